@@ -1,0 +1,415 @@
+/// A position in a text document: 1-based line and column (columns count characters).
+public struct SourcePosition: Sendable, Hashable, CustomStringConvertible {
+    /// 1-based line number.
+    public var line: Int
+    /// 1-based column number, counted in characters.
+    public var column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(line):\(column)" }
+
+    /// The line and column of a UTF-8 byte offset in `bytes`.
+    public static func of(offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SourcePosition {
+        var line = 1
+        var column = 1
+        var index = 0
+        let end = min(offset, bytes.count)
+        while index < end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+            index += 1
+        }
+        return SourcePosition(line: line, column: column)
+    }
+}
+
+/// A syntax error in JSON text.
+public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong, e.g. "expected ',' or '}' after an object member".
+    public var message: String
+    /// Where it is.
+    public var position: SourcePosition
+
+    public var description: String { "\(position): \(message)" }
+}
+
+/// A fast, strict JSON parser (RFC 8259) producing ``JSONValue``.
+///
+/// Reports the line and column of the first syntax error, rejects duplicate object keys, and can
+/// find the source position of any ``JSONPath`` (see ``SourceLocator``).
+public enum JSONParser {
+    /// Parses a complete JSON document.
+    /// - Throws: ``JSONSyntaxError`` with the line and column of the problem.
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        var copy = text
+        let result: Result<JSONValue, JSONSyntaxError> = copy.withUTF8 { buffer in
+            do throws(JSONSyntaxError) { return .success(try parse(bytes: buffer)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// Parses a complete JSON document from UTF-8 bytes.
+    public static func parse(bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        let result: Result<JSONValue, JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
+            do throws(JSONSyntaxError) { return .success(try parse(bytes: buffer)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// Parses a complete JSON document from UTF-8 bytes.
+    public static func parse(bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+        var parser = Parser(bytes: bytes, target: nil)
+        do {
+            let value = try parser.parseDocument()
+            return value
+        } catch {
+            throw JSONSyntaxError(message: error.message, position: .of(offset: error.offset, in: bytes))
+        }
+    }
+}
+
+/// Finds where a ``JSONPath`` is in the JSON text it came from, for error messages.
+public enum SourceLocator {
+    /// The position of the value at `path` in `bytes`, or of its closest existing ancestor.
+    public static func position(of path: JSONPath, in bytes: UnsafeBufferPointer<UInt8>) -> SourcePosition? {
+        var parser = Parser(bytes: bytes, target: path.components)
+        _ = try? parser.parseDocument()
+        guard let offset = parser.foundOffset ?? parser.bestOffset else { return nil }
+        return .of(offset: offset, in: bytes)
+    }
+
+    /// The position of the value at `path` in `text`.
+    public static func position(of path: JSONPath, in text: String) -> SourcePosition? {
+        var copy = text
+        return copy.withUTF8 { position(of: path, in: $0) }
+    }
+}
+
+struct RawSyntaxError: Error {
+    var message: String
+    var offset: Int
+}
+
+private struct Parser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+    var depth = 0
+    // Path tracking, used only by SourceLocator.
+    let target: [JSONPath.Component]?
+    var current: [JSONPath.Component] = []
+    var foundOffset: Int?
+    var bestOffset: Int?
+    var bestLength = -1
+
+    init(bytes: UnsafeBufferPointer<UInt8>, target: [JSONPath.Component]?) {
+        self.bytes = bytes
+        self.target = target
+    }
+
+    mutating func parseDocument() throws(RawSyntaxError) -> JSONValue {
+        // Skip a UTF-8 byte order mark.
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        skipWhitespace()
+        guard index < bytes.count else { throw RawSyntaxError(message: "the document is empty", offset: index) }
+        let value = try parseValue()
+        skipWhitespace()
+        if index < bytes.count {
+            throw RawSyntaxError(message: "unexpected \(describe(bytes[index])) after the end of the document", offset: index)
+        }
+        return value
+    }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    func describe(_ byte: UInt8) -> String {
+        if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x" + String(byte, radix: 16, uppercase: true)
+    }
+
+    mutating func noteValueStart() {
+        guard let target else { return }
+        if current == target {
+            if foundOffset == nil { foundOffset = index }
+        } else if current.count > bestLength, current.count <= target.count,
+            Array(target.prefix(current.count)) == current
+        {
+            bestLength = current.count
+            bestOffset = index
+        }
+    }
+
+    mutating func parseValue() throws(RawSyntaxError) -> JSONValue {
+        if target != nil { noteValueStart() }
+        guard index < bytes.count else { throw RawSyntaxError(message: "unexpected end of input, expected a value", offset: index) }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default:
+            throw RawSyntaxError(message: "unexpected \(describe(bytes[index])), expected a value", offset: index)
+        }
+    }
+
+    mutating func expectLiteral(_ literal: StaticString) throws(RawSyntaxError) {
+        let start = index
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= bytes.count else {
+            throw RawSyntaxError(message: "invalid literal, expected '\(literal)'", offset: start)
+        }
+        let pointer = literal.utf8Start
+        for offset in 0..<count where bytes[index + offset] != pointer[offset] {
+            throw RawSyntaxError(message: "invalid literal, expected '\(literal)'", offset: start)
+        }
+        index += count
+    }
+
+    mutating func parseObject() throws(RawSyntaxError) -> JSONValue {
+        let start = index
+        index += 1
+        depth += 1
+        defer { depth -= 1 }
+        if depth > 512 { throw RawSyntaxError(message: "nesting deeper than 512 levels", offset: start) }
+        var members: [String: JSONValue] = [:]
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count else {
+                throw RawSyntaxError(message: "unexpected end of input inside an object", offset: index)
+            }
+            guard bytes[index] == UInt8(ascii: "\"") else {
+                throw RawSyntaxError(
+                    message: "expected a member name in double quotes, found \(describe(bytes[index]))", offset: index)
+            }
+            let keyOffset = index
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw RawSyntaxError(message: "expected ':' after member name \"\(key)\"", offset: index)
+            }
+            index += 1
+            skipWhitespace()
+            if target != nil { current.append(.key(key)) }
+            let value = try parseValue()
+            if target != nil { current.removeLast() }
+            if members.updateValue(value, forKey: key) != nil {
+                throw RawSyntaxError(message: "duplicate member name \"\(key)\"", offset: keyOffset)
+            }
+            skipWhitespace()
+            guard index < bytes.count else {
+                throw RawSyntaxError(message: "unexpected end of input, expected ',' or '}'", offset: index)
+            }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            }
+            throw RawSyntaxError(
+                message: "expected ',' or '}' after an object member, found \(describe(bytes[index]))", offset: index)
+        }
+    }
+
+    mutating func parseArray() throws(RawSyntaxError) -> JSONValue {
+        let start = index
+        index += 1
+        depth += 1
+        defer { depth -= 1 }
+        if depth > 512 { throw RawSyntaxError(message: "nesting deeper than 512 levels", offset: start) }
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            if target != nil { current.append(.index(elements.count)) }
+            elements.append(try parseValue())
+            if target != nil { current.removeLast() }
+            skipWhitespace()
+            guard index < bytes.count else {
+                throw RawSyntaxError(message: "unexpected end of input, expected ',' or ']'", offset: index)
+            }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(elements)
+            }
+            throw RawSyntaxError(
+                message: "expected ',' or ']' after an array element, found \(describe(bytes[index]))", offset: index)
+        }
+    }
+
+    mutating func parseString() throws(RawSyntaxError) -> String {
+        let start = index
+        index += 1
+        let contentStart = index
+        // Fast path: no escapes.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<index])
+                index += 1
+                return String(decoding: slice, as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 {
+                throw RawSyntaxError(message: "control character in a string (escape it as \\u00XX)", offset: index)
+            }
+            index += 1
+        }
+        var scalars: [UInt8] = Array(UnsafeBufferPointer(rebasing: bytes[contentStart..<index]))
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return String(decoding: scalars, as: UTF8.self)
+            }
+            if byte < 0x20 {
+                throw RawSyntaxError(message: "control character in a string (escape it as \\u00XX)", offset: index)
+            }
+            if byte != UInt8(ascii: "\\") {
+                scalars.append(byte)
+                index += 1
+                continue
+            }
+            index += 1
+            guard index < bytes.count else { break }
+            let escape = bytes[index]
+            index += 1
+            switch escape {
+            case UInt8(ascii: "\""): scalars.append(0x22)
+            case UInt8(ascii: "\\"): scalars.append(0x5C)
+            case UInt8(ascii: "/"): scalars.append(0x2F)
+            case UInt8(ascii: "b"): scalars.append(0x08)
+            case UInt8(ascii: "f"): scalars.append(0x0C)
+            case UInt8(ascii: "n"): scalars.append(0x0A)
+            case UInt8(ascii: "r"): scalars.append(0x0D)
+            case UInt8(ascii: "t"): scalars.append(0x09)
+            case UInt8(ascii: "u"):
+                var code = try parseHex4()
+                if (0xD800..<0xDC00).contains(code) {
+                    guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                    else { throw RawSyntaxError(message: "unpaired UTF-16 surrogate in \\u escape", offset: index) }
+                    index += 2
+                    let low = try parseHex4()
+                    guard (0xDC00..<0xE000).contains(low) else {
+                        throw RawSyntaxError(message: "invalid UTF-16 surrogate pair in \\u escape", offset: index)
+                    }
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00..<0xE000).contains(code) {
+                    throw RawSyntaxError(message: "unpaired UTF-16 surrogate in \\u escape", offset: index)
+                }
+                guard let scalar = Unicode.Scalar(code) else {
+                    throw RawSyntaxError(message: "invalid \\u escape", offset: index)
+                }
+                scalars.append(contentsOf: Array(String(Character(scalar)).utf8))
+            default:
+                throw RawSyntaxError(message: "invalid escape '\\\(Character(Unicode.Scalar(escape)))'", offset: index - 2)
+            }
+        }
+        throw RawSyntaxError(message: "unterminated string", offset: start)
+    }
+
+    mutating func parseHex4() throws(RawSyntaxError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw RawSyntaxError(message: "incomplete \\u escape", offset: index) }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw RawSyntaxError(message: "invalid hex digit in \\u escape", offset: index)
+            }
+            value = value * 16 + digit
+            index += 1
+        }
+        return value
+    }
+
+    mutating func parseNumber() throws(RawSyntaxError) -> Double {
+        let start = index
+        var isNegative = false
+        if bytes[index] == UInt8(ascii: "-") {
+            isNegative = true
+            index += 1
+        }
+        guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else {
+            throw RawSyntaxError(message: "invalid number: expected a digit", offset: index)
+        }
+        var integer: UInt64 = 0
+        var digits = 0
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            digits = 1
+            if index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+                throw RawSyntaxError(message: "invalid number: leading zeros are not allowed", offset: start)
+            }
+        } else {
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+                if digits < 18 { integer = integer * 10 + UInt64(bytes[index] - UInt8(ascii: "0")) }
+                digits += 1
+                index += 1
+            }
+        }
+        var isSimple = digits <= 15
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isSimple = false
+            index += 1
+            guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else {
+                throw RawSyntaxError(message: "invalid number: expected a digit after '.'", offset: index)
+            }
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isSimple = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else {
+                throw RawSyntaxError(message: "invalid number: expected a digit in the exponent", offset: index)
+            }
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        }
+        if isSimple {
+            let value = Double(integer)
+            return isNegative ? -value : value
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        guard let value = Double(text), value.isFinite else {
+            throw RawSyntaxError(message: "number out of range", offset: start)
+        }
+        return value
+    }
+}

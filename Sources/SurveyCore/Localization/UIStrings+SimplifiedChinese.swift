@@ -1,0 +1,4 @@
+extension UIStrings {
+    // Filled in by the localisation work; missing keys fall back to English.
+    static let simplifiedChinese: [String: String] = [:]
+}

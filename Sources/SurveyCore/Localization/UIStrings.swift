@@ -1,0 +1,134 @@
+import Foundation
+
+/// The engine's built-in user-interface strings (Back, Next, Other, "Question 3 of 7", validation
+/// messages) in one locale.
+///
+/// Shipped locales: ``UIStrings/supportedLocales``. Lookup falls back from "pt-BR" to "pt", then to
+/// English. Templates use `{name}` placeholders.
+///
+/// ```swift
+/// let strings = UIStrings(locale: "fr")
+/// strings.format(.progress, ["current": "3", "total": "7"])  // "Question 3 sur 7"
+/// ```
+public struct UIStrings: Sendable, Hashable {
+    /// The locale the strings were resolved for (one of ``supportedLocales``).
+    public let locale: String
+    private let table: [String: String]
+
+    /// The locales with a full catalogue.
+    public static let supportedLocales = ["en", "es", "fr", "de", "it", "pt-BR", "ja", "ko", "zh-Hans", "zh-Hant"]
+
+    /// Strings for `locale` (e.g. "fr", "fr-CA", "pt_BR", "zh-Hant-TW"), falling back to English.
+    public init(locale: String) {
+        let resolved = UIStrings.resolve(locale)
+        self.locale = resolved
+        self.table = UIStrings.catalogues[resolved] ?? UIStrings.english
+    }
+
+    /// The supported locale that best matches `identifier`.
+    public static func resolve(_ identifier: String) -> String {
+        let normalized = identifier.split(separator: ".").first.map(String.init)?.replacingOccurrences(of: "_", with: "-")
+            ?? "en"
+        if catalogues[normalized] != nil { return normalized }
+        let lowered = normalized.lowercased()
+        if lowered.hasPrefix("zh") {
+            if lowered.contains("hant") || lowered.hasSuffix("-tw") || lowered.hasSuffix("-hk") || lowered.hasSuffix("-mo") {
+                return "zh-Hant"
+            }
+            return "zh-Hans"
+        }
+        if lowered.hasPrefix("pt") { return "pt-BR" }
+        let language = String(lowered.prefix { $0 != "-" })
+        return catalogues[language] != nil ? language : "en"
+    }
+
+    /// The string for `key`, or the English one, or the key itself.
+    public subscript(key: UIStringKey) -> String {
+        table[key.rawValue] ?? UIStrings.english[key.rawValue] ?? key.rawValue
+    }
+
+    /// The template for `key` with `{name}` placeholders replaced.
+    public func format(_ key: UIStringKey, _ arguments: [String: String]) -> String {
+        UIStrings.fill(self[key], arguments)
+    }
+
+    /// The localised message for a validation error, from its code; the error's own English
+    /// message when the catalogue has no template for the code.
+    public func message(for error: AnswerError) -> String {
+        guard let template = table["error." + error.code] ?? UIStrings.english["error." + error.code] else {
+            return error.message
+        }
+        return UIStrings.fill(template, error.arguments)
+    }
+
+    /// The raw template for a string key, if the catalogue has one (used by tests and tools).
+    public func template(forKey key: String) -> String? {
+        table[key]
+    }
+
+    static func fill(_ template: String, _ arguments: [String: String]) -> String {
+        guard template.contains("{") else { return template }
+        var result = template
+        for (name, value) in arguments {
+            result = result.replacingOccurrences(of: "{\(name)}", with: value)
+        }
+        return result
+    }
+
+    /// The raw catalogue of `locale`, for completeness checks.
+    public static func catalogue(for locale: String) -> [String: String]? {
+        catalogues[locale]
+    }
+
+    static let catalogues: [String: [String: String]] = [
+        "en": english,
+        "es": spanish,
+        "fr": french,
+        "de": german,
+        "it": italian,
+        "pt-BR": brazilianPortuguese,
+        "ja": japanese,
+        "ko": korean,
+        "zh-Hans": simplifiedChinese,
+        "zh-Hant": traditionalChinese,
+    ]
+}
+
+/// The keys of the built-in UI strings.
+public enum UIStringKey: String, Sendable, CaseIterable {
+    case back, next, `continue`, submit, cancel, other, selectAllThatApply, required, optional
+    case yes, no, `true`, `false`, happy, sad, thumbsUp, thumbsDown
+    /// "Question {current} of {total}"
+    case progress
+    /// "Please specify"
+    case otherPrompt
+    case quit, completed, dismissed, chooseOne, typeAnswer, pressEnterToSkip, savedProgress
+    /// Error messages of the engine and the built-in types, keyed `error.<code>`.
+    case errorRequired = "error.required"
+    case errorWrongShape = "error.wrongShape"
+    case errorNotAChoice = "error.notAChoice"
+    case errorOtherTextRequired = "error.otherTextRequired"
+    case errorTooFewSelections = "error.tooFewSelections"
+    case errorTooManySelections = "error.tooManySelections"
+    case errorDuplicateSelection = "error.duplicateSelection"
+    case errorTooShort = "error.tooShort"
+    case errorTooLong = "error.tooLong"
+    case errorPatternMismatch = "error.patternMismatch"
+    case errorNotANumber = "error.notANumber"
+    case errorNotAnInteger = "error.notAnInteger"
+    case errorBelowMinimum = "error.belowMinimum"
+    case errorAboveMaximum = "error.aboveMaximum"
+    case errorNotOnStep = "error.notOnStep"
+    case errorNotABoolean = "error.notABoolean"
+    case errorInvalidDate = "error.invalidDate"
+    case errorDateTooEarly = "error.dateTooEarly"
+    case errorDateTooLate = "error.dateTooLate"
+    case errorInvalidEmail = "error.invalidEmail"
+    case errorInvalidPhone = "error.invalidPhone"
+    case errorIncompleteRanking = "error.incompleteRanking"
+    case errorMissingRow = "error.missingRow"
+    case errorMissingField = "error.missingField"
+    case errorUnsupportedFormat = "error.unsupportedFormat"
+    case errorTooLongRecording = "error.tooLongRecording"
+    case errorNotAnswerable = "error.notAnswerable"
+}

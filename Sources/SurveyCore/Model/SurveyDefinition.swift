@@ -1,0 +1,411 @@
+/// A survey as its author wrote it: the JSON format, decoded but not yet compiled.
+///
+/// Compile it with ``SurveyLoader`` (which checks question types, options and expressions) to get
+/// a ``Survey`` that sessions can run. Encoding is deterministic (sorted keys), so a load/save
+/// round trip is byte-stable.
+///
+/// ```json
+/// { "formatVersion": 1, "id": "feedback", "title": "Feedback", "defaultLocale": "en",
+///   "steps": [ { "id": "rating", "type": "rating", "title": "How was it?", "required": true } ] }
+/// ```
+public struct SurveyDefinition: Sendable, Hashable {
+    /// The format versions this engine reads.
+    public static let supportedFormatVersions: ClosedRange<Int> = 1...1
+    /// The format version this engine writes.
+    public static let currentFormatVersion = 1
+
+    public var formatVersion: Int
+    /// Stable survey id, chosen by the author.
+    public var id: String
+    /// The author's version of this survey ("2024-06-01", "3").
+    public var version: String?
+    public var title: LocalizedText
+    public var description: LocalizedText?
+    /// The locale texts fall back to.
+    public var defaultLocale: String
+    /// The locales the author translated the survey into (informational).
+    public var locales: [String]?
+    public var settings: SurveySettings
+    /// Named expressions that other expressions can use as `{name}`.
+    public var calculatedValues: [CalculatedValue]
+    /// The steps in order: questions, content steps and pages.
+    public var steps: [StepDefinition]
+
+    public init(
+        formatVersion: Int = SurveyDefinition.currentFormatVersion, id: String, version: String? = nil,
+        title: LocalizedText, description: LocalizedText? = nil, defaultLocale: String = "en", locales: [String]? = nil,
+        settings: SurveySettings = SurveySettings(), calculatedValues: [CalculatedValue] = [], steps: [StepDefinition]
+    ) {
+        self.formatVersion = formatVersion
+        self.id = id
+        self.version = version
+        self.title = title
+        self.description = description
+        self.defaultLocale = defaultLocale
+        self.locales = locales
+        self.settings = settings
+        self.calculatedValues = calculatedValues
+        self.steps = steps
+    }
+}
+
+/// Survey-wide behaviour.
+public struct SurveySettings: Sendable, Hashable {
+    /// Whether content steps count in "Question k of n". Default `false`.
+    public var progressCountsContent: Bool
+
+    public init(progressCountsContent: Bool = false) {
+        self.progressCountsContent = progressCountsContent
+    }
+}
+
+/// A named expression, usable as `{name}` in other expressions and in piped texts.
+public struct CalculatedValue: Sendable, Hashable {
+    public var name: String
+    public var expression: String
+
+    public init(name: String, expression: String) {
+        self.name = name
+        self.expression = expression
+    }
+}
+
+/// One rule of a step's branching: when `condition` holds (or always, when it is `nil`), go to
+/// `target`.
+public struct BranchRule: Sendable, Hashable {
+    /// Where a branch leads.
+    public enum Target: Sendable, Hashable {
+        /// The step or page with this id.
+        case step(String)
+        /// Finish the survey.
+        case complete
+    }
+
+    /// The expression that must hold; `nil` means always.
+    public var condition: String?
+    public var target: Target
+
+    public init(condition: String?, target: Target) {
+        self.condition = condition
+        self.target = target
+    }
+}
+
+/// A step: a question, a content step, or a page that groups questions.
+public struct StepDefinition: Sendable, Hashable {
+    /// The type id of pages, which group other steps.
+    public static let pageTypeID = "page"
+
+    /// Stable id chosen by the author; answers and reports are keyed by it.
+    public var id: String
+    /// The question type id, or `"page"`.
+    public var type: String
+    public var title: LocalizedText?
+    public var description: LocalizedText?
+    public var isRequired: Bool
+    /// The per-step on/off switch: a disabled step is left out as if it were not there.
+    public var isEnabled: Bool
+    public var visibleIf: String?
+    public var requiredIf: String?
+    /// Rules evaluated in order after the step; the first that holds decides where to go.
+    public var branches: [BranchRule]
+    /// Type-specific options, read by the question type.
+    public var options: JSONValue
+    /// Stable tags for reports.
+    public var tags: [String]
+    /// For pages: the grouped steps.
+    public var steps: [StepDefinition]
+    /// For pages: present the questions in a seeded shuffled order.
+    public var isShuffled: Bool
+
+    public init(
+        id: String, type: String, title: LocalizedText? = nil, description: LocalizedText? = nil,
+        isRequired: Bool = false, isEnabled: Bool = true, visibleIf: String? = nil, requiredIf: String? = nil,
+        branches: [BranchRule] = [], options: JSONValue = .object([:]), tags: [String] = [],
+        steps: [StepDefinition] = [], isShuffled: Bool = false
+    ) {
+        self.id = id
+        self.type = type
+        self.title = title
+        self.description = description
+        self.isRequired = isRequired
+        self.isEnabled = isEnabled
+        self.visibleIf = visibleIf
+        self.requiredIf = requiredIf
+        self.branches = branches
+        self.options = options
+        self.tags = tags
+        self.steps = steps
+        self.isShuffled = isShuffled
+    }
+
+    /// Whether this step is a page.
+    public var isPage: Bool { type == Self.pageTypeID }
+}
+
+// MARK: - Decoding
+
+extension SurveyDefinition {
+    /// Decodes a definition from parsed JSON, collecting every structural problem.
+    /// - Throws: ``SurveyLoadError`` listing each problem with its JSON path.
+    public init(json: JSONValue) throws(SurveyLoadError) {
+        var errors: [SurveyError] = []
+        var reader: OptionsReader
+        do {
+            reader = try OptionsReader(json, path: .root)
+        } catch {
+            throw SurveyLoadError(errors: [SurveyError(.invalidValue, "a survey must be a JSON object, got \(json.kindDescription)", path: .root)])
+        }
+        func attempt<T>(_ body: () throws(SurveyError) -> T) -> T? {
+            do { return try body() } catch {
+                errors.append(error)
+                return nil
+            }
+        }
+        guard reader.members["formatVersion"] != nil else {
+            throw SurveyLoadError(errors: [
+                SurveyError(
+                    .unsupportedFormatVersion,
+                    "missing 'formatVersion' (this engine reads version \(SurveyDefinition.currentFormatVersion))",
+                    path: .root)
+            ])
+        }
+        let version = attempt { () throws(SurveyError) in try reader.optionalInt("formatVersion") } ?? nil
+        guard let version, Self.supportedFormatVersions.contains(version) else {
+            let got = reader.members["formatVersion"].map { $0.description } ?? "nothing"
+            throw SurveyLoadError(errors: [
+                SurveyError(
+                    .unsupportedFormatVersion,
+                    "unsupported formatVersion \(got); this engine reads \(Self.supportedFormatVersions.map(String.init).joined(separator: ", "))",
+                    path: JSONPath.root.appending("formatVersion"))
+            ])
+        }
+        formatVersion = version
+        id = attempt { () throws(SurveyError) in try reader.string("id") } ?? ""
+        self.version = attempt { () throws(SurveyError) in
+            if let number = reader.members["version"]?.numberValue {
+                _ = reader.value("version")
+                return JSONValue.format(number: number)
+            }
+            return try reader.optionalString("version")
+        } ?? nil
+        title = attempt { () throws(SurveyError) in
+            guard let title = try reader.optionalText("title") else {
+                throw reader.error(nil, "missing required member 'title'", kind: .missingField)
+            }
+            return title
+        } ?? LocalizedText("")
+        description = attempt { () throws(SurveyError) in try reader.optionalText("description") } ?? nil
+        defaultLocale = attempt { () throws(SurveyError) in try reader.string("defaultLocale", default: "en") } ?? "en"
+        locales = attempt { () throws(SurveyError) in try reader.optionalStringArray("locales") } ?? nil
+        settings = attempt { () throws(SurveyError) in
+            var settingsReader = try reader.object("settings")
+            let settings = SurveySettings(
+                progressCountsContent: try settingsReader.bool("progressCountsContent", default: false))
+            try settingsReader.finish()
+            return settings
+        } ?? SurveySettings()
+        calculatedValues =
+            attempt { () throws(SurveyError) in
+                try reader.optionalArray("calculatedValues") { (value, path) throws(SurveyError) in
+                    var item = try OptionsReader(value, path: path)
+                    let calculated = CalculatedValue(name: try item.string("name"), expression: try item.string("expression"))
+                    try item.finish()
+                    return calculated
+                }
+            }.flatMap { $0 } ?? []
+        var steps: [StepDefinition] = []
+        if let stepsValue = reader.value("steps") {
+            if case .array(let elements) = stepsValue {
+                for (index, element) in elements.enumerated() {
+                    if let step = StepDefinition.decode(
+                        element, path: JSONPath.root.appending("steps").appending(index), allowPages: true, errors: &errors)
+                    {
+                        steps.append(step)
+                    }
+                }
+                if elements.isEmpty {
+                    errors.append(SurveyError(.invalidValue, "a survey needs at least one step", path: JSONPath.root.appending("steps")))
+                }
+            } else {
+                errors.append(
+                    SurveyError(.invalidValue, "'steps' must be an array, got \(stepsValue.kindDescription)", path: JSONPath.root.appending("steps")))
+            }
+        } else {
+            errors.append(SurveyError(.missingField, "missing required member 'steps' (an array of steps)", path: .root))
+        }
+        self.steps = steps
+        _ = attempt { () throws(SurveyError) in try reader.finish(alsoAllowed: ["$schema"]) }
+        if !errors.isEmpty { throw SurveyLoadError(errors: errors) }
+    }
+}
+
+extension StepDefinition {
+    static let memberNames = [
+        "id", "type", "title", "description", "required", "enabled", "visibleIf", "requiredIf", "branches", "options",
+        "tags", "steps", "shuffle",
+    ]
+
+    static func decode(_ json: JSONValue, path: JSONPath, allowPages: Bool, errors: inout [SurveyError])
+        -> StepDefinition?
+    {
+        let stepID = json["id"]?.stringValue
+        var reader: OptionsReader
+        do {
+            reader = try OptionsReader(json, path: path, stepID: stepID)
+        } catch {
+            errors.append(SurveyError(.invalidValue, "a step must be a JSON object, got \(json.kindDescription)", path: path))
+            return nil
+        }
+        let errorCount = errors.count
+        func attempt<T>(_ body: () throws(SurveyError) -> T) -> T? {
+            do { return try body() } catch {
+                errors.append(error)
+                return nil
+            }
+        }
+        let id = attempt { () throws(SurveyError) in
+            let id = try reader.string("id")
+            if id.isEmpty { throw reader.error("id", "a step id must not be empty") }
+            return id
+        }
+        let type = attempt { () throws(SurveyError) in try reader.string("type") }
+        var step = StepDefinition(id: id ?? "", type: type ?? "")
+        step.title = attempt { () throws(SurveyError) in try reader.optionalText("title") } ?? nil
+        step.description = attempt { () throws(SurveyError) in try reader.optionalText("description") } ?? nil
+        step.isRequired = attempt { () throws(SurveyError) in try reader.bool("required", default: false) } ?? false
+        step.isEnabled = attempt { () throws(SurveyError) in try reader.bool("enabled", default: true) } ?? true
+        step.visibleIf = attempt { () throws(SurveyError) in try reader.optionalString("visibleIf") } ?? nil
+        step.requiredIf = attempt { () throws(SurveyError) in try reader.optionalString("requiredIf") } ?? nil
+        step.tags = attempt { () throws(SurveyError) in try reader.optionalStringArray("tags") }.flatMap { $0 } ?? []
+        step.branches =
+            attempt { () throws(SurveyError) in
+                try reader.optionalArray("branches") { (value, rulePath) throws(SurveyError) in
+                    var rule = try OptionsReader(value, path: rulePath, stepID: id)
+                    let condition = try rule.optionalString("if")
+                    let target = try rule.optionalString("goto")
+                    let complete = try rule.bool("complete", default: false)
+                    try rule.finish()
+                    switch (target, complete) {
+                    case (let target?, false): return BranchRule(condition: condition, target: .step(target))
+                    case (nil, true): return BranchRule(condition: condition, target: .complete)
+                    case (_?, true):
+                        throw rule.error(nil, "a branch has either 'goto' or 'complete': true, not both")
+                    case (nil, false):
+                        throw rule.error(nil, "a branch needs 'goto' (a step id) or 'complete': true", kind: .missingField)
+                    }
+                }
+            }.flatMap { $0 } ?? []
+        if let options = reader.value("options") {
+            if case .object = options {
+                step.options = options
+            } else {
+                errors.append(reader.error("options", "'options' must be an object, got \(options.kindDescription)"))
+            }
+        }
+        if step.isPage {
+            step.isShuffled = attempt { () throws(SurveyError) in try reader.bool("shuffle", default: false) } ?? false
+            if !allowPages {
+                errors.append(reader.error("type", "pages cannot be nested inside pages"))
+            }
+            if let children = reader.value("steps") {
+                if case .array(let elements) = children {
+                    for (index, element) in elements.enumerated() {
+                        if let child = decode(
+                            element, path: path.appending("steps").appending(index), allowPages: false, errors: &errors)
+                        {
+                            step.steps.append(child)
+                        }
+                    }
+                    if elements.isEmpty { errors.append(reader.error("steps", "a page needs at least one step")) }
+                } else {
+                    errors.append(reader.error("steps", "'steps' must be an array, got \(children.kindDescription)"))
+                }
+            } else {
+                errors.append(reader.error(nil, "a page needs 'steps' (an array of steps)", kind: .missingField))
+            }
+        } else {
+            if reader.members["steps"] != nil {
+                errors.append(reader.error("steps", "only pages (\"type\": \"page\") have 'steps'"))
+            }
+            if reader.members["shuffle"] != nil {
+                errors.append(reader.error("shuffle", "only pages (\"type\": \"page\") have 'shuffle'; choice questions take 'options.shuffle'"))
+            }
+        }
+        _ = attempt { () throws(SurveyError) in try reader.finish(alsoAllowed: ["steps", "shuffle"]) }
+        return errors.count == errorCount ? step : nil
+    }
+}
+
+// MARK: - Encoding
+
+extension SurveyDefinition {
+    /// The definition as JSON, omitting members that have their default value.
+    public var jsonValue: JSONValue {
+        var members: [String: JSONValue] = [
+            "formatVersion": .number(Double(formatVersion)),
+            "id": .string(id),
+            "title": title.jsonValue,
+            "defaultLocale": .string(defaultLocale),
+            "steps": .array(steps.map(\.jsonValue)),
+        ]
+        if let version { members["version"] = .string(version) }
+        if let description { members["description"] = description.jsonValue }
+        if let locales { members["locales"] = .array(locales.map { .string($0) }) }
+        if settings != SurveySettings() {
+            members["settings"] = .object(["progressCountsContent": .bool(settings.progressCountsContent)])
+        }
+        if !calculatedValues.isEmpty {
+            members["calculatedValues"] = .array(
+                calculatedValues.map { .object(["name": .string($0.name), "expression": .string($0.expression)]) })
+        }
+        return .object(members)
+    }
+
+    /// Pretty, deterministic JSON text (sorted keys, two-space indent, trailing newline).
+    public func jsonText() -> String {
+        JSONWriter.string(from: jsonValue, pretty: true) + "\n"
+    }
+}
+
+extension StepDefinition {
+    /// The step as JSON, omitting members that have their default value.
+    public var jsonValue: JSONValue {
+        var members: [String: JSONValue] = ["id": .string(id), "type": .string(type)]
+        if let title { members["title"] = title.jsonValue }
+        if let description { members["description"] = description.jsonValue }
+        if isRequired { members["required"] = .bool(true) }
+        if !isEnabled { members["enabled"] = .bool(false) }
+        if let visibleIf { members["visibleIf"] = .string(visibleIf) }
+        if let requiredIf { members["requiredIf"] = .string(requiredIf) }
+        if !branches.isEmpty {
+            members["branches"] = .array(
+                branches.map { rule in
+                    var rule_: [String: JSONValue] = [:]
+                    if let condition = rule.condition { rule_["if"] = .string(condition) }
+                    switch rule.target {
+                    case .step(let id): rule_["goto"] = .string(id)
+                    case .complete: rule_["complete"] = .bool(true)
+                    }
+                    return .object(rule_)
+                })
+        }
+        if let options = options.objectValue, !options.isEmpty { members["options"] = .object(options) }
+        if !tags.isEmpty { members["tags"] = .array(tags.map { .string($0) }) }
+        if isPage {
+            members["steps"] = .array(steps.map(\.jsonValue))
+            if isShuffled { members["shuffle"] = .bool(true) }
+        }
+        return .object(members)
+    }
+}
+
+extension SurveyDefinition: Codable {
+    public init(from decoder: any Decoder) throws {
+        try self.init(json: JSONValue(from: decoder))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try jsonValue.encode(to: encoder)
+    }
+}

@@ -1,0 +1,217 @@
+/// How a question is asked, in terms every front end understands.
+///
+/// A question type describes itself with one of these renderer-neutral primitives, so a terminal,
+/// a JSON-event client or a test harness can ask a type it has never seen. Texts are already
+/// localised and piped when a renderer receives them. `presentation` fields are hints
+/// ("stars", "thumbs", "happy-sad"): a front end that does not know a hint ignores it.
+public enum InputPrimitive: Sendable, Hashable {
+    /// Nothing to answer (content steps).
+    case none
+    /// Free text, one line or several.
+    case freeText(TextInput)
+    /// Exactly one of a list of choices.
+    case singleChoice(ChoiceInput)
+    /// Zero or more of a list of choices (or, when ``ChoiceInput/isOrdered``, all of them in order).
+    case multipleChoice(ChoiceInput)
+    /// A number, optionally in a range with a step.
+    case number(NumberInput)
+    /// Yes or no.
+    case boolean(BooleanInput)
+    /// A calendar date, `YYYY-MM-DD`.
+    case date(DateInput)
+    /// Several named fields answered together; the answer is an object keyed by field name.
+    case composite(CompositeInput)
+    /// A reference to a file (such as a voice recording); the answer stores the reference, not the bytes.
+    case fileReference(FileInput)
+
+    /// The primitive's name as it appears in JSON (`"single-choice"`, …).
+    public var kindName: String {
+        switch self {
+        case .none: return "none"
+        case .freeText: return "free-text"
+        case .singleChoice: return "single-choice"
+        case .multipleChoice: return "multiple-choice"
+        case .number: return "number"
+        case .boolean: return "boolean"
+        case .date: return "date"
+        case .composite: return "composite"
+        case .fileReference: return "file-reference"
+        }
+    }
+
+    /// The choices, for the two choice primitives.
+    public var choiceInput: ChoiceInput? {
+        switch self {
+        case .singleChoice(let input), .multipleChoice(let input): return input
+        default: return nil
+        }
+    }
+}
+
+/// One choice of a choice question.
+public struct Choice: Sendable, Hashable {
+    /// The stored value (stable; what answers and reports use).
+    public var value: String
+    /// The label shown to the respondent.
+    public var label: String
+    /// An optional icon name (for example an SF Symbol or an emoji short name).
+    public var iconName: String?
+    /// Whether picking this choice asks for free text ("Other, please specify").
+    public var isOther: Bool
+    /// An expression: the choice is offered only while it holds.
+    public var visibleIf: String?
+
+    public init(value: String, label: String, iconName: String? = nil, isOther: Bool = false, visibleIf: String? = nil) {
+        self.value = value
+        self.label = label
+        self.iconName = iconName
+        self.isOther = isOther
+        self.visibleIf = visibleIf
+    }
+}
+
+/// How choices are offered.
+public struct ChoiceInput: Sendable, Hashable {
+    /// The choices in authored order.
+    public var choices: [Choice]
+    /// Fewest selections (multiple choice).
+    public var minimumSelections: Int?
+    /// Most selections (multiple choice).
+    public var maximumSelections: Int?
+    /// Whether the engine shuffles the order (seeded, reproducible).
+    public var isShuffled: Bool
+    /// Whether the answer is an ordering of all choices (ranking).
+    public var isOrdered: Bool
+    /// A presentation hint ("list", "dropdown", "icons").
+    public var presentation: String?
+
+    public init(
+        choices: [Choice], minimumSelections: Int? = nil, maximumSelections: Int? = nil, isShuffled: Bool = false,
+        isOrdered: Bool = false, presentation: String? = nil
+    ) {
+        self.choices = choices
+        self.minimumSelections = minimumSelections
+        self.maximumSelections = maximumSelections
+        self.isShuffled = isShuffled
+        self.isOrdered = isOrdered
+        self.presentation = presentation
+    }
+}
+
+/// How free text is asked.
+public struct TextInput: Sendable, Hashable {
+    public var isMultiline: Bool
+    public var minimumLength: Int?
+    public var maximumLength: Int?
+    public var placeholder: String?
+    /// A hint such as "email", "phone" or "url".
+    public var presentation: String?
+
+    public init(
+        isMultiline: Bool = false, minimumLength: Int? = nil, maximumLength: Int? = nil, placeholder: String? = nil,
+        presentation: String? = nil
+    ) {
+        self.isMultiline = isMultiline
+        self.minimumLength = minimumLength
+        self.maximumLength = maximumLength
+        self.placeholder = placeholder
+        self.presentation = presentation
+    }
+}
+
+/// How a number is asked.
+public struct NumberInput: Sendable, Hashable {
+    public var minimum: Double?
+    public var maximum: Double?
+    public var step: Double?
+    public var isInteger: Bool
+    /// Label at the low end of a scale ("Not likely").
+    public var minimumLabel: String?
+    /// Label at the high end of a scale ("Very likely").
+    public var maximumLabel: String?
+    /// A hint such as "stars", "scale", "nps" or "slider".
+    public var presentation: String?
+
+    public init(
+        minimum: Double? = nil, maximum: Double? = nil, step: Double? = nil, isInteger: Bool = false,
+        minimumLabel: String? = nil, maximumLabel: String? = nil, presentation: String? = nil
+    ) {
+        self.minimum = minimum
+        self.maximum = maximum
+        self.step = step
+        self.isInteger = isInteger
+        self.minimumLabel = minimumLabel
+        self.maximumLabel = maximumLabel
+        self.presentation = presentation
+    }
+}
+
+/// How a yes/no question is asked.
+public struct BooleanInput: Sendable, Hashable {
+    public var trueLabel: String
+    public var falseLabel: String
+    /// "yes-no", "true-false", "happy-sad" or "thumbs".
+    public var presentation: String?
+
+    public init(trueLabel: String, falseLabel: String, presentation: String? = nil) {
+        self.trueLabel = trueLabel
+        self.falseLabel = falseLabel
+        self.presentation = presentation
+    }
+}
+
+/// How a date is asked; bounds are `YYYY-MM-DD`.
+public struct DateInput: Sendable, Hashable {
+    public var earliest: String?
+    public var latest: String?
+
+    public init(earliest: String? = nil, latest: String? = nil) {
+        self.earliest = earliest
+        self.latest = latest
+    }
+}
+
+/// One field of a composite answer.
+public struct CompositeField: Sendable, Hashable {
+    /// The key of this field in the answer object.
+    public var name: String
+    public var label: String
+    public var isRequired: Bool
+    /// How the field itself is asked.
+    public var input: InputPrimitive
+
+    public init(name: String, label: String, isRequired: Bool = false, input: InputPrimitive) {
+        self.name = name
+        self.label = label
+        self.isRequired = isRequired
+        self.input = input
+    }
+}
+
+/// Several fields answered together (a contact form, a matrix's rows).
+public struct CompositeInput: Sendable, Hashable {
+    public var fields: [CompositeField]
+    /// "form" or "matrix".
+    public var presentation: String?
+
+    public init(fields: [CompositeField], presentation: String? = nil) {
+        self.fields = fields
+        self.presentation = presentation
+    }
+}
+
+/// A file reference (voice recordings, attachments).
+public struct FileInput: Sendable, Hashable {
+    /// Allowed file extensions, lower-case without the dot ("m4a", "wav").
+    public var allowedFormats: [String]
+    /// Longest allowed recording, in seconds.
+    public var maximumDurationSeconds: Double?
+    /// What kind of file, e.g. "audio".
+    public var presentation: String?
+
+    public init(allowedFormats: [String], maximumDurationSeconds: Double? = nil, presentation: String? = nil) {
+        self.allowedFormats = allowedFormats
+        self.maximumDurationSeconds = maximumDurationSeconds
+        self.presentation = presentation
+    }
+}

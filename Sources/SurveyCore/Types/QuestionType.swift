@@ -1,0 +1,118 @@
+/// A kind of question: how its options are read, how it is asked, how its answers are checked
+/// and summarised.
+///
+/// Built-in kinds and custom kinds implement exactly this protocol and are registered in a
+/// ``QuestionTypeRegistry``; the engine has no special cases for either. Only ``typeID``,
+/// ``summary``, ``makeOptions(from:)``, ``input(for:in:)`` and ``normalize(_:options:)`` are
+/// required; the rest have defaults derived from the input primitive.
+///
+/// ```swift
+/// struct ColorType: QuestionType {
+///     var typeID: String { "color" }
+///     var summary: String { "A colour as #RRGGBB" }
+///     func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Void {}
+///     func input(for options: Void, in context: PresentationContext) -> InputPrimitive {
+///         .freeText(TextInput(placeholder: "#RRGGBB"))
+///     }
+///     func normalize(_ answer: JSONValue, options: Void) throws(AnswerError) -> JSONValue {
+///         guard let text = answer.stringValue, text.count == 7, text.hasPrefix("#") else {
+///             throw AnswerError(code: "invalidColor", message: "Enter a colour like #FF8800.")
+///         }
+///         return .string(text.uppercased())
+///     }
+/// }
+/// ```
+public protocol QuestionType: Sendable {
+    /// The decoded, validated options of one question of this type.
+    associatedtype Options: Sendable
+
+    /// The stable id used in survey files (`"single-choice"`, `"rating"`).
+    var typeID: String { get }
+
+    /// A one-line description for `survey types`.
+    var summary: String { get }
+
+    /// Whether questions of this type take an answer; `false` for content steps. Default `true`.
+    var collectsAnswer: Bool { get }
+
+    /// Decodes a question's `options` object; throw errors from the reader so they carry the JSON path.
+    /// Members left unread are rejected as unknown after this returns.
+    func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options
+
+    /// How a question with these options is asked, with texts resolved for `context`'s locale.
+    func input(for options: Options, in context: PresentationContext) -> InputPrimitive
+
+    /// Checks an answer and returns its normal form (trimmed text, canonical values).
+    /// - Throws: ``AnswerError`` with a message for the respondent.
+    func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue
+
+    /// Turns a line typed in a terminal into an answer (before ``normalize(_:options:)``).
+    /// The default understands the input primitive: choice numbers or values, `1,3`, numbers, yes/no.
+    func parse(line: String, options: Options, in context: PresentationContext) throws(AnswerError) -> JSONValue
+
+    /// Summarises the answers of many responses. The default counts values and, for numbers,
+    /// computes mean and median.
+    func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary
+
+    /// Whether `answer` counts as "no answer" for the required check. The default treats `null`,
+    /// empty strings, empty arrays and objects whose values are all empty as empty.
+    func isEmpty(_ answer: JSONValue, options: Options) -> Bool
+}
+
+extension QuestionType {
+    public var collectsAnswer: Bool { true }
+
+    public func parse(line: String, options: Options, in context: PresentationContext) throws(AnswerError) -> JSONValue {
+        try input(for: options, in: context).parse(line: line)
+    }
+
+    public func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
+        input(for: options, in: context).summarize(answers)
+    }
+
+    public func isEmpty(_ answer: JSONValue, options: Options) -> Bool {
+        answer.isEmptyAnswer
+    }
+}
+
+extension JSONValue {
+    /// `null`, an empty or blank string, an empty array, or an object whose values are all empty.
+    public var isEmptyAnswer: Bool {
+        switch self {
+        case .null: return true
+        case .string(let text): return text.allSatisfy(\.isWhitespace)
+        case .array(let values): return values.isEmpty
+        case .object(let members): return members.values.allSatisfy(\.isEmptyAnswer)
+        case .bool, .number: return false
+        }
+    }
+}
+
+/// What a question type needs to present itself: the locale and the built-in UI strings.
+public struct PresentationContext: Sendable {
+    /// The respondent's locale, e.g. "fr" or "pt-BR".
+    public var locale: String
+    /// The survey's default locale, used when a text has no translation for ``locale``.
+    public var defaultLocale: String
+    /// Built-in UI strings (Yes, No, Other, …) in ``locale``.
+    public var strings: UIStrings
+
+    public init(locale: String, defaultLocale: String, strings: UIStrings? = nil) {
+        self.locale = locale
+        self.defaultLocale = defaultLocale
+        self.strings = strings ?? UIStrings(locale: locale)
+    }
+
+    /// The text for this context's locale.
+    public func text(_ text: LocalizedText) -> String {
+        text.resolved(locale: locale, defaultLocale: defaultLocale)
+    }
+
+    /// The text for this context's locale, or `nil`.
+    public func text(_ text: LocalizedText?) -> String? {
+        text.map { self.text($0) }
+    }
+
+    /// English, for reports and load-time checks.
+    public static let english = PresentationContext(locale: "en", defaultLocale: "en")
+}

@@ -1,0 +1,158 @@
+/// The question types a survey may use, keyed by type id.
+///
+/// A registry is a value: build one, register types, and pass it to the loader. There is no
+/// hidden global; `QuestionTypeRegistry.builtins()` (from `SurveyBuiltins`) is a convenience.
+///
+/// ```swift
+/// var registry = QuestionTypeRegistry()
+/// try registry.register(ColorType())
+/// let survey = try SurveyLoader(registry: registry).load(text: json)
+/// ```
+public struct QuestionTypeRegistry: Sendable {
+    private var entries: [String: AnyQuestionType] = [:]
+
+    /// An empty registry.
+    public init() {}
+
+    /// Adds a type.
+    /// - Parameter origin: who provides it ("built-in", a plugin's path), named in duplicate errors.
+    /// - Throws: ``RegistryError/duplicateTypeID(_:existingOrigin:newOrigin:)`` when the id is taken.
+    public mutating func register(_ type: some QuestionType, origin: String = "built-in") throws(RegistryError) {
+        try register(AnyQuestionType(type, origin: origin))
+    }
+
+    /// Adds an already type-erased type.
+    public mutating func register(_ type: AnyQuestionType) throws(RegistryError) {
+        guard !type.typeID.isEmpty else { throw RegistryError.invalidTypeID(type.typeID, origin: type.origin) }
+        if let existing = entries[type.typeID] {
+            throw RegistryError.duplicateTypeID(type.typeID, existingOrigin: existing.origin, newOrigin: type.origin)
+        }
+        entries[type.typeID] = type
+    }
+
+    /// The type registered under `typeID`.
+    public func type(withID typeID: String) -> AnyQuestionType? {
+        entries[typeID]
+    }
+
+    /// Every registered type id, sorted.
+    public var typeIDs: [String] { entries.keys.sorted() }
+
+    /// Every registered type, sorted by id.
+    public var types: [AnyQuestionType] { typeIDs.compactMap { entries[$0] } }
+}
+
+/// A registration that cannot be accepted.
+public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The id is already registered.
+    case duplicateTypeID(String, existingOrigin: String, newOrigin: String)
+    /// The id is empty or malformed.
+    case invalidTypeID(String, origin: String)
+
+    public var description: String {
+        switch self {
+        case .duplicateTypeID(let id, let existing, let new):
+            return "question type '\(id)' from \(new) is already registered by \(existing)"
+        case .invalidTypeID(let id, let origin):
+            return "invalid question type id '\(id)' from \(origin)"
+        }
+    }
+}
+
+/// A type-erased ``QuestionType``, as stored in a registry.
+public struct AnyQuestionType: Sendable {
+    /// The stable type id.
+    public let typeID: String
+    /// A one-line description.
+    public let summary: String
+    /// Who provides the type ("built-in" or a plugin path).
+    public let origin: String
+    /// Whether questions of this type take an answer.
+    public let collectsAnswer: Bool
+    private let makeQuestion: @Sendable (inout OptionsReader) throws(SurveyError) -> ConfiguredQuestion
+
+    /// Wraps `type`.
+    public init<T: QuestionType>(_ type: T, origin: String = "built-in") {
+        typeID = type.typeID
+        summary = type.summary
+        self.origin = origin
+        collectsAnswer = type.collectsAnswer
+        makeQuestion = { (reader: inout OptionsReader) throws(SurveyError) -> ConfiguredQuestion in
+            let options = try type.makeOptions(from: &reader)
+            return ConfiguredQuestion(box: QuestionBox(type: type, options: options))
+        }
+    }
+
+    /// Decodes `options` (a question's `options` object) into a ready-to-ask question.
+    /// - Throws: ``SurveyError`` naming the JSON path of the bad option.
+    public func configure(options: JSONValue, path: JSONPath, stepID: String? = nil) throws(SurveyError)
+        -> ConfiguredQuestion
+    {
+        var reader = try OptionsReader(options, path: path, stepID: stepID)
+        let question = try makeQuestion(&reader)
+        try reader.finish()
+        return question
+    }
+}
+
+/// One question's type together with its decoded options: everything needed to ask it,
+/// check its answers and summarise them.
+public struct ConfiguredQuestion: Sendable {
+    let box: AnyQuestionBox
+
+    /// The type id.
+    public var typeID: String { box.typeID }
+    /// Whether the question takes an answer.
+    public var collectsAnswer: Bool { box.collectsAnswer }
+
+    /// How it is asked in `context`'s locale.
+    public func input(in context: PresentationContext) -> InputPrimitive { box.input(in: context) }
+    /// Checks and normalises an answer.
+    public func normalize(_ answer: JSONValue) throws(AnswerError) -> JSONValue { try box.normalize(answer) }
+    /// Parses a typed line into an answer (not yet normalised).
+    public func parse(line: String, in context: PresentationContext) throws(AnswerError) -> JSONValue {
+        try box.parse(line: line, in: context)
+    }
+    /// Summarises many answers.
+    public func summarize(_ answers: [JSONValue], in context: PresentationContext) -> AnswerSummary {
+        box.summarize(answers, in: context)
+    }
+    /// Whether `answer` counts as no answer.
+    public func isEmpty(_ answer: JSONValue) -> Bool { box.isEmpty(answer) }
+}
+
+class AnyQuestionBox: @unchecked Sendable {
+    var typeID: String { "" }
+    var collectsAnswer: Bool { true }
+    func input(in context: PresentationContext) -> InputPrimitive { .none }
+    func normalize(_ answer: JSONValue) throws(AnswerError) -> JSONValue { answer }
+    func parse(line: String, in context: PresentationContext) throws(AnswerError) -> JSONValue { .string(line) }
+    func summarize(_ answers: [JSONValue], in context: PresentationContext) -> AnswerSummary {
+        AnswerSummary(answered: answers.count)
+    }
+    func isEmpty(_ answer: JSONValue) -> Bool { answer.isEmptyAnswer }
+}
+
+final class QuestionBox<T: QuestionType>: AnyQuestionBox, @unchecked Sendable {
+    let type: T
+    let options: T.Options
+
+    init(type: T, options: T.Options) {
+        self.type = type
+        self.options = options
+    }
+
+    override var typeID: String { type.typeID }
+    override var collectsAnswer: Bool { type.collectsAnswer }
+    override func input(in context: PresentationContext) -> InputPrimitive { type.input(for: options, in: context) }
+    override func normalize(_ answer: JSONValue) throws(AnswerError) -> JSONValue {
+        try type.normalize(answer, options: options)
+    }
+    override func parse(line: String, in context: PresentationContext) throws(AnswerError) -> JSONValue {
+        try type.parse(line: line, options: options, in: context)
+    }
+    override func summarize(_ answers: [JSONValue], in context: PresentationContext) -> AnswerSummary {
+        type.summarize(answers, options: options, in: context)
+    }
+    override func isEmpty(_ answer: JSONValue) -> Bool { type.isEmpty(answer, options: options) }
+}
