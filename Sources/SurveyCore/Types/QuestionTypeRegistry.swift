@@ -48,13 +48,17 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
     case duplicateTypeID(String, existingOrigin: String, newOrigin: String)
     /// The id is empty or malformed.
     case invalidTypeID(String, origin: String)
+    /// An expression function of that name is already registered.
+    case duplicateFunction(String, existingOrigin: String, newOrigin: String)
 
     public var description: String {
         switch self {
         case .duplicateTypeID(let id, let existing, let new):
             return "question type '\(id)' from \(new) is already registered by \(existing)"
         case .invalidTypeID(let id, let origin):
-            return "invalid question type id '\(id)' from \(origin)"
+            return "invalid id '\(id)' from \(origin)"
+        case .duplicateFunction(let name, let existing, let new):
+            return "expression function '\(name)' from \(new) is already registered by \(existing)"
         }
     }
 }
