@@ -10,6 +10,8 @@ public struct Expression: Sendable {
     let root: ExpressionNode
     /// The slots of ``referencedNames``.
     let slots: [Int]
+    /// Whether it calls a function whose result depends on more than its arguments (the date).
+    let callsImpureFunction: Bool
 
     /// Parses and compiles `source`.
     /// - Parameters:
@@ -24,6 +26,7 @@ public struct Expression: Sendable {
         self.source = source
         referencedNames = parser.referencedNames
         slots = parser.referencedSlots
+        callsImpureFunction = parser.callsImpureFunction
     }
 
     /// Evaluates against `values` (indexed by slot).

@@ -16,6 +16,7 @@ struct ExpressionParser {
     var tokenStart = 0
     var referencedNames: [String] = []
     var referencedSlots: [Int] = []
+    var callsImpureFunction = false
 
     init(source: String, functions: ExpressionFunctionRegistry, resolve: @escaping (String) -> Int?) {
         scalars = Array(source.unicodeScalars)
@@ -336,6 +337,7 @@ struct ExpressionParser {
                     "\(function.name)() takes \(expected) argument\(expected == "1" ? "" : "s"), got \(arguments.count)",
                     at: start, kind: .wrongArgumentCount(word))
             }
+            if !function.isPure { callsImpureFunction = true }
             return .call(function, arguments)
         case .end:
             throw error("unexpected end of expression, expected a value")

@@ -1,0 +1,71 @@
+/// Visibility and counting state derived from the answers, kept up to date incrementally.
+struct DerivedState: Sendable {
+    var stepVisible: [Bool]
+    var unitCondition: [Bool]
+    var visibleSteps: [Int32]
+    var visibleCountingSteps: [Int32]
+    /// 1 for each visible unit.
+    var unitTree: FenwickTree
+    /// 1 for each visible unit that counts for progress.
+    var countTree: FenwickTree
+
+    func unitVisible(_ unit: CompiledUnit, at index: Int) -> Bool {
+        unitTree.values[index] != 0
+    }
+
+    mutating func setStepVisible(_ index: Int, _ visible: Bool, survey: Survey) {
+        stepVisible[index] = visible
+        let step = survey.steps[index]
+        let delta: Int32 = visible ? 1 : -1
+        visibleSteps[step.unit] += delta
+        if step.countsForProgress { visibleCountingSteps[step.unit] += delta }
+        refreshUnit(step.unit, survey: survey)
+    }
+
+    mutating func refreshUnit(_ index: Int, survey: Survey) {
+        let unit = survey.units[index]
+        let visible = unit.isEnabled && unitCondition[index] && visibleSteps[index] > 0
+        unitTree.set(index, visible ? 1 : 0)
+        countTree.set(index, visible && visibleCountingSteps[index] > 0 ? 1 : 0)
+    }
+
+    /// Evaluates every condition with no answers given.
+    static func compute(survey: Survey, context: FunctionContext) -> (values: [JSONValue], derived: DerivedState) {
+        var values = [JSONValue](repeating: .null, count: survey.steps.count + survey.calculated.count)
+        for index in survey.calculatedOrder {
+            values[survey.steps.count + index] = survey.calculated[index].expression.evaluate(values, context: context)
+        }
+        var stepVisible = [Bool](repeating: false, count: survey.steps.count)
+        var visibleSteps = [Int32](repeating: 0, count: survey.units.count)
+        var visibleCountingSteps = [Int32](repeating: 0, count: survey.units.count)
+        for (index, step) in survey.steps.enumerated() {
+            let visible = step.isEnabled && (step.visibleIf?.isTrue(values, context: context) ?? true)
+            stepVisible[index] = visible
+            if visible {
+                visibleSteps[step.unit] += 1
+                if step.countsForProgress { visibleCountingSteps[step.unit] += 1 }
+            }
+        }
+        var unitCondition = [Bool](repeating: true, count: survey.units.count)
+        var unitValues = [Int32](repeating: 0, count: survey.units.count)
+        var countValues = [Int32](repeating: 0, count: survey.units.count)
+        for (index, unit) in survey.units.enumerated() {
+            unitCondition[index] = unit.visibleIf?.isTrue(values, context: context) ?? true
+            let visible = unit.isEnabled && unitCondition[index] && visibleSteps[index] > 0
+            unitValues[index] = visible ? 1 : 0
+            countValues[index] = visible && visibleCountingSteps[index] > 0 ? 1 : 0
+        }
+        let derived = DerivedState(
+            stepVisible: stepVisible, unitCondition: unitCondition, visibleSteps: visibleSteps,
+            visibleCountingSteps: visibleCountingSteps, unitTree: FenwickTree(values: unitValues),
+            countTree: FenwickTree(values: countValues))
+        return (values, derived)
+    }
+}
+
+/// The state every session starts from, computed once per survey.
+struct InitialState: Sendable {
+    let today: String
+    let values: [JSONValue]
+    let derived: DerivedState
+}

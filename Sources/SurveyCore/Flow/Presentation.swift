@@ -1,0 +1,135 @@
+/// Everything a front end needs to show the current unit: localised, piped texts, visible
+/// questions with their input primitives (choices filtered and shuffled), answers so far,
+/// progress and the last validation errors. Renderers receive this one value per step, so
+/// adding a field never breaks them.
+public struct StepPresentation: Sendable, Hashable {
+    /// The unit id: a page id, or the step id of a step outside pages.
+    public var unitID: String
+    public var isPage: Bool
+    /// The page's title (for a single step, the step's title is on its question).
+    public var title: String?
+    public var description: String?
+    /// The visible steps, in presentation order.
+    public var questions: [QuestionPresentation]
+    public var progress: Progress
+    public var canGoBack: Bool
+    /// Whether Next will complete the survey unless a branch says otherwise.
+    public var isLastStep: Bool
+    /// Validation problems from the last answer or Next.
+    public var errors: [StepError]
+    /// The locale texts were resolved for.
+    public var locale: String
+    /// The built-in UI strings in ``locale``.
+    public var strings: UIStrings
+}
+
+/// One visible step as presented.
+public struct QuestionPresentation: Sendable, Hashable {
+    public var id: String
+    public var typeID: String
+    public var title: String
+    public var description: String?
+    /// Required now (``StepDefinition/isRequired`` or a `requiredIf` that holds).
+    public var isRequired: Bool
+    /// `false` for content steps.
+    public var collectsAnswer: Bool
+    /// How it is asked.
+    public var input: InputPrimitive
+    /// The answer stored so far.
+    public var answer: JSONValue?
+    /// The validation problem for this step, if any.
+    public var error: StepError?
+}
+
+extension SurveySession {
+    /// The current unit as a front end shows it; `nil` once the session is finished.
+    public var currentStep: StepPresentation? {
+        guard status == .inProgress, let unitIndex = path.last else { return nil }
+        let unit = survey.units[unitIndex]
+        var questions: [QuestionPresentation] = []
+        for index in orderedSteps(of: unitIndex) where derived.stepVisible[index] {
+            questions.append(presentation(ofStep: index))
+        }
+        let isLast =
+            derived.unitTree.firstNonzero(from: unitIndex + 1) == nil
+            && !unit.branches.contains { $0.targetUnit != nil }
+            && !unit.steps.contains { survey.steps[$0].branches.contains { $0.targetUnit != nil } }
+        return StepPresentation(
+            unitID: unit.id, isPage: unit.isPage, title: unit.title.map { pipe(context.text($0)) },
+            description: unit.description.map { pipe(context.text($0)) }, questions: questions, progress: progress,
+            canGoBack: canGoBack, isLastStep: isLast, errors: lastErrors, locale: context.strings.locale,
+            strings: context.strings)
+    }
+
+    func presentation(ofStep index: Int) -> QuestionPresentation {
+        let step = survey.steps[index]
+        var input = step.question.input(in: context)
+        if var choices = input.choiceInput {
+            if !step.choiceConditions.isEmpty {
+                choices.choices.removeAll { choice in
+                    step.choiceConditions[choice.value].map { !$0.isTrue(values, context: functionContext) } ?? false
+                }
+            }
+            if choices.isShuffled {
+                var generator = SeededGenerator(seed: seed, purpose: "choices:" + step.id)
+                let others = choices.choices.filter(\.isOther)
+                var regular = choices.choices.filter { !$0.isOther }
+                regular.shuffle(using: &generator)
+                choices.choices = regular + others
+            }
+            for offset in choices.choices.indices where choices.choices[offset].label.contains("{") {
+                choices.choices[offset].label = pipe(choices.choices[offset].label)
+            }
+            if case .multipleChoice = input { input = .multipleChoice(choices) } else { input = .singleChoice(choices) }
+        }
+        var isRequired = step.isRequired
+        if !isRequired, let requiredIf = step.requiredIf {
+            isRequired = requiredIf.isTrue(values, context: functionContext)
+        }
+        let title = step.definition.title.map { pipe(context.text($0)) } ?? step.id
+        return QuestionPresentation(
+            id: step.id, typeID: step.question.typeID, title: title,
+            description: step.definition.description.map { pipe(context.text($0)) }, isRequired: isRequired,
+            collectsAnswer: step.collectsAnswer, input: input, answer: answers[index].isNull ? nil : answers[index],
+            error: lastErrors.first { $0.stepID == step.id })
+    }
+
+    /// Replaces `{name}` in `text` with the respondent's answer (or calculated value) as text.
+    public func pipe(_ text: String) -> String {
+        guard text.contains("{") else { return text }
+        var result = ""
+        var remainder = Substring(text)
+        while let open = remainder.firstIndex(of: "{") {
+            result += remainder[..<open]
+            let after = remainder.index(after: open)
+            guard let close = remainder[after...].firstIndex(of: "}") else {
+                result += remainder[open...]
+                return result
+            }
+            let name = String(remainder[after..<close]).trimmingWhitespace()
+            result += pipedValue(name)?.displayText ?? String(remainder[open...close])
+            remainder = remainder[remainder.index(after: close)...]
+        }
+        result += remainder
+        return result
+    }
+
+    func pipedValue(_ name: String) -> JSONValue? {
+        func slot(_ name: String) -> Int? {
+            if let index = survey.stepIndexByID[name] { return index }
+            return survey.calculatedIndexByName[name].map { survey.steps.count + $0 }
+        }
+        if let slot = slot(name) { return values[slot] }
+        var parts = name.split(separator: ".").map(String.init)
+        var keys: [String] = []
+        while parts.count > 1 {
+            keys.insert(parts.removeLast(), at: 0)
+            if let slot = slot(parts.joined(separator: ".")) {
+                var value = values[slot]
+                for key in keys { value = value[key] ?? .null }
+                return value
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,148 @@
+/// Everything needed to resume a session exactly: the seed, the path, every stored answer
+/// (including those kept from abandoned branches) and the action log.
+///
+/// Encodes to deterministic JSON (``jsonValue``) and decodes back; resuming rebuilds visibility
+/// and progress from it, so a resumed session equals an uninterrupted one.
+public struct SessionState: Sendable, Hashable {
+    /// The state format version.
+    public static let formatVersion = 1
+
+    public var surveyID: String
+    public var surveyVersion: String?
+    public var seed: UInt64
+    public var locale: String
+    public var today: String
+    public var status: SessionStatus
+    /// Unit ids on the path, the current one last.
+    public var path: [String]
+    /// Every stored answer by step id.
+    public var answers: [String: JSONValue]
+    public var actions: [SessionAction]
+}
+
+extension SurveySession {
+    /// The session's complete state, for saving.
+    public var state: SessionState {
+        var stored: [String: JSONValue] = [:]
+        for (index, value) in answers.enumerated() where !value.isNull { stored[survey.steps[index].id] = value }
+        return SessionState(
+            surveyID: survey.id, surveyVersion: survey.definition.version, seed: seed, locale: locale, today: today,
+            status: status, path: pathIDs, answers: stored, actions: actions)
+    }
+
+    /// Resumes a saved session.
+    /// - Throws: ``SessionError/incompatibleState(_:)`` when the state names steps this survey lacks.
+    public init(survey: Survey, resuming state: SessionState) throws(SessionError) {
+        guard state.surveyID == survey.id else {
+            throw .incompatibleState("it belongs to survey '\(state.surveyID)', not '\(survey.id)'")
+        }
+        self.init(survey: survey, seed: state.seed, locale: state.locale, today: state.today)
+        while !path.isEmpty { pop() }
+        for (id, value) in state.answers {
+            guard let index = survey.stepIndexByID[id] else {
+                throw .incompatibleState("it has an answer for '\(id)', which is not a step of this survey")
+            }
+            answers[index] = value
+        }
+        for id in state.path {
+            guard let unit = survey.unitIndexByID[id] else {
+                throw .incompatibleState("its path names '\(id)', which is not a page or top-level step")
+            }
+            push(unit)
+        }
+        if path.isEmpty, state.status == .inProgress {
+            throw .incompatibleState("its path is empty")
+        }
+        status = state.status
+        actions = state.actions
+    }
+}
+
+extension SessionState {
+    /// The state as JSON.
+    public var jsonValue: JSONValue {
+        var members: [String: JSONValue] = [
+            "stateVersion": .number(Double(Self.formatVersion)),
+            "surveyId": .string(surveyID),
+            "seed": .string(String(seed)),
+            "locale": .string(locale),
+            "today": .string(today),
+            "status": .string(status.rawValue),
+            "path": .array(path.map { .string($0) }),
+            "answers": .object(answers),
+            "actions": .array(actions.map(\.jsonValue)),
+        ]
+        if let surveyVersion { members["surveyVersion"] = .string(surveyVersion) }
+        return .object(members)
+    }
+
+    /// Reads a state from JSON.
+    public init(json: JSONValue) throws(SurveyError) {
+        var reader = try OptionsReader(json, path: .root)
+        let version = try reader.int("stateVersion", default: 1)
+        guard version == Self.formatVersion else {
+            throw reader.error("stateVersion", "unsupported session state version \(version)", kind: .unsupportedFormatVersion)
+        }
+        surveyID = try reader.string("surveyId")
+        surveyVersion = try reader.optionalString("surveyVersion")
+        let seedText = try reader.string("seed")
+        guard let seed = UInt64(seedText) else { throw reader.error("seed", "'seed' must be a decimal string, got '\(seedText)'") }
+        self.seed = seed
+        locale = try reader.string("locale")
+        today = try reader.string("today")
+        let statusText = try reader.string("status", default: "in-progress", oneOf: ["in-progress", "completed", "dismissed"])
+        status = SessionStatus(rawValue: statusText) ?? .inProgress
+        path = try reader.optionalStringArray("path") ?? []
+        guard case .object(let stored) = reader.value("answers") ?? .object([:]) else {
+            throw reader.error("answers", "'answers' must be an object")
+        }
+        answers = stored
+        actions = try reader.optionalArray("actions") { (value, path) throws(SurveyError) in
+            try SessionAction(json: value, path: path)
+        } ?? []
+        try reader.finish()
+    }
+}
+
+extension SessionAction {
+    /// `{"action":"answer","stepId":…,"value":…}`, `{"action":"next"}`, `{"action":"back"}`, `{"action":"dismiss"}`.
+    public var jsonValue: JSONValue {
+        switch self {
+        case .answer(let stepID, let value): return ["action": "answer", "stepId": .string(stepID), "value": value]
+        case .next: return ["action": "next"]
+        case .back: return ["action": "back"]
+        case .dismiss: return ["action": "dismiss"]
+        }
+    }
+
+    /// Reads an action from JSON.
+    public init(json: JSONValue, path: JSONPath) throws(SurveyError) {
+        var reader = try OptionsReader(json, path: path)
+        switch try reader.string("action", default: "", oneOf: ["answer", "next", "back", "dismiss"]) {
+        case "answer":
+            self = .answer(stepID: try reader.string("stepId"), value: reader.value("value") ?? .null)
+        case "back": self = .back
+        case "dismiss": self = .dismiss
+        default: self = .next
+        }
+        try reader.finish()
+    }
+}
+
+extension SurveySession {
+    /// Replays recorded actions on a fresh session; the same survey, seed and actions give the same state.
+    public static func replay(
+        survey: Survey, seed: UInt64, locale: String? = nil, today: String? = nil, actions: [SessionAction]
+    ) -> SurveySession {
+        var session = SurveySession(survey: survey, seed: seed, locale: locale, today: today)
+        for action in actions {
+            switch action {
+            case .answer(let stepID, let value): _ = try? session.answer(value, for: stepID)
+            case .next: session.next()
+            case .back: try? session.back()
+            case .dismiss: session.dismiss()
+            }
+        }
+        return session
+    }
+}

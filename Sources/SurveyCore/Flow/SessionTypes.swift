@@ -1,0 +1,132 @@
+/// Where a session stands.
+public enum SessionStatus: String, Sendable, Hashable, Codable {
+    case inProgress = "in-progress"
+    case completed
+    case dismissed
+}
+
+/// A validation problem on one step, with the message in the session's locale.
+public struct StepError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The leaf step the problem is about.
+    public var stepID: String
+    /// The type's error (code, English message, arguments).
+    public var error: AnswerError
+    /// The message in the session's locale.
+    public var message: String
+
+    public init(stepID: String, error: AnswerError, message: String) {
+        self.stepID = stepID
+        self.error = error
+        self.message = message
+    }
+
+    public var description: String { "\(stepID): \(message)" }
+}
+
+/// A request the session cannot carry out.
+public enum SessionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No step has this id.
+    case unknownStep(String)
+    /// The step exists but is not on the current page (or is hidden).
+    case stepNotCurrent(String, current: String?)
+    /// The step takes no answer (a content step).
+    case notAnswerable(String)
+    /// The answer was rejected by the question type.
+    case invalidAnswer(StepError)
+    /// There is no earlier step to go back to.
+    case cannotGoBack
+    /// The session is already completed or dismissed.
+    case finished(SessionStatus)
+    /// Saved state does not fit this survey.
+    case incompatibleState(String)
+
+    public var description: String {
+        switch self {
+        case .unknownStep(let id): return "no step has the id '\(id)'"
+        case .stepNotCurrent(let id, let current):
+            return "step '\(id)' is not shown now" + (current.map { " (the current step is '\($0)')" } ?? "")
+        case .notAnswerable(let id): return "step '\(id)' takes no answer"
+        case .invalidAnswer(let error): return "invalid answer for '\(error.stepID)': \(error.message)"
+        case .cannotGoBack: return "there is no earlier step to go back to"
+        case .finished(let status): return "the session is already \(status.rawValue)"
+        case .incompatibleState(let reason): return "the saved session does not fit this survey: \(reason)"
+        }
+    }
+}
+
+/// The result of a finished survey: the path actually taken and the answers on it.
+public struct CompletionResult: Sendable, Hashable {
+    public var surveyID: String
+    public var surveyVersion: String?
+    /// Ids of the units shown, in order (page ids for pages, step ids otherwise).
+    public var path: [String]
+    /// Answers of visible questions on the completed path, keyed by step id.
+    public var answers: [String: JSONValue]
+
+    public init(surveyID: String, surveyVersion: String?, path: [String], answers: [String: JSONValue]) {
+        self.surveyID = surveyID
+        self.surveyVersion = surveyVersion
+        self.path = path
+        self.answers = answers
+    }
+
+    /// `{"surveyId", "surveyVersion", "path", "answers"}`.
+    public var jsonValue: JSONValue {
+        var members: [String: JSONValue] = [
+            "surveyId": .string(surveyID),
+            "path": .array(path.map { .string($0) }),
+            "answers": .object(answers),
+        ]
+        if let surveyVersion { members["surveyVersion"] = .string(surveyVersion) }
+        return .object(members)
+    }
+}
+
+/// "Question k of n", counting only what this respondent sees.
+public struct Progress: Sendable, Hashable {
+    /// 1-based position of the current step among counted steps (0 before the first counted step).
+    public var current: Int
+    /// Counted steps on the path so far plus the visible ones still ahead.
+    public var total: Int
+    /// Whether the current step itself counts (content steps do not, by default).
+    public var isCounted: Bool
+
+    public init(current: Int, total: Int, isCounted: Bool) {
+        self.current = current
+        self.total = total
+        self.isCounted = isCounted
+    }
+
+    /// `current / total`, 0…1.
+    public var fraction: Double { total == 0 ? 1 : Double(current) / Double(total) }
+}
+
+/// What happened in a session; front ends, stores and analytics subscribe to these.
+public enum SessionEvent: Sendable, Hashable {
+    /// The session started (or resumed) on its first unit.
+    case started(unitID: String)
+    /// A unit (page or step) is now shown.
+    case stepEntered(unitID: String)
+    /// An answer was accepted (already normalised); `nil` when cleared.
+    case answered(stepID: String, value: JSONValue?)
+    /// An answer or a Next was refused.
+    case validationFailed([StepError])
+    /// Next moved on.
+    case continued(from: String, to: String)
+    /// Back returned along the path.
+    case wentBack(from: String, to: String)
+    /// The respondent dismissed the survey.
+    case dismissed(unitID: String?)
+    /// The survey was completed.
+    case completed(CompletionResult)
+}
+
+/// The outcome of ``SurveySession/next()``.
+public enum NextOutcome: Sendable, Hashable {
+    /// Moved to another unit.
+    case moved(to: String)
+    /// The survey is complete.
+    case completed(CompletionResult)
+    /// The current unit has missing or invalid answers.
+    case blocked([StepError])
+}

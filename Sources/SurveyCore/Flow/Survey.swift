@@ -1,0 +1,123 @@
+/// A compiled survey, ready to run: question types configured, expressions parsed once with every
+/// reference resolved, and the dependency graph built.
+///
+/// Create one with ``SurveyLoader``. A `Survey` is immutable and `Sendable`; any number of
+/// ``SurveySession``s (one per respondent) can share it, on any threads.
+public struct Survey: Sendable {
+    /// The definition it was compiled from.
+    public let definition: SurveyDefinition
+    /// The function registry expressions were compiled against.
+    public let functions: ExpressionFunctionRegistry
+
+    let units: [CompiledUnit]
+    let steps: [CompiledStep]
+    let calculated: [CompiledCalculated]
+    /// Leaf step id → step index (which is also its value slot).
+    let stepIndexByID: [String: Int]
+    /// Unit (page or top-level step) id → unit index.
+    let unitIndexByID: [String: Int]
+    /// Calculated value name → calculated index (slot = steps.count + index).
+    let calculatedIndexByName: [String: Int]
+    /// For each slot, what must be re-evaluated when its value changes.
+    let watchers: [[Watcher]]
+    /// Calculated values in an order where each comes after those it depends on.
+    let calculatedOrder: [Int]
+
+    /// The survey id.
+    public var id: String { definition.id }
+    /// The number of leaf steps (questions and content steps, pages not counted).
+    public var stepCount: Int { steps.count }
+    /// The number of top-level units: pages and steps outside pages.
+    public var unitCount: Int { units.count }
+    /// The total number of compiled expressions (visibility, requirement, branches, calculated values, choices).
+    public let expressionCount: Int
+    /// Whether any expression calls a date-dependent function (`today()`, `age()`).
+    let usesDateFunctions: Bool
+    /// The state every session starts from (all conditions evaluated with no answers).
+    private(set) var initialState: InitialState?
+
+    init(
+        definition: SurveyDefinition, functions: ExpressionFunctionRegistry, units: [CompiledUnit],
+        steps: [CompiledStep], calculated: [CompiledCalculated], stepIndexByID: [String: Int],
+        unitIndexByID: [String: Int], calculatedIndexByName: [String: Int], watchers: [[Watcher]],
+        calculatedOrder: [Int], expressionCount: Int, usesDateFunctions: Bool
+    ) {
+        self.definition = definition
+        self.functions = functions
+        self.units = units
+        self.steps = steps
+        self.calculated = calculated
+        self.stepIndexByID = stepIndexByID
+        self.unitIndexByID = unitIndexByID
+        self.calculatedIndexByName = calculatedIndexByName
+        self.watchers = watchers
+        self.calculatedOrder = calculatedOrder
+        self.expressionCount = expressionCount
+        self.usesDateFunctions = usesDateFunctions
+        let today = FunctionContext.current()
+        let initial = DerivedState.compute(survey: self, context: today)
+        initialState = InitialState(today: today.today, values: initial.values, derived: initial.derived)
+    }
+
+    /// The ids of every leaf step, in document order.
+    public var stepIDs: [String] { steps.map(\.id) }
+
+    /// The configured question of step `id`, e.g. to summarise answers in a report.
+    public func question(forStep id: String) -> ConfiguredQuestion? {
+        stepIndexByID[id].map { steps[$0].question }
+    }
+
+    /// The definition of leaf step `id`.
+    public func stepDefinition(_ id: String) -> StepDefinition? {
+        stepIndexByID[id].map { steps[$0].definition }
+    }
+
+    /// Whether `id` names a page or top-level step (a unit that can be on a path).
+    public func isUnit(_ id: String) -> Bool { unitIndexByID[id] != nil }
+}
+
+struct CompiledUnit: Sendable {
+    let id: String
+    let isPage: Bool
+    let steps: Range<Int>
+    /// The page's own condition (for a top-level step, `nil`: the step's own condition applies).
+    let visibleIf: Expression?
+    let branches: [CompiledBranch]
+    let title: LocalizedText?
+    let description: LocalizedText?
+    let isShuffled: Bool
+    let isEnabled: Bool
+}
+
+struct CompiledStep: Sendable {
+    let id: String
+    let unit: Int
+    let question: ConfiguredQuestion
+    let definition: StepDefinition
+    let visibleIf: Expression?
+    let requiredIf: Expression?
+    let branches: [CompiledBranch]
+    /// Conditions on individual choices: choice value → condition.
+    let choiceConditions: [String: Expression]
+    let isRequired: Bool
+    let isEnabled: Bool
+    let collectsAnswer: Bool
+    let countsForProgress: Bool
+}
+
+struct CompiledBranch: Sendable {
+    let condition: Expression?
+    /// Unit index to go to, or `nil` to complete.
+    let targetUnit: Int?
+}
+
+struct CompiledCalculated: Sendable {
+    let name: String
+    let expression: Expression
+}
+
+enum Watcher: Sendable, Hashable {
+    case stepVisibility(Int)
+    case unitVisibility(Int)
+    case calculated(Int)
+}

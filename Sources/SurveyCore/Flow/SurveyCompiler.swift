@@ -1,0 +1,356 @@
+import Foundation
+
+struct SurveyCompiler {
+    let definition: SurveyDefinition
+    let registry: QuestionTypeRegistry
+    let functions: ExpressionFunctionRegistry
+    var errors: [SurveyError] = []
+    var usesDateFunctions = false
+
+    init(definition: SurveyDefinition, registry: QuestionTypeRegistry, functions: ExpressionFunctionRegistry) {
+        self.definition = definition
+        self.registry = registry
+        self.functions = functions
+    }
+
+    struct FlatStep {
+        let definition: StepDefinition
+        let path: JSONPath
+        let unit: Int
+    }
+
+    struct FlatUnit {
+        let definition: StepDefinition
+        let path: JSONPath
+        var steps: Range<Int>
+    }
+
+    mutating func compile() throws(SurveyLoadError) -> Survey {
+        // 1. Flatten pages into units and leaf steps.
+        var flatSteps: [FlatStep] = []
+        var flatUnits: [FlatUnit] = []
+        flatSteps.reserveCapacity(definition.steps.count)
+        flatUnits.reserveCapacity(definition.steps.count)
+        let stepsPath = JSONPath.root.appending("steps")
+        for (unitOffset, step) in definition.steps.enumerated() {
+            let unitPath = stepsPath.appending(unitOffset)
+            let start = flatSteps.count
+            if step.isPage {
+                for (childOffset, child) in step.steps.enumerated() {
+                    flatSteps.append(
+                        FlatStep(
+                            definition: child, path: unitPath.appending("steps").appending(childOffset),
+                            unit: flatUnits.count))
+                }
+            } else {
+                flatSteps.append(FlatStep(definition: step, path: unitPath, unit: flatUnits.count))
+            }
+            flatUnits.append(FlatUnit(definition: step, path: unitPath, steps: start..<flatSteps.count))
+        }
+
+        // 2. Ids: steps, pages and calculated values share one namespace.
+        var stepIndexByID: [String: Int] = [:]
+        stepIndexByID.reserveCapacity(flatSteps.count)
+        var firstPath: [String: JSONPath] = [:]
+        func claim(_ id: String, path: JSONPath, what: String, errors: inout [SurveyError]) -> Bool {
+            if let previous = firstPath[id] {
+                errors.append(
+                    SurveyError(
+                        .duplicateID, "duplicate id '\(id)': already used by the \(what == "calculated value" ? "step" : "step") at \(previous)",
+                        path: path.appending(what == "calculated value" ? "name" : "id"), stepID: id))
+                return false
+            }
+            firstPath[id] = path
+            return true
+        }
+        for (index, step) in flatSteps.enumerated() where claim(step.definition.id, path: step.path, what: "step", errors: &errors) {
+            stepIndexByID[step.definition.id] = index
+        }
+        var unitIndexByID: [String: Int] = [:]
+        unitIndexByID.reserveCapacity(flatUnits.count)
+        for (index, unit) in flatUnits.enumerated() {
+            if unit.definition.isPage {
+                if claim(unit.definition.id, path: unit.path, what: "page", errors: &errors) {
+                    unitIndexByID[unit.definition.id] = index
+                }
+            } else {
+                unitIndexByID[unit.definition.id] = index
+            }
+        }
+        var calculatedIndexByName: [String: Int] = [:]
+        let calculatedPath = JSONPath.root.appending("calculatedValues")
+        for (index, value) in definition.calculatedValues.enumerated()
+        where claim(value.name, path: calculatedPath.appending(index), what: "calculated value", errors: &errors) {
+            calculatedIndexByName[value.name] = index
+        }
+
+        // 3. Question types and options.
+        var questions: [ConfiguredQuestion?] = []
+        questions.reserveCapacity(flatSteps.count)
+        let english = PresentationContext.english
+        for step in flatSteps {
+            questions.append(configure(step))
+        }
+
+        // 4. Expressions.
+        let stepCount = flatSteps.count
+        let resolve: (String) -> Int? = { name in
+            if let index = stepIndexByID[name] { return index }
+            if let index = calculatedIndexByName[name] { return stepCount + index }
+            return nil
+        }
+        var expressionCount = 0
+        var compiledSteps: [CompiledStep] = []
+        compiledSteps.reserveCapacity(stepCount)
+        for (index, step) in flatSteps.enumerated() {
+            let definition = step.definition
+            let id = definition.id
+            let visibleIf = compileExpression(
+                definition.visibleIf, member: "visibleIf", path: step.path, stepID: id, resolve: resolve)
+            let requiredIf = compileExpression(
+                definition.requiredIf, member: "requiredIf", path: step.path, stepID: id, resolve: resolve)
+            let branches = compileBranches(definition.branches, path: step.path, stepID: id, resolve: resolve, units: unitIndexByID, steps: stepIndexByID, flatSteps: flatSteps)
+            var choiceConditions: [String: Expression] = [:]
+            if let question = questions[index], definition.options.containsMember(named: "visibleIf"),
+                let input = question.input(in: english).choiceInput
+            {
+                for (offset, choice) in input.choices.enumerated() {
+                    guard let condition = choice.visibleIf else { continue }
+                    if let expression = compileExpression(
+                        condition, member: "visibleIf", path: step.path.appending("options").appending("choices").appending(offset),
+                        stepID: id, resolve: resolve)
+                    {
+                        choiceConditions[choice.value] = expression
+                    }
+                }
+            }
+            checkPiping(definition.title, path: step.path.appending("title"), stepID: id, resolve: resolve)
+            checkPiping(definition.description, path: step.path.appending("description"), stepID: id, resolve: resolve)
+            expressionCount +=
+                (visibleIf == nil ? 0 : 1) + (requiredIf == nil ? 0 : 1) + branches.filter { $0.condition != nil }.count
+                + choiceConditions.count
+            guard let question = questions[index] else { continue }
+            let collects = question.collectsAnswer
+            compiledSteps.append(
+                CompiledStep(
+                    id: id, unit: step.unit, question: question, definition: definition, visibleIf: visibleIf,
+                    requiredIf: requiredIf, branches: branches, choiceConditions: choiceConditions,
+                    isRequired: definition.isRequired, isEnabled: definition.isEnabled, collectsAnswer: collects,
+                    countsForProgress: collects || self.definition.settings.progressCountsContent))
+        }
+        var compiledUnits: [CompiledUnit] = []
+        compiledUnits.reserveCapacity(flatUnits.count)
+        for unit in flatUnits {
+            let definition = unit.definition
+            if definition.isPage {
+                let visibleIf = compileExpression(
+                    definition.visibleIf, member: "visibleIf", path: unit.path, stepID: definition.id, resolve: resolve)
+                let branches = compileBranches(definition.branches, path: unit.path, stepID: definition.id, resolve: resolve, units: unitIndexByID, steps: stepIndexByID, flatSteps: flatSteps)
+                if definition.requiredIf != nil {
+                    errors.append(SurveyError(.invalidValue, "pages cannot have 'requiredIf'; put it on the page's questions", path: unit.path.appending("requiredIf"), stepID: definition.id))
+                }
+                checkPiping(definition.title, path: unit.path.appending("title"), stepID: definition.id, resolve: resolve)
+                expressionCount += (visibleIf == nil ? 0 : 1) + branches.filter { $0.condition != nil }.count
+                compiledUnits.append(
+                    CompiledUnit(
+                        id: definition.id, isPage: true, steps: unit.steps, visibleIf: visibleIf, branches: branches,
+                        title: definition.title, description: definition.description, isShuffled: definition.isShuffled,
+                        isEnabled: definition.isEnabled))
+            } else {
+                compiledUnits.append(
+                    CompiledUnit(
+                        id: definition.id, isPage: false, steps: unit.steps, visibleIf: nil, branches: [],
+                        title: nil, description: nil, isShuffled: false, isEnabled: true))
+            }
+        }
+        var compiledCalculated: [CompiledCalculated] = []
+        for (index, value) in definition.calculatedValues.enumerated() {
+            if let expression = compileExpression(
+                value.expression, member: "expression", path: calculatedPath.appending(index), stepID: nil, resolve: resolve)
+            {
+                compiledCalculated.append(CompiledCalculated(name: value.name, expression: expression))
+                expressionCount += 1
+            }
+        }
+
+        if !errors.isEmpty { throw SurveyLoadError(errors: errors) }
+
+        // 5. The dependency graph: which conditions to re-evaluate when a value changes.
+        var watchers = [[Watcher]](repeating: [], count: stepCount + compiledCalculated.count)
+        for (index, step) in compiledSteps.enumerated() {
+            for slot in step.visibleIf?.slots ?? [] { watchers[slot].append(.stepVisibility(index)) }
+        }
+        for (index, unit) in compiledUnits.enumerated() {
+            for slot in unit.visibleIf?.slots ?? [] { watchers[slot].append(.unitVisibility(index)) }
+        }
+        for (index, value) in compiledCalculated.enumerated() {
+            for slot in value.expression.slots { watchers[slot].append(.calculated(index)) }
+        }
+        let order = try calculatedOrder(compiledCalculated, stepCount: stepCount)
+
+        return Survey(
+            definition: definition, functions: functions, units: compiledUnits, steps: compiledSteps,
+            calculated: compiledCalculated, stepIndexByID: stepIndexByID, unitIndexByID: unitIndexByID,
+            calculatedIndexByName: calculatedIndexByName, watchers: watchers, calculatedOrder: order,
+            expressionCount: expressionCount, usesDateFunctions: usesDateFunctions)
+    }
+
+    mutating func configure(_ step: FlatStep) -> ConfiguredQuestion? {
+        let definition = step.definition
+        guard let type = registry.type(withID: definition.type) else {
+            var message = "unknown question type '\(definition.type)'"
+            if definition.type == StepDefinition.pageTypeID {
+                message = "pages cannot be nested inside pages"
+            } else {
+                if let suggestion = closestMatch(to: definition.type, in: registry.typeIDs + [StepDefinition.pageTypeID]) {
+                    message += " (did you mean '\(suggestion)'?)"
+                }
+                message += "; registered types: \(registry.typeIDs.joined(separator: ", "))"
+            }
+            errors.append(SurveyError(.unknownType, message, path: step.path.appending("type"), stepID: definition.id))
+            return nil
+        }
+        do {
+            return try type.configure(options: definition.options, path: step.path.appending("options"), stepID: definition.id)
+        } catch {
+            var located = error
+            located.stepID = definition.id
+            if located.kind == .invalidValue || located.kind == .missingField {
+                located.kind = .invalidOptions
+            }
+            errors.append(located)
+            return nil
+        }
+    }
+
+    mutating func compileExpression(
+        _ source: String?, member: String, path: JSONPath, stepID: String?, resolve: @escaping (String) -> Int?
+    ) -> Expression? {
+        guard let source else { return nil }
+        do {
+            let expression = try Expression(source, functions: functions, resolve: resolve)
+            if expression.callsImpureFunction { usesDateFunctions = true }
+            return expression
+        } catch {
+            let kind: SurveyError.Kind
+            switch error.kind {
+            case .syntax: kind = .expressionSyntax
+            case .unknownReference: kind = .unknownReference
+            case .unknownFunction, .wrongArgumentCount: kind = .unknownFunction
+            }
+            errors.append(
+                SurveyError(
+                    kind, "invalid \(member) \"\(source)\" at column \(error.column): \(error.message)",
+                    path: path.appending(member), stepID: stepID))
+            return nil
+        }
+    }
+
+    mutating func compileBranches(
+        _ branches: [BranchRule], path: JSONPath, stepID: String, resolve: @escaping (String) -> Int?,
+        units: [String: Int], steps: [String: Int], flatSteps: [FlatStep]
+    ) -> [CompiledBranch] {
+        var result: [CompiledBranch] = []
+        for (offset, rule) in branches.enumerated() {
+            let rulePath = path.appending("branches").appending(offset)
+            let condition = compileExpression(rule.condition, member: "if", path: rulePath, stepID: stepID, resolve: resolve)
+            switch rule.target {
+            case .complete:
+                result.append(CompiledBranch(condition: condition, targetUnit: nil))
+            case .step(let target):
+                if let unit = units[target] {
+                    result.append(CompiledBranch(condition: condition, targetUnit: unit))
+                } else if let step = steps[target] {
+                    result.append(CompiledBranch(condition: condition, targetUnit: flatSteps[step].unit))
+                } else {
+                    var message = "branch target '\(target)' is not a step or page id"
+                    if units.count < 50_000, let suggestion = closestMatch(to: target, in: units.keys.sorted() + steps.keys.sorted()) {
+                        message += " (did you mean '\(suggestion)'?)"
+                    }
+                    errors.append(SurveyError(.unknownReference, message, path: rulePath.appending("goto"), stepID: stepID))
+                }
+            }
+        }
+        return result
+    }
+
+    mutating func checkPiping(_ text: LocalizedText?, path: JSONPath, stepID: String, resolve: (String) -> Int?) {
+        guard let text else { return }
+        for (locale, value) in text.translations where value.contains("{") {
+            for name in PipedText.references(in: value) {
+                let root = name.split(separator: ".").first.map(String.init) ?? name
+                if resolve(name) == nil && resolve(root) == nil {
+                    let memberPath = text.translations.count == 1 && locale == LocalizedText.neutralKey ? path : path.appending(locale)
+                    errors.append(
+                        SurveyError(
+                            .unknownReference, "text pipes {\(name)}, but there is no step or calculated value '\(root)'",
+                            path: memberPath, stepID: stepID))
+                }
+            }
+        }
+    }
+
+    func calculatedOrder(_ values: [CompiledCalculated], stepCount: Int) throws(SurveyLoadError) -> [Int] {
+        var state = [UInt8](repeating: 0, count: values.count)  // 0 new, 1 visiting, 2 done
+        var order: [Int] = []
+        var stack: [Int] = []
+        func visit(_ index: Int) -> [Int]? {
+            if state[index] == 2 { return nil }
+            if state[index] == 1 {
+                let start = stack.firstIndex(of: index) ?? 0
+                return Array(stack[start...]) + [index]
+            }
+            state[index] = 1
+            stack.append(index)
+            for slot in values[index].expression.slots where slot >= stepCount {
+                if let cycle = visit(slot - stepCount) { return cycle }
+            }
+            stack.removeLast()
+            state[index] = 2
+            order.append(index)
+            return nil
+        }
+        for index in values.indices {
+            if let cycle = visit(index) {
+                let names = cycle.map { values[$0].name }
+                throw SurveyLoadError(errors: [
+                    SurveyError(
+                        .dependencyCycle,
+                        "calculated values depend on each other in a cycle: \(names.joined(separator: " → "))",
+                        path: JSONPath.root.appending("calculatedValues").appending(cycle[0]))
+                ])
+            }
+        }
+        return order
+    }
+}
+
+extension JSONValue {
+    /// Whether this value or any nested object has a member named `name`.
+    func containsMember(named name: String) -> Bool {
+        switch self {
+        case .object(let members):
+            return members[name] != nil || members.values.contains { $0.containsMember(named: name) }
+        case .array(let elements):
+            return elements.contains { $0.containsMember(named: name) }
+        default:
+            return false
+        }
+    }
+}
+
+/// `{name}` references inside user-facing text.
+enum PipedText {
+    static func references(in text: String) -> [String] {
+        var names: [String] = []
+        var remainder = Substring(text)
+        while let open = remainder.firstIndex(of: "{") {
+            let after = remainder.index(after: open)
+            guard let close = remainder[after...].firstIndex(of: "}") else { break }
+            let name = remainder[after..<close].trimmingCharacters(in: .whitespaces)
+            if !name.isEmpty { names.append(name) }
+            remainder = remainder[remainder.index(after: close)...]
+        }
+        return names
+    }
+}

@@ -1,0 +1,62 @@
+/// Loads and compiles survey definitions against a question-type registry and a function registry.
+///
+/// ```swift
+/// let loader = SurveyLoader(registry: .builtins())
+/// let survey = try loader.load(text: json, source: "onboarding.json")
+/// var session = SurveySession(survey: survey)
+/// ```
+public struct SurveyLoader: Sendable {
+    /// The question types surveys may use.
+    public var registry: QuestionTypeRegistry
+    /// The functions expressions may call.
+    public var functions: ExpressionFunctionRegistry
+
+    public init(registry: QuestionTypeRegistry, functions: ExpressionFunctionRegistry = .standard) {
+        self.registry = registry
+        self.functions = functions
+    }
+
+    /// Parses, decodes and compiles JSON text.
+    /// - Parameter source: a file name for error messages.
+    /// - Throws: ``SurveyLoadError`` with every problem found, each with line and column.
+    public func load(text: String, source: String? = nil) throws(SurveyLoadError) -> Survey {
+        try load(bytes: Array(text.utf8), source: source)
+    }
+
+    /// Parses, decodes and compiles UTF-8 JSON.
+    public func load(bytes: [UInt8], source: String? = nil) throws(SurveyLoadError) -> Survey {
+        do throws(SurveyLoadError) {
+            let json: JSONValue
+            do {
+                json = try JSONParser.parse(bytes: bytes)
+            } catch {
+                throw SurveyLoadError(errors: [
+                    SurveyError(.syntax, "invalid JSON: \(error.message)", position: error.position, file: source)
+                ])
+            }
+            let definition = try SurveyDefinition(json: json)
+            return try compile(definition)
+        } catch {
+            throw located(error, bytes: bytes, source: source)
+        }
+    }
+
+    /// Compiles an already decoded definition.
+    public func compile(_ definition: SurveyDefinition) throws(SurveyLoadError) -> Survey {
+        var compiler = SurveyCompiler(definition: definition, registry: registry, functions: functions)
+        return try compiler.compile()
+    }
+
+    func located(_ error: SurveyLoadError, bytes: [UInt8], source: String?) -> SurveyLoadError {
+        var result = error
+        bytes.withUnsafeBufferPointer { buffer in
+            for index in result.errors.indices {
+                if result.errors[index].file == nil { result.errors[index].file = source }
+                if result.errors[index].position == nil, let path = result.errors[index].path {
+                    result.errors[index].position = SourceLocator.position(of: path, in: buffer)
+                }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,363 @@
+/// One respondent's run through a survey: the state machine every front end drives.
+///
+/// The session decides the flow (visibility, branching, Back along the path actually taken,
+/// validation, progress); a renderer only shows ``currentStep`` and reports what the respondent
+/// did. Work per call is proportional to what changed: answering re-evaluates only the
+/// expressions that reference that answer, and moving on uses O(log n) queries, never a scan.
+///
+/// ```swift
+/// var session = SurveySession(survey: survey, locale: "en")
+/// try session.answer(.string("yes"), for: "contact-me")
+/// switch session.next() {
+/// case .moved(let unit): print("now on", unit)
+/// case .completed(let result): print(result.answers)
+/// case .blocked(let errors): print(errors)
+/// }
+/// ```
+public struct SurveySession {
+    /// The survey being run.
+    public let survey: Survey
+    /// The seed of every shuffle in this session.
+    public let seed: UInt64
+    /// The respondent's locale.
+    public let locale: String
+    /// The date `today()` and `age()` use, `YYYY-MM-DD`.
+    public let today: String
+    /// Where the session stands.
+    public internal(set) var status: SessionStatus = .inProgress
+    /// Problems found by the last answer or Next on the current unit.
+    public internal(set) var lastErrors: [StepError] = []
+    /// How many expressions were evaluated so far (to check that work is incremental).
+    public internal(set) var evaluationCount = 0
+    /// Every action taken, in order (answers, Next, Back, dismiss): with the seed, enough to replay the run.
+    public internal(set) var actions: [SessionAction] = []
+
+    let context: PresentationContext
+    let functionContext: FunctionContext
+    var answers: [JSONValue]
+    var values: [JSONValue]
+    var derived: DerivedState
+    var liveCount: [Int32]
+    var path: [Int] = []
+    var pathCounted: [Bool] = []
+    var countedOnPath = 0
+    var observers: [(SessionEvent) -> Void] = []
+
+    /// Starts a session on the first visible unit.
+    /// - Parameters:
+    ///   - seed: drives every shuffle; store it (it is part of ``state``) to replay the run.
+    ///   - locale: the respondent's locale; texts fall back to the survey's default locale.
+    ///   - today: the date for `today()`/`age()`, default the current UTC date.
+    public init(survey: Survey, seed: UInt64 = 0, locale: String? = nil, today: String? = nil) {
+        self.survey = survey
+        self.seed = seed
+        let locale = locale ?? survey.definition.defaultLocale
+        self.locale = locale
+        let today = today ?? FunctionContext.current().today
+        self.today = today
+        context = PresentationContext(locale: locale, defaultLocale: survey.definition.defaultLocale)
+        functionContext = FunctionContext(today: today)
+        answers = [JSONValue](repeating: .null, count: survey.steps.count)
+        liveCount = [Int32](repeating: 0, count: survey.units.count)
+        if let initial = survey.initialState, initial.today == today || !survey.usesDateFunctions {
+            values = initial.values
+            derived = initial.derived
+        } else {
+            let initial = DerivedState.compute(survey: survey, context: FunctionContext(today: today))
+            values = initial.values
+            derived = initial.derived
+            evaluationCount += survey.expressionCount
+        }
+        if let first = derived.unitTree.firstNonzero(from: 0) {
+            push(first)
+        } else {
+            status = .completed
+        }
+    }
+
+    // MARK: Observing
+
+    /// Calls `handler` for every event from now on.
+    public mutating func observe(_ handler: @escaping (SessionEvent) -> Void) {
+        observers.append(handler)
+    }
+
+    func emit(_ event: @autoclosure () -> SessionEvent) {
+        guard !observers.isEmpty else { return }
+        let value = event()
+        for observer in observers { observer(value) }
+    }
+
+    // MARK: Queries
+
+    /// The id of the current unit (page, or step outside a page); `nil` once finished.
+    public var currentUnitID: String? {
+        guard status == .inProgress, let unit = path.last else { return nil }
+        return survey.units[unit].id
+    }
+
+    /// The ids of the units on the path so far, the current one last.
+    public var pathIDs: [String] { path.map { survey.units[$0].id } }
+
+    /// Ids of the visible leaf steps of the current unit, in presentation order.
+    public var currentStepIDs: [String] {
+        guard status == .inProgress, let unit = path.last else { return [] }
+        return orderedSteps(of: unit).filter { derived.stepVisible[$0] }.map { survey.steps[$0].id }
+    }
+
+    /// The answer currently stored for `stepID` (also answers kept from abandoned branches).
+    public func answer(for stepID: String) -> JSONValue? {
+        guard let index = survey.stepIndexByID[stepID], !answers[index].isNull else { return nil }
+        return answers[index]
+    }
+
+    /// Whether `stepID` is visible given the answers so far.
+    public func isVisible(_ stepID: String) -> Bool {
+        guard let index = survey.stepIndexByID[stepID] else { return false }
+        return derived.stepVisible[index] && derived.unitVisible(survey.units[survey.steps[index].unit], at: survey.steps[index].unit)
+    }
+
+    /// The value of a calculated value.
+    public func calculatedValue(_ name: String) -> JSONValue? {
+        survey.calculatedIndexByName[name].map { values[survey.steps.count + $0] }
+    }
+
+    /// "Question k of n", counting only units this respondent sees.
+    public var progress: Progress {
+        guard let unit = path.last else { return Progress(current: countedOnPath, total: countedOnPath, isCounted: false) }
+        let ahead = derived.countTree.sum((unit + 1)..<survey.units.count)
+        let isCounted = pathCounted.last ?? false
+        return Progress(current: countedOnPath, total: countedOnPath + ahead, isCounted: isCounted)
+    }
+
+    /// Whether Back is possible.
+    public var canGoBack: Bool { status == .inProgress && path.count > 1 }
+
+    // MARK: Actions
+
+    /// Stores an answer for a visible step of the current unit, after the question type validated
+    /// and normalised it. `null` (or an empty answer) clears it.
+    /// - Returns: the normalised answer.
+    /// - Throws: ``SessionError``; an invalid answer leaves the previous answer in place.
+    @discardableResult
+    public mutating func answer(_ value: JSONValue, for stepID: String) throws(SessionError) -> JSONValue {
+        guard status == .inProgress else { throw .finished(status) }
+        guard let index = survey.stepIndexByID[stepID] else { throw .unknownStep(stepID) }
+        let step = survey.steps[index]
+        guard step.unit == path.last, derived.stepVisible[index] else {
+            throw .stepNotCurrent(stepID, current: currentUnitID)
+        }
+        guard step.collectsAnswer else { throw .notAnswerable(stepID) }
+        actions.append(.answer(stepID: stepID, value: value))
+        let normalized: JSONValue
+        if value.isNull || (value.stringValue.map { $0.allSatisfy(\.isWhitespace) } ?? false) {
+            normalized = .null
+        } else {
+            do {
+                normalized = try step.question.normalize(value)
+                try checkChoiceVisibility(normalized, step: step)
+            } catch {
+                let stepError = StepError(stepID: stepID, error: error, message: context.strings.message(for: error))
+                lastErrors.removeAll { $0.stepID == stepID }
+                lastErrors.append(stepError)
+                emit(.validationFailed([stepError]))
+                throw .invalidAnswer(stepError)
+            }
+        }
+        lastErrors.removeAll { $0.stepID == stepID }
+        answers[index] = normalized
+        setValue(index, normalized)
+        emit(.answered(stepID: stepID, value: normalized.isNull ? nil : normalized))
+        return normalized
+    }
+
+    func checkChoiceVisibility(_ value: JSONValue, step: CompiledStep) throws(AnswerError) {
+        guard !step.choiceConditions.isEmpty else { return }
+        for element in value.arrayValue ?? [value] {
+            guard let choice = element.stringValue, let condition = step.choiceConditions[choice] else { continue }
+            if !condition.isTrue(values, context: functionContext) {
+                throw AnswerError(
+                    code: "notAChoice", message: "'\(choice)' is not one of the choices.", arguments: ["value": choice])
+            }
+        }
+    }
+
+    /// Moves on: validates the current unit, follows the first matching branch or goes to the
+    /// next visible unit, and completes the survey after the last one.
+    @discardableResult
+    public mutating func next() -> NextOutcome {
+        guard status == .inProgress, let unitIndex = path.last else {
+            return .blocked([])
+        }
+        actions.append(.next)
+        let unit = survey.units[unitIndex]
+        var errors: [StepError] = []
+        for index in unit.steps where derived.stepVisible[index] {
+            let step = survey.steps[index]
+            guard step.collectsAnswer else { continue }
+            var isRequired = step.isRequired
+            if !isRequired, let requiredIf = step.requiredIf {
+                evaluationCount += 1
+                isRequired = requiredIf.isTrue(values, context: functionContext)
+            }
+            if isRequired, step.question.isEmpty(answers[index]) {
+                errors.append(
+                    StepError(stepID: step.id, error: .required, message: context.strings.message(for: .required)))
+            }
+        }
+        if !errors.isEmpty {
+            lastErrors = errors
+            emit(.validationFailed(errors))
+            return .blocked(errors)
+        }
+        lastErrors = []
+        // Branches: the unit's visible questions in order, then the page's own rules.
+        var target: Int?? = nil
+        branchSearch: for index in unit.steps where derived.stepVisible[index] {
+            for branch in survey.steps[index].branches where evaluateBranch(branch) {
+                target = .some(branch.targetUnit)
+                break branchSearch
+            }
+        }
+        if target == nil {
+            for branch in unit.branches where evaluateBranch(branch) {
+                target = .some(branch.targetUnit)
+                break
+            }
+        }
+        let destination: Int?
+        switch target {
+        case .some(.some(let jump)): destination = derived.unitTree.firstNonzero(from: jump)
+        case .some(.none): destination = nil
+        case .none: destination = derived.unitTree.firstNonzero(from: unitIndex + 1)
+        }
+        guard let destination else {
+            return .completed(finish())
+        }
+        push(destination)
+        let to = survey.units[destination].id
+        emit(.continued(from: unit.id, to: to))
+        emit(.stepEntered(unitID: to))
+        return .moved(to: to)
+    }
+
+    mutating func evaluateBranch(_ branch: CompiledBranch) -> Bool {
+        guard let condition = branch.condition else { return true }
+        evaluationCount += 1
+        return condition.isTrue(values, context: functionContext)
+    }
+
+    /// Goes back to the previous unit on the path actually taken. Answers on the unit left stay
+    /// stored (shown again if the respondent returns) but no longer count until it is re-entered.
+    public mutating func back() throws(SessionError) {
+        guard status == .inProgress else { throw .finished(status) }
+        guard path.count > 1 else { throw .cannotGoBack }
+        actions.append(.back)
+        let from = survey.units[path[path.count - 1]].id
+        pop()
+        lastErrors = []
+        let to = survey.units[path[path.count - 1]].id
+        emit(.wentBack(from: from, to: to))
+        emit(.stepEntered(unitID: to))
+    }
+
+    /// Ends the session without completing it. Stored answers stay in ``state``.
+    public mutating func dismiss() {
+        guard status == .inProgress else { return }
+        actions.append(.dismiss)
+        let unit = currentUnitID
+        status = .dismissed
+        emit(.dismissed(unitID: unit))
+    }
+
+    mutating func finish() -> CompletionResult {
+        let result = completionResult()
+        status = .completed
+        emit(.completed(result))
+        return result
+    }
+
+    /// The answers on the path so far, as completion would report them.
+    public func completionResult() -> CompletionResult {
+        var collected: [String: JSONValue] = [:]
+        var seen = Set<Int>()
+        for unitIndex in path where seen.insert(unitIndex).inserted {
+            let unit = survey.units[unitIndex]
+            guard derived.unitVisible(unit, at: unitIndex) || unitIndex == path.last else { continue }
+            for index in unit.steps where derived.stepVisible[index] && !answers[index].isNull {
+                collected[survey.steps[index].id] = answers[index]
+            }
+        }
+        return CompletionResult(
+            surveyID: survey.id, surveyVersion: survey.definition.version, path: pathIDs, answers: collected)
+    }
+
+    // MARK: Incremental evaluation
+
+    mutating func setValue(_ slot: Int, _ value: JSONValue) {
+        if values[slot] == value { return }
+        values[slot] = value
+        for watcher in survey.watchers[slot] {
+            evaluationCount += 1
+            switch watcher {
+            case .stepVisibility(let index):
+                let step = survey.steps[index]
+                let visible = step.isEnabled && (step.visibleIf?.isTrue(values, context: functionContext) ?? true)
+                if visible != derived.stepVisible[index] {
+                    derived.setStepVisible(index, visible, survey: survey)
+                }
+            case .unitVisibility(let index):
+                let condition = survey.units[index].visibleIf?.isTrue(values, context: functionContext) ?? true
+                if condition != derived.unitCondition[index] {
+                    derived.unitCondition[index] = condition
+                    derived.refreshUnit(index, survey: survey)
+                }
+            case .calculated(let index):
+                let result = survey.calculated[index].expression.evaluate(values, context: functionContext)
+                setValue(survey.steps.count + index, result)
+            }
+        }
+    }
+
+    mutating func push(_ unit: Int) {
+        path.append(unit)
+        let counts = derived.countTree.values[unit] != 0
+        pathCounted.append(counts)
+        if counts { countedOnPath += 1 }
+        liveCount[unit] += 1
+        if liveCount[unit] == 1 {
+            for index in survey.units[unit].steps where !answers[index].isNull {
+                setValue(index, answers[index])
+            }
+        }
+    }
+
+    mutating func pop() {
+        guard let unit = path.popLast() else { return }
+        if pathCounted.popLast() == true { countedOnPath -= 1 }
+        liveCount[unit] -= 1
+        if liveCount[unit] == 0 {
+            for index in survey.units[unit].steps where !answers[index].isNull {
+                setValue(index, .null)
+            }
+        }
+    }
+
+    func orderedSteps(of unit: Int) -> [Int] {
+        let compiled = survey.units[unit]
+        var order = Array(compiled.steps)
+        if compiled.isShuffled {
+            var generator = SeededGenerator(seed: seed, purpose: "page:" + compiled.id)
+            order.shuffle(using: &generator)
+        }
+        return order
+    }
+}
+
+/// One recorded action of a session.
+public enum SessionAction: Sendable, Hashable {
+    case answer(stepID: String, value: JSONValue)
+    case next
+    case back
+    case dismiss
+}
