@@ -100,7 +100,9 @@ import Testing
     }
 
     @Test func recordsReferences() throws {
-        let expression = try Expression("{q1} = 'a' and {age} > {age} and {contact.email} notempty", functions: .standard) {
+        let expression = try Expression(
+            "{q1} = 'a' and {age} > {age} and {contact.email} notempty", functions: .standard
+        ) {
             Self.names[$0]
         }
         #expect(expression.referencedNames == ["q1", "age", "contact"])

@@ -270,7 +270,8 @@ struct FlowCase: Sendable, CustomStringConvertible {
                     #"{"id": "w", "type": "t-text"}"#,
                     #"{"id": "big", "type": "t-text", "title": "Score {score}", "visibleIf": "{score} > 10"}"#,
                 ],
-                calculated: #"[{"name": "score", "expression": "{double} + 1"}, {"name": "double", "expression": "{w} * 2"}]"#))
+                calculated:
+                    #"[{"name": "score", "expression": "{double} + 1"}, {"name": "double", "expression": "{w} * 2"}]"#))
         var walk = Walk(survey)
         try walk.run([.answer("w", "3"), .next])
         #expect(walk.result?.path == ["w"])
