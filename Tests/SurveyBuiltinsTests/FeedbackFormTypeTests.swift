@@ -97,10 +97,19 @@ struct FeedbackFormTypeTests {
         #expect(try question.normalize(parsed) == ["message": "hi", "rating": 5])
     }
 
-    @Test func summaryCountsAnsweredForms() throws {
-        let summary = try configure(FeedbackFormType()).summarize(
-            [["message": "a"], ["message": ""], nil], in: english)
-        #expect(summary.answered == 1)
+    @Test func summaryCountsCategoriesAndRatings() throws {
+        let question = try configure(FeedbackFormType(), Self.options)
+        let answers: [JSONValue] = [
+            ["message": "a", "rating": 5, "category": "bug"], ["message": "b", "rating": 2],
+            ["message": "c", "category": "bug", "rating": 3], ["message": ""], nil,
+        ]
+        let summary = question.summarize(answers, in: english)
+        #expect(summary.answered == 3)
+        #expect(summary.buckets.map(\.value) == ["bug", "idea"])
+        #expect(summary.buckets.map(\.label) == ["bug", "Idea"])
+        #expect(summary.buckets.map(\.count) == [2, 0])
+        #expect(summary.mean == 10.0 / 3.0 && summary.median == 3 && summary.minimum == 2 && summary.maximum == 5)
+        #expect(try configure(FeedbackFormType()).summarize(answers, in: english).buckets.isEmpty)
     }
 
     @Test func normalizeIsIdempotent() throws {
