@@ -89,13 +89,43 @@ let package = Package(
             path: "Plugins/ColorPicker",
             swiftSettings: strictSettings
         ),
-        .target(name: "CStarPlugin", dependencies: ["CSurveyPluginABI"], path: "Plugins/CStarPlugin", publicHeadersPath: "."),
-        .target(name: "HealthFunctions", dependencies: ["CSurveyPluginABI"], path: "Plugins/HealthFunctions", publicHeadersPath: "."),
+        .target(
+            name: "CStarPlugin",
+            dependencies: ["CSurveyPluginABI"],
+            path: "Plugins/CStarPlugin",
+            publicHeadersPath: "."
+        ),
+        .target(
+            name: "HealthFunctions",
+            dependencies: ["CSurveyPluginABI"],
+            path: "Plugins/HealthFunctions",
+            publicHeadersPath: "."
+        ),
         // Deliberately broken plugins, one per loader failure mode.
-        .target(name: "BrokenABIVersion", dependencies: ["CSurveyPluginABI"], path: "Tests/PluginFixtures/BrokenABIVersion", publicHeadersPath: "."),
-        .target(name: "BrokenStructSize", dependencies: ["CSurveyPluginABI"], path: "Tests/PluginFixtures/BrokenStructSize", publicHeadersPath: "."),
-        .target(name: "BrokenNoEntry", dependencies: ["CSurveyPluginABI"], path: "Tests/PluginFixtures/BrokenNoEntry", publicHeadersPath: "."),
-        .target(name: "BrokenInvalidJSON", dependencies: ["CSurveyPluginABI"], path: "Tests/PluginFixtures/BrokenInvalidJSON", publicHeadersPath: "."),
+        .target(
+            name: "BrokenABIVersion",
+            dependencies: ["CSurveyPluginABI"],
+            path: "Tests/PluginFixtures/BrokenABIVersion",
+            publicHeadersPath: "."
+        ),
+        .target(
+            name: "BrokenStructSize",
+            dependencies: ["CSurveyPluginABI"],
+            path: "Tests/PluginFixtures/BrokenStructSize",
+            publicHeadersPath: "."
+        ),
+        .target(
+            name: "BrokenNoEntry",
+            dependencies: ["CSurveyPluginABI"],
+            path: "Tests/PluginFixtures/BrokenNoEntry",
+            publicHeadersPath: "."
+        ),
+        .target(
+            name: "BrokenInvalidJSON",
+            dependencies: ["CSurveyPluginABI"],
+            path: "Tests/PluginFixtures/BrokenInvalidJSON",
+            publicHeadersPath: "."
+        ),
         .target(
             name: "BrokenFailingNormalize",
             dependencies: ["CSurveyPluginABI"],

@@ -154,12 +154,17 @@ var results: [(String, Double)] = []
 results.append(("normalize emoji-rating, built in", measure(iterations) { _ = try? builtInEmoji.normalize(4) }))
 results.append(("normalize emoji-rating, C plugin", measure(iterations) { _ = try? cQuestion.normalize(4) }))
 results.append(("normalize color, built in", measure(iterations) { _ = try? builtInColor.normalize("#ff8800") }))
-results.append(("normalize color, Swift SDK plugin", measure(iterations) { _ = try? swiftQuestion.normalize("#ff8800") }))
-results.append(("bmi(), built in", measure(iterations) { _ = try? builtInBMI.call([weight, height], context: context) }))
-results.append(("bmi(), plugin via libffi", measure(iterations) { _ = try? pluginBMI.call([weight, height], context: context) }))
 results.append(
-    ("initials(), plugin via libffi (string in/out)",
-     measure(iterations) { _ = try? initials.call(["Ada Lovelace"], context: context) }))
+    ("normalize color, Swift SDK plugin", measure(iterations) { _ = try? swiftQuestion.normalize("#ff8800") }))
+results.append(
+    ("bmi(), built in", measure(iterations) { _ = try? builtInBMI.call([weight, height], context: context) }))
+results.append(
+    ("bmi(), plugin via libffi", measure(iterations) { _ = try? pluginBMI.call([weight, height], context: context) }))
+results.append(
+    (
+        "initials(), plugin via libffi (string in/out)",
+        measure(iterations) { _ = try? initials.call(["Ada Lovelace"], context: context) }
+    ))
 
 print("{")
 for (index, (name, nanoseconds)) in results.enumerated() {

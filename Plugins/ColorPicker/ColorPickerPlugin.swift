@@ -13,7 +13,9 @@ enum ColorPickerPlugin: SurveyPlugin {
     static func optionsSchema(forTypeID typeID: String) -> JSONValue? {
         [
             "type": "object", "additionalProperties": false,
-            "properties": ["palette": ["type": "array", "items": ["type": "string", "pattern": "^#?[0-9A-Fa-f]{3,6}$"]]],
+            "properties": [
+                "palette": ["type": "array", "items": ["type": "string", "pattern": "^#?[0-9A-Fa-f]{3,6}$"]]
+            ],
         ]
     }
 }

@@ -20,10 +20,12 @@ struct ColorType: QuestionType {
 
     func input(for palette: [String], in context: PresentationContext) -> InputPrimitive {
         if palette.isEmpty {
-            return .freeText(TextInput(minimumLength: 4, maximumLength: 7, placeholder: "#RRGGBB", presentation: "color"))
+            return .freeText(
+                TextInput(minimumLength: 4, maximumLength: 7, placeholder: "#RRGGBB", presentation: "color"))
         }
         return .singleChoice(
-            ChoiceInput(choices: palette.map { Choice(value: $0, label: $0, iconName: "swatch") }, presentation: "color"))
+            ChoiceInput(
+                choices: palette.map { Choice(value: $0, label: $0, iconName: "swatch") }, presentation: "color"))
     }
 
     func normalize(_ answer: JSONValue, options palette: [String]) throws(AnswerError) -> JSONValue {
@@ -40,7 +42,8 @@ struct ColorType: QuestionType {
     }
 
     /// Counts each colour (the default would only count answers for free text).
-    func summarize(_ answers: [JSONValue], options palette: [String], in context: PresentationContext) -> AnswerSummary {
+    func summarize(_ answers: [JSONValue], options palette: [String], in context: PresentationContext) -> AnswerSummary
+    {
         let colors = answers.compactMap { $0.stringValue.flatMap(Self.canonical) }
         var counts: [String: Int] = [:]
         for color in colors { counts[color, default: 0] += 1 }

@@ -14,7 +14,8 @@ struct DescriptorReader {
         guard plugin.abi_version == PluginLoader.abiVersion else {
             throw PluginError(
                 .abiVersionMismatch, path: path,
-                "ABI version \(plugin.abi_version) is not supported (this engine reads version \(PluginLoader.abiVersion))")
+                "ABI version \(plugin.abi_version) is not supported (this engine reads version \(PluginLoader.abiVersion))"
+            )
         }
         try checkSize(plugin.struct_size, MemoryLayout<survey_plugin>.size, "survey_plugin")
         guard let freeString = plugin.free_string else { throw invalid("free_string is NULL") }
@@ -49,7 +50,8 @@ struct DescriptorReader {
             for index in 0..<Int(plugin.function_count) {
                 let function = try readFunction(array + index, index: index, library: library)
                 guard signatures[function.name.lowercased()] == nil else {
-                    throw PluginError(.duplicateFunction, path: path, "expression function '\(function.name)' is declared twice")
+                    throw PluginError(
+                        .duplicateFunction, path: path, "expression function '\(function.name)' is declared twice")
                 }
                 signatures[function.name.lowercased()] = function.signature
                 functions.append(function.expressionFunction)
@@ -67,7 +69,8 @@ struct DescriptorReader {
         try checkSize(type.struct_size, MemoryLayout<survey_question_type>.size, "survey_question_type #\(index)")
         guard let idPointer = type.type_id else { throw invalid("question type #\(index) has no type_id") }
         let id = String(cString: idPointer)
-        guard !id.isEmpty, id.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" })
+        guard !id.isEmpty,
+            id.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" })
         else {
             throw invalid("question type id '\(id)' must be lower-case letters, digits and '-'")
         }
@@ -79,7 +82,8 @@ struct DescriptorReader {
                 schema = try JSONParser.parse(String(cString: schemaText))
             } catch {
                 throw PluginError(
-                    .invalidJSON, path: path, "the options_schema of question type '\(id)' is not valid JSON (\(error))")
+                    .invalidJSON, path: path, "the options_schema of question type '\(id)' is not valid JSON (\(error))"
+                )
             }
         }
         let wrapper = PluginQuestionType(
@@ -103,12 +107,15 @@ struct DescriptorReader {
             throw invalid("function '\(name)' has an unknown return type \(function.return_type)")
         }
         guard function.argument_count <= Self.maximumArgumentCount else {
-            throw invalid("function '\(name)' declares \(function.argument_count) arguments (at most \(Self.maximumArgumentCount))")
+            throw invalid(
+                "function '\(name)' declares \(function.argument_count) arguments (at most \(Self.maximumArgumentCount))"
+            )
         }
         var argumentTypes: [ForeignValueType] = []
         if function.argument_count > 0 {
             guard let types = function.argument_types else {
-                throw invalid("function '\(name)' declares \(function.argument_count) arguments but argument_types is NULL")
+                throw invalid(
+                    "function '\(name)' declares \(function.argument_count) arguments but argument_types is NULL")
             }
             for position in 0..<Int(function.argument_count) {
                 guard let type = ForeignValueType(rawValue: types[position]) else {
@@ -130,7 +137,8 @@ struct DescriptorReader {
         guard Int(declared) == expected else {
             throw PluginError(
                 .structSizeMismatch, path: path,
-                "\(structName).struct_size is \(declared) but this engine expects \(expected) (built against a different survey_plugin.h?)")
+                "\(structName).struct_size is \(declared) but this engine expects \(expected) (built against a different survey_plugin.h?)"
+            )
         }
     }
 

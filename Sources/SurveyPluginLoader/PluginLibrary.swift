@@ -9,7 +9,10 @@ final class PluginLibrary: @unchecked Sendable {
     let descriptor: UnsafePointer<survey_plugin>
     private let freeString: @convention(c) (UnsafeMutablePointer<CChar>?) -> Void
 
-    init(path: String, descriptor: UnsafePointer<survey_plugin>, freeString: @escaping @convention(c) (UnsafeMutablePointer<CChar>?) -> Void) {
+    init(
+        path: String, descriptor: UnsafePointer<survey_plugin>,
+        freeString: @escaping @convention(c) (UnsafeMutablePointer<CChar>?) -> Void
+    ) {
         self.path = path
         self.descriptor = descriptor
         self.freeString = freeString

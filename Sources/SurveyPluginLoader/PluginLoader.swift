@@ -92,7 +92,8 @@ public struct PluginLoader {
         guard let symbol = dlsym(handle, SURVEY_PLUGIN_ENTRY_SYMBOL) else {
             throw PluginError(
                 .missingEntrySymbol, path: file,
-                "missing entry symbol '\(SURVEY_PLUGIN_ENTRY_SYMBOL)' (not a survey plugin, or built without the export line)")
+                "missing entry symbol '\(SURVEY_PLUGIN_ENTRY_SYMBOL)' (not a survey plugin, or built without the export line)"
+            )
         }
         let entry = unsafeBitCast(symbol, to: (@convention(c) () -> UnsafePointer<survey_plugin>?).self)
         guard let descriptor = entry() else {
@@ -153,7 +154,8 @@ extension PluginError {
         case .duplicateTypeID(let id, let existing, _):
             self.init(.duplicateTypeID, path: path, "question type '\(id)' is already registered by \(existing)")
         case .duplicateFunction(let name, let existing, _):
-            self.init(.duplicateFunction, path: path, "expression function '\(name)' is already registered by \(existing)")
+            self.init(
+                .duplicateFunction, path: path, "expression function '\(name)' is already registered by \(existing)")
         case .invalidTypeID(let id, _):
             self.init(.invalidDescriptor, path: path, "invalid id '\(id)'")
         }

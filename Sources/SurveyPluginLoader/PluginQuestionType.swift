@@ -93,14 +93,17 @@ struct PluginQuestionType: QuestionType, @unchecked Sendable {
             return try input(for: options, in: context).parse(line: line)
         }
         let request: JSONValue = ["line": .string(line), "context": PluginMessages.json(context: context)]
-        return try result(of: library.call(callback, named: "parse_line", type: type, options.text, request.description))
+        return try result(
+            of: library.call(callback, named: "parse_line", type: type, options.text, request.description))
     }
 
     func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
         let fallback = { input(for: options, in: context).summarize(answers) }
         guard let callback = type.pointee.summarize else { return fallback() }
         let request: JSONValue = ["answers": .array(answers), "context": PluginMessages.json(context: context)]
-        guard case .json(let json) = library.call(callback, named: "summarize", type: type, options.text, request.description),
+        guard
+            case .json(let json) = library.call(
+                callback, named: "summarize", type: type, options.text, request.description),
             let summary = PluginMessages.summary(json: json)
         else { return fallback() }
         return summary

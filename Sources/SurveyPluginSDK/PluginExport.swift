@@ -1,7 +1,7 @@
 import CSurveyPluginABI
-import Synchronization
 import SurveyCore
 import SurveyPluginMessages
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -37,7 +37,8 @@ public enum PluginExport {
                 to: survey_question_type(
                     struct_size: UInt32(MemoryLayout<survey_question_type>.size),
                     collects_answer: type.collectsAnswer ? 1 : 0, type_id: UnsafePointer(strdup(type.typeID)),
-                    summary: UnsafePointer(strdup(type.summary)), options_schema: schema.flatMap { UnsafePointer(strdup($0)) },
+                    summary: UnsafePointer(strdup(type.summary)),
+                    options_schema: schema.flatMap { UnsafePointer(strdup($0)) },
                     user_data: Unmanaged.passRetained(adapter).toOpaque(), check_options: checkOptionsCallback,
                     describe: describeCallback, normalize: normalizeCallback, parse_line: parseLineCallback,
                     summarize: summarizeCallback))
@@ -52,7 +53,8 @@ public enum PluginExport {
             (functionArray + index).initialize(
                 to: survey_function(
                     struct_size: UInt32(MemoryLayout<survey_function>.size), return_type: function.returnType.rawValue,
-                    name: UnsafePointer(strdup(function.name)), function: UnsafeMutableRawPointer(mutating: function.address),
+                    name: UnsafePointer(strdup(function.name)),
+                    function: UnsafeMutableRawPointer(mutating: function.address),
                     argument_count: UInt32(function.argumentTypes.count), argument_types: UnsafePointer(argumentTypes)))
         }
         let descriptor = UnsafeMutablePointer<survey_plugin>.allocate(capacity: 1)

@@ -1,6 +1,6 @@
-import Synchronization
 import SurveyCore
 import SurveyPluginMessages
+import Synchronization
 
 /// One exported question type, answering the ABI's JSON callbacks.
 class TypeAdapter: @unchecked Sendable {
@@ -9,6 +9,28 @@ class TypeAdapter: @unchecked Sendable {
     func normalize(_ options: String, answer: String) -> JSONValue { .null }
     func parseLine(_ options: String, request: String) -> JSONValue { .null }
     func summarize(_ options: String, request: String) -> JSONValue { .null }
+}
+
+/// Why a callback failed, as the JSON the host receives. (Not nested in the generic adapter: the
+/// Swift 6.3 optimizer crashes on typed throws of a type nested in a generic class.)
+private enum Failure: Error {
+    case options(SurveyError)
+    case answer(AnswerError)
+
+    var json: JSONValue {
+        switch self {
+        case .options(let error): return PluginMessages.failure(error)
+        case .answer(let error): return PluginMessages.failure(error)
+        }
+    }
+}
+
+private func parse(_ text: String) throws(Failure) -> JSONValue {
+    do {
+        return try JSONParser.parse(text)
+    } catch {
+        throw .options(SurveyError(.syntax, "the host passed invalid JSON: \(error)"))
+    }
 }
 
 final class ConcreteTypeAdapter<T: QuestionType>: TypeAdapter, @unchecked Sendable {
@@ -23,26 +45,6 @@ final class ConcreteTypeAdapter<T: QuestionType>: TypeAdapter, @unchecked Sendab
 
     init(_ type: T) {
         self.type = type
-    }
-
-    private enum Failure: Error {
-        case options(SurveyError)
-        case answer(AnswerError)
-
-        var json: JSONValue {
-            switch self {
-            case .options(let error): return PluginMessages.failure(error)
-            case .answer(let error): return PluginMessages.failure(error)
-            }
-        }
-    }
-
-    private func parse(_ text: String) throws(Failure) -> JSONValue {
-        do {
-            return try JSONParser.parse(text)
-        } catch {
-            throw .options(SurveyError(.syntax, "the host passed invalid JSON: \(error)"))
-        }
     }
 
     private func options(_ text: String) throws(Failure) -> T.Options {

@@ -25,7 +25,10 @@ import Testing
         let question = try PluginFixtures.configure(type, nil)
         #expect(try question.normalize("#abc") == "#AABBCC")
         #expect(try question.normalize("ff8800") == "#FF8800")
-        #expect(throws: AnswerError(code: "invalidColor", message: "Enter a colour like #FF8800.", arguments: ["value": "red"])) {
+        #expect(
+            throws: AnswerError(
+                code: "invalidColor", message: "Enter a colour like #FF8800.", arguments: ["value": "red"])
+        ) {
             try question.normalize("red")
         }
         let wrongShape = PluginFixtures.error { () throws(AnswerError) in _ = try question.normalize(42) }
@@ -94,8 +97,14 @@ import Testing
     @Test func isAnEmojiRating() throws {
         #expect(type.typeID == "emoji-rating")
         let question = try PluginFixtures.configure(type, ["faces": 3])
-        #expect(question.input(in: .english) == .number(NumberInput(minimum: 1, maximum: 3, step: 1, isInteger: true, minimumLabel: "😞", maximumLabel: "😍", presentation: "emoji")))
-        guard case .number(let french) = question.input(in: PresentationContext(locale: "fr", defaultLocale: "en")) else {
+        #expect(
+            question.input(in: .english)
+                == .number(
+                    NumberInput(
+                        minimum: 1, maximum: 3, step: 1, isInteger: true, minimumLabel: "😞", maximumLabel: "😍",
+                        presentation: "emoji")))
+        guard case .number(let french) = question.input(in: PresentationContext(locale: "fr", defaultLocale: "en"))
+        else {
             Issue.record("expected a number input")
             return
         }
@@ -160,7 +169,9 @@ import Testing
 
     @Test func worksInsideAVisibleIfExpression() throws {
         let names = ["weight", "height"]
-        let expression = try Expression("bmi({weight}, {height}) >= 25 and initials('ada lovelace') = 'AL'", functions: functions) {
+        let expression = try Expression(
+            "bmi({weight}, {height}) >= 25 and initials('ada lovelace') = 'AL'", functions: functions
+        ) {
             names.firstIndex(of: $0)
         }
         #expect(expression.isTrue([90, 180], context: context))

@@ -43,7 +43,8 @@ import Testing
         let path = PluginFixtures.library("BrokenStructSize")
         let error = loadError(path)
         #expect(error?.kind == .structSizeMismatch)
-        #expect(error?.description.hasPrefix(path + ": survey_plugin.struct_size is 8 but this engine expects ") == true)
+        #expect(
+            error?.description.hasPrefix(path + ": survey_plugin.struct_size is 8 but this engine expects ") == true)
     }
 
     @Test func invalidJSONFromNormalizeBecomesAnAnswerError() throws {
@@ -90,7 +91,8 @@ import Testing
         #expect(error?.kind == .duplicateTypeID)
         #expect(
             error?.description
-                == "\(copy): question type 'emoji-rating' is already registered by \(PluginFixtures.library("CStarPlugin"))")
+                == "\(copy): question type 'emoji-rating' is already registered by \(PluginFixtures.library("CStarPlugin"))"
+        )
     }
 
     @Test func duplicateFunctionAcrossTwoPlugins() throws {
@@ -107,7 +109,8 @@ import Testing
         #expect(error?.kind == .duplicateFunction)
         #expect(
             error?.description
-                == "\(copy): expression function 'bmi' is already registered by \(PluginFixtures.library("HealthFunctions"))")
+                == "\(copy): expression function 'bmi' is already registered by \(PluginFixtures.library("HealthFunctions"))"
+        )
     }
 
     @Test func duplicateOfABuiltIn() throws {
@@ -127,7 +130,9 @@ import Testing
             CPluginSources.minimal(typeID: "bad-schema", function: "f", schema: "{oops"), name: "schema", in: directory)
         let error = loadError(path)
         #expect(error?.kind == .invalidJSON)
-        #expect(error?.description.hasPrefix(path + ": the options_schema of question type 'bad-schema' is not valid JSON") == true)
+        #expect(
+            error?.description.hasPrefix(path + ": the options_schema of question type 'bad-schema' is not valid JSON")
+                == true)
     }
 
     @Test func searchPathDirectories() throws {
@@ -203,7 +208,8 @@ enum CPluginSources {
 /// A C plugin written from the ABI document alone, outside the repository, loads and works.
 @Test func pluginCompiledOutsideTheRepositoryLoadsAndWorks() throws {
     let directory = try PluginFixtures.temporaryDirectory()
-    let path = try PluginFixtures.compile(CPluginSources.minimal(typeID: "oui-non", function: "twice"), name: "outside", in: directory)
+    let path = try PluginFixtures.compile(
+        CPluginSources.minimal(typeID: "oui-non", function: "twice"), name: "outside", in: directory)
     let plugins = try PluginLoader().load(paths: [], environment: ["SURVEY_PLUGIN_PATH": directory])
     #expect(plugins.map(\.path) == [path])
     var types = QuestionTypeRegistry()

@@ -42,7 +42,9 @@ enum PluginFixtures {
         try source.write(toFile: sourcePath, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["cc", "-shared", "-fPIC", "-Wall", "-Werror", "-I", headerDirectory, "-o", output, sourcePath]
+        process.arguments = [
+            "cc", "-shared", "-fPIC", "-Wall", "-Werror", "-I", headerDirectory, "-o", output, sourcePath,
+        ]
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw CompileError(status: process.terminationStatus) }

@@ -98,7 +98,8 @@ extension InputPrimitive {
             self = .freeText(
                 TextInput(
                     isMultiline: try reader.bool("multiline", default: false),
-                    minimumLength: try reader.optionalInt("minLength"), maximumLength: try reader.optionalInt("maxLength"),
+                    minimumLength: try reader.optionalInt("minLength"),
+                    maximumLength: try reader.optionalInt("maxLength"),
                     placeholder: try reader.optionalString("placeholder"),
                     presentation: try reader.optionalString("presentation")))
         case "number":
@@ -116,7 +117,8 @@ extension InputPrimitive {
                     falseLabel: try reader.string("falseLabel", default: "No"),
                     presentation: try reader.optionalString("presentation")))
         case "date":
-            self = .date(DateInput(earliest: try reader.optionalString("earliest"), latest: try reader.optionalString("latest")))
+            self = .date(
+                DateInput(earliest: try reader.optionalString("earliest"), latest: try reader.optionalString("latest")))
         case "composite":
             let fields =
                 try reader.optionalArray("fields") { (element, path) throws(SurveyError) -> CompositeField in
@@ -125,7 +127,8 @@ extension InputPrimitive {
                     let label = try field.string("label", default: name)
                     let isRequired = try field.bool("required", default: false)
                     guard let input = field.value("input") else {
-                        throw field.error(nil, "missing required member 'input' (an input primitive)", kind: .missingField)
+                        throw field.error(
+                            nil, "missing required member 'input' (an input primitive)", kind: .missingField)
                     }
                     return CompositeField(
                         name: name, label: label, isRequired: isRequired,
@@ -161,7 +164,8 @@ extension Choice {
         var reader = try OptionsReader(json, path: path)
         let value = try reader.string("value")
         self.init(
-            value: value, label: try reader.string("label", default: value), iconName: try reader.optionalString("icon"),
+            value: value, label: try reader.string("label", default: value),
+            iconName: try reader.optionalString("icon"),
             isOther: try reader.bool("isOther", default: false), visibleIf: try reader.optionalString("visibleIf"))
     }
 }
