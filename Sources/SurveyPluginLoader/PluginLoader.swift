@@ -19,7 +19,7 @@ import SurveyCore
 /// var functions = ExpressionFunctionRegistry.standard
 /// try plugins.install(into: &types, functions: &functions)
 /// ```
-public struct PluginLoader {
+public struct PluginLoader: Sendable {
     /// The name of the environment variable listing plugin directories, separated by colons.
     public static let searchPathVariable = "SURVEY_PLUGIN_PATH"
 
