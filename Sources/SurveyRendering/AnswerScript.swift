@@ -142,10 +142,12 @@ public struct HeadlessRenderer: SurveyRenderer {
             failure = RendererError(
                 code: "scriptFailed", message: lines.joined(separator: "; "), stepID: errors.first?.stepID)
         case .rejected(let error):
-            failure = RendererError(code: error.code, message: "the script's action was refused: \(error.message)", stepID: error.stepID)
+            failure = RendererError(
+                code: error.code, message: "the script's action was refused: \(error.message)", stepID: error.stepID)
         default:
             break
         }
+        if let failure { transcript.emit(EventProtocol.json(of: failure)) }
     }
 }
 

@@ -32,15 +32,18 @@ extension TextRenderer {
                 var value = try parser.parse(typed, forStep: question.id)
                 if let choices = question.input.choiceInput, let other = choices.choices.first(where: \.isOther) {
                     switch askOtherText(in: value, other: other) {
-                    case .some(.line(let replaced)): value = .string(replaced)
+                    case .some(.line(let replaced)):
+                        // An empty text keeps the bare Other choice, which the type refuses with its own message.
+                        if !replaced.allSatisfy(\.isWhitespace) { value = .string(replaced) }
                     case .some(.command(let action)): return action
                     case .none: break
                     }
                     if case .array(let values) = value, values.contains(.string(other.value)) {
                         switch readLine(prompt: strings[.otherPrompt]) {
                         case .command(let action): return action
-                        case .line(let text):
+                        case .line(let text) where !text.allSatisfy(\.isWhitespace):
                             value = .array(values.map { $0 == .string(other.value) ? .string(text) : $0 })
+                        case .line: break
                         }
                     }
                 }
@@ -200,7 +203,8 @@ extension TextRenderer {
                     {
                         switch readLine(prompt: strings[.otherPrompt]) {
                         case .command(let action): return action
-                        case .line(let text): value = .string(text)
+                        case .line(let text) where !text.allSatisfy(\.isWhitespace): value = .string(text)
+                        case .line: break
                         }
                     }
                     draft[field.name] = value
