@@ -134,9 +134,9 @@ public enum EventProtocol {
         return .object(members)
     }
 
-    /// The `step` event for a presentation.
-    public static func stepEvent(_ presentation: StepPresentation) -> JSONValue {
-        ["event": "step", "step": presentation.eventJSON]
+    /// The `step` event for a presentation; `visit` changes whenever another unit is entered.
+    public static func stepEvent(_ presentation: StepPresentation, visit: Int) -> JSONValue {
+        ["event": "step", "visit": .number(Double(visit)), "step": presentation.eventJSON]
     }
 
     /// The `progress` event for a presentation.
@@ -173,7 +173,7 @@ struct EventTranscript {
             lastVisit = request.visit
             lastShown = shown
             isNewStep = true
-            emit(EventProtocol.stepEvent(request.presentation))
+            emit(EventProtocol.stepEvent(request.presentation, visit: request.visit))
         }
         if isNewStep || request.presentation.progress != lastProgress {
             lastProgress = request.presentation.progress
