@@ -54,6 +54,8 @@ struct TextTypeTests {
         let alternatives = try configure(TextType(), ["pattern": "cat|dog"])
         #expect(try alternatives.normalize("dog") == "dog")
         #expect(answerError(alternatives, "catdog")?.code == "patternMismatch")
+        let multiline = try configure(TextType(), ["multiline": true, "pattern": "[a-z]+"])
+        #expect(answerError(multiline, "abc\ndef")?.code == "patternMismatch")
     }
 
     @Test(arguments: [

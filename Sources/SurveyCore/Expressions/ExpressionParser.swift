@@ -81,7 +81,9 @@ struct ExpressionParser {
                 text.append(scalars[position])
                 position += 1
             }
-            guard position < scalars.count else { throw error("unterminated string: expected \(quote)", at: tokenStart) }
+            guard position < scalars.count else {
+                throw error("unterminated string: expected \(quote)", at: tokenStart)
+            }
             position += 1
             token = .string(String(text))
         case "0"..."9", ".":
@@ -111,7 +113,8 @@ struct ExpressionParser {
                 token = .identifier(String(String.UnicodeScalarView(scalars[start..<position])))
                 return
             }
-            let two = position + 1 < scalars.count ? String(String.UnicodeScalarView([scalar, scalars[position + 1]])) : ""
+            let two =
+                position + 1 < scalars.count ? String(String.UnicodeScalarView([scalar, scalars[position + 1]])) : ""
             if ["==", "!=", "<>", "<=", ">=", "&&", "||"].contains(two) {
                 position += 2
                 token = .symbol(two)
@@ -250,7 +253,9 @@ struct ExpressionParser {
         }
         guard let slot else {
             let root = name.split(separator: ".").first.map(String.init) ?? name
-            throw error("unknown reference {\(name)}: no step or calculated value '\(root)'", at: offset, kind: .unknownReference(root))
+            throw error(
+                "unknown reference {\(name)}: no step or calculated value '\(root)'", at: offset,
+                kind: .unknownReference(root))
         }
         if !referencedSlots.contains(slot) {
             referencedSlots.append(slot)
@@ -310,7 +315,9 @@ struct ExpressionParser {
             }
             guard let function = functions.function(named: word) else {
                 var message = "unknown function '\(word)()'"
-                if let suggestion = closestMatch(to: word, in: functions.names) { message += " (did you mean '\(suggestion)'?)" }
+                if let suggestion = closestMatch(to: word, in: functions.names) {
+                    message += " (did you mean '\(suggestion)'?)"
+                }
                 throw error(message, at: start, kind: .unknownFunction(word))
             }
             try advance()
@@ -322,7 +329,9 @@ struct ExpressionParser {
                         try advance()
                         continue
                     }
-                    guard token == .symbol(")") else { throw error("expected ',' or ')' in the arguments of \(word)()") }
+                    guard token == .symbol(")") else {
+                        throw error("expected ',' or ')' in the arguments of \(word)()")
+                    }
                     break
                 }
             }
@@ -332,7 +341,8 @@ struct ExpressionParser {
                     function.arity.upperBound == Int.max
                     ? "at least \(function.arity.lowerBound)"
                     : (function.arity.count == 1
-                        ? "\(function.arity.lowerBound)" : "\(function.arity.lowerBound) to \(function.arity.upperBound)")
+                        ? "\(function.arity.lowerBound)"
+                        : "\(function.arity.lowerBound) to \(function.arity.upperBound)")
                 throw error(
                     "\(function.name)() takes \(expected) argument\(expected == "1" ? "" : "s"), got \(arguments.count)",
                     at: start, kind: .wrongArgumentCount(word))

@@ -6,6 +6,8 @@ struct SurveyCompiler {
     let functions: ExpressionFunctionRegistry
     var errors: [SurveyError] = []
     var usesDateFunctions = false
+    /// Off when the decoder already reported duplicate ids from the raw JSON.
+    var reportsDuplicateIDs = true
 
     init(definition: SurveyDefinition, registry: QuestionTypeRegistry, functions: ExpressionFunctionRegistry) {
         self.definition = definition
@@ -52,18 +54,21 @@ struct SurveyCompiler {
         var stepIndexByID: [String: Int] = [:]
         stepIndexByID.reserveCapacity(flatSteps.count)
         var firstPath: [String: JSONPath] = [:]
+        let reportsDuplicates = reportsDuplicateIDs
         func claim(_ id: String, path: JSONPath, what: String, errors: inout [SurveyError]) -> Bool {
             if let previous = firstPath[id] {
+                guard reportsDuplicates else { return false }
                 errors.append(
                     SurveyError(
-                        .duplicateID, "duplicate id '\(id)': already used by the \(what == "calculated value" ? "step" : "step") at \(previous)",
+                        .duplicateID, "duplicate id '\(id)': already used at \(previous)",
                         path: path.appending(what == "calculated value" ? "name" : "id"), stepID: id))
                 return false
             }
             firstPath[id] = path
             return true
         }
-        for (index, step) in flatSteps.enumerated() where claim(step.definition.id, path: step.path, what: "step", errors: &errors) {
+        for (index, step) in flatSteps.enumerated()
+        where claim(step.definition.id, path: step.path, what: "step", errors: &errors) {
             stepIndexByID[step.definition.id] = index
         }
         var unitIndexByID: [String: Int] = [:]
@@ -109,7 +114,9 @@ struct SurveyCompiler {
                 definition.visibleIf, member: "visibleIf", path: step.path, stepID: id, resolve: resolve)
             let requiredIf = compileExpression(
                 definition.requiredIf, member: "requiredIf", path: step.path, stepID: id, resolve: resolve)
-            let branches = compileBranches(definition.branches, path: step.path, stepID: id, resolve: resolve, units: unitIndexByID, steps: stepIndexByID, flatSteps: flatSteps)
+            let branches = compileBranches(
+                definition.branches, path: step.path, stepID: id, resolve: resolve, units: unitIndexByID,
+                steps: stepIndexByID, flatSteps: flatSteps)
             var choiceConditions: [String: Expression] = [:]
             if let question = questions[index], definition.options.containsMember(named: "visibleIf"),
                 let input = question.input(in: english).choiceInput
@@ -117,7 +124,8 @@ struct SurveyCompiler {
                 for (offset, choice) in input.choices.enumerated() {
                     guard let condition = choice.visibleIf else { continue }
                     if let expression = compileExpression(
-                        condition, member: "visibleIf", path: step.path.appending("options").appending("choices").appending(offset),
+                        condition, member: "visibleIf",
+                        path: step.path.appending("options").appending("choices").appending(offset),
                         stepID: id, resolve: resolve)
                     {
                         choiceConditions[choice.value] = expression
@@ -145,11 +153,17 @@ struct SurveyCompiler {
             if definition.isPage {
                 let visibleIf = compileExpression(
                     definition.visibleIf, member: "visibleIf", path: unit.path, stepID: definition.id, resolve: resolve)
-                let branches = compileBranches(definition.branches, path: unit.path, stepID: definition.id, resolve: resolve, units: unitIndexByID, steps: stepIndexByID, flatSteps: flatSteps)
+                let branches = compileBranches(
+                    definition.branches, path: unit.path, stepID: definition.id, resolve: resolve, units: unitIndexByID,
+                    steps: stepIndexByID, flatSteps: flatSteps)
                 if definition.requiredIf != nil {
-                    errors.append(SurveyError(.invalidValue, "pages cannot have 'requiredIf'; put it on the page's questions", path: unit.path.appending("requiredIf"), stepID: definition.id))
+                    errors.append(
+                        SurveyError(
+                            .invalidValue, "pages cannot have 'requiredIf'; put it on the page's questions",
+                            path: unit.path.appending("requiredIf"), stepID: definition.id))
                 }
-                checkPiping(definition.title, path: unit.path.appending("title"), stepID: definition.id, resolve: resolve)
+                checkPiping(
+                    definition.title, path: unit.path.appending("title"), stepID: definition.id, resolve: resolve)
                 expressionCount += (visibleIf == nil ? 0 : 1) + branches.filter { $0.condition != nil }.count
                 compiledUnits.append(
                     CompiledUnit(
@@ -166,7 +180,8 @@ struct SurveyCompiler {
         var compiledCalculated: [CompiledCalculated] = []
         for (index, value) in definition.calculatedValues.enumerated() {
             if let expression = compileExpression(
-                value.expression, member: "expression", path: calculatedPath.appending(index), stepID: nil, resolve: resolve)
+                value.expression, member: "expression", path: calculatedPath.appending(index), stepID: nil,
+                resolve: resolve)
             {
                 compiledCalculated.append(CompiledCalculated(name: value.name, expression: expression))
                 expressionCount += 1
@@ -202,7 +217,9 @@ struct SurveyCompiler {
             if definition.type == StepDefinition.pageTypeID {
                 message = "pages cannot be nested inside pages"
             } else {
-                if let suggestion = closestMatch(to: definition.type, in: registry.typeIDs + [StepDefinition.pageTypeID]) {
+                if let suggestion = closestMatch(
+                    to: definition.type, in: registry.typeIDs + [StepDefinition.pageTypeID])
+                {
                     message += " (did you mean '\(suggestion)'?)"
                 }
                 message += "; registered types: \(registry.typeIDs.joined(separator: ", "))"
@@ -211,7 +228,8 @@ struct SurveyCompiler {
             return nil
         }
         do {
-            return try type.configure(options: definition.options, path: step.path.appending("options"), stepID: definition.id)
+            return try type.configure(
+                options: definition.options, path: step.path.appending("options"), stepID: definition.id)
         } catch {
             var located = error
             located.stepID = definition.id
@@ -253,7 +271,8 @@ struct SurveyCompiler {
         var result: [CompiledBranch] = []
         for (offset, rule) in branches.enumerated() {
             let rulePath = path.appending("branches").appending(offset)
-            let condition = compileExpression(rule.condition, member: "if", path: rulePath, stepID: stepID, resolve: resolve)
+            let condition = compileExpression(
+                rule.condition, member: "if", path: rulePath, stepID: stepID, resolve: resolve)
             switch rule.target {
             case .complete:
                 result.append(CompiledBranch(condition: condition, targetUnit: nil))
@@ -264,10 +283,13 @@ struct SurveyCompiler {
                     result.append(CompiledBranch(condition: condition, targetUnit: flatSteps[step].unit))
                 } else {
                     var message = "branch target '\(target)' is not a step or page id"
-                    if units.count < 50_000, let suggestion = closestMatch(to: target, in: units.keys.sorted() + steps.keys.sorted()) {
+                    if units.count < 50_000,
+                        let suggestion = closestMatch(to: target, in: units.keys.sorted() + steps.keys.sorted())
+                    {
                         message += " (did you mean '\(suggestion)'?)"
                     }
-                    errors.append(SurveyError(.unknownReference, message, path: rulePath.appending("goto"), stepID: stepID))
+                    errors.append(
+                        SurveyError(.unknownReference, message, path: rulePath.appending("goto"), stepID: stepID))
                 }
             }
         }
@@ -280,10 +302,13 @@ struct SurveyCompiler {
             for name in PipedText.references(in: value) {
                 let root = name.split(separator: ".").first.map(String.init) ?? name
                 if resolve(name) == nil && resolve(root) == nil {
-                    let memberPath = text.translations.count == 1 && locale == LocalizedText.neutralKey ? path : path.appending(locale)
+                    let memberPath =
+                        text.translations.count == 1 && locale == LocalizedText.neutralKey
+                        ? path : path.appending(locale)
                     errors.append(
                         SurveyError(
-                            .unknownReference, "text pipes {\(name)}, but there is no step or calculated value '\(root)'",
+                            .unknownReference,
+                            "text pipes {\(name)}, but there is no step or calculated value '\(root)'",
                             path: memberPath, stepID: stepID))
                 }
             }

@@ -150,11 +150,20 @@ extension SurveyDefinition {
     /// - Throws: ``SurveyLoadError`` listing each problem with its JSON path.
     public init(json: JSONValue) throws(SurveyLoadError) {
         var errors: [SurveyError] = []
+        try self.init(json: json, errors: &errors)
+        if !errors.isEmpty { throw SurveyLoadError(errors: errors) }
+    }
+
+    /// Decodes as much as possible, appending problems to `errors`; steps with problems are left out.
+    /// Throws only when nothing sensible can be decoded (not an object, wrong format version).
+    init(json: JSONValue, errors: inout [SurveyError]) throws(SurveyLoadError) {
         var reader: OptionsReader
         do {
             reader = try OptionsReader(json, path: .root)
         } catch {
-            throw SurveyLoadError(errors: [SurveyError(.invalidValue, "a survey must be a JSON object, got \(json.kindDescription)", path: .root)])
+            throw SurveyLoadError(errors: [
+                SurveyError(.invalidValue, "a survey must be a JSON object, got \(json.kindDescription)", path: .root)
+            ])
         }
         func attempt<T>(_ body: () throws(SurveyError) -> T) -> T? {
             do { return try body() } catch {
@@ -182,34 +191,38 @@ extension SurveyDefinition {
         }
         formatVersion = version
         id = attempt { () throws(SurveyError) in try reader.string("id") } ?? ""
-        self.version = attempt { () throws(SurveyError) in
-            if let number = reader.members["version"]?.numberValue {
-                _ = reader.value("version")
-                return JSONValue.format(number: number)
-            }
-            return try reader.optionalString("version")
-        } ?? nil
-        title = attempt { () throws(SurveyError) in
-            guard let title = try reader.optionalText("title") else {
-                throw reader.error(nil, "missing required member 'title'", kind: .missingField)
-            }
-            return title
-        } ?? LocalizedText("")
+        self.version =
+            attempt { () throws(SurveyError) in
+                if let number = reader.members["version"]?.numberValue {
+                    _ = reader.value("version")
+                    return JSONValue.format(number: number)
+                }
+                return try reader.optionalString("version")
+            } ?? nil
+        title =
+            attempt { () throws(SurveyError) in
+                guard let title = try reader.optionalText("title") else {
+                    throw reader.error(nil, "missing required member 'title'", kind: .missingField)
+                }
+                return title
+            } ?? LocalizedText("")
         description = attempt { () throws(SurveyError) in try reader.optionalText("description") } ?? nil
         defaultLocale = attempt { () throws(SurveyError) in try reader.string("defaultLocale", default: "en") } ?? "en"
         locales = attempt { () throws(SurveyError) in try reader.optionalStringArray("locales") } ?? nil
-        settings = attempt { () throws(SurveyError) in
-            var settingsReader = try reader.object("settings")
-            let settings = SurveySettings(
-                progressCountsContent: try settingsReader.bool("progressCountsContent", default: false))
-            try settingsReader.finish()
-            return settings
-        } ?? SurveySettings()
+        settings =
+            attempt { () throws(SurveyError) in
+                var settingsReader = try reader.object("settings")
+                let settings = SurveySettings(
+                    progressCountsContent: try settingsReader.bool("progressCountsContent", default: false))
+                try settingsReader.finish()
+                return settings
+            } ?? SurveySettings()
         calculatedValues =
             attempt { () throws(SurveyError) in
                 try reader.optionalArray("calculatedValues") { (value, path) throws(SurveyError) in
                     var item = try OptionsReader(value, path: path)
-                    let calculated = CalculatedValue(name: try item.string("name"), expression: try item.string("expression"))
+                    let calculated = CalculatedValue(
+                        name: try item.string("name"), expression: try item.string("expression"))
                     try item.finish()
                     return calculated
                 }
@@ -219,24 +232,64 @@ extension SurveyDefinition {
             if case .array(let elements) = stepsValue {
                 for (index, element) in elements.enumerated() {
                     if let step = StepDefinition.decode(
-                        element, path: JSONPath.root.appending("steps").appending(index), allowPages: true, errors: &errors)
+                        element, path: JSONPath.root.appending("steps").appending(index), allowPages: true,
+                        errors: &errors)
                     {
                         steps.append(step)
                     }
                 }
                 if elements.isEmpty {
-                    errors.append(SurveyError(.invalidValue, "a survey needs at least one step", path: JSONPath.root.appending("steps")))
+                    errors.append(
+                        SurveyError(
+                            .invalidValue, "a survey needs at least one step", path: JSONPath.root.appending("steps")))
                 }
             } else {
                 errors.append(
-                    SurveyError(.invalidValue, "'steps' must be an array, got \(stepsValue.kindDescription)", path: JSONPath.root.appending("steps")))
+                    SurveyError(
+                        .invalidValue, "'steps' must be an array, got \(stepsValue.kindDescription)",
+                        path: JSONPath.root.appending("steps")))
             }
         } else {
-            errors.append(SurveyError(.missingField, "missing required member 'steps' (an array of steps)", path: .root))
+            errors.append(
+                SurveyError(.missingField, "missing required member 'steps' (an array of steps)", path: .root))
         }
         self.steps = steps
+        errors += Self.duplicateIDErrors(in: json)
         _ = attempt { () throws(SurveyError) in try reader.finish(alsoAllowed: ["$schema"]) }
-        if !errors.isEmpty { throw SurveyLoadError(errors: errors) }
+    }
+}
+
+extension SurveyDefinition {
+    /// Ids used twice among steps, pages and calculated values, read from the raw JSON so that
+    /// steps with other problems still count.
+    static func duplicateIDErrors(in json: JSONValue) -> [SurveyError] {
+        var errors: [SurveyError] = []
+        var first: [String: JSONPath] = [:]
+        func claim(_ id: String?, _ path: JSONPath, member: String) {
+            guard let id else { return }
+            if let previous = first[id] {
+                errors.append(
+                    SurveyError(
+                        .duplicateID, "duplicate id '\(id)': already used at \(previous)", path: path.appending(member),
+                        stepID: id))
+            } else {
+                first[id] = path
+            }
+        }
+        let stepsPath = JSONPath.root.appending("steps")
+        for (index, step) in (json["steps"]?.arrayValue ?? []).enumerated() {
+            let path = stepsPath.appending(index)
+            claim(step["id"]?.stringValue, path, member: "id")
+            guard step["type"]?.stringValue == StepDefinition.pageTypeID else { continue }
+            for (childIndex, child) in (step["steps"]?.arrayValue ?? []).enumerated() {
+                claim(child["id"]?.stringValue, path.appending("steps").appending(childIndex), member: "id")
+            }
+        }
+        let calculatedPath = JSONPath.root.appending("calculatedValues")
+        for (index, value) in (json["calculatedValues"]?.arrayValue ?? []).enumerated() {
+            claim(value["name"]?.stringValue, calculatedPath.appending(index), member: "name")
+        }
+        return errors
     }
 }
 
@@ -254,7 +307,8 @@ extension StepDefinition {
         do {
             reader = try OptionsReader(json, path: path, stepID: stepID)
         } catch {
-            errors.append(SurveyError(.invalidValue, "a step must be a JSON object, got \(json.kindDescription)", path: path))
+            errors.append(
+                SurveyError(.invalidValue, "a step must be a JSON object, got \(json.kindDescription)", path: path))
             return nil
         }
         let errorCount = errors.count
@@ -292,7 +346,8 @@ extension StepDefinition {
                     case (_?, true):
                         throw rule.error(nil, "a branch has either 'goto' or 'complete': true, not both")
                     case (nil, false):
-                        throw rule.error(nil, "a branch needs 'goto' (a step id) or 'complete': true", kind: .missingField)
+                        throw rule.error(
+                            nil, "a branch needs 'goto' (a step id) or 'complete': true", kind: .missingField)
                     }
                 }
             }.flatMap { $0 } ?? []
@@ -329,7 +384,10 @@ extension StepDefinition {
                 errors.append(reader.error("steps", "only pages (\"type\": \"page\") have 'steps'"))
             }
             if reader.members["shuffle"] != nil {
-                errors.append(reader.error("shuffle", "only pages (\"type\": \"page\") have 'shuffle'; choice questions take 'options.shuffle'"))
+                errors.append(
+                    reader.error(
+                        "shuffle",
+                        "only pages (\"type\": \"page\") have 'shuffle'; choice questions take 'options.shuffle'"))
             }
         }
         _ = attempt { () throws(SurveyError) in try reader.finish(alsoAllowed: ["steps", "shuffle"]) }
