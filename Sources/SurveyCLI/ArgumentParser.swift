@@ -69,7 +69,8 @@ struct CommandSpec {
             }
             guard let option = options.first(where: { $0.name == name }) else {
                 let known = options.map(\.name)
-                let hint = known.first { $0.hasPrefix(name) || name.hasPrefix($0) }.map { " (did you mean \($0)?)" } ?? ""
+                let hint =
+                    known.first { $0.hasPrefix(name) || name.hasPrefix($0) }.map { " (did you mean \($0)?)" } ?? ""
                 throw UsageError("unknown option '\(name)'\(hint)", command: self.name)
             }
             guard let valueName = option.valueName else {

@@ -12,7 +12,8 @@ protocol Command {
 
 let pluginOption = CommandSpec.Option(
     name: "--plugin", valueName: "PATH",
-    help: "Load question types and functions from a plugin library (also SURVEY_PLUGIN_PATH, colon-separated).",
+    help:
+        "Load question types and functions from a plugin library (.so); SURVEY_PLUGIN_PATH adds every .so in its directories.",
     isRepeatable: true)
 let localeOption = CommandSpec.Option(
     name: "--locale", valueName: "LOCALE",
@@ -23,7 +24,9 @@ let todayOption = CommandSpec.Option(
 
 func seed(_ arguments: ParsedArguments, command: String) throws(UsageError) -> UInt64 {
     guard let text = arguments.value("--seed") else { return 0 }
-    guard let seed = UInt64(text) else { throw UsageError("--seed must be a whole number, got '\(text)'", command: command) }
+    guard let seed = UInt64(text) else {
+        throw UsageError("--seed must be a whole number, got '\(text)'", command: command)
+    }
     return seed
 }
 
@@ -35,11 +38,17 @@ enum RunCommand: Command {
         usage: "run FILE [--renderer text|json] [--locale L] [--resume STATE] [--state-file PATH] [--plugin PATH]...",
         positionalHelp: [("FILE", "The survey definition (JSON).")],
         options: [
-            .init(name: "--renderer", valueName: "text|json", help: "The front end: text (default) or json (JSON Lines events on stdout, commands on stdin)."),
+            .init(
+                name: "--renderer", valueName: "text|json",
+                help: "The front end: text (default) or json (JSON Lines events on stdout, commands on stdin)."),
             localeOption,
             .init(name: "--resume", valueName: "STATE", help: "Continue a session saved when quitting."),
-            .init(name: "--state-file", valueName: "PATH", help: "Where to save the session on quit (default: FILE's name with .state.json)."),
-            .init(name: "--result", valueName: "PATH", help: "Also write the completed result (path and answers) as JSON to PATH."),
+            .init(
+                name: "--state-file", valueName: "PATH",
+                help: "Where to save the session on quit (default: FILE's name with .state.json)."),
+            .init(
+                name: "--result", valueName: "PATH",
+                help: "Also write the completed result (path and answers) as JSON to PATH."),
             seedOption, todayOption, pluginOption,
         ],
         minimumPositionals: 1, maximumPositionals: 1,
@@ -79,7 +88,8 @@ enum RunCommand: Command {
             var renderer = JSONEventRenderer(input: StandardInputLines()) { Console.line($0) }
             outcome = driver.run(with: &renderer)
         } else {
-            let style = TextRenderer.Style.detect(isTerminal: Console.isOutputTerminal, environment: context.environment)
+            let style = TextRenderer.Style.detect(
+                isTerminal: Console.isOutputTerminal, environment: context.environment)
             var renderer = TextRenderer(input: StandardInputLines(), style: style) { Console.out($0) }
             outcome = driver.run(with: &renderer)
         }
@@ -99,10 +109,12 @@ enum RunCommand: Command {
 
 enum ValidateCommand: Command {
     static let spec = CommandSpec(
-        name: "validate", summary: "Check survey definitions: JSON syntax, format, question types, options, expressions.",
+        name: "validate",
+        summary: "Check survey definitions: JSON syntax, format, question types, options, expressions.",
         usage: "validate FILE... [--plugin PATH]...", positionalHelp: [("FILE...", "Survey definitions (JSON).")],
         options: [pluginOption], minimumPositionals: 1, maximumPositionals: nil,
-        discussion: "Prints one line per problem as FILE:LINE:COL: message and exits 1; exits 0 when every file is valid.")
+        discussion:
+            "Prints one line per problem as FILE:LINE:COL: message and exits 1; exits 0 when every file is valid.")
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let (registry, functions) = try context.registries(plugins: arguments.all("--plugin"))

@@ -1,6 +1,7 @@
 import Foundation
 import SurveyBuiltins
 import SurveyCore
+import SurveyPluginLoader
 import SurveyRendering
 
 #if canImport(Glibc)
@@ -61,19 +62,16 @@ struct CommandContext {
         return nil
     }
 
-    /// Plugin paths from `--plugin` options and `SURVEY_PLUGIN_PATH` (colon-separated).
-    func pluginPaths(_ options: [String]) -> [String] {
-        let fromEnvironment = (environment["SURVEY_PLUGIN_PATH"] ?? "").split(separator: ":").map(String.init)
-        return options + fromEnvironment.filter { !$0.isEmpty }
-    }
-
-    /// The built-in types plus those of the plugins.
+    /// The built-in types plus those of the plugins given with `--plugin` and found in the
+    /// directories of `SURVEY_PLUGIN_PATH`.
     func registries(plugins: [String]) throws(InputError) -> (QuestionTypeRegistry, ExpressionFunctionRegistry) {
-        let registry = QuestionTypeRegistry.builtins()
-        let functions = ExpressionFunctionRegistry.standard
-        let paths = pluginPaths(plugins)
-        if let first = paths.first {
-            throw InputError("\(first): this build of survey cannot load plugins yet (SurveyPluginLoader is not linked)")
+        var registry = QuestionTypeRegistry.builtins()
+        var functions = ExpressionFunctionRegistry.standard
+        do {
+            let loaded = try PluginLoader().load(paths: plugins, environment: environment)
+            try loaded.install(into: &registry, functions: &functions)
+        } catch {
+            throw InputError(error.description)
         }
         return (registry, functions)
     }

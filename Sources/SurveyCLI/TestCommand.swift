@@ -5,12 +5,19 @@ import SurveyRendering
 enum TestCommand: Command {
     static let spec = CommandSpec(
         name: "test", summary: "Run a survey headless with scripted answers and check the path and answers.",
-        usage: "test FILE --answers ANSWERS [--expect-path a,b,c] [--expect-answers FILE] [--locale L] [--plugin PATH]...",
+        usage:
+            "test FILE --answers ANSWERS [--expect-path a,b,c] [--expect-answers FILE] [--locale L] [--plugin PATH]...",
         positionalHelp: [("FILE", "The survey definition (JSON).")],
         options: [
-            .init(name: "--answers", valueName: "ANSWERS", help: "Answer script: {\"step\": answer, …} or {\"actions\": [commands…]}."),
-            .init(name: "--expect-path", valueName: "a,b,c", help: "Fail unless the completed path is exactly these unit ids."),
-            .init(name: "--expect-answers", valueName: "FILE", help: "Fail unless the completed answers equal this JSON object."),
+            .init(
+                name: "--answers", valueName: "ANSWERS",
+                help: "Answer script: {\"step\": answer, …} or {\"actions\": [commands…]}."),
+            .init(
+                name: "--expect-path", valueName: "a,b,c",
+                help: "Fail unless the completed path is exactly these unit ids."),
+            .init(
+                name: "--expect-answers", valueName: "FILE",
+                help: "Fail unless the completed answers equal this JSON object."),
             .init(name: "--quiet", valueName: nil, help: "Do not print the event transcript."),
             localeOption, seedOption, todayOption, pluginOption,
         ],

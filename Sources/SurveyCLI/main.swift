@@ -41,7 +41,8 @@ func main(_ arguments: [String]) -> ExitCode {
         }
         return try command.run(parsed, context: context)
     } catch let error as UsageError {
-        Console.error("survey \(command.spec.name): \(error.message)\nRun 'survey \(command.spec.name) --help' for usage.")
+        Console.error(
+            "survey \(command.spec.name): \(error.message)\nRun 'survey \(command.spec.name) --help' for usage.")
         return .usage
     } catch let error as InputError {
         Console.error(error.description)
