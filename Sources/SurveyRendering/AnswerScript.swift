@@ -23,7 +23,9 @@ public enum AnswerScript: Sendable, Hashable {
         guard case .object(let members) = json else {
             throw RendererError(
                 code: "invalidScript",
-                message: "an answer script must be a JSON object (step id → answer, or {\"actions\": [...]}), got \(json.kindDescription)")
+                message:
+                    "an answer script must be a JSON object (step id → answer, or {\"actions\": [...]}), got \(json.kindDescription)"
+            )
         }
         guard let actions = members["actions"], members.count == 1, case .array(let entries) = actions else {
             self = .answers(members)
@@ -96,7 +98,9 @@ public struct HeadlessRenderer: SurveyRenderer {
             return fail(
                 RendererError(
                     code: "scriptLoops",
-                    message: "the script did not finish the survey within \(actionLimit) actions (at '\(presentation.unitID)')"))
+                    message:
+                        "the script did not finish the survey within \(actionLimit) actions (at '\(presentation.unitID)')"
+                ))
         }
         switch script {
         case .answers(let answers):

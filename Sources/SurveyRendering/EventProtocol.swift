@@ -35,13 +35,15 @@ public enum EventProtocol {
         if let version = members.removeValue(forKey: "protocol"), version.intValue != EventProtocol.version {
             throw RendererError(
                 code: "unsupportedProtocol",
-                message: "protocol version \(version) is not supported; this engine speaks version \(EventProtocol.version)")
+                message:
+                    "protocol version \(version) is not supported; this engine speaks version \(EventProtocol.version)")
         }
         guard let nameValue = members.removeValue(forKey: "command") else {
             throw RendererError(code: "missingCommand", message: "a command needs a \"command\" member")
         }
         guard let name = nameValue.stringValue else {
-            throw RendererError(code: "wrongType", message: "\"command\" must be a string, got \(nameValue.kindDescription)")
+            throw RendererError(
+                code: "wrongType", message: "\"command\" must be a string, got \(nameValue.kindDescription)")
         }
         let action: RendererAction
         switch name {
@@ -129,7 +131,9 @@ public enum EventProtocol {
 
     /// The JSON of an `error` event.
     public static func json(of error: RendererError) -> JSONValue {
-        var members: [String: JSONValue] = ["event": "error", "code": .string(error.code), "message": .string(error.message)]
+        var members: [String: JSONValue] = [
+            "event": "error", "code": .string(error.code), "message": .string(error.message),
+        ]
         if let stepID = error.stepID { members["stepId"] = .string(stepID) }
         return .object(members)
     }

@@ -62,11 +62,15 @@ public struct HeadlessRun: Sendable {
         let index = zip(expected, actual).prefix { $0 == $1 }.count
         switch (index < expected.count, index < actual.count) {
         case (true, true):
-            lines.append("  first difference at step \(index + 1): expected '\(expected[index])', got '\(actual[index])'")
+            lines.append(
+                "  first difference at step \(index + 1): expected '\(expected[index])', got '\(actual[index])'")
         case (true, false):
-            lines.append("  the run stopped after '\(actual.last ?? "")'; missing: \(expected[index...].joined(separator: ", "))")
+            lines.append(
+                "  the run stopped after '\(actual.last ?? "")'; missing: \(expected[index...].joined(separator: ", "))"
+            )
         default:
-            lines.append("  the run went on after '\(expected.last ?? "")' with: \(actual[index...].joined(separator: ", "))")
+            lines.append(
+                "  the run went on after '\(expected.last ?? "")' with: \(actual[index...].joined(separator: ", "))")
         }
         return lines.joined(separator: "\n")
     }

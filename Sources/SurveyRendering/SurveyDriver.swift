@@ -83,7 +83,8 @@ public struct SurveyDriver {
                         location = try stateStore.save(state)
                     } catch {
                         renderer.receive(
-                            .rejected(RendererError(code: "saveFailed", message: "could not save the session: \(error)")))
+                            .rejected(
+                                RendererError(code: "saveFailed", message: "could not save the session: \(error)")))
                     }
                 }
                 renderer.receive(.quit(state, location: location))

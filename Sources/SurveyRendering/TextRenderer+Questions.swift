@@ -181,7 +181,9 @@ extension TextRenderer {
         var fields = composite.fields
         if let error = question.error {
             showError(error.message)
-            if let field = error.error.field, drafts[question.id] != nil, let only = fields.first(where: { $0.name == field }) {
+            if let field = error.error.field, drafts[question.id] != nil,
+                let only = fields.first(where: { $0.name == field })
+            {
                 fields = [only]
             }
         }

@@ -135,7 +135,8 @@ public struct TextRenderer: SurveyRenderer {
         line("")
         let progress = presentation.progress
         if progress.isCounted, progress.total > 0 {
-            let text = strings.format(.progress, ["current": String(progress.current), "total": String(progress.total)])
+            let text = strings.format(
+                .progress, ["current": String(progress.current), "total": String(progress.total)])
             line(paint(text, .dim) + "  " + paint(bar(progress.fraction), .cyan))
         }
         if presentation.isPage {
