@@ -31,7 +31,8 @@ public struct SurveyRun: Sendable {
         text: String, answers: [String: JSONValue], registry: QuestionTypeRegistry = .builtins(), seed: UInt64 = 0,
         locale: String? = nil, today: String? = nil
     ) throws(SurveyRunError) {
-        try self.init(text: text, script: .answers(answers), registry: registry, seed: seed, locale: locale, today: today)
+        try self.init(
+            text: text, script: .answers(answers), registry: registry, seed: seed, locale: locale, today: today)
     }
 
     /// Runs the survey in `text` with an ordered list of actions (answers, next, back…).
@@ -39,7 +40,8 @@ public struct SurveyRun: Sendable {
         text: String, actions: [RendererAction], registry: QuestionTypeRegistry = .builtins(), seed: UInt64 = 0,
         locale: String? = nil, today: String? = nil
     ) throws(SurveyRunError) {
-        try self.init(text: text, script: .actions(actions), registry: registry, seed: seed, locale: locale, today: today)
+        try self.init(
+            text: text, script: .actions(actions), registry: registry, seed: seed, locale: locale, today: today)
     }
 
     /// Runs the survey in the file at `file` with `answers`.
@@ -47,7 +49,9 @@ public struct SurveyRun: Sendable {
         file: String, answers: [String: JSONValue], registry: QuestionTypeRegistry = .builtins(), seed: UInt64 = 0,
         locale: String? = nil, today: String? = nil
     ) throws(SurveyRunError) {
-        try self.init(text: try Self.read(file), script: .answers(answers), source: file, registry: registry, seed: seed, locale: locale, today: today)
+        try self.init(
+            text: try Self.read(file), script: .answers(answers), source: file, registry: registry, seed: seed,
+            locale: locale, today: today)
     }
 
     /// Runs the survey in the file at `file` with an ordered list of actions.
@@ -55,7 +59,9 @@ public struct SurveyRun: Sendable {
         file: String, actions: [RendererAction], registry: QuestionTypeRegistry = .builtins(), seed: UInt64 = 0,
         locale: String? = nil, today: String? = nil
     ) throws(SurveyRunError) {
-        try self.init(text: try Self.read(file), script: .actions(actions), source: file, registry: registry, seed: seed, locale: locale, today: today)
+        try self.init(
+            text: try Self.read(file), script: .actions(actions), source: file, registry: registry, seed: seed,
+            locale: locale, today: today)
     }
 
     /// Runs the survey in `text` with any script.
@@ -77,7 +83,8 @@ public struct SurveyRun: Sendable {
     }
 
     static func read(_ file: String) throws(SurveyRunError) -> String {
-        guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8)
+        else {
             throw SurveyRunError(message: "cannot read '\(file)'")
         }
         return text
@@ -114,7 +121,8 @@ public struct SurveyRun: Sendable {
         guard !actual.elementsEqual(expected, by: { $0 == $1 }) else { return }
         let show = { (pairs: [(Int, Int)]) in pairs.map { "\($0.0)/\($0.1)" }.joined(separator: ", ") }
         throw SurveyRunError(
-            message: "the progress differs:\n  expected: \(show(expected))\n  actual:   \(show(actual)) (\(progressTrail.map(\.unitID).joined(separator: ", ")))",
+            message:
+                "the progress differs:\n  expected: \(show(expected))\n  actual:   \(show(actual)) (\(progressTrail.map(\.unitID).joined(separator: ", ")))",
             run: run)
     }
 }

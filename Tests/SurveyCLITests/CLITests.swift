@@ -70,7 +70,8 @@ struct CLITests {
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines.count == 3, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("syntax.json:2:16: ") })
-        #expect(lines.contains { $0.hasPrefix("unknown-type.json:16:") && $0.contains("ratting") && $0.contains("rating") })
+        #expect(
+            lines.contains { $0.hasPrefix("unknown-type.json:16:") && $0.contains("ratting") && $0.contains("rating") })
         #expect(lines.contains { $0.hasPrefix("duplicate.json:") && $0.contains("source") })
     }
 
@@ -114,7 +115,8 @@ struct CLITests {
         let result = try SurveyBinary.run(["test", Self.onboarding, "--answers", script.path])
         #expect(result.status == 1)
         #expect(
-            result.stderr == "\(script.path): step 'rating' is required but the script has no answer for it (at 'rating')\n")
+            result.stderr
+                == "\(script.path): step 'rating' is required but the script has no answer for it (at 'rating')\n")
         #expect(result.stdout.split(separator: "\n").last?.contains(#""event":"error""#) == true)
     }
 
@@ -145,12 +147,15 @@ struct CLITests {
             try Data(result.stdout.utf8).write(to: goldenURL)
         }
         let expected = try String(contentsOf: goldenURL, encoding: .utf8)
-        #expect(result.stdout == expected, "text output differs from golden/\(golden); rerun with UPDATE_GOLDEN=1 to accept")
+        #expect(
+            result.stdout == expected, "text output differs from golden/\(golden); rerun with UPDATE_GOLDEN=1 to accept"
+        )
     }
 
     @Test func quitSavesTheStateAndResumeContinues() throws {
         let directory = try Fixtures.temporaryDirectory()
-        let first = try SurveyBinary.run(["run", Fixtures.path("onboarding.json")], stdin: "\ngoogle\n", directory: directory)
+        let first = try SurveyBinary.run(
+            ["run", Fixtures.path("onboarding.json")], stdin: "\ngoogle\n", directory: directory)
         #expect(first.status == 0)
         #expect(first.stdout.hasSuffix("Your answers were saved to onboarding.state.json.\n"))
         let state = try String(contentsOf: directory.appendingPathComponent("onboarding.state.json"), encoding: .utf8)
@@ -167,7 +172,8 @@ struct CLITests {
     @Test func badResumeStateIsReportedWithItsPlace() throws {
         let directory = try Fixtures.temporaryDirectory()
         try Data(#"{"surveyId": "onboarding", "seed": 5}"#.utf8).write(to: directory.appendingPathComponent("s.json"))
-        let result = try SurveyBinary.run(["run", Fixtures.path("onboarding.json"), "--resume", "s.json"], directory: directory)
+        let result = try SurveyBinary.run(
+            ["run", Fixtures.path("onboarding.json"), "--resume", "s.json"], directory: directory)
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("s.json:1:"))
     }

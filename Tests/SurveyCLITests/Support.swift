@@ -36,7 +36,8 @@ enum SurveyBinary {
         for key in ["LC_ALL", "LC_MESSAGES", "LANG"] { env.removeValue(forKey: key) }
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        process.currentDirectoryURL = directory ?? Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+        process.currentDirectoryURL =
+            directory ?? Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
         let input = Pipe()
         let output = Pipe()
         let error = Pipe()

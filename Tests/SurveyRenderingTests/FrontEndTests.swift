@@ -112,7 +112,8 @@ struct FrontEndTests {
     }
 
     @Test func recordingRendererSeesEveryRequestAndEvent() {
-        var recorder = RecordingRenderer(ScriptedRenderer(actions: [.next, .answer(stepID: "source", value: "x-nope")]))
+        var recorder = RecordingRenderer(
+            ScriptedRenderer(actions: [.next, .answer(stepID: "source", value: "x-nope")]))
         var driver = SurveyDriver(session: SurveySession(survey: survey))
         _ = driver.run(with: &recorder)
         #expect(recorder.requests.map(\.presentation.unitID) == ["welcome", "source", "source"])

@@ -103,7 +103,11 @@ struct JSONEventProtocolTests {
 
     @Test func resumeContinuesWhereTheStateStopped() throws {
         let (_, first) = runJSON(
-            survey, [#"{"command":"next"}"#, #"{"command":"answer","stepId":"source","value":"google"}"#, #"{"command":"quit"}"#])
+            survey,
+            [
+                #"{"command":"next"}"#, #"{"command":"answer","stepId":"source","value":"google"}"#,
+                #"{"command":"quit"}"#,
+            ])
         let state = try #require(first.last?["state"])
         let resume = EventProtocol.line(["command": "resume", "state": state])
         let (outcome, events) = runJSON(survey, [resume] + Self.completing.dropFirst(2))
