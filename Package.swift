@@ -32,7 +32,7 @@ let package = Package(
         // The `survey` command: a thin shell over the libraries.
         .executableTarget(
             name: "SurveyCLI",
-            dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyRendering"],
+            dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyPluginLoader"],
             swiftSettings: strictSettings
         ),
         // Benchmarks: a generator of large branching surveys and a benchmark program.

@@ -170,7 +170,7 @@ public struct SurveySession {
         lastErrors.removeAll { $0.stepID == stepID }
         answers[index] = normalized
         setValue(index, normalized)
-        emit(.answered(stepID: stepID, value: normalized.isNull ? nil : normalized))
+        emit(.answered(stepID: stepID, value: normalized.isNull ? JSONValue?.none : normalized))
         return normalized
     }
 
