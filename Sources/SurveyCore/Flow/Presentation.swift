@@ -39,6 +39,8 @@ public struct QuestionPresentation: Sendable, Hashable {
     public var answer: JSONValue?
     /// The validation problem for this step, if any.
     public var error: StepError?
+    /// Body text and media, for content steps.
+    public var content: ContentPresentation?
 }
 
 extension SurveySession {
@@ -91,7 +93,14 @@ extension SurveySession {
             id: step.id, typeID: step.question.typeID, title: title,
             description: step.definition.description.map { pipe(context.text($0)) }, isRequired: isRequired,
             collectsAnswer: step.collectsAnswer, input: input, answer: answers[index].isNull ? JSONValue?.none : answers[index],
-            error: lastErrors.first { $0.stepID == step.id })
+            error: lastErrors.first { $0.stepID == step.id },
+            content: content(ofStep: step))
+    }
+
+    func content(ofStep step: CompiledStep) -> ContentPresentation? {
+        guard var content = step.question.content(in: context) else { return nil }
+        content.body = content.body.map { pipe($0) }
+        return content
     }
 
     /// Replaces `{name}` in `text` with the respondent's answer (or calculated value) as text.
