@@ -261,7 +261,7 @@ struct ExpressionParser {
         if let op = comparisonOperator() {
             try advance()
             if token == .end { throw error("expected a value after the operator") }
-            return .binary(op, node, try parseAdditive())
+            return .makeBinary(op, node, try parseAdditive())
         }
         return node
     }

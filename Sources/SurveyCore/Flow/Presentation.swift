@@ -79,7 +79,7 @@ extension SurveySession {
                 regular.shuffle(using: &generator)
                 choices.choices = regular + others
             }
-            for offset in choices.choices.indices where choices.choices[offset].label.contains("{") {
+            for offset in choices.choices.indices where choices.choices[offset].label.utf8.contains(UInt8(ascii: "{")) {
                 choices.choices[offset].label = pipe(choices.choices[offset].label)
             }
             if case .multipleChoice = input { input = .multipleChoice(choices) } else { input = .singleChoice(choices) }
@@ -92,7 +92,8 @@ extension SurveySession {
         return QuestionPresentation(
             id: step.id, typeID: step.question.typeID, title: title,
             description: step.definition.description.map { pipe(context.text($0)) }, isRequired: isRequired,
-            collectsAnswer: step.collectsAnswer, input: input, answer: answers[index].isNull ? JSONValue?.none : answers[index],
+            collectsAnswer: step.collectsAnswer, input: input,
+            answer: answers[index].isNull ? JSONValue?.none : answers[index],
             error: lastErrors.first { $0.stepID == step.id },
             content: content(ofStep: step))
     }
@@ -105,7 +106,7 @@ extension SurveySession {
 
     /// Replaces `{name}` in `text` with the respondent's answer (or calculated value) as text.
     public func pipe(_ text: String) -> String {
-        guard text.contains("{") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "{")) else { return text }
         var result = ""
         var remainder = Substring(text)
         while let open = remainder.firstIndex(of: "{") {

@@ -24,8 +24,15 @@ struct SurveyCompiler {
 
         /// Built only when needed (errors, option readers): most steps never need one.
         var path: JSONPath {
-            let unitPath = JSONPath.root.appending("steps").appending(unitOffset)
-            return childOffset < 0 ? unitPath : unitPath.appending("steps").appending(childOffset)
+            childOffset < 0
+                ? JSONPath([.key("steps"), .index(unitOffset)])
+                : JSONPath([.key("steps"), .index(unitOffset), .key("steps"), .index(childOffset)])
+        }
+
+        var optionsPath: JSONPath {
+            childOffset < 0
+                ? JSONPath([.key("steps"), .index(unitOffset), .key("options")])
+                : JSONPath([.key("steps"), .index(unitOffset), .key("steps"), .index(childOffset), .key("options")])
         }
     }
 
@@ -251,7 +258,7 @@ struct SurveyCompiler {
         }
         do {
             return try type.configure(
-                options: definition.options, path: step.path.appending("options"), stepID: definition.id)
+                options: definition.options, path: step.optionsPath, stepID: definition.id)
         } catch {
             var located = error
             located.stepID = definition.id
@@ -324,13 +331,13 @@ struct SurveyCompiler {
         _ text: LocalizedText?, path: @autoclosure () -> JSONPath, stepID: String, resolve: (String) -> Int?
     ) {
         guard let text else { return }
-        for (locale, value) in text.translations where value.contains("{") {
+        if let plain = text.plainText, !plain.utf8.contains(UInt8(ascii: "{")) { return }
+        for (locale, value) in text.translations where value.utf8.contains(UInt8(ascii: "{")) {
             for name in PipedText.references(in: value) {
                 let root = name.split(separator: ".").first.map(String.init) ?? name
                 if resolve(name) == nil && resolve(root) == nil {
                     let memberPath =
-                        text.translations.count == 1 && locale == LocalizedText.neutralKey
-                        ? path() : path().appending(locale)
+                        text.plainText != nil ? path() : path().appending(locale)
                     errors.append(
                         SurveyError(
                             .unknownReference,

@@ -103,6 +103,7 @@ private struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var depth = 0
+    var scratch: [[(String, JSONValue, Int)]] = []
     // Path tracking, used only by SourceLocator.
     let target: [JSONPath.Component]?
     var current: [JSONPath.Component] = []
@@ -193,12 +194,15 @@ private struct Parser {
         depth += 1
         defer { depth -= 1 }
         if depth > 512 { throw RawSyntaxError(message: "nesting deeper than 512 levels", offset: start) }
-        var members: [String: JSONValue] = [:]
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(members)
+            return .object([:])
         }
+        // Members are gathered in a per-depth scratch buffer, then the dictionary is built once
+        // at its final size (growing a dictionary member by member rehashes several times).
+        while scratch.count < depth { scratch.append([]) }
+        scratch[depth - 1].removeAll(keepingCapacity: true)
         while true {
             skipWhitespace()
             guard index < bytes.count else {
@@ -219,9 +223,7 @@ private struct Parser {
             if target != nil { current.append(.key(key)) }
             let value = try parseValue()
             if target != nil { current.removeLast() }
-            if members.updateValue(value, forKey: key) != nil {
-                throw RawSyntaxError(message: "duplicate member name \"\(key)\"", offset: keyOffset)
-            }
+            scratch[depth - 1].append((key, value, keyOffset))
             skipWhitespace()
             guard index < bytes.count else {
                 throw RawSyntaxError(message: "unexpected end of input, expected ',' or '}'", offset: index)
@@ -232,6 +234,11 @@ private struct Parser {
             }
             if bytes[index] == UInt8(ascii: "}") {
                 index += 1
+                var members: [String: JSONValue] = Dictionary(minimumCapacity: scratch[depth - 1].count)
+                for (key, value, keyOffset) in scratch[depth - 1] where members.updateValue(value, forKey: key) != nil {
+                    throw RawSyntaxError(message: "duplicate member name \"\(key)\"", offset: keyOffset)
+                }
+                scratch[depth - 1].removeAll(keepingCapacity: true)
                 return .object(members)
             }
             throw RawSyntaxError(

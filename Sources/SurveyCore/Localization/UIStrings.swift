@@ -70,7 +70,7 @@ public struct UIStrings: Sendable, Hashable {
     }
 
     static func fill(_ template: String, _ arguments: [String: String]) -> String {
-        guard template.contains("{") else { return template }
+        guard template.utf8.contains(UInt8(ascii: "{")) else { return template }
         var result = template
         for (name, value) in arguments {
             result = result.replacingOccurrences(of: "{\(name)}", with: value)

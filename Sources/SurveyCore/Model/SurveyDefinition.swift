@@ -254,7 +254,9 @@ extension SurveyDefinition {
                 SurveyError(.missingField, "missing required member 'steps' (an array of steps)", path: .root))
         }
         self.steps = steps
-        errors += Self.duplicateIDErrors(in: json)
+        // When every step decoded, the compiler finds duplicate ids on its own (cheaper); otherwise
+        // look at the raw JSON so that steps left out still count.
+        if !errors.isEmpty { errors += Self.duplicateIDErrors(in: json) }
         _ = attempt { () throws(SurveyError) in try reader.finish(alsoAllowed: ["$schema"]) }
     }
 }
@@ -311,18 +313,20 @@ extension StepDefinition {
     ]
 
     /// Decodes one step in a single pass over its members (the hot path of loading huge surveys).
-    static func decode(_ json: JSONValue, path: JSONPath, allowPages: Bool, errors: inout [SurveyError])
+    static func decode(
+        _ json: JSONValue, path: @autoclosure () -> JSONPath, allowPages: Bool, errors: inout [SurveyError]
+    )
         -> StepDefinition?
     {
         guard case .object(let members) = json else {
             errors.append(
-                SurveyError(.invalidValue, "a step must be a JSON object, got \(json.kindDescription)", path: path))
+                SurveyError(.invalidValue, "a step must be a JSON object, got \(json.kindDescription)", path: path()))
             return nil
         }
         let errorCount = errors.count
         let stepID = members["id"]?.stringValue
         func fail(_ key: String?, _ message: String, kind: SurveyError.Kind = .invalidValue) {
-            errors.append(SurveyError(kind, message, path: key.map { path.appending($0) } ?? path, stepID: stepID))
+            errors.append(SurveyError(kind, message, path: key.map { path().appending($0) } ?? path(), stepID: stepID))
         }
         func mismatch(_ key: String, _ expected: String, _ value: JSONValue) {
             fail(key, "'\(key)' must be \(expected), got \(value.kindDescription)")
@@ -351,7 +355,7 @@ extension StepDefinition {
             case "title", "description":
                 if value.isNull { continue }
                 do {
-                    let text = try LocalizedText(json: value, path: path.appending(key))
+                    let text = try LocalizedText(json: value, path: path().appending(key))
                     if key == "title" { step.title = text } else { step.description = text }
                 } catch {
                     var located = error
@@ -398,7 +402,7 @@ extension StepDefinition {
                 for (offset, element) in elements.enumerated() {
                     do {
                         step.branches.append(
-                            try decodeBranch(element, path: path.appending(key).appending(offset), stepID: stepID))
+                            try decodeBranch(element, path: path().appending(key).appending(offset), stepID: stepID))
                     } catch {
                         errors.append(error)
                     }
@@ -421,7 +425,8 @@ extension StepDefinition {
                 if case .array(let elements) = children {
                     for (index, element) in elements.enumerated() {
                         if let child = decode(
-                            element, path: path.appending("steps").appending(index), allowPages: false, errors: &errors)
+                            element, path: path().appending("steps").appending(index), allowPages: false,
+                            errors: &errors)
                         {
                             step.steps.append(child)
                         }
