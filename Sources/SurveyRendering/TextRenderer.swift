@@ -155,12 +155,28 @@ public struct TextRenderer: SurveyRenderer {
     func showContent(_ question: QuestionPresentation) {
         line(paint(question.title, .bold))
         if let description = question.description { line(description) }
+        showBody(question.content)
     }
 
     func showTitle(_ question: QuestionPresentation) {
         line("")
         line(paint(question.title, .bold) + (question.isRequired ? paint(" *", .red) : ""))
         if let description = question.description { line(paint(description, .dim)) }
+        showBody(question.content)
+    }
+
+    /// The body text of a content step, then its media as `[image: reference] alternative text`.
+    func showBody(_ content: ContentPresentation?) {
+        guard let content else { return }
+        if let body = content.body, !body.isEmpty { line(body) }
+        if let media = content.media { line(mediaLine(media)) }
+    }
+
+    /// `[video: https://example.com/tour.mp4] A short screen recording`.
+    func mediaLine(_ media: MediaReference) -> String {
+        let reference = paint("[\(media.kind): \(media.reference)]", .cyan)
+        guard let alternative = media.alternativeText, !alternative.isEmpty else { return reference }
+        return reference + " " + paint(alternative, .dim)
     }
 
     // MARK: Output helpers
