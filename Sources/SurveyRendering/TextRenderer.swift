@@ -95,7 +95,7 @@ public struct TextRenderer: SurveyRenderer {
             }
         }
         if !hasAnswerable {
-            switch readLine(prompt: "[Enter] " + strings[.continue]) {
+            switch readLine(prompt: "[\(strings[.enterKey])] " + strings[.continue]) {
             case .command(let action): return action
             case .line: return .next
             }
@@ -115,7 +115,8 @@ public struct TextRenderer: SurveyRenderer {
         case .validationFailed:
             skippedErrors = []
         case .rejected(let error):
-            line(paint("! " + error.message, .red))
+            // Back on the first unit is the one refusal a respondent causes by typing; say it in their language.
+            line(paint("! " + (error.code == "cannotGoBack" ? strings[.atFirstQuestion] : error.message), .red))
         case .completed:
             line("")
             line(paint(strings[.completed], .green))
