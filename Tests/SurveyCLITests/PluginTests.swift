@@ -255,4 +255,52 @@ struct PluginTests {
         #expect(result.stderr.hasPrefix(survey + ":2:"))
         #expect(result.stderr.contains("'reject' is not allowed here (step 'q', at $.steps[0].options.reject)"))
     }
+
+    // MARK: docs/plugins-quickstart.md
+
+    /// The first fenced block of `language` after `heading` in the quick start.
+    static func quickstartBlock(_ language: String, after heading: String) throws -> String {
+        let document = try String(
+            contentsOf: root.appendingPathComponent("docs/plugins-quickstart.md"), encoding: .utf8)
+        let section = try #require(document.range(of: heading))
+        let rest = document[section.upperBound...]
+        let start = try #require(rest.range(of: "```\(language)\n"))
+        let end = try #require(rest[start.upperBound...].range(of: "```"))
+        return String(rest[start.upperBound..<end.lowerBound])
+    }
+
+    @Test func theQuickstartCPluginBuildsLoadsAndRuns() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let source = directory.appendingPathComponent("percent.c")
+        let library = directory.appendingPathComponent("libpercent.so").path
+        try Data(try Self.quickstartBlock("c", after: "## 3. Write a plugin in C").utf8).write(to: source)
+        let compiler = Process()
+        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        compiler.arguments = [
+            "cc", "-shared", "-fPIC", "-Wall", "-Werror", "-I",
+            Self.root.appendingPathComponent("Sources/CSurveyPluginABI/include").path, "-o", library, source.path,
+        ]
+        try compiler.run()
+        compiler.waitUntilExit()
+        #expect(compiler.terminationStatus == 0)
+
+        let types = try Self.run(["types", "--plugin", library])
+        #expect(types.stdout.contains("percent           A whole percentage, 0 to 100  [\(library)]"))
+
+        let survey = directory.appendingPathComponent("percent-demo.json").path
+        try Data(try Self.quickstartBlock("json", after: "## 3. Write a plugin in C").utf8).write(
+            to: URL(fileURLWithPath: survey))
+        let answers = directory.appendingPathComponent("hot.json").path
+        try Data(#"{"charge": 80, "temperature": 31}"#.utf8).write(to: URL(fileURLWithPath: answers))
+        let hot = try Self.run(
+            [
+                "test", survey, "--plugin", library, "--answers", answers, "--quiet", "--expect-path",
+                "charge,temperature,hot",
+            ])
+        #expect(hot.status == 0, "\(hot.stderr)")
+        try Data(#"{"charge": 101, "temperature": 20}"#.utf8).write(to: URL(fileURLWithPath: answers))
+        let refused = try Self.run(["test", survey, "--plugin", library, "--answers", answers, "--quiet"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("Enter a whole number from 0 to 100."))
+    }
 }
