@@ -21,12 +21,23 @@ public struct Expression: Sendable {
     public init(
         _ source: String, functions: ExpressionFunctionRegistry, resolve: @escaping (String) -> Int?
     ) throws(ExpressionCompileError) {
-        var parser = ExpressionParser(source: source, functions: functions, resolve: resolve)
-        root = try parser.parse()
+        var text = source
+        typealias Parsed = (root: ExpressionNode, names: [String], slots: [Int], callsImpureFunction: Bool)
+        let parsed: Result<Parsed, ExpressionCompileError> = text.withUTF8 { bytes in
+            var parser = ExpressionParser(bytes: bytes, functions: functions, resolve: resolve)
+            do throws(ExpressionCompileError) {
+                let root = try parser.parse()
+                return .success((root, parser.referencedNames, parser.referencedSlots, parser.callsImpureFunction))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let result = try parsed.get()
+        root = result.root
         self.source = source
-        referencedNames = parser.referencedNames
-        slots = parser.referencedSlots
-        callsImpureFunction = parser.callsImpureFunction
+        referencedNames = result.names
+        slots = result.slots
+        callsImpureFunction = result.callsImpureFunction
     }
 
     /// Evaluates against `values` (indexed by slot).

@@ -88,10 +88,10 @@ extension SurveySession {
         if !isRequired, let requiredIf = step.requiredIf {
             isRequired = requiredIf.isTrue(values, context: functionContext)
         }
-        let title = step.definition.title.map { pipe(context.text($0)) } ?? step.id
+        let title = step.title.map { pipe(context.text($0)) } ?? step.id
         return QuestionPresentation(
             id: step.id, typeID: step.question.typeID, title: title,
-            description: step.definition.description.map { pipe(context.text($0)) }, isRequired: isRequired,
+            description: step.description.map { pipe(context.text($0)) }, isRequired: isRequired,
             collectsAnswer: step.collectsAnswer, input: input,
             answer: answers[index].isNull ? JSONValue?.none : answers[index],
             error: lastErrors.first { $0.stepID == step.id },

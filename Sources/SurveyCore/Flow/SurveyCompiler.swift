@@ -122,8 +122,8 @@ struct SurveyCompiler {
         var questions: [ConfiguredQuestion?] = []
         questions.reserveCapacity(flatSteps.count)
         let english = PresentationContext.english
-        for step in flatSteps {
-            questions.append(configure(step))
+        for index in flatSteps.indices {
+            questions.append(configure(flatSteps, at: index))
         }
 
         // 4. Expressions.
@@ -136,33 +136,40 @@ struct SurveyCompiler {
         var expressionCount = 0
         var compiledSteps: [CompiledStep] = []
         compiledSteps.reserveCapacity(stepCount)
-        for (index, step) in flatSteps.enumerated() {
-            let definition = step.definition
-            let id = definition.id
+        for index in flatSteps.indices {
+            // Fields are read through the array (no copy of the whole step definition per step).
+            let id = flatSteps[index].definition.id
             let visibleIf = compileExpression(
-                definition.visibleIf, member: "visibleIf", path: step.path, stepID: id, resolve: resolve)
+                flatSteps[index].definition.visibleIf, member: "visibleIf", path: flatSteps[index].path, stepID: id,
+                resolve: resolve)
             let requiredIf = compileExpression(
-                definition.requiredIf, member: "requiredIf", path: step.path, stepID: id, resolve: resolve)
-            let branches = compileBranches(
-                definition.branches, path: step.path, stepID: id, resolve: resolve, units: unitIndexByID,
-                steps: stepIndexByID, flatSteps: flatSteps)
+                flatSteps[index].definition.requiredIf, member: "requiredIf", path: flatSteps[index].path, stepID: id,
+                resolve: resolve)
+            let branches =
+                flatSteps[index].definition.branches.isEmpty
+                ? []
+                : compileBranches(
+                    flatSteps[index].definition.branches, path: flatSteps[index].path, stepID: id, resolve: resolve,
+                    units: unitIndexByID, steps: stepIndexByID, flatSteps: flatSteps)
             var choiceConditions: [String: Expression] = [:]
-            if let question = questions[index], definition.options.containsMember(named: "visibleIf"),
+            if let question = questions[index], flatSteps[index].definition.options.containsMember(named: "visibleIf"),
                 let input = question.input(in: english).choiceInput
             {
                 for (offset, choice) in input.choices.enumerated() {
                     guard let condition = choice.visibleIf else { continue }
                     if let expression = compileExpression(
                         condition, member: "visibleIf",
-                        path: step.path.appending("options").appending("choices").appending(offset),
+                        path: flatSteps[index].path.appending("options").appending("choices").appending(offset),
                         stepID: id, resolve: resolve)
                     {
                         choiceConditions[choice.value] = expression
                     }
                 }
             }
-            checkPiping(definition.title, path: step.path.appending("title"), stepID: id, resolve: resolve)
-            checkPiping(definition.description, path: step.path.appending("description"), stepID: id, resolve: resolve)
+            let title = flatSteps[index].definition.title
+            let description = flatSteps[index].definition.description
+            checkPiping(title, path: flatSteps[index].path.appending("title"), stepID: id, resolve: resolve)
+            checkPiping(description, path: flatSteps[index].path.appending("description"), stepID: id, resolve: resolve)
             expressionCount +=
                 (visibleIf == nil ? 0 : 1) + (requiredIf == nil ? 0 : 1) + branches.filter { $0.condition != nil }.count
                 + choiceConditions.count
@@ -170,9 +177,13 @@ struct SurveyCompiler {
             let collects = question.collectsAnswer
             compiledSteps.append(
                 CompiledStep(
-                    id: id, unit: step.unit, question: question, definition: definition, visibleIf: visibleIf,
-                    requiredIf: requiredIf, branches: branches, choiceConditions: choiceConditions,
-                    isRequired: definition.isRequired, isEnabled: definition.isEnabled, collectsAnswer: collects,
+                    id: id, unit: flatSteps[index].unit, question: question, title: title, description: description,
+                    unitOffset: Int32(flatSteps[index].unitOffset), childOffset: Int32(flatSteps[index].childOffset),
+                    visibleIf: visibleIf, requiredIf: requiredIf, branches: branches,
+                    choiceConditions: choiceConditions,
+                    isRequired: flatSteps[index].definition.isRequired,
+                    isEnabled: flatSteps[index].definition.isEnabled,
+                    collectsAnswer: collects,
                     countsForProgress: collects || self.definition.settings.progressCountsContent))
         }
         var compiledUnits: [CompiledUnit] = []
@@ -220,16 +231,18 @@ struct SurveyCompiler {
         if !errors.isEmpty { throw SurveyLoadError(errors: errors) }
 
         // 5. The dependency graph: which conditions to re-evaluate when a value changes.
-        var watchers = [[Watcher]](repeating: [], count: stepCount + compiledCalculated.count)
+        var watcherPairs: [(slot: Int, watcher: Watcher)] = []
+        watcherPairs.reserveCapacity(stepCount + compiledUnits.count)
         for (index, step) in compiledSteps.enumerated() {
-            for slot in step.visibleIf?.slots ?? [] { watchers[slot].append(.stepVisibility(index)) }
+            for slot in step.visibleIf?.slots ?? [] { watcherPairs.append((slot, .stepVisibility(index))) }
         }
         for (index, unit) in compiledUnits.enumerated() {
-            for slot in unit.visibleIf?.slots ?? [] { watchers[slot].append(.unitVisibility(index)) }
+            for slot in unit.visibleIf?.slots ?? [] { watcherPairs.append((slot, .unitVisibility(index))) }
         }
         for (index, value) in compiledCalculated.enumerated() {
-            for slot in value.expression.slots { watchers[slot].append(.calculated(index)) }
+            for slot in value.expression.slots { watcherPairs.append((slot, .calculated(index))) }
         }
+        let watchers = WatcherTable(slotCount: stepCount + compiledCalculated.count, pairs: watcherPairs)
         let order = try calculatedOrder(compiledCalculated, stepCount: stepCount)
 
         return Survey(
@@ -239,7 +252,8 @@ struct SurveyCompiler {
             expressionCount: expressionCount, usesDateFunctions: usesDateFunctions)
     }
 
-    mutating func configure(_ step: FlatStep) -> ConfiguredQuestion? {
+    mutating func configure(_ flatSteps: [FlatStep], at index: Int) -> ConfiguredQuestion? {
+        let step = flatSteps[index]
         let definition = step.definition
         guard let type = registry.type(withID: definition.type) else {
             var message = "unknown question type '\(definition.type)'"

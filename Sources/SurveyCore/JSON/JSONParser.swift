@@ -103,7 +103,8 @@ private struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var depth = 0
-    var scratch: [[(String, JSONValue, Int)]] = []
+    let members = ParseStack<(key: String, value: JSONValue, offset: Int)>()
+    let elements = ParseStack<JSONValue>()
     // Path tracking, used only by SourceLocator.
     let target: [JSONPath.Component]?
     var current: [JSONPath.Component] = []
@@ -199,10 +200,9 @@ private struct Parser {
             index += 1
             return .object([:])
         }
-        // Members are gathered in a per-depth scratch buffer, then the dictionary is built once
-        // at its final size (growing a dictionary member by member rehashes several times).
-        while scratch.count < depth { scratch.append([]) }
-        scratch[depth - 1].removeAll(keepingCapacity: true)
+        // Members are gathered on a stack, then the dictionary is built once at its final size
+        // (growing a dictionary member by member rehashes several times).
+        let firstMember = members.count
         while true {
             skipWhitespace()
             guard index < bytes.count else {
@@ -223,7 +223,7 @@ private struct Parser {
             if target != nil { current.append(.key(key)) }
             let value = try parseValue()
             if target != nil { current.removeLast() }
-            scratch[depth - 1].append((key, value, keyOffset))
+            members.push((key, value, keyOffset))
             skipWhitespace()
             guard index < bytes.count else {
                 throw RawSyntaxError(message: "unexpected end of input, expected ',' or '}'", offset: index)
@@ -234,12 +234,13 @@ private struct Parser {
             }
             if bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                var members: [String: JSONValue] = Dictionary(minimumCapacity: scratch[depth - 1].count)
-                for (key, value, keyOffset) in scratch[depth - 1] where members.updateValue(value, forKey: key) != nil {
-                    throw RawSyntaxError(message: "duplicate member name \"\(key)\"", offset: keyOffset)
+                var object: [String: JSONValue] = Dictionary(minimumCapacity: members.count - firstMember)
+                try members.popEach(from: firstMember) { (member) throws(RawSyntaxError) in
+                    if object.updateValue(member.value, forKey: member.key) != nil {
+                        throw RawSyntaxError(message: "duplicate member name \"\(member.key)\"", offset: member.offset)
+                    }
                 }
-                scratch[depth - 1].removeAll(keepingCapacity: true)
-                return .object(members)
+                return .object(object)
             }
             throw RawSyntaxError(
                 message: "expected ',' or '}' after an object member, found \(describe(bytes[index]))", offset: index)
@@ -252,16 +253,17 @@ private struct Parser {
         depth += 1
         defer { depth -= 1 }
         if depth > 512 { throw RawSyntaxError(message: "nesting deeper than 512 levels", offset: start) }
-        var elements: [JSONValue] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
-            return .array(elements)
+            return .array([])
         }
+        let firstElement = elements.count
         while true {
             skipWhitespace()
-            if target != nil { current.append(.index(elements.count)) }
-            elements.append(try parseValue())
+            if target != nil { current.append(.index(elements.count - firstElement)) }
+            let value = try parseValue()
+            elements.push(value)
             if target != nil { current.removeLast() }
             skipWhitespace()
             guard index < bytes.count else {
@@ -273,7 +275,7 @@ private struct Parser {
             }
             if bytes[index] == UInt8(ascii: "]") {
                 index += 1
-                return .array(elements)
+                return .array(elements.popArray(from: firstElement))
             }
             throw RawSyntaxError(
                 message: "expected ',' or ']' after an array element, found \(describe(bytes[index]))", offset: index)
