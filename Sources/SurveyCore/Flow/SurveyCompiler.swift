@@ -118,73 +118,42 @@ struct SurveyCompiler {
             }
         }
 
-        // 3. Question types and options.
-        var questions: [ConfiguredQuestion?] = []
-        questions.reserveCapacity(flatSteps.count)
-        let english = PresentationContext.english
-        for index in flatSteps.indices {
-            questions.append(configure(flatSteps, at: index))
-        }
-
-        // 4. Expressions.
+        // 3. Steps: question types, options and expressions. Steps are independent, so large
+        // surveys compile in parallel chunks (one per core); results are merged in document order.
         let stepCount = flatSteps.count
-        let resolve: (String) -> Int? = { name in
+        let resolve: @Sendable (String) -> Int? = { [stepIndexByID, calculatedIndexByName] name in
             if let index = stepIndexByID[name] { return index }
             if let index = calculatedIndexByName[name] { return stepCount + index }
             return nil
         }
+        let chunkCount = stepCount >= 50_000 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
+        let chunkSize = (stepCount + chunkCount - 1) / max(chunkCount, 1)
+        let results = ChunkResults(count: chunkCount)
+        let template = self
+        let context = StepContext(
+            flatSteps: flatSteps, stepIndexByID: stepIndexByID, unitIndexByID: unitIndexByID, resolve: resolve)
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            var compiler = template
+            compiler.errors = []
+            var steps: [CompiledStep] = []
+            var expressions = 0
+            let range = (chunk * chunkSize)..<min(stepCount, (chunk + 1) * chunkSize)
+            steps.reserveCapacity(range.count)
+            for index in range {
+                if let step = compiler.compileStep(at: index, in: context, expressionCount: &expressions) {
+                    steps.append(step)
+                }
+            }
+            results.store(chunk, steps: steps, compiler: compiler, expressions: expressions)
+        }
         var expressionCount = 0
         var compiledSteps: [CompiledStep] = []
         compiledSteps.reserveCapacity(stepCount)
-        for index in flatSteps.indices {
-            // Fields are read through the array (no copy of the whole step definition per step).
-            let id = flatSteps[index].definition.id
-            let visibleIf = compileExpression(
-                flatSteps[index].definition.visibleIf, member: "visibleIf", path: flatSteps[index].path, stepID: id,
-                resolve: resolve)
-            let requiredIf = compileExpression(
-                flatSteps[index].definition.requiredIf, member: "requiredIf", path: flatSteps[index].path, stepID: id,
-                resolve: resolve)
-            let branches =
-                flatSteps[index].definition.branches.isEmpty
-                ? []
-                : compileBranches(
-                    flatSteps[index].definition.branches, path: flatSteps[index].path, stepID: id, resolve: resolve,
-                    units: unitIndexByID, steps: stepIndexByID, flatSteps: flatSteps)
-            var choiceConditions: [String: Expression] = [:]
-            if let question = questions[index], flatSteps[index].definition.options.containsMember(named: "visibleIf"),
-                let input = question.input(in: english).choiceInput
-            {
-                for (offset, choice) in input.choices.enumerated() {
-                    guard let condition = choice.visibleIf else { continue }
-                    if let expression = compileExpression(
-                        condition, member: "visibleIf",
-                        path: flatSteps[index].path.appending("options").appending("choices").appending(offset),
-                        stepID: id, resolve: resolve)
-                    {
-                        choiceConditions[choice.value] = expression
-                    }
-                }
-            }
-            let title = flatSteps[index].definition.title
-            let description = flatSteps[index].definition.description
-            checkPiping(title, path: flatSteps[index].path.appending("title"), stepID: id, resolve: resolve)
-            checkPiping(description, path: flatSteps[index].path.appending("description"), stepID: id, resolve: resolve)
-            expressionCount +=
-                (visibleIf == nil ? 0 : 1) + (requiredIf == nil ? 0 : 1) + branches.filter { $0.condition != nil }.count
-                + choiceConditions.count
-            guard let question = questions[index] else { continue }
-            let collects = question.collectsAnswer
-            compiledSteps.append(
-                CompiledStep(
-                    id: id, unit: flatSteps[index].unit, question: question, title: title, description: description,
-                    unitOffset: Int32(flatSteps[index].unitOffset), childOffset: Int32(flatSteps[index].childOffset),
-                    visibleIf: visibleIf, requiredIf: requiredIf, branches: branches,
-                    choiceConditions: choiceConditions,
-                    isRequired: flatSteps[index].definition.isRequired,
-                    isEnabled: flatSteps[index].definition.isEnabled,
-                    collectsAnswer: collects,
-                    countsForProgress: collects || self.definition.settings.progressCountsContent))
+        for chunk in 0..<chunkCount {
+            compiledSteps.append(contentsOf: results.steps[chunk])
+            errors += results.errors[chunk]
+            usesDateFunctions = usesDateFunctions || results.usesDateFunctions[chunk]
+            expressionCount += results.expressionCounts[chunk]
         }
         var compiledUnits: [CompiledUnit] = []
         compiledUnits.reserveCapacity(flatUnits.count)
@@ -250,6 +219,99 @@ struct SurveyCompiler {
             calculated: compiledCalculated, stepIndexByID: stepIndexByID, unitIndexByID: unitIndexByID,
             calculatedIndexByName: calculatedIndexByName, watchers: watchers, calculatedOrder: order,
             expressionCount: expressionCount, usesDateFunctions: usesDateFunctions)
+    }
+
+    /// What compiling one step needs to look up (shared, read-only, by every chunk).
+    struct StepContext: Sendable {
+        let flatSteps: [FlatStep]
+        let stepIndexByID: [String: Int]
+        let unitIndexByID: [String: Int]
+        let resolve: @Sendable (String) -> Int?
+    }
+
+    /// Per-chunk results of the parallel step compilation.
+    final class ChunkResults: @unchecked Sendable {
+        // Each chunk writes only its own index, before concurrentPerform returns.
+        var steps: [[CompiledStep]]
+        var errors: [[SurveyError]]
+        var usesDateFunctions: [Bool]
+        var expressionCounts: [Int]
+        private let lock = NSLock()
+
+        init(count: Int) {
+            steps = Array(repeating: [], count: count)
+            errors = Array(repeating: [], count: count)
+            usesDateFunctions = Array(repeating: false, count: count)
+            expressionCounts = Array(repeating: 0, count: count)
+        }
+
+        func store(_ chunk: Int, steps: [CompiledStep], compiler: SurveyCompiler, expressions: Int) {
+            lock.lock()
+            defer { lock.unlock() }
+            self.steps[chunk] = steps
+            errors[chunk] = compiler.errors
+            usesDateFunctions[chunk] = compiler.usesDateFunctions
+            expressionCounts[chunk] = expressions
+        }
+    }
+
+    /// Configures one step's question and compiles its expressions; `nil` when it has errors.
+    mutating func compileStep(at index: Int, in context: StepContext, expressionCount: inout Int) -> CompiledStep? {
+        let english = PresentationContext.english
+        let question = configure(context.flatSteps, at: index)
+        // Fields are read through the array (no copy of the whole step definition per step).
+        let id = context.flatSteps[index].definition.id
+        let visibleIf = compileExpression(
+            context.flatSteps[index].definition.visibleIf, member: "visibleIf", path: context.flatSteps[index].path,
+            stepID: id,
+            resolve: context.resolve)
+        let requiredIf = compileExpression(
+            context.flatSteps[index].definition.requiredIf, member: "requiredIf", path: context.flatSteps[index].path,
+            stepID: id,
+            resolve: context.resolve)
+        let branches =
+            context.flatSteps[index].definition.branches.isEmpty
+            ? []
+            : compileBranches(
+                context.flatSteps[index].definition.branches, path: context.flatSteps[index].path, stepID: id,
+                resolve: context.resolve,
+                units: context.unitIndexByID, steps: context.stepIndexByID, flatSteps: context.flatSteps)
+        var choiceConditions: [String: Expression] = [:]
+        if let question, context.flatSteps[index].definition.options.containsMember(named: "visibleIf"),
+            let input = question.input(in: english).choiceInput
+        {
+            for (offset, choice) in input.choices.enumerated() {
+                guard let condition = choice.visibleIf else { continue }
+                if let expression = compileExpression(
+                    condition, member: "visibleIf",
+                    path: context.flatSteps[index].path.appending("options").appending("choices").appending(offset),
+                    stepID: id, resolve: context.resolve)
+                {
+                    choiceConditions[choice.value] = expression
+                }
+            }
+        }
+        let title = context.flatSteps[index].definition.title
+        let description = context.flatSteps[index].definition.description
+        checkPiping(title, path: context.flatSteps[index].path.appending("title"), stepID: id, resolve: context.resolve)
+        checkPiping(
+            description, path: context.flatSteps[index].path.appending("description"), stepID: id,
+            resolve: context.resolve)
+        expressionCount +=
+            (visibleIf == nil ? 0 : 1) + (requiredIf == nil ? 0 : 1) + branches.filter { $0.condition != nil }.count
+            + choiceConditions.count
+        guard let question else { return nil }
+        let collects = question.collectsAnswer
+        return CompiledStep(
+            id: id, unit: context.flatSteps[index].unit, question: question, title: title, description: description,
+            unitOffset: Int32(context.flatSteps[index].unitOffset),
+            childOffset: Int32(context.flatSteps[index].childOffset),
+            visibleIf: visibleIf, requiredIf: requiredIf, branches: branches,
+            choiceConditions: choiceConditions,
+            isRequired: context.flatSteps[index].definition.isRequired,
+            isEnabled: context.flatSteps[index].definition.isEnabled,
+            collectsAnswer: collects,
+            countsForProgress: collects || definition.settings.progressCountsContent)
     }
 
     mutating func configure(_ flatSteps: [FlatStep], at index: Int) -> ConfiguredQuestion? {
