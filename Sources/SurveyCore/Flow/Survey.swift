@@ -79,7 +79,9 @@ public struct Survey: Sendable {
     public func isUnit(_ id: String) -> Bool { unitIndexByID[id] != nil }
 }
 
-struct CompiledUnit: Sendable {
+/// A reference type: sessions read it on every answer, and copying a struct this size
+/// would retain each of its fields.
+final class CompiledUnit: Sendable {
     let id: String
     let isPage: Bool
     let steps: Range<Int>
@@ -90,9 +92,33 @@ struct CompiledUnit: Sendable {
     let description: LocalizedText?
     let isShuffled: Bool
     let isEnabled: Bool
+
+    init(
+        id: String,
+        isPage: Bool,
+        steps: Range<Int>,
+        visibleIf: Expression?,
+        branches: [CompiledBranch],
+        title: LocalizedText?,
+        description: LocalizedText?,
+        isShuffled: Bool,
+        isEnabled: Bool
+    ) {
+        self.id = id
+        self.isPage = isPage
+        self.steps = steps
+        self.visibleIf = visibleIf
+        self.branches = branches
+        self.title = title
+        self.description = description
+        self.isShuffled = isShuffled
+        self.isEnabled = isEnabled
+    }
 }
 
-struct CompiledStep: Sendable {
+/// A reference type: sessions read it on every answer, and copying a struct this size
+/// would retain each of its fields.
+final class CompiledStep: Sendable {
     let id: String
     let unit: Int
     let question: ConfiguredQuestion
@@ -110,6 +136,40 @@ struct CompiledStep: Sendable {
     let isEnabled: Bool
     let collectsAnswer: Bool
     let countsForProgress: Bool
+
+    init(
+        id: String,
+        unit: Int,
+        question: ConfiguredQuestion,
+        title: LocalizedText?,
+        description: LocalizedText?,
+        unitOffset: Int32,
+        childOffset: Int32,
+        visibleIf: Expression?,
+        requiredIf: Expression?,
+        branches: [CompiledBranch],
+        choiceConditions: [String: Expression],
+        isRequired: Bool,
+        isEnabled: Bool,
+        collectsAnswer: Bool,
+        countsForProgress: Bool
+    ) {
+        self.id = id
+        self.unit = unit
+        self.question = question
+        self.title = title
+        self.description = description
+        self.unitOffset = unitOffset
+        self.childOffset = childOffset
+        self.visibleIf = visibleIf
+        self.requiredIf = requiredIf
+        self.branches = branches
+        self.choiceConditions = choiceConditions
+        self.isRequired = isRequired
+        self.isEnabled = isEnabled
+        self.collectsAnswer = collectsAnswer
+        self.countsForProgress = countsForProgress
+    }
 }
 
 struct CompiledBranch: Sendable {
