@@ -129,7 +129,19 @@ extension SurveySession {
             if let index = survey.stepIndexByID[name] { return index }
             return survey.calculatedIndexByName[name].map { survey.steps.count + $0 }
         }
-        if let slot = slot(name) { return values[slot] }
+        if let slot = slot(name) {
+            guard slot < survey.steps.count, !values[slot].isNull,
+                let choices = survey.steps[slot].question.input(in: context).choiceInput
+            else { return values[slot] }
+            // A choice answer reads as its label ("Google"), not its stored value ("google").
+            let labels = Dictionary(
+                choices.choices.map { ($0.value, $0.label) }, uniquingKeysWith: { first, _ in first })
+            func label(_ value: JSONValue) -> JSONValue {
+                value.stringValue.flatMap { labels[$0] }.map(JSONValue.string) ?? value
+            }
+            if case .array(let elements) = values[slot] { return .array(elements.map(label)) }
+            return label(values[slot])
+        }
         var parts = name.split(separator: ".").map(String.init)
         var keys: [String] = []
         while parts.count > 1 {

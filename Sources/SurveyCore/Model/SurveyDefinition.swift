@@ -30,6 +30,8 @@ public struct SurveyDefinition: Sendable, Hashable {
     public var calculatedValues: [CalculatedValue]
     /// The steps in order: questions, content steps and pages.
     public var steps: [StepDefinition]
+    /// The JSON Schema reference (`$schema`) the file declares for editors, kept on save.
+    public var schema: String?
 
     public init(
         formatVersion: Int = SurveyDefinition.currentFormatVersion, id: String, version: String? = nil,
@@ -257,7 +259,8 @@ extension SurveyDefinition {
         // When every step decoded, the compiler finds duplicate ids on its own (cheaper); otherwise
         // look at the raw JSON so that steps left out still count.
         if !errors.isEmpty { errors += Self.duplicateIDErrors(in: json) }
-        _ = attempt { () throws(SurveyError) in try reader.finish(alsoAllowed: ["$schema"]) }
+        schema = attempt { () throws(SurveyError) in try reader.optionalString("$schema") } ?? nil
+        _ = attempt { () throws(SurveyError) in try reader.finish() }
     }
 }
 
@@ -481,6 +484,7 @@ extension SurveyDefinition {
             "steps": .array(steps.map(\.jsonValue)),
         ]
         if let version { members["version"] = .string(version) }
+        if let schema { members["$schema"] = .string(schema) }
         if let description { members["description"] = description.jsonValue }
         if let locales { members["locales"] = .array(locales.map { .string($0) }) }
         if settings != SurveySettings() {
