@@ -6,8 +6,6 @@ struct SurveyCompiler {
     let functions: ExpressionFunctionRegistry
     var errors: [SurveyError] = []
     var usesDateFunctions = false
-    /// Off when the decoder already reported duplicate ids from the raw JSON.
-    var reportsDuplicateIDs = true
 
     init(definition: SurveyDefinition, registry: QuestionTypeRegistry, functions: ExpressionFunctionRegistry) {
         self.definition = definition
@@ -50,10 +48,15 @@ struct SurveyCompiler {
         var flatUnits: [FlatUnit] = []
         flatSteps.reserveCapacity(definition.steps.count)
         flatUnits.reserveCapacity(definition.steps.count)
-        for (unitOffset, step) in definition.steps.enumerated() {
+        // File positions differ from definition positions only when the decoder left out steps with
+        // problems; such a survey never compiles, but its other errors must point at the right place.
+        let sourceMap = definition.sourceMap
+        for (position, step) in definition.steps.enumerated() {
             let start = flatSteps.count
+            let unitOffset = sourceMap?.units[position] ?? position
             if step.isPage {
-                for (childOffset, child) in step.steps.enumerated() {
+                for (childPosition, child) in step.steps.enumerated() {
+                    let childOffset = sourceMap?.children[position][childPosition] ?? childPosition
                     flatSteps.append(
                         FlatStep(
                             definition: child, unit: flatUnits.count, unitOffset: unitOffset, childOffset: childOffset))
@@ -70,9 +73,7 @@ struct SurveyCompiler {
         stepIndexByID.reserveCapacity(flatSteps.count)
         var pageIndexByID: [String: Int] = [:]
         var calculatedIndexByName: [String: Int] = [:]
-        let reportsDuplicates = reportsDuplicateIDs
         func duplicate(_ id: String, at path: @autoclosure () -> JSONPath, member: String, previous: JSONPath) {
-            guard reportsDuplicates else { return }
             errors.append(
                 SurveyError(
                     .duplicateID, "duplicate id '\(id)': already used at \(previous)", path: path().appending(member),

@@ -36,8 +36,9 @@ public struct SurveyLoader: Sendable {
             }
             var errors: [SurveyError] = []
             let definition = try SurveyDefinition(json: json, errors: &errors)
+            // The decoder left out steps with problems; the compiler still checks the rest (types,
+            // options, ids, expressions), so one run reports everything it can.
             var compiler = SurveyCompiler(definition: definition, registry: registry, functions: functions)
-            compiler.reportsDuplicateIDs = errors.isEmpty
             do {
                 let survey = try compiler.compile()
                 if errors.isEmpty { return survey }

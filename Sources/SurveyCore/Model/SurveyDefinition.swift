@@ -32,6 +32,8 @@ public struct SurveyDefinition: Sendable, Hashable {
     public var steps: [StepDefinition]
     /// The JSON Schema reference (`$schema`) the file declares for editors, kept on save.
     public var schema: String?
+    /// Where the steps are in the file, when some were left out because of problems.
+    var sourceMap: SourceMap?
 
     public init(
         formatVersion: Int = SurveyDefinition.currentFormatVersion, id: String, version: String? = nil,
@@ -49,6 +51,13 @@ public struct SurveyDefinition: Sendable, Hashable {
         self.calculatedValues = calculatedValues
         self.steps = steps
     }
+}
+
+/// File positions of decoded steps: `units[i]` is the index in `$.steps` of `steps[i]`, and
+/// `children[i][j]` the index in its page's `steps` of `steps[i].steps[j]`.
+struct SourceMap: Sendable, Hashable {
+    var units: [Int] = []
+    var children: [[Int]] = []
 }
 
 /// Survey-wide behaviour.
@@ -158,7 +167,12 @@ extension SurveyDefinition {
 
     /// Decodes as much as possible, appending problems to `errors`; steps with problems are left out.
     /// Throws only when nothing sensible can be decoded (not an object, wrong format version).
-    init(json: JSONValue, errors: inout [SurveyError]) throws(SurveyLoadError) {
+    /// - Parameter preDecodedSteps: the steps when the streaming decoder already read them (then
+    ///   `json` has no `steps` member).
+    init(
+        json: JSONValue, errors: inout [SurveyError],
+        preDecodedSteps: (steps: [StepDefinition], count: Int)? = nil
+    ) throws(SurveyLoadError) {
         var reader: OptionsReader
         do {
             reader = try OptionsReader(json, path: .root)
@@ -230,16 +244,38 @@ extension SurveyDefinition {
                 }
             }.flatMap { $0 } ?? []
         var steps: [StepDefinition] = []
-        if let stepsValue = reader.value("steps") {
+        if let decoded = preDecodedSteps {
+            steps = decoded.steps
+            _ = reader.contains("steps")
+            if decoded.count == 0 {
+                errors.append(
+                    SurveyError(
+                        .invalidValue, "a survey needs at least one step", path: JSONPath.root.appending("steps")))
+            }
+        } else if let stepsValue = reader.value("steps") {
             if case .array(let elements) = stepsValue {
+                var map = SourceMap()
+                var dropped = false
                 for (index, element) in elements.enumerated() {
-                    if let step = StepDefinition.decode(
-                        element, path: JSONPath.root.appending("steps").appending(index), allowPages: true,
-                        errors: &errors)
-                    {
-                        steps.append(step)
+                    let decoded = StepDefinition.decodeWithChildIndices(
+                        element, location: StepLocation(unit: index, child: -1), allowsPages: true, errors: &errors)
+                    guard let step = decoded.step else {
+                        dropped = true
+                        continue
                     }
+                    if step.isPage,
+                        decoded.childSourceIndices.count != step.steps.count
+                            || decoded.childSourceIndices.last != step.steps.count - 1
+                    {
+                        dropped = true
+                    }
+                    map.children.append(decoded.childSourceIndices)
+                    map.units.append(index)
+                    steps.append(step)
                 }
+                // Steps with problems were left out; remember where the kept ones are in the file so
+                // that the compiler's messages still point at the right places.
+                if dropped { sourceMap = map }
                 if elements.isEmpty {
                     errors.append(
                         SurveyError(
@@ -256,218 +292,8 @@ extension SurveyDefinition {
                 SurveyError(.missingField, "missing required member 'steps' (an array of steps)", path: .root))
         }
         self.steps = steps
-        // When every step decoded, the compiler finds duplicate ids on its own (cheaper); otherwise
-        // look at the raw JSON so that steps left out still count.
-        if !errors.isEmpty { errors += Self.duplicateIDErrors(in: json) }
         schema = attempt { () throws(SurveyError) in try reader.optionalString("$schema") } ?? nil
         _ = attempt { () throws(SurveyError) in try reader.finish() }
-    }
-}
-
-extension SurveyDefinition {
-    /// Ids used twice among steps, pages and calculated values, read from the raw JSON so that
-    /// steps with other problems still count.
-    static func duplicateIDErrors(in json: JSONValue) -> [SurveyError] {
-        // Locations are kept as indices; paths are built only for the (rare) duplicates.
-        struct Location {
-            var unit: Int
-            var child: Int
-            var isCalculated: Bool
-
-            var path: JSONPath {
-                if isCalculated { return JSONPath.root.appending("calculatedValues").appending(unit) }
-                let unitPath = JSONPath.root.appending("steps").appending(unit)
-                return child < 0 ? unitPath : unitPath.appending("steps").appending(child)
-            }
-        }
-        var errors: [SurveyError] = []
-        var first: [String: Location] = [:]
-        let steps = json["steps"]?.arrayValue ?? []
-        first.reserveCapacity(steps.count)
-        func claim(_ id: String?, _ location: Location) {
-            guard let id else { return }
-            if let previous = first[id] {
-                errors.append(
-                    SurveyError(
-                        .duplicateID, "duplicate id '\(id)': already used at \(previous.path)",
-                        path: location.path.appending(location.isCalculated ? "name" : "id"), stepID: id))
-            } else {
-                first[id] = location
-            }
-        }
-        for (index, step) in steps.enumerated() {
-            claim(step["id"]?.stringValue, Location(unit: index, child: -1, isCalculated: false))
-            guard step["type"]?.stringValue == StepDefinition.pageTypeID else { continue }
-            for (childIndex, child) in (step["steps"]?.arrayValue ?? []).enumerated() {
-                claim(child["id"]?.stringValue, Location(unit: index, child: childIndex, isCalculated: false))
-            }
-        }
-        for (index, value) in (json["calculatedValues"]?.arrayValue ?? []).enumerated() {
-            claim(value["name"]?.stringValue, Location(unit: index, child: -1, isCalculated: true))
-        }
-        return errors
-    }
-}
-
-extension StepDefinition {
-    static let memberNames = [
-        "id", "type", "title", "description", "required", "enabled", "visibleIf", "requiredIf", "branches", "options",
-        "tags", "steps", "shuffle",
-    ]
-
-    /// Decodes one step in a single pass over its members (the hot path of loading huge surveys).
-    static func decode(
-        _ json: JSONValue, path: @autoclosure () -> JSONPath, allowPages: Bool, errors: inout [SurveyError]
-    )
-        -> StepDefinition?
-    {
-        guard case .object(let members) = json else {
-            errors.append(
-                SurveyError(.invalidValue, "a step must be a JSON object, got \(json.kindDescription)", path: path()))
-            return nil
-        }
-        let errorCount = errors.count
-        let stepID = members["id"]?.stringValue
-        func fail(_ key: String?, _ message: String, kind: SurveyError.Kind = .invalidValue) {
-            errors.append(SurveyError(kind, message, path: key.map { path().appending($0) } ?? path(), stepID: stepID))
-        }
-        func mismatch(_ key: String, _ expected: String, _ value: JSONValue) {
-            fail(key, "'\(key)' must be \(expected), got \(value.kindDescription)")
-        }
-        var step = StepDefinition(id: "", type: "")
-        var hasID = false
-        var hasType = false
-        var children: JSONValue?
-        for (key, value) in members {
-            switch key {
-            case "id":
-                guard case .string(let id) = value else {
-                    mismatch(key, "a string", value)
-                    continue
-                }
-                if id.isEmpty { fail(key, "a step id must not be empty") }
-                step.id = id
-                hasID = true
-            case "type":
-                guard case .string(let type) = value else {
-                    mismatch(key, "a string", value)
-                    continue
-                }
-                step.type = type
-                hasType = true
-            case "title", "description":
-                if value.isNull { continue }
-                do {
-                    let text = try LocalizedText(json: value, path: path().appending(key))
-                    if key == "title" { step.title = text } else { step.description = text }
-                } catch {
-                    var located = error
-                    located.stepID = stepID
-                    errors.append(located)
-                }
-            case "required", "enabled", "shuffle":
-                if value.isNull { continue }
-                guard case .bool(let flag) = value else {
-                    mismatch(key, "true or false", value)
-                    continue
-                }
-                switch key {
-                case "required": step.isRequired = flag
-                case "enabled": step.isEnabled = flag
-                default: step.isShuffled = flag
-                }
-            case "visibleIf", "requiredIf":
-                if value.isNull { continue }
-                guard case .string(let expression) = value else {
-                    mismatch(key, "a string (an expression)", value)
-                    continue
-                }
-                if key == "visibleIf" { step.visibleIf = expression } else { step.requiredIf = expression }
-            case "tags":
-                guard case .array(let elements) = value, elements.allSatisfy({ $0.stringValue != nil }) else {
-                    if !value.isNull { mismatch(key, "an array of strings", value) }
-                    continue
-                }
-                step.tags = elements.compactMap(\.stringValue)
-            case "options":
-                if value.isNull { continue }
-                guard case .object = value else {
-                    mismatch(key, "an object", value)
-                    continue
-                }
-                step.options = value
-            case "branches":
-                if value.isNull { continue }
-                guard case .array(let elements) = value else {
-                    mismatch(key, "an array", value)
-                    continue
-                }
-                for (offset, element) in elements.enumerated() {
-                    do {
-                        step.branches.append(
-                            try decodeBranch(element, path: path().appending(key).appending(offset), stepID: stepID))
-                    } catch {
-                        errors.append(error)
-                    }
-                }
-            case "steps":
-                children = value
-            default:
-                var message = "unknown member '\(key)'"
-                if let suggestion = closestMatch(to: key, in: memberNames) {
-                    message += " (did you mean '\(suggestion)'?)"
-                }
-                fail(key, message, kind: .unknownField)
-            }
-        }
-        if !hasID { fail(nil, "missing required member 'id' (a string)", kind: .missingField) }
-        if !hasType { fail(nil, "missing required member 'type' (a string)", kind: .missingField) }
-        if step.isPage {
-            if !allowPages { fail("type", "pages cannot be nested inside pages") }
-            if let children {
-                if case .array(let elements) = children {
-                    for (index, element) in elements.enumerated() {
-                        if let child = decode(
-                            element, path: path().appending("steps").appending(index), allowPages: false,
-                            errors: &errors)
-                        {
-                            step.steps.append(child)
-                        }
-                    }
-                    if elements.isEmpty { fail("steps", "a page needs at least one step") }
-                } else {
-                    mismatch("steps", "an array", children)
-                }
-            } else {
-                fail(nil, "a page needs 'steps' (an array of steps)", kind: .missingField)
-            }
-        } else {
-            if children != nil { fail("steps", "only pages (\"type\": \"page\") have 'steps'") }
-            if members["shuffle"] != nil {
-                fail(
-                    "shuffle", "only pages (\"type\": \"page\") have 'shuffle'; choice questions take 'options.shuffle'"
-                )
-            }
-        }
-        if errors.count > errorCount + 1 {
-            errors[errorCount...].sort { ($0.path?.description ?? "") < ($1.path?.description ?? "") }
-        }
-        return errors.count == errorCount ? step : nil
-    }
-
-    static func decodeBranch(_ value: JSONValue, path: JSONPath, stepID: String?) throws(SurveyError) -> BranchRule {
-        var rule = try OptionsReader(value, path: path, stepID: stepID)
-        let condition = try rule.optionalString("if")
-        let target = try rule.optionalString("goto")
-        let complete = try rule.bool("complete", default: false)
-        try rule.finish()
-        switch (target, complete) {
-        case (let target?, false): return BranchRule(condition: condition, target: .step(target))
-        case (nil, true): return BranchRule(condition: condition, target: .complete)
-        case (_?, true): throw rule.error(nil, "a branch has either 'goto' or 'complete': true, not both")
-        case (nil, false):
-            throw rule.error(nil, "a branch needs 'goto' (a step id) or 'complete': true", kind: .missingField)
-        }
     }
 }
 
