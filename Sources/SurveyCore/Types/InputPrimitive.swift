@@ -131,10 +131,13 @@ public struct NumberInput: Sendable, Hashable {
     public var maximumLabel: String?
     /// A hint such as "stars", "scale", "nps" or "slider".
     public var presentation: String?
+    /// The unit the number is in, shown next to the field ("kg", "years"), already localised.
+    public var unit: String?
 
     public init(
         minimum: Double? = nil, maximum: Double? = nil, step: Double? = nil, isInteger: Bool = false,
-        minimumLabel: String? = nil, maximumLabel: String? = nil, presentation: String? = nil
+        minimumLabel: String? = nil, maximumLabel: String? = nil, presentation: String? = nil,
+        unit: String? = nil
     ) {
         self.minimum = minimum
         self.maximum = maximum
@@ -143,6 +146,7 @@ public struct NumberInput: Sendable, Hashable {
         self.minimumLabel = minimumLabel
         self.maximumLabel = maximumLabel
         self.presentation = presentation
+        self.unit = unit
     }
 }
 

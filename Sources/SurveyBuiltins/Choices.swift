@@ -1,0 +1,263 @@
+import Foundation
+import SurveyCore
+
+/// The label of an authored or built-in choice, before it is resolved for a locale.
+enum ChoiceLabel: Sendable, Hashable {
+    /// Text from the survey file.
+    case authored(LocalizedText)
+    /// A built-in UI string, such as "Other".
+    case uiString(UIStringKey)
+    /// A label shipped with the built-in types (discovery presets).
+    case builtin(BuiltinText)
+
+    func resolved(in context: PresentationContext) -> String {
+        switch self {
+        case .authored(let text): return context.text(text)
+        case .uiString(let key): return context.strings[key]
+        case .builtin(let text): return text.resolved(in: context)
+        }
+    }
+
+    /// Every spelling of the label, for matching typed answers against labels.
+    var spellings: [String] {
+        switch self {
+        case .authored(let text): return Array(text.translations.values)
+        case .uiString: return []
+        case .builtin(let text): return Array(text.translations.values)
+        }
+    }
+
+    /// The label in English (or the survey's neutral text), for answer errors and reports.
+    var english: String {
+        switch self {
+        case .authored(let text): return text.resolved(locale: "en", defaultLocale: "en")
+        case .uiString(let key): return UIStrings(locale: "en")[key]
+        case .builtin(let text): return text.english
+        }
+    }
+}
+
+/// One choice as authored, before its label is resolved for a locale.
+struct ChoiceDefinition: Sendable, Hashable {
+    var value: String
+    var label: ChoiceLabel
+    var iconName: String? = nil
+    var isOther: Bool = false
+    var visibleIf: String? = nil
+
+    func choice(in context: PresentationContext) -> Choice {
+        Choice(
+            value: value, label: label.resolved(in: context), iconName: iconName, isOther: isOther,
+            visibleIf: visibleIf)
+    }
+}
+
+/// Reading lists of choices (`choices`, `items`, `rows`, `columns`, `categories`, `sources`) from options.
+enum ChoiceList {
+    /// Which members an object element may have.
+    enum Form: Sendable {
+        /// `value`, `label`, `icon`, `visibleIf`.
+        case full
+        /// `value`, `label` only (matrix rows and columns).
+        case plain
+    }
+
+    /// Reads one element: a string (value and label) or an object.
+    static func element(_ json: JSONValue, path: JSONPath, stepID: String?, form: Form) throws(SurveyError)
+        -> ChoiceDefinition
+    {
+        switch json {
+        case .string(let text):
+            guard !text.isEmpty else {
+                throw SurveyError(.invalidOptions, "a choice value must not be empty", path: path, stepID: stepID)
+            }
+            return ChoiceDefinition(value: text, label: .authored(LocalizedText(text)))
+        case .object:
+            var reader = try OptionsReader(json, path: path, stepID: stepID)
+            let value = try reader.string("value")
+            guard !value.isEmpty else {
+                throw reader.error("value", "'value' must not be empty", kind: .invalidOptions)
+            }
+            let label = try reader.optionalText("label") ?? LocalizedText(value)
+            var choice = ChoiceDefinition(value: value, label: .authored(label))
+            if case .full = form {
+                choice.iconName = try reader.optionalString("icon")
+                choice.visibleIf = try reader.optionalString("visibleIf")
+            }
+            try reader.finish()
+            return choice
+        default:
+            let expected = form == .full ? "'value', 'label', 'icon', 'visibleIf'" : "'value' and 'label'"
+            throw SurveyError(
+                .invalidValue, "a choice must be a string or an object with \(expected), got \(json.kindDescription)",
+                path: path, stepID: stepID)
+        }
+    }
+
+    /// Reads the array `key`; `nil` when absent. Rejects duplicate values (naming the later
+    /// element's path) and lists shorter than `minimumCount`.
+    static func read(
+        _ key: String, from reader: inout OptionsReader, form: Form = .full, minimumCount: Int = 1,
+        element readElement: ((JSONValue, JSONPath, String?) throws(SurveyError) -> ChoiceDefinition)? = nil
+    ) throws(SurveyError) -> [ChoiceDefinition]? {
+        let stepID = reader.stepID
+        guard
+            let choices = try reader.optionalArray(
+                key,
+                { (json, path) throws(SurveyError) -> ChoiceDefinition in
+                    if let readElement { return try readElement(json, path, stepID) }
+                    return try element(json, path: path, stepID: stepID, form: form)
+                })
+        else { return nil }
+        try checkUnique(choices, key: key, in: reader)
+        guard choices.count >= minimumCount else {
+            throw reader.error(
+                key, "'\(key)' must have at least \(minimumCount) element\(minimumCount == 1 ? "" : "s")",
+                kind: .invalidOptions)
+        }
+        return choices
+    }
+
+    /// Reads the required array `key`.
+    static func readRequired(
+        _ key: String, from reader: inout OptionsReader, form: Form = .full, minimumCount: Int = 1
+    ) throws(SurveyError) -> [ChoiceDefinition] {
+        guard let choices = try read(key, from: &reader, form: form, minimumCount: minimumCount) else {
+            throw reader.error(nil, "missing required member '\(key)' (an array of choices)", kind: .missingField)
+        }
+        return choices
+    }
+
+    /// Throws for the first value used twice.
+    static func checkUnique(_ choices: [ChoiceDefinition], key: String, in reader: OptionsReader) throws(SurveyError) {
+        var firstIndex: [String: Int] = [:]
+        for (index, choice) in choices.enumerated() {
+            if let first = firstIndex[choice.value] {
+                throw SurveyError(
+                    .invalidOptions, "duplicate value '\(choice.value)' (already used by \(key)[\(first)])",
+                    path: reader.path.appending(key).appending(index), stepID: reader.stepID)
+            }
+            firstIndex[choice.value] = index
+        }
+    }
+}
+
+/// A picked choice, or the respondent's own "Other" text.
+enum Selection: Sendable, Hashable {
+    case choice(String)
+    case other(String)
+}
+
+/// The choices of a question with the options every choice type shares (`other`, `shuffle`,
+/// `presentation`), and the matching of answers against them.
+struct ChoiceSet: Sendable, Hashable {
+    /// The choices in display order; an Other choice, when there is one, is among them.
+    var choices: [ChoiceDefinition]
+    var isShuffled: Bool = false
+    var presentation: String? = nil
+
+    /// The value of the choice added by the `other` option.
+    static let otherValue = "other"
+
+    /// Reads `choices` (required), `other`, `shuffle` and `presentation`.
+    static func read(from reader: inout OptionsReader) throws(SurveyError) -> ChoiceSet {
+        var choices = try ChoiceList.readRequired("choices", from: &reader)
+        if let other = try readOther(from: &reader) {
+            if choices.contains(where: { $0.value == otherValue }) {
+                throw reader.error(
+                    "other", "a choice already uses the value '\(otherValue)'; rename it or leave out 'other'",
+                    kind: .invalidOptions)
+            }
+            choices.append(other)
+        }
+        return ChoiceSet(
+            choices: choices, isShuffled: try reader.bool("shuffle", default: false),
+            presentation: try readPresentation(from: &reader))
+    }
+
+    /// Reads `other`: `true` (the built-in "Other" label), `false`, or a label text.
+    static func readOther(from reader: inout OptionsReader) throws(SurveyError) -> ChoiceDefinition? {
+        guard let value = reader.value("other") else { return nil }
+        switch value {
+        case .bool(false):
+            return nil
+        case .bool(true):
+            return ChoiceDefinition(value: otherValue, label: .uiString(.other), isOther: true)
+        default:
+            guard let label = try reader.optionalText("other") else { return nil }
+            return ChoiceDefinition(value: otherValue, label: .authored(label), isOther: true)
+        }
+    }
+
+    /// Reads the optional `presentation` hint, a non-empty string.
+    static func readPresentation(from reader: inout OptionsReader) throws(SurveyError) -> String? {
+        guard let presentation = try reader.optionalString("presentation") else { return nil }
+        guard !presentation.isEmpty else {
+            throw reader.error("presentation", "'presentation' must not be empty", kind: .invalidOptions)
+        }
+        return presentation
+    }
+
+    var other: ChoiceDefinition? { choices.first(where: \.isOther) }
+
+    /// The renderer-neutral description, with labels in `context`'s locale.
+    func input(
+        in context: PresentationContext, minimumSelections: Int? = nil, maximumSelections: Int? = nil,
+        isOrdered: Bool = false
+    ) -> ChoiceInput {
+        ChoiceInput(
+            choices: choices.map { $0.choice(in: context) }, minimumSelections: minimumSelections,
+            maximumSelections: maximumSelections, isShuffled: isShuffled, isOrdered: isOrdered,
+            presentation: presentation)
+    }
+
+    /// Matches one answered value: a choice value (exact, then ignoring case), then a label in any
+    /// locale, then — when there is an Other choice — the respondent's own text.
+    /// - Throws: `notAChoice`, `otherTextRequired` or `wrongShape`, about `field` when given.
+    func select(_ answer: JSONValue, field: String? = nil) throws(AnswerError) -> Selection {
+        let text: String
+        switch answer {
+        case .string(let string): text = string.trimmed
+        case .number(let number): text = JSONValue.format(number: number)
+        default:
+            var error = AnswerError.wrongShape(expected: "a choice", got: answer)
+            error.field = field
+            throw error
+        }
+        let lowered = text.lowercased()
+        let match =
+            choices.first { $0.value == text }
+            ?? choices.first { $0.value.lowercased() == lowered }
+            ?? choices.first { $0.label.spellings.contains { $0.lowercased() == lowered } }
+        if let match {
+            if match.isOther { throw Self.otherTextRequired(field: field) }
+            return .choice(match.value)
+        }
+        if other != nil, !text.isEmpty { return .other(text) }
+        throw Self.notAChoice(text, field: field)
+    }
+
+    static func notAChoice(_ value: String, field: String? = nil) -> AnswerError {
+        AnswerError(
+            code: "notAChoice", message: "'\(value)' is not one of the choices.", arguments: ["value": value],
+            field: field)
+    }
+
+    static func otherTextRequired(field: String? = nil) -> AnswerError {
+        AnswerError(code: "otherTextRequired", message: "Please describe your 'Other' answer.", field: field)
+    }
+
+    static func duplicateSelection(_ value: String, field: String? = nil) -> AnswerError {
+        AnswerError(
+            code: "duplicateSelection", message: "'\(value)' is selected more than once.",
+            arguments: ["value": value], field: field)
+    }
+}
+
+extension Selection {
+    var jsonValue: JSONValue {
+        switch self {
+        case .choice(let value), .other(let value): return .string(value)
+        }
+    }
+}

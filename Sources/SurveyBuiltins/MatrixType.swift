@@ -1,0 +1,101 @@
+import SurveyCore
+
+/// Several rows answered on one shared scale of columns (an inline choice group), such as the
+/// importance of several features.
+///
+/// | Option | Type | Default | Meaning |
+/// |---|---|---|---|
+/// | `rows` | array, required, non-empty | — | Each a string or `{ "value", "label"? }`; values unique. |
+/// | `columns` | array, required, non-empty | — | The shared scale, same form as `rows`. |
+/// | `allRowsRequired` | Boolean | `false` | Every row must be answered. |
+///
+/// **Answer:** an object mapping row values to column values. A column label (in any locale) is
+/// accepted and normalised to its value; `null` members count as unanswered and are dropped.
+/// Errors (with `field` set to the row): `wrongShape`, `notAChoice` (`value`; also for a member that is
+/// not a row), `missingRow` (`row`, the row's label) when `allRowsRequired`.
+///
+/// As an input it is a `composite` with presentation `"matrix"`: one single-choice field per row
+/// over the columns. The summary has a bucket per row and column, value `"<row>=<column>"`, label
+/// `"<row label>: <column label>"`, whose percentage is the share of the responses answering that row.
+///
+/// ```json
+/// { "id": "importance", "type": "matrix", "title": "How important is…",
+///   "options": { "rows": [{ "value": "price", "label": "Price" }, "Speed"],
+///                "columns": ["Not important", "Neutral", "Important"], "allRowsRequired": true } }
+/// ```
+public struct MatrixType: QuestionType {
+    /// The decoded options of a matrix question.
+    public struct Options: Sendable {
+        var rows: [ChoiceDefinition]
+        var columns: ChoiceSet
+        var isEveryRowRequired: Bool
+    }
+
+    public init() {}
+
+    public var typeID: String { "matrix" }
+    public var summary: String { "Several rows answered on one shared scale of columns" }
+
+    public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
+        let rows = try ChoiceList.readRequired("rows", from: &reader, form: .plain)
+        let columns = try ChoiceList.readRequired("columns", from: &reader, form: .plain)
+        return Options(
+            rows: rows, columns: ChoiceSet(choices: columns),
+            isEveryRowRequired: try reader.bool("allRowsRequired", default: false))
+    }
+
+    public func input(for options: Options, in context: PresentationContext) -> InputPrimitive {
+        let scale = InputPrimitive.singleChoice(options.columns.input(in: context))
+        return .composite(
+            CompositeInput(
+                fields: options.rows.map {
+                    CompositeField(
+                        name: $0.value, label: $0.label.resolved(in: context), isRequired: options.isEveryRowRequired,
+                        input: scale)
+                },
+                presentation: "matrix"))
+    }
+
+    public func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {
+        guard case .object(let members) = answer else {
+            throw AnswerError.wrongShape(expected: "an object mapping rows to columns", got: answer)
+        }
+        let rowValues = Set(options.rows.map(\.value))
+        for key in members.keys.sorted() where !rowValues.contains(key) {
+            throw ChoiceSet.notAChoice(key, field: key)
+        }
+        var result: [String: JSONValue] = [:]
+        for row in options.rows {
+            guard let value = members[row.value], !value.isEmptyAnswer else {
+                if options.isEveryRowRequired {
+                    let label = row.label.english
+                    throw AnswerError(
+                        code: "missingRow", message: "Answer the row '\(label)'.", arguments: ["row": label],
+                        field: row.value)
+                }
+                continue
+            }
+            let selection = try options.columns.select(value, field: row.value)
+            result[row.value] = selection.jsonValue
+        }
+        return .object(result)
+    }
+
+    public func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
+        let answered = answers.filter { !$0.isEmptyAnswer }
+        var buckets: [AnswerSummary.Bucket] = []
+        for row in options.rows {
+            let values = answered.compactMap { $0[row.value]?.stringValue }
+            let rowLabel = row.label.resolved(in: context)
+            for column in options.columns.choices {
+                let count = values.filter { $0 == column.value }.count
+                buckets.append(
+                    .init(
+                        value: "\(row.value)=\(column.value)",
+                        label: "\(rowLabel): \(column.label.resolved(in: context))", count: count,
+                        percentage: Summaries.percentage(count, of: values.count)))
+            }
+        }
+        return AnswerSummary(answered: answered.count, buckets: buckets)
+    }
+}

@@ -1,0 +1,106 @@
+import SurveyCore
+
+/// Any number of a list of choices ("select all that apply").
+///
+/// | Option | Type | Default | Meaning |
+/// |---|---|---|---|
+/// | `choices` | array, required, non-empty | — | As for `single-choice`. |
+/// | `other` | Boolean or text | `false` | Add an Other choice (value `"other"`). |
+/// | `shuffle` | Boolean | `false` | Offer the choices in a seeded random order. |
+/// | `presentation` | string | none | A presentation hint. |
+/// | `minSelections` | integer ≥ 0 | none | Fewest selections. |
+/// | `maxSelections` | integer ≥ 1 | none | Most selections; `minSelections ≤ maxSelections ≤` number of choices (Other counts). |
+///
+/// **Answer:** an array of unique strings: choice values, and at most one Other text. Normalised
+/// to the authored choice order with the Other text last; a bare `"other"` next to an Other text is
+/// dropped. Errors: `wrongShape`, `notAChoice` (`value`; also for a second Other text),
+/// `duplicateSelection` (`value`), `otherTextRequired`, `tooFewSelections` (`min`), `tooManySelections` (`max`).
+///
+/// ```json
+/// { "id": "colors", "type": "multiple-choice", "title": "Favourite colours",
+///   "options": { "choices": ["red", "green", "blue"], "other": "Another colour", "maxSelections": 2 } }
+/// ```
+public struct MultipleChoiceType: QuestionType {
+    /// The decoded options of a multiple-choice question.
+    public struct Options: Sendable {
+        var choices: ChoiceSet
+        var minimumSelections: Int?
+        var maximumSelections: Int?
+    }
+
+    public init() {}
+
+    public var typeID: String { "multiple-choice" }
+    public var summary: String { "Any number of a list of choices, with min/max selections and optional Other text" }
+
+    public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
+        let choices = try ChoiceSet.read(from: &reader)
+        let count = choices.choices.count
+        let minimum = try reader.optionalInt("minSelections", in: 0...Int.max)
+        let maximum = try reader.optionalInt("maxSelections", in: 1...Int.max)
+        if let minimum, let maximum, minimum > maximum {
+            throw reader.error(
+                "maxSelections", "'maxSelections' (\(maximum)) must not be less than 'minSelections' (\(minimum))",
+                kind: .invalidOptions)
+        }
+        if let maximum, maximum > count {
+            throw reader.error(
+                "maxSelections", "'maxSelections' (\(maximum)) is more than the \(count) choices", kind: .invalidOptions
+            )
+        }
+        if let minimum, minimum > count {
+            throw reader.error(
+                "minSelections", "'minSelections' (\(minimum)) is more than the \(count) choices", kind: .invalidOptions
+            )
+        }
+        return Options(choices: choices, minimumSelections: minimum, maximumSelections: maximum)
+    }
+
+    public func input(for options: Options, in context: PresentationContext) -> InputPrimitive {
+        .multipleChoice(
+            options.choices.input(
+                in: context, minimumSelections: options.minimumSelections,
+                maximumSelections: options.maximumSelections))
+    }
+
+    public func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {
+        guard case .array(let elements) = answer else {
+            throw AnswerError.wrongShape(expected: "a list of choices", got: answer)
+        }
+        var picked: Set<String> = []
+        var otherText: String?
+        var sawBareOther = false
+        for element in elements {
+            let selection: Selection
+            do {
+                selection = try options.choices.select(element)
+            } catch  where error.code == "otherTextRequired" {
+                sawBareOther = true
+                continue
+            }
+            switch selection {
+            case .choice(let value):
+                guard picked.insert(value).inserted else { throw ChoiceSet.duplicateSelection(value) }
+            case .other(let text):
+                if let otherText {
+                    if otherText == text { throw ChoiceSet.duplicateSelection(text) }
+                    throw ChoiceSet.notAChoice(text)
+                }
+                otherText = text
+            }
+        }
+        if sawBareOther, otherText == nil { throw ChoiceSet.otherTextRequired() }
+        let count = picked.count + (otherText == nil ? 0 : 1)
+        if let minimum = options.minimumSelections, count < minimum {
+            throw AnswerError(
+                code: "tooFewSelections", message: "Select at least \(minimum).", arguments: ["min": String(minimum)])
+        }
+        if let maximum = options.maximumSelections, count > maximum {
+            throw AnswerError(
+                code: "tooManySelections", message: "Select at most \(maximum).", arguments: ["max": String(maximum)])
+        }
+        var values = options.choices.choices.filter { picked.contains($0.value) }.map { JSONValue.string($0.value) }
+        if let otherText { values.append(.string(otherText)) }
+        return .array(values)
+    }
+}

@@ -1,0 +1,68 @@
+import SurveyCore
+
+/// A number, optionally whole, in a range and on a step, with an optional unit.
+///
+/// | Option | Type | Default | Meaning |
+/// |---|---|---|---|
+/// | `min` | number | none | Smallest allowed value. |
+/// | `max` | number | none | Largest allowed value; at least `min`. |
+/// | `integer` | Boolean | `false` | Only whole numbers. |
+/// | `step` | number > 0 | none | Values must be `min` (or 0 without `min`) plus a whole number of steps. |
+/// | `unit` | text | none | Shown next to the field ("kg", "years"). |
+///
+/// **Answer:** a JSON number; a string holding a number (`" 42 "`, `"2.5"`) is accepted and
+/// normalised to a number. Errors: `notANumber`, `notAnInteger`, `belowMinimum` (`min`),
+/// `aboveMaximum` (`max`), `notOnStep` (`step`).
+///
+/// ```json
+/// { "id": "age", "type": "number", "title": "How old are you?",
+///   "options": { "min": 0, "max": 130, "integer": true, "unit": "years" } }
+/// ```
+public struct NumberType: QuestionType {
+    /// The decoded options of a number question.
+    public struct Options: Sendable {
+        var minimum: Double?
+        var maximum: Double?
+        var isInteger: Bool
+        var step: Double?
+        var unit: LocalizedText?
+    }
+
+    public init() {}
+
+    public var typeID: String { "number" }
+    public var summary: String { "A number, optionally whole, with min/max, step and unit" }
+
+    public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
+        let minimum = try reader.optionalDouble("min")
+        let maximum = try reader.optionalDouble("max")
+        if let minimum, let maximum, minimum > maximum {
+            throw reader.error(
+                "max",
+                "'max' (\(JSONValue.format(number: maximum))) must not be less than 'min' (\(JSONValue.format(number: minimum)))",
+                kind: .invalidOptions)
+        }
+        let isInteger = try reader.bool("integer", default: false)
+        let step = try reader.optionalDouble("step")
+        if let step, step <= 0 {
+            throw reader.error("step", "'step' must be greater than 0", kind: .invalidOptions)
+        }
+        return Options(
+            minimum: minimum, maximum: maximum, isInteger: isInteger, step: step, unit: try reader.optionalText("unit"))
+    }
+
+    public func input(for options: Options, in context: PresentationContext) -> InputPrimitive {
+        .number(
+            NumberInput(
+                minimum: options.minimum, maximum: options.maximum, step: options.step, isInteger: options.isInteger,
+                unit: context.text(options.unit)))
+    }
+
+    public func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {
+        let value = try NumberRules.number(from: answer)
+        try NumberRules.check(
+            value, isInteger: options.isInteger, minimum: options.minimum, maximum: options.maximum,
+            step: options.step, stepOrigin: options.minimum ?? 0)
+        return .number(value)
+    }
+}

@@ -1,0 +1,96 @@
+import SurveyCore
+
+/// An ordering of all items, most preferred first.
+///
+/// | Option | Type | Default | Meaning |
+/// |---|---|---|---|
+/// | `items` | array, required, at least 2 | — | Each a string or `{ "value", "label"?, "icon"?, "visibleIf"? }`; values unique. |
+/// | `shuffle` | Boolean | `false` | Offer the items in a seeded random starting order. |
+/// | `presentation` | string | none | A presentation hint. |
+///
+/// **Answer:** an array holding every item value exactly once, first = rank 1. Labels are accepted and
+/// normalised to values. Errors: `wrongShape`, `notAChoice` (`value`), `duplicateSelection` (`value`),
+/// `incompleteRanking` (`count`, the number of items).
+///
+/// **Summary:** one bucket per item in authored order; `count` and `percentage` are how many
+/// rankings (and what share) put the item first. The mean rank of each item is available from
+/// ``meanRanks(of:)``.
+///
+/// ```json
+/// { "id": "priorities", "type": "ranking", "title": "Order by importance",
+///   "options": { "items": ["Price", "Quality", "Speed"], "shuffle": true } }
+/// ```
+public struct RankingType: QuestionType {
+    /// The decoded options of a ranking question.
+    public struct Options: Sendable {
+        var items: ChoiceSet
+    }
+
+    public init() {}
+
+    public var typeID: String { "ranking" }
+    public var summary: String { "An ordering of all items, most preferred first" }
+
+    public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
+        let items = try ChoiceList.read("items", from: &reader, minimumCount: 2)
+        guard let items else {
+            throw reader.error(
+                nil, "missing required member 'items' (an array of at least 2 items)", kind: .missingField)
+        }
+        return Options(
+            items: ChoiceSet(
+                choices: items, isShuffled: try reader.bool("shuffle", default: false),
+                presentation: try ChoiceSet.readPresentation(from: &reader)))
+    }
+
+    public func input(for options: Options, in context: PresentationContext) -> InputPrimitive {
+        let count = options.items.choices.count
+        return .multipleChoice(
+            options.items.input(in: context, minimumSelections: count, maximumSelections: count, isOrdered: true))
+    }
+
+    public func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {
+        guard case .array(let elements) = answer else {
+            throw AnswerError.wrongShape(expected: "a list of all items in order", got: answer)
+        }
+        var seen: Set<String> = []
+        var ranking: [JSONValue] = []
+        for element in elements {
+            guard case .choice(let value) = try options.items.select(element) else { continue }
+            guard seen.insert(value).inserted else { throw ChoiceSet.duplicateSelection(value) }
+            ranking.append(.string(value))
+        }
+        let count = options.items.choices.count
+        guard ranking.count == count else {
+            throw AnswerError(
+                code: "incompleteRanking", message: "Rank all \(count) items.", arguments: ["count": String(count)])
+        }
+        return .array(ranking)
+    }
+
+    public func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
+        let rankings = answers.compactMap(\.arrayValue).filter { !$0.isEmpty }
+        return AnswerSummary(
+            answered: rankings.count,
+            buckets: options.items.choices.map { item in
+                let first = rankings.filter { $0.first?.stringValue == item.value }.count
+                return .init(
+                    value: item.value, label: item.label.resolved(in: context), count: first,
+                    percentage: Summaries.percentage(first, of: rankings.count))
+            })
+    }
+
+    /// The mean rank (1 = first) of each value over the (normalised) rankings that include it, keyed by
+    /// item value; items never ranked are left out.
+    public static func meanRanks(of answers: [JSONValue]) -> [String: Double] {
+        var totals: [String: (sum: Int, count: Int)] = [:]
+        for ranking in answers.compactMap(\.arrayValue) {
+            for (index, value) in ranking.enumerated() {
+                guard let value = value.stringValue else { continue }
+                let total = totals[value] ?? (0, 0)
+                totals[value] = (total.sum + index + 1, total.count + 1)
+            }
+        }
+        return totals.mapValues { Double($0.sum) / Double($0.count) }
+    }
+}

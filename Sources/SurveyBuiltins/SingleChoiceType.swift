@@ -1,0 +1,44 @@
+import SurveyCore
+
+/// Exactly one of a list of choices, optionally with an "Other, please specify" choice.
+///
+/// | Option | Type | Default | Meaning |
+/// |---|---|---|---|
+/// | `choices` | array, required, non-empty | — | Each a string (value and label) or `{ "value", "label"?, "icon"?, "visibleIf"? }`; values unique. |
+/// | `other` | Boolean or text | `false` | Add an Other choice (value `"other"`) with the built-in or the given label. |
+/// | `shuffle` | Boolean | `false` | Offer the choices in a seeded random order. |
+/// | `presentation` | string | none | A hint such as `"list"`, `"dropdown"`, `"icons"`. |
+///
+/// **Answer:** the chosen value as a string. A label (in any locale) or a value in another case is
+/// accepted and normalised to the value. With `other`, any other non-empty text is the respondent's
+/// Other text and is stored as typed (trimmed); the bare value `"other"` is rejected with
+/// `otherTextRequired`. Errors: `wrongShape`, `notAChoice` (`value`), `otherTextRequired`.
+///
+/// ```json
+/// { "id": "plan", "type": "single-choice", "title": "Which plan?",
+///   "options": { "choices": ["Free", { "value": "pro", "label": "Pro", "icon": "star" }], "other": true } }
+/// ```
+public struct SingleChoiceType: QuestionType {
+    /// The decoded options of a single-choice question.
+    public struct Options: Sendable {
+        var choices: ChoiceSet
+    }
+
+    public init() {}
+
+    public var typeID: String { "single-choice" }
+    public var summary: String { "One of a list of choices, with optional Other text, icons and shuffling" }
+
+    public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
+        Options(choices: try ChoiceSet.read(from: &reader))
+    }
+
+    public func input(for options: Options, in context: PresentationContext) -> InputPrimitive {
+        .singleChoice(options.choices.input(in: context))
+    }
+
+    public func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {
+        if answer.isEmptyAnswer { throw AnswerError.required }
+        return try options.choices.select(answer).jsonValue
+    }
+}

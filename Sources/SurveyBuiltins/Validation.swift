@@ -1,0 +1,226 @@
+import Foundation
+import SurveyCore
+
+/// Checks shared by the number-like types (number, rating, scale, NPS) and form fields.
+enum NumberRules {
+    /// The answer as a finite number: a JSON number or a string holding one.
+    /// - Throws: `notANumber`.
+    static func number(from answer: JSONValue, field: String? = nil) throws(AnswerError) -> Double {
+        let number: Double?
+        switch answer {
+        case .number(let value): number = value
+        case .string(let text): number = Double(text.trimmed)
+        default: number = nil
+        }
+        guard let number, number.isFinite else {
+            throw AnswerError(code: "notANumber", message: "Enter a number.", field: field)
+        }
+        return number
+    }
+
+    /// Checks `value` against integer-ness, bounds and a step counted from `stepOrigin`.
+    /// - Throws: `notAnInteger`, `belowMinimum`, `aboveMaximum` or `notOnStep`.
+    static func check(
+        _ value: Double, isInteger: Bool = false, minimum: Double? = nil, maximum: Double? = nil, step: Double? = nil,
+        stepOrigin: Double = 0, field: String? = nil
+    ) throws(AnswerError) {
+        if isInteger, value.rounded() != value {
+            throw AnswerError(code: "notAnInteger", message: "Enter a whole number.", field: field)
+        }
+        if let minimum, value < minimum {
+            let text = JSONValue.format(number: minimum)
+            throw AnswerError(
+                code: "belowMinimum", message: "Enter a value of at least \(text).", arguments: ["min": text],
+                field: field)
+        }
+        if let maximum, value > maximum {
+            let text = JSONValue.format(number: maximum)
+            throw AnswerError(
+                code: "aboveMaximum", message: "Enter a value of at most \(text).", arguments: ["max": text],
+                field: field)
+        }
+        if let step, !isMultiple(value - stepOrigin, of: step) {
+            let text = JSONValue.format(number: step)
+            throw AnswerError(
+                code: "notOnStep", message: "Enter a value in steps of \(text).", arguments: ["step": text],
+                field: field)
+        }
+    }
+
+    /// Whether `distance` is a whole number of `step`s, allowing for binary rounding (0.3 in steps of 0.1).
+    static func isMultiple(_ distance: Double, of step: Double) -> Bool {
+        let count = distance / step
+        return abs(count - count.rounded()) <= 1e-9 * max(1, abs(count))
+    }
+}
+
+/// Checks shared by the contact and feedback forms.
+enum ContactRules {
+    /// The address with a lower-cased domain, or `nil` when it is not `local@domain.tld`.
+    static func normalizedEmail(_ text: String) -> String? {
+        guard !text.contains(where: \.isWhitespace) else { return nil }
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, let local = parts.first, let domain = parts.last else { return nil }
+        guard !local.isEmpty, local.count <= 64, !local.hasPrefix("."), !local.hasSuffix("."), !local.contains("..")
+        else { return nil }
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2 else { return nil }
+        for label in labels {
+            guard !label.isEmpty, !label.hasPrefix("-"), !label.hasSuffix("-"),
+                label.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" })
+            else { return nil }
+        }
+        guard let topLevel = labels.last, topLevel.count >= 2, topLevel.allSatisfy(\.isLetter) else { return nil }
+        return "\(local)@\(domain.lowercased())"
+    }
+
+    /// Whether `text` is a phone number: an optional leading `+`, then digits with spaces, dashes,
+    /// dots and parentheses; 7 to 15 digits.
+    static func isValidPhone(_ text: String) -> Bool {
+        let body = text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+        var digits = 0
+        for character in body {
+            if character.isASCII, character.isNumber {
+                digits += 1
+            } else if !" -.()".contains(character) {
+                return false
+            }
+        }
+        return (7...15).contains(digits)
+    }
+
+    /// The normalised email in `field`.
+    /// - Throws: `invalidEmail`.
+    static func email(_ text: String, field: String) throws(AnswerError) -> String {
+        guard let email = normalizedEmail(text) else {
+            throw AnswerError(code: "invalidEmail", message: "Enter a valid email address.", field: field)
+        }
+        return email
+    }
+
+    /// The phone number in `field`, as typed.
+    /// - Throws: `invalidPhone`.
+    static func phone(_ text: String, field: String) throws(AnswerError) -> String {
+        guard isValidPhone(text) else {
+            throw AnswerError(code: "invalidPhone", message: "Enter a valid phone number.", field: field)
+        }
+        return text
+    }
+}
+
+/// Reading composite (object) answers field by field.
+struct FormAnswer {
+    /// The answer's members, without `null` ones.
+    let members: [String: JSONValue]
+
+    /// - Throws: `wrongShape` when the answer is not an object or has a member not in `allowed`
+    ///   (the error's `field` names the member).
+    init(_ answer: JSONValue, allowed: [String], describedAs description: String) throws(AnswerError) {
+        guard case .object(let members) = answer else {
+            throw AnswerError.wrongShape(expected: description, got: answer)
+        }
+        for key in members.keys.sorted() where !allowed.contains(key) {
+            let expected = "one of the fields " + allowed.joined(separator: ", ")
+            throw AnswerError(
+                code: "wrongShape", message: "Expected \(expected), got '\(key)'.",
+                arguments: ["expected": expected, "got": "'\(key)'"], field: key)
+        }
+        self.members = members.filter { !$0.value.isNull }
+    }
+
+    /// The trimmed text of `field`, or `nil` when absent or blank.
+    /// - Throws: `wrongShape` when the member is not a string.
+    func text(_ field: String) throws(AnswerError) -> String? {
+        guard let value = members[field] else { return nil }
+        guard case .string(let text) = value else {
+            var error = AnswerError.wrongShape(expected: "text", got: value)
+            error.field = field
+            throw error
+        }
+        let trimmed = text.trimmed
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    static func missingField(_ field: String, label: String) -> AnswerError {
+        AnswerError(code: "missingField", message: "Fill in '\(label)'.", arguments: ["field": label], field: field)
+    }
+
+    static func tooLong(maximum: Int, field: String? = nil) -> AnswerError {
+        AnswerError(
+            code: "tooLong", message: "Enter at most \(maximum) characters.", arguments: ["max": String(maximum)],
+            field: field)
+    }
+}
+
+/// "Did you mean" hints for option values, by edit distance.
+enum Suggestion {
+    /// The candidate closest to `word`, when it is close enough to be a likely typo.
+    static func closest(to word: String, in candidates: [String]) -> String? {
+        let lowered = word.lowercased()
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates {
+            let distance = editDistance(lowered, candidate.lowercased())
+            guard distance <= max(2, candidate.count / 3) else { continue }
+            if let current = best, current.distance <= distance { continue }
+            best = (candidate, distance)
+        }
+        return best?.candidate
+    }
+
+    /// A message for an unknown `value`, with a suggestion or the list of valid values.
+    static func unknown(_ what: String, _ value: String, validValues: [String]) -> String {
+        if let suggestion = closest(to: value, in: validValues) {
+            return "unknown \(what) '\(value)' (did you mean '\(suggestion)'?)"
+        }
+        return "unknown \(what) '\(value)'; expected one of: \(validValues.joined(separator: ", "))"
+    }
+
+    static func editDistance(_ first: String, _ second: String) -> Int {
+        let first = Array(first.unicodeScalars)
+        let second = Array(second.unicodeScalars)
+        guard !first.isEmpty else { return second.count }
+        guard !second.isEmpty else { return first.count }
+        var previous = Array(0...second.count)
+        var current = [Int](repeating: 0, count: second.count + 1)
+        for i in 1...first.count {
+            current[0] = i
+            for j in 1...second.count {
+                let cost = first[i - 1] == second[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            }
+            swap(&previous, &current)
+        }
+        return previous[second.count]
+    }
+}
+
+/// Summaries shared by the number-like types.
+enum Summaries {
+    /// Share of `total`, 0…100.
+    static func percentage(_ count: Int, of total: Int) -> Double {
+        total == 0 ? 0 : Double(count) * 100 / Double(total)
+    }
+
+    /// Counts per value for every value in `values` (zeros included), plus mean, median, minimum
+    /// and maximum of all numeric answers.
+    static func numbers(_ answers: [JSONValue], buckets values: [Double]) -> AnswerSummary {
+        let answered = answers.filter { !$0.isEmptyAnswer }
+        let numbers = answered.compactMap(\.numberValue).sorted()
+        var counts: [Double: Int] = [:]
+        for number in numbers { counts[number, default: 0] += 1 }
+        let buckets = values.map { value in
+            let text = JSONValue.format(number: value)
+            let count = counts[value] ?? 0
+            return AnswerSummary.Bucket(
+                value: text, label: text, count: count, percentage: percentage(count, of: answered.count))
+        }
+        return AnswerSummary(
+            answered: answered.count, buckets: buckets, mean: InputPrimitive.mean(numbers),
+            median: InputPrimitive.median(numbers), minimum: numbers.first, maximum: numbers.last)
+    }
+}
+
+extension String {
+    /// The string without surrounding whitespace and newlines.
+    var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+}

@@ -1,0 +1,156 @@
+import SurveyCore
+
+/// A recorded audio answer, stored as a reference to the file (path or URI), never the bytes.
+///
+/// | Option | Type | Default | Meaning |
+/// |---|---|---|---|
+/// | `maxDurationSeconds` | number > 0 | `120` | Longest allowed recording. |
+/// | `formats` | non-empty array of extensions | `["m4a", "wav", "mp3", "ogg", "opus"]` | Allowed file types (case-insensitive, a leading dot is ignored). |
+///
+/// **Answer:** `{ "file": "<path or URI>", "durationSeconds"?: number, "format"?: "<extension>" }`,
+/// or a plain string path, normalised to `{ "file", "format" }` (plus `durationSeconds` when given).
+/// Without `format` the file's extension is used (ignoring a URI's query and fragment); formats are
+/// lower-cased. Inline audio (a `data` or `base64` member, or a `data:` URI) is rejected: store a
+/// reference, not the bytes. Errors: `wrongShape`, `unsupportedFormat` (`formats`, the allowed list),
+/// `tooLongRecording` (`max`), `notANumber` and `belowMinimum` (`min`) for a bad duration.
+///
+/// The summary counts answers per format (in `formats` order) and gives the mean, median, minimum
+/// and maximum of the durations that were reported.
+///
+/// ```json
+/// { "id": "voice", "type": "voice", "title": "Tell us in your own words",
+///   "options": { "maxDurationSeconds": 60, "formats": ["m4a", "wav"] } }
+/// ```
+public struct VoiceType: QuestionType {
+    /// The decoded options of a voice question.
+    public struct Options: Sendable {
+        var maximumDuration: Double
+        var formats: [String]
+    }
+
+    static let defaultFormats = ["m4a", "wav", "mp3", "ogg", "opus"]
+
+    public init() {}
+
+    public var typeID: String { "voice" }
+    public var summary: String { "A recorded audio answer, stored as a file reference with a maximum duration" }
+
+    public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
+        let maximum = try reader.double("maxDurationSeconds", default: 120)
+        guard maximum > 0 else {
+            throw reader.error(
+                "maxDurationSeconds", "'maxDurationSeconds' must be greater than 0", kind: .invalidOptions)
+        }
+        var formats = Self.defaultFormats
+        if let names = try reader.optionalStringArray("formats") {
+            guard !names.isEmpty else {
+                throw reader.error("formats", "'formats' must list at least one file type", kind: .invalidOptions)
+            }
+            formats = []
+            for (index, name) in names.enumerated() {
+                let format = Self.canonicalFormat(name)
+                let path = reader.path.appending("formats").appending(index)
+                guard !format.isEmpty, !format.contains("/") else {
+                    throw SurveyError(
+                        .invalidOptions, "'\(name)' is not a file extension such as \"m4a\"", path: path,
+                        stepID: reader.stepID)
+                }
+                guard !formats.contains(format) else {
+                    throw SurveyError(
+                        .invalidOptions, "format '\(format)' is listed twice", path: path, stepID: reader.stepID)
+                }
+                formats.append(format)
+            }
+        }
+        return Options(maximumDuration: maximum, formats: formats)
+    }
+
+    public func input(for options: Options, in context: PresentationContext) -> InputPrimitive {
+        .fileReference(
+            FileInput(
+                allowedFormats: options.formats, maximumDurationSeconds: options.maximumDuration, presentation: "audio")
+        )
+    }
+
+    public func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {
+        let file: String
+        var format: String?
+        var duration: Double?
+        switch answer {
+        case .string(let path):
+            file = path.trimmed
+        case .object(let members):
+            if members["data"] != nil || members["base64"] != nil { throw Self.inlineData }
+            let form = try FormAnswer(
+                answer, allowed: ["file", "durationSeconds", "format"], describedAs: "an object with a 'file'")
+            guard let path = try form.text("file") else {
+                var error = AnswerError.wrongShape(expected: "a file path or URI", got: form.members["file"] ?? .null)
+                error.field = "file"
+                throw error
+            }
+            file = path
+            format = try form.text("format").map(Self.canonicalFormat)
+            if let seconds = form.members["durationSeconds"] {
+                duration = try NumberRules.number(from: seconds, field: "durationSeconds")
+            }
+        default:
+            throw AnswerError.wrongShape(expected: "a file path or an object with a 'file'", got: answer)
+        }
+        if file.isEmpty { throw AnswerError.wrongShape(expected: "a file path or URI", got: .string(file)) }
+        if file.lowercased().hasPrefix("data:") { throw Self.inlineData }
+        guard let format = format ?? Self.fileExtension(of: file), options.formats.contains(format) else {
+            let list = options.formats.joined(separator: ", ")
+            throw AnswerError(
+                code: "unsupportedFormat", message: "Use a file of type \(list).", arguments: ["formats": list])
+        }
+        var result: [String: JSONValue] = ["file": .string(file), "format": .string(format)]
+        if let duration {
+            try NumberRules.check(duration, minimum: 0, field: "durationSeconds")
+            guard duration <= options.maximumDuration else {
+                let text = JSONValue.format(number: options.maximumDuration)
+                throw AnswerError(
+                    code: "tooLongRecording", message: "The recording may be at most \(text) seconds long.",
+                    arguments: ["max": text], field: "durationSeconds")
+            }
+            result["durationSeconds"] = .number(duration)
+        }
+        return .object(result)
+    }
+
+    public func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
+        let answered = answers.filter { !$0.isEmptyAnswer }
+        let durations = answered.compactMap { $0["durationSeconds"]?.numberValue }.sorted()
+        return AnswerSummary(
+            answered: answered.count,
+            buckets: options.formats.map { format in
+                let count = answered.filter { $0["format"]?.stringValue == format }.count
+                return .init(
+                    value: format, label: format, count: count,
+                    percentage: Summaries.percentage(count, of: answered.count))
+            },
+            mean: InputPrimitive.mean(durations), median: InputPrimitive.median(durations),
+            minimum: durations.first, maximum: durations.last)
+    }
+
+    static let inlineData = AnswerError(
+        code: "wrongShape", message: "Store a reference to the recording (a file path or URI), not the audio bytes.",
+        arguments: ["expected": "a file path or URI", "got": "inline audio data"])
+
+    /// Lower-cased, without a leading dot.
+    static func canonicalFormat(_ name: String) -> String {
+        let lowered = name.trimmed.lowercased()
+        return lowered.hasPrefix(".") ? String(lowered.dropFirst()) : lowered
+    }
+
+    /// The lower-cased extension of a path or URI's last component, ignoring a URI's query and fragment.
+    static func fileExtension(of file: String) -> String? {
+        var path = Substring(file)
+        if file.contains("://"), let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) {
+            path = path[..<end]
+        }
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        let ext = name[name.index(after: dot)...]
+        return ext.isEmpty ? nil : ext.lowercased()
+    }
+}
