@@ -28,6 +28,7 @@ public struct BooleanType: QuestionType {
         ("thumbs", .thumbsUp, .thumbsDown),
     ]
 
+    /// Creates the type (its configuration comes from each question's options).
     public init() {}
 
     public var typeID: String { "boolean" }

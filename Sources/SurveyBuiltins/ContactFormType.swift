@@ -52,6 +52,7 @@ public struct ContactFormType: QuestionType {
         }
     }
 
+    /// Creates the type (its configuration comes from each question's options).
     public init() {}
 
     public var typeID: String { "contact-form" }

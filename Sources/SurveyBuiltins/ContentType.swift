@@ -41,6 +41,7 @@ public struct ContentType: QuestionType {
         public var alternativeText: LocalizedText?
     }
 
+    /// Creates the type (its configuration comes from each question's options).
     public init() {}
 
     public var typeID: String { "content" }

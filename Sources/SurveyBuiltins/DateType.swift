@@ -22,6 +22,7 @@ public struct DateType: QuestionType {
         var latest: String?
     }
 
+    /// Creates the type (its configuration comes from each question's options).
     public init() {}
 
     public var typeID: String { "date" }

@@ -15,7 +15,8 @@ import SurveyCore
 /// own text). Custom sources without an `icon` get no icon name.
 ///
 /// **Answer:** as for `single-choice`: a source value, or (with the `other` preset) the respondent's
-/// own text. Errors: `wrongShape`, `notAChoice` (`value`), `otherTextRequired`.
+/// own text. Errors: `wrongShape`, `notAChoice` (`value`), `otherTextRequired`, and `required` for an
+/// empty answer.
 ///
 /// ```json
 /// { "id": "heard", "type": "discovery-source", "title": "Where did you hear about us?",
@@ -44,6 +45,7 @@ public struct DiscoverySourceType: QuestionType {
         return presets
     }()
 
+    /// Creates the type (its configuration comes from each question's options).
     public init() {}
 
     public var typeID: String { "discovery-source" }

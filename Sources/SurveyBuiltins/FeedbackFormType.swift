@@ -15,6 +15,9 @@ import SurveyCore
 /// Errors (with `field`): `wrongShape`, `missingField` (`field`), `tooLong` (`max`), `notANumber`,
 /// `notAnInteger`, `belowMinimum` (`min`), `aboveMaximum` (`max`), `notAChoice` (`value`), `invalidEmail`.
 ///
+/// **Summary:** one bucket per category (in authored order; percentages of all answered forms) and
+/// the mean, median, minimum and maximum of the ratings given.
+///
 /// As an input it is a `composite` with presentation `"form"`: `rating` (a number, presentation
 /// `"stars"`), `category` (single choice), `message` (multi-line text), `email` (text, presentation `"email"`).
 ///
@@ -42,6 +45,7 @@ public struct FeedbackFormType: QuestionType {
 
     static let stars = 5
 
+    /// Creates the type (its configuration comes from each question's options).
     public init() {}
 
     public var typeID: String { "feedback-form" }
@@ -106,5 +110,19 @@ public struct FeedbackFormType: QuestionType {
             result["email"] = .string(try ContactRules.email(email, field: "email"))
         }
         return .object(result)
+    }
+
+    public func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
+        let answered = answers.filter { !$0.isEmptyAnswer }
+        let ratings = answered.compactMap { $0["rating"]?.numberValue }.sorted()
+        let buckets = (options.categories?.choices ?? []).map { category in
+            let count = answered.filter { $0["category"]?.stringValue == category.value }.count
+            return AnswerSummary.Bucket(
+                value: category.value, label: category.label.resolved(in: context), count: count,
+                percentage: Summaries.percentage(count, of: answered.count))
+        }
+        return AnswerSummary(
+            answered: answered.count, buckets: buckets, mean: InputPrimitive.mean(ratings),
+            median: InputPrimitive.median(ratings), minimum: ratings.first, maximum: ratings.last)
     }
 }

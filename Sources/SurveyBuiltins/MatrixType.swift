@@ -31,6 +31,7 @@ public struct MatrixType: QuestionType {
         var isEveryRowRequired: Bool
     }
 
+    /// Creates the type (its configuration comes from each question's options).
     public init() {}
 
     public var typeID: String { "matrix" }

@@ -28,6 +28,7 @@ public struct MultipleChoiceType: QuestionType {
         var maximumSelections: Int?
     }
 
+    /// Creates the type (its configuration comes from each question's options).
     public init() {}
 
     public var typeID: String { "multiple-choice" }

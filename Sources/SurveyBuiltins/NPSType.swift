@@ -23,6 +23,7 @@ public struct NPSType: QuestionType {
     /// The decoded options of an NPS question.
     public typealias Options = ScaleType.Options
 
+    /// Creates the type (its configuration comes from each question's options).
     public init() {}
 
     public var typeID: String { "nps" }

@@ -28,6 +28,7 @@ public struct NumberType: QuestionType {
         var unit: LocalizedText?
     }
 
+    /// Creates the type (its configuration comes from each question's options).
     public init() {}
 
     public var typeID: String { "number" }

@@ -26,6 +26,7 @@ public struct RankingType: QuestionType {
         var items: ChoiceSet
     }
 
+    /// Creates the type (its configuration comes from each question's options).
     public init() {}
 
     public var typeID: String { "ranking" }

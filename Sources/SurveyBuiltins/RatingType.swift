@@ -19,6 +19,7 @@ public struct RatingType: QuestionType {
         var stars: Int
     }
 
+    /// Creates the type (its configuration comes from each question's options).
     public init() {}
 
     public var typeID: String { "rating" }

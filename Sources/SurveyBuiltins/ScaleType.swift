@@ -46,6 +46,7 @@ public struct ScaleType: QuestionType {
             maximumLabel: .builtin(.extremelyLikely), isNPS: true)
     }
 
+    /// Creates the type (its configuration comes from each question's options).
     public init() {}
 
     public var typeID: String { "scale" }

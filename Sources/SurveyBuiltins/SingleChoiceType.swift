@@ -12,7 +12,8 @@ import SurveyCore
 /// **Answer:** the chosen value as a string. A label (in any locale) or a value in another case is
 /// accepted and normalised to the value. With `other`, any other non-empty text is the respondent's
 /// Other text and is stored as typed (trimmed); the bare value `"other"` is rejected with
-/// `otherTextRequired`. Errors: `wrongShape`, `notAChoice` (`value`), `otherTextRequired`.
+/// `otherTextRequired`. Errors: `wrongShape`, `notAChoice` (`value`), `otherTextRequired`, and
+/// `required` for an empty answer.
 ///
 /// ```json
 /// { "id": "plan", "type": "single-choice", "title": "Which plan?",
@@ -24,6 +25,7 @@ public struct SingleChoiceType: QuestionType {
         var choices: ChoiceSet
     }
 
+    /// Creates the type (its configuration comes from each question's options).
     public init() {}
 
     public var typeID: String { "single-choice" }

@@ -28,6 +28,7 @@ public struct TextType: QuestionType {
         var placeholder: LocalizedText?
     }
 
+    /// Creates the type (its configuration comes from each question's options).
     public init() {}
 
     public var typeID: String { "text" }
@@ -45,7 +46,7 @@ public struct TextType: QuestionType {
         }
         if let pattern = try reader.optionalString("pattern") {
             do {
-                options.pattern = try NSRegularExpression(pattern: "^(?:\(pattern))$")
+                options.pattern = try NSRegularExpression(pattern: "\\A(?:\(pattern))\\z")
             } catch {
                 throw reader.error(
                     "pattern", "'pattern' is not a valid regular expression: \(pattern)", kind: .invalidOptions)

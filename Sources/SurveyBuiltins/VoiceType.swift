@@ -30,6 +30,7 @@ public struct VoiceType: QuestionType {
 
     static let defaultFormats = ["m4a", "wav", "mp3", "ogg", "opus"]
 
+    /// Creates the type (its configuration comes from each question's options).
     public init() {}
 
     public var typeID: String { "voice" }
