@@ -32,7 +32,7 @@ let package = Package(
         // The `survey` command: a thin shell over the libraries.
         .executableTarget(
             name: "SurveyCLI",
-            dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyRendering"],
+            dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyPluginLoader"],
             swiftSettings: strictSettings
         ),
         // Benchmarks: a generator of large branching surveys and a benchmark program.
@@ -63,5 +63,96 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // -- Dynamic plugins (C ABI, loader, SDK, examples) --
+        // The versioned C ABI between the engine and plugin shared libraries (header only; install
+        // `include/survey_plugin.h` for C authors). Documented in docs/plugin-abi.md.
+        .target(name: "CSurveyPluginABI"),
+        // libffi, for calling plugin expression functions whose signatures are known only at run time.
+        .systemLibrary(name: "CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
+        // The JSON messages both sides of the ABI exchange (results, errors, summaries, contexts).
+        .target(name: "SurveyPluginMessages", dependencies: ["SurveyCore"], swiftSettings: strictSettings),
+        // The loader: the only code that calls dlopen/dlsym/libffi.
+        .target(
+            name: "SurveyPluginLoader",
+            dependencies: ["SurveyCore", "SurveyPluginMessages", "CSurveyPluginABI", "CFFI"],
+            swiftSettings: strictSettings
+        ),
+        // The SDK for plugins written in Swift: conform to QuestionType, add one export line.
+        .target(
+            name: "SurveyPluginSDK",
+            dependencies: ["SurveyCore", "SurveyPluginMessages", "CSurveyPluginABI"],
+            swiftSettings: strictSettings
+        ),
+        // Example plugins, each built as a shared library by `swift build`.
+        .target(
+            name: "ColorPicker",
+            dependencies: ["SurveyCore", "SurveyPluginSDK"],
+            path: "Plugins/ColorPicker",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "CStarPlugin",
+            dependencies: ["CSurveyPluginABI"],
+            path: "Plugins/CStarPlugin",
+            publicHeadersPath: "."
+        ),
+        .target(
+            name: "HealthFunctions",
+            dependencies: ["CSurveyPluginABI"],
+            path: "Plugins/HealthFunctions",
+            publicHeadersPath: "."
+        ),
+        // Deliberately broken plugins, one per loader failure mode.
+        .target(
+            name: "BrokenABIVersion",
+            dependencies: ["CSurveyPluginABI"],
+            path: "Tests/PluginFixtures/BrokenABIVersion",
+            publicHeadersPath: "."
+        ),
+        .target(
+            name: "BrokenStructSize",
+            dependencies: ["CSurveyPluginABI"],
+            path: "Tests/PluginFixtures/BrokenStructSize",
+            publicHeadersPath: "."
+        ),
+        .target(
+            name: "BrokenNoEntry",
+            dependencies: ["CSurveyPluginABI"],
+            path: "Tests/PluginFixtures/BrokenNoEntry",
+            publicHeadersPath: "."
+        ),
+        .target(
+            name: "BrokenInvalidJSON",
+            dependencies: ["CSurveyPluginABI"],
+            path: "Tests/PluginFixtures/BrokenInvalidJSON",
+            publicHeadersPath: "."
+        ),
+        .target(
+            name: "BrokenFailingNormalize",
+            dependencies: ["CSurveyPluginABI"],
+            path: "Tests/PluginFixtures/BrokenFailingNormalize",
+            publicHeadersPath: "."
+        ),
+        .testTarget(
+            name: "SurveyPluginLoaderTests",
+            dependencies: ["SurveyCore", "SurveyPluginLoader"],
+            swiftSettings: strictSettings
+        ),
+        // Cost of a plugin normalize call and a libffi function call against the same logic built in.
+        .executableTarget(
+            name: "PluginBench",
+            dependencies: ["SurveyCore", "SurveyPluginLoader"],
+            path: "Benchmarks/PluginBench",
+            swiftSettings: strictSettings
+        ),
     ]
 )
+
+// -- Dynamic plugins: each example and test plugin is a shared library (lib<Name>.so in the bin path).
+package.products += [
+    "ColorPicker", "CStarPlugin", "HealthFunctions", "BrokenABIVersion", "BrokenStructSize", "BrokenNoEntry",
+    "BrokenInvalidJSON", "BrokenFailingNormalize",
+].map { Product.library(name: $0, type: .dynamic, targets: [$0]) }
+package.products += [
+    .library(name: "SurveyPluginLoader", targets: ["SurveyPluginLoader"]),
+    .library(name: "SurveyPluginSDK", targets: ["SurveyPluginSDK"]),
+]

@@ -1,1 +1,56 @@
-print("survey")
+import Foundation
+
+/// `survey`: a thin shell over SurveyRendering and SurveyBuiltins.
+let commands: [any Command.Type] = [RunCommand.self, TestCommand.self, ValidateCommand.self, TypesCommand.self]
+
+let overview = """
+    survey — take, test and check surveys.
+
+    Usage: survey <command> [options]
+
+    Commands:
+    \(commands.map { CommandSpec.row($0.spec.name, $0.spec.summary) }.joined())
+    Run 'survey <command> --help' for a command's options.
+    Exit codes: 0 success, 1 input problem or failed expectation, 2 wrong usage.
+    """
+
+@MainActor
+func main(_ arguments: [String]) -> ExitCode {
+    guard let name = arguments.first else {
+        Console.error(overview)
+        return .usage
+    }
+    if name == "--help" || name == "-h" || name == "help" {
+        if name == "help", arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
+            Console.out(command.spec.help)
+        } else {
+            Console.line(overview)
+        }
+        return .success
+    }
+    guard let command = commands.first(where: { $0.spec.name == name }) else {
+        Console.error("survey: unknown command '\(name)'\n\n" + overview)
+        return .usage
+    }
+    let context = CommandContext(environment: ProcessInfo.processInfo.environment)
+    do {
+        let parsed = try command.spec.parse(Array(arguments.dropFirst()))
+        if parsed.wantsHelp {
+            Console.out(command.spec.help)
+            return .success
+        }
+        return try command.run(parsed, context: context)
+    } catch let error as UsageError {
+        Console.error(
+            "survey \(command.spec.name): \(error.message)\nRun 'survey \(command.spec.name) --help' for usage.")
+        return .usage
+    } catch let error as InputError {
+        Console.error(error.description)
+        return .failure
+    } catch {
+        Console.error("survey \(command.spec.name): \(error)")
+        return .failure
+    }
+}
+
+exit(main(Array(CommandLine.arguments.dropFirst())).rawValue)

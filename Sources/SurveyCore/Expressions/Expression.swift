@@ -88,7 +88,11 @@ indirect enum ExpressionNode: Sendable {
                 switch value {
                 case .object(let members): value = members[key] ?? .null
                 case .array(let elements):
-                    if let index = Int(key), index >= 0, index < elements.count { value = elements[index] } else { return .null }
+                    if let index = Int(key), index >= 0, index < elements.count {
+                        value = elements[index]
+                    } else {
+                        return .null
+                    }
                 default: return .null
                 }
             }

@@ -82,7 +82,8 @@ public struct ExpressionFunctionRegistry: Sendable {
             throw RegistryError.invalidTypeID(function.name, origin: function.origin)
         }
         if let existing = functions[key] {
-            throw RegistryError.duplicateFunction(function.name, existingOrigin: existing.origin, newOrigin: function.origin)
+            throw RegistryError.duplicateFunction(
+                function.name, existingOrigin: existing.origin, newOrigin: function.origin)
         }
         functions[key] = function
     }

@@ -1,14 +1,47 @@
 struct ExpressionParser {
+    enum Symbol: Equatable {
+        case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
+        case and, or, bang, plus, minus, star, slash, percent
+        case openParen, closeParen, comma, openBracket, closeBracket
+    }
+
+    enum Keyword: Equatable {
+        case and, or, not, empty, notEmpty, contains, notContains, anyOf, allOf, noneOf, equal, notEqual
+        case `true`, `false`, null
+
+        init?(_ word: String) {
+            guard word.utf8.count <= 11 else { return nil }
+            switch word.lowercased() {
+            case "and": self = .and
+            case "or": self = .or
+            case "not": self = .not
+            case "empty": self = .empty
+            case "notempty": self = .notEmpty
+            case "contains": self = .contains
+            case "notcontains": self = .notContains
+            case "anyof": self = .anyOf
+            case "allof": self = .allOf
+            case "noneof": self = .noneOf
+            case "equals", "equal": self = .equal
+            case "notequals", "notequal": self = .notEqual
+            case "true": self = .true
+            case "false": self = .false
+            case "null", "undefined": self = .null
+            default: return nil
+            }
+        }
+    }
+
     enum Token: Equatable {
         case number(Double)
         case string(String)
         case variable(String)
-        case identifier(String)
-        case symbol(String)
+        case identifier(String, Keyword?)
+        case symbol(Symbol)
         case end
     }
 
-    let scalars: [Unicode.Scalar]
+    let bytes: [UInt8]
     let functions: ExpressionFunctionRegistry
     let resolve: (String) -> Int?
     var position = 0
@@ -19,15 +52,22 @@ struct ExpressionParser {
     var callsImpureFunction = false
 
     init(source: String, functions: ExpressionFunctionRegistry, resolve: @escaping (String) -> Int?) {
-        scalars = Array(source.unicodeScalars)
+        bytes = Array(source.utf8)
         self.functions = functions
         self.resolve = resolve
+    }
+
+    /// 1-based column (in characters) of a byte offset.
+    func column(ofByte offset: Int) -> Int {
+        var column = 1
+        for index in 0..<min(offset, bytes.count) where bytes[index] & 0xC0 != 0x80 { column += 1 }
+        return column
     }
 
     func error(_ message: String, at offset: Int? = nil, kind: ExpressionCompileError.Kind = .syntax)
         -> ExpressionCompileError
     {
-        ExpressionCompileError(kind: kind, message: message, column: (offset ?? tokenStart) + 1)
+        ExpressionCompileError(kind: kind, message: message, column: column(ofByte: offset ?? tokenStart))
     }
 
     mutating func parse() throws(ExpressionCompileError) -> ExpressionNode {
@@ -43,91 +83,121 @@ struct ExpressionParser {
         case .number(let value): return "number \(JSONValue.format(number: value))"
         case .string(let text): return "string '\(text)'"
         case .variable(let name): return "{\(name)}"
-        case .identifier(let name): return "'\(name)'"
-        case .symbol(let symbol): return "'\(symbol)'"
+        case .identifier(let name, _): return "'\(name)'"
+        case .symbol: return "'\(text(from: tokenStart, to: position))'"
         case .end: return "end of expression"
         }
     }
 
+    func text(from start: Int, to end: Int) -> String {
+        String(decoding: bytes[start..<min(end, bytes.count)], as: UTF8.self)
+    }
+
     // MARK: Lexer
 
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
+
+    static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || byte == 95 || byte >= 0x80
+    }
+
     mutating func advance() throws(ExpressionCompileError) {
-        while position < scalars.count, scalars[position].properties.isWhitespace { position += 1 }
+        while position < bytes.count,
+            bytes[position] == 32 || bytes[position] == 9 || bytes[position] == 10 || bytes[position] == 13
+        {
+            position += 1
+        }
         tokenStart = position
-        guard position < scalars.count else {
+        guard position < bytes.count else {
             token = .end
             return
         }
-        let scalar = scalars[position]
-        switch scalar {
-        case "{":
+        let byte = bytes[position]
+        let next: UInt8 = position + 1 < bytes.count ? bytes[position + 1] : 0
+        switch byte {
+        case UInt8(ascii: "{"):
             position += 1
             let start = position
-            while position < scalars.count, scalars[position] != "}" { position += 1 }
-            guard position < scalars.count else { throw error("unclosed '{': expected '}'", at: start - 1) }
-            var name = String(String.UnicodeScalarView(scalars[start..<position]))
-            name = name.trimmingWhitespace()
+            while position < bytes.count, bytes[position] != UInt8(ascii: "}") { position += 1 }
+            guard position < bytes.count else { throw error("unclosed '{': expected '}'", at: start - 1) }
+            let name = text(from: start, to: position).trimmingWhitespace()
             position += 1
             if name.isEmpty { throw error("empty reference '{}'", at: start - 1) }
             token = .variable(name)
-        case "'", "\"":
-            let quote = scalar
+        case UInt8(ascii: "'"), UInt8(ascii: "\""):
             position += 1
-            var text = String.UnicodeScalarView()
-            while position < scalars.count, scalars[position] != quote {
-                if scalars[position] == "\\", position + 1 < scalars.count {
-                    position += 1
-                }
-                text.append(scalars[position])
+            var text: [UInt8] = []
+            while position < bytes.count, bytes[position] != byte {
+                if bytes[position] == UInt8(ascii: "\\"), position + 1 < bytes.count { position += 1 }
+                text.append(bytes[position])
                 position += 1
             }
-            guard position < scalars.count else { throw error("unterminated string: expected \(quote)", at: tokenStart) }
+            guard position < bytes.count else {
+                throw error("unterminated string: expected \(Character(Unicode.Scalar(byte)))", at: tokenStart)
+            }
             position += 1
-            token = .string(String(text))
-        case "0"..."9", ".":
+            token = .string(String(decoding: text, as: UTF8.self))
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."):
             let start = position
-            while position < scalars.count,
-                ("0"..."9").contains(scalars[position]) || scalars[position] == "."
-                    || ((scalars[position] == "e" || scalars[position] == "E") && position + 1 < scalars.count
-                        && (("0"..."9").contains(scalars[position + 1]) || scalars[position + 1] == "-"
-                            || scalars[position + 1] == "+"))
-                    || ((scalars[position] == "-" || scalars[position] == "+")
-                        && (scalars[position - 1] == "e" || scalars[position - 1] == "E"))
-            {
-                position += 1
+            while position < bytes.count {
+                let current = bytes[position]
+                if Self.isDigit(current) || current == UInt8(ascii: ".") {
+                    position += 1
+                } else if current == UInt8(ascii: "e") || current == UInt8(ascii: "E"), position + 1 < bytes.count,
+                    Self.isDigit(bytes[position + 1]) || bytes[position + 1] == UInt8(ascii: "-")
+                        || bytes[position + 1] == UInt8(ascii: "+")
+                {
+                    position += 2
+                } else {
+                    break
+                }
             }
-            let text = String(String.UnicodeScalarView(scalars[start..<position]))
-            guard let value = Double(text) else { throw error("invalid number '\(text)'", at: start) }
+            let literal = text(from: start, to: position)
+            guard let value = Double(literal) else { throw error("invalid number '\(literal)'", at: start) }
             token = .number(value)
         default:
-            if scalar.properties.isAlphabetic || scalar == "_" {
+            if Self.isIdentifierByte(byte) {
                 let start = position
-                while position < scalars.count,
-                    scalars[position].properties.isAlphabetic || scalars[position] == "_"
-                        || ("0"..."9").contains(scalars[position])
-                {
+                while position < bytes.count, Self.isIdentifierByte(bytes[position]) || Self.isDigit(bytes[position]) {
                     position += 1
                 }
-                token = .identifier(String(String.UnicodeScalarView(scalars[start..<position])))
+                let word = text(from: start, to: position)
+                token = .identifier(word, Keyword(word))
                 return
             }
-            let two = position + 1 < scalars.count ? String(String.UnicodeScalarView([scalar, scalars[position + 1]])) : ""
-            if ["==", "!=", "<>", "<=", ">=", "&&", "||"].contains(two) {
-                position += 2
-                token = .symbol(two)
-                return
+            var length = 1
+            let symbol: Symbol
+            switch (byte, next) {
+            case (UInt8(ascii: "="), UInt8(ascii: "=")): (symbol, length) = (.equal, 2)
+            case (UInt8(ascii: "!"), UInt8(ascii: "=")): (symbol, length) = (.notEqual, 2)
+            case (UInt8(ascii: "<"), UInt8(ascii: ">")): (symbol, length) = (.notEqual, 2)
+            case (UInt8(ascii: "<"), UInt8(ascii: "=")): (symbol, length) = (.lessOrEqual, 2)
+            case (UInt8(ascii: ">"), UInt8(ascii: "=")): (symbol, length) = (.greaterOrEqual, 2)
+            case (UInt8(ascii: "&"), UInt8(ascii: "&")): (symbol, length) = (.and, 2)
+            case (UInt8(ascii: "|"), UInt8(ascii: "|")): (symbol, length) = (.or, 2)
+            case (UInt8(ascii: "="), _): symbol = .equal
+            case (UInt8(ascii: "<"), _): symbol = .less
+            case (UInt8(ascii: ">"), _): symbol = .greater
+            case (UInt8(ascii: "!"), _): symbol = .bang
+            case (UInt8(ascii: "+"), _): symbol = .plus
+            case (UInt8(ascii: "-"), _): symbol = .minus
+            case (UInt8(ascii: "*"), _): symbol = .star
+            case (UInt8(ascii: "/"), _): symbol = .slash
+            case (UInt8(ascii: "%"), _): symbol = .percent
+            case (UInt8(ascii: "("), _): symbol = .openParen
+            case (UInt8(ascii: ")"), _): symbol = .closeParen
+            case (UInt8(ascii: ","), _): symbol = .comma
+            case (UInt8(ascii: "["), _): symbol = .openBracket
+            case (UInt8(ascii: "]"), _): symbol = .closeBracket
+            default: throw error("unexpected character '\(Character(Unicode.Scalar(byte)))'")
             }
-            if "=<>!+-*/%(),[]".unicodeScalars.contains(scalar) {
-                position += 1
-                token = .symbol(String(scalar))
-                return
-            }
-            throw error("unexpected character '\(scalar)'")
+            position += length
+            token = .symbol(symbol)
         }
     }
 
-    func isKeyword(_ word: String) -> Bool {
-        if case .identifier(let name) = token { return name.lowercased() == word }
+    func isKeyword(_ keyword: Keyword) -> Bool {
+        if case .identifier(_, let found) = token { return found == keyword }
         return false
     }
 
@@ -135,7 +205,7 @@ struct ExpressionParser {
 
     mutating func parseOr() throws(ExpressionCompileError) -> ExpressionNode {
         var node = try parseAnd()
-        while isKeyword("or") || token == .symbol("||") {
+        while isKeyword(.or) || token == .symbol(.or) {
             try advance()
             node = .binary(.or, node, try parseAnd())
         }
@@ -144,7 +214,7 @@ struct ExpressionParser {
 
     mutating func parseAnd() throws(ExpressionCompileError) -> ExpressionNode {
         var node = try parseNot()
-        while isKeyword("and") || token == .symbol("&&") {
+        while isKeyword(.and) || token == .symbol(.and) {
             try advance()
             node = .binary(.and, node, try parseNot())
         }
@@ -152,7 +222,7 @@ struct ExpressionParser {
     }
 
     mutating func parseNot() throws(ExpressionCompileError) -> ExpressionNode {
-        if isKeyword("not") || token == .symbol("!") {
+        if isKeyword(.not) || token == .symbol(.bang) {
             try advance()
             return .not(try parseNot())
         }
@@ -161,34 +231,30 @@ struct ExpressionParser {
 
     mutating func comparisonOperator() -> BinaryOperator? {
         switch token {
-        case .symbol("="), .symbol("=="): return .equal
-        case .symbol("!="), .symbol("<>"): return .notEqual
-        case .symbol("<"): return .less
-        case .symbol("<="): return .lessOrEqual
-        case .symbol(">"): return .greater
-        case .symbol(">="): return .greaterOrEqual
-        case .identifier(let word):
-            switch word.lowercased() {
-            case "contains": return .contains
-            case "notcontains": return .notContains
-            case "anyof": return .anyOf
-            case "allof": return .allOf
-            case "noneof": return .noneOf
-            case "equals", "equal": return .equal
-            case "notequals", "notequal": return .notEqual
-            default: return nil
-            }
+        case .symbol(.equal): return .equal
+        case .symbol(.notEqual): return .notEqual
+        case .symbol(.less): return .less
+        case .symbol(.lessOrEqual): return .lessOrEqual
+        case .symbol(.greater): return .greater
+        case .symbol(.greaterOrEqual): return .greaterOrEqual
+        case .identifier(_, .contains?): return .contains
+        case .identifier(_, .notContains?): return .notContains
+        case .identifier(_, .anyOf?): return .anyOf
+        case .identifier(_, .allOf?): return .allOf
+        case .identifier(_, .noneOf?): return .noneOf
+        case .identifier(_, .equal?): return .equal
+        case .identifier(_, .notEqual?): return .notEqual
         default: return nil
         }
     }
 
     mutating func parseComparison() throws(ExpressionCompileError) -> ExpressionNode {
         let node = try parseAdditive()
-        if isKeyword("empty") {
+        if isKeyword(.empty) {
             try advance()
             return .isEmpty(node, true)
         }
-        if isKeyword("notempty") {
+        if isKeyword(.notEmpty) {
             try advance()
             return .isEmpty(node, false)
         }
@@ -202,8 +268,8 @@ struct ExpressionParser {
 
     mutating func parseAdditive() throws(ExpressionCompileError) -> ExpressionNode {
         var node = try parseMultiplicative()
-        while token == .symbol("+") || token == .symbol("-") {
-            let op: BinaryOperator = token == .symbol("+") ? .add : .subtract
+        while token == .symbol(.plus) || token == .symbol(.minus) {
+            let op: BinaryOperator = token == .symbol(.plus) ? .add : .subtract
             try advance()
             node = .binary(op, node, try parseMultiplicative())
         }
@@ -212,8 +278,9 @@ struct ExpressionParser {
 
     mutating func parseMultiplicative() throws(ExpressionCompileError) -> ExpressionNode {
         var node = try parseUnary()
-        while token == .symbol("*") || token == .symbol("/") || token == .symbol("%") {
-            let op: BinaryOperator = token == .symbol("*") ? .multiply : (token == .symbol("/") ? .divide : .remainder)
+        while token == .symbol(.star) || token == .symbol(.slash) || token == .symbol(.percent) {
+            let op: BinaryOperator =
+                token == .symbol(.star) ? .multiply : (token == .symbol(.slash) ? .divide : .remainder)
             try advance()
             node = .binary(op, node, try parseUnary())
         }
@@ -221,13 +288,13 @@ struct ExpressionParser {
     }
 
     mutating func parseUnary() throws(ExpressionCompileError) -> ExpressionNode {
-        if token == .symbol("-") {
+        if token == .symbol(.minus) {
             try advance()
             let operand = try parseUnary()
             if case .literal(.number(let value)) = operand { return .literal(.number(-value)) }
             return .negate(operand)
         }
-        if token == .symbol("!") {
+        if token == .symbol(.bang) {
             try advance()
             return .not(try parseUnary())
         }
@@ -235,6 +302,13 @@ struct ExpressionParser {
     }
 
     mutating func reference(_ name: String, at offset: Int) throws(ExpressionCompileError) -> ExpressionNode {
+        if let slot = resolve(name) {
+            if !referencedSlots.contains(slot) {
+                referencedSlots.append(slot)
+                referencedNames.append(name)
+            }
+            return .variable(slot)
+        }
         var parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         // A name may itself contain dots; prefer the longest prefix that resolves.
         var slot: Int?
@@ -250,7 +324,9 @@ struct ExpressionParser {
         }
         guard let slot else {
             let root = name.split(separator: ".").first.map(String.init) ?? name
-            throw error("unknown reference {\(name)}: no step or calculated value '\(root)'", at: offset, kind: .unknownReference(root))
+            throw error(
+                "unknown reference {\(name)}: no step or calculated value '\(root)'", at: offset,
+                kind: .unknownReference(root))
         }
         if !referencedSlots.contains(slot) {
             referencedSlots.append(slot)
@@ -271,23 +347,25 @@ struct ExpressionParser {
         case .variable(let name):
             try advance()
             return try reference(name, at: start)
-        case .symbol("("):
+        case .symbol(.openParen):
             try advance()
             let node = try parseOr()
-            guard token == .symbol(")") else { throw error("expected ')' to close '(' at column \(start + 1)") }
+            guard token == .symbol(.closeParen) else {
+                throw error("expected ')' to close '(' at column \(column(ofByte: start))")
+            }
             try advance()
             return node
-        case .symbol("["):
+        case .symbol(.openBracket):
             try advance()
             var elements: [ExpressionNode] = []
-            if token != .symbol("]") {
+            if token != .symbol(.closeBracket) {
                 while true {
                     elements.append(try parseOr())
-                    if token == .symbol(",") {
+                    if token == .symbol(.comma) {
                         try advance()
                         continue
                     }
-                    guard token == .symbol("]") else { throw error("expected ',' or ']' in a list") }
+                    guard token == .symbol(.closeBracket) else { throw error("expected ',' or ']' in a list") }
                     break
                 }
             }
@@ -297,32 +375,36 @@ struct ExpressionParser {
                     .array(elements.map { if case .literal(let value) = $0 { return value } else { return .null } }))
             }
             return .array(elements)
-        case .identifier(let word):
+        case .identifier(let word, let keyword):
             try advance()
-            switch word.lowercased() {
-            case "true": return .literal(.bool(true))
-            case "false": return .literal(.bool(false))
-            case "null", "undefined": return .literal(.null)
+            switch keyword {
+            case .true?: return .literal(.bool(true))
+            case .false?: return .literal(.bool(false))
+            case .null?: return .literal(.null)
             default: break
             }
-            guard token == .symbol("(") else {
+            guard token == .symbol(.openParen) else {
                 throw error("unexpected word '\(word)'; references are written in braces, like {\(word)}", at: start)
             }
             guard let function = functions.function(named: word) else {
                 var message = "unknown function '\(word)()'"
-                if let suggestion = closestMatch(to: word, in: functions.names) { message += " (did you mean '\(suggestion)'?)" }
+                if let suggestion = closestMatch(to: word, in: functions.names) {
+                    message += " (did you mean '\(suggestion)'?)"
+                }
                 throw error(message, at: start, kind: .unknownFunction(word))
             }
             try advance()
             var arguments: [ExpressionNode] = []
-            if token != .symbol(")") {
+            if token != .symbol(.closeParen) {
                 while true {
                     arguments.append(try parseOr())
-                    if token == .symbol(",") {
+                    if token == .symbol(.comma) {
                         try advance()
                         continue
                     }
-                    guard token == .symbol(")") else { throw error("expected ',' or ')' in the arguments of \(word)()") }
+                    guard token == .symbol(.closeParen) else {
+                        throw error("expected ',' or ')' in the arguments of \(word)()")
+                    }
                     break
                 }
             }
@@ -332,7 +414,8 @@ struct ExpressionParser {
                     function.arity.upperBound == Int.max
                     ? "at least \(function.arity.lowerBound)"
                     : (function.arity.count == 1
-                        ? "\(function.arity.lowerBound)" : "\(function.arity.lowerBound) to \(function.arity.upperBound)")
+                        ? "\(function.arity.lowerBound)"
+                        : "\(function.arity.lowerBound) to \(function.arity.upperBound)")
                 throw error(
                     "\(function.name)() takes \(expected) argument\(expected == "1" ? "" : "s"), got \(arguments.count)",
                     at: start, kind: .wrongArgumentCount(word))

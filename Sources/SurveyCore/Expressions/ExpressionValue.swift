@@ -35,7 +35,8 @@ package enum ExpressionValue {
         case (.number(let a), .number(let b)): return a == b
         case (.bool(let a), .bool(let b)): return a == b
         case (.null, _), (_, .null): return lhs.isEmptyAnswer && rhs.isEmptyAnswer
-        case (.bool(let a), .string(let b)), (.string(let b), .bool(let a)): return b.lowercased() == (a ? "true" : "false")
+        case (.bool(let a), .string(let b)), (.string(let b), .bool(let a)):
+            return b.lowercased() == (a ? "true" : "false")
         case (.array(let a), .array(let b)):
             guard a.count == b.count else { return false }
             return a.allSatisfy { element in b.contains { equals(element, $0) } }

@@ -67,8 +67,10 @@ enum StandardFunctions {
         ExpressionFunction(name: "concat", arity: 0...Int.max) { arguments, _ in
             .string(arguments.map(\.displayText).joined())
         },
-        ExpressionFunction(name: "lower", arity: 1...1) { arguments, _ in .string(arguments[0].displayText.lowercased()) },
-        ExpressionFunction(name: "upper", arity: 1...1) { arguments, _ in .string(arguments[0].displayText.uppercased()) },
+        ExpressionFunction(name: "lower", arity: 1...1) { arguments, _ in .string(arguments[0].displayText.lowercased())
+        },
+        ExpressionFunction(name: "upper", arity: 1...1) { arguments, _ in .string(arguments[0].displayText.uppercased())
+        },
     ]
 
     static func length(_ value: JSONValue) -> JSONValue {

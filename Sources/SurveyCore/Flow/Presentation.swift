@@ -90,7 +90,7 @@ extension SurveySession {
         return QuestionPresentation(
             id: step.id, typeID: step.question.typeID, title: title,
             description: step.definition.description.map { pipe(context.text($0)) }, isRequired: isRequired,
-            collectsAnswer: step.collectsAnswer, input: input, answer: answers[index].isNull ? nil : answers[index],
+            collectsAnswer: step.collectsAnswer, input: input, answer: answers[index].isNull ? JSONValue?.none : answers[index],
             error: lastErrors.first { $0.stepID == step.id })
     }
 

@@ -81,25 +81,30 @@ extension SessionState {
         var reader = try OptionsReader(json, path: .root)
         let version = try reader.int("stateVersion", default: 1)
         guard version == Self.formatVersion else {
-            throw reader.error("stateVersion", "unsupported session state version \(version)", kind: .unsupportedFormatVersion)
+            throw reader.error(
+                "stateVersion", "unsupported session state version \(version)", kind: .unsupportedFormatVersion)
         }
         surveyID = try reader.string("surveyId")
         surveyVersion = try reader.optionalString("surveyVersion")
         let seedText = try reader.string("seed")
-        guard let seed = UInt64(seedText) else { throw reader.error("seed", "'seed' must be a decimal string, got '\(seedText)'") }
+        guard let seed = UInt64(seedText) else {
+            throw reader.error("seed", "'seed' must be a decimal string, got '\(seedText)'")
+        }
         self.seed = seed
         locale = try reader.string("locale")
         today = try reader.string("today")
-        let statusText = try reader.string("status", default: "in-progress", oneOf: ["in-progress", "completed", "dismissed"])
+        let statusText = try reader.string(
+            "status", default: "in-progress", oneOf: ["in-progress", "completed", "dismissed"])
         status = SessionStatus(rawValue: statusText) ?? .inProgress
         path = try reader.optionalStringArray("path") ?? []
         guard case .object(let stored) = reader.value("answers") ?? .object([:]) else {
             throw reader.error("answers", "'answers' must be an object")
         }
         answers = stored
-        actions = try reader.optionalArray("actions") { (value, path) throws(SurveyError) in
-            try SessionAction(json: value, path: path)
-        } ?? []
+        actions =
+            try reader.optionalArray("actions") { (value, path) throws(SurveyError) in
+                try SessionAction(json: value, path: path)
+            } ?? []
         try reader.finish()
     }
 }

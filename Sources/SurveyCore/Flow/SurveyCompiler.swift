@@ -6,6 +6,8 @@ struct SurveyCompiler {
     let functions: ExpressionFunctionRegistry
     var errors: [SurveyError] = []
     var usesDateFunctions = false
+    /// Off when the decoder already reported duplicate ids from the raw JSON.
+    var reportsDuplicateIDs = true
 
     init(definition: SurveyDefinition, registry: QuestionTypeRegistry, functions: ExpressionFunctionRegistry) {
         self.definition = definition
@@ -15,14 +17,24 @@ struct SurveyCompiler {
 
     struct FlatStep {
         let definition: StepDefinition
-        let path: JSONPath
         let unit: Int
+        let unitOffset: Int
+        /// Position inside its page, or -1 for a top-level step.
+        let childOffset: Int
+
+        /// Built only when needed (errors, option readers): most steps never need one.
+        var path: JSONPath {
+            let unitPath = JSONPath.root.appending("steps").appending(unitOffset)
+            return childOffset < 0 ? unitPath : unitPath.appending("steps").appending(childOffset)
+        }
     }
 
     struct FlatUnit {
         let definition: StepDefinition
-        let path: JSONPath
+        let unitOffset: Int
         var steps: Range<Int>
+
+        var path: JSONPath { JSONPath.root.appending("steps").appending(unitOffset) }
     }
 
     mutating func compile() throws(SurveyLoadError) -> Survey {
@@ -31,57 +43,72 @@ struct SurveyCompiler {
         var flatUnits: [FlatUnit] = []
         flatSteps.reserveCapacity(definition.steps.count)
         flatUnits.reserveCapacity(definition.steps.count)
-        let stepsPath = JSONPath.root.appending("steps")
         for (unitOffset, step) in definition.steps.enumerated() {
-            let unitPath = stepsPath.appending(unitOffset)
             let start = flatSteps.count
             if step.isPage {
                 for (childOffset, child) in step.steps.enumerated() {
                     flatSteps.append(
                         FlatStep(
-                            definition: child, path: unitPath.appending("steps").appending(childOffset),
-                            unit: flatUnits.count))
+                            definition: child, unit: flatUnits.count, unitOffset: unitOffset, childOffset: childOffset))
                 }
             } else {
-                flatSteps.append(FlatStep(definition: step, path: unitPath, unit: flatUnits.count))
+                flatSteps.append(
+                    FlatStep(definition: step, unit: flatUnits.count, unitOffset: unitOffset, childOffset: -1))
             }
-            flatUnits.append(FlatUnit(definition: step, path: unitPath, steps: start..<flatSteps.count))
+            flatUnits.append(FlatUnit(definition: step, unitOffset: unitOffset, steps: start..<flatSteps.count))
         }
 
         // 2. Ids: steps, pages and calculated values share one namespace.
         var stepIndexByID: [String: Int] = [:]
         stepIndexByID.reserveCapacity(flatSteps.count)
-        var firstPath: [String: JSONPath] = [:]
-        func claim(_ id: String, path: JSONPath, what: String, errors: inout [SurveyError]) -> Bool {
-            if let previous = firstPath[id] {
-                errors.append(
-                    SurveyError(
-                        .duplicateID, "duplicate id '\(id)': already used by the \(what == "calculated value" ? "step" : "step") at \(previous)",
-                        path: path.appending(what == "calculated value" ? "name" : "id"), stepID: id))
-                return false
-            }
-            firstPath[id] = path
-            return true
+        var pageIndexByID: [String: Int] = [:]
+        var calculatedIndexByName: [String: Int] = [:]
+        let reportsDuplicates = reportsDuplicateIDs
+        func duplicate(_ id: String, at path: @autoclosure () -> JSONPath, member: String, previous: JSONPath) {
+            guard reportsDuplicates else { return }
+            errors.append(
+                SurveyError(
+                    .duplicateID, "duplicate id '\(id)': already used at \(previous)", path: path().appending(member),
+                    stepID: id))
         }
-        for (index, step) in flatSteps.enumerated() where claim(step.definition.id, path: step.path, what: "step", errors: &errors) {
-            stepIndexByID[step.definition.id] = index
+        for (index, step) in flatSteps.enumerated() {
+            let id = step.definition.id
+            if let previous = stepIndexByID.updateValue(index, forKey: id) {
+                stepIndexByID[id] = previous
+                duplicate(id, at: step.path, member: "id", previous: flatSteps[previous].path)
+            }
         }
         var unitIndexByID: [String: Int] = [:]
         unitIndexByID.reserveCapacity(flatUnits.count)
         for (index, unit) in flatUnits.enumerated() {
+            let id = unit.definition.id
             if unit.definition.isPage {
-                if claim(unit.definition.id, path: unit.path, what: "page", errors: &errors) {
-                    unitIndexByID[unit.definition.id] = index
+                if let previous = stepIndexByID[id] {
+                    duplicate(id, at: unit.path, member: "id", previous: flatSteps[previous].path)
+                } else if let previous = pageIndexByID[id] {
+                    duplicate(id, at: unit.path, member: "id", previous: flatUnits[previous].path)
+                } else {
+                    pageIndexByID[id] = index
+                    unitIndexByID[id] = index
                 }
-            } else {
-                unitIndexByID[unit.definition.id] = index
+            } else if stepIndexByID[id] == unit.steps.lowerBound {
+                unitIndexByID[id] = index
             }
         }
-        var calculatedIndexByName: [String: Int] = [:]
         let calculatedPath = JSONPath.root.appending("calculatedValues")
-        for (index, value) in definition.calculatedValues.enumerated()
-        where claim(value.name, path: calculatedPath.appending(index), what: "calculated value", errors: &errors) {
-            calculatedIndexByName[value.name] = index
+        for (index, value) in definition.calculatedValues.enumerated() {
+            let name = value.name
+            if let previous = stepIndexByID[name] {
+                duplicate(name, at: calculatedPath.appending(index), member: "name", previous: flatSteps[previous].path)
+            } else if let previous = pageIndexByID[name] {
+                duplicate(name, at: calculatedPath.appending(index), member: "name", previous: flatUnits[previous].path)
+            } else if let previous = calculatedIndexByName[name] {
+                duplicate(
+                    name, at: calculatedPath.appending(index), member: "name",
+                    previous: calculatedPath.appending(previous))
+            } else {
+                calculatedIndexByName[name] = index
+            }
         }
 
         // 3. Question types and options.
@@ -109,7 +136,9 @@ struct SurveyCompiler {
                 definition.visibleIf, member: "visibleIf", path: step.path, stepID: id, resolve: resolve)
             let requiredIf = compileExpression(
                 definition.requiredIf, member: "requiredIf", path: step.path, stepID: id, resolve: resolve)
-            let branches = compileBranches(definition.branches, path: step.path, stepID: id, resolve: resolve, units: unitIndexByID, steps: stepIndexByID, flatSteps: flatSteps)
+            let branches = compileBranches(
+                definition.branches, path: step.path, stepID: id, resolve: resolve, units: unitIndexByID,
+                steps: stepIndexByID, flatSteps: flatSteps)
             var choiceConditions: [String: Expression] = [:]
             if let question = questions[index], definition.options.containsMember(named: "visibleIf"),
                 let input = question.input(in: english).choiceInput
@@ -117,7 +146,8 @@ struct SurveyCompiler {
                 for (offset, choice) in input.choices.enumerated() {
                     guard let condition = choice.visibleIf else { continue }
                     if let expression = compileExpression(
-                        condition, member: "visibleIf", path: step.path.appending("options").appending("choices").appending(offset),
+                        condition, member: "visibleIf",
+                        path: step.path.appending("options").appending("choices").appending(offset),
                         stepID: id, resolve: resolve)
                     {
                         choiceConditions[choice.value] = expression
@@ -145,11 +175,17 @@ struct SurveyCompiler {
             if definition.isPage {
                 let visibleIf = compileExpression(
                     definition.visibleIf, member: "visibleIf", path: unit.path, stepID: definition.id, resolve: resolve)
-                let branches = compileBranches(definition.branches, path: unit.path, stepID: definition.id, resolve: resolve, units: unitIndexByID, steps: stepIndexByID, flatSteps: flatSteps)
+                let branches = compileBranches(
+                    definition.branches, path: unit.path, stepID: definition.id, resolve: resolve, units: unitIndexByID,
+                    steps: stepIndexByID, flatSteps: flatSteps)
                 if definition.requiredIf != nil {
-                    errors.append(SurveyError(.invalidValue, "pages cannot have 'requiredIf'; put it on the page's questions", path: unit.path.appending("requiredIf"), stepID: definition.id))
+                    errors.append(
+                        SurveyError(
+                            .invalidValue, "pages cannot have 'requiredIf'; put it on the page's questions",
+                            path: unit.path.appending("requiredIf"), stepID: definition.id))
                 }
-                checkPiping(definition.title, path: unit.path.appending("title"), stepID: definition.id, resolve: resolve)
+                checkPiping(
+                    definition.title, path: unit.path.appending("title"), stepID: definition.id, resolve: resolve)
                 expressionCount += (visibleIf == nil ? 0 : 1) + branches.filter { $0.condition != nil }.count
                 compiledUnits.append(
                     CompiledUnit(
@@ -166,7 +202,8 @@ struct SurveyCompiler {
         var compiledCalculated: [CompiledCalculated] = []
         for (index, value) in definition.calculatedValues.enumerated() {
             if let expression = compileExpression(
-                value.expression, member: "expression", path: calculatedPath.appending(index), stepID: nil, resolve: resolve)
+                value.expression, member: "expression", path: calculatedPath.appending(index), stepID: nil,
+                resolve: resolve)
             {
                 compiledCalculated.append(CompiledCalculated(name: value.name, expression: expression))
                 expressionCount += 1
@@ -202,7 +239,9 @@ struct SurveyCompiler {
             if definition.type == StepDefinition.pageTypeID {
                 message = "pages cannot be nested inside pages"
             } else {
-                if let suggestion = closestMatch(to: definition.type, in: registry.typeIDs + [StepDefinition.pageTypeID]) {
+                if let suggestion = closestMatch(
+                    to: definition.type, in: registry.typeIDs + [StepDefinition.pageTypeID])
+                {
                     message += " (did you mean '\(suggestion)'?)"
                 }
                 message += "; registered types: \(registry.typeIDs.joined(separator: ", "))"
@@ -211,7 +250,8 @@ struct SurveyCompiler {
             return nil
         }
         do {
-            return try type.configure(options: definition.options, path: step.path.appending("options"), stepID: definition.id)
+            return try type.configure(
+                options: definition.options, path: step.path.appending("options"), stepID: definition.id)
         } catch {
             var located = error
             located.stepID = definition.id
@@ -224,7 +264,8 @@ struct SurveyCompiler {
     }
 
     mutating func compileExpression(
-        _ source: String?, member: String, path: JSONPath, stepID: String?, resolve: @escaping (String) -> Int?
+        _ source: String?, member: String, path: @autoclosure () -> JSONPath, stepID: String?,
+        resolve: @escaping (String) -> Int?
     ) -> Expression? {
         guard let source else { return nil }
         do {
@@ -241,19 +282,21 @@ struct SurveyCompiler {
             errors.append(
                 SurveyError(
                     kind, "invalid \(member) \"\(source)\" at column \(error.column): \(error.message)",
-                    path: path.appending(member), stepID: stepID))
+                    path: path().appending(member), stepID: stepID))
             return nil
         }
     }
 
     mutating func compileBranches(
-        _ branches: [BranchRule], path: JSONPath, stepID: String, resolve: @escaping (String) -> Int?,
+        _ branches: [BranchRule], path: @autoclosure () -> JSONPath, stepID: String,
+        resolve: @escaping (String) -> Int?,
         units: [String: Int], steps: [String: Int], flatSteps: [FlatStep]
     ) -> [CompiledBranch] {
         var result: [CompiledBranch] = []
         for (offset, rule) in branches.enumerated() {
-            let rulePath = path.appending("branches").appending(offset)
-            let condition = compileExpression(rule.condition, member: "if", path: rulePath, stepID: stepID, resolve: resolve)
+            let rulePath = path().appending("branches").appending(offset)
+            let condition = compileExpression(
+                rule.condition, member: "if", path: rulePath, stepID: stepID, resolve: resolve)
             switch rule.target {
             case .complete:
                 result.append(CompiledBranch(condition: condition, targetUnit: nil))
@@ -264,26 +307,34 @@ struct SurveyCompiler {
                     result.append(CompiledBranch(condition: condition, targetUnit: flatSteps[step].unit))
                 } else {
                     var message = "branch target '\(target)' is not a step or page id"
-                    if units.count < 50_000, let suggestion = closestMatch(to: target, in: units.keys.sorted() + steps.keys.sorted()) {
+                    if units.count < 50_000,
+                        let suggestion = closestMatch(to: target, in: units.keys.sorted() + steps.keys.sorted())
+                    {
                         message += " (did you mean '\(suggestion)'?)"
                     }
-                    errors.append(SurveyError(.unknownReference, message, path: rulePath.appending("goto"), stepID: stepID))
+                    errors.append(
+                        SurveyError(.unknownReference, message, path: rulePath.appending("goto"), stepID: stepID))
                 }
             }
         }
         return result
     }
 
-    mutating func checkPiping(_ text: LocalizedText?, path: JSONPath, stepID: String, resolve: (String) -> Int?) {
+    mutating func checkPiping(
+        _ text: LocalizedText?, path: @autoclosure () -> JSONPath, stepID: String, resolve: (String) -> Int?
+    ) {
         guard let text else { return }
         for (locale, value) in text.translations where value.contains("{") {
             for name in PipedText.references(in: value) {
                 let root = name.split(separator: ".").first.map(String.init) ?? name
                 if resolve(name) == nil && resolve(root) == nil {
-                    let memberPath = text.translations.count == 1 && locale == LocalizedText.neutralKey ? path : path.appending(locale)
+                    let memberPath =
+                        text.translations.count == 1 && locale == LocalizedText.neutralKey
+                        ? path() : path().appending(locale)
                     errors.append(
                         SurveyError(
-                            .unknownReference, "text pipes {\(name)}, but there is no step or calculated value '\(root)'",
+                            .unknownReference,
+                            "text pipes {\(name)}, but there is no step or calculated value '\(root)'",
                             path: memberPath, stepID: stepID))
                 }
             }

@@ -34,8 +34,17 @@ public struct SurveyLoader: Sendable {
                     SurveyError(.syntax, "invalid JSON: \(error.message)", position: error.position, file: source)
                 ])
             }
-            let definition = try SurveyDefinition(json: json)
-            return try compile(definition)
+            var errors: [SurveyError] = []
+            let definition = try SurveyDefinition(json: json, errors: &errors)
+            var compiler = SurveyCompiler(definition: definition, registry: registry, functions: functions)
+            compiler.reportsDuplicateIDs = errors.isEmpty
+            do {
+                let survey = try compiler.compile()
+                if errors.isEmpty { return survey }
+            } catch {
+                errors += error.errors
+            }
+            throw SurveyLoadError(errors: errors)
         } catch {
             throw located(error, bytes: bytes, source: source)
         }

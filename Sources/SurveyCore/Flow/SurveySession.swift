@@ -114,7 +114,8 @@ public struct SurveySession {
     /// Whether `stepID` is visible given the answers so far.
     public func isVisible(_ stepID: String) -> Bool {
         guard let index = survey.stepIndexByID[stepID] else { return false }
-        return derived.stepVisible[index] && derived.unitVisible(survey.units[survey.steps[index].unit], at: survey.steps[index].unit)
+        return derived.stepVisible[index]
+            && derived.unitVisible(survey.units[survey.steps[index].unit], at: survey.steps[index].unit)
     }
 
     /// The value of a calculated value.
@@ -124,7 +125,9 @@ public struct SurveySession {
 
     /// "Question k of n", counting only units this respondent sees.
     public var progress: Progress {
-        guard let unit = path.last else { return Progress(current: countedOnPath, total: countedOnPath, isCounted: false) }
+        guard let unit = path.last else {
+            return Progress(current: countedOnPath, total: countedOnPath, isCounted: false)
+        }
         let ahead = derived.countTree.sum((unit + 1)..<survey.units.count)
         let isCounted = pathCounted.last ?? false
         return Progress(current: countedOnPath, total: countedOnPath + ahead, isCounted: isCounted)
@@ -167,7 +170,7 @@ public struct SurveySession {
         lastErrors.removeAll { $0.stepID == stepID }
         answers[index] = normalized
         setValue(index, normalized)
-        emit(.answered(stepID: stepID, value: normalized.isNull ? nil : normalized))
+        emit(.answered(stepID: stepID, value: normalized.isNull ? JSONValue?.none : normalized))
         return normalized
     }
 

@@ -123,7 +123,8 @@ private struct Parser {
         let value = try parseValue()
         skipWhitespace()
         if index < bytes.count {
-            throw RawSyntaxError(message: "unexpected \(describe(bytes[index])) after the end of the document", offset: index)
+            throw RawSyntaxError(
+                message: "unexpected \(describe(bytes[index])) after the end of the document", offset: index)
         }
         return value
     }
@@ -157,7 +158,9 @@ private struct Parser {
 
     mutating func parseValue() throws(RawSyntaxError) -> JSONValue {
         if target != nil { noteValueStart() }
-        guard index < bytes.count else { throw RawSyntaxError(message: "unexpected end of input, expected a value", offset: index) }
+        guard index < bytes.count else {
+            throw RawSyntaxError(message: "unexpected end of input, expected a value", offset: index)
+        }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
@@ -319,7 +322,8 @@ private struct Parser {
             case UInt8(ascii: "u"):
                 var code = try parseHex4()
                 if (0xD800..<0xDC00).contains(code) {
-                    guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                    guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                        bytes[index + 1] == UInt8(ascii: "u")
                     else { throw RawSyntaxError(message: "unpaired UTF-16 surrogate in \\u escape", offset: index) }
                     index += 2
                     let low = try parseHex4()
@@ -335,7 +339,8 @@ private struct Parser {
                 }
                 scalars.append(contentsOf: Array(String(Character(scalar)).utf8))
             default:
-                throw RawSyntaxError(message: "invalid escape '\\\(Character(Unicode.Scalar(escape)))'", offset: index - 2)
+                throw RawSyntaxError(
+                    message: "invalid escape '\\\(Character(Unicode.Scalar(escape)))'", offset: index - 2)
             }
         }
         throw RawSyntaxError(message: "unterminated string", offset: start)
@@ -396,7 +401,9 @@ private struct Parser {
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             isSimple = false
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else {
                 throw RawSyntaxError(message: "invalid number: expected a digit in the exponent", offset: index)
             }

@@ -27,12 +27,15 @@ public struct UIStrings: Sendable, Hashable {
 
     /// The supported locale that best matches `identifier`.
     public static func resolve(_ identifier: String) -> String {
-        let normalized = identifier.split(separator: ".").first.map(String.init)?.replacingOccurrences(of: "_", with: "-")
+        let normalized =
+            identifier.split(separator: ".").first.map(String.init)?.replacingOccurrences(of: "_", with: "-")
             ?? "en"
         if catalogues[normalized] != nil { return normalized }
         let lowered = normalized.lowercased()
         if lowered.hasPrefix("zh") {
-            if lowered.contains("hant") || lowered.hasSuffix("-tw") || lowered.hasSuffix("-hk") || lowered.hasSuffix("-mo") {
+            if lowered.contains("hant") || lowered.hasSuffix("-tw") || lowered.hasSuffix("-hk")
+                || lowered.hasSuffix("-mo")
+            {
                 return "zh-Hant"
             }
             return "zh-Hans"

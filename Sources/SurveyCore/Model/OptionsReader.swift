@@ -24,7 +24,8 @@ public struct OptionsReader: Sendable {
         case .object(let members): self.members = members
         case .null: self.members = [:]
         default:
-            throw SurveyError(.invalidValue, "expected an object, got \(value.kindDescription)", path: path, stepID: stepID)
+            throw SurveyError(
+                .invalidValue, "expected an object, got \(value.kindDescription)", path: path, stepID: stepID)
         }
         self.path = path
         self.stepID = stepID
@@ -151,7 +152,9 @@ public struct OptionsReader: Sendable {
     /// An optional array of strings.
     public mutating func optionalStringArray(_ key: String) throws(SurveyError) -> [String]? {
         guard let value = value(key) else { return nil }
-        guard case .array(let elements) = value else { throw mismatch(key, expected: "an array of strings", got: value) }
+        guard case .array(let elements) = value else {
+            throw mismatch(key, expected: "an array of strings", got: value)
+        }
         var strings: [String] = []
         for (index, element) in elements.enumerated() {
             guard case .string(let text) = element else {

@@ -150,11 +150,20 @@ extension SurveyDefinition {
     /// - Throws: ``SurveyLoadError`` listing each problem with its JSON path.
     public init(json: JSONValue) throws(SurveyLoadError) {
         var errors: [SurveyError] = []
+        try self.init(json: json, errors: &errors)
+        if !errors.isEmpty { throw SurveyLoadError(errors: errors) }
+    }
+
+    /// Decodes as much as possible, appending problems to `errors`; steps with problems are left out.
+    /// Throws only when nothing sensible can be decoded (not an object, wrong format version).
+    init(json: JSONValue, errors: inout [SurveyError]) throws(SurveyLoadError) {
         var reader: OptionsReader
         do {
             reader = try OptionsReader(json, path: .root)
         } catch {
-            throw SurveyLoadError(errors: [SurveyError(.invalidValue, "a survey must be a JSON object, got \(json.kindDescription)", path: .root)])
+            throw SurveyLoadError(errors: [
+                SurveyError(.invalidValue, "a survey must be a JSON object, got \(json.kindDescription)", path: .root)
+            ])
         }
         func attempt<T>(_ body: () throws(SurveyError) -> T) -> T? {
             do { return try body() } catch {
@@ -182,34 +191,38 @@ extension SurveyDefinition {
         }
         formatVersion = version
         id = attempt { () throws(SurveyError) in try reader.string("id") } ?? ""
-        self.version = attempt { () throws(SurveyError) in
-            if let number = reader.members["version"]?.numberValue {
-                _ = reader.value("version")
-                return JSONValue.format(number: number)
-            }
-            return try reader.optionalString("version")
-        } ?? nil
-        title = attempt { () throws(SurveyError) in
-            guard let title = try reader.optionalText("title") else {
-                throw reader.error(nil, "missing required member 'title'", kind: .missingField)
-            }
-            return title
-        } ?? LocalizedText("")
+        self.version =
+            attempt { () throws(SurveyError) in
+                if let number = reader.members["version"]?.numberValue {
+                    _ = reader.value("version")
+                    return JSONValue.format(number: number)
+                }
+                return try reader.optionalString("version")
+            } ?? nil
+        title =
+            attempt { () throws(SurveyError) in
+                guard let title = try reader.optionalText("title") else {
+                    throw reader.error(nil, "missing required member 'title'", kind: .missingField)
+                }
+                return title
+            } ?? LocalizedText("")
         description = attempt { () throws(SurveyError) in try reader.optionalText("description") } ?? nil
         defaultLocale = attempt { () throws(SurveyError) in try reader.string("defaultLocale", default: "en") } ?? "en"
         locales = attempt { () throws(SurveyError) in try reader.optionalStringArray("locales") } ?? nil
-        settings = attempt { () throws(SurveyError) in
-            var settingsReader = try reader.object("settings")
-            let settings = SurveySettings(
-                progressCountsContent: try settingsReader.bool("progressCountsContent", default: false))
-            try settingsReader.finish()
-            return settings
-        } ?? SurveySettings()
+        settings =
+            attempt { () throws(SurveyError) in
+                var settingsReader = try reader.object("settings")
+                let settings = SurveySettings(
+                    progressCountsContent: try settingsReader.bool("progressCountsContent", default: false))
+                try settingsReader.finish()
+                return settings
+            } ?? SurveySettings()
         calculatedValues =
             attempt { () throws(SurveyError) in
                 try reader.optionalArray("calculatedValues") { (value, path) throws(SurveyError) in
                     var item = try OptionsReader(value, path: path)
-                    let calculated = CalculatedValue(name: try item.string("name"), expression: try item.string("expression"))
+                    let calculated = CalculatedValue(
+                        name: try item.string("name"), expression: try item.string("expression"))
                     try item.finish()
                     return calculated
                 }
@@ -219,24 +232,75 @@ extension SurveyDefinition {
             if case .array(let elements) = stepsValue {
                 for (index, element) in elements.enumerated() {
                     if let step = StepDefinition.decode(
-                        element, path: JSONPath.root.appending("steps").appending(index), allowPages: true, errors: &errors)
+                        element, path: JSONPath.root.appending("steps").appending(index), allowPages: true,
+                        errors: &errors)
                     {
                         steps.append(step)
                     }
                 }
                 if elements.isEmpty {
-                    errors.append(SurveyError(.invalidValue, "a survey needs at least one step", path: JSONPath.root.appending("steps")))
+                    errors.append(
+                        SurveyError(
+                            .invalidValue, "a survey needs at least one step", path: JSONPath.root.appending("steps")))
                 }
             } else {
                 errors.append(
-                    SurveyError(.invalidValue, "'steps' must be an array, got \(stepsValue.kindDescription)", path: JSONPath.root.appending("steps")))
+                    SurveyError(
+                        .invalidValue, "'steps' must be an array, got \(stepsValue.kindDescription)",
+                        path: JSONPath.root.appending("steps")))
             }
         } else {
-            errors.append(SurveyError(.missingField, "missing required member 'steps' (an array of steps)", path: .root))
+            errors.append(
+                SurveyError(.missingField, "missing required member 'steps' (an array of steps)", path: .root))
         }
         self.steps = steps
+        errors += Self.duplicateIDErrors(in: json)
         _ = attempt { () throws(SurveyError) in try reader.finish(alsoAllowed: ["$schema"]) }
-        if !errors.isEmpty { throw SurveyLoadError(errors: errors) }
+    }
+}
+
+extension SurveyDefinition {
+    /// Ids used twice among steps, pages and calculated values, read from the raw JSON so that
+    /// steps with other problems still count.
+    static func duplicateIDErrors(in json: JSONValue) -> [SurveyError] {
+        // Locations are kept as indices; paths are built only for the (rare) duplicates.
+        struct Location {
+            var unit: Int
+            var child: Int
+            var isCalculated: Bool
+
+            var path: JSONPath {
+                if isCalculated { return JSONPath.root.appending("calculatedValues").appending(unit) }
+                let unitPath = JSONPath.root.appending("steps").appending(unit)
+                return child < 0 ? unitPath : unitPath.appending("steps").appending(child)
+            }
+        }
+        var errors: [SurveyError] = []
+        var first: [String: Location] = [:]
+        let steps = json["steps"]?.arrayValue ?? []
+        first.reserveCapacity(steps.count)
+        func claim(_ id: String?, _ location: Location) {
+            guard let id else { return }
+            if let previous = first[id] {
+                errors.append(
+                    SurveyError(
+                        .duplicateID, "duplicate id '\(id)': already used at \(previous.path)",
+                        path: location.path.appending(location.isCalculated ? "name" : "id"), stepID: id))
+            } else {
+                first[id] = location
+            }
+        }
+        for (index, step) in steps.enumerated() {
+            claim(step["id"]?.stringValue, Location(unit: index, child: -1, isCalculated: false))
+            guard step["type"]?.stringValue == StepDefinition.pageTypeID else { continue }
+            for (childIndex, child) in (step["steps"]?.arrayValue ?? []).enumerated() {
+                claim(child["id"]?.stringValue, Location(unit: index, child: childIndex, isCalculated: false))
+            }
+        }
+        for (index, value) in (json["calculatedValues"]?.arrayValue ?? []).enumerated() {
+            claim(value["name"]?.stringValue, Location(unit: index, child: -1, isCalculated: true))
+        }
+        return errors
     }
 }
 
@@ -246,69 +310,114 @@ extension StepDefinition {
         "tags", "steps", "shuffle",
     ]
 
+    /// Decodes one step in a single pass over its members (the hot path of loading huge surveys).
     static func decode(_ json: JSONValue, path: JSONPath, allowPages: Bool, errors: inout [SurveyError])
         -> StepDefinition?
     {
-        let stepID = json["id"]?.stringValue
-        var reader: OptionsReader
-        do {
-            reader = try OptionsReader(json, path: path, stepID: stepID)
-        } catch {
-            errors.append(SurveyError(.invalidValue, "a step must be a JSON object, got \(json.kindDescription)", path: path))
+        guard case .object(let members) = json else {
+            errors.append(
+                SurveyError(.invalidValue, "a step must be a JSON object, got \(json.kindDescription)", path: path))
             return nil
         }
         let errorCount = errors.count
-        func attempt<T>(_ body: () throws(SurveyError) -> T) -> T? {
-            do { return try body() } catch {
-                errors.append(error)
-                return nil
-            }
+        let stepID = members["id"]?.stringValue
+        func fail(_ key: String?, _ message: String, kind: SurveyError.Kind = .invalidValue) {
+            errors.append(SurveyError(kind, message, path: key.map { path.appending($0) } ?? path, stepID: stepID))
         }
-        let id = attempt { () throws(SurveyError) in
-            let id = try reader.string("id")
-            if id.isEmpty { throw reader.error("id", "a step id must not be empty") }
-            return id
+        func mismatch(_ key: String, _ expected: String, _ value: JSONValue) {
+            fail(key, "'\(key)' must be \(expected), got \(value.kindDescription)")
         }
-        let type = attempt { () throws(SurveyError) in try reader.string("type") }
-        var step = StepDefinition(id: id ?? "", type: type ?? "")
-        step.title = attempt { () throws(SurveyError) in try reader.optionalText("title") } ?? nil
-        step.description = attempt { () throws(SurveyError) in try reader.optionalText("description") } ?? nil
-        step.isRequired = attempt { () throws(SurveyError) in try reader.bool("required", default: false) } ?? false
-        step.isEnabled = attempt { () throws(SurveyError) in try reader.bool("enabled", default: true) } ?? true
-        step.visibleIf = attempt { () throws(SurveyError) in try reader.optionalString("visibleIf") } ?? nil
-        step.requiredIf = attempt { () throws(SurveyError) in try reader.optionalString("requiredIf") } ?? nil
-        step.tags = attempt { () throws(SurveyError) in try reader.optionalStringArray("tags") }.flatMap { $0 } ?? []
-        step.branches =
-            attempt { () throws(SurveyError) in
-                try reader.optionalArray("branches") { (value, rulePath) throws(SurveyError) in
-                    var rule = try OptionsReader(value, path: rulePath, stepID: id)
-                    let condition = try rule.optionalString("if")
-                    let target = try rule.optionalString("goto")
-                    let complete = try rule.bool("complete", default: false)
-                    try rule.finish()
-                    switch (target, complete) {
-                    case (let target?, false): return BranchRule(condition: condition, target: .step(target))
-                    case (nil, true): return BranchRule(condition: condition, target: .complete)
-                    case (_?, true):
-                        throw rule.error(nil, "a branch has either 'goto' or 'complete': true, not both")
-                    case (nil, false):
-                        throw rule.error(nil, "a branch needs 'goto' (a step id) or 'complete': true", kind: .missingField)
+        var step = StepDefinition(id: "", type: "")
+        var hasID = false
+        var hasType = false
+        var children: JSONValue?
+        for (key, value) in members {
+            switch key {
+            case "id":
+                guard case .string(let id) = value else {
+                    mismatch(key, "a string", value)
+                    continue
+                }
+                if id.isEmpty { fail(key, "a step id must not be empty") }
+                step.id = id
+                hasID = true
+            case "type":
+                guard case .string(let type) = value else {
+                    mismatch(key, "a string", value)
+                    continue
+                }
+                step.type = type
+                hasType = true
+            case "title", "description":
+                if value.isNull { continue }
+                do {
+                    let text = try LocalizedText(json: value, path: path.appending(key))
+                    if key == "title" { step.title = text } else { step.description = text }
+                } catch {
+                    var located = error
+                    located.stepID = stepID
+                    errors.append(located)
+                }
+            case "required", "enabled", "shuffle":
+                if value.isNull { continue }
+                guard case .bool(let flag) = value else {
+                    mismatch(key, "true or false", value)
+                    continue
+                }
+                switch key {
+                case "required": step.isRequired = flag
+                case "enabled": step.isEnabled = flag
+                default: step.isShuffled = flag
+                }
+            case "visibleIf", "requiredIf":
+                if value.isNull { continue }
+                guard case .string(let expression) = value else {
+                    mismatch(key, "a string (an expression)", value)
+                    continue
+                }
+                if key == "visibleIf" { step.visibleIf = expression } else { step.requiredIf = expression }
+            case "tags":
+                guard case .array(let elements) = value, elements.allSatisfy({ $0.stringValue != nil }) else {
+                    if !value.isNull { mismatch(key, "an array of strings", value) }
+                    continue
+                }
+                step.tags = elements.compactMap(\.stringValue)
+            case "options":
+                if value.isNull { continue }
+                guard case .object = value else {
+                    mismatch(key, "an object", value)
+                    continue
+                }
+                step.options = value
+            case "branches":
+                if value.isNull { continue }
+                guard case .array(let elements) = value else {
+                    mismatch(key, "an array", value)
+                    continue
+                }
+                for (offset, element) in elements.enumerated() {
+                    do {
+                        step.branches.append(
+                            try decodeBranch(element, path: path.appending(key).appending(offset), stepID: stepID))
+                    } catch {
+                        errors.append(error)
                     }
                 }
-            }.flatMap { $0 } ?? []
-        if let options = reader.value("options") {
-            if case .object = options {
-                step.options = options
-            } else {
-                errors.append(reader.error("options", "'options' must be an object, got \(options.kindDescription)"))
+            case "steps":
+                children = value
+            default:
+                var message = "unknown member '\(key)'"
+                if let suggestion = closestMatch(to: key, in: memberNames) {
+                    message += " (did you mean '\(suggestion)'?)"
+                }
+                fail(key, message, kind: .unknownField)
             }
         }
+        if !hasID { fail(nil, "missing required member 'id' (a string)", kind: .missingField) }
+        if !hasType { fail(nil, "missing required member 'type' (a string)", kind: .missingField) }
         if step.isPage {
-            step.isShuffled = attempt { () throws(SurveyError) in try reader.bool("shuffle", default: false) } ?? false
-            if !allowPages {
-                errors.append(reader.error("type", "pages cannot be nested inside pages"))
-            }
-            if let children = reader.value("steps") {
+            if !allowPages { fail("type", "pages cannot be nested inside pages") }
+            if let children {
                 if case .array(let elements) = children {
                     for (index, element) in elements.enumerated() {
                         if let child = decode(
@@ -317,23 +426,40 @@ extension StepDefinition {
                             step.steps.append(child)
                         }
                     }
-                    if elements.isEmpty { errors.append(reader.error("steps", "a page needs at least one step")) }
+                    if elements.isEmpty { fail("steps", "a page needs at least one step") }
                 } else {
-                    errors.append(reader.error("steps", "'steps' must be an array, got \(children.kindDescription)"))
+                    mismatch("steps", "an array", children)
                 }
             } else {
-                errors.append(reader.error(nil, "a page needs 'steps' (an array of steps)", kind: .missingField))
+                fail(nil, "a page needs 'steps' (an array of steps)", kind: .missingField)
             }
         } else {
-            if reader.members["steps"] != nil {
-                errors.append(reader.error("steps", "only pages (\"type\": \"page\") have 'steps'"))
-            }
-            if reader.members["shuffle"] != nil {
-                errors.append(reader.error("shuffle", "only pages (\"type\": \"page\") have 'shuffle'; choice questions take 'options.shuffle'"))
+            if children != nil { fail("steps", "only pages (\"type\": \"page\") have 'steps'") }
+            if members["shuffle"] != nil {
+                fail(
+                    "shuffle", "only pages (\"type\": \"page\") have 'shuffle'; choice questions take 'options.shuffle'"
+                )
             }
         }
-        _ = attempt { () throws(SurveyError) in try reader.finish(alsoAllowed: ["steps", "shuffle"]) }
+        if errors.count > errorCount + 1 {
+            errors[errorCount...].sort { ($0.path?.description ?? "") < ($1.path?.description ?? "") }
+        }
         return errors.count == errorCount ? step : nil
+    }
+
+    static func decodeBranch(_ value: JSONValue, path: JSONPath, stepID: String?) throws(SurveyError) -> BranchRule {
+        var rule = try OptionsReader(value, path: path, stepID: stepID)
+        let condition = try rule.optionalString("if")
+        let target = try rule.optionalString("goto")
+        let complete = try rule.bool("complete", default: false)
+        try rule.finish()
+        switch (target, complete) {
+        case (let target?, false): return BranchRule(condition: condition, target: .step(target))
+        case (nil, true): return BranchRule(condition: condition, target: .complete)
+        case (_?, true): throw rule.error(nil, "a branch has either 'goto' or 'complete': true, not both")
+        case (nil, false):
+            throw rule.error(nil, "a branch needs 'goto' (a step id) or 'complete': true", kind: .missingField)
+        }
     }
 }
 

@@ -34,7 +34,8 @@ extension InputPrimitive {
             if text.isEmpty { return .array([]) }
             var values: [JSONValue] = []
             for part in text.split(separator: ",") {
-                values.append(.string(try Self.choiceValue(part.trimmingCharacters(in: .whitespaces), in: input.choices)))
+                values.append(
+                    .string(try Self.choiceValue(part.trimmingCharacters(in: .whitespaces), in: input.choices)))
             }
             return .array(values)
         case .composite:
@@ -82,7 +83,8 @@ extension InputPrimitive {
             }
             var buckets = input.choices.filter { !$0.isOther }.map {
                 AnswerSummary.Bucket(
-                    value: $0.value, label: $0.label, count: counts[$0.value] ?? 0, percentage: percent(counts[$0.value] ?? 0))
+                    value: $0.value, label: $0.label, count: counts[$0.value] ?? 0,
+                    percentage: percent(counts[$0.value] ?? 0))
             }
             if let other = input.choices.first(where: \.isOther) {
                 let count = otherCount + (counts[other.value] ?? 0)

@@ -61,7 +61,8 @@ public struct Choice: Sendable, Hashable {
     /// An expression: the choice is offered only while it holds.
     public var visibleIf: String?
 
-    public init(value: String, label: String, iconName: String? = nil, isOther: Bool = false, visibleIf: String? = nil) {
+    public init(value: String, label: String, iconName: String? = nil, isOther: Bool = false, visibleIf: String? = nil)
+    {
         self.value = value
         self.label = label
         self.iconName = iconName

@@ -62,7 +62,8 @@ public protocol QuestionType: Sendable {
 extension QuestionType {
     public var collectsAnswer: Bool { true }
 
-    public func parse(line: String, options: Options, in context: PresentationContext) throws(AnswerError) -> JSONValue {
+    public func parse(line: String, options: Options, in context: PresentationContext) throws(AnswerError) -> JSONValue
+    {
         try input(for: options, in: context).parse(line: line)
     }
 

@@ -1,0 +1,171 @@
+/// The JSON form of input primitives, shared by the plugin ABI and the JSON-event protocol.
+///
+/// Every primitive is an object with a `"kind"` member (``InputPrimitive/kindName``) and the
+/// members of its kind. Optional members that are `nil` are omitted; Booleans are always written.
+/// Readers treat a missing Boolean as `false` and ignore members they do not know, so later
+/// versions may add members.
+///
+/// ```json
+/// {"kind":"single-choice","choices":[{"value":"red","label":"Red","isOther":false}],"shuffle":false,"ordered":false}
+/// {"kind":"free-text","multiline":false,"maxLength":80,"placeholder":"#RRGGBB"}
+/// {"kind":"number","min":0,"max":10,"step":1,"integer":true,"minLabel":"Not likely","presentation":"nps"}
+/// {"kind":"boolean","trueLabel":"Yes","falseLabel":"No","presentation":"thumbs"}
+/// {"kind":"date","earliest":"2000-01-01"}
+/// {"kind":"composite","fields":[{"name":"email","label":"Email","required":true,"input":{"kind":"free-text","multiline":false}}]}
+/// {"kind":"file-reference","formats":["m4a"],"maxDurationSeconds":60,"presentation":"audio"}
+/// {"kind":"none"}
+/// ```
+extension InputPrimitive {
+    /// The primitive as a JSON object.
+    public var jsonValue: JSONValue {
+        var members: [String: JSONValue] = ["kind": .string(kindName)]
+        func put(_ key: String, _ value: String?) { if let value { members[key] = .string(value) } }
+        func put(_ key: String, _ value: Double?) { if let value { members[key] = .number(value) } }
+        func put(_ key: String, _ value: Int?) { if let value { members[key] = .number(Double(value)) } }
+        switch self {
+        case .none:
+            break
+        case .singleChoice(let input), .multipleChoice(let input):
+            members["choices"] = .array(input.choices.map(\.jsonValue))
+            put("minSelections", input.minimumSelections)
+            put("maxSelections", input.maximumSelections)
+            members["shuffle"] = .bool(input.isShuffled)
+            members["ordered"] = .bool(input.isOrdered)
+            put("presentation", input.presentation)
+        case .freeText(let input):
+            members["multiline"] = .bool(input.isMultiline)
+            put("minLength", input.minimumLength)
+            put("maxLength", input.maximumLength)
+            put("placeholder", input.placeholder)
+            put("presentation", input.presentation)
+        case .number(let input):
+            put("min", input.minimum)
+            put("max", input.maximum)
+            put("step", input.step)
+            members["integer"] = .bool(input.isInteger)
+            put("minLabel", input.minimumLabel)
+            put("maxLabel", input.maximumLabel)
+            put("presentation", input.presentation)
+        case .boolean(let input):
+            members["trueLabel"] = .string(input.trueLabel)
+            members["falseLabel"] = .string(input.falseLabel)
+            put("presentation", input.presentation)
+        case .date(let input):
+            put("earliest", input.earliest)
+            put("latest", input.latest)
+        case .composite(let input):
+            members["fields"] = .array(
+                input.fields.map { field in
+                    .object([
+                        "name": .string(field.name), "label": .string(field.label), "required": .bool(field.isRequired),
+                        "input": field.input.jsonValue,
+                    ])
+                })
+            put("presentation", input.presentation)
+        case .fileReference(let input):
+            members["formats"] = .array(input.allowedFormats.map { .string($0) })
+            put("maxDurationSeconds", input.maximumDurationSeconds)
+            put("presentation", input.presentation)
+        }
+        return .object(members)
+    }
+
+    /// Reads a primitive from its JSON form.
+    ///
+    /// - Parameters:
+    ///   - json: an object with a `"kind"` member.
+    ///   - path: where `json` is, for error messages.
+    /// - Throws: ``SurveyError`` (`invalidValue` or `missingField`) naming the JSON path of the bad member.
+    public init(json: JSONValue, path: JSONPath = .root) throws(SurveyError) {
+        var reader = try OptionsReader(json, path: path)
+        let kind = try reader.string("kind")
+        switch kind {
+        case "none":
+            self = .none
+        case "single-choice", "multiple-choice":
+            let choices =
+                try reader.optionalArray("choices") { (element, path) throws(SurveyError) -> Choice in
+                    try Choice(json: element, path: path)
+                } ?? []
+            let input = ChoiceInput(
+                choices: choices, minimumSelections: try reader.optionalInt("minSelections"),
+                maximumSelections: try reader.optionalInt("maxSelections"),
+                isShuffled: try reader.bool("shuffle", default: false),
+                isOrdered: try reader.bool("ordered", default: false),
+                presentation: try reader.optionalString("presentation"))
+            self = kind == "single-choice" ? .singleChoice(input) : .multipleChoice(input)
+        case "free-text":
+            self = .freeText(
+                TextInput(
+                    isMultiline: try reader.bool("multiline", default: false),
+                    minimumLength: try reader.optionalInt("minLength"),
+                    maximumLength: try reader.optionalInt("maxLength"),
+                    placeholder: try reader.optionalString("placeholder"),
+                    presentation: try reader.optionalString("presentation")))
+        case "number":
+            self = .number(
+                NumberInput(
+                    minimum: try reader.optionalDouble("min"), maximum: try reader.optionalDouble("max"),
+                    step: try reader.optionalDouble("step"), isInteger: try reader.bool("integer", default: false),
+                    minimumLabel: try reader.optionalString("minLabel"),
+                    maximumLabel: try reader.optionalString("maxLabel"),
+                    presentation: try reader.optionalString("presentation")))
+        case "boolean":
+            self = .boolean(
+                BooleanInput(
+                    trueLabel: try reader.string("trueLabel", default: "Yes"),
+                    falseLabel: try reader.string("falseLabel", default: "No"),
+                    presentation: try reader.optionalString("presentation")))
+        case "date":
+            self = .date(
+                DateInput(earliest: try reader.optionalString("earliest"), latest: try reader.optionalString("latest")))
+        case "composite":
+            let fields =
+                try reader.optionalArray("fields") { (element, path) throws(SurveyError) -> CompositeField in
+                    var field = try OptionsReader(element, path: path)
+                    let name = try field.string("name")
+                    let label = try field.string("label", default: name)
+                    let isRequired = try field.bool("required", default: false)
+                    guard let input = field.value("input") else {
+                        throw field.error(
+                            nil, "missing required member 'input' (an input primitive)", kind: .missingField)
+                    }
+                    return CompositeField(
+                        name: name, label: label, isRequired: isRequired,
+                        input: try InputPrimitive(json: input, path: path.appending("input")))
+                } ?? []
+            self = .composite(CompositeInput(fields: fields, presentation: try reader.optionalString("presentation")))
+        case "file-reference":
+            self = .fileReference(
+                FileInput(
+                    allowedFormats: try reader.optionalStringArray("formats") ?? [],
+                    maximumDurationSeconds: try reader.optionalDouble("maxDurationSeconds"),
+                    presentation: try reader.optionalString("presentation")))
+        default:
+            throw reader.error("kind", "unknown input kind '\(kind)'")
+        }
+    }
+}
+
+extension Choice {
+    /// The choice as a JSON object: `value`, `label`, `isOther`, and `icon`/`visibleIf` when set.
+    public var jsonValue: JSONValue {
+        var members: [String: JSONValue] = [
+            "value": .string(value), "label": .string(label), "isOther": .bool(isOther),
+        ]
+        if let iconName { members["icon"] = .string(iconName) }
+        if let visibleIf { members["visibleIf"] = .string(visibleIf) }
+        return .object(members)
+    }
+
+    /// Reads a choice from its JSON form; `label` defaults to `value`.
+    /// - Throws: ``SurveyError`` naming the JSON path of the bad member.
+    public init(json: JSONValue, path: JSONPath = .root) throws(SurveyError) {
+        var reader = try OptionsReader(json, path: path)
+        let value = try reader.string("value")
+        self.init(
+            value: value, label: try reader.string("label", default: value),
+            iconName: try reader.optionalString("icon"),
+            isOther: try reader.bool("isOther", default: false), visibleIf: try reader.optionalString("visibleIf"))
+    }
+}

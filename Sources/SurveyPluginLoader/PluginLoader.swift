@@ -1,0 +1,163 @@
+import CSurveyPluginABI
+import SurveyCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Loads plugin shared libraries: question types and expression functions behind the versioned
+/// C ABI of `survey_plugin.h` (see docs/plugin-abi.md).
+///
+/// This is the only code in the engine that calls `dlopen`, `dlsym` or libffi. A loaded library is
+/// never unloaded.
+///
+/// ```swift
+/// let plugins = try PluginLoader().load(paths: ["plugins/libColorPicker.so"], environment: environment)
+/// var types = QuestionTypeRegistry.builtins()
+/// var functions = ExpressionFunctionRegistry.standard
+/// try plugins.install(into: &types, functions: &functions)
+/// ```
+public struct PluginLoader: Sendable {
+    /// The name of the environment variable listing plugin directories, separated by colons.
+    public static let searchPathVariable = "SURVEY_PLUGIN_PATH"
+
+    /// The ABI version this loader reads.
+    public static let abiVersion = UInt32(SURVEY_PLUGIN_ABI_VERSION)
+
+    /// Creates a loader.
+    public init() {}
+
+    /// Loads plugins.
+    ///
+    /// - Parameters:
+    ///   - paths: plugin files given with `--plugin`, in order.
+    ///   - environment: the process environment; every `*.so` file in the directories of
+    ///     `SURVEY_PLUGIN_PATH` (colon-separated, each directory sorted by file name) is loaded after `paths`.
+    /// - Returns: the plugins, in load order; a file named twice is loaded once.
+    /// - Throws: ``PluginError`` naming the first file that cannot be loaded.
+    public func load(paths: [String], environment: [String: String]) throws(PluginError) -> [LoadedPlugin] {
+        var files = paths
+        for directory in (environment[Self.searchPathVariable] ?? "").split(separator: ":") {
+            files += try sharedObjects(in: String(directory))
+        }
+        var seen: Set<String> = []
+        var plugins: [LoadedPlugin] = []
+        for file in files {
+            let resolved = try resolve(file)
+            guard seen.insert(resolved).inserted else { continue }
+            plugins.append(try load(file: file, resolvedPath: resolved))
+        }
+        return plugins
+    }
+
+    /// Loads one plugin file.
+    /// - Throws: ``PluginError`` naming `path`.
+    public func load(path: String) throws(PluginError) -> LoadedPlugin {
+        try load(file: path, resolvedPath: resolve(path))
+    }
+
+    private func sharedObjects(in directory: String) throws(PluginError) -> [String] {
+        guard let stream = opendir(directory) else {
+            throw PluginError(.notFound, path: directory, "plugin directory from \(Self.searchPathVariable) not found")
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasSuffix(".so") { names.append(name) }
+        }
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        return names.sorted().map { prefix + $0 }
+    }
+
+    /// The canonical path, so a plugin given twice loads once; also checks the file exists.
+    private func resolve(_ path: String) throws(PluginError) -> String {
+        guard let resolved = realpath(path, nil) else {
+            throw PluginError(.notFound, path: path, "plugin file not found")
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    private func load(file: String, resolvedPath: String) throws(PluginError) -> LoadedPlugin {
+        _ = dlerror()
+        guard let handle = dlopen(resolvedPath, RTLD_NOW | RTLD_LOCAL) else {
+            let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
+            throw PluginError(.notSharedObject, path: file, "not a loadable shared library (\(reason))")
+        }
+        guard let symbol = dlsym(handle, SURVEY_PLUGIN_ENTRY_SYMBOL) else {
+            throw PluginError(
+                .missingEntrySymbol, path: file,
+                "missing entry symbol '\(SURVEY_PLUGIN_ENTRY_SYMBOL)' (not a survey plugin, or built without the export line)"
+            )
+        }
+        let entry = unsafeBitCast(symbol, to: (@convention(c) () -> UnsafePointer<survey_plugin>?).self)
+        guard let descriptor = entry() else {
+            throw PluginError(.invalidDescriptor, path: file, "\(SURVEY_PLUGIN_ENTRY_SYMBOL)() returned NULL")
+        }
+        return try DescriptorReader(path: file, descriptor: descriptor).read()
+    }
+}
+
+/// One loaded plugin: its question types and expression functions, ready to install.
+public struct LoadedPlugin: Sendable {
+    /// The file as given (also the origin named in duplicate-registration errors).
+    public let path: String
+    /// The plugin's name.
+    public let name: String
+    /// The plugin's version.
+    public let version: String
+    /// Its question types, each registered with `origin: path`.
+    public let questionTypes: [AnyQuestionType]
+    /// Its expression functions, called through libffi.
+    public let functions: [ExpressionFunction]
+    /// The JSON Schema of each question type's options, by type id (types that declare one).
+    public let optionsSchemas: [String: JSONValue]
+    /// Each function's C signature, such as `bmi(double, double) -> double`, by function name.
+    public let functionSignatures: [String: String]
+}
+
+extension Array where Element == LoadedPlugin {
+    /// Registers every plugin's question types and functions.
+    ///
+    /// - Throws: ``PluginError`` (`duplicateTypeID`, `duplicateFunction` or `invalidDescriptor`)
+    ///   naming the plugin and who already registered the id or name.
+    public func install(into registry: inout QuestionTypeRegistry, functions: inout ExpressionFunctionRegistry)
+        throws(PluginError)
+    {
+        for plugin in self {
+            for type in plugin.questionTypes {
+                do {
+                    try registry.register(type)
+                } catch {
+                    throw PluginError(registryError: error, path: plugin.path)
+                }
+            }
+            for function in plugin.functions {
+                do {
+                    try functions.register(function)
+                } catch {
+                    throw PluginError(registryError: error, path: plugin.path)
+                }
+            }
+        }
+    }
+}
+
+extension PluginError {
+    init(registryError: RegistryError, path: String) {
+        switch registryError {
+        case .duplicateTypeID(let id, let existing, _):
+            self.init(.duplicateTypeID, path: path, "question type '\(id)' is already registered by \(existing)")
+        case .duplicateFunction(let name, let existing, _):
+            self.init(
+                .duplicateFunction, path: path, "expression function '\(name)' is already registered by \(existing)")
+        case .invalidTypeID(let id, _):
+            self.init(.invalidDescriptor, path: path, "invalid id '\(id)'")
+        }
+    }
+}

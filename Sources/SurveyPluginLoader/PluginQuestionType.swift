@@ -1,0 +1,131 @@
+import CSurveyPluginABI
+import SurveyCore
+import SurveyPluginMessages
+
+/// A question type provided by a plugin, adapted to ``QuestionType`` so the engine and every
+/// front end treat it exactly like a built-in.
+///
+/// Its options are the question's raw `options` JSON, checked by the plugin's `check_options`;
+/// every call crosses the ABI as JSON text, so a plugin failure becomes an ``AnswerError`` or a
+/// ``SurveyError``, never a crash of the host. `@unchecked Sendable`: `type` points at the plugin's
+/// immutable descriptor, which lives as long as the process.
+struct PluginQuestionType: QuestionType, @unchecked Sendable {
+    /// A question's options as the plugin accepted them, and how it is asked in English.
+    struct Options: Sendable {
+        /// The options JSON text passed to every callback.
+        let text: String
+        /// The input primitive for the English context, used when another locale's description fails.
+        let english: InputPrimitive
+    }
+
+    let library: PluginLibrary
+    let type: UnsafePointer<survey_question_type>
+    let typeID: String
+    let summary: String
+    let collectsAnswer: Bool
+
+    private static let englishContext = JSONWriter.string(from: PluginMessages.json(context: .english))
+
+    func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
+        // The plugin decides which members are valid: mark them all read.
+        for key in reader.members.keys { _ = reader.value(key) }
+        var text = JSONWriter.string(from: .object(reader.members))
+        if let checkOptions = type.pointee.check_options {
+            switch library.call(checkOptions, named: "check_options", type: type, text, nil) {
+            case .json(let reply):
+                switch PluginMessages.result(reply) {
+                case .success(let options):
+                    text = JSONWriter.string(from: options)
+                case .failure(let error):
+                    throw SurveyError(
+                        .invalidOptions, error["message"]?.stringValue ?? "invalid options",
+                        path: PluginMessages.path(error, under: reader.path), stepID: reader.stepID)
+                case .malformed(let problem):
+                    throw reader.error(nil, "plugin \(library.path): check_options \(problem)", kind: .invalidOptions)
+                }
+            case .failure(_, let message):
+                throw reader.error(nil, "plugin \(library.path): \(message)", kind: .invalidOptions)
+            }
+        }
+        switch describe(options: text, context: Self.englishContext) {
+        case .success(let input):
+            return Options(text: text, english: input)
+        case .failure(let message):
+            throw reader.error(nil, "plugin \(library.path): \(message)", kind: .invalidOptions)
+        }
+    }
+
+    private enum Description {
+        case success(InputPrimitive)
+        case failure(String)
+    }
+
+    private func describe(options: String, context: String) -> Description {
+        guard let callback = type.pointee.describe else { return .failure("describe is missing") }
+        switch library.call(callback, named: "describe", type: type, options, context) {
+        case .json(let json):
+            do {
+                return .success(try InputPrimitive(json: json))
+            } catch {
+                return .failure("describe returned an invalid input primitive: \(error)")
+            }
+        case .failure(_, let message):
+            return .failure(message)
+        }
+    }
+
+    func input(for options: Options, in context: PresentationContext) -> InputPrimitive {
+        if context.locale == "en" { return options.english }
+        let contextText = JSONWriter.string(from: PluginMessages.json(context: context))
+        if case .success(let input) = describe(options: options.text, context: contextText) { return input }
+        return options.english
+    }
+
+    func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {
+        guard let callback = type.pointee.normalize else {
+            throw failure("normalize is missing")
+        }
+        return try result(of: library.call(callback, named: "normalize", type: type, options.text, answer.description))
+    }
+
+    func parse(line: String, options: Options, in context: PresentationContext) throws(AnswerError) -> JSONValue {
+        guard let callback = type.pointee.parse_line else {
+            return try input(for: options, in: context).parse(line: line)
+        }
+        let request: JSONValue = ["line": .string(line), "context": PluginMessages.json(context: context)]
+        return try result(
+            of: library.call(callback, named: "parse_line", type: type, options.text, request.description))
+    }
+
+    func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
+        let fallback = { input(for: options, in: context).summarize(answers) }
+        guard let callback = type.pointee.summarize else { return fallback() }
+        let request: JSONValue = ["answers": .array(answers), "context": PluginMessages.json(context: context)]
+        guard
+            case .json(let json) = library.call(
+                callback, named: "summarize", type: type, options.text, request.description),
+            let summary = PluginMessages.summary(json: json)
+        else { return fallback() }
+        return summary
+    }
+
+    private func result(of reply: PluginLibrary.Reply) throws(AnswerError) -> JSONValue {
+        switch reply {
+        case .json(let json):
+            switch PluginMessages.result(json) {
+            case .success(let value): return value
+            case .failure(let members): throw PluginMessages.answerError(members)
+            case .malformed(let problem): throw failure(problem)
+            }
+        case .failure(_, let message):
+            throw failure(message)
+        }
+    }
+
+    /// The plugin misbehaved: the respondent sees a message, the session keeps its answers.
+    private func failure(_ message: String) -> AnswerError {
+        AnswerError(
+            code: "pluginFailure", message: "The answer could not be checked (plugin \(library.path): \(message)).",
+            arguments: ["plugin": library.path, "problem": message])
+    }
+}

@@ -1,0 +1,96 @@
+import SurveyCore
+
+/// One run of a survey with an ``AnswerScript`` through the headless front end, and checks of its
+/// result. `survey test` and the test kit are thin layers over this.
+///
+/// ```swift
+/// let run = HeadlessRun(survey: survey, script: .answers(["rating": 5]))
+/// if let difference = HeadlessRun.pathDifference(expected: ["rating", "thanks"], actual: run.path) {
+///     print(difference)
+/// }
+/// ```
+public struct HeadlessRun: Sendable {
+    /// How the session ended.
+    public var outcome: DriverOutcome
+    /// Why the script did not fit the survey, if it did not.
+    public var failure: RendererError?
+    /// The transcript: one JSON event per line, as the JSON-event front end prints them.
+    public var eventLines: [String]
+    /// The progress shown on each unit, in order.
+    public var progressTrail: [ProgressMark]
+    /// The session's final state.
+    public var finalState: SessionState
+
+    /// Runs `survey` with `script`.
+    /// - Parameter output: also receives each event line as it is produced.
+    public init(
+        survey: Survey, script: AnswerScript, seed: UInt64 = 0, locale: String? = nil, today: String? = nil,
+        output: ((String) -> Void)? = nil
+    ) {
+        final class Lines: @unchecked Sendable { var lines: [String] = [] }
+        let collected = Lines()
+        var renderer = HeadlessRenderer(script: script) { line in
+            collected.lines.append(line)
+            output?(line)
+        }
+        var driver = SurveyDriver(session: SurveySession(survey: survey, seed: seed, locale: locale, today: today))
+        outcome = driver.run(with: &renderer)
+        failure = renderer.failure
+        progressTrail = renderer.progressTrail
+        eventLines = collected.lines
+        finalState = driver.session.state
+    }
+
+    /// Whether the survey was completed without a script failure.
+    public var isCompleted: Bool { failure == nil && outcome.result != nil }
+
+    /// The units shown, in order (the completed path, or the path so far).
+    public var path: [String] { outcome.result?.path ?? finalState.path }
+
+    /// The answers on the completed path (empty when the survey did not complete).
+    public var answers: [String: JSONValue] { outcome.result?.answers ?? [:] }
+
+    // MARK: Comparing
+
+    /// A readable description of how `actual` differs from `expected`, or `nil` when equal.
+    public static func pathDifference(expected: [String], actual: [String]) -> String? {
+        guard expected != actual else { return nil }
+        var lines = [
+            "  expected: " + (expected.isEmpty ? "(nothing)" : expected.joined(separator: " → ")),
+            "  actual:   " + (actual.isEmpty ? "(nothing)" : actual.joined(separator: " → ")),
+        ]
+        let index = zip(expected, actual).prefix { $0 == $1 }.count
+        switch (index < expected.count, index < actual.count) {
+        case (true, true):
+            lines.append(
+                "  first difference at step \(index + 1): expected '\(expected[index])', got '\(actual[index])'")
+        case (true, false):
+            lines.append(
+                "  the run stopped after '\(actual.last ?? "")'; missing: \(expected[index...].joined(separator: ", "))"
+            )
+        default:
+            lines.append(
+                "  the run went on after '\(expected.last ?? "")' with: \(actual[index...].joined(separator: ", "))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A readable, per-step description of how `actual` answers differ from `expected`, or `nil` when equal.
+    public static func answersDifference(expected: [String: JSONValue], actual: [String: JSONValue]) -> String? {
+        guard expected != actual else { return nil }
+        var lines: [String] = []
+        for key in Set(expected.keys).union(actual.keys).sorted() {
+            switch (expected[key], actual[key]) {
+            case (let want?, let got?) where want != got:
+                lines.append("  \(key): expected \(want), got \(got)")
+            case (let want?, nil):
+                lines.append("  \(key): expected \(want), but it has no answer")
+            case (nil, let got?):
+                lines.append("  \(key): not expected, got \(got)")
+            default:
+                break
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,149 @@
+import SurveyCore
+
+/// Runs a ``SurveySession`` with any ``SurveyRenderer``: the one place the loop lives.
+///
+/// The driver asks the renderer for an action, applies it to the session, and reports the outcome
+/// back; flow (visibility, branching, Back, validation, progress) is the session's alone.
+///
+/// ```swift
+/// var driver = SurveyDriver(session: SurveySession(survey: survey, locale: "fr"))
+/// var renderer = ScriptedRenderer(actions: [.answer(stepID: "q1", value: "yes"), .next])
+/// switch driver.run(with: &renderer) {
+/// case .completed(let result): print(result.path)
+/// case .dismissed, .quit: break
+/// }
+/// ```
+public struct SurveyDriver {
+    /// The session being run; after ``run(with:)`` it holds the final state.
+    public private(set) var session: SurveySession
+    /// Where the state goes when the respondent quits; `nil` keeps it only in the outcome.
+    public var stateStore: (any SessionStateStore)?
+    /// Whether the session continues a saved one (reported in ``RendererEvent/started(_:)``).
+    public var isResumed: Bool
+
+    /// A driver for `session`.
+    /// - Parameters:
+    ///   - stateStore: saves the state when the respondent quits.
+    ///   - isResumed: whether `session` was resumed from a saved state.
+    public init(session: SurveySession, stateStore: (any SessionStateStore)? = nil, isResumed: Bool = false) {
+        self.session = session
+        self.stateStore = stateStore
+        self.isResumed = isResumed
+    }
+
+    /// Runs the session until it completes, is dismissed or the respondent quits.
+    /// - Returns: how it ended, with the result or the state to resume from.
+    public mutating func run(with renderer: inout some SurveyRenderer) -> DriverOutcome {
+        renderer.receive(.started(info))
+        var visit = 0
+        while true {
+            guard let presentation = session.currentStep else {
+                return finish(with: &renderer)
+            }
+            let request = StepRequest(
+                presentation: presentation, visit: visit,
+                lineParser: LineParser(survey: session.survey, locale: session.locale))
+            switch renderer.action(for: request) {
+            case .answer(let stepID, let value):
+                do {
+                    let stored = try session.answer(value, for: stepID)
+                    renderer.receive(.answered(stepID: stepID, value: stored.isNull ? nil : stored))
+                } catch {
+                    if case .invalidAnswer(let stepError) = error {
+                        renderer.receive(.validationFailed([stepError]))
+                    } else {
+                        renderer.receive(.rejected(RendererError(error)))
+                    }
+                }
+            case .next:
+                switch session.next() {
+                case .moved: visit += 1
+                case .completed(let result):
+                    renderer.receive(.completed(result))
+                    return .completed(result)
+                case .blocked(let errors): renderer.receive(.validationFailed(errors))
+                }
+            case .back:
+                do {
+                    try session.back()
+                    visit += 1
+                } catch {
+                    renderer.receive(.rejected(RendererError(error)))
+                }
+            case .dismiss:
+                session.dismiss()
+                let state = session.state
+                renderer.receive(.dismissed(state))
+                return .dismissed(state)
+            case .quit:
+                let state = session.state
+                var location: String?
+                if let stateStore {
+                    do {
+                        location = try stateStore.save(state)
+                    } catch {
+                        renderer.receive(
+                            .rejected(
+                                RendererError(code: "saveFailed", message: "could not save the session: \(error)")))
+                    }
+                }
+                renderer.receive(.quit(state, location: location))
+                return .quit(state, location: location)
+            case .resume(let state):
+                do {
+                    session = try SurveySession(survey: session.survey, resuming: state)
+                    isResumed = true
+                    visit += 1
+                    renderer.receive(.started(info))
+                } catch {
+                    renderer.receive(.rejected(RendererError(error)))
+                }
+            }
+        }
+    }
+
+    mutating func finish(with renderer: inout some SurveyRenderer) -> DriverOutcome {
+        let state = session.state
+        if session.status == .dismissed {
+            renderer.receive(.dismissed(state))
+            return .dismissed(state)
+        }
+        // Completed before any unit was shown (nothing visible, or a resumed completed session).
+        let result = session.completionResult()
+        renderer.receive(.completed(result))
+        return .completed(result)
+    }
+
+    var info: SessionInfo {
+        let definition = session.survey.definition
+        let context = PresentationContext(locale: session.locale, defaultLocale: definition.defaultLocale)
+        return SessionInfo(
+            surveyID: definition.id, surveyVersion: definition.version,
+            title: session.pipe(context.text(definition.title)),
+            description: definition.description.map { session.pipe(context.text($0)) }, locale: session.locale,
+            seed: session.seed, isResumed: isResumed, strings: context.strings)
+    }
+}
+
+/// How a driven session ended.
+public enum DriverOutcome: Sendable, Hashable {
+    /// The survey was completed.
+    case completed(CompletionResult)
+    /// The respondent dismissed the survey.
+    case dismissed(SessionState)
+    /// The respondent stopped; resume from the state (saved at `location` when a store was set).
+    case quit(SessionState, location: String?)
+
+    /// The completion result, when the survey was completed.
+    public var result: CompletionResult? {
+        if case .completed(let result) = self { return result }
+        return nil
+    }
+}
+
+/// Somewhere to keep a session's state when the respondent quits.
+public protocol SessionStateStore {
+    /// Saves `state`.
+    /// - Returns: a name for where it went (a file path), shown to the respondent.
+    func save(_ state: SessionState) throws -> String
+}

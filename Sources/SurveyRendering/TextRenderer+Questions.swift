@@ -1,0 +1,230 @@
+import Foundation
+import SurveyCore
+
+extension TextRenderer {
+    /// Asks one question; `nil` when the respondent skipped it (or kept the stored answer).
+    mutating func ask(_ question: QuestionPresentation, presentation: StepPresentation, parser: LineParser)
+        -> RendererAction?
+    {
+        showTitle(question)
+        if case .composite(let composite) = question.input {
+            return askComposite(question, composite)
+        }
+        showInput(question.input)
+        if let answer = question.answer {
+            line(paint("= " + display(answer, for: question.input), .dim))
+        } else if !question.isRequired {
+            line(paint(strings[.pressEnterToSkip], .dim))
+        }
+        if let error = question.error { showError(error.message) }
+        while true {
+            let reply = readLine(prompt: "")
+            guard case .line(let text) = reply else {
+                if case .command(let action) = reply { return action }
+                return nil
+            }
+            if text.allSatisfy(\.isWhitespace) { return nil }
+            var typed = text
+            if case .freeText(let input) = question.input, input.isMultiline {
+                typed = readMoreLines(after: text)
+            }
+            do {
+                var value = try parser.parse(typed, forStep: question.id)
+                if let choices = question.input.choiceInput, let other = choices.choices.first(where: \.isOther) {
+                    switch askOtherText(in: value, other: other) {
+                    case .some(.line(let replaced)):
+                        // An empty text keeps the bare Other choice, which the type refuses with its own message.
+                        if !replaced.allSatisfy(\.isWhitespace) { value = .string(replaced) }
+                    case .some(.command(let action)): return action
+                    case .none: break
+                    }
+                    if case .array(let values) = value, values.contains(.string(other.value)) {
+                        switch readLine(prompt: strings[.otherPrompt]) {
+                        case .command(let action): return action
+                        case .line(let text) where !text.allSatisfy(\.isWhitespace):
+                            value = .array(values.map { $0 == .string(other.value) ? .string(text) : $0 })
+                        case .line: break
+                        }
+                    }
+                }
+                return .answer(stepID: question.id, value: value)
+            } catch {
+                showError(strings.message(for: error))
+            }
+        }
+    }
+
+    /// For a single choice that picked "Other": asks its text.
+    mutating func askOtherText(in value: JSONValue, other: Choice) -> Reply? {
+        guard value == .string(other.value) else { return nil }
+        return readLine(prompt: strings[.otherPrompt])
+    }
+
+    /// Multi-line text ends with an empty line.
+    mutating func readMoreLines(after first: String) -> String {
+        var lines = [first]
+        while let next = input.readLine(), !next.isEmpty { lines.append(next) }
+        return lines.joined(separator: "\n")
+    }
+
+    func showInput(_ input: InputPrimitive) {
+        switch input {
+        case .none:
+            break
+        case .singleChoice(let choices):
+            showChoices(choices.choices)
+            line(paint(strings[.chooseOne], .dim))
+        case .multipleChoice(let choices):
+            showChoices(choices.choices)
+            if choices.isOrdered {
+                let example = (1...max(1, min(3, choices.choices.count))).reversed().map(String.init)
+                line(paint("↕ " + example.joined(separator: ","), .dim))
+            } else {
+                line(paint(strings[.selectAllThatApply] + " (1,3)", .dim))
+            }
+        case .number(let number):
+            showNumber(number)
+        case .boolean(let boolean):
+            let (yes, no) = symbols(for: boolean.presentation)
+            line("  [y] \(yes)\(boolean.trueLabel)   [n] \(no)\(boolean.falseLabel)")
+        case .date(let date):
+            let range = [date.earliest.map { "≥ \($0)" }, date.latest.map { "≤ \($0)" }].compactMap { $0 }
+            line(paint((["YYYY-MM-DD"] + range).joined(separator: "  "), .dim))
+        case .freeText(let text):
+            var hint = text.placeholder ?? strings[.typeAnswer]
+            if let maximum = text.maximumLength { hint += " (≤ \(maximum))" }
+            if text.isMultiline { hint += " ⏎⏎" }
+            line(paint(hint, .dim))
+        case .fileReference(let file):
+            var hint = "📎 " + file.allowedFormats.joined(separator: ", ")
+            if let seconds = file.maximumDurationSeconds { hint += "  ≤ \(JSONValue.format(number: seconds)) s" }
+            line(paint(style.usesSymbols ? hint : String(hint.dropFirst(2)), .dim))
+        case .composite:
+            break
+        }
+    }
+
+    func showChoices(_ choices: [Choice]) {
+        for (index, choice) in choices.enumerated() {
+            line("  \(index + 1)) \(choice.label)\(choice.isOther ? " …" : "")")
+        }
+    }
+
+    func symbols(for presentation: String?) -> (String, String) {
+        guard style.usesSymbols else { return ("", "") }
+        switch presentation {
+        case "happy-sad": return ("☺ ", "☹ ")
+        case "thumbs": return ("👍 ", "👎 ")
+        default: return ("", "")
+        }
+    }
+
+    func showNumber(_ number: NumberInput) {
+        let low = number.minimum.map(JSONValue.format(number:))
+        let high = number.maximum.map(JSONValue.format(number:))
+        if number.presentation == "stars", let low, let high, let count = number.maximum.map(Int.init), count <= 10 {
+            let stars = style.usesSymbols ? String(repeating: "☆", count: count) : String(repeating: "*", count: count)
+            line("  \(stars)  (\(low)–\(high))")
+            return
+        }
+        if let minimum = number.minimum, let maximum = number.maximum, let step = number.step, step > 0,
+            (maximum - minimum) / step <= 10
+        {
+            var points: [String] = []
+            var value = minimum
+            while value <= maximum + step / 1000 {
+                points.append(JSONValue.format(number: value))
+                value += step
+            }
+            line("  " + points.joined(separator: "  "))
+        } else if low != nil || high != nil {
+            line("  " + paint("\(low ?? "…")–\(high ?? "…")", .dim))
+        }
+        if number.minimumLabel != nil || number.maximumLabel != nil {
+            let labels = [
+                number.minimumLabel.map { "\(low ?? "min") = \($0)" },
+                number.maximumLabel.map { "\(high ?? "max") = \($0)" },
+            ].compactMap { $0 }
+            line(paint("  " + labels.joined(separator: " · "), .dim))
+        }
+    }
+
+    /// How a stored answer reads: choice labels, stars, yes/no labels.
+    func display(_ answer: JSONValue, for input: InputPrimitive) -> String {
+        switch input {
+        case .singleChoice(let choices), .multipleChoice(let choices):
+            let values = answer.arrayValue ?? [answer]
+            return values.map { value in
+                choices.choices.first { $0.value == value.stringValue }?.label ?? value.displayText
+            }.joined(separator: ", ")
+        case .boolean(let boolean):
+            return answer.boolValue == true ? boolean.trueLabel : boolean.falseLabel
+        case .number(let number) where number.presentation == "stars":
+            guard let stars = answer.intValue, let maximum = number.maximum.map(Int.init), stars >= 0, stars <= maximum
+            else { return answer.displayText }
+            let (full, empty) = style.usesSymbols ? ("★", "☆") : ("*", ".")
+            return String(repeating: full, count: stars) + String(repeating: empty, count: maximum - stars)
+        default:
+            return answer.displayText
+        }
+    }
+
+    // MARK: Composite
+
+    /// Asks a form field by field, or a matrix row by row, and answers the whole object.
+    mutating func askComposite(_ question: QuestionPresentation, _ composite: CompositeInput) -> RendererAction? {
+        let isMatrix = composite.presentation == "matrix"
+        if isMatrix, let columns = composite.fields.first?.input.choiceInput {
+            showChoices(columns.choices)
+        }
+        var draft = drafts[question.id] ?? question.answer?.objectValue ?? [:]
+        var fields = composite.fields
+        if let error = question.error {
+            showError(error.message)
+            if let field = error.error.field, drafts[question.id] != nil,
+                let only = fields.first(where: { $0.name == field })
+            {
+                fields = [only]
+            }
+        }
+        for field in fields {
+            if !isMatrix { showFieldInput(field.input) }
+            let label = field.label + (field.isRequired ? " *" : "")
+            let current = draft[field.name].map { " [" + display($0, for: field.input) + "]" } ?? ""
+            while true {
+                let reply = readLine(prompt: label + current)
+                guard case .line(let text) = reply else {
+                    if case .command(let action) = reply { return action }
+                    return nil
+                }
+                if text.allSatisfy(\.isWhitespace) { break }
+                do {
+                    var value = try field.input.parse(line: text)
+                    if let choices = field.input.choiceInput, let other = choices.choices.first(where: \.isOther),
+                        value == .string(other.value)
+                    {
+                        switch readLine(prompt: strings[.otherPrompt]) {
+                        case .command(let action): return action
+                        case .line(let text) where !text.allSatisfy(\.isWhitespace): value = .string(text)
+                        case .line: break
+                        }
+                    }
+                    draft[field.name] = value
+                    break
+                } catch {
+                    showError(strings.message(for: error))
+                }
+            }
+        }
+        guard !draft.isEmpty else { return nil }
+        drafts[question.id] = draft
+        return .answer(stepID: question.id, value: .object(draft))
+    }
+
+    func showFieldInput(_ input: InputPrimitive) {
+        switch input {
+        case .singleChoice, .multipleChoice, .number, .boolean, .date: showInput(input)
+        default: break
+        }
+    }
+}

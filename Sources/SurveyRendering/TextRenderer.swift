@@ -1,0 +1,207 @@
+import Foundation
+import SurveyCore
+
+/// The terminal front end: asks one question at a time, in the respondent's language.
+///
+/// Numbered choices (`2`, or `1,3` for several), "Other" asks for its text, stars for ratings,
+/// the scale's range and end labels, yes/no styles with their symbols, forms field by field and
+/// matrices row by row. `b` goes back and `q` quits at every prompt; the end of input quits too
+/// (the driver saves the state). Invalid input is asked again with the question type's own
+/// message. With ``Style/plain`` the output is plain, line-oriented text (every prompt ends with a
+/// line break), for pipes, `expect`-style scripts and golden files.
+///
+/// ```swift
+/// var renderer = TextRenderer(input: StandardInputLines(), style: .detect(), output: { print($0, terminator: "") })
+/// _ = driver.run(with: &renderer)
+/// ```
+public struct TextRenderer: SurveyRenderer {
+    /// How the output looks.
+    public struct Style: Sendable, Hashable {
+        /// ANSI colours and bold text.
+        public var usesColor: Bool
+        /// Unicode symbols (★, ☺, 👍, █); ASCII stand-ins otherwise.
+        public var usesSymbols: Bool
+        /// Prompts stay on the input line (a terminal); otherwise every prompt ends with a line break.
+        public var isInteractive: Bool
+
+        /// Creates a style.
+        public init(usesColor: Bool, usesSymbols: Bool, isInteractive: Bool) {
+            self.usesColor = usesColor
+            self.usesSymbols = usesSymbols
+            self.isInteractive = isInteractive
+        }
+
+        /// Line-oriented output without colour, with Unicode symbols.
+        public static let plain = Style(usesColor: false, usesSymbols: true, isInteractive: false)
+
+        /// Line-oriented ASCII output.
+        public static let ascii = Style(usesColor: false, usesSymbols: false, isInteractive: false)
+
+        /// The style for a terminal: colour only when standard output is a terminal and `NO_COLOR`
+        /// is unset; symbols unless `TERM` is `dumb`.
+        /// - Parameters:
+        ///   - isTerminal: whether standard output is a terminal.
+        ///   - environment: the process environment.
+        public static func detect(isTerminal: Bool, environment: [String: String]) -> Style {
+            let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+            let dumb = environment["TERM"] == "dumb"
+            return Style(usesColor: isTerminal && !noColor && !dumb, usesSymbols: !dumb, isInteractive: isTerminal)
+        }
+    }
+
+    var input: any LineSource
+    let write: (String) -> Void
+    /// How the output looks.
+    public var style: Style
+    var strings = UIStrings(locale: "en")
+    var visit = -1
+    var asked: Set<String> = []
+    var shownContent: Set<String> = []
+    var skippedErrors: Set<String> = []
+    var drafts: [String: [String: JSONValue]] = [:]
+
+    /// A renderer reading lines from `input` and writing text to `output` (which adds no line breaks).
+    public init(input: some LineSource, style: Style = .plain, output: @escaping (String) -> Void) {
+        self.input = input
+        self.style = style
+        write = output
+    }
+
+    // MARK: SurveyRenderer
+
+    public mutating func action(for request: StepRequest) -> RendererAction {
+        let presentation = request.presentation
+        strings = presentation.strings
+        if request.visit != visit {
+            visit = request.visit
+            asked = []
+            shownContent = []
+            skippedErrors = []
+            showHeader(presentation)
+        }
+        var hasAnswerable = false
+        for question in presentation.questions {
+            guard question.collectsAnswer else {
+                if shownContent.insert(question.id).inserted { showContent(question) }
+                continue
+            }
+            hasAnswerable = true
+            let isErroneous = question.error != nil && !skippedErrors.contains(question.id)
+            guard isErroneous || !asked.contains(question.id) else { continue }
+            asked.insert(question.id)
+            switch ask(question, presentation: presentation, parser: request.lineParser) {
+            case .some(let action): return action
+            case .none: if isErroneous { skippedErrors.insert(question.id) }
+            }
+        }
+        if !hasAnswerable {
+            switch readLine(prompt: "[Enter] " + strings[.continue]) {
+            case .command(let action): return action
+            case .line: return .next
+            }
+        }
+        return .next
+    }
+
+    public mutating func receive(_ event: RendererEvent) {
+        switch event {
+        case .started(let info):
+            strings = info.strings
+            line(paint(info.title, .bold))
+            if let description = info.description { line(description) }
+            line(paint("[b] \(strings[.back])   [q] \(strings[.quit])", .dim))
+        case .answered(let stepID, _):
+            drafts[stepID] = nil
+        case .validationFailed:
+            skippedErrors = []
+        case .rejected(let error):
+            line(paint("! " + error.message, .red))
+        case .completed:
+            line("")
+            line(paint(strings[.completed], .green))
+        case .dismissed:
+            line(strings[.dismissed])
+        case .quit(_, let location):
+            if let location {
+                line("")
+                line(strings.format(.savedProgress, ["file": location]))
+            }
+        }
+    }
+
+    // MARK: Layout
+
+    mutating func showHeader(_ presentation: StepPresentation) {
+        line("")
+        let progress = presentation.progress
+        if progress.isCounted, progress.total > 0 {
+            let text = strings.format(
+                .progress, ["current": String(progress.current), "total": String(progress.total)])
+            line(paint(text, .dim) + "  " + paint(bar(progress.fraction), .cyan))
+        }
+        if presentation.isPage {
+            if let title = presentation.title { line(paint(title, .bold)) }
+            if let description = presentation.description { line(description) }
+        }
+    }
+
+    func bar(_ fraction: Double) -> String {
+        let width = 20
+        let filled = max(0, min(width, Int((fraction * Double(width)).rounded())))
+        let (full, empty) = style.usesSymbols ? ("█", "░") : ("#", "-")
+        return "[" + String(repeating: full, count: filled) + String(repeating: empty, count: width - filled) + "]"
+    }
+
+    func showContent(_ question: QuestionPresentation) {
+        line(paint(question.title, .bold))
+        if let description = question.description { line(description) }
+    }
+
+    func showTitle(_ question: QuestionPresentation) {
+        line("")
+        line(paint(question.title, .bold) + (question.isRequired ? paint(" *", .red) : ""))
+        if let description = question.description { line(paint(description, .dim)) }
+    }
+
+    // MARK: Output helpers
+
+    enum Paint { case bold, dim, red, green, cyan }
+
+    func paint(_ text: String, _ paint: Paint) -> String {
+        guard style.usesColor, !text.isEmpty else { return text }
+        let code: String
+        switch paint {
+        case .bold: code = "1"
+        case .dim: code = "2"
+        case .red: code = "31"
+        case .green: code = "32"
+        case .cyan: code = "36"
+        }
+        return "\u{1B}[\(code)m\(text)\u{1B}[0m"
+    }
+
+    func line(_ text: String) {
+        write(text + "\n")
+    }
+
+    enum Reply {
+        case line(String)
+        case command(RendererAction)
+    }
+
+    /// Shows `prompt` and reads a line; `b` and `q` are commands, the end of input is `q`.
+    mutating func readLine(prompt: String) -> Reply {
+        let marker = style.usesSymbols ? "› " : "> "
+        write(paint(prompt.isEmpty ? marker : prompt + " " + marker, .cyan) + (style.isInteractive ? "" : "\n"))
+        guard let text = input.readLine() else { return .command(.quit) }
+        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "b": return .command(.back)
+        case "q": return .command(.quit)
+        default: return .line(text)
+        }
+    }
+
+    func showError(_ message: String) {
+        line(paint("! " + message, .red))
+    }
+}

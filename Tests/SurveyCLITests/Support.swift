@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// Runs the built `survey` binary.
+enum SurveyBinary {
+    /// The build directory: where the test bundle and `survey` both are.
+    static let buildDirectory: URL = {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var directory = executable.deletingLastPathComponent()
+        // On macOS the bundle is a directory: .../debug/X.xctest/Contents/MacOS/X.
+        while directory.pathComponents.count > 1, directory.lastPathComponent != "debug",
+            !FileManager.default.fileExists(atPath: directory.appendingPathComponent("survey").path)
+        {
+            directory = directory.deletingLastPathComponent()
+        }
+        return directory
+    }()
+
+    static var url: URL { buildDirectory.appendingPathComponent("survey") }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(
+        _ arguments: [String], stdin: String = "", environment: [String: String] = [:], directory: URL? = nil
+    ) throws -> Result {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        env.removeValue(forKey: "SURVEY_PLUGIN_PATH")
+        for key in ["LC_ALL", "LC_MESSAGES", "LANG"] { env.removeValue(forKey: key) }
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.currentDirectoryURL =
+            directory ?? Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+        let input = Pipe()
+        let output = Pipe()
+        let error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+enum Fixtures {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    static func text(_ name: String) throws -> String {
+        try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("survey-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}

@@ -1,0 +1,123 @@
+import SurveyCore
+import Testing
+
+@Suite struct ExpressionTests {
+    static let names = ["q1": 0, "age": 1, "colors": 2, "contact": 3, "empty": 4, "n": 5, "birth": 6]
+    static let values: [JSONValue] = [
+        "yes", 20, ["red", "blue"], ["email": "a@b.c", "name": "Ada"], .null, "7", "2000-06-15",
+    ]
+
+    func evaluate(_ source: String) throws -> JSONValue {
+        let expression = try Expression(source, functions: .standard) { Self.names[$0] }
+        return expression.evaluate(Self.values, context: FunctionContext(today: "2024-06-14"))
+    }
+
+    @Test(arguments: [
+        ("{q1} = 'yes' and {age} >= 18", true),
+        ("{q1} == 'yes' && {age} > 20", false),
+        ("{q1} != 'no' or {age} < 3", true),
+        ("{q1} <> 'yes'", false),
+        ("not ({age} <= 20)", false),
+        ("!({age} < 20)", true),
+        ("{colors} contains 'red'", true),
+        ("{colors} notcontains 'red'", false),
+        ("{colors} contains ['red', 'blue']", true),
+        ("{q1} anyof ['a', 'yes']", true),
+        ("{colors} anyof ['green']", false),
+        ("{colors} allof ['blue', 'red']", true),
+        ("{colors} allof ['blue', 'green']", false),
+        ("{colors} noneof ['green']", true),
+        ("{empty} empty", true),
+        ("{empty} notempty", false),
+        ("{q1} notempty", true),
+        ("{contact.email} = 'a@b.c'", true),
+        ("{contact.phone} empty", true),
+        ("{n} = 7", true),
+        ("{n} > 6.5", true),
+        ("{empty} = 'x'", false),
+        ("{empty} <> 'x'", true),
+        ("{empty} > 3", false),
+        ("{colors} = ['blue', 'red']", true),
+        ("true and not false", true),
+        ("{age} >= 18 and {age} < 65 or {q1} = 'no'", true),
+    ])
+    func conditions(source: String, expected: Bool) throws {
+        #expect(try evaluate(source) == .bool(expected), "\(source)")
+    }
+
+    @Test(arguments: [
+        ("1 + 2 * 3", JSONValue.number(7)),
+        ("(1 + 2) * 3", .number(9)),
+        ("7 % 4", .number(3)),
+        ("10 / 4", .number(2.5)),
+        ("1 / 0", .null),
+        ("-{age} + 5", .number(-15)),
+        ("'a' + 'b'", .string("ab")),
+        ("{n} + 1", .number(8)),
+        ("iif({age} > 18, 'adult', 'minor')", .string("adult")),
+        ("isEmpty({empty})", .bool(true)),
+        ("age({birth})", .number(23)),
+        ("today()", .string("2024-06-14")),
+        ("count({colors})", .number(2)),
+        ("sum(1, 2, 3)", .number(6)),
+        ("sum([1, 2], 3)", .number(6)),
+        ("min(4, 2, 9)", .number(2)),
+        ("max([4, 2, 9])", .number(9)),
+        ("avg(2, 4)", .number(3)),
+        ("round(2.345, 2)", .number(2.35)),
+        ("round(2.5)", .number(3)),
+        ("length('hello')", .number(5)),
+        ("len({colors})", .number(2)),
+        ("contains({colors}, 'blue')", .bool(true)),
+        ("IIF(true, 1, 2)", .number(1)),
+        ("[1, {age}]", .array([1, 20])),
+    ])
+    func values(source: String, expected: JSONValue) throws {
+        #expect(try evaluate(source) == expected, "\(source)")
+    }
+
+    @Test(arguments: [
+        ("{q1} = ", 8, "expected a value"),
+        ("{q1} = 'yes", 8, "unterminated string"),
+        ("({age} > 1", 11, "expected ')'"),
+        ("{q1} yes", 6, "unexpected"),
+        ("{nope} = 1", 1, "unknown reference {nope}"),
+        ("nosuch(1)", 1, "unknown function"),
+        ("iif(1, 2)", 1, "takes 3 arguments"),
+        ("{q1", 1, "unclosed"),
+        ("", 1, "empty"),
+        ("1 # 2", 3, "unexpected character"),
+        ("q1 = 'a'", 1, "references are written in braces"),
+    ])
+    func syntaxErrorsCarryColumns(source: String, column: Int, message: String) {
+        do {
+            _ = try Expression(source, functions: .standard) { Self.names[$0] }
+            Issue.record("expected a compile error for \(source)")
+        } catch {
+            #expect(error.column == column, "\(source): \(error)")
+            #expect(error.message.contains(message), "\(source): \(error)")
+        }
+    }
+
+    @Test func recordsReferences() throws {
+        let expression = try Expression(
+            "{q1} = 'a' and {age} > {age} and {contact.email} notempty", functions: .standard
+        ) {
+            Self.names[$0]
+        }
+        #expect(expression.referencedNames == ["q1", "age", "contact"])
+    }
+
+    @Test func customFunctionsAndDuplicates() throws {
+        var functions = ExpressionFunctionRegistry.standard
+        try functions.register(
+            ExpressionFunction(name: "double", arity: 1...1, origin: "test") { arguments, _ in
+                .number((arguments[0].numberValue ?? 0) * 2)
+            })
+        let expression = try Expression("double({age}) = 40", functions: functions) { Self.names[$0] }
+        #expect(expression.isTrue(Self.values, context: FunctionContext(today: "2024-01-01")))
+        #expect(throws: RegistryError.self) {
+            try functions.register(ExpressionFunction(name: "IIF", arity: 1...1, origin: "plugin.so") { _, _ in .null })
+        }
+    }
+}

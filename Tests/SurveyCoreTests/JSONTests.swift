@@ -1,0 +1,56 @@
+import SurveyCore
+import Testing
+
+@Suite struct JSONTests {
+    @Test(arguments: [
+        ("{\"a\": [1, 2.5, -3e2, true, false, null, \"x\\n\\u00e9\\ud83d\\ude00\"]}", true),
+        ("[]", true), ("\"s\"", true), ("0", true), ("{", false), ("[1,]", false), ("01", false),
+        ("{\"a\":1,\"a\":2}", false), ("tru", false), ("\"\\x\"", false), ("1 2", false), ("", false),
+    ])
+    func parsesStrictJSON(text: String, isValid: Bool) {
+        let result = Result { () throws(JSONSyntaxError) in try JSONParser.parse(text) }
+        #expect(((try? result.get()) != nil) == isValid)
+    }
+
+    @Test func decodesValues() throws {
+        let value = try JSONParser.parse("{\"a\": [1, 2.5, \"x\\n\\u00e9\\ud83d\\ude00\"], \"b\": {\"c\": null}}")
+        #expect(value["a"] == [1, 2.5, "x\né😀"])
+        #expect(value["b"]?["c"] == .null)
+    }
+
+    @Test func reportsLineAndColumn() {
+        let text = "{\n  \"a\": 1,\n  \"b\" 2\n}"
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(text) }
+        do {
+            _ = try JSONParser.parse(text)
+        } catch {
+            #expect(error.position == SourcePosition(line: 3, column: 7))
+            #expect(error.message.contains("':'"))
+        }
+    }
+
+    @Test func rejectsDuplicateKeysWithPosition() {
+        do {
+            _ = try JSONParser.parse("{\"id\": 1,\n \"id\": 2}")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.position.line == 2)
+            #expect(error.message.contains("duplicate"))
+        }
+    }
+
+    @Test func writesDeterministicSortedJSON() throws {
+        let value: JSONValue = ["b": 1, "a": [true, .null, 2.5, "q\"uote"], "c": [:]]
+        #expect(JSONWriter.string(from: value) == "{\"a\":[true,null,2.5,\"q\\\"uote\"],\"b\":1,\"c\":{}}")
+        let pretty = JSONWriter.string(from: value, pretty: true)
+        #expect(try JSONParser.parse(pretty) == value)
+        #expect(JSONWriter.string(from: try JSONParser.parse(pretty), pretty: true) == pretty)
+    }
+
+    @Test func locatesPaths() {
+        let text = "{\n  \"steps\": [\n    {\"id\": \"a\"},\n    {\"id\": \"b\", \"type\": 3}\n  ]\n}"
+        let path = JSONPath.root.appending("steps").appending(1).appending("type")
+        #expect(SourceLocator.position(of: path, in: text) == SourcePosition(line: 4, column: 25))
+        #expect(path.description == "$.steps[1].type")
+    }
+}
