@@ -139,7 +139,8 @@ func runBench(_ arguments: Arguments) throws(BenchError) {
     var compileMs: [Double] = []
     var loaded: Survey?
     var jsonBytes = 0
-    for _ in 0..<repeats {
+    var rssSteps: [Double] = []
+    for round in 0..<repeats {
         loaded = nil
         let t0 = nowNs()
         let bytes = try readBytes(file)
@@ -153,6 +154,10 @@ func runBench(_ arguments: Arguments) throws(BenchError) {
         do { loaded = try loader.compile(definition) } catch { throw BenchError("\(file): \(error)") }
         let t4 = nowNs()
         jsonBytes = bytes.count
+        if round == repeats - 1 {
+            // Resident memory per stage of the last load (parse tree and definition still alive).
+            rssSteps = [currentRSSMB()]
+        }
         loadMs.append(ms(t4 - t0))
         readMs.append(ms(t1 - t0))
         parseMs.append(ms(t2 - t1))
@@ -160,6 +165,7 @@ func runBench(_ arguments: Arguments) throws(BenchError) {
         compileMs.append(ms(t4 - t3))
     }
     guard let survey = loaded else { throw BenchError("no survey") }
+    let rssLoadedOnly = currentRSSMB()
     let rssAfterLoad = peakRSSMB()
 
     var script: [String: JSONValue] = [:]
@@ -276,7 +282,9 @@ func runBench(_ arguments: Arguments) throws(BenchError) {
     out.set(
         "steps_per_s_per_core_all_cores",
         rounded(Double(parallelActions) / (Double(parallelNs) / 1e9) / Double(cores), 0))
-    out.set("rss_after_load_mb", rounded(rssAfterLoad, 1))
+    out.set("rss_during_load_mb", rounded(rssSteps.first ?? 0, 1))
+    out.set("rss_survey_only_mb", rounded(rssLoadedOnly, 1))
+    out.set("peak_rss_after_load_mb", rounded(rssAfterLoad, 1))
     out.set("peak_rss_mb", rounded(peakRSSMB(), 1))
     print(out.text)
 }

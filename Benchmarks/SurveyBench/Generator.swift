@@ -29,6 +29,11 @@ struct LCG {
         state = state &* 1_664_525 &+ 1_013_904_223
         return Int(state >> 16) % bound
     }
+
+    /// A draw for bounds above 2^16 (two draws; bench.js's own draws never use this).
+    mutating func wide(_ bound: Int) -> Int {
+        (self(65536) << 16 | self(65536)) % bound
+    }
 }
 
 /// Generator settings.
@@ -81,7 +86,7 @@ struct GeneratedSurvey {
             var j = main(10) < 7 ? i - 1 - main(min(i, 20)) : main(i)
             let pick = main(3)
             if options.chainDepth > 1, i % options.chainDepth != 0 { j = i - 1 }
-            if options.visibleDensity < 1, Double(extra(1_000_000)) >= options.visibleDensity * 1_000_000 {
+            if options.visibleDensity < 1, Double(extra(10000)) >= options.visibleDensity * 10000 {
                 visibleIf.append(nil)
                 continue
             }
@@ -90,7 +95,7 @@ struct GeneratedSurvey {
         branches = Array(repeating: [], count: n)
         if options.jumps > 0, pageCount >= 2 {
             for _ in 0..<options.jumps {
-                let page = extra(pageCount - 1)
+                let page = extra.wide(pageCount - 1)
                 let first = page * options.perPage
                 let question = first + extra(min(options.perPage, n - first))
                 let target = page + 2 + extra(5)
@@ -100,12 +105,12 @@ struct GeneratedSurvey {
         }
         if options.calculated > 0, n >= 3 {
             for c in 0..<options.calculated {
-                let a = extra(n - 2)
-                let b = extra(n - 2)
+                let a = extra.wide(n - 2)
+                let b = extra.wide(n - 2)
                 let name = "c\(c)"
                 calculatedValues.append(
                     (name, "iif({q\(a)} notempty, 1, 0) + iif({q\(b)} notempty, 1, 0)"))
-                let user = max(a, b) + 1 + extra(n - 1 - max(a, b))
+                let user = max(a, b) + 1 + extra.wide(n - 1 - max(a, b))
                 visibleIf[user] = "{\(name)} >= 1"
             }
         }

@@ -29,6 +29,14 @@ func peakRSSMB() -> Double {
     #endif
 }
 
+/// Current resident set size in MB (/proc/self/statm; 0 where unavailable).
+func currentRSSMB() -> Double {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Double(fields[1]) else { return 0 }
+    return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+}
+
 /// Median and 99th percentile of a sample (sorted in place).
 func percentiles(_ sample: inout [UInt64]) -> (median: Double, p99: Double) {
     guard !sample.isEmpty else { return (0, 0) }
