@@ -18,13 +18,21 @@ struct Plan {
     var unitIndexByID: [String: Int] = [:]
 
     init(definition: SurveyDefinition, script: [String: JSONValue]) {
+        // Pools are shared between steps with the same type and options (copy-on-write arrays),
+        // so that the harness adds little to the peak memory of huge surveys.
+        var shared: [String: [JSONValue]] = [:]
+        func pool(_ step: StepDefinition) -> [JSONValue] {
+            let key = step.type + "|" + JSONWriter.string(from: step.options)
+            if let pool = shared[key] { return pool }
+            let pool = Self.pool(step)
+            shared[key] = pool
+            return pool
+        }
         for step in definition.steps {
             let leaves = step.isPage ? step.steps : [step]
             unitIndexByID[step.id] = units.count
             units.append(
-                PlanUnit(
-                    ids: leaves.map(\.id), scripted: leaves.map { script[$0.id] },
-                    pools: leaves.map(Self.pool)))
+                PlanUnit(ids: leaves.map(\.id), scripted: leaves.map { script[$0.id] }, pools: leaves.map(pool)))
         }
     }
 
