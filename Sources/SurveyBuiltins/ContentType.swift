@@ -11,9 +11,8 @@ import SurveyCore
 /// **Answer:** none. ``collectsAnswer`` is `false`, the input primitive is `.none`, and
 /// ``normalize(_:options:)`` throws `notAnswerable`.
 ///
-/// The input primitive has no case for content, so renderers cannot yet see `body` and `media`
-/// through ``ConfiguredQuestion``; until the core carries them, front ends show the step's `title`
-/// and `description`.
+/// Renderers receive `body` and `media` as ``QuestionPresentation/content`` (the input primitive is
+/// `.none`).
 ///
 /// ```json
 /// { "id": "welcome", "type": "content", "title": "Welcome!",
@@ -81,6 +80,16 @@ public struct ContentType: QuestionType {
 
     public func input(for options: Options, in context: PresentationContext) -> InputPrimitive {
         .none
+    }
+
+    public func content(for options: Options, in context: PresentationContext) -> ContentPresentation? {
+        ContentPresentation(
+            body: context.text(options.body),
+            media: options.media.map {
+                MediaReference(
+                    reference: $0.reference, isURL: $0.isURL, kind: $0.kind,
+                    alternativeText: context.text($0.alternativeText))
+            })
     }
 
     public func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {

@@ -103,10 +103,18 @@ struct CommandContext {
 
     /// Loads and compiles a survey, every problem as `FILE:LINE:COL: message`.
     func loadSurvey(_ path: String, plugins: [String]) throws(InputError) -> Survey {
+        try loadSurveyAndTypes(path, plugins: plugins).survey
+    }
+
+    /// Loads and compiles a survey like ``loadSurvey(_:plugins:)``, also returning the registry of
+    /// question types it was compiled with (to tell which plugin a type came from).
+    func loadSurveyAndTypes(_ path: String, plugins: [String]) throws(InputError) -> (
+        survey: Survey, types: QuestionTypeRegistry
+    ) {
         let (registry, functions) = try registries(plugins: plugins)
         let text = try read(path)
         do {
-            return try SurveyLoader(registry: registry, functions: functions).load(text: text, source: path)
+            return (try SurveyLoader(registry: registry, functions: functions).load(text: text, source: path), registry)
         } catch {
             throw InputError(error.errors.map(\.description))
         }

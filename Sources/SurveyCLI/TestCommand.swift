@@ -37,7 +37,7 @@ enum TestCommand: Command {
         let expectedPath = arguments.value("--expect-path").map {
             $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         }
-        let survey = try context.loadSurvey(file, plugins: arguments.all("--plugin"))
+        let (survey, types) = try context.loadSurveyAndTypes(file, plugins: arguments.all("--plugin"))
         let scriptJSON = try context.readJSON(answersPath)
         let script: AnswerScript
         do {
@@ -57,7 +57,14 @@ enum TestCommand: Command {
             survey: survey, script: script, seed: seed, locale: context.locale(option: arguments.value("--locale")),
             today: arguments.value("--today"), output: quiet ? nil : { Console.line($0) })
         if let failure = run.failure {
-            let place = failure.stepID.map { " (at '\($0)')" } ?? ""
+            var place = failure.stepID.map { " (at '\($0)'" } ?? ""
+            // A refusal by a plugin type names the plugin file, like every other plugin problem.
+            if let stepID = failure.stepID, let typeID = survey.stepDefinition(stepID)?.type,
+                let origin = types.type(withID: typeID)?.origin, origin != "built-in"
+            {
+                place += "; question type '\(typeID)' from \(origin)"
+            }
+            if !place.isEmpty { place += ")" }
             throw InputError("\(answersPath): \(failure.message)\(place)")
         }
         var problems: [String] = []

@@ -78,9 +78,11 @@ extension TextRenderer {
             showChoices(choices.choices)
             if choices.isOrdered {
                 let example = (1...max(1, min(3, choices.choices.count))).reversed().map(String.init)
-                line(paint("↕ " + example.joined(separator: ","), .dim))
+                line(paint(strings.format(.rankingHint, ["example": example.joined(separator: ",")]), .dim))
             } else {
-                line(paint(strings[.selectAllThatApply] + " (1,3)", .dim))
+                let example = choices.choices.count >= 3 ? "1,3" : choices.choices.count == 2 ? "1,2" : "1"
+                let hint = strings.format(.multipleChoiceHint, ["example": example])
+                line(paint(strings[.selectAllThatApply] + " · " + hint, .dim))
             }
         case .number(let number):
             showNumber(number)
@@ -93,7 +95,7 @@ extension TextRenderer {
         case .freeText(let text):
             var hint = text.placeholder ?? strings[.typeAnswer]
             if let maximum = text.maximumLength { hint += " (≤ \(maximum))" }
-            if text.isMultiline { hint += " ⏎⏎" }
+            if text.isMultiline { hint += " · " + strings[.multilineHint] }
             line(paint(hint, .dim))
         case .fileReference(let file):
             var hint = "📎 " + file.allowedFormats.joined(separator: ", ")

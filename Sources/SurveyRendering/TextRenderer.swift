@@ -95,7 +95,7 @@ public struct TextRenderer: SurveyRenderer {
             }
         }
         if !hasAnswerable {
-            switch readLine(prompt: "[Enter] " + strings[.continue]) {
+            switch readLine(prompt: "[\(strings[.enterKey])] " + strings[.continue]) {
             case .command(let action): return action
             case .line: return .next
             }
@@ -115,7 +115,8 @@ public struct TextRenderer: SurveyRenderer {
         case .validationFailed:
             skippedErrors = []
         case .rejected(let error):
-            line(paint("! " + error.message, .red))
+            // Back on the first unit is the one refusal a respondent causes by typing; say it in their language.
+            line(paint("! " + (error.code == "cannotGoBack" ? strings[.atFirstQuestion] : error.message), .red))
         case .completed:
             line("")
             line(paint(strings[.completed], .green))
@@ -155,12 +156,28 @@ public struct TextRenderer: SurveyRenderer {
     func showContent(_ question: QuestionPresentation) {
         line(paint(question.title, .bold))
         if let description = question.description { line(description) }
+        showBody(question.content)
     }
 
     func showTitle(_ question: QuestionPresentation) {
         line("")
         line(paint(question.title, .bold) + (question.isRequired ? paint(" *", .red) : ""))
         if let description = question.description { line(paint(description, .dim)) }
+        showBody(question.content)
+    }
+
+    /// The body text of a content step, then its media as `[image: reference] alternative text`.
+    func showBody(_ content: ContentPresentation?) {
+        guard let content else { return }
+        if let body = content.body, !body.isEmpty { line(body) }
+        if let media = content.media { line(mediaLine(media)) }
+    }
+
+    /// `[video: https://example.com/tour.mp4] A short screen recording`.
+    func mediaLine(_ media: MediaReference) -> String {
+        let reference = paint("[\(media.kind): \(media.reference)]", .cyan)
+        guard let alternative = media.alternativeText, !alternative.isEmpty else { return reference }
+        return reference + " " + paint(alternative, .dim)
     }
 
     // MARK: Output helpers

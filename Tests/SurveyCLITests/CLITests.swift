@@ -35,10 +35,10 @@ struct CLITests {
         #expect(result.stderr.hasPrefix("no-such-survey.json: cannot read the file"))
     }
 
-    @Test func pluginsAreAcceptedButNotYetLoadable() throws {
+    @Test func aMissingPluginIsAnInputProblem() throws {
         let result = try SurveyBinary.run(["types", "--plugin", "libcolor.so"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("libcolor.so"))
+        #expect(result.stderr == "libcolor.so: plugin file not found\n")
     }
 
     @Test func typesListsEveryBuiltIn() throws {

@@ -116,8 +116,12 @@ private let answerScripts = AnswerScript.all()
     @Test func everyAnswerScriptIsListedAndEverySurveyHasOne() {
         let listed = Set(answerScripts.map(\.script))
         let files = Set(jsonFileNames(in: "Examples/answers"))
-        #expect(files.subtracting(listed).isEmpty, "scripts missing from \(answersReadme): \(files.subtracting(listed).sorted())")
-        #expect(listed.subtracting(files).isEmpty, "\(answersReadme) lists missing scripts: \(listed.subtracting(files).sorted())")
+        #expect(
+            files.subtracting(listed).isEmpty,
+            "scripts missing from \(answersReadme): \(files.subtracting(listed).sorted())")
+        #expect(
+            listed.subtracting(files).isEmpty,
+            "\(answersReadme) lists missing scripts: \(listed.subtracting(files).sorted())")
         for script in answerScripts {
             let survey = String(script.survey.dropLast(".json".count))
             #expect(script.script.hasPrefix(survey + "-"), "\(script.script) should be named \(survey)-<case>.json")
@@ -166,8 +170,11 @@ private let answerScripts = AnswerScript.all()
             return
         }
         #expect(result.path == script.expectedPath, "\(script.script) took \(result.path.joined(separator: " → "))")
-        #expect(Set(answers.keys).subtracting(used).isEmpty, "\(script.script): answers never asked for: \(Set(answers.keys).subtracting(used).sorted())")
-        #expect(Set(result.answers.keys) == used, "\(script.script): completion reports \(result.answers.keys.sorted())")
+        #expect(
+            Set(answers.keys).subtracting(used).isEmpty,
+            "\(script.script): answers never asked for: \(Set(answers.keys).subtracting(used).sorted())")
+        #expect(
+            Set(result.answers.keys) == used, "\(script.script): completion reports \(result.answers.keys.sorted())")
     }
 
     @Test func coffeeExamplePipesAnswersAndCalculatedValues() throws {
@@ -181,7 +188,9 @@ private let answerScripts = AnswerScript.all()
         try session.answer(2.5, for: "price")
         _ = session.next()
         #expect(session.currentUnitID == "cut-down")
-        #expect(session.currentStep?.questions.first?.title == "That's about 35 cups, or 87.5 €, a week. Would you like to cut down?")
+        #expect(
+            session.currentStep?.questions.first?.title
+                == "That's about 35 cups, or 87.5 €, a week. Would you like to cut down?")
         _ = session.next()
         #expect(session.currentStep?.questions.first?.title == "Thanks, Kim!")
     }

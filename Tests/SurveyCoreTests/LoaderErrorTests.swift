@@ -118,6 +118,11 @@ import Testing
         let again = try loadSurvey(text)
         #expect(again.definition == survey.definition)
         #expect(again.definition.jsonText() == text)
+        let withSchema = try loadSurvey(
+            #"{"$schema": "../schema/survey.schema.json", "formatVersion": 1, "id": "s", "title": "T", "version": 3, "steps": [{"id": "a", "type": "t-text"}]}"#
+        )
+        #expect(withSchema.definition.schema == "../schema/survey.schema.json")
+        #expect(withSchema.definition.jsonText().contains(#""$schema": "../schema/survey.schema.json""#))
     }
 
     @Test func registryRejectsDuplicates() {

@@ -21,22 +21,33 @@ public struct Expression: Sendable {
     public init(
         _ source: String, functions: ExpressionFunctionRegistry, resolve: @escaping (String) -> Int?
     ) throws(ExpressionCompileError) {
-        var parser = ExpressionParser(source: source, functions: functions, resolve: resolve)
-        root = try parser.parse()
+        var text = source
+        typealias Parsed = (root: ExpressionNode, names: [String], slots: [Int], callsImpureFunction: Bool)
+        let parsed: Result<Parsed, ExpressionCompileError> = text.withUTF8 { bytes in
+            var parser = ExpressionParser(bytes: bytes, functions: functions, resolve: resolve)
+            do throws(ExpressionCompileError) {
+                let root = try parser.parse()
+                return .success((root, parser.referencedNames, parser.referencedSlots, parser.callsImpureFunction))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let result = try parsed.get()
+        root = result.root
         self.source = source
-        referencedNames = parser.referencedNames
-        slots = parser.referencedSlots
-        callsImpureFunction = parser.callsImpureFunction
+        referencedNames = result.names
+        slots = result.slots
+        callsImpureFunction = result.callsImpureFunction
     }
 
     /// Evaluates against `values` (indexed by slot).
     public func evaluate(_ values: [JSONValue], context: FunctionContext) -> JSONValue {
-        root.evaluate(values, context)
+        values.withUnsafeBufferPointer { Evaluator(values: $0, context: context).evaluate(root) }
     }
 
     /// Evaluates as a condition.
     public func isTrue(_ values: [JSONValue], context: FunctionContext) -> Bool {
-        ExpressionValue.isTruthy(root.evaluate(values, context))
+        values.withUnsafeBufferPointer { Evaluator(values: $0, context: context).isTrue(root) }
     }
 }
 
@@ -74,16 +85,83 @@ indirect enum ExpressionNode: Sendable {
     case negate(ExpressionNode)
     case isEmpty(ExpressionNode, Bool)
     case binary(BinaryOperator, ExpressionNode, ExpressionNode)
+    /// `{slot} op literal`, the most common condition, evaluated without recursion.
+    case compareSlot(BinaryOperator, Int, JSONValue)
     case call(ExpressionFunction, [ExpressionNode])
 
-    func evaluate(_ values: [JSONValue], _ context: FunctionContext) -> JSONValue {
+    /// Folds `{x} op literal` into ``compareSlot``.
+    static func makeBinary(_ op: BinaryOperator, _ lhs: ExpressionNode, _ rhs: ExpressionNode) -> ExpressionNode {
+        if case .variable(let slot) = lhs, case .literal(let value) = rhs, op.isComparison {
+            return .compareSlot(op, slot, value)
+        }
+        return .binary(op, lhs, rhs)
+    }
+}
+
+extension BinaryOperator {
+    var isComparison: Bool {
         switch self {
+        case .and, .or, .add, .subtract, .multiply, .divide, .remainder: return false
+        default: return true
+        }
+    }
+}
+
+/// Evaluates expression trees against the current values without copying or retaining the
+/// value array at every node.
+struct Evaluator {
+    let values: UnsafeBufferPointer<JSONValue>
+    let context: FunctionContext
+
+    @inline(__always)
+    func value(_ slot: Int) -> JSONValue {
+        slot < values.count ? values[slot] : .null
+    }
+
+    func isTrue(_ node: ExpressionNode) -> Bool {
+        switch node {
+        case .compareSlot(let op, let slot, let literal):
+            return Self.compare(op, value(slot), literal)
+        case .binary(.and, let lhs, let rhs):
+            return isTrue(lhs) && isTrue(rhs)
+        case .binary(.or, let lhs, let rhs):
+            return isTrue(lhs) || isTrue(rhs)
+        case .not(let operand):
+            return !isTrue(operand)
+        case .isEmpty(let operand, let wantsEmpty):
+            return evaluate(operand).isEmptyAnswer == wantsEmpty
+        default:
+            return ExpressionValue.isTruthy(evaluate(node))
+        }
+    }
+
+    static func compare(_ op: BinaryOperator, _ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch op {
+        case .equal: return ExpressionValue.equals(a, b)
+        case .notEqual: return !ExpressionValue.equals(a, b)
+        case .less: return (ExpressionValue.compare(a, b) ?? 0) < 0
+        case .lessOrEqual: return ExpressionValue.compare(a, b).map { $0 <= 0 } ?? false
+        case .greater: return (ExpressionValue.compare(a, b) ?? 0) > 0
+        case .greaterOrEqual: return ExpressionValue.compare(a, b).map { $0 >= 0 } ?? false
+        case .contains: return ExpressionValue.contains(a, b)
+        case .notContains: return !ExpressionValue.contains(a, b)
+        case .anyOf: return ExpressionValue.anyOf(a, b)
+        case .allOf: return ExpressionValue.allOf(a, b)
+        case .noneOf: return !ExpressionValue.anyOf(a, b)
+        case .and, .or, .add, .subtract, .multiply, .divide, .remainder: return false
+        }
+    }
+
+    func evaluate(_ node: ExpressionNode) -> JSONValue {
+        switch node {
         case .literal(let value):
             return value
         case .variable(let slot):
-            return slot < values.count ? values[slot] : .null
+            return value(slot)
+        case .compareSlot(let op, let slot, let literal):
+            return .bool(Self.compare(op, value(slot), literal))
         case .member(let base, let keys):
-            var value = base.evaluate(values, context)
+            var value = evaluate(base)
             for key in keys {
                 switch value {
                 case .object(let members): value = members[key] ?? .null
@@ -98,47 +176,25 @@ indirect enum ExpressionNode: Sendable {
             }
             return value
         case .array(let elements):
-            return .array(elements.map { $0.evaluate(values, context) })
-        case .not(let operand):
-            return .bool(!ExpressionValue.isTruthy(operand.evaluate(values, context)))
+            return .array(elements.map { evaluate($0) })
+        case .not, .isEmpty:
+            return .bool(isTrue(node))
         case .negate(let operand):
-            guard let number = ExpressionValue.number(operand.evaluate(values, context)) else { return .null }
+            guard let number = ExpressionValue.number(evaluate(operand)) else { return .null }
             return .number(-number)
-        case .isEmpty(let operand, let wantsEmpty):
-            return .bool(operand.evaluate(values, context).isEmptyAnswer == wantsEmpty)
         case .binary(let op, let lhs, let rhs):
             switch op {
-            case .and:
-                return .bool(
-                    ExpressionValue.isTruthy(lhs.evaluate(values, context))
-                        && ExpressionValue.isTruthy(rhs.evaluate(values, context)))
-            case .or:
-                return .bool(
-                    ExpressionValue.isTruthy(lhs.evaluate(values, context))
-                        || ExpressionValue.isTruthy(rhs.evaluate(values, context)))
+            case .and, .or:
+                return .bool(isTrue(node))
+            case .add:
+                return ExpressionValue.add(evaluate(lhs), evaluate(rhs))
+            case .subtract, .multiply, .divide, .remainder:
+                return ExpressionValue.arithmetic(op, evaluate(lhs), evaluate(rhs))
             default:
-                break
-            }
-            let a = lhs.evaluate(values, context)
-            let b = rhs.evaluate(values, context)
-            switch op {
-            case .equal: return .bool(ExpressionValue.equals(a, b))
-            case .notEqual: return .bool(!ExpressionValue.equals(a, b))
-            case .less: return .bool((ExpressionValue.compare(a, b) ?? 0) < 0)
-            case .lessOrEqual: return .bool(ExpressionValue.compare(a, b).map { $0 <= 0 } ?? false)
-            case .greater: return .bool((ExpressionValue.compare(a, b) ?? 0) > 0)
-            case .greaterOrEqual: return .bool(ExpressionValue.compare(a, b).map { $0 >= 0 } ?? false)
-            case .contains: return .bool(ExpressionValue.contains(a, b))
-            case .notContains: return .bool(!ExpressionValue.contains(a, b))
-            case .anyOf: return .bool(ExpressionValue.anyOf(a, b))
-            case .allOf: return .bool(ExpressionValue.allOf(a, b))
-            case .noneOf: return .bool(!ExpressionValue.anyOf(a, b))
-            case .add: return ExpressionValue.add(a, b)
-            case .subtract, .multiply, .divide, .remainder: return ExpressionValue.arithmetic(op, a, b)
-            case .and, .or: return .null
+                return .bool(Self.compare(op, evaluate(lhs), evaluate(rhs)))
             }
         case .call(let function, let arguments):
-            let evaluated = arguments.map { $0.evaluate(values, context) }
+            let evaluated = arguments.map { evaluate($0) }
             do {
                 return try function.call(evaluated, context: context)
             } catch {

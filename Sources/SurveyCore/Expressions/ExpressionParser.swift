@@ -41,7 +41,8 @@ struct ExpressionParser {
         case end
     }
 
-    let bytes: [UInt8]
+    /// The expression's UTF-8, borrowed from the source string for the duration of the parse.
+    let bytes: UnsafeBufferPointer<UInt8>
     let functions: ExpressionFunctionRegistry
     let resolve: (String) -> Int?
     var position = 0
@@ -51,8 +52,9 @@ struct ExpressionParser {
     var referencedSlots: [Int] = []
     var callsImpureFunction = false
 
-    init(source: String, functions: ExpressionFunctionRegistry, resolve: @escaping (String) -> Int?) {
-        bytes = Array(source.utf8)
+    init(bytes: UnsafeBufferPointer<UInt8>, functions: ExpressionFunctionRegistry, resolve: @escaping (String) -> Int?)
+    {
+        self.bytes = bytes
         self.functions = functions
         self.resolve = resolve
     }
@@ -90,7 +92,7 @@ struct ExpressionParser {
     }
 
     func text(from start: Int, to end: Int) -> String {
-        String(decoding: bytes[start..<min(end, bytes.count)], as: UTF8.self)
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<min(end, bytes.count)]), as: UTF8.self)
     }
 
     // MARK: Lexer
@@ -126,17 +128,31 @@ struct ExpressionParser {
             token = .variable(name)
         case UInt8(ascii: "'"), UInt8(ascii: "\""):
             position += 1
-            var text: [UInt8] = []
+            let start = position
+            var hasEscape = false
             while position < bytes.count, bytes[position] != byte {
-                if bytes[position] == UInt8(ascii: "\\"), position + 1 < bytes.count { position += 1 }
-                text.append(bytes[position])
+                if bytes[position] == UInt8(ascii: "\\"), position + 1 < bytes.count {
+                    hasEscape = true
+                    position += 1
+                }
                 position += 1
             }
             guard position < bytes.count else {
                 throw error("unterminated string: expected \(Character(Unicode.Scalar(byte)))", at: tokenStart)
             }
+            if hasEscape {
+                var text: [UInt8] = []
+                var cursor = start
+                while cursor < position {
+                    if bytes[cursor] == UInt8(ascii: "\\") { cursor += 1 }
+                    text.append(bytes[cursor])
+                    cursor += 1
+                }
+                token = .string(String(decoding: text, as: UTF8.self))
+            } else {
+                token = .string(text(from: start, to: position))
+            }
             position += 1
-            token = .string(String(decoding: text, as: UTF8.self))
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."):
             let start = position
             while position < bytes.count {
@@ -203,86 +219,77 @@ struct ExpressionParser {
 
     // MARK: Grammar
 
+    // Precedence climbing: or (1) < and (2) < not (3) < comparison (4) < + - (5) < * / % (6).
+    // One loop instead of a function per level keeps compiling a million conditions cheap.
+    static let orLevel = 1
+    static let notLevel = 3
+    static let comparisonLevel = 4
+
     mutating func parseOr() throws(ExpressionCompileError) -> ExpressionNode {
-        var node = try parseAnd()
-        while isKeyword(.or) || token == .symbol(.or) {
-            try advance()
-            node = .binary(.or, node, try parseAnd())
-        }
-        return node
+        try parseExpression(Self.orLevel)
     }
 
-    mutating func parseAnd() throws(ExpressionCompileError) -> ExpressionNode {
-        var node = try parseNot()
-        while isKeyword(.and) || token == .symbol(.and) {
-            try advance()
-            node = .binary(.and, node, try parseNot())
-        }
-        return node
-    }
-
-    mutating func parseNot() throws(ExpressionCompileError) -> ExpressionNode {
-        if isKeyword(.not) || token == .symbol(.bang) {
-            try advance()
-            return .not(try parseNot())
-        }
-        return try parseComparison()
-    }
-
-    mutating func comparisonOperator() -> BinaryOperator? {
+    /// The binary operator at the current token and its level, if any.
+    func binaryOperator() -> (BinaryOperator, Int)? {
         switch token {
-        case .symbol(.equal): return .equal
-        case .symbol(.notEqual): return .notEqual
-        case .symbol(.less): return .less
-        case .symbol(.lessOrEqual): return .lessOrEqual
-        case .symbol(.greater): return .greater
-        case .symbol(.greaterOrEqual): return .greaterOrEqual
-        case .identifier(_, .contains?): return .contains
-        case .identifier(_, .notContains?): return .notContains
-        case .identifier(_, .anyOf?): return .anyOf
-        case .identifier(_, .allOf?): return .allOf
-        case .identifier(_, .noneOf?): return .noneOf
-        case .identifier(_, .equal?): return .equal
-        case .identifier(_, .notEqual?): return .notEqual
+        case .symbol(.or): return (.or, 1)
+        case .symbol(.and): return (.and, 2)
+        case .symbol(.equal): return (.equal, 4)
+        case .symbol(.notEqual): return (.notEqual, 4)
+        case .symbol(.less): return (.less, 4)
+        case .symbol(.lessOrEqual): return (.lessOrEqual, 4)
+        case .symbol(.greater): return (.greater, 4)
+        case .symbol(.greaterOrEqual): return (.greaterOrEqual, 4)
+        case .symbol(.plus): return (.add, 5)
+        case .symbol(.minus): return (.subtract, 5)
+        case .symbol(.star): return (.multiply, 6)
+        case .symbol(.slash): return (.divide, 6)
+        case .symbol(.percent): return (.remainder, 6)
+        case .identifier(_, let keyword?):
+            switch keyword {
+            case .or: return (.or, 1)
+            case .and: return (.and, 2)
+            case .contains: return (.contains, 4)
+            case .notContains: return (.notContains, 4)
+            case .anyOf: return (.anyOf, 4)
+            case .allOf: return (.allOf, 4)
+            case .noneOf: return (.noneOf, 4)
+            case .equal: return (.equal, 4)
+            case .notEqual: return (.notEqual, 4)
+            default: return nil
+            }
         default: return nil
         }
     }
 
-    mutating func parseComparison() throws(ExpressionCompileError) -> ExpressionNode {
-        let node = try parseAdditive()
-        if isKeyword(.empty) {
+    mutating func parseExpression(_ minimumLevel: Int) throws(ExpressionCompileError) -> ExpressionNode {
+        var node: ExpressionNode
+        if minimumLevel <= Self.notLevel, isKeyword(.not) || token == .symbol(.bang) {
             try advance()
-            return .isEmpty(node, true)
+            node = .not(try parseExpression(Self.notLevel))
+        } else {
+            node = try parseUnary()
         }
-        if isKeyword(.notEmpty) {
-            try advance()
-            return .isEmpty(node, false)
-        }
-        if let op = comparisonOperator() {
+        var hasComparison = false
+        while true {
+            if minimumLevel <= Self.comparisonLevel, !hasComparison, isKeyword(.empty) || isKeyword(.notEmpty) {
+                let wantsEmpty = isKeyword(.empty)
+                try advance()
+                node = .isEmpty(node, wantsEmpty)
+                hasComparison = true
+                continue
+            }
+            guard let (op, level) = binaryOperator(), level >= minimumLevel else { break }
+            if level == Self.comparisonLevel {
+                if hasComparison { break }
+                hasComparison = true
+            } else if level < Self.comparisonLevel {
+                hasComparison = false
+            }
             try advance()
             if token == .end { throw error("expected a value after the operator") }
-            return .binary(op, node, try parseAdditive())
-        }
-        return node
-    }
-
-    mutating func parseAdditive() throws(ExpressionCompileError) -> ExpressionNode {
-        var node = try parseMultiplicative()
-        while token == .symbol(.plus) || token == .symbol(.minus) {
-            let op: BinaryOperator = token == .symbol(.plus) ? .add : .subtract
-            try advance()
-            node = .binary(op, node, try parseMultiplicative())
-        }
-        return node
-    }
-
-    mutating func parseMultiplicative() throws(ExpressionCompileError) -> ExpressionNode {
-        var node = try parseUnary()
-        while token == .symbol(.star) || token == .symbol(.slash) || token == .symbol(.percent) {
-            let op: BinaryOperator =
-                token == .symbol(.star) ? .multiply : (token == .symbol(.slash) ? .divide : .remainder)
-            try advance()
-            node = .binary(op, node, try parseUnary())
+            let rhs = try parseExpression(level + 1)
+            node = level == Self.comparisonLevel ? .makeBinary(op, node, rhs) : .binary(op, node, rhs)
         }
         return node
     }
@@ -432,6 +439,7 @@ struct ExpressionParser {
 
 extension String {
     func trimmingWhitespace() -> String {
+        if let first = utf8.first, let last = utf8.last, first > 32, first < 128, last > 32, last < 128 { return self }
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
             let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })

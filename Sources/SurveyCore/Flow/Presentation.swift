@@ -39,6 +39,8 @@ public struct QuestionPresentation: Sendable, Hashable {
     public var answer: JSONValue?
     /// The validation problem for this step, if any.
     public var error: StepError?
+    /// Body text and media, for content steps.
+    public var content: ContentPresentation?
 }
 
 extension SurveySession {
@@ -77,7 +79,7 @@ extension SurveySession {
                 regular.shuffle(using: &generator)
                 choices.choices = regular + others
             }
-            for offset in choices.choices.indices where choices.choices[offset].label.contains("{") {
+            for offset in choices.choices.indices where choices.choices[offset].label.utf8.contains(UInt8(ascii: "{")) {
                 choices.choices[offset].label = pipe(choices.choices[offset].label)
             }
             if case .multipleChoice = input { input = .multipleChoice(choices) } else { input = .singleChoice(choices) }
@@ -86,17 +88,25 @@ extension SurveySession {
         if !isRequired, let requiredIf = step.requiredIf {
             isRequired = requiredIf.isTrue(values, context: functionContext)
         }
-        let title = step.definition.title.map { pipe(context.text($0)) } ?? step.id
+        let title = step.title.map { pipe(context.text($0)) } ?? step.id
         return QuestionPresentation(
             id: step.id, typeID: step.question.typeID, title: title,
-            description: step.definition.description.map { pipe(context.text($0)) }, isRequired: isRequired,
-            collectsAnswer: step.collectsAnswer, input: input, answer: answers[index].isNull ? JSONValue?.none : answers[index],
-            error: lastErrors.first { $0.stepID == step.id })
+            description: step.description.map { pipe(context.text($0)) }, isRequired: isRequired,
+            collectsAnswer: step.collectsAnswer, input: input,
+            answer: answers[index].isNull ? JSONValue?.none : answers[index],
+            error: lastErrors.first { $0.stepID == step.id },
+            content: content(ofStep: step))
+    }
+
+    func content(ofStep step: CompiledStep) -> ContentPresentation? {
+        guard var content = step.question.content(in: context) else { return nil }
+        content.body = content.body.map { pipe($0) }
+        return content
     }
 
     /// Replaces `{name}` in `text` with the respondent's answer (or calculated value) as text.
     public func pipe(_ text: String) -> String {
-        guard text.contains("{") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "{")) else { return text }
         var result = ""
         var remainder = Substring(text)
         while let open = remainder.firstIndex(of: "{") {
@@ -119,7 +129,19 @@ extension SurveySession {
             if let index = survey.stepIndexByID[name] { return index }
             return survey.calculatedIndexByName[name].map { survey.steps.count + $0 }
         }
-        if let slot = slot(name) { return values[slot] }
+        if let slot = slot(name) {
+            guard slot < survey.steps.count, !values[slot].isNull,
+                let choices = survey.steps[slot].question.input(in: context).choiceInput
+            else { return values[slot] }
+            // A choice answer reads as its label ("Google"), not its stored value ("google").
+            let labels = Dictionary(
+                choices.choices.map { ($0.value, $0.label) }, uniquingKeysWith: { first, _ in first })
+            func label(_ value: JSONValue) -> JSONValue {
+                value.stringValue.flatMap { labels[$0] }.map(JSONValue.string) ?? value
+            }
+            if case .array(let elements) = values[slot] { return .array(elements.map(label)) }
+            return label(values[slot])
+        }
         var parts = name.split(separator: ".").map(String.init)
         var keys: [String] = []
         while parts.count > 1 {

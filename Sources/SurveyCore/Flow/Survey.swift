@@ -19,7 +19,7 @@ public struct Survey: Sendable {
     /// Calculated value name → calculated index (slot = steps.count + index).
     let calculatedIndexByName: [String: Int]
     /// For each slot, what must be re-evaluated when its value changes.
-    let watchers: [[Watcher]]
+    let watchers: WatcherTable
     /// Calculated values in an order where each comes after those it depends on.
     let calculatedOrder: [Int]
 
@@ -39,7 +39,7 @@ public struct Survey: Sendable {
     init(
         definition: SurveyDefinition, functions: ExpressionFunctionRegistry, units: [CompiledUnit],
         steps: [CompiledStep], calculated: [CompiledCalculated], stepIndexByID: [String: Int],
-        unitIndexByID: [String: Int], calculatedIndexByName: [String: Int], watchers: [[Watcher]],
+        unitIndexByID: [String: Int], calculatedIndexByName: [String: Int], watchers: WatcherTable,
         calculatedOrder: [Int], expressionCount: Int, usesDateFunctions: Bool
     ) {
         self.definition = definition
@@ -69,14 +69,19 @@ public struct Survey: Sendable {
 
     /// The definition of leaf step `id`.
     public func stepDefinition(_ id: String) -> StepDefinition? {
-        stepIndexByID[id].map { steps[$0].definition }
+        guard let index = stepIndexByID[id] else { return nil }
+        let step = steps[index]
+        let unit = definition.steps[Int(step.unitOffset)]
+        return step.childOffset < 0 ? unit : unit.steps[Int(step.childOffset)]
     }
 
     /// Whether `id` names a page or top-level step (a unit that can be on a path).
     public func isUnit(_ id: String) -> Bool { unitIndexByID[id] != nil }
 }
 
-struct CompiledUnit: Sendable {
+/// A reference type: sessions read it on every answer, and copying a struct this size
+/// would retain each of its fields.
+final class CompiledUnit: Sendable {
     let id: String
     let isPage: Bool
     let steps: Range<Int>
@@ -87,13 +92,41 @@ struct CompiledUnit: Sendable {
     let description: LocalizedText?
     let isShuffled: Bool
     let isEnabled: Bool
+
+    init(
+        id: String,
+        isPage: Bool,
+        steps: Range<Int>,
+        visibleIf: Expression?,
+        branches: [CompiledBranch],
+        title: LocalizedText?,
+        description: LocalizedText?,
+        isShuffled: Bool,
+        isEnabled: Bool
+    ) {
+        self.id = id
+        self.isPage = isPage
+        self.steps = steps
+        self.visibleIf = visibleIf
+        self.branches = branches
+        self.title = title
+        self.description = description
+        self.isShuffled = isShuffled
+        self.isEnabled = isEnabled
+    }
 }
 
-struct CompiledStep: Sendable {
+/// A reference type: sessions read it on every answer, and copying a struct this size
+/// would retain each of its fields.
+final class CompiledStep: Sendable {
     let id: String
     let unit: Int
     let question: ConfiguredQuestion
-    let definition: StepDefinition
+    let title: LocalizedText?
+    let description: LocalizedText?
+    /// Where the step is in the definition (its page's position, and its position in the page or -1).
+    let unitOffset: Int32
+    let childOffset: Int32
     let visibleIf: Expression?
     let requiredIf: Expression?
     let branches: [CompiledBranch]
@@ -103,6 +136,40 @@ struct CompiledStep: Sendable {
     let isEnabled: Bool
     let collectsAnswer: Bool
     let countsForProgress: Bool
+
+    init(
+        id: String,
+        unit: Int,
+        question: ConfiguredQuestion,
+        title: LocalizedText?,
+        description: LocalizedText?,
+        unitOffset: Int32,
+        childOffset: Int32,
+        visibleIf: Expression?,
+        requiredIf: Expression?,
+        branches: [CompiledBranch],
+        choiceConditions: [String: Expression],
+        isRequired: Bool,
+        isEnabled: Bool,
+        collectsAnswer: Bool,
+        countsForProgress: Bool
+    ) {
+        self.id = id
+        self.unit = unit
+        self.question = question
+        self.title = title
+        self.description = description
+        self.unitOffset = unitOffset
+        self.childOffset = childOffset
+        self.visibleIf = visibleIf
+        self.requiredIf = requiredIf
+        self.branches = branches
+        self.choiceConditions = choiceConditions
+        self.isRequired = isRequired
+        self.isEnabled = isEnabled
+        self.collectsAnswer = collectsAnswer
+        self.countsForProgress = countsForProgress
+    }
 }
 
 struct CompiledBranch: Sendable {
@@ -114,6 +181,31 @@ struct CompiledBranch: Sendable {
 struct CompiledCalculated: Sendable {
     let name: String
     let expression: Expression
+}
+
+/// Slot → watchers, stored flat (compressed rows) instead of one array per slot.
+struct WatcherTable: Sendable {
+    private let offsets: [Int32]
+    private let entries: [Watcher]
+
+    init(slotCount: Int, pairs: [(slot: Int, watcher: Watcher)]) {
+        var counts = [Int32](repeating: 0, count: slotCount + 1)
+        for pair in pairs { counts[pair.slot + 1] += 1 }
+        for index in 1..<counts.count { counts[index] += counts[index - 1] }
+        var next = counts
+        var entries = [Watcher](repeating: .calculated(0), count: pairs.count)
+        for pair in pairs {
+            entries[Int(next[pair.slot])] = pair.watcher
+            next[pair.slot] += 1
+        }
+        offsets = counts
+        self.entries = entries
+    }
+
+    /// The watchers of `slot`.
+    subscript(slot: Int) -> ArraySlice<Watcher> {
+        entries[Int(offsets[slot])..<Int(offsets[slot + 1])]
+    }
 }
 
 enum Watcher: Sendable, Hashable {

@@ -24,8 +24,15 @@ struct SurveyCompiler {
 
         /// Built only when needed (errors, option readers): most steps never need one.
         var path: JSONPath {
-            let unitPath = JSONPath.root.appending("steps").appending(unitOffset)
-            return childOffset < 0 ? unitPath : unitPath.appending("steps").appending(childOffset)
+            childOffset < 0
+                ? JSONPath([.key("steps"), .index(unitOffset)])
+                : JSONPath([.key("steps"), .index(unitOffset), .key("steps"), .index(childOffset)])
+        }
+
+        var optionsPath: JSONPath {
+            childOffset < 0
+                ? JSONPath([.key("steps"), .index(unitOffset), .key("options")])
+                : JSONPath([.key("steps"), .index(unitOffset), .key("steps"), .index(childOffset), .key("options")])
         }
     }
 
@@ -111,62 +118,42 @@ struct SurveyCompiler {
             }
         }
 
-        // 3. Question types and options.
-        var questions: [ConfiguredQuestion?] = []
-        questions.reserveCapacity(flatSteps.count)
-        let english = PresentationContext.english
-        for step in flatSteps {
-            questions.append(configure(step))
-        }
-
-        // 4. Expressions.
+        // 3. Steps: question types, options and expressions. Steps are independent, so large
+        // surveys compile in parallel chunks (one per core); results are merged in document order.
         let stepCount = flatSteps.count
-        let resolve: (String) -> Int? = { name in
+        let resolve: @Sendable (String) -> Int? = { [stepIndexByID, calculatedIndexByName] name in
             if let index = stepIndexByID[name] { return index }
             if let index = calculatedIndexByName[name] { return stepCount + index }
             return nil
         }
+        let chunkCount = stepCount >= 50_000 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
+        let chunkSize = (stepCount + chunkCount - 1) / max(chunkCount, 1)
+        let results = ChunkResults(count: chunkCount)
+        let template = self
+        let context = StepContext(
+            flatSteps: flatSteps, stepIndexByID: stepIndexByID, unitIndexByID: unitIndexByID, resolve: resolve)
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            var compiler = template
+            compiler.errors = []
+            var steps: [CompiledStep] = []
+            var expressions = 0
+            let range = (chunk * chunkSize)..<min(stepCount, (chunk + 1) * chunkSize)
+            steps.reserveCapacity(range.count)
+            for index in range {
+                if let step = compiler.compileStep(at: index, in: context, expressionCount: &expressions) {
+                    steps.append(step)
+                }
+            }
+            results.store(chunk, steps: steps, compiler: compiler, expressions: expressions)
+        }
         var expressionCount = 0
         var compiledSteps: [CompiledStep] = []
         compiledSteps.reserveCapacity(stepCount)
-        for (index, step) in flatSteps.enumerated() {
-            let definition = step.definition
-            let id = definition.id
-            let visibleIf = compileExpression(
-                definition.visibleIf, member: "visibleIf", path: step.path, stepID: id, resolve: resolve)
-            let requiredIf = compileExpression(
-                definition.requiredIf, member: "requiredIf", path: step.path, stepID: id, resolve: resolve)
-            let branches = compileBranches(
-                definition.branches, path: step.path, stepID: id, resolve: resolve, units: unitIndexByID,
-                steps: stepIndexByID, flatSteps: flatSteps)
-            var choiceConditions: [String: Expression] = [:]
-            if let question = questions[index], definition.options.containsMember(named: "visibleIf"),
-                let input = question.input(in: english).choiceInput
-            {
-                for (offset, choice) in input.choices.enumerated() {
-                    guard let condition = choice.visibleIf else { continue }
-                    if let expression = compileExpression(
-                        condition, member: "visibleIf",
-                        path: step.path.appending("options").appending("choices").appending(offset),
-                        stepID: id, resolve: resolve)
-                    {
-                        choiceConditions[choice.value] = expression
-                    }
-                }
-            }
-            checkPiping(definition.title, path: step.path.appending("title"), stepID: id, resolve: resolve)
-            checkPiping(definition.description, path: step.path.appending("description"), stepID: id, resolve: resolve)
-            expressionCount +=
-                (visibleIf == nil ? 0 : 1) + (requiredIf == nil ? 0 : 1) + branches.filter { $0.condition != nil }.count
-                + choiceConditions.count
-            guard let question = questions[index] else { continue }
-            let collects = question.collectsAnswer
-            compiledSteps.append(
-                CompiledStep(
-                    id: id, unit: step.unit, question: question, definition: definition, visibleIf: visibleIf,
-                    requiredIf: requiredIf, branches: branches, choiceConditions: choiceConditions,
-                    isRequired: definition.isRequired, isEnabled: definition.isEnabled, collectsAnswer: collects,
-                    countsForProgress: collects || self.definition.settings.progressCountsContent))
+        for chunk in 0..<chunkCount {
+            compiledSteps.append(contentsOf: results.steps[chunk])
+            errors += results.errors[chunk]
+            usesDateFunctions = usesDateFunctions || results.usesDateFunctions[chunk]
+            expressionCount += results.expressionCounts[chunk]
         }
         var compiledUnits: [CompiledUnit] = []
         compiledUnits.reserveCapacity(flatUnits.count)
@@ -213,16 +200,18 @@ struct SurveyCompiler {
         if !errors.isEmpty { throw SurveyLoadError(errors: errors) }
 
         // 5. The dependency graph: which conditions to re-evaluate when a value changes.
-        var watchers = [[Watcher]](repeating: [], count: stepCount + compiledCalculated.count)
+        var watcherPairs: [(slot: Int, watcher: Watcher)] = []
+        watcherPairs.reserveCapacity(stepCount + compiledUnits.count)
         for (index, step) in compiledSteps.enumerated() {
-            for slot in step.visibleIf?.slots ?? [] { watchers[slot].append(.stepVisibility(index)) }
+            for slot in step.visibleIf?.slots ?? [] { watcherPairs.append((slot, .stepVisibility(index))) }
         }
         for (index, unit) in compiledUnits.enumerated() {
-            for slot in unit.visibleIf?.slots ?? [] { watchers[slot].append(.unitVisibility(index)) }
+            for slot in unit.visibleIf?.slots ?? [] { watcherPairs.append((slot, .unitVisibility(index))) }
         }
         for (index, value) in compiledCalculated.enumerated() {
-            for slot in value.expression.slots { watchers[slot].append(.calculated(index)) }
+            for slot in value.expression.slots { watcherPairs.append((slot, .calculated(index))) }
         }
+        let watchers = WatcherTable(slotCount: stepCount + compiledCalculated.count, pairs: watcherPairs)
         let order = try calculatedOrder(compiledCalculated, stepCount: stepCount)
 
         return Survey(
@@ -232,7 +221,101 @@ struct SurveyCompiler {
             expressionCount: expressionCount, usesDateFunctions: usesDateFunctions)
     }
 
-    mutating func configure(_ step: FlatStep) -> ConfiguredQuestion? {
+    /// What compiling one step needs to look up (shared, read-only, by every chunk).
+    struct StepContext: Sendable {
+        let flatSteps: [FlatStep]
+        let stepIndexByID: [String: Int]
+        let unitIndexByID: [String: Int]
+        let resolve: @Sendable (String) -> Int?
+    }
+
+    /// Per-chunk results of the parallel step compilation.
+    final class ChunkResults: @unchecked Sendable {
+        // Each chunk writes only its own index, before concurrentPerform returns.
+        var steps: [[CompiledStep]]
+        var errors: [[SurveyError]]
+        var usesDateFunctions: [Bool]
+        var expressionCounts: [Int]
+        private let lock = NSLock()
+
+        init(count: Int) {
+            steps = Array(repeating: [], count: count)
+            errors = Array(repeating: [], count: count)
+            usesDateFunctions = Array(repeating: false, count: count)
+            expressionCounts = Array(repeating: 0, count: count)
+        }
+
+        func store(_ chunk: Int, steps: [CompiledStep], compiler: SurveyCompiler, expressions: Int) {
+            lock.lock()
+            defer { lock.unlock() }
+            self.steps[chunk] = steps
+            errors[chunk] = compiler.errors
+            usesDateFunctions[chunk] = compiler.usesDateFunctions
+            expressionCounts[chunk] = expressions
+        }
+    }
+
+    /// Configures one step's question and compiles its expressions; `nil` when it has errors.
+    mutating func compileStep(at index: Int, in context: StepContext, expressionCount: inout Int) -> CompiledStep? {
+        let english = PresentationContext.english
+        let question = configure(context.flatSteps, at: index)
+        // Fields are read through the array (no copy of the whole step definition per step).
+        let id = context.flatSteps[index].definition.id
+        let visibleIf = compileExpression(
+            context.flatSteps[index].definition.visibleIf, member: "visibleIf", path: context.flatSteps[index].path,
+            stepID: id,
+            resolve: context.resolve)
+        let requiredIf = compileExpression(
+            context.flatSteps[index].definition.requiredIf, member: "requiredIf", path: context.flatSteps[index].path,
+            stepID: id,
+            resolve: context.resolve)
+        let branches =
+            context.flatSteps[index].definition.branches.isEmpty
+            ? []
+            : compileBranches(
+                context.flatSteps[index].definition.branches, path: context.flatSteps[index].path, stepID: id,
+                resolve: context.resolve,
+                units: context.unitIndexByID, steps: context.stepIndexByID, flatSteps: context.flatSteps)
+        var choiceConditions: [String: Expression] = [:]
+        if let question, context.flatSteps[index].definition.options.containsMember(named: "visibleIf"),
+            let input = question.input(in: english).choiceInput
+        {
+            for (offset, choice) in input.choices.enumerated() {
+                guard let condition = choice.visibleIf else { continue }
+                if let expression = compileExpression(
+                    condition, member: "visibleIf",
+                    path: context.flatSteps[index].path.appending("options").appending("choices").appending(offset),
+                    stepID: id, resolve: context.resolve)
+                {
+                    choiceConditions[choice.value] = expression
+                }
+            }
+        }
+        let title = context.flatSteps[index].definition.title
+        let description = context.flatSteps[index].definition.description
+        checkPiping(title, path: context.flatSteps[index].path.appending("title"), stepID: id, resolve: context.resolve)
+        checkPiping(
+            description, path: context.flatSteps[index].path.appending("description"), stepID: id,
+            resolve: context.resolve)
+        expressionCount +=
+            (visibleIf == nil ? 0 : 1) + (requiredIf == nil ? 0 : 1) + branches.filter { $0.condition != nil }.count
+            + choiceConditions.count
+        guard let question else { return nil }
+        let collects = question.collectsAnswer
+        return CompiledStep(
+            id: id, unit: context.flatSteps[index].unit, question: question, title: title, description: description,
+            unitOffset: Int32(context.flatSteps[index].unitOffset),
+            childOffset: Int32(context.flatSteps[index].childOffset),
+            visibleIf: visibleIf, requiredIf: requiredIf, branches: branches,
+            choiceConditions: choiceConditions,
+            isRequired: context.flatSteps[index].definition.isRequired,
+            isEnabled: context.flatSteps[index].definition.isEnabled,
+            collectsAnswer: collects,
+            countsForProgress: collects || definition.settings.progressCountsContent)
+    }
+
+    mutating func configure(_ flatSteps: [FlatStep], at index: Int) -> ConfiguredQuestion? {
+        let step = flatSteps[index]
         let definition = step.definition
         guard let type = registry.type(withID: definition.type) else {
             var message = "unknown question type '\(definition.type)'"
@@ -251,7 +334,7 @@ struct SurveyCompiler {
         }
         do {
             return try type.configure(
-                options: definition.options, path: step.path.appending("options"), stepID: definition.id)
+                options: definition.options, path: step.optionsPath, stepID: definition.id)
         } catch {
             var located = error
             located.stepID = definition.id
@@ -324,13 +407,13 @@ struct SurveyCompiler {
         _ text: LocalizedText?, path: @autoclosure () -> JSONPath, stepID: String, resolve: (String) -> Int?
     ) {
         guard let text else { return }
-        for (locale, value) in text.translations where value.contains("{") {
+        if let plain = text.plainText, !plain.utf8.contains(UInt8(ascii: "{")) { return }
+        for (locale, value) in text.translations where value.utf8.contains(UInt8(ascii: "{")) {
             for name in PipedText.references(in: value) {
                 let root = name.split(separator: ".").first.map(String.init) ?? name
                 if resolve(name) == nil && resolve(root) == nil {
                     let memberPath =
-                        text.translations.count == 1 && locale == LocalizedText.neutralKey
-                        ? path() : path().appending(locale)
+                        text.plainText != nil ? path() : path().appending(locale)
                     errors.append(
                         SurveyError(
                             .unknownReference,

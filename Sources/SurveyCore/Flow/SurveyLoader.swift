@@ -66,6 +66,13 @@ public struct SurveyLoader: Sendable {
                 }
             }
         }
+        // Report in document order, as a person reads the file.
+        let order = result.errors.enumerated().sorted { lhs, rhs in
+            let left = lhs.element.position.map { ($0.line, $0.column) } ?? (Int.max, Int.max)
+            let right = rhs.element.position.map { ($0.line, $0.column) } ?? (Int.max, Int.max)
+            return left != right ? left < right : lhs.offset < rhs.offset
+        }
+        result.errors = order.map(\.element)
         return result
     }
 }

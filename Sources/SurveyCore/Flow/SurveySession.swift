@@ -102,7 +102,13 @@ public struct SurveySession {
     /// Ids of the visible leaf steps of the current unit, in presentation order.
     public var currentStepIDs: [String] {
         guard status == .inProgress, let unit = path.last else { return [] }
-        return orderedSteps(of: unit).filter { derived.stepVisible[$0] }.map { survey.steps[$0].id }
+        if survey.units[unit].isShuffled {
+            return orderedSteps(of: unit).filter { derived.stepVisible[$0] }.map { survey.steps[$0].id }
+        }
+        var ids: [String] = []
+        ids.reserveCapacity(survey.units[unit].steps.count)
+        for index in survey.units[unit].steps where derived.stepVisible[index] { ids.append(survey.steps[index].id) }
+        return ids
     }
 
     /// The answer currently stored for `stepID` (also answers kept from abandoned branches).
@@ -153,7 +159,7 @@ public struct SurveySession {
         guard step.collectsAnswer else { throw .notAnswerable(stepID) }
         actions.append(.answer(stepID: stepID, value: value))
         let normalized: JSONValue
-        if value.isNull || (value.stringValue.map { $0.allSatisfy(\.isWhitespace) } ?? false) {
+        if value.isNull || (value.stringValue.map(Self.isBlank) ?? false) {
             normalized = .null
         } else {
             do {
@@ -161,17 +167,29 @@ public struct SurveySession {
                 try checkChoiceVisibility(normalized, step: step)
             } catch {
                 let stepError = StepError(stepID: stepID, error: error, message: context.strings.message(for: error))
-                lastErrors.removeAll { $0.stepID == stepID }
+                if !lastErrors.isEmpty { lastErrors.removeAll { $0.stepID == stepID } }
                 lastErrors.append(stepError)
                 emit(.validationFailed([stepError]))
                 throw .invalidAnswer(stepError)
             }
         }
-        lastErrors.removeAll { $0.stepID == stepID }
+        if !lastErrors.isEmpty { lastErrors.removeAll { $0.stepID == stepID } }
         answers[index] = normalized
         setValue(index, normalized)
         emit(.answered(stepID: stepID, value: normalized.isNull ? JSONValue?.none : normalized))
         return normalized
+    }
+
+    /// Whether `text` is empty or only whitespace (ASCII fast path; Unicode spaces are checked too).
+    static func isBlank(_ text: String) -> Bool {
+        for byte in text.utf8 {
+            switch byte {
+            case 32, 9, 10, 13: continue
+            case 0..<128: return false
+            default: return text.allSatisfy(\.isWhitespace)
+            }
+        }
+        return true
     }
 
     func checkChoiceVisibility(_ value: JSONValue, step: CompiledStep) throws(AnswerError) {
@@ -282,8 +300,8 @@ public struct SurveySession {
 
     /// The answers on the path so far, as completion would report them.
     public func completionResult() -> CompletionResult {
-        var collected: [String: JSONValue] = [:]
-        var seen = Set<Int>()
+        var collected: [String: JSONValue] = Dictionary(minimumCapacity: path.count)
+        var seen = Set<Int>(minimumCapacity: path.count)
         for unitIndex in path where seen.insert(unitIndex).inserted {
             let unit = survey.units[unitIndex]
             guard derived.unitVisible(unit, at: unitIndex) || unitIndex == path.last else { continue }

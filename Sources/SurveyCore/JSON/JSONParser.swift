@@ -103,6 +103,8 @@ private struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var depth = 0
+    let members = ParseStack<(key: String, value: JSONValue, offset: Int)>()
+    let elements = ParseStack<JSONValue>()
     // Path tracking, used only by SourceLocator.
     let target: [JSONPath.Component]?
     var current: [JSONPath.Component] = []
@@ -193,12 +195,14 @@ private struct Parser {
         depth += 1
         defer { depth -= 1 }
         if depth > 512 { throw RawSyntaxError(message: "nesting deeper than 512 levels", offset: start) }
-        var members: [String: JSONValue] = [:]
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(members)
+            return .object([:])
         }
+        // Members are gathered on a stack, then the dictionary is built once at its final size
+        // (growing a dictionary member by member rehashes several times).
+        let firstMember = members.count
         while true {
             skipWhitespace()
             guard index < bytes.count else {
@@ -219,9 +223,7 @@ private struct Parser {
             if target != nil { current.append(.key(key)) }
             let value = try parseValue()
             if target != nil { current.removeLast() }
-            if members.updateValue(value, forKey: key) != nil {
-                throw RawSyntaxError(message: "duplicate member name \"\(key)\"", offset: keyOffset)
-            }
+            members.push((key, value, keyOffset))
             skipWhitespace()
             guard index < bytes.count else {
                 throw RawSyntaxError(message: "unexpected end of input, expected ',' or '}'", offset: index)
@@ -232,7 +234,13 @@ private struct Parser {
             }
             if bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                return .object(members)
+                var object: [String: JSONValue] = Dictionary(minimumCapacity: members.count - firstMember)
+                try members.popEach(from: firstMember) { (member) throws(RawSyntaxError) in
+                    if object.updateValue(member.value, forKey: member.key) != nil {
+                        throw RawSyntaxError(message: "duplicate member name \"\(member.key)\"", offset: member.offset)
+                    }
+                }
+                return .object(object)
             }
             throw RawSyntaxError(
                 message: "expected ',' or '}' after an object member, found \(describe(bytes[index]))", offset: index)
@@ -245,16 +253,17 @@ private struct Parser {
         depth += 1
         defer { depth -= 1 }
         if depth > 512 { throw RawSyntaxError(message: "nesting deeper than 512 levels", offset: start) }
-        var elements: [JSONValue] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
-            return .array(elements)
+            return .array([])
         }
+        let firstElement = elements.count
         while true {
             skipWhitespace()
-            if target != nil { current.append(.index(elements.count)) }
-            elements.append(try parseValue())
+            if target != nil { current.append(.index(elements.count - firstElement)) }
+            let value = try parseValue()
+            elements.push(value)
             if target != nil { current.removeLast() }
             skipWhitespace()
             guard index < bytes.count else {
@@ -266,7 +275,7 @@ private struct Parser {
             }
             if bytes[index] == UInt8(ascii: "]") {
                 index += 1
-                return .array(elements)
+                return .array(elements.popArray(from: firstElement))
             }
             throw RawSyntaxError(
                 message: "expected ',' or ']' after an array element, found \(describe(bytes[index]))", offset: index)

@@ -70,7 +70,7 @@ public struct UIStrings: Sendable, Hashable {
     }
 
     static func fill(_ template: String, _ arguments: [String: String]) -> String {
-        guard template.contains("{") else { return template }
+        guard template.utf8.contains(UInt8(ascii: "{")) else { return template }
         var result = template
         for (name, value) in arguments {
             result = result.replacingOccurrences(of: "{\(name)}", with: value)
@@ -106,6 +106,16 @@ public enum UIStringKey: String, Sendable, CaseIterable {
     /// "Please specify"
     case otherPrompt
     case quit, completed, dismissed, chooseOne, typeAnswer, pressEnterToSkip, savedProgress
+    /// "Type the numbers in order, e.g. {example}" (a ranking in a terminal)
+    case rankingHint
+    /// "Type numbers separated by commas, e.g. {example}" (a multiple choice in a terminal)
+    case multipleChoiceHint
+    /// "Finish with an empty line" (multi-line text in a terminal)
+    case multilineHint
+    /// "You are at the first question." (Back on the first unit)
+    case atFirstQuestion
+    /// "Enter": the name of the key, as in "[Enter] Continue"
+    case enterKey
     /// Error messages of the engine and the built-in types, keyed `error.<code>`.
     case errorRequired = "error.required"
     case errorWrongShape = "error.wrongShape"

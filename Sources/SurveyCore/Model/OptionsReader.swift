@@ -16,7 +16,8 @@ public struct OptionsReader: Sendable {
     public let path: JSONPath
     /// The step the object belongs to, for error messages.
     public let stepID: String?
-    private var consumed: Set<String> = []
+    /// Names read so far (a short list: an array beats a set here).
+    private var consumed: [String] = []
 
     /// Starts reading `value`, which must be an object (or `null`, read as an empty object).
     public init(_ value: JSONValue, path: JSONPath, stepID: String? = nil) throws(SurveyError) {
@@ -33,15 +34,21 @@ public struct OptionsReader: Sendable {
 
     /// Whether the object has a member named `key` (marks it as read).
     public mutating func contains(_ key: String) -> Bool {
-        consumed.insert(key)
+        markRead(key)
         return members[key] != nil
     }
 
     /// The raw value of `key`, or `nil` when absent or `null`.
     public mutating func value(_ key: String) -> JSONValue? {
-        consumed.insert(key)
+        markRead(key)
         guard let value = members[key], !value.isNull else { return nil }
         return value
+    }
+
+    private mutating func markRead(_ key: String) {
+        guard !members.isEmpty else { return }
+        if consumed.isEmpty { consumed.reserveCapacity(8) }
+        consumed.append(key)
     }
 
     /// An error about member `key`, with this reader's path and step.
@@ -191,9 +198,10 @@ public struct OptionsReader: Sendable {
     ///
     /// - Parameter alsoAllowed: names that are valid but deliberately not read here.
     public func finish(alsoAllowed: [String] = []) throws(SurveyError) {
+        guard members.count > 0 else { return }
         for key in members.keys.sorted() where !consumed.contains(key) && !alsoAllowed.contains(key) {
             var message = "unknown member '\(key)'"
-            let known = consumed.union(alsoAllowed)
+            let known = Set(consumed).union(alsoAllowed)
             if let suggestion = closestMatch(to: key, in: known.sorted()) {
                 message += " (did you mean '\(suggestion)'?)"
             } else if !known.isEmpty {

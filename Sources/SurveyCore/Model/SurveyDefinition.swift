@@ -30,6 +30,8 @@ public struct SurveyDefinition: Sendable, Hashable {
     public var calculatedValues: [CalculatedValue]
     /// The steps in order: questions, content steps and pages.
     public var steps: [StepDefinition]
+    /// The JSON Schema reference (`$schema`) the file declares for editors, kept on save.
+    public var schema: String?
 
     public init(
         formatVersion: Int = SurveyDefinition.currentFormatVersion, id: String, version: String? = nil,
@@ -254,8 +256,11 @@ extension SurveyDefinition {
                 SurveyError(.missingField, "missing required member 'steps' (an array of steps)", path: .root))
         }
         self.steps = steps
-        errors += Self.duplicateIDErrors(in: json)
-        _ = attempt { () throws(SurveyError) in try reader.finish(alsoAllowed: ["$schema"]) }
+        // When every step decoded, the compiler finds duplicate ids on its own (cheaper); otherwise
+        // look at the raw JSON so that steps left out still count.
+        if !errors.isEmpty { errors += Self.duplicateIDErrors(in: json) }
+        schema = attempt { () throws(SurveyError) in try reader.optionalString("$schema") } ?? nil
+        _ = attempt { () throws(SurveyError) in try reader.finish() }
     }
 }
 
@@ -311,18 +316,20 @@ extension StepDefinition {
     ]
 
     /// Decodes one step in a single pass over its members (the hot path of loading huge surveys).
-    static func decode(_ json: JSONValue, path: JSONPath, allowPages: Bool, errors: inout [SurveyError])
+    static func decode(
+        _ json: JSONValue, path: @autoclosure () -> JSONPath, allowPages: Bool, errors: inout [SurveyError]
+    )
         -> StepDefinition?
     {
         guard case .object(let members) = json else {
             errors.append(
-                SurveyError(.invalidValue, "a step must be a JSON object, got \(json.kindDescription)", path: path))
+                SurveyError(.invalidValue, "a step must be a JSON object, got \(json.kindDescription)", path: path()))
             return nil
         }
         let errorCount = errors.count
         let stepID = members["id"]?.stringValue
         func fail(_ key: String?, _ message: String, kind: SurveyError.Kind = .invalidValue) {
-            errors.append(SurveyError(kind, message, path: key.map { path.appending($0) } ?? path, stepID: stepID))
+            errors.append(SurveyError(kind, message, path: key.map { path().appending($0) } ?? path(), stepID: stepID))
         }
         func mismatch(_ key: String, _ expected: String, _ value: JSONValue) {
             fail(key, "'\(key)' must be \(expected), got \(value.kindDescription)")
@@ -351,7 +358,7 @@ extension StepDefinition {
             case "title", "description":
                 if value.isNull { continue }
                 do {
-                    let text = try LocalizedText(json: value, path: path.appending(key))
+                    let text = try LocalizedText(json: value, path: path().appending(key))
                     if key == "title" { step.title = text } else { step.description = text }
                 } catch {
                     var located = error
@@ -398,7 +405,7 @@ extension StepDefinition {
                 for (offset, element) in elements.enumerated() {
                     do {
                         step.branches.append(
-                            try decodeBranch(element, path: path.appending(key).appending(offset), stepID: stepID))
+                            try decodeBranch(element, path: path().appending(key).appending(offset), stepID: stepID))
                     } catch {
                         errors.append(error)
                     }
@@ -421,7 +428,8 @@ extension StepDefinition {
                 if case .array(let elements) = children {
                     for (index, element) in elements.enumerated() {
                         if let child = decode(
-                            element, path: path.appending("steps").appending(index), allowPages: false, errors: &errors)
+                            element, path: path().appending("steps").appending(index), allowPages: false,
+                            errors: &errors)
                         {
                             step.steps.append(child)
                         }
@@ -476,6 +484,7 @@ extension SurveyDefinition {
             "steps": .array(steps.map(\.jsonValue)),
         ]
         if let version { members["version"] = .string(version) }
+        if let schema { members["$schema"] = .string(schema) }
         if let description { members["description"] = description.jsonValue }
         if let locales { members["locales"] = .array(locales.map { .string($0) }) }
         if settings != SurveySettings() {

@@ -45,6 +45,7 @@ extension InputPrimitive {
             members["integer"] = .bool(input.isInteger)
             put("minLabel", input.minimumLabel)
             put("maxLabel", input.maximumLabel)
+            put("unit", input.unit)
             put("presentation", input.presentation)
         case .boolean(let input):
             members["trueLabel"] = .string(input.trueLabel)
@@ -109,7 +110,7 @@ extension InputPrimitive {
                     step: try reader.optionalDouble("step"), isInteger: try reader.bool("integer", default: false),
                     minimumLabel: try reader.optionalString("minLabel"),
                     maximumLabel: try reader.optionalString("maxLabel"),
-                    presentation: try reader.optionalString("presentation")))
+                    presentation: try reader.optionalString("presentation"), unit: try reader.optionalString("unit")))
         case "boolean":
             self = .boolean(
                 BooleanInput(

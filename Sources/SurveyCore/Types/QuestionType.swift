@@ -57,6 +57,9 @@ public protocol QuestionType: Sendable {
     /// Whether `answer` counts as "no answer" for the required check. The default treats `null`,
     /// empty strings, empty arrays and objects whose values are all empty as empty.
     func isEmpty(_ answer: JSONValue, options: Options) -> Bool
+
+    /// Body text and media shown with the step (content steps). The default is `nil`.
+    func content(for options: Options, in context: PresentationContext) -> ContentPresentation?
 }
 
 extension QuestionType {
@@ -73,6 +76,10 @@ extension QuestionType {
 
     public func isEmpty(_ answer: JSONValue, options: Options) -> Bool {
         answer.isEmptyAnswer
+    }
+
+    public func content(for options: Options, in context: PresentationContext) -> ContentPresentation? {
+        nil
     }
 }
 

@@ -123,6 +123,8 @@ public struct ConfiguredQuestion: Sendable {
     }
     /// Whether `answer` counts as no answer.
     public func isEmpty(_ answer: JSONValue) -> Bool { box.isEmpty(answer) }
+    /// Body text and media shown with the step, for content steps.
+    public func content(in context: PresentationContext) -> ContentPresentation? { box.content(in: context) }
 }
 
 class AnyQuestionBox: @unchecked Sendable {
@@ -135,6 +137,7 @@ class AnyQuestionBox: @unchecked Sendable {
         AnswerSummary(answered: answers.count)
     }
     func isEmpty(_ answer: JSONValue) -> Bool { answer.isEmptyAnswer }
+    func content(in context: PresentationContext) -> ContentPresentation? { nil }
 }
 
 final class QuestionBox<T: QuestionType>: AnyQuestionBox, @unchecked Sendable {
@@ -159,4 +162,7 @@ final class QuestionBox<T: QuestionType>: AnyQuestionBox, @unchecked Sendable {
         type.summarize(answers, options: options, in: context)
     }
     override func isEmpty(_ answer: JSONValue) -> Bool { type.isEmpty(answer, options: options) }
+    override func content(in context: PresentationContext) -> ContentPresentation? {
+        type.content(for: options, in: context)
+    }
 }
