@@ -65,6 +65,7 @@ struct WalkResult {
     var evaluations = 0
     var answerNs: [UInt64] = []
     var nextNs: [UInt64] = []
+    var sessionInitNs: UInt64 = 0
 }
 
 enum Walker {
@@ -78,7 +79,9 @@ enum Walker {
         answer: (PlanUnit, Int) -> JSONValue?
     ) throws(BenchError) -> WalkResult {
         var result = WalkResult()
+        let started = timed ? nowNs() : 0
         var session = SurveySession(survey: survey, seed: seed, today: "2024-06-01")
+        if timed { result.sessionInitNs = nowNs() &- started }
         var done: [Bool] = []
         var unitID = session.currentUnitID
         while let id = unitID {
@@ -204,6 +207,7 @@ func runBench(_ arguments: Arguments) throws(BenchError) {
     }
     // Per-call distribution, in a separate walk (clock reads excluded from walk_ms).
     var timedWalk = try Walker.walk(survey: survey, plan: plan, seed: 1, timed: true, record: false, answer: pick)
+    let completingNextNs = timedWalk.nextNs.last ?? 0
     let answerStats = percentiles(&timedWalk.answerNs)
     let nextStats = percentiles(&timedWalk.nextNs)
     var allSteps = timedWalk.answerNs + timedWalk.nextNs
@@ -278,6 +282,8 @@ func runBench(_ arguments: Arguments) throws(BenchError) {
     out.set("ns_per_next_p99", nextStats.p99)
     out.set("ns_per_step_median", stepStats.median)
     out.set("ns_per_step_p99", stepStats.p99)
+    out.set("session_init_ms", rounded(ms(timedWalk.sessionInitNs)))
+    out.set("completing_next_ms", rounded(ms(completingNextNs)))
     out.set("walk_ns_per_answer", rounded(median(walkMs) * 1e6 / Double(max(1, reference.answers)), 1))
     out.set("evaluations", reference.evaluations)
     out.set("evaluations_per_answer", rounded(Double(reference.evaluations) / Double(max(1, reference.answers))))
