@@ -1,1 +1,29 @@
-print("{}")
+import Foundation
+
+// SurveyBench: a generator of large branching surveys and a benchmark of the engine on them.
+// See Benchmarks/README.md.
+
+let usage = """
+    usage:
+      SurveyBench generate --questions N [--per-page 10] [--seed S]
+                           [--kinds single-choice,multiple-choice,text,rating] [--visible-density 1.0]
+                           [--chain-depth D] [--jumps J] [--calculated C] [--no-surveyjs] --out DIR
+      SurveyBench bench FILE [--answers FILE] [--respondents R] [--repeat K] [--dump-result FILE]
+      SurveyBench bench --scale [--max-n 1000000] [--seed S] [--repeat 3] [--work DIR]
+    """
+
+let commandLine = CommandLine.arguments
+do {
+    guard commandLine.count >= 2 else { throw BenchError(usage) }
+    let arguments = try Arguments(commandLine.dropFirst(2), flags: ["no-surveyjs", "scale"])
+    switch commandLine[1] {
+    case "generate": try runGenerate(arguments)
+    case "bench" where arguments.flags.contains("scale"): try runScale(arguments)
+    case "bench": try runBench(arguments)
+    case "scale": try runScale(arguments)
+    default: throw BenchError(usage)
+    }
+} catch {
+    FileHandle.standardError.write(Data("SurveyBench: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,313 @@
+import Dispatch
+import Foundation
+import SurveyBuiltins
+import SurveyCore
+
+/// One unit (page or step outside a page) as the walk sees it: its leaf steps in document order.
+struct PlanUnit {
+    var ids: [String]
+    /// The scripted answer of each step (`nil`: no answer in the script).
+    var scripted: [JSONValue?]
+    /// Valid answers to pick from at random, per step (empty: the step takes no answer here).
+    var pools: [[JSONValue]]
+}
+
+/// The survey's units, with the answer script and random-answer pools, built before timing.
+struct Plan {
+    var units: [PlanUnit] = []
+    var unitIndexByID: [String: Int] = [:]
+
+    init(definition: SurveyDefinition, script: [String: JSONValue]) {
+        // Pools are shared between steps with the same type and options (copy-on-write arrays),
+        // so that the harness adds little to the peak memory of huge surveys.
+        var shared: [String: [JSONValue]] = [:]
+        func pool(_ step: StepDefinition) -> [JSONValue] {
+            let key = step.type + "|" + JSONWriter.string(from: step.options)
+            if let pool = shared[key] { return pool }
+            let pool = Self.pool(step)
+            shared[key] = pool
+            return pool
+        }
+        for step in definition.steps {
+            let leaves = step.isPage ? step.steps : [step]
+            unitIndexByID[step.id] = units.count
+            units.append(
+                PlanUnit(ids: leaves.map(\.id), scripted: leaves.map { script[$0.id] }, pools: leaves.map(pool)))
+        }
+    }
+
+    /// Every valid answer for the generator's kinds (a sample for text).
+    static func pool(_ step: StepDefinition) -> [JSONValue] {
+        let choices =
+            step.options["choices"]?.arrayValue?.compactMap { $0.stringValue ?? $0["value"]?.stringValue } ?? []
+        switch step.type {
+        case "single-choice": return choices.map { .string($0) }
+        case "multiple-choice":
+            guard !choices.isEmpty, choices.count < 16 else { return choices.map { .array([.string($0)]) } }
+            return (1..<(1 << choices.count)).map { mask in
+                .array(choices.indices.filter { mask & (1 << $0) != 0 }.map { .string(choices[$0]) })
+            }
+        case "rating":
+            let stars = step.options["stars"]?.intValue ?? 5
+            return (1...stars).map { .number(Double($0)) }
+        case "text": return (0..<10).map { .string("t\($0)") }
+        default: return []
+        }
+    }
+}
+
+/// Counts and timings of one walk.
+struct WalkResult {
+    var answers = 0
+    var nexts = 0
+    var visited: [String] = []
+    var completion: CompletionResult?
+    var evaluations = 0
+    var answerNs: [UInt64] = []
+    var nextNs: [UInt64] = []
+    var sessionInitNs: UInt64 = 0
+}
+
+enum Walker {
+    /// Walks the survey answering every shown question: for the current unit, answer its visible
+    /// questions in order, re-reading visibility after each answer and repeating passes while a
+    /// pass answered something (a condition may point at a later question of the same page), then
+    /// Next. `answer` picks the value (scripted or random); `timed` records each call's duration.
+    @inline(__always)
+    static func walk(
+        survey: Survey, plan: Plan, seed: UInt64, timed: Bool, record: Bool,
+        answer: (PlanUnit, Int) -> JSONValue?
+    ) throws(BenchError) -> WalkResult {
+        var result = WalkResult()
+        let started = timed ? nowNs() : 0
+        var session = SurveySession(survey: survey, seed: seed, today: "2024-06-01")
+        if timed { result.sessionInitNs = nowNs() &- started }
+        var done: [Bool] = []
+        var unitID = session.currentUnitID
+        while let id = unitID {
+            guard let unitIndex = plan.unitIndexByID[id] else { throw BenchError("unknown unit \(id)") }
+            let unit = plan.units[unitIndex]
+            if record { result.visited.append(id) }
+            done.removeAll(keepingCapacity: true)
+            done.append(contentsOf: repeatElement(false, count: unit.ids.count))
+            var changed = true
+            while changed {
+                changed = false
+                for k in 0..<unit.ids.count where !done[k] {
+                    guard session.isVisible(unit.ids[k]), let value = answer(unit, k) else { continue }
+                    do {
+                        if timed {
+                            let t0 = nowNs()
+                            try session.answer(value, for: unit.ids[k])
+                            result.answerNs.append(nowNs() &- t0)
+                        } else {
+                            try session.answer(value, for: unit.ids[k])
+                        }
+                    } catch {
+                        throw BenchError("answer \(value) for \(unit.ids[k]) refused: \(error)")
+                    }
+                    done[k] = true
+                    changed = true
+                    result.answers += 1
+                }
+            }
+            let outcome: NextOutcome
+            if timed {
+                let t0 = nowNs()
+                outcome = session.next()
+                result.nextNs.append(nowNs() &- t0)
+            } else {
+                outcome = session.next()
+            }
+            result.nexts += 1
+            switch outcome {
+            case .moved(let to): unitID = to
+            case .completed(let completion):
+                if record { result.completion = completion }
+                unitID = nil
+            case .blocked(let errors): throw BenchError("blocked on \(id): \(errors)")
+            }
+        }
+        result.evaluations = session.evaluationCount
+        return result
+    }
+}
+
+func runBench(_ arguments: Arguments) throws(BenchError) {
+    guard let file = arguments.positional.first else { throw BenchError("bench needs a survey file") }
+    let repeats = max(1, try arguments.int("repeat", default: 5))
+    let directory = (file as NSString).deletingLastPathComponent
+    let answersPath =
+        arguments.options["answers"]
+        ?? (FileManager.default.fileExists(atPath: directory + "/answers.json") ? directory + "/answers.json" : nil)
+
+    // Load: read + parse + decode + compile, repeated; the median is reported.
+    let loader = SurveyLoader(registry: .builtins())
+    var loadMs: [Double] = []
+    var readMs: [Double] = []
+    var parseMs: [Double] = []
+    var decodeMs: [Double] = []
+    var compileMs: [Double] = []
+    var loaded: Survey?
+    var jsonBytes = 0
+    var rssSteps: [Double] = []
+    for round in 0..<repeats {
+        loaded = nil
+        let t0 = nowNs()
+        let bytes = try readBytes(file)
+        let t1 = nowNs()
+        let json: JSONValue
+        do { json = try JSONParser.parse(bytes: bytes) } catch { throw BenchError("\(file): \(error)") }
+        let t2 = nowNs()
+        let definition: SurveyDefinition
+        do { definition = try SurveyDefinition(json: json) } catch { throw BenchError("\(file): \(error)") }
+        let t3 = nowNs()
+        do { loaded = try loader.compile(definition) } catch { throw BenchError("\(file): \(error)") }
+        let t4 = nowNs()
+        jsonBytes = bytes.count
+        if round == repeats - 1 {
+            // Resident memory per stage of the last load (parse tree and definition still alive).
+            rssSteps = [currentRSSMB()]
+        }
+        loadMs.append(ms(t4 - t0))
+        readMs.append(ms(t1 - t0))
+        parseMs.append(ms(t2 - t1))
+        decodeMs.append(ms(t3 - t2))
+        compileMs.append(ms(t4 - t3))
+    }
+    guard let survey = loaded else { throw BenchError("no survey") }
+    let rssLoadedOnly = currentRSSMB()
+    let rssAfterLoad = peakRSSMB()
+
+    var script: [String: JSONValue] = [:]
+    if let answersPath {
+        let bytes = try readBytes(answersPath)
+        guard case .object(let members)? = try? JSONParser.parse(bytes: bytes) else {
+            throw BenchError("\(answersPath) must be a JSON object {stepId: answer}")
+        }
+        script = members
+    }
+    let plan = Plan(definition: survey.definition, script: script)
+
+    // The deterministic walk: scripted answers when given, else seeded random ones.
+    let scripted = answersPath != nil
+    let pick: (PlanUnit, Int) -> JSONValue? = { unit, k in
+        if scripted { return unit.scripted[k] }
+        let pool = unit.pools[k]
+        return pool.isEmpty ? nil : pool[(k &* 7919 &+ unit.ids.count) % pool.count]
+    }
+    var walkMs: [Double] = []
+    var reference = WalkResult()
+    for round in 0..<repeats {
+        let t0 = nowNs()
+        let result = try Walker.walk(
+            survey: survey, plan: plan, seed: 1, timed: false, record: round == 0, answer: pick)
+        walkMs.append(ms(nowNs() - t0))
+        if round == 0 { reference = result }
+    }
+    // Per-call distribution, in a separate walk (clock reads excluded from walk_ms).
+    var timedWalk = try Walker.walk(survey: survey, plan: plan, seed: 1, timed: true, record: false, answer: pick)
+    let completingNextNs = timedWalk.nextNs.last ?? 0
+    let answerStats = percentiles(&timedWalk.answerNs)
+    let nextStats = percentiles(&timedWalk.nextNs)
+    var allSteps = timedWalk.answerNs + timedWalk.nextNs
+    let stepStats = percentiles(&allSteps)
+
+    if let dump = arguments.options["dump-result"] {
+        var members: [String: JSONValue] = [:]
+        members["visited"] = .array(reference.visited.map { .string($0) })
+        members["data"] = .object(reference.completion?.answers ?? [:])
+        members["completed"] = .bool(reference.completion != nil)
+        try writeText(JSONWriter.string(from: .object(members)) + "\n", to: dump)
+    }
+
+    // Random respondents: seeded random valid answers, one session each.
+    let respondents = try arguments.int(
+        "respondents", default: max(4, min(20_000, 1_000_000 / max(1, survey.stepCount))))
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    var singleActions = 0
+    let singleStart = nowNs()
+    for r in 0..<respondents {
+        let result = try Walker.walk(
+            survey: survey, plan: plan, seed: UInt64(r), timed: false, record: false, answer: randomPick(UInt64(r)))
+        singleActions += result.answers + result.nexts
+    }
+    let singleNs = nowNs() - singleStart
+    let perWorker = WorkerSlots(count: cores)
+    let failures = WorkerSlots(count: cores)
+    let parallelStart = nowNs()
+    DispatchQueue.concurrentPerform(iterations: cores) { worker in
+        var actions = 0
+        for r in stride(from: worker, to: respondents, by: cores) {
+            do {
+                let result = try Walker.walk(
+                    survey: survey, plan: plan, seed: UInt64(r), timed: false, record: false,
+                    answer: randomPick(UInt64(r)))
+                actions += result.answers + result.nexts
+            } catch {
+                failures[worker] += 1
+            }
+        }
+        perWorker[worker] = actions
+    }
+    let parallelNs = nowNs() - parallelStart
+    if failures.total > 0 { throw BenchError("\(failures.total) respondents failed") }
+    let parallelActions = perWorker.total
+
+    var out = OrderedJSON()
+    out.set("engine", "survey-engine (Swift)")
+    out.set("file", file)
+    out.set("questions", survey.stepCount)
+    out.set("units", survey.unitCount)
+    out.set("expressions", survey.expressionCount)
+    out.set("json_bytes", jsonBytes)
+    out.set("repeats", repeats)
+    out.set("load_ms", rounded(median(loadMs)))
+    out.set("read_ms", rounded(median(readMs)))
+    out.set("parse_ms", rounded(median(parseMs)))
+    out.set("decode_ms", rounded(median(decodeMs)))
+    out.set("compile_ms", rounded(median(compileMs)))
+    out.set("answers_script", answersPath ?? "none (deterministic pseudo-random answers)")
+    out.set("answers", reference.answers)
+    out.set("steps", reference.answers + reference.nexts)
+    out.set("visited_units", reference.nexts)
+    out.set("completed", reference.completion != nil)
+    out.set("data_keys", reference.completion?.answers.count ?? 0)
+    out.set("walk_ms", rounded(median(walkMs)))
+    out.set("walk_ms_min", rounded(walkMs.min() ?? 0))
+    out.set("walk_ms_runs", walkMs.count)
+    out.set("ns_per_answer_median", answerStats.median)
+    out.set("ns_per_answer_p99", answerStats.p99)
+    out.set("ns_per_next_median", nextStats.median)
+    out.set("ns_per_next_p99", nextStats.p99)
+    out.set("ns_per_step_median", stepStats.median)
+    out.set("ns_per_step_p99", stepStats.p99)
+    out.set("session_init_ms", rounded(ms(timedWalk.sessionInitNs)))
+    out.set("completing_next_ms", rounded(ms(completingNextNs)))
+    out.set("walk_ns_per_answer", rounded(median(walkMs) * 1e6 / Double(max(1, reference.answers)), 1))
+    out.set("evaluations", reference.evaluations)
+    out.set("evaluations_per_answer", rounded(Double(reference.evaluations) / Double(max(1, reference.answers))))
+    out.set("respondents", respondents)
+    out.set("respondent_steps", singleActions)
+    out.set("respondents_per_s_1_thread", rounded(Double(respondents) / (Double(singleNs) / 1e9), 1))
+    out.set("respondents_per_s_all_cores", rounded(Double(respondents) / (Double(parallelNs) / 1e9), 1))
+    out.set("cores", cores)
+    out.set("steps_per_s_per_core", rounded(Double(singleActions) / (Double(singleNs) / 1e9), 0))
+    out.set(
+        "steps_per_s_per_core_all_cores",
+        rounded(Double(parallelActions) / (Double(parallelNs) / 1e9) / Double(cores), 0))
+    out.set("rss_during_load_mb", rounded(rssSteps.first ?? 0, 1))
+    out.set("rss_survey_only_mb", rounded(rssLoadedOnly, 1))
+    out.set("peak_rss_after_load_mb", rounded(rssAfterLoad, 1))
+    out.set("peak_rss_mb", rounded(peakRSSMB(), 1))
+    print(out.text)
+}
+
+/// An answer picker for one random respondent: seeded random valid answers.
+func randomPick(_ seed: UInt64) -> (PlanUnit, Int) -> JSONValue? {
+    var rng = SplitMix64(state: seed)
+    return { unit, k in
+        let pool = unit.pools[k]
+        return pool.isEmpty ? nil : pool[rng.below(pool.count)]
+    }
+}
