@@ -224,10 +224,13 @@ struct ChoiceSet: Sendable, Hashable {
             error.field = field
             throw error
         }
+        if let exact = choices.first(where: { $0.value == text }) {
+            if exact.isOther { throw Self.otherTextRequired(field: field) }
+            return .choice(exact.value)
+        }
         let lowered = text.lowercased()
         let match =
-            choices.first { $0.value == text }
-            ?? choices.first { $0.value.lowercased() == lowered }
+            choices.first { $0.value.lowercased() == lowered }
             ?? choices.first { $0.label.spellings.contains { $0.lowercased() == lowered } }
         if let match {
             if match.isOther { throw Self.otherTextRequired(field: field) }

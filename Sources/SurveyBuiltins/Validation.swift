@@ -222,5 +222,9 @@ enum Summaries {
 
 extension String {
     /// The string without surrounding whitespace and newlines.
-    var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+    var trimmed: String {
+        // Fast path: most answers have no surrounding space, and Foundation's trimming is slow.
+        if let first = utf8.first, let last = utf8.last, first > 32, first < 128, last > 32, last < 128 { return self }
+        return trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 }

@@ -6,6 +6,13 @@ struct SurveyCompiler {
     let functions: ExpressionFunctionRegistry
     var errors: [SurveyError] = []
     var usesDateFunctions = false
+    /// Questions already configured, by type and options.
+    var configured: [ConfigurationKey: ConfiguredQuestion] = [:]
+
+    struct ConfigurationKey: Hashable, Sendable {
+        let typeID: String
+        let options: JSONValue
+    }
 
     init(definition: SurveyDefinition, registry: QuestionTypeRegistry, functions: ExpressionFunctionRegistry) {
         self.definition = definition
@@ -333,9 +340,15 @@ struct SurveyCompiler {
             errors.append(SurveyError(.unknownType, message, path: step.path.appending("type"), stepID: definition.id))
             return nil
         }
+        // Surveys repeat the same options (a 1–5 scale, a yes/no list) many times: configure each
+        // distinct (type, options) once and share the immutable result.
+        let key = ConfigurationKey(typeID: definition.type, options: definition.options)
+        if let cached = configured[key] { return cached }
         do {
-            return try type.configure(
+            let question = try type.configure(
                 options: definition.options, path: step.optionsPath, stepID: definition.id)
+            if configured.count < 4096 { configured[key] = question }
+            return question
         } catch {
             var located = error
             located.stepID = definition.id
