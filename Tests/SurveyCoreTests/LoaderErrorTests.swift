@@ -102,6 +102,29 @@ import Testing
         #expect(error.message.contains("a → b → c → a"))
     }
 
+    @Test func stepsAreCheckedWhileStreaming() throws {
+        let duplicate = try #require(
+            single(
+                "{\"formatVersion\": 1, \"id\": \"s\", \"title\": \"T\", \"steps\": [\n  {\"id\": \"a\", \"type\": \"t-text\", \"id\": \"b\"}]}"
+            ))
+        #expect(duplicate.kind == .syntax)
+        #expect(duplicate.message.contains("duplicate member name \"id\""))
+        #expect(duplicate.position == SourcePosition(line: 2, column: 33))
+        let notObject = try #require(single(surveyJSON([#"{"id": "a", "type": "t-text"}"#, "42"])))
+        #expect(notObject.message.contains("a step must be a JSON object, got an integer"))
+        #expect(notObject.path?.description == "$.steps[1]")
+        let notArray = try #require(
+            single(#"{"formatVersion": 1, "id": "s", "title": "T", "steps": {"id": "a"}}"#))
+        #expect(notArray.message.contains("'steps' must be an array, got an object"))
+        let nested = loadErrors(
+            surveyJSON([
+                #"{"id": "p", "type": "page", "steps": [{"id": "q", "type": "page", "steps": [{"id": "r", "type": "t-text"}]}]}"#
+            ]))
+        #expect(nested.contains { $0.message.contains("pages cannot be nested inside pages") })
+        let empty = try #require(single(#"{"formatVersion": 1, "id": "s", "title": "T", "steps": []}"#))
+        #expect(empty.message.contains("a survey needs at least one step"))
+    }
+
     @Test func severalProblemsAreAllReported() {
         let errors = loadErrors(
             surveyJSON([

@@ -26,16 +26,35 @@ public struct SurveyLoader: Sendable {
     /// Parses, decodes and compiles UTF-8 JSON.
     public func load(bytes: [UInt8], source: String? = nil) throws(SurveyLoadError) -> Survey {
         do throws(SurveyLoadError) {
-            let json: JSONValue
-            do {
-                json = try JSONParser.parse(bytes: bytes)
-            } catch {
+            var errors: [SurveyError] = []
+            let streamed: Result<StreamedSurvey?, JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
+                do throws(JSONSyntaxError) { return .success(try JSONParser.parseSurvey(bytes: buffer)) } catch {
+                    return .failure(error)
+                }
+            }
+            let definition: SurveyDefinition
+            switch streamed {
+            case .failure(let error):
                 throw SurveyLoadError(errors: [
                     SurveyError(.syntax, "invalid JSON: \(error.message)", position: error.position, file: source)
                 ])
+            case .success(let survey?):
+                // Steps were decoded while parsing; the rest of the document goes through the same decoder.
+                errors = survey.errors
+                var decoded = try SurveyDefinition(json: survey.root, errors: &errors, preDecodedSteps: survey.steps)
+                if survey.sourceMap != nil { decoded.sourceMap = survey.sourceMap }
+                definition = decoded
+            case .success(nil):
+                let json: JSONValue
+                do {
+                    json = try JSONParser.parse(bytes: bytes)
+                } catch {
+                    throw SurveyLoadError(errors: [
+                        SurveyError(.syntax, "invalid JSON: \(error.message)", position: error.position, file: source)
+                    ])
+                }
+                definition = try SurveyDefinition(json: json, errors: &errors)
             }
-            var errors: [SurveyError] = []
-            let definition = try SurveyDefinition(json: json, errors: &errors)
             // The decoder left out steps with problems; the compiler still checks the rest (types,
             // options, ids, expressions), so one run reports everything it can.
             var compiler = SurveyCompiler(definition: definition, registry: registry, functions: functions)

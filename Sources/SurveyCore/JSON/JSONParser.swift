@@ -99,7 +99,7 @@ struct RawSyntaxError: Error {
     var offset: Int
 }
 
-private struct Parser {
+struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var depth = 0
