@@ -15,7 +15,7 @@ let usage = """
 let commandLine = CommandLine.arguments
 do {
     guard commandLine.count >= 2 else { throw BenchError(usage) }
-    let arguments = try Arguments(commandLine.dropFirst(2), flags: ["no-surveyjs", "scale"])
+    let arguments = try Arguments(commandLine.dropFirst(2), flags: ["no-surveyjs", "scale", "phases"])
     switch commandLine[1] {
     case "generate": try runGenerate(arguments)
     case "bench" where arguments.flags.contains("scale"): try runScale(arguments)
