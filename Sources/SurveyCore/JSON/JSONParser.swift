@@ -190,19 +190,50 @@ struct Parser {
     }
 
     mutating func parseObject() throws(RawSyntaxError) -> JSONValue {
+        // Members are gathered on a stack, then the dictionary is built once at its final size
+        // (growing a dictionary member by member rehashes several times).
+        let firstMember = members.count
+        try parseMembers { (parser, key, keyOffset) throws(RawSyntaxError) in
+            if parser.target != nil { parser.current.append(.key(key)) }
+            let value = try parser.parseValue()
+            if parser.target != nil { parser.current.removeLast() }
+            parser.members.push((key, value, keyOffset))
+        }
+        var object: [String: JSONValue] = Dictionary(minimumCapacity: members.count - firstMember)
+        try members.popEach(from: firstMember) { (member) throws(RawSyntaxError) in
+            if object.updateValue(member.value, forKey: member.key) != nil {
+                throw RawSyntaxError(message: "duplicate member name \"\(member.key)\"", offset: member.offset)
+            }
+        }
+        return .object(object)
+    }
+
+    mutating func parseArray() throws(RawSyntaxError) -> JSONValue {
+        let firstElement = elements.count
+        _ = try parseArrayElements { (parser, index) throws(RawSyntaxError) in
+            if parser.target != nil { parser.current.append(.index(index)) }
+            let value = try parser.parseValue()
+            parser.elements.push(value)
+            if parser.target != nil { parser.current.removeLast() }
+        }
+        return .array(elements.popArray(from: firstElement))
+    }
+
+    /// Reads an object's `"key": value` pairs (at `{`) up to the closing brace; `body` must consume
+    /// each value. Shared by the tree parser and the streaming survey decoder.
+    mutating func parseMembers(
+        _ body: (inout Parser, String, Int) throws(RawSyntaxError) -> Void
+    ) throws(RawSyntaxError) {
         let start = index
-        index += 1
+        index += 1  // '{'
         depth += 1
         defer { depth -= 1 }
         if depth > 512 { throw RawSyntaxError(message: "nesting deeper than 512 levels", offset: start) }
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object([:])
+            return
         }
-        // Members are gathered on a stack, then the dictionary is built once at its final size
-        // (growing a dictionary member by member rehashes several times).
-        let firstMember = members.count
         while true {
             skipWhitespace()
             guard index < bytes.count else {
@@ -220,10 +251,7 @@ struct Parser {
             }
             index += 1
             skipWhitespace()
-            if target != nil { current.append(.key(key)) }
-            let value = try parseValue()
-            if target != nil { current.removeLast() }
-            members.push((key, value, keyOffset))
+            try body(&self, key, keyOffset)
             skipWhitespace()
             guard index < bytes.count else {
                 throw RawSyntaxError(message: "unexpected end of input, expected ',' or '}'", offset: index)
@@ -234,37 +262,34 @@ struct Parser {
             }
             if bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                var object: [String: JSONValue] = Dictionary(minimumCapacity: members.count - firstMember)
-                try members.popEach(from: firstMember) { (member) throws(RawSyntaxError) in
-                    if object.updateValue(member.value, forKey: member.key) != nil {
-                        throw RawSyntaxError(message: "duplicate member name \"\(member.key)\"", offset: member.offset)
-                    }
-                }
-                return .object(object)
+                return
             }
             throw RawSyntaxError(
                 message: "expected ',' or '}' after an object member, found \(describe(bytes[index]))", offset: index)
         }
     }
 
-    mutating func parseArray() throws(RawSyntaxError) -> JSONValue {
+    /// Reads the elements of an array (at `[`), calling `body` with each element's index; `body`
+    /// must consume the element. Returns the number of elements.
+    mutating func parseArrayElements(
+        _ body: (inout Parser, Int) throws(RawSyntaxError) -> Void
+    ) throws(RawSyntaxError) -> Int {
+        skipWhitespace()
         let start = index
-        index += 1
+        index += 1  // '['
         depth += 1
         defer { depth -= 1 }
         if depth > 512 { throw RawSyntaxError(message: "nesting deeper than 512 levels", offset: start) }
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
-            return .array([])
+            return 0
         }
-        let firstElement = elements.count
+        var count = 0
         while true {
             skipWhitespace()
-            if target != nil { current.append(.index(elements.count - firstElement)) }
-            let value = try parseValue()
-            elements.push(value)
-            if target != nil { current.removeLast() }
+            try body(&self, count)
+            count += 1
             skipWhitespace()
             guard index < bytes.count else {
                 throw RawSyntaxError(message: "unexpected end of input, expected ',' or ']'", offset: index)
@@ -275,7 +300,7 @@ struct Parser {
             }
             if bytes[index] == UInt8(ascii: "]") {
                 index += 1
-                return .array(elements.popArray(from: firstElement))
+                return count
             }
             throw RawSyntaxError(
                 message: "expected ',' or ']' after an array element, found \(describe(bytes[index]))", offset: index)

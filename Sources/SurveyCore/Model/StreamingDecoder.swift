@@ -18,8 +18,6 @@ extension Parser {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return nil }
-        index += 1
-        depth += 1
         var root: [String: JSONValue] = [:]
         var result = StreamedSurvey(root: .null)
         try parseMembers { (parser, key, keyOffset) throws(RawSyntaxError) in
@@ -51,7 +49,6 @@ extension Parser {
                 }
             }
         }
-        depth -= 1
         skipWhitespace()
         if index < bytes.count {
             throw RawSyntaxError(
@@ -84,9 +81,6 @@ extension Parser {
                     .invalidValue, "a step must be a JSON object, got \(value.kindDescription)", path: location.path))
             return (nil, [])
         }
-        index += 1
-        depth += 1
-        if depth > 512 { throw RawSyntaxError(message: "nesting deeper than 512 levels", offset: index) }
         var builder = StepBuilder(location: location, allowsPages: allowsPages)
         var seen: [String] = []
         var childIndices: [Int] = []
@@ -111,90 +105,8 @@ extension Parser {
                 builder.apply(key, try parser.parseValue())
             }
         }
-        depth -= 1
         let step = builder.finish(into: &errors)
         return (step, builder.childSourceIndices.isEmpty ? childIndices : builder.childSourceIndices)
-    }
-
-    /// Reads `"key": value` pairs up to the closing brace (the opening one already consumed);
-    /// `body` must consume each value.
-    mutating func parseMembers(
-        _ body: (inout Parser, String, Int) throws(RawSyntaxError) -> Void
-    ) throws(RawSyntaxError) {
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return
-        }
-        while true {
-            skipWhitespace()
-            guard index < bytes.count else {
-                throw RawSyntaxError(message: "unexpected end of input inside an object", offset: index)
-            }
-            guard bytes[index] == UInt8(ascii: "\"") else {
-                throw RawSyntaxError(
-                    message: "expected a member name in double quotes, found \(describe(bytes[index]))", offset: index)
-            }
-            let keyOffset = index
-            let key = try parseString()
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw RawSyntaxError(message: "expected ':' after member name \"\(key)\"", offset: index)
-            }
-            index += 1
-            skipWhitespace()
-            try body(&self, key, keyOffset)
-            skipWhitespace()
-            guard index < bytes.count else {
-                throw RawSyntaxError(message: "unexpected end of input, expected ',' or '}'", offset: index)
-            }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return
-            }
-            throw RawSyntaxError(
-                message: "expected ',' or '}' after an object member, found \(describe(bytes[index]))", offset: index)
-        }
-    }
-
-    /// Reads the elements of an array (at `[`), calling `body` with each element's index; `body`
-    /// must consume the element. Returns the number of elements.
-    mutating func parseArrayElements(
-        _ body: (inout Parser, Int) throws(RawSyntaxError) -> Void
-    ) throws(RawSyntaxError) -> Int {
-        skipWhitespace()
-        index += 1  // '['
-        depth += 1
-        defer { depth -= 1 }
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return 0
-        }
-        var count = 0
-        while true {
-            skipWhitespace()
-            try body(&self, count)
-            count += 1
-            skipWhitespace()
-            guard index < bytes.count else {
-                throw RawSyntaxError(message: "unexpected end of input, expected ',' or ']'", offset: index)
-            }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            if bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return count
-            }
-            throw RawSyntaxError(
-                message: "expected ',' or ']' after an array element, found \(describe(bytes[index]))", offset: index)
-        }
     }
 }
 
