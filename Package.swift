@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "SurveyBuiltins", targets: ["SurveyBuiltins"]),
         .library(name: "SurveyRendering", targets: ["SurveyRendering"]),
         .library(name: "SurveyTestKit", targets: ["SurveyTestKit"]),
+        .library(name: "SurveyResponses", targets: ["SurveyResponses"]),
+        .library(name: "SurveyStoreSQLite", targets: ["SurveyStoreSQLite"]),
         .executable(name: "survey", targets: ["SurveyCLI"]),
     ],
     targets: [
@@ -29,10 +31,22 @@ let package = Package(
             dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyRendering"],
             swiftSettings: strictSettings
         ),
+        // Responses: the ResponseStore protocol, the response and funnel model, the recorder that
+        // observes a session, the in-memory store and the conformance suite every store passes.
+        .target(name: "SurveyResponses", dependencies: ["SurveyCore"], swiftSettings: strictSettings),
+        // SQLite (Debian libsqlite3-dev), for the embedded default store.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The embedded default response store, on SQLite in WAL mode.
+        .target(
+            name: "SurveyStoreSQLite", dependencies: ["SurveyCore", "SurveyResponses", "CSQLite"],
+            swiftSettings: strictSettings),
         // The `survey` command: a thin shell over the libraries.
         .executableTarget(
             name: "SurveyCLI",
-            dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyPluginLoader"],
+            dependencies: [
+                "SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyPluginLoader", "SurveyResponses",
+                "SurveyStoreSQLite",
+            ],
             swiftSettings: strictSettings
         ),
         // Benchmarks: a generator of large branching surveys and a benchmark program.
@@ -55,6 +69,11 @@ let package = Package(
         .testTarget(
             name: "SurveyRenderingTests",
             dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyTestKit"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SurveyResponsesTests",
+            dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyResponses", "SurveyStoreSQLite"],
             swiftSettings: strictSettings
         ),
         .testTarget(

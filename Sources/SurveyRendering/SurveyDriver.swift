@@ -20,15 +20,42 @@ public struct SurveyDriver {
     public var stateStore: (any SessionStateStore)?
     /// Whether the session continues a saved one (reported in ``RendererEvent/started(_:)``).
     public var isResumed: Bool
+    /// Keeps every accepted action durably (a response store); the renderer hears of an action
+    /// only after the recorder has it. `nil` keeps the session in memory only.
+    public var recorder: (any SessionRecorder)?
 
     /// A driver for `session`.
     /// - Parameters:
     ///   - stateStore: saves the state when the respondent quits.
     ///   - isResumed: whether `session` was resumed from a saved state.
-    public init(session: SurveySession, stateStore: (any SessionStateStore)? = nil, isResumed: Bool = false) {
+    ///   - recorder: records each accepted action before it is acknowledged; when recording fails the
+    ///     action is undone and the renderer receives a `storeFailed` rejection instead.
+    public init(
+        session: SurveySession, stateStore: (any SessionStateStore)? = nil, isResumed: Bool = false,
+        recorder: (any SessionRecorder)? = nil
+    ) {
         self.session = session
         self.stateStore = stateStore
         self.isResumed = isResumed
+        self.recorder = recorder
+    }
+
+    /// Records the session's newly accepted actions. On failure the session goes back to `before`
+    /// and the renderer is told that the action was not kept.
+    mutating func commit(undoingTo before: SurveySession, renderer: inout some SurveyRenderer) -> Bool {
+        guard recorder != nil else { return true }
+        do {
+            try recorder?.record(session)
+            return true
+        } catch {
+            session = before
+            renderer.receive(
+                .rejected(
+                    RendererError(
+                        code: "storeFailed",
+                        message: "the response could not be saved, so this action was not taken: \(error)")))
+            return false
+        }
     }
 
     /// Runs the session until it completes, is dismissed or the respondent quits.
@@ -45,8 +72,10 @@ public struct SurveyDriver {
                 lineParser: LineParser(survey: session.survey, locale: session.locale))
             switch renderer.action(for: request) {
             case .answer(let stepID, let value):
+                let before = session
                 do {
                     let stored = try session.answer(value, for: stepID)
+                    guard commit(undoingTo: before, renderer: &renderer) else { continue }
                     renderer.receive(.answered(stepID: stepID, value: stored.isNull ? nil : stored))
                 } catch {
                     if case .invalidAnswer(let stepError) = error {
@@ -56,22 +85,28 @@ public struct SurveyDriver {
                     }
                 }
             case .next:
+                let before = session
                 switch session.next() {
-                case .moved: visit += 1
+                case .moved:
+                    if commit(undoingTo: before, renderer: &renderer) { visit += 1 }
                 case .completed(let result):
+                    guard commit(undoingTo: before, renderer: &renderer) else { continue }
                     renderer.receive(.completed(result))
                     return .completed(result)
                 case .blocked(let errors): renderer.receive(.validationFailed(errors))
                 }
             case .back:
+                let before = session
                 do {
                     try session.back()
-                    visit += 1
+                    if commit(undoingTo: before, renderer: &renderer) { visit += 1 }
                 } catch {
                     renderer.receive(.rejected(RendererError(error)))
                 }
             case .dismiss:
+                let before = session
                 session.dismiss()
+                guard commit(undoingTo: before, renderer: &renderer) else { continue }
                 let state = session.state
                 renderer.receive(.dismissed(state))
                 return .dismissed(state)
@@ -91,7 +126,22 @@ public struct SurveyDriver {
                 return .quit(state, location: location)
             case .resume(let state):
                 do {
-                    session = try SurveySession(survey: session.survey, resuming: state)
+                    let resumed = try SurveySession(survey: session.survey, resuming: state)
+                    if recorder != nil {
+                        do {
+                            try recorder?.restart(with: resumed)
+                        } catch {
+                            renderer.receive(
+                                .rejected(
+                                    RendererError(
+                                        code: "storeFailed",
+                                        message:
+                                            "the resumed session could not be saved, so it was not resumed: \(error)"
+                                    )))
+                            continue
+                        }
+                    }
+                    session = resumed
                     isResumed = true
                     visit += 1
                     renderer.receive(.started(info))

@@ -29,7 +29,9 @@ public struct SurveySession {
     public internal(set) var lastErrors: [StepError] = []
     /// How many expressions were evaluated so far (to check that work is incremental).
     public internal(set) var evaluationCount = 0
-    /// Every action taken, in order (answers, Next, Back, dismiss): with the seed, enough to replay the run.
+    /// Every accepted action, in order (answers, Next, Back, dismiss): with the seed, enough to replay the
+    /// run. Refused actions (an invalid answer, a blocked Next) change nothing and are not kept, so the log
+    /// grows only with what the respondent actually did.
     public internal(set) var actions: [SessionAction] = []
 
     let context: PresentationContext
@@ -157,7 +159,6 @@ public struct SurveySession {
             throw .stepNotCurrent(stepID, current: currentUnitID)
         }
         guard step.collectsAnswer else { throw .notAnswerable(stepID) }
-        actions.append(.answer(stepID: stepID, value: value))
         let normalized: JSONValue
         if value.isNull || (value.stringValue.map(Self.isBlank) ?? false) {
             normalized = .null
@@ -174,6 +175,7 @@ public struct SurveySession {
             }
         }
         if !lastErrors.isEmpty { lastErrors.removeAll { $0.stepID == stepID } }
+        actions.append(.answer(stepID: stepID, value: value))
         answers[index] = normalized
         setValue(index, normalized)
         emit(.answered(stepID: stepID, value: normalized.isNull ? JSONValue?.none : normalized))
@@ -210,7 +212,6 @@ public struct SurveySession {
         guard status == .inProgress, let unitIndex = path.last else {
             return .blocked([])
         }
-        actions.append(.next)
         let unit = survey.units[unitIndex]
         var errors: [StepError] = []
         for index in unit.steps where derived.stepVisible[index] {
@@ -232,6 +233,7 @@ public struct SurveySession {
             return .blocked(errors)
         }
         lastErrors = []
+        actions.append(.next)
         // Branches: the unit's visible questions in order, then the page's own rules.
         var target: Int?? = nil
         branchSearch: for index in unit.steps where derived.stepVisible[index] {

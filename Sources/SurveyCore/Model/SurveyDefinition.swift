@@ -64,9 +64,12 @@ struct SourceMap: Sendable, Hashable {
 public struct SurveySettings: Sendable, Hashable {
     /// Whether content steps count in "Question k of n". Default `false`.
     public var progressCountsContent: Bool
+    /// Whether a respondent who completed or dismissed the survey is asked again. Default ``AskAgainPolicy/never``.
+    public var askAgain: AskAgainPolicy
 
-    public init(progressCountsContent: Bool = false) {
+    public init(progressCountsContent: Bool = false, askAgain: AskAgainPolicy = .never) {
         self.progressCountsContent = progressCountsContent
+        self.askAgain = askAgain
     }
 }
 
@@ -228,8 +231,18 @@ extension SurveyDefinition {
         settings =
             attempt { () throws(SurveyError) in
                 var settingsReader = try reader.object("settings")
-                let settings = SurveySettings(
-                    progressCountsContent: try settingsReader.bool("progressCountsContent", default: false))
+                let progressCountsContent = try settingsReader.bool("progressCountsContent", default: false)
+                var askAgain = AskAgainPolicy.never
+                if let text = try settingsReader.optionalString("askAgain") {
+                    guard let policy = AskAgainPolicy(text) else {
+                        throw settingsReader.error(
+                            "askAgain",
+                            "'askAgain' must be \"never\", \"always\" or an ISO-8601 duration such as \"P30D\", got '\(text)'"
+                        )
+                    }
+                    askAgain = policy
+                }
+                let settings = SurveySettings(progressCountsContent: progressCountsContent, askAgain: askAgain)
                 try settingsReader.finish()
                 return settings
             } ?? SurveySettings()
@@ -314,7 +327,11 @@ extension SurveyDefinition {
         if let description { members["description"] = description.jsonValue }
         if let locales { members["locales"] = .array(locales.map { .string($0) }) }
         if settings != SurveySettings() {
-            members["settings"] = .object(["progressCountsContent": .bool(settings.progressCountsContent)])
+            var settingsMembers: [String: JSONValue] = [
+                "progressCountsContent": .bool(settings.progressCountsContent)
+            ]
+            if settings.askAgain != .never { settingsMembers["askAgain"] = .string(settings.askAgain.description) }
+            members["settings"] = .object(settingsMembers)
         }
         if !calculatedValues.isEmpty {
             members["calculatedValues"] = .array(

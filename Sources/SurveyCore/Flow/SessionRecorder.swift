@@ -1,0 +1,33 @@
+/// Keeps what a session accepted somewhere durable, before the respondent is told it was accepted.
+///
+/// A front end calls ``record(_:)`` after every action the session accepted (an answer, Next,
+/// Back, dismiss, completion) and acknowledges the action only when it returns. When it throws,
+/// the front end puts the session back as it was before the action and tells the respondent the
+/// action was not taken, so nothing is acknowledged that is not kept. `SurveyDriver` does this for
+/// every renderer; a response store's recorder (`ResponseRecorder` in `SurveyResponses`) is the
+/// usual implementation.
+///
+/// The session's ``SurveySession/actions`` is the log to keep: a recorder writes the entries it
+/// has not written yet, so calling ``record(_:)`` twice for the same state writes nothing new.
+///
+/// ```swift
+/// let before = session
+/// let value = try session.answer("yes", for: "contact-me")
+/// do { try recorder.record(session) } catch { session = before; throw error }
+/// // only now: tell the respondent the answer was saved
+/// ```
+public protocol SessionRecorder {
+    /// Records every action `session` accepted that is not recorded yet.
+    /// - Throws: when the actions could not be kept; nothing of this call may count as recorded then.
+    mutating func record(_ session: SurveySession) throws
+
+    /// Called when the session being recorded is replaced by another one (a saved state was resumed
+    /// into the running front end). Default: ``record(_:)``.
+    mutating func restart(with session: SurveySession) throws
+}
+
+extension SessionRecorder {
+    public mutating func restart(with session: SurveySession) throws {
+        try record(session)
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import SurveyCore
+
+/// A response store in memory, for tests and for apps that keep responses elsewhere.
+///
+/// It has the same semantics as the database stores (idempotent writes, conflicts, funnel counts of
+/// distinct responses) and passes ``ResponseStoreConformance``; it forgets everything when released.
+///
+/// ```swift
+/// let store = InMemoryResponseStore()
+/// var recorder = try ResponseRecorder(store: store, respondentID: "user-42", session: session)
+/// ```
+public final class InMemoryResponseStore: ResponseStore, @unchecked Sendable {
+    public let name: String
+    /// Makes the next writes fail (to test that front ends undo unsaved actions); `nil` writes normally.
+    public var failingWrites: StoreError? {
+        get { lock.withLock { failure } }
+        set { lock.withLock { failure = newValue } }
+    }
+
+    struct FunnelKey: Hashable {
+        var kind: FunnelEventKind
+        var stepID: String
+    }
+
+    let lock = NSLock()
+    var failure: StoreError?
+    var headers: [ResponseID: Response] = [:]
+    var order: [ResponseID] = []
+    var recordedActions: [ResponseID: [RecordedAction]] = [:]
+    var events: [ResponseID: [FunnelKey: FunnelEvent]] = [:]
+    var counts: [String: [FunnelKey: Int]] = [:]
+
+    /// An empty store.
+    public init(name: String = "memory") {
+        self.name = name
+    }
+
+    public func write(_ write: ResponseWrite) throws(StoreError) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let failure { throw failure }
+        let response = write.response
+        try write.validate(store: name)
+        let existing = recordedActions[response.id] ?? []
+        var appended: [RecordedAction] = []
+        var expected = existing.count + 1
+        for action in write.actions {
+            if action.sequence <= existing.count {
+                guard existing[action.sequence - 1].action == action.action else {
+                    throw StoreError(
+                        .conflict,
+                        "response \(response.id) already has a different action number \(action.sequence)",
+                        store: name)
+                }
+                continue
+            }
+            guard action.sequence == expected else {
+                throw StoreError(
+                    .invalidRequest,
+                    "action \(action.sequence) of response \(response.id) comes before action \(expected)",
+                    store: name)
+            }
+            appended.append(action)
+            expected += 1
+        }
+        if var header = headers[response.id] {
+            guard header.respondentID == response.respondentID, header.surveyID == response.surveyID else {
+                throw StoreError(
+                    .conflict, "response \(response.id) belongs to another respondent or survey", store: name)
+            }
+            if response.actionCount >= header.actionCount {
+                let createdAt = header.createdAt
+                header = response
+                header.createdAt = createdAt
+                headers[response.id] = header
+            }
+        } else {
+            headers[response.id] = response
+            let index = order.firstIndex { Self.isOrdered(response, before: headers[$0]) } ?? order.count
+            order.insert(response.id, at: index)
+        }
+        recordedActions[response.id, default: []].append(contentsOf: appended)
+        for event in write.funnelEvents {
+            let key = FunnelKey(kind: event.kind, stepID: event.stepID ?? "")
+            guard events[response.id, default: [:]][key] == nil else { continue }
+            events[response.id, default: [:]][key] = event
+            counts[response.surveyID, default: [:]][key, default: 0] += 1
+        }
+    }
+
+    static func isOrdered(_ response: Response, before other: Response?) -> Bool {
+        guard let other else { return false }
+        return (response.createdAt, response.id.rawValue) < (other.createdAt, other.id.rawValue)
+    }
+
+    public func response(_ id: ResponseID) throws(StoreError) -> Response? {
+        lock.withLock { headers[id] }
+    }
+
+    public func actions(of id: ResponseID) throws(StoreError) -> [RecordedAction] {
+        lock.withLock { recordedActions[id] ?? [] }
+    }
+
+    public func funnelEvents(of id: ResponseID) throws(StoreError) -> [FunnelEvent] {
+        lock.withLock {
+            (events[id] ?? [:]).values.sorted {
+                ($0.recordedAt, $0.kind.rawValue, $0.stepID ?? "") < ($1.recordedAt, $1.kind.rawValue, $1.stepID ?? "")
+            }
+        }
+    }
+
+    public func forEachResponse(matching query: ResponseQuery, _ body: (Response) throws -> Void) throws {
+        let selected: [Response] = lock.withLock {
+            var selected: [Response] = []
+            for id in order {
+                guard let response = headers[id], query.matches(response) else { continue }
+                selected.append(response)
+                if let limit = query.limit, selected.count >= limit { break }
+            }
+            return selected
+        }
+        for response in selected { try body(response) }
+    }
+
+    public func latestResponse(respondent respondentID: String, survey surveyID: String) throws(StoreError)
+        -> Response?
+    {
+        lock.withLock {
+            order.reversed().lazy.compactMap { self.headers[$0] }.first {
+                $0.respondentID == respondentID && $0.surveyID == surveyID
+            }
+        }
+    }
+
+    public func lastFinished(respondent respondentID: String, survey surveyID: String) throws(StoreError) -> (
+        status: ResponseStatus, at: Date
+    )? {
+        lock.withLock {
+            var best: (status: ResponseStatus, at: Date)?
+            for response in headers.values
+            where response.respondentID == respondentID && response.surveyID == surveyID
+                && (response.status == .completed || response.status == .dismissed)
+            {
+                let at = response.completedAt ?? response.updatedAt
+                if best == nil || at > best!.at { best = (response.status, at) }
+            }
+            return best
+        }
+    }
+
+    public func funnelCounts(survey surveyID: String) throws(StoreError) -> FunnelCounts {
+        lock.withLock {
+            var result = FunnelCounts()
+            for (key, count) in counts[surveyID] ?? [:] where count > 0 {
+                if key.stepID.isEmpty {
+                    result.survey[key.kind] = count
+                } else {
+                    result.steps[key.stepID, default: [:]][key.kind] = count
+                }
+            }
+            for response in headers.values where response.surveyID == surveyID && response.status != .completed {
+                if let unit = response.currentUnitID { result.stoppedAt[unit, default: 0] += 1 }
+            }
+            return result
+        }
+    }
+
+    public func deleteResponses(respondent respondentID: String) throws(StoreError) -> Int {
+        guard !respondentID.isEmpty else {
+            throw StoreError(.invalidRequest, "the respondent id is empty", store: name)
+        }
+        return lock.withLock {
+            let ids = headers.values.filter { $0.respondentID == respondentID }.map(\.id)
+            for id in ids {
+                guard let response = headers.removeValue(forKey: id) else { continue }
+                for key in (events.removeValue(forKey: id) ?? [:]).keys {
+                    counts[response.surveyID, default: [:]][key, default: 0] -= 1
+                }
+                recordedActions.removeValue(forKey: id)
+            }
+            let deleted = Set(ids)
+            order.removeAll { deleted.contains($0) }
+            return ids.count
+        }
+    }
+}
+
+extension ResponseWrite {
+    /// Checks every store applies to a write before touching anything.
+    package func validate(store: String) throws(StoreError) {
+        let response = self.response
+        guard !response.respondentID.isEmpty else {
+            throw StoreError(.invalidRequest, "the respondent id is empty", store: store)
+        }
+        guard !response.surveyID.isEmpty else {
+            throw StoreError(.invalidRequest, "the survey id is empty", store: store)
+        }
+        for action in actions where action.sequence < 1 {
+            throw StoreError(
+                .invalidRequest, "action sequence numbers start at 1, got \(action.sequence)", store: store)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import SurveyCore
+
+/// How the database stores write values as columns: shared by the SQLite and PostgreSQL stores
+/// so that both hold exactly the same data.
+///
+/// Times are whole milliseconds since 1970 (UTC); seeds are decimal text (a `UInt64` does not fit
+/// a signed 64-bit column); actions, paths and answers are compact JSON with sorted keys.
+package enum ResponseCodec {
+    /// The columns of the `responses` table, in the order ``response(columns:store:)`` reads them.
+    package static let responseColumns =
+        "id, respondent_id, survey_id, survey_version, locale, seed, today, status, created_at, updated_at, "
+        + "completed_at, current_unit, path, answers, action_count"
+
+    package static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    package static func date(milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    package static func json(_ value: JSONValue) -> String { JSONWriter.string(from: value) }
+
+    package static func pathJSON(_ path: [String]) -> String { json(.array(path.map { .string($0) })) }
+
+    package static func answersJSON(_ answers: [String: JSONValue]) -> String { json(.object(answers)) }
+
+    package static func actionJSON(_ action: SessionAction) -> String { json(action.jsonValue) }
+
+    package static func action(fromJSON text: String, store: String) throws(StoreError) -> SessionAction {
+        do {
+            return try SessionAction(json: try JSONParser.parse(text), path: .root)
+        } catch {
+            throw StoreError(.corrupt, "a stored action cannot be read: \(error)", store: store)
+        }
+    }
+
+    /// One row of `responses`, as text and integer columns in ``responseColumns`` order (`nil` for NULL).
+    package struct ResponseColumns {
+        package var id: String?
+        package var respondentID: String?
+        package var surveyID: String?
+        package var surveyVersion: String?
+        package var locale: String?
+        package var seed: String?
+        package var today: String?
+        package var status: String?
+        package var createdAt: Int64?
+        package var updatedAt: Int64?
+        package var completedAt: Int64?
+        package var currentUnit: String?
+        package var path: String?
+        package var answers: String?
+        package var actionCount: Int64?
+
+        package init() {}
+    }
+
+    package static func response(columns row: ResponseColumns, store: String) throws(StoreError) -> Response {
+        func corrupt(_ what: String) -> StoreError {
+            StoreError(.corrupt, "response \(row.id ?? "?") has an unreadable \(what)", store: store)
+        }
+        guard let idText = row.id, let id = ResponseID(idText) else { throw corrupt("id") }
+        guard let respondentID = row.respondentID, let surveyID = row.surveyID, let locale = row.locale,
+            let today = row.today
+        else { throw corrupt("header") }
+        guard let seedText = row.seed, let seed = UInt64(seedText) else { throw corrupt("seed") }
+        guard let statusText = row.status, let status = ResponseStatus(rawValue: statusText) else {
+            throw corrupt("status")
+        }
+        guard let created = row.createdAt, let updated = row.updatedAt else { throw corrupt("time") }
+        var path: [String] = []
+        if let text = row.path, !text.isEmpty {
+            guard let array = try? JSONParser.parse(text).arrayValue else { throw corrupt("path") }
+            path = array.compactMap(\.stringValue)
+        }
+        var answers: [String: JSONValue] = [:]
+        if let text = row.answers, !text.isEmpty {
+            guard let object = try? JSONParser.parse(text).objectValue else { throw corrupt("answers") }
+            answers = object
+        }
+        return Response(
+            id: id, respondentID: respondentID, surveyID: surveyID, surveyVersion: row.surveyVersion, locale: locale,
+            seed: seed, today: today, status: status, createdAt: date(milliseconds: created),
+            updatedAt: date(milliseconds: updated), completedAt: row.completedAt.map { date(milliseconds: $0) },
+            currentUnitID: row.currentUnit, path: path, answers: answers, actionCount: Int(row.actionCount ?? 0))
+    }
+}

@@ -1,0 +1,273 @@
+import Foundation
+import SurveyCore
+
+/// The id of one response: a UUID version 7 (RFC 9562), unique across machines and ordered by
+/// creation time, written in lower case (`0193a6c4-7c2e-7d3a-9f1e-2b4c6d8e0a1f`).
+public struct ResponseID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The canonical text form.
+    public let rawValue: String
+
+    /// Wraps an existing id.
+    /// - Returns: `nil` when `text` is empty or longer than 128 characters.
+    public init?(_ text: String) {
+        guard !text.isEmpty, text.utf8.count <= 128 else { return nil }
+        rawValue = text
+    }
+
+    /// A new UUIDv7 for `date`: 48 bits of Unix milliseconds, version 7, then 74 random bits.
+    public static func make(at date: Date = Date()) -> ResponseID {
+        var generator = SystemRandomNumberGenerator()
+        return make(at: date, using: &generator)
+    }
+
+    /// A new UUIDv7 for `date`, with randomness from `generator` (seeded generators give reproducible ids).
+    public static func make(at date: Date, using generator: inout some RandomNumberGenerator) -> ResponseID {
+        let milliseconds = UInt64(max(0, (date.timeIntervalSince1970 * 1000).rounded(.down)))
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - UInt64(index)))) }
+        let random = (generator.next() as UInt64, generator.next() as UInt64)
+        for index in 6..<16 {
+            let source = index < 14 ? random.0 : random.1
+            bytes[index] = UInt8(truncatingIfNeeded: source >> (8 * UInt64(index % 8)))
+        }
+        bytes[6] = 0x70 | (bytes[6] & 0x0F)
+        bytes[8] = 0x80 | (bytes[8] & 0x3F)
+        let hex = bytes.map { byte -> String in
+            let text = String(byte, radix: 16)
+            return byte < 16 ? "0" + text : text
+        }
+        let text =
+            hex[0..<4].joined() + "-" + hex[4..<6].joined() + "-" + hex[6..<8].joined() + "-" + hex[8..<10].joined()
+            + "-" + hex[10..<16].joined()
+        return ResponseID(uncheckedRawValue: text)
+    }
+
+    init(uncheckedRawValue: String) { rawValue = uncheckedRawValue }
+
+    public var description: String { rawValue }
+    public static func < (lhs: ResponseID, rhs: ResponseID) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Where a response stands.
+public enum ResponseStatus: String, Sendable, Hashable, CaseIterable {
+    /// Started and not finished; can be continued.
+    case inProgress = "in-progress"
+    /// Completed: ``Response/answers`` holds the answers on the completed path.
+    case completed
+    /// The respondent dismissed the survey ("don't ask again").
+    case dismissed
+    /// Given up: replaced by another response of the same respondent, or closed by an operator.
+    case abandoned
+
+    /// Whether the response can still change.
+    public var isFinal: Bool { self != .inProgress }
+}
+
+/// One respondent's response to one survey: the header row of a store.
+///
+/// The ordered actions (``RecordedAction``) are stored beside it; with ``seed``, ``locale`` and
+/// ``today`` they replay the run exactly (`SurveySession.replay`).
+public struct Response: Sendable, Hashable {
+    public var id: ResponseID
+    /// Who answered: an app's user id, a kiosk's session id, `survey run --respondent`.
+    public var respondentID: String
+    public var surveyID: String
+    /// The author's version of the survey the response was given on.
+    public var surveyVersion: String?
+    public var locale: String
+    /// The session's shuffle seed.
+    public var seed: UInt64
+    /// The date `today()` and `age()` used (`YYYY-MM-DD`), part of an exact replay.
+    public var today: String
+    public var status: ResponseStatus
+    public var createdAt: Date
+    public var updatedAt: Date
+    /// When it was completed (or dismissed); `nil` while in progress.
+    public var completedAt: Date?
+    /// The unit the respondent is on (in progress) or ended on (dismissed, abandoned).
+    public var currentUnitID: String?
+    /// Units shown, in order.
+    public var path: [String]
+    /// The answers on the path: for completed responses exactly what completion returned; for others
+    /// the answers on the path so far.
+    public var answers: [String: JSONValue]
+    /// How many actions are recorded (the sequence number of the last one).
+    public var actionCount: Int
+
+    public init(
+        id: ResponseID, respondentID: String, surveyID: String, surveyVersion: String?, locale: String, seed: UInt64,
+        today: String, status: ResponseStatus = .inProgress, createdAt: Date, updatedAt: Date? = nil,
+        completedAt: Date? = nil, currentUnitID: String? = nil, path: [String] = [], answers: [String: JSONValue] = [:],
+        actionCount: Int = 0
+    ) {
+        self.id = id
+        self.respondentID = respondentID
+        self.surveyID = surveyID
+        self.surveyVersion = surveyVersion
+        self.locale = locale
+        self.seed = seed
+        self.today = today
+        self.status = status
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt ?? createdAt
+        self.completedAt = completedAt
+        self.currentUnitID = currentUnitID
+        self.path = path
+        self.answers = answers
+        self.actionCount = actionCount
+    }
+}
+
+/// One accepted session action, numbered from 1 within its response.
+public struct RecordedAction: Sendable, Hashable {
+    public var sequence: Int
+    public var action: SessionAction
+    public var recordedAt: Date
+
+    public init(sequence: Int, action: SessionAction, recordedAt: Date) {
+        self.sequence = sequence
+        self.action = action
+        self.recordedAt = recordedAt
+    }
+}
+
+/// What the funnel counts. Survey-level kinds have no step; step-level kinds name a leaf step.
+public enum FunnelEventKind: String, Sendable, Hashable, CaseIterable {
+    /// The survey was offered (a response was created).
+    case invitationShown = "invitation-shown"
+    /// The respondent did something (answered or continued) for the first time.
+    case started
+    /// A question was shown to the respondent.
+    case stepSeen = "step-seen"
+    /// A question was answered.
+    case answered
+    /// The survey was dismissed (survey level, and at the step it was dismissed on).
+    case dismissed
+    /// The survey was completed.
+    case completed
+}
+
+/// One funnel fact about one response. A store keeps each (response, kind, step) once, however
+/// often it happens (a question seen again after Back counts once), so counts are of responses.
+public struct FunnelEvent: Sendable, Hashable {
+    public var kind: FunnelEventKind
+    /// The leaf step, or `nil` for survey-level events.
+    public var stepID: String?
+    public var recordedAt: Date
+
+    public init(kind: FunnelEventKind, stepID: String? = nil, recordedAt: Date) {
+        self.kind = kind
+        self.stepID = stepID
+        self.recordedAt = recordedAt
+    }
+}
+
+/// Everything one store write holds, applied in one transaction: the response header as it is now,
+/// the actions it gained, and the funnel events they caused.
+///
+/// Writes are idempotent: an action whose `(response, sequence)` is already stored with the same
+/// content is skipped, funnel events already counted are not counted again, and the header is
+/// replaced only by a header with at least as many actions. An action whose sequence is taken by a
+/// different action is a ``StoreError/Kind/conflict``.
+public struct ResponseWrite: Sendable, Hashable {
+    public var response: Response
+    public var actions: [RecordedAction]
+    public var funnelEvents: [FunnelEvent]
+
+    public init(response: Response, actions: [RecordedAction] = [], funnelEvents: [FunnelEvent] = []) {
+        self.response = response
+        self.actions = actions
+        self.funnelEvents = funnelEvents
+    }
+}
+
+/// Which responses a query returns.
+public struct ResponseQuery: Sendable, Hashable {
+    public var surveyID: String?
+    public var respondentID: String?
+    public var statuses: Set<ResponseStatus>?
+    /// Created at or after.
+    public var since: Date?
+    /// Created before.
+    public var until: Date?
+    public var surveyVersion: String?
+    public var locale: String?
+    public var limit: Int?
+
+    public init(
+        surveyID: String? = nil, respondentID: String? = nil, statuses: Set<ResponseStatus>? = nil, since: Date? = nil,
+        until: Date? = nil, surveyVersion: String? = nil, locale: String? = nil, limit: Int? = nil
+    ) {
+        self.surveyID = surveyID
+        self.respondentID = respondentID
+        self.statuses = statuses
+        self.since = since
+        self.until = until
+        self.surveyVersion = surveyVersion
+        self.locale = locale
+        self.limit = limit
+    }
+
+    /// Whether `response` is selected (for stores that filter in memory).
+    public func matches(_ response: Response) -> Bool {
+        if let surveyID, response.surveyID != surveyID { return false }
+        if let respondentID, response.respondentID != respondentID { return false }
+        if let statuses, !statuses.contains(response.status) { return false }
+        if let since, response.createdAt < since { return false }
+        if let until, response.createdAt >= until { return false }
+        if let surveyVersion, response.surveyVersion != surveyVersion { return false }
+        if let locale, response.locale != locale { return false }
+        return true
+    }
+}
+
+/// Funnel counts of one survey, as a store keeps them: responses per (step, kind).
+public struct FunnelCounts: Sendable, Hashable {
+    /// Survey-level counts (`invitation-shown`, `started`, `dismissed`, `completed`).
+    public var survey: [FunnelEventKind: Int]
+    /// Step-level counts by step id (`step-seen`, `answered`, `dismissed`).
+    public var steps: [String: [FunnelEventKind: Int]]
+    /// Responses not completed, by the unit they stopped on (in progress, dismissed or abandoned).
+    public var stoppedAt: [String: Int]
+
+    public init(
+        survey: [FunnelEventKind: Int] = [:], steps: [String: [FunnelEventKind: Int]] = [:],
+        stoppedAt: [String: Int] = [:]
+    ) {
+        self.survey = survey
+        self.steps = steps
+        self.stoppedAt = stoppedAt
+    }
+}
+
+/// A problem with a response store: what went wrong, and with which store.
+public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable {
+        /// The store cannot be opened or reached (missing directory, unreadable file, refused connection).
+        case unavailable
+        /// The store's contents are damaged or not a response store.
+        case corrupt
+        /// The store was written by a newer version of this program.
+        case newerSchema
+        /// Another writer stored something different under the same key.
+        case conflict
+        /// The request itself is invalid (an empty respondent id, an unknown response).
+        case invalidRequest
+        /// The database refused or failed the operation.
+        case failed
+    }
+
+    public var kind: Kind
+    /// A one-line message, without credentials.
+    public var message: String
+    /// The store, as the user named it (a path, or a URL with the password removed).
+    public var store: String
+
+    public init(_ kind: Kind, _ message: String, store: String) {
+        self.kind = kind
+        self.message = message
+        self.store = store
+    }
+
+    public var description: String { "\(store): \(message)" }
+}

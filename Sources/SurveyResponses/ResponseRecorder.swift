@@ -1,0 +1,240 @@
+import Foundation
+import SurveyCore
+
+/// Records one session into a ``ResponseStore``: each accepted action in its own write, with the
+/// funnel events it caused and the response header, before the front end acknowledges it.
+///
+/// Give it to `SurveyDriver(recorder:)`, or call ``record(_:)`` yourself after every accepted
+/// action. What is kept per action is small and does not grow with the survey: the action, the
+/// header (status, current unit, action count) and a few funnel events. The path and the answers
+/// on it are written when the response is completed or dismissed.
+///
+/// ```swift
+/// let store = InMemoryResponseStore()
+/// var session = SurveySession(survey: survey)
+/// var recorder = try ResponseRecorder(store: store, respondentID: "user-42", session: session)
+/// try session.answer(4, for: "rating")
+/// try recorder.record(session)  // durable now
+/// ```
+public struct ResponseRecorder: SessionRecorder {
+    /// Where the response goes.
+    public let store: any ResponseStore
+    /// The response as last written.
+    public private(set) var response: Response
+    let clock: @Sendable () -> Date
+    /// Leaf steps shown when the last recorded action was applied (where a dismissal happened).
+    var shownSteps: [String]
+    var hasStarted: Bool
+
+    /// Starts a new response for `session` and writes it (with any actions the session already has,
+    /// such as one resumed from a state file) together with the `invitation-shown` event.
+    /// - Parameters:
+    ///   - id: the response id; a new UUIDv7 by default.
+    ///   - clock: the time stamps' source.
+    /// - Throws: ``StoreError`` when the first write fails (an empty respondent id, an unavailable store).
+    public init(
+        store: any ResponseStore, respondentID: String, session: SurveySession, id: ResponseID = .make(),
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) throws(StoreError) {
+        guard !respondentID.isEmpty else {
+            throw StoreError(.invalidRequest, "the respondent id is empty", store: store.name)
+        }
+        let now = clock()
+        self.store = store
+        self.clock = clock
+        response = Response(
+            id: id, respondentID: respondentID, surveyID: session.survey.id,
+            surveyVersion: session.survey.definition.version, locale: session.locale, seed: session.seed,
+            today: session.today, createdAt: now)
+        shownSteps = []
+        hasStarted = false
+        if session.actions.isEmpty {
+            var header = response
+            header.currentUnitID = session.currentUnitID
+            shownSteps = session.currentStepIDs
+            let events =
+                [FunnelEvent(kind: .invitationShown, recordedAt: now)]
+                + shownSteps.map { FunnelEvent(kind: .stepSeen, stepID: $0, recordedAt: now) }
+            try finishHeader(&header, session: session, at: now)
+            try store.write(ResponseWrite(response: header, funnelEvents: events))
+            response = header
+        } else {
+            try writeHistory(of: session, at: now)
+        }
+    }
+
+    /// Continues `response` (already in `store`) with `session`, which must be the replay of its actions.
+    public init(
+        store: any ResponseStore, continuing response: Response, session: SurveySession,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.store = store
+        self.response = response
+        self.clock = clock
+        shownSteps = session.currentStepIDs
+        hasStarted = session.actions.contains { if case .dismiss = $0 { false } else { true } }
+    }
+
+    /// Loads `response` from `store` and replays its actions on `survey`, exactly as they were taken.
+    /// - Returns: the session where the respondent stopped, and a recorder that continues the response.
+    /// - Throws: ``ResumeError`` when the response is finished, belongs to another survey or version, or
+    ///   an action is refused by the survey as it is now; ``StoreError`` when reading fails.
+    public static func resume(_ response: Response, from store: any ResponseStore, survey: Survey) throws -> (
+        session: SurveySession, recorder: ResponseRecorder
+    ) {
+        guard response.status == .inProgress else {
+            throw ResumeError(response: response.id, reason: "it is \(response.status.rawValue)")
+        }
+        guard response.surveyID == survey.id else {
+            throw ResumeError(
+                response: response.id, reason: "it is a response to survey '\(response.surveyID)', not '\(survey.id)'")
+        }
+        guard response.surveyVersion == survey.definition.version else {
+            throw ResumeError(
+                response: response.id,
+                reason:
+                    "it was started on version \(response.surveyVersion.map { "'\($0)'" } ?? "(none)") of the survey, "
+                    + "which is now \(survey.definition.version.map { "'\($0)'" } ?? "(none)")")
+        }
+        let recorded = try store.actions(of: response.id)
+        var session = SurveySession(survey: survey, seed: response.seed, locale: response.locale, today: response.today)
+        for entry in recorded {
+            let applied = Self.apply(entry.action, to: &session)
+            guard applied else {
+                throw ResumeError(
+                    response: response.id,
+                    reason:
+                        "its action \(entry.sequence) (\(JSONWriter.string(from: entry.action.jsonValue))) is refused by the survey now"
+                )
+            }
+        }
+        return (session, ResponseRecorder(store: store, continuing: response, session: session))
+    }
+
+    /// Applies one recorded action; `false` when the session refuses it.
+    static func apply(_ action: SessionAction, to session: inout SurveySession) -> Bool {
+        let count = session.actions.count
+        switch action {
+        case .answer(let stepID, let value): _ = try? session.answer(value, for: stepID)
+        case .next: session.next()
+        case .back: try? session.back()
+        case .dismiss: session.dismiss()
+        }
+        return session.actions.count == count + 1
+    }
+
+    public mutating func record(_ session: SurveySession) throws {
+        try recordActions(of: session)
+    }
+
+    /// Writes the actions `session` accepted since the last write, each in its own transaction.
+    mutating func recordActions(of session: SurveySession) throws(StoreError) {
+        let recorded = response.actionCount
+        let total = session.actions.count
+        guard total > recorded else { return }
+        if total == recorded + 1 {
+            try writeAction(session.actions[recorded], sequence: total, after: session, at: clock())
+            return
+        }
+        // Several at once (rare: a caller that records late): replay to know each action's effect.
+        var replay = SurveySession.replay(
+            survey: session.survey, seed: session.seed, locale: session.locale, today: session.today,
+            actions: Array(session.actions[..<recorded]))
+        for sequence in (recorded + 1)...total {
+            let action = session.actions[sequence - 1]
+            _ = Self.apply(action, to: &replay)
+            try writeAction(action, sequence: sequence, after: replay, at: clock())
+        }
+    }
+
+    /// The respondent switched to another saved session: this response is abandoned and a new one
+    /// holds the other session's actions.
+    public mutating func restart(with session: SurveySession) throws {
+        let now = clock()
+        var header = response
+        if !header.status.isFinal {
+            header.status = .abandoned
+            header.updatedAt = now
+            header.completedAt = now
+            try store.write(ResponseWrite(response: header))
+        }
+        self = try ResponseRecorder(
+            store: store, respondentID: response.respondentID, session: session, clock: clock)
+    }
+
+    mutating func writeHistory(of session: SurveySession, at now: Date) throws(StoreError) {
+        var header = response
+        let fresh = SurveySession(
+            survey: session.survey, seed: session.seed, locale: session.locale, today: session.today)
+        shownSteps = fresh.currentStepIDs
+        header.currentUnitID = fresh.currentUnitID
+        let events =
+            [FunnelEvent(kind: .invitationShown, recordedAt: now)]
+            + shownSteps.map { FunnelEvent(kind: .stepSeen, stepID: $0, recordedAt: now) }
+        try store.write(ResponseWrite(response: header, funnelEvents: events))
+        response = header
+        try recordActions(of: session)
+    }
+
+    mutating func writeAction(_ action: SessionAction, sequence: Int, after session: SurveySession, at now: Date)
+        throws(StoreError)
+    {
+        var events: [FunnelEvent] = []
+        let isDismissal: Bool
+        if case .dismiss = action { isDismissal = true } else { isDismissal = false }
+        if !hasStarted, !isDismissal { events.append(FunnelEvent(kind: .started, recordedAt: now)) }
+        let nowShown = session.currentStepIDs
+        switch action {
+        case .answer(let stepID, _):
+            events.append(FunnelEvent(kind: .stepSeen, stepID: stepID, recordedAt: now))
+            if session.answer(for: stepID) != nil {
+                events.append(FunnelEvent(kind: .answered, stepID: stepID, recordedAt: now))
+            }
+        case .next, .back:
+            for step in nowShown { events.append(FunnelEvent(kind: .stepSeen, stepID: step, recordedAt: now)) }
+            if session.status == .completed { events.append(FunnelEvent(kind: .completed, recordedAt: now)) }
+        case .dismiss:
+            events.append(FunnelEvent(kind: .dismissed, recordedAt: now))
+            for step in shownSteps { events.append(FunnelEvent(kind: .dismissed, stepID: step, recordedAt: now)) }
+        }
+        var header = response
+        header.actionCount = sequence
+        header.updatedAt = now
+        if let unit = session.currentUnitID { header.currentUnitID = unit }
+        try finishHeader(&header, session: session, at: now)
+        try store.write(
+            ResponseWrite(
+                response: header, actions: [RecordedAction(sequence: sequence, action: action, recordedAt: now)],
+                funnelEvents: events))
+        response = header
+        shownSteps = nowShown
+        if !isDismissal { hasStarted = true }
+    }
+
+    /// Sets the status, and for a finished session the path, answers and completion time.
+    func finishHeader(_ header: inout Response, session: SurveySession, at now: Date) throws(StoreError) {
+        switch session.status {
+        case .inProgress:
+            header.status = .inProgress
+        case .completed, .dismissed:
+            header.status = session.status == .completed ? .completed : .dismissed
+            header.completedAt = now
+            let result = session.completionResult()
+            header.path = result.path
+            header.answers = result.answers
+        }
+    }
+}
+
+/// A stored response that cannot be continued.
+public struct ResumeError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var response: ResponseID
+    public var reason: String
+
+    public init(response: ResponseID, reason: String) {
+        self.response = response
+        self.reason = reason
+    }
+
+    public var description: String { "response \(response) cannot be continued: \(reason)" }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import SurveyCore
+
+/// Where responses are kept: every accepted action, the response headers and the funnel counts.
+///
+/// Implementations: ``InMemoryResponseStore`` (tests), `SQLiteResponseStore` (the embedded default,
+/// `SurveyStoreSQLite`) and `PostgresResponseStore` (many collectors, `SurveyStorePostgres`). Every
+/// implementation passes ``ResponseStoreConformance``.
+///
+/// ## Implementing a store
+///
+/// - ``write(_:)`` applies one ``ResponseWrite`` atomically and durably: when it returns, the write
+///   survives a crash of the process. It is idempotent (a retried write changes nothing) and safe
+///   when several processes write at once.
+/// - Reads return what committed writes left; ``responses(matching:)`` orders by creation time, then id.
+/// - Errors are ``StoreError``s whose message never contains a password.
+public protocol ResponseStore: AnyObject, Sendable {
+    /// How the store is named in messages (a path, or a URL without its password).
+    var name: String { get }
+
+    /// Applies `write` in one transaction; returns once it is durable.
+    func write(_ write: ResponseWrite) throws(StoreError)
+
+    /// The response with this id.
+    func response(_ id: ResponseID) throws(StoreError) -> Response?
+
+    /// The recorded actions of a response, in sequence order.
+    func actions(of id: ResponseID) throws(StoreError) -> [RecordedAction]
+
+    /// The funnel events recorded for a response (each kind/step once).
+    func funnelEvents(of id: ResponseID) throws(StoreError) -> [FunnelEvent]
+
+    /// Calls `body` for each selected response, oldest first, without loading them all at once.
+    func forEachResponse(matching query: ResponseQuery, _ body: (Response) throws -> Void) throws
+
+    /// The most recently created response of `respondentID` to `surveyID`.
+    func latestResponse(respondent respondentID: String, survey surveyID: String) throws(StoreError) -> Response?
+
+    /// The most recent time `respondentID` completed or dismissed `surveyID`, with the status.
+    func lastFinished(respondent respondentID: String, survey surveyID: String) throws(StoreError) -> (
+        status: ResponseStatus, at: Date
+    )?
+
+    /// The funnel counts of `surveyID`.
+    func funnelCounts(survey surveyID: String) throws(StoreError) -> FunnelCounts
+
+    /// Deletes every response of `respondentID` (all surveys), with its actions and funnel events,
+    /// and takes them out of the funnel counts.
+    /// - Returns: how many responses were deleted.
+    func deleteResponses(respondent respondentID: String) throws(StoreError) -> Int
+}
+
+extension ResponseStore {
+    /// The selected responses, oldest first.
+    public func responses(matching query: ResponseQuery) throws(StoreError) -> [Response] {
+        var result: [Response] = []
+        do {
+            try forEachResponse(matching: query) { result.append($0) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.failed, "\(error)", store: name)
+        }
+        return result
+    }
+
+    /// Whether `respondentID` should be asked `survey` at `date`, following its `askAgain` setting:
+    /// a respondent who never completed or dismissed it is always asked.
+    public func shouldAsk(respondent respondentID: String, survey: Survey, at date: Date = Date()) throws(StoreError)
+        -> AskDecision
+    {
+        guard let last = try lastFinished(respondent: respondentID, survey: survey.id) else { return .ask }
+        return AskDecision.decide(policy: survey.definition.settings.askAgain, last: last, now: date)
+    }
+}
+
+/// Whether to ask a respondent a survey, and why not.
+public enum AskDecision: Sendable, Hashable {
+    case ask
+    /// The respondent completed or dismissed it (at that time); ask again from `until` (`nil`: never).
+    case doNotAsk(status: ResponseStatus, at: Date, until: Date?)
+
+    /// Whether the survey should be shown.
+    public var shouldAsk: Bool { self == .ask }
+
+    /// Applies an `askAgain` policy to the respondent's last completion or dismissal.
+    public static func decide(policy: AskAgainPolicy, last: (status: ResponseStatus, at: Date), now: Date)
+        -> AskDecision
+    {
+        switch policy {
+        case .always: return .ask
+        case .never: return .doNotAsk(status: last.status, at: last.at, until: nil)
+        case .after(let duration):
+            let again = duration.adding(to: last.at)
+            return now >= again ? .ask : .doNotAsk(status: last.status, at: last.at, until: again)
+        }
+    }
+}
+
+extension ISODuration {
+    /// `date` plus this duration on the UTC Gregorian calendar (`P1M` from 31 January is the end of February).
+    public func adding(to date: Date) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        var components = DateComponents()
+        components.year = years
+        components.month = months
+        components.day = weeks * 7 + days
+        components.hour = hours
+        components.minute = minutes
+        components.second = seconds
+        return calendar.date(byAdding: components, to: date) ?? date
+    }
+}

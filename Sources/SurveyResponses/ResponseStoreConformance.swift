@@ -1,0 +1,379 @@
+import Foundation
+import SurveyCore
+
+/// The behaviour every ``ResponseStore`` must have, as named checks that any test framework can run.
+///
+/// Each check works in its own namespace (fresh survey and respondent ids), so one store, empty or
+/// not, serves every check, and a shared database server needs no cleaning between runs.
+///
+/// ```swift
+/// let suite = ResponseStoreConformance { try SQLiteResponseStore(path: file) }
+/// @Test(arguments: ResponseStoreConformance.checkNames)
+/// func conforms(check: String) throws { try suite.run(check) }
+/// ```
+public struct ResponseStoreConformance: Sendable {
+    /// Opens a handle to the store under test; each call may return a new connection to the same store.
+    public let open: @Sendable () throws -> any ResponseStore
+
+    /// A suite for the store `open` returns.
+    public init(open: @escaping @Sendable () throws -> any ResponseStore) {
+        self.open = open
+    }
+
+    /// The names of the checks, for parameterised tests.
+    public static let checkNames: [String] = checks.map(\.name)
+
+    /// Runs the check called `name`.
+    /// - Throws: ``ConformanceFailure`` saying what the store did wrong, or the store's own error.
+    public func run(_ name: String) throws {
+        guard let check = Self.checks.first(where: { $0.name == name }) else {
+            throw ConformanceFailure(check: name, message: "there is no such check")
+        }
+        let store = try open()
+        var context = Context(check: name, store: store, open: open)
+        try check.body(&context)
+    }
+
+    /// Runs every check.
+    public func runAll() throws {
+        for name in Self.checkNames { try run(name) }
+    }
+
+    struct Check: Sendable {
+        var name: String
+        var body: @Sendable (inout Context) throws -> Void
+    }
+
+    struct Context {
+        let check: String
+        let store: any ResponseStore
+        let open: @Sendable () throws -> any ResponseStore
+        let namespace = ResponseID.make().rawValue.suffix(12)
+        let base = Date(timeIntervalSince1970: 1_780_000_000)
+        var counter = 0
+
+        var surveyID: String { "conformance-\(namespace)" }
+
+        func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+            if !condition { throw ConformanceFailure(check: check, message: message()) }
+        }
+
+        func expectError(_ kind: StoreError.Kind, _ what: String, _ body: () throws -> Void) throws {
+            do {
+                try body()
+            } catch let error as StoreError {
+                try expect(error.kind == kind, "\(what): expected a \(kind) error, got \(error.kind): \(error.message)")
+                return
+            }
+            throw ConformanceFailure(check: check, message: "\(what): expected a \(kind) error, got success")
+        }
+
+        mutating func makeResponse(
+            respondent: String? = nil, survey: String? = nil, minutes: Double = 0, status: ResponseStatus = .inProgress
+        ) -> Response {
+            counter += 1
+            let created = base.addingTimeInterval(minutes * 60)
+            return Response(
+                id: ResponseID.make(at: created), respondentID: respondent ?? "respondent-\(namespace)-\(counter)",
+                surveyID: survey ?? surveyID, surveyVersion: "1", locale: "en", seed: 7, today: "2026-06-01",
+                status: status, createdAt: created, updatedAt: created)
+        }
+
+        func at(_ seconds: Double) -> Date { base.addingTimeInterval(seconds) }
+    }
+
+    static let checks: [Check] = [
+        Check(name: "writes and reads a response") { context in
+            var response = context.makeResponse()
+            response.surveyVersion = nil
+            response.seed = UInt64.max
+            response.answers = ["name": "Zoë 🌷 \"quoted\"\n", "nested": ["a": [1, 2.5, true, .null]], "empty": ""]
+            response.path = ["welcome", "page-1"]
+            response.currentUnitID = "page-1"
+            try context.store.write(ResponseWrite(response: response))
+            let read = try context.store.response(response.id)
+            try context.expect(read == response, "read back \(String(describing: read)), wrote \(response)")
+            let missing = try context.store.response(ResponseID.make())
+            try context.expect(missing == nil, "an unknown id returned \(String(describing: missing))")
+        },
+        Check(name: "keeps actions in order") { context in
+            var response = context.makeResponse()
+            let actions: [SessionAction] = [
+                .answer(stepID: "q1", value: ["x": "ü"]), .next, .back, .answer(stepID: "q1", value: .null), .dismiss,
+            ]
+            for (offset, action) in actions.enumerated() {
+                response.actionCount = offset + 1
+                try context.store.write(
+                    ResponseWrite(
+                        response: response,
+                        actions: [
+                            RecordedAction(sequence: offset + 1, action: action, recordedAt: context.at(Double(offset)))
+                        ]
+                    ))
+            }
+            let stored = try context.store.actions(of: response.id)
+            try context.expect(stored.map(\.action) == actions, "actions read back as \(stored.map(\.action))")
+            try context.expect(stored.map(\.sequence) == [1, 2, 3, 4, 5], "sequence numbers \(stored.map(\.sequence))")
+            try context.expect(stored.last?.recordedAt == context.at(4), "the time of the last action is kept")
+            try context.expect(try context.store.response(response.id)?.actionCount == 5, "the header counts 5 actions")
+        },
+        Check(name: "a retried write changes nothing") { context in
+            var response = context.makeResponse()
+            response.actionCount = 1
+            let write = ResponseWrite(
+                response: response, actions: [RecordedAction(sequence: 1, action: .next, recordedAt: context.at(1))],
+                funnelEvents: [FunnelEvent(kind: .started, recordedAt: context.at(1))])
+            for _ in 0..<3 { try context.store.write(write) }
+            try context.expect(try context.store.actions(of: response.id).count == 1, "a retried action is stored once")
+            let counts = try context.store.funnelCounts(survey: context.surveyID)
+            try context.expect(counts.survey[.started] == 1, "a retried funnel event counts once, got \(counts.survey)")
+        },
+        Check(name: "refuses a different action under a taken number") { context in
+            var response = context.makeResponse()
+            response.actionCount = 1
+            try context.store.write(
+                ResponseWrite(
+                    response: response, actions: [RecordedAction(sequence: 1, action: .next, recordedAt: context.at(1))]
+                ))
+            try context.expectError(.conflict, "another action number 1") {
+                try context.store.write(
+                    ResponseWrite(
+                        response: response,
+                        actions: [RecordedAction(sequence: 1, action: .back, recordedAt: context.at(2))],
+                        funnelEvents: [FunnelEvent(kind: .completed, recordedAt: context.at(2))]))
+            }
+            try context.expect(
+                try context.store.actions(of: response.id).map(\.action) == [.next], "the first action stays")
+            let counts = try context.store.funnelCounts(survey: context.surveyID)
+            try context.expect(counts.survey[.completed] == nil, "a refused write leaves no funnel event behind")
+        },
+        Check(name: "refuses gaps in action numbers") { context in
+            var response = context.makeResponse()
+            response.actionCount = 3
+            try context.expectError(.invalidRequest, "action 3 before 1") {
+                try context.store.write(
+                    ResponseWrite(
+                        response: response,
+                        actions: [RecordedAction(sequence: 3, action: .next, recordedAt: context.at(1))]
+                    ))
+            }
+            try context.expect(
+                try context.store.response(response.id) == nil, "a refused write leaves no response behind")
+        },
+        Check(name: "an older header never replaces a newer one") { context in
+            var response = context.makeResponse()
+            response.actionCount = 2
+            response.currentUnitID = "later"
+            try context.store.write(ResponseWrite(response: response))
+            var stale = response
+            stale.actionCount = 1
+            stale.currentUnitID = "earlier"
+            try context.store.write(ResponseWrite(response: stale))
+            try context.expect(
+                try context.store.response(response.id)?.currentUnitID == "later",
+                "a stale header overwrote a newer one")
+        },
+        Check(name: "refuses a response id of another respondent") { context in
+            let response = context.makeResponse()
+            try context.store.write(ResponseWrite(response: response))
+            var other = response
+            other.respondentID = "someone-else"
+            try context.expectError(.conflict, "the same id for another respondent") {
+                try context.store.write(ResponseWrite(response: other))
+            }
+        },
+        Check(name: "refuses an empty respondent id") { context in
+            var response = context.makeResponse()
+            response.respondentID = ""
+            try context.expectError(.invalidRequest, "an empty respondent id") {
+                try context.store.write(ResponseWrite(response: response))
+            }
+            try context.expectError(.invalidRequest, "deleting an empty respondent id") {
+                _ = try context.store.deleteResponses(respondent: "")
+            }
+        },
+        Check(name: "counts funnel events once per response") { context in
+            for index in 0..<3 {
+                let response = context.makeResponse(minutes: Double(index))
+                var events = [
+                    FunnelEvent(kind: .invitationShown, recordedAt: context.at(0)),
+                    FunnelEvent(kind: .stepSeen, stepID: "q1", recordedAt: context.at(1)),
+                    FunnelEvent(kind: .stepSeen, stepID: "q1", recordedAt: context.at(2)),
+                ]
+                if index < 2 { events.append(FunnelEvent(kind: .answered, stepID: "q1", recordedAt: context.at(3))) }
+                try context.store.write(ResponseWrite(response: response, funnelEvents: events))
+                try context.store.write(
+                    ResponseWrite(
+                        response: response,
+                        funnelEvents: [FunnelEvent(kind: .stepSeen, stepID: "q1", recordedAt: context.at(4))]
+                    ))
+            }
+            let counts = try context.store.funnelCounts(survey: context.surveyID)
+            try context.expect(counts.survey == [.invitationShown: 3], "survey-level counts \(counts.survey)")
+            try context.expect(
+                counts.steps == ["q1": [.stepSeen: 3, .answered: 2]], "step counts \(counts.steps)")
+            let first = try context.store.responses(matching: ResponseQuery(surveyID: context.surveyID)).first
+            let events = try first.map { try context.store.funnelEvents(of: $0.id) } ?? []
+            try context.expect(events.count == 3, "one response keeps 3 distinct events, got \(events.count)")
+            try context.expect(
+                events.first { $0.kind == .stepSeen }?.recordedAt == context.at(1), "the first sighting's time is kept")
+        },
+        Check(name: "counts where unfinished responses stopped") { context in
+            for (status, unit) in [
+                (ResponseStatus.inProgress, "q2"), (.inProgress, "q2"), (.dismissed, "q1"), (.abandoned, "q3"),
+                (.completed, "q3"),
+            ] {
+                var response = context.makeResponse(status: status)
+                response.currentUnitID = unit
+                try context.store.write(ResponseWrite(response: response))
+            }
+            let counts = try context.store.funnelCounts(survey: context.surveyID)
+            try context.expect(
+                counts.stoppedAt == ["q2": 2, "q1": 1, "q3": 1], "stopped-at counts \(counts.stoppedAt)")
+        },
+        Check(name: "selects responses by survey, respondent, status, time, version and locale") { context in
+            let respondent = "filter-\(context.namespace)"
+            var written: [Response] = []
+            for (minutes, status, locale) in [
+                (30.0, ResponseStatus.completed, "en"), (10, .inProgress, "fr"), (20, .dismissed, "en"),
+                (40, .completed, "fr"),
+            ] {
+                var response = context.makeResponse(respondent: respondent, minutes: minutes, status: status)
+                response.locale = locale
+                if minutes == 40 { response.surveyVersion = "2" }
+                try context.store.write(ResponseWrite(response: response))
+                written.append(response)
+            }
+            let other = context.makeResponse(survey: context.surveyID + "-other")
+            try context.store.write(ResponseWrite(response: other))
+            func ids(_ query: ResponseQuery) throws -> [Double] {
+                try context.store.responses(matching: query).map { $0.createdAt.timeIntervalSince(context.base) / 60 }
+            }
+            let survey = context.surveyID
+            try context.expect(try ids(ResponseQuery(surveyID: survey)) == [10, 20, 30, 40], "oldest first")
+            try context.expect(
+                try ids(ResponseQuery(surveyID: survey, statuses: [.completed])) == [30, 40], "by status")
+            try context.expect(try ids(ResponseQuery(respondentID: respondent)) == [10, 20, 30, 40], "by respondent")
+            try context.expect(
+                try ids(ResponseQuery(surveyID: survey, since: context.at(20 * 60), until: context.at(40 * 60)))
+                    == [20, 30], "since is inclusive, until exclusive")
+            try context.expect(try ids(ResponseQuery(surveyID: survey, surveyVersion: "2")) == [40], "by version")
+            try context.expect(try ids(ResponseQuery(surveyID: survey, locale: "fr")) == [10, 40], "by locale")
+            try context.expect(try ids(ResponseQuery(surveyID: survey, limit: 2)) == [10, 20], "a limit")
+            try context.expect(try ids(ResponseQuery(surveyID: survey, statuses: [])) == [], "no statuses, nothing")
+        },
+        Check(name: "finds a respondent's latest and last finished response") { context in
+            let respondent = "latest-\(context.namespace)"
+            var first = context.makeResponse(respondent: respondent, minutes: 1, status: .completed)
+            first.completedAt = context.at(100)
+            var second = context.makeResponse(respondent: respondent, minutes: 5, status: .dismissed)
+            second.completedAt = context.at(400)
+            let third = context.makeResponse(respondent: respondent, minutes: 9)
+            for response in [first, second, third] { try context.store.write(ResponseWrite(response: response)) }
+            let latest = try context.store.latestResponse(respondent: respondent, survey: context.surveyID)
+            try context.expect(latest?.id == third.id, "the latest is the in-progress one")
+            let finished = try context.store.lastFinished(respondent: respondent, survey: context.surveyID)
+            try context.expect(
+                finished?.status == .dismissed && finished?.at == context.at(400),
+                "last finished is the dismissal at +400 s, got \(String(describing: finished))")
+            let none = try context.store.lastFinished(
+                respondent: "nobody-\(context.namespace)", survey: context.surveyID)
+            try context.expect(none == nil, "a new respondent has nothing finished")
+        },
+        Check(name: "erases a respondent") { context in
+            let erased = "erase-\(context.namespace)"
+            let kept = "keep-\(context.namespace)"
+            for respondent in [erased, erased, kept] {
+                var response = context.makeResponse(respondent: respondent)
+                response.actionCount = 1
+                try context.store.write(
+                    ResponseWrite(
+                        response: response,
+                        actions: [RecordedAction(sequence: 1, action: .next, recordedAt: context.at(1))],
+                        funnelEvents: [
+                            FunnelEvent(kind: .started, recordedAt: context.at(1)),
+                            FunnelEvent(kind: .stepSeen, stepID: "q1", recordedAt: context.at(1)),
+                        ]))
+            }
+            let doomed = try context.store.responses(matching: ResponseQuery(respondentID: erased))
+            let deleted = try context.store.deleteResponses(respondent: erased)
+            try context.expect(deleted == 2, "deleted \(deleted) responses, expected 2")
+            try context.expect(
+                try context.store.responses(matching: ResponseQuery(respondentID: erased)).isEmpty, "responses remain")
+            for response in doomed {
+                try context.expect(try context.store.actions(of: response.id).isEmpty, "actions remain")
+                try context.expect(try context.store.funnelEvents(of: response.id).isEmpty, "funnel events remain")
+            }
+            let counts = try context.store.funnelCounts(survey: context.surveyID)
+            try context.expect(
+                counts.survey[.started] == 1 && counts.steps["q1"]?[.stepSeen] == 1,
+                "counts after erasure: \(counts.survey), \(counts.steps)")
+            try context.expect(
+                try context.store.responses(matching: ResponseQuery(respondentID: kept)).count == 1, "others stay")
+        },
+        Check(name: "several writers lose and duplicate nothing") { context in
+            let writers = 8
+            let actionsEach = 25
+            let surveyID = context.surveyID
+            let base = context.base
+            let open = context.open
+            let errors = ErrorBox()
+            let ids = (0..<writers).map { _ in ResponseID.make(at: base) }
+            DispatchQueue.concurrentPerform(iterations: writers) { writer in
+                do {
+                    let store = try open()
+                    var response = Response(
+                        id: ids[writer], respondentID: "writer-\(writer)", surveyID: surveyID, surveyVersion: "1",
+                        locale: "en", seed: 1, today: "2026-06-01", createdAt: base)
+                    for sequence in 1...actionsEach {
+                        response.actionCount = sequence
+                        response.updatedAt = base.addingTimeInterval(Double(sequence))
+                        let write = ResponseWrite(
+                            response: response,
+                            actions: [
+                                RecordedAction(
+                                    sequence: sequence, action: .answer(stepID: "q", value: .number(Double(sequence))),
+                                    recordedAt: response.updatedAt)
+                            ],
+                            funnelEvents: [
+                                FunnelEvent(kind: .stepSeen, stepID: "q\(sequence % 5)", recordedAt: response.updatedAt)
+                            ])
+                        try store.write(write)
+                        if sequence % 5 == 0 { try store.write(write) }  // a retry
+                    }
+                } catch {
+                    errors.append("writer \(writer): \(error)")
+                }
+            }
+            try context.expect(errors.values.isEmpty, errors.values.joined(separator: "; "))
+            for (writer, id) in ids.enumerated() {
+                let actions = try context.store.actions(of: id)
+                try context.expect(
+                    actions.map(\.sequence) == Array(1...actionsEach),
+                    "writer \(writer) has actions \(actions.map(\.sequence))")
+            }
+            let counts = try context.store.funnelCounts(survey: surveyID)
+            for step in 0..<5 {
+                try context.expect(
+                    counts.steps["q\(step)"]?[.stepSeen] == writers,
+                    "q\(step) seen by \(String(describing: counts.steps["q\(step)"]))")
+            }
+        },
+    ]
+}
+
+/// A check of ``ResponseStoreConformance`` that failed.
+public struct ConformanceFailure: Error, Sendable, CustomStringConvertible {
+    public var check: String
+    public var message: String
+
+    public var description: String { "\(check): \(message)" }
+}
+
+final class ErrorBox: @unchecked Sendable {
+    let lock = NSLock()
+    var stored: [String] = []
+
+    func append(_ message: String) { lock.withLock { stored.append(message) } }
+    var values: [String] { lock.withLock { stored } }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import SurveyCore
+import SurveyRendering
+import SurveyResponses
+import SurveyStoreSQLite
+import Testing
+
+@Suite struct RecorderTests {
+    let survey: Survey
+
+    init() throws {
+        survey = try Surveys.load(Surveys.branching)
+    }
+
+    @Test func recordsEachAcceptedActionWithItsFunnelEvents() throws {
+        let store = InMemoryResponseStore()
+        var session = SurveySession(survey: survey, seed: 9, locale: "fr", today: "2026-05-01")
+        var recorder = try ResponseRecorder(store: store, respondentID: "ada", session: session)
+        let id = recorder.response.id
+        #expect(try store.response(id)?.status == .inProgress)
+        #expect(try store.funnelEvents(of: id).map(\.kind) == [.invitationShown, .stepSeen])
+
+        session.next()
+        try recorder.record(session)
+        #expect(throws: SessionError.self) { try session.answer(9, for: "rating") }
+        try recorder.record(session)  // the refused answer is not an action
+        try session.answer(4, for: "rating")
+        try recorder.record(session)
+        try recorder.record(session)  // nothing new
+        #expect(try store.actions(of: id).map(\.action) == [.next, .answer(stepID: "rating", value: 4)])
+        let header = try store.response(id)
+        #expect(header?.actionCount == 2)
+        #expect(header?.currentUnitID == "rating")
+        #expect(header?.seed == 9 && header?.locale == "fr" && header?.today == "2026-05-01")
+        #expect(header?.surveyVersion == "2")
+
+        session.next()
+        try session.answer(true, for: "wants-contact")
+        try recorder.record(session)
+        session.next()
+        try recorder.record(session)
+        try session.answer("ada@example.com", for: "contact")
+        try recorder.record(session)
+        session.next()
+        try recorder.record(session)
+        try session.answer("dev", for: "role")
+        try recorder.record(session)
+        let outcome = session.next()
+        try recorder.record(session)
+        guard case .completed(let result) = outcome else {
+            Issue.record("expected completion, got \(outcome)")
+            return
+        }
+        let done = try #require(try store.response(id))
+        #expect(done.status == .completed)
+        #expect(done.completedAt != nil)
+        #expect(done.answers == result.answers)
+        #expect(done.path == result.path)
+        let counts = try store.funnelCounts(survey: "branching")
+        #expect(counts.survey == [.invitationShown: 1, .started: 1, .completed: 1])
+        #expect(counts.steps["contact"] == [.stepSeen: 1, .answered: 1])
+        #expect(counts.steps["notes"] == [.stepSeen: 1])
+        #expect(counts.steps["role"] == [.stepSeen: 1, .answered: 1])
+        #expect(counts.stoppedAt.isEmpty)
+    }
+
+    @Test func resumesExactlyWhereTheRespondentStopped() throws {
+        let path = temporaryStorePath()
+        var session = SurveySession(survey: survey, seed: 3, today: "2026-05-01")
+        do {
+            let store = try SQLiteResponseStore(path: path)
+            var recorder = try ResponseRecorder(store: store, respondentID: "bob", session: session)
+            for step in [
+                { (s: inout SurveySession) in _ = s.next() }, { try $0.answer(5, for: "rating") },
+                { _ = $0.next() }, { try $0.answer(false, for: "wants-contact") }, { _ = $0.next() }, { try $0.back() },
+            ] as [(inout SurveySession) throws -> Void] {
+                try step(&session)
+                try recorder.record(session)
+            }
+        }
+        let reopened = try SQLiteResponseStore(path: path)
+        let latest = try #require(try reopened.latestResponse(respondent: "bob", survey: "branching"))
+        let (resumed, _) = try ResponseRecorder.resume(latest, from: reopened, survey: survey)
+        #expect(resumed.state == session.state)
+        #expect(resumed.currentUnitID == "wants-contact")
+        #expect(resumed.progress == session.progress)
+    }
+
+    @Test func refusesToResumeOnAnotherVersionOrAFinishedResponse() throws {
+        let store = InMemoryResponseStore()
+        var session = SurveySession(survey: survey)
+        var recorder = try ResponseRecorder(store: store, respondentID: "cy", session: session)
+        session.next()
+        try recorder.record(session)
+        let response = try #require(try store.response(recorder.response.id))
+        let changed = try Surveys.load(
+            Surveys.branching.replacingOccurrences(of: "\"version\": \"2\"", with: "\"version\": \"3\""))
+        #expect(throws: ResumeError.self) { try ResponseRecorder.resume(response, from: store, survey: changed) }
+        session.dismiss()
+        try recorder.record(session)
+        let dismissed = try #require(try store.response(recorder.response.id))
+        #expect(dismissed.status == .dismissed)
+        #expect(dismissed.currentUnitID == "rating")
+        #expect(throws: ResumeError.self) { try ResponseRecorder.resume(dismissed, from: store, survey: survey) }
+        let counts = try store.funnelCounts(survey: "branching")
+        #expect(counts.survey[.dismissed] == 1)
+        #expect(counts.steps["rating"]?[.dismissed] == 1)
+        #expect(counts.stoppedAt == ["rating": 1])
+    }
+
+    @Test func aDismissalBeforeAnyActionIsNotAStart() throws {
+        let store = InMemoryResponseStore()
+        var session = SurveySession(survey: survey)
+        var recorder = try ResponseRecorder(store: store, respondentID: "dee", session: session)
+        session.dismiss()
+        try recorder.record(session)
+        let counts = try store.funnelCounts(survey: "branching")
+        #expect(counts.survey == [.invitationShown: 1, .dismissed: 1])
+        #expect(counts.steps["welcome"] == [.stepSeen: 1, .dismissed: 1])
+    }
+
+    @Test func anEmptyRespondentIDIsRefused() {
+        #expect(throws: StoreError.self) {
+            try ResponseRecorder(
+                store: InMemoryResponseStore(), respondentID: "", session: SurveySession(survey: survey))
+        }
+    }
+
+    @Test func theDriverAcknowledgesOnlyWhatTheStoreKept() throws {
+        let store = InMemoryResponseStore()
+        let session = SurveySession(survey: survey)
+        let recorder = try ResponseRecorder(store: store, respondentID: "eve", session: session)
+        store.failingWrites = StoreError(.unavailable, "disk full", store: "memory")
+        var output: [String] = []
+        var renderer = JSONEventRenderer(
+            input: ArrayLineSource([#"{"command":"next"}"#, #"{"command":"answer","stepId":"rating","value":3}"#])
+        ) { output.append($0) }
+        var driver = SurveyDriver(session: session, recorder: recorder)
+        let outcome = driver.run(with: &renderer)
+        let events = output.compactMap { try? JSONParser.parse($0) }
+        #expect(events.contains { $0["code"]?.stringValue == "storeFailed" })
+        #expect(!events.contains { $0["event"]?.stringValue == "answered" })
+        guard case .quit(let state, _) = outcome else {
+            Issue.record("expected quit at the end of input, got \(outcome)")
+            return
+        }
+        #expect(state.actions.isEmpty, "the undone actions are not in the session")
+        #expect(state.path == ["welcome"])
+        #expect(try store.actions(of: recorder.response.id).isEmpty)
+    }
+
+    @Test func askAgainFollowsTheSurveySetting() throws {
+        let day: TimeInterval = 86_400
+        let finished = (status: ResponseStatus.completed, at: Date(timeIntervalSince1970: 1_780_000_000))
+        #expect(!AskDecision.decide(policy: .never, last: finished, now: finished.at + 400 * day).shouldAsk)
+        #expect(AskDecision.decide(policy: .always, last: finished, now: finished.at).shouldAsk)
+        let thirtyDays = try #require(AskAgainPolicy("P30D"))
+        #expect(!AskDecision.decide(policy: thirtyDays, last: finished, now: finished.at + 29 * day).shouldAsk)
+        #expect(AskDecision.decide(policy: thirtyDays, last: finished, now: finished.at + 30 * day).shouldAsk)
+        #expect(AskAgainPolicy("PT12H") == .after(ISODuration(hours: 12)))
+        #expect(AskAgainPolicy("P1Y2M3W4DT5H6M7S")?.description == "P1Y2M3W4DT5H6M7S")
+        for bad in ["", "P", "PT", "30D", "P1H", "PT1D", "P1D1Y", "P-1D", "P1234567D", "sometimes"] {
+            #expect(AskAgainPolicy(bad) == nil, "'\(bad)' is not a policy")
+        }
+        // The decision from the store: a respondent who never finished is asked.
+        let store = InMemoryResponseStore()
+        #expect(try store.shouldAsk(respondent: "new", survey: survey).shouldAsk)
+        var session = SurveySession(survey: survey)
+        var recorder = try ResponseRecorder(store: store, respondentID: "old", session: session)
+        session.dismiss()
+        try recorder.record(session)
+        #expect(!(try store.shouldAsk(respondent: "old", survey: survey).shouldAsk))
+    }
+
+    @Test func aBadAskAgainSettingIsALoadError() {
+        let text = Surveys.branching.replacingOccurrences(
+            of: "\"title\": \"Branching\",", with: "\"title\": \"Branching\", \"settings\": {\"askAgain\": \"P30\"},")
+        #expect {
+            try Surveys.load(text)
+        } throws: { error in
+            "\(error)".contains("askAgain") && "\(error)".contains("ISO-8601")
+        }
+    }
+
+    @Test func responseIDsAreVersion7AndOrderedByTime() {
+        let early = ResponseID.make(at: Date(timeIntervalSince1970: 1_700_000_000))
+        let late = ResponseID.make(at: Date(timeIntervalSince1970: 1_700_000_001))
+        #expect(early < late)
+        let text = early.rawValue
+        #expect(text.count == 36)
+        #expect(Array(text)[14] == "7")
+        #expect("89ab".contains(Array(text)[19]))
+        #expect(Set((0..<1000).map { _ in ResponseID.make().rawValue }).count == 1000)
+    }
+}
