@@ -2,6 +2,7 @@ import Foundation
 import SurveyBuiltins
 import SurveyCore
 import SurveyRendering
+import SurveyResponses
 
 /// One subcommand of `survey`.
 protocol Command {
@@ -35,17 +36,25 @@ func seed(_ arguments: ParsedArguments, command: String) throws(UsageError) -> U
 enum RunCommand: Command {
     static let spec = CommandSpec(
         name: "run", summary: "Take a survey in the terminal, or drive it over JSON Lines.",
-        usage: "run FILE [--renderer text|json] [--locale L] [--resume STATE] [--state-file PATH] [--plugin PATH]...",
+        usage:
+            "run FILE [--renderer text|json] [--locale L] [--store PATH|URL | --no-store] [--respondent ID] "
+            + "[--resume STATE] [--plugin PATH]...",
         positionalHelp: [("FILE", "The survey definition (JSON).")],
         options: [
             .init(
                 name: "--renderer", valueName: "text|json",
                 help: "The front end: text (default) or json (JSON Lines events on stdout, commands on stdin)."),
-            localeOption,
-            .init(name: "--resume", valueName: "STATE", help: "Continue a session saved when quitting."),
+            localeOption, storeOption,
+            .init(name: "--no-store", valueName: nil, help: "Keep no response: answers live only in this process."),
+            respondentOption,
+            .init(
+                name: "--ask-again", valueName: nil,
+                help: "Ask even if the respondent already completed or dismissed the survey."),
+            .init(name: "--resume", valueName: "STATE", help: "Continue a session exported to a state file."),
             .init(
                 name: "--state-file", valueName: "PATH",
-                help: "Where to save the session on quit (default: FILE's name with .state.json)."),
+                help: "Also export the session to PATH on quit (without a store: default FILE's name with .state.json)."
+            ),
             .init(
                 name: "--result", valueName: "PATH",
                 help: "Also write the completed result (path and answers) as JSON to PATH."),
@@ -53,9 +62,14 @@ enum RunCommand: Command {
         ],
         minimumPositionals: 1, maximumPositionals: 1,
         discussion: """
-            In the text front end, type a choice's number (or several as 1,3), b to go back, q to quit.
-            Quitting or ending input (Ctrl-D) saves the session; continue it with --resume STATE.
-            The json front end's protocol is described in docs/json-event-protocol.md.
+            Every accepted answer, Next, Back, dismissal and completion is written to the response store
+            before it is acknowledged. Running the same survey again as the same respondent continues an
+            unfinished response exactly where it stopped (also after a crash or kill -9). A respondent who
+            completed or dismissed the survey is not asked again unless its settings.askAgain allows it
+            (or --ask-again is given): the command then says why on stderr and exits 0.
+            In the text front end, type a choice's number (or several as 1,3), b to go back, d to dismiss
+            the survey (don't ask again), q to quit. The json front end's protocol is described in
+            docs/json-event-protocol.md.
             """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
@@ -65,8 +79,14 @@ enum RunCommand: Command {
             throw UsageError("--renderer must be text or json, got '\(rendererName)'", command: spec.name)
         }
         let seed = try seed(arguments, command: spec.name)
+        let storeChoice = try context.storeChoice(arguments, command: spec.name, defaultToStore: true)
+        var respondent: String?
+        if case .location = storeChoice { respondent = try context.respondentID(arguments, command: spec.name) }
+        let resultPath = arguments.value("--result")
+        if let resultPath { try context.checkWritable(resultPath) }
         let survey = try context.loadSurvey(file, plugins: arguments.all("--plugin"))
-        let session: SurveySession
+
+        var session: SurveySession?
         var isResumed = false
         if let statePath = arguments.value("--resume") {
             let state = try context.readState(statePath)
@@ -76,13 +96,30 @@ enum RunCommand: Command {
                 throw InputError("\(statePath): \(error)")
             }
             isResumed = true
+        }
+        var recorder: ResponseRecorder?
+        var stateStore: (any SessionStateStore)?
+        if case .location(let location, let isDefault) = storeChoice, let respondent {
+            let store = try context.openStore(location, isDefault: isDefault)
+            let prepared = try prepareRecording(
+                survey: survey, store: store, respondent: respondent, resumed: session, arguments: arguments,
+                context: context)
+            guard let prepared else { return .success }
+            if session == nil, prepared.isContinued { isResumed = true }
+            session = prepared.session
+            recorder = prepared.recorder
+            stateStore = RecordedStateStore(storeName: store.name)
+            if let path = arguments.value("--state-file") { stateStore = FileStateStore(path: path) }
         } else {
-            session = SurveySession(
+            stateStore = FileStateStore(path: arguments.value("--state-file") ?? defaultStatePath(for: file))
+        }
+        let started =
+            session
+            ?? SurveySession(
                 survey: survey, seed: seed, locale: context.locale(option: arguments.value("--locale")),
                 today: arguments.value("--today"))
-        }
-        let statePath = arguments.value("--state-file") ?? defaultStatePath(for: file)
-        var driver = SurveyDriver(session: session, stateStore: FileStateStore(path: statePath), isResumed: isResumed)
+        var driver = SurveyDriver(session: started, stateStore: stateStore, isResumed: isResumed, recorder: recorder)
+        SignalHandling.install(answersAreKept: recorder != nil)
         let outcome: DriverOutcome
         if rendererName == "json" {
             var renderer = JSONEventRenderer(input: StandardInputLines()) { Console.line($0) }
@@ -93,10 +130,69 @@ enum RunCommand: Command {
             var renderer = TextRenderer(input: StandardInputLines(), style: style) { Console.out($0) }
             outcome = driver.run(with: &renderer)
         }
-        if let resultPath = arguments.value("--result"), let result = outcome.result {
+        if let resultPath, let result = outcome.result {
             try context.write(JSONWriter.string(from: result.jsonValue, pretty: true) + "\n", to: resultPath)
         }
+        if case .quit = outcome, recorder != nil {
+            Console.error("survey: run the same command again to continue where you stopped")
+        }
         return .success
+    }
+
+    struct PreparedRecording {
+        var session: SurveySession?
+        var recorder: ResponseRecorder
+        var isContinued: Bool
+    }
+
+    /// Decides whether to ask, continues an unfinished response or starts a new one.
+    /// - Returns: `nil` when the respondent is not to be asked (the reason is printed).
+    static func prepareRecording(
+        survey: Survey, store: any ResponseStore, respondent: String, resumed: SurveySession?,
+        arguments: ParsedArguments, context: CommandContext
+    ) throws -> PreparedRecording? {
+        do {
+            let latest = try store.latestResponse(respondent: respondent, survey: survey.id)
+            if resumed == nil, let latest, latest.status == .inProgress {
+                do {
+                    let (session, recorder) = try ResponseRecorder.resume(latest, from: store, survey: survey)
+                    Console.error(
+                        "survey: continuing response \(latest.id) of '\(respondent)' from "
+                            + "\(ResponseExport.timestamp(latest.updatedAt)) (\(latest.actionCount) action\(latest.actionCount == 1 ? "" : "s") so far)"
+                    )
+                    return PreparedRecording(session: session, recorder: recorder, isContinued: true)
+                } catch let error as ResumeError {
+                    var abandoned = latest
+                    abandoned.status = .abandoned
+                    abandoned.updatedAt = Date()
+                    try store.write(ResponseWrite(response: abandoned))
+                    Console.error("survey: \(error); it is kept as abandoned and a new response starts")
+                }
+            }
+            if !arguments.flag("--ask-again"), resumed == nil {
+                let decision = try store.shouldAsk(respondent: respondent, survey: survey)
+                if case .doNotAsk(let status, let at, let until) = decision {
+                    let when = ResponseExport.timestamp(at)
+                    let again =
+                        until.map { "it will be asked again from \(ResponseExport.timestamp($0))" }
+                        ?? "askAgain is never"
+                    Console.error(
+                        "survey: '\(respondent)' already \(status == .completed ? "completed" : "dismissed") "
+                            + "'\(survey.id)' on \(when); not asking again (\(again); --ask-again to ask anyway)")
+                    return nil
+                }
+            }
+            let seed = try seed(arguments, command: spec.name)
+            let session =
+                resumed
+                ?? SurveySession(
+                    survey: survey, seed: seed, locale: context.locale(option: arguments.value("--locale")),
+                    today: arguments.value("--today"))
+            let recorder = try ResponseRecorder(store: store, respondentID: respondent, session: session)
+            return PreparedRecording(session: session, recorder: recorder, isContinued: false)
+        } catch let error as StoreError {
+            throw InputError(error.description)
+        }
     }
 
     static func defaultStatePath(for file: String) -> String {

@@ -30,8 +30,20 @@ struct InputError: Error, CustomStringConvertible {
 
 /// Standard output and error, unbuffered.
 enum Console {
+    /// Writes to standard output; when the reader has gone away (a closed pipe, `| head -1`), the
+    /// program ends at once with status 141, as a process ended by SIGPIPE does. Everything
+    /// acknowledged before is already in the response store.
     static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                if errno == EPIPE { _exit(141) }
+                return
+            }
+            bytes = bytes.dropFirst(written)
+        }
     }
 
     static func line(_ text: String) {
@@ -39,7 +51,8 @@ enum Console {
     }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        let bytes = Array((text + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
 
     static var isOutputTerminal: Bool { isatty(1) != 0 }
@@ -141,6 +154,26 @@ struct CommandContext {
         }
     }
 
+    /// Fails early when `path` could not be written later (so that a respondent does not answer a
+    /// whole survey before hearing that the result cannot be saved).
+    func checkWritable(_ path: String) throws(InputError) {
+        if FileManager.default.fileExists(atPath: path) {
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            guard !isDirectory.boolValue else { throw InputError("\(path): is a directory, not a file") }
+            guard access(path, W_OK) == 0 else {
+                throw InputError("\(path): cannot write the file (\(String(cString: strerror(errno))))")
+            }
+            return
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        guard access(directory.isEmpty ? "." : directory, W_OK) == 0 else {
+            throw InputError(
+                "\(path): cannot create the file in '\(directory.isEmpty ? "." : directory)' (\(String(cString: strerror(errno))))"
+            )
+        }
+    }
+
     /// Writes text to a file.
     func write(_ text: String, to path: String) throws(InputError) {
         do {
@@ -158,6 +191,31 @@ struct CommandContext {
             return message
         }
         return nsError.localizedDescription
+    }
+}
+
+/// What SIGINT, SIGTERM and SIGHUP do during `survey run`: say so on stderr and end at once with
+/// 128 + the signal number (130, 143, 129). Nothing is lost that was acknowledged: the response
+/// store has every acknowledged action (with `--no-store` there is nothing to keep). SIGPIPE is
+/// ignored so that a closed output ends the run through ``Console/out(_:)`` with status 141.
+enum SignalHandling {
+    nonisolated(unsafe) static var message: UnsafeMutablePointer<CChar>?
+    nonisolated(unsafe) static var messageLength = 0
+
+    static func install(answersAreKept: Bool) {
+        let text =
+            answersAreKept
+            ? "\nsurvey: stopped by a signal; every acknowledged answer is in the response store\n"
+            : "\nsurvey: stopped by a signal; no store was used (--no-store), so the answers were not kept\n"
+        message = strdup(text)
+        messageLength = text.utf8.count
+        signal(SIGPIPE, SIG_IGN)
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            signal(number) { received in
+                if let message = SignalHandling.message { _ = write(2, message, SignalHandling.messageLength) }
+                _exit(128 + received)
+            }
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SurveyCore
 import SurveyRendering
+import SurveyResponses
 
 enum TestCommand: Command {
     static let spec = CommandSpec(
@@ -19,6 +20,12 @@ enum TestCommand: Command {
                 name: "--expect-answers", valueName: "FILE",
                 help: "Fail unless the completed answers equal this JSON object."),
             .init(name: "--quiet", valueName: nil, help: "Do not print the event transcript."),
+            .init(
+                name: "--store", valueName: "PATH|URL",
+                help: "Also record the run into this response store (default: none, so CI runs leave nothing behind)."),
+            .init(
+                name: "--respondent", valueName: "ID",
+                help: "The respondent id of the recorded run (default survey-test)."),
             localeOption, seedOption, todayOption, pluginOption,
         ],
         minimumPositionals: 1, maximumPositionals: 1,
@@ -53,9 +60,17 @@ enum TestCommand: Command {
             expectedAnswers = members
         }
         let quiet = arguments.flag("--quiet")
+        var makeRecorder: ((SurveySession) throws -> any SessionRecorder)?
+        if let location = arguments.value("--store") {
+            guard !location.isEmpty else { throw UsageError("--store needs a file path or a URL", command: spec.name) }
+            let respondent = arguments.value("--respondent") ?? "survey-test"
+            guard !respondent.isEmpty else { throw UsageError("--respondent must not be empty", command: spec.name) }
+            let store = try context.openStore(location)
+            makeRecorder = { session in try ResponseRecorder(store: store, respondentID: respondent, session: session) }
+        }
         let run = HeadlessRun(
             survey: survey, script: script, seed: seed, locale: context.locale(option: arguments.value("--locale")),
-            today: arguments.value("--today"), output: quiet ? nil : { Console.line($0) })
+            today: arguments.value("--today"), output: quiet ? nil : { Console.line($0) }, recorder: makeRecorder)
         if let failure = run.failure {
             var place = failure.stepID.map { " (at '\($0)'" } ?? ""
             // A refusal by a plugin type names the plugin file, like every other plugin problem.

@@ -1,7 +1,9 @@
 import Foundation
 
 /// `survey`: a thin shell over SurveyRendering and SurveyBuiltins.
-let commands: [any Command.Type] = [RunCommand.self, TestCommand.self, ValidateCommand.self, TypesCommand.self]
+let commands: [any Command.Type] = [
+    RunCommand.self, TestCommand.self, ValidateCommand.self, TypesCommand.self, ResponsesCommand.self,
+]
 
 let overview = """
     survey — take, test and check surveys.

@@ -22,10 +22,13 @@ public struct HeadlessRun: Sendable {
     public var finalState: SessionState
 
     /// Runs `survey` with `script`.
-    /// - Parameter output: also receives each event line as it is produced.
+    /// - Parameters:
+    ///   - output: also receives each event line as it is produced.
+    ///   - recorder: makes a recorder for the new session (a response store's), which keeps every
+    ///     accepted action; when it cannot be made, the run fails with a `storeFailed` failure.
     public init(
         survey: Survey, script: AnswerScript, seed: UInt64 = 0, locale: String? = nil, today: String? = nil,
-        output: ((String) -> Void)? = nil
+        output: ((String) -> Void)? = nil, recorder makeRecorder: ((SurveySession) throws -> any SessionRecorder)? = nil
     ) {
         final class Lines: @unchecked Sendable { var lines: [String] = [] }
         let collected = Lines()
@@ -33,7 +36,24 @@ public struct HeadlessRun: Sendable {
             collected.lines.append(line)
             output?(line)
         }
-        var driver = SurveyDriver(session: SurveySession(survey: survey, seed: seed, locale: locale, today: today))
+        let session = SurveySession(survey: survey, seed: seed, locale: locale, today: today)
+        var driver = SurveyDriver(session: session)
+        var recorderFailure: RendererError?
+        if let makeRecorder {
+            do {
+                driver.recorder = try makeRecorder(session)
+            } catch {
+                recorderFailure = RendererError(code: "storeFailed", message: "the response store failed: \(error)")
+            }
+        }
+        if let recorderFailure {
+            outcome = .quit(session.state, location: nil)
+            failure = recorderFailure
+            progressTrail = []
+            eventLines = []
+            finalState = session.state
+            return
+        }
         outcome = driver.run(with: &renderer)
         failure = renderer.failure
         progressTrail = renderer.progressTrail

@@ -5,7 +5,7 @@ import SurveyCore
 ///
 /// Numbered choices (`2`, or `1,3` for several), "Other" asks for its text, stars for ratings,
 /// the scale's range and end labels, yes/no styles with their symbols, forms field by field and
-/// matrices row by row. `b` goes back and `q` quits at every prompt; the end of input quits too
+/// matrices row by row. `b` goes back, `d` dismisses the survey ("don't ask again") and `q` quits at every prompt; the end of input quits too
 /// (the driver saves the state). Invalid input is asked again with the question type's own
 /// message. With ``Style/plain`` the output is plain, line-oriented text (every prompt ends with a
 /// line break), for pipes, `expect`-style scripts and golden files.
@@ -109,7 +109,7 @@ public struct TextRenderer: SurveyRenderer {
             strings = info.strings
             line(paint(info.title, .bold))
             if let description = info.description { line(description) }
-            line(paint("[b] \(strings[.back])   [q] \(strings[.quit])", .dim))
+            line(paint("[b] \(strings[.back])   [d] \(strings[.dontAskAgain])   [q] \(strings[.quit])", .dim))
         case .answered(let stepID, _):
             drafts[stepID] = nil
         case .validationFailed:
@@ -206,13 +206,14 @@ public struct TextRenderer: SurveyRenderer {
         case command(RendererAction)
     }
 
-    /// Shows `prompt` and reads a line; `b` and `q` are commands, the end of input is `q`.
+    /// Shows `prompt` and reads a line; `b`, `d` and `q` are commands, the end of input is `q`.
     mutating func readLine(prompt: String) -> Reply {
         let marker = style.usesSymbols ? "› " : "> "
         write(paint(prompt.isEmpty ? marker : prompt + " " + marker, .cyan) + (style.isInteractive ? "" : "\n"))
         guard let text = input.readLine() else { return .command(.quit) }
         switch text.trimmingCharacters(in: .whitespaces).lowercased() {
         case "b": return .command(.back)
+        case "d": return .command(.dismiss)
         case "q": return .command(.quit)
         default: return .line(text)
         }

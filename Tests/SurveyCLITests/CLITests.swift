@@ -155,13 +155,16 @@ struct CLITests {
     @Test func quitSavesTheStateAndResumeContinues() throws {
         let directory = try Fixtures.temporaryDirectory()
         let first = try SurveyBinary.run(
-            ["run", Fixtures.path("onboarding.json")], stdin: "\ngoogle\n", directory: directory)
+            ["run", Fixtures.path("onboarding.json"), "--no-store"], stdin: "\ngoogle\n", directory: directory)
         #expect(first.status == 0)
         #expect(first.stdout.hasSuffix("Your answers were saved to onboarding.state.json.\n"))
         let state = try String(contentsOf: directory.appendingPathComponent("onboarding.state.json"), encoding: .utf8)
         #expect(state.contains(#""source": "google""#))
         let second = try SurveyBinary.run(
-            ["run", Fixtures.path("onboarding.json"), "--resume", "onboarding.state.json", "--result", "result.json"],
+            [
+                "run", Fixtures.path("onboarding.json"), "--no-store", "--resume", "onboarding.state.json", "--result",
+                "result.json",
+            ],
             stdin: "\n5\n\n", directory: directory)
         #expect(second.status == 0, "\(second.stderr)")
         let result = try String(contentsOf: directory.appendingPathComponent("result.json"), encoding: .utf8)
@@ -219,6 +222,9 @@ struct CLITests {
                 .appendingPathComponent("clients/python/survey_client.py").path,
             SurveyBinary.url.path, Fixtures.path("onboarding.json"), Fixtures.path("scripts/onboarding.answers.json"),
         ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = directory.appendingPathComponent("xdg").path
+        client.environment = environment
         let output = Pipe()
         client.standardOutput = output
         try client.run()

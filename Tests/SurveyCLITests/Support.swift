@@ -34,6 +34,10 @@ enum SurveyBinary {
         env["NO_COLOR"] = "1"
         env.removeValue(forKey: "SURVEY_PLUGIN_PATH")
         for key in ["LC_ALL", "LC_MESSAGES", "LANG"] { env.removeValue(forKey: key) }
+        // Each run gets its own data directory (default store, respondent id) unless the test shares one.
+        env["XDG_DATA_HOME"] =
+            FileManager.default.temporaryDirectory
+            .appendingPathComponent("survey-xdg-\(UUID().uuidString)").path
         for (key, value) in environment { env[key] = value }
         process.environment = env
         process.currentDirectoryURL =

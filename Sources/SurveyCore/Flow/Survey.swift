@@ -77,6 +77,23 @@ public struct Survey: Sendable {
 
     /// Whether `id` names a page or top-level step (a unit that can be on a path).
     public func isUnit(_ id: String) -> Bool { unitIndexByID[id] != nil }
+
+    /// The ids of the units (pages and top-level steps), in document order.
+    public var unitIDs: [String] { units.map(\.id) }
+
+    /// Whether leaf step `id` is switched on (`enabled`, and its page too): a switched-off question is
+    /// never shown, never counted and absent from results and reports.
+    public func isSwitchedOn(_ stepID: String) -> Bool {
+        guard let index = stepIndexByID[stepID] else { return false }
+        let step = steps[index]
+        return step.isEnabled && units[step.unit].isEnabled
+    }
+
+    /// The ids of the leaf steps of unit `id` in document order (a top-level step is its own only step).
+    public func stepIDs(inUnit id: String) -> [String] {
+        guard let index = unitIndexByID[id] else { return [] }
+        return units[index].steps.map { steps[$0].id }
+    }
 }
 
 /// A reference type: sessions read it on every answer, and copying a struct this size

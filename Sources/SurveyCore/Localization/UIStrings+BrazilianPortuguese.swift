@@ -21,6 +21,7 @@ extension UIStrings {
         "otherPrompt": "Especifique",
         "quit": "Sair",
         "completed": "Obrigado! A pesquisa foi concluída.",
+        "dontAskAgain": "Não perguntar novamente",
         "dismissed": "Pesquisa fechada.",
         "chooseOne": "Escolha uma opção",
         "typeAnswer": "Digite sua resposta",

@@ -21,6 +21,7 @@ extension UIStrings {
         "otherPrompt": "Please specify",
         "quit": "Quit",
         "completed": "Thank you! The survey is complete.",
+        "dontAskAgain": "Don't ask again",
         "dismissed": "Survey dismissed.",
         "chooseOne": "Choose one",
         "typeAnswer": "Type your answer",

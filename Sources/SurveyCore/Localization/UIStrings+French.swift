@@ -21,6 +21,7 @@ extension UIStrings {
         "otherPrompt": "Veuillez préciser",
         "quit": "Quitter",
         "completed": "Merci\u{00A0}! Le questionnaire est terminé.",
+        "dontAskAgain": "Ne plus demander",
         "dismissed": "Questionnaire fermé.",
         "chooseOne": "Choisissez une réponse",
         "typeAnswer": "Saisissez votre réponse",

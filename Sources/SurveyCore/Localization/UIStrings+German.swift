@@ -21,6 +21,7 @@ extension UIStrings {
         "otherPrompt": "Bitte angeben",
         "quit": "Beenden",
         "completed": "Vielen Dank! Die Umfrage ist abgeschlossen.",
+        "dontAskAgain": "Nicht mehr fragen",
         "dismissed": "Umfrage geschlossen.",
         "chooseOne": "Eine Option auswählen",
         "typeAnswer": "Antwort eingeben",

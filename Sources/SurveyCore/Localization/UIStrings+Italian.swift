@@ -21,6 +21,7 @@ extension UIStrings {
         "otherPrompt": "Specificare",
         "quit": "Esci",
         "completed": "Grazie! Il sondaggio è stato completato.",
+        "dontAskAgain": "Non chiedere più",
         "dismissed": "Sondaggio chiuso.",
         "chooseOne": "Scegli un’opzione",
         "typeAnswer": "Scrivi la tua risposta",

@@ -21,6 +21,7 @@ extension UIStrings {
         "otherPrompt": "具体的にご記入ください",
         "quit": "終了",
         "completed": "ご回答ありがとうございました。アンケートは以上です。",
+        "dontAskAgain": "今後表示しない",
         "dismissed": "アンケートを閉じました。",
         "chooseOne": "1つ選択してください",
         "typeAnswer": "回答を入力してください",

@@ -21,6 +21,7 @@ extension UIStrings {
         "otherPrompt": "구체적으로 적어 주세요",
         "quit": "종료",
         "completed": "감사합니다! 설문이 완료되었습니다.",
+        "dontAskAgain": "다시 묻지 않기",
         "dismissed": "설문을 닫았습니다.",
         "chooseOne": "하나를 선택하세요",
         "typeAnswer": "답변을 입력하세요",

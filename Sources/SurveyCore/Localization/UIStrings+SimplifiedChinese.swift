@@ -21,6 +21,7 @@ extension UIStrings {
         "otherPrompt": "请注明",
         "quit": "退出",
         "completed": "谢谢！问卷已完成。",
+        "dontAskAgain": "不再询问",
         "dismissed": "问卷已关闭。",
         "chooseOne": "请选择一项",
         "typeAnswer": "请输入您的回答",

@@ -21,6 +21,7 @@ extension UIStrings {
         "otherPrompt": "Especifica",
         "quit": "Salir",
         "completed": "¡Gracias! La encuesta ha finalizado.",
+        "dontAskAgain": "No volver a preguntar",
         "dismissed": "Encuesta cerrada.",
         "chooseOne": "Elige una opción",
         "typeAnswer": "Escribe tu respuesta",

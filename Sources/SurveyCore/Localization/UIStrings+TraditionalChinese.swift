@@ -21,6 +21,7 @@ extension UIStrings {
         "otherPrompt": "請註明",
         "quit": "離開",
         "completed": "謝謝！問卷已完成。",
+        "dontAskAgain": "不再詢問",
         "dismissed": "問卷已關閉。",
         "chooseOne": "請選擇一項",
         "typeAnswer": "請輸入您的回答",

@@ -106,6 +106,8 @@ public enum UIStringKey: String, Sendable, CaseIterable {
     /// "Please specify"
     case otherPrompt
     case quit, completed, dismissed, chooseOne, typeAnswer, pressEnterToSkip, savedProgress
+    /// "Don't ask again": dismissing the survey (the `d` key in a terminal)
+    case dontAskAgain
     /// "Type the numbers in order, e.g. {example}" (a ranking in a terminal)
     case rankingHint
     /// "Type numbers separated by commas, e.g. {example}" (a multiple choice in a terminal)

@@ -1,0 +1,270 @@
+import Foundation
+import SurveyCore
+import SurveyResponses
+
+enum ResponsesCommand: Command {
+    static let spec = CommandSpec(
+        name: "responses", summary: "List, show, export, count and erase stored responses.",
+        usage: """
+            responses list [--survey ID] [--respondent ID] [--status S] [--since T] [--until T] [--format text|jsonl]
+                   survey responses show RESPONSE-ID
+                   survey responses export [FILE] [--format jsonl|csv] [--out PATH] [filters]
+                   survey responses funnel FILE [--format text|json]
+                   survey responses delete --respondent ID
+            (every form takes --store PATH|URL; the default is the store survey run uses)
+            """,
+        positionalHelp: [
+            ("list", "One line per response: id, respondent, survey, status, created, updated."),
+            ("show ID", "One response: header, path, answers and its recorded actions, as JSON."),
+            ("export [FILE]", "Responses as JSON Lines or CSV keyed by step id (FILE gives the CSV columns' order)."),
+            ("funnel FILE", "Per survey and step: invited, started, seen, answered, dismissed, completed, drop-off."),
+            ("delete", "Erase every response of --respondent ID (the right to erasure)."),
+        ],
+        options: [
+            storeOption,
+            .init(name: "--survey", valueName: "ID", help: "Only responses to this survey id."),
+            .init(
+                name: "--respondent", valueName: "ID", help: "Only this respondent's responses (required by delete)."),
+            .init(
+                name: "--status", valueName: "S",
+                help: "Only in-progress, completed, dismissed or abandoned (repeatable; 'all' for every status).",
+                isRepeatable: true),
+            .init(
+                name: "--since", valueName: "TIME",
+                help: "Only responses created at or after TIME (YYYY-MM-DD or ISO 8601)."),
+            .init(name: "--until", valueName: "TIME", help: "Only responses created before TIME."),
+            .init(name: "--survey-version", valueName: "V", help: "Only responses given on this survey version."),
+            .init(name: "--locale", valueName: "L", help: "Only responses given in this locale."),
+            .init(name: "--limit", valueName: "N", help: "At most N responses."),
+            .init(name: "--format", valueName: "F", help: "list: text|jsonl; export: jsonl|csv; funnel: text|json."),
+            .init(name: "--out", valueName: "PATH", help: "export: write to PATH instead of standard output."),
+            pluginOption,
+        ],
+        minimumPositionals: 1, maximumPositionals: 2,
+        discussion: """
+            Keys and CSV columns are the survey author's step ids. Times are UTC, ISO 8601.
+            Exit status: 0 success, 1 a store or input problem (an unknown response id, an unreadable
+            store), 2 wrong usage.
+            """)
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        let action = arguments.positionals[0]
+        let operand = arguments.positionals.count > 1 ? arguments.positionals[1] : nil
+        let known = ["list", "show", "export", "funnel", "delete"]
+        guard known.contains(action) else {
+            throw UsageError(
+                "unknown action '\(action)'; expected \(known.joined(separator: ", "))", command: spec.name)
+        }
+        if action == "list" || action == "delete", let operand {
+            throw UsageError("\(action) takes no argument, got '\(operand)'", command: spec.name)
+        }
+        let query = try self.query(arguments)
+        let location = arguments.value("--store") ?? context.defaultStorePath
+        if arguments.value("--store") == nil, !FileManager.default.fileExists(atPath: location) {
+            throw InputError(
+                "\(location): no responses are stored yet (survey run creates this store; --store to choose another)")
+        }
+        let store = try context.openStore(location)
+        do {
+            switch action {
+            case "list": try list(store, query: query, format: try format(arguments, ["text", "jsonl"]))
+            case "show":
+                guard let operand else { throw UsageError("show needs a RESPONSE-ID", command: spec.name) }
+                try show(store, id: operand)
+            case "export":
+                let survey = try operand.map { try context.loadSurvey($0, plugins: arguments.all("--plugin")) }
+                var query = query
+                if let survey, query.surveyID == nil { query.surveyID = survey.id }
+                try export(
+                    store, query: query, survey: survey, format: try format(arguments, ["jsonl", "csv"]),
+                    out: arguments.value("--out"), context: context)
+            case "funnel":
+                guard let operand else { throw UsageError("funnel needs the survey FILE", command: spec.name) }
+                let survey = try context.loadSurvey(operand, plugins: arguments.all("--plugin"))
+                let report = FunnelReport(counts: try store.funnelCounts(survey: survey.id), survey: survey)
+                if try format(arguments, ["text", "json"]) == "json" {
+                    Console.line(JSONWriter.string(from: report.jsonValue, pretty: true))
+                } else {
+                    Console.out(report.text)
+                }
+            default:
+                guard let respondent = arguments.value("--respondent") else {
+                    throw UsageError("delete needs --respondent ID", command: spec.name)
+                }
+                let deleted = try store.deleteResponses(respondent: respondent)
+                Console.line("deleted \(deleted) response\(deleted == 1 ? "" : "s") of respondent '\(respondent)'")
+            }
+        } catch let error as StoreError {
+            throw InputError(error.description)
+        }
+        return .success
+    }
+
+    static func format(_ arguments: ParsedArguments, _ allowed: [String]) throws(UsageError) -> String {
+        guard let format = arguments.value("--format") else { return allowed[0] }
+        guard allowed.contains(format) else {
+            throw UsageError(
+                "--format must be \(allowed.joined(separator: " or ")) here, got '\(format)'", command: spec.name)
+        }
+        return format
+    }
+
+    static func query(_ arguments: ParsedArguments) throws(UsageError) -> ResponseQuery {
+        var query = ResponseQuery(
+            surveyID: arguments.value("--survey"), respondentID: arguments.value("--respondent"),
+            surveyVersion: arguments.value("--survey-version"), locale: arguments.value("--locale"))
+        let statuses = arguments.all("--status")
+        if !statuses.isEmpty, !statuses.contains("all") {
+            var selected = Set<ResponseStatus>()
+            for text in statuses {
+                guard let status = ResponseStatus(rawValue: text) else {
+                    throw UsageError(
+                        "--status must be in-progress, completed, dismissed, abandoned or all, got '\(text)'",
+                        command: spec.name)
+                }
+                selected.insert(status)
+            }
+            query.statuses = selected
+        }
+        query.since = try arguments.value("--since").map { text throws(UsageError) in try time(text, "--since") }
+        query.until = try arguments.value("--until").map { text throws(UsageError) in try time(text, "--until") }
+        if let text = arguments.value("--limit") {
+            guard let limit = Int(text), limit > 0 else {
+                throw UsageError("--limit must be a positive whole number, got '\(text)'", command: spec.name)
+            }
+            query.limit = limit
+        }
+        return query
+    }
+
+    /// `YYYY-MM-DD` (midnight UTC) or a full ISO 8601 time with a zone.
+    static func time(_ text: String, _ option: String) throws(UsageError) -> Date {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withFullDate]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        if text.count == 10, let date = formatter.date(from: text),
+            ResponseExport.timestamp(date).hasPrefix(text)
+        {
+            return date
+        }
+        throw UsageError(
+            "\(option) must be a date (YYYY-MM-DD) or an ISO 8601 time such as 2026-12-01T09:30:00Z, got '\(text)'",
+            command: spec.name)
+    }
+
+    static func list(_ store: any ResponseStore, query: ResponseQuery, format: String) throws {
+        if format == "jsonl" {
+            try store.forEachResponse(matching: query) { Console.line(ResponseExport.jsonLine(of: $0)) }
+            return
+        }
+        var count = 0
+        Console.line(["response", "respondent", "survey", "status", "created", "updated"].joined(separator: "\t"))
+        try store.forEachResponse(matching: query) { response in
+            count += 1
+            Console.line(
+                [
+                    response.id.rawValue, response.respondentID,
+                    response.surveyID + (response.surveyVersion.map { "@" + $0 } ?? ""), response.status.rawValue,
+                    ResponseExport.timestamp(response.createdAt), ResponseExport.timestamp(response.updatedAt),
+                ].joined(separator: "\t"))
+        }
+        Console.error("\(count) response\(count == 1 ? "" : "s") in \(store.name)")
+    }
+
+    static func show(_ store: any ResponseStore, id text: String) throws {
+        guard let id = ResponseID(text), let response = try store.response(id) else {
+            throw InputError("\(store.name): no response has the id '\(text)'")
+        }
+        var members = ResponseExport.jsonValue(of: response).objectValue ?? [:]
+        members["today"] = .string(response.today)
+        members["actions"] = .array(
+            try store.actions(of: id).map { recorded in
+                var action = recorded.action.jsonValue.objectValue ?? [:]
+                action["sequence"] = .number(Double(recorded.sequence))
+                action["at"] = .string(ResponseExport.timestamp(recorded.recordedAt))
+                return .object(action)
+            })
+        Console.line(JSONWriter.string(from: .object(members), pretty: true))
+    }
+
+    static func export(
+        _ store: any ResponseStore, query: ResponseQuery, survey: Survey?, format: String, out: String?,
+        context: CommandContext
+    ) throws {
+        var sink = try OutputSink(path: out)
+        defer { sink.close() }
+        if format == "jsonl" {
+            try store.forEachResponse(matching: query) { try sink.write(ResponseExport.jsonLine(of: $0) + "\n") }
+            try sink.flush()
+            return
+        }
+        var columns: [String]
+        if let survey {
+            columns = ResponseExport.stepColumns(of: survey)
+        } else {
+            // Without the survey, the columns are every answered step id, sorted (one extra pass).
+            var seen = Set<String>()
+            try store.forEachResponse(matching: query) { seen.formUnion($0.answers.keys) }
+            columns = seen.sorted()
+        }
+        let known = Set(columns)
+        var extra = Set<String>()
+        try sink.write(ResponseExport.csvHeader(stepIDs: columns) + "\r\n")
+        try store.forEachResponse(matching: query) { response in
+            for key in response.answers.keys where !known.contains(key) { extra.insert(key) }
+            try sink.write(ResponseExport.csvLine(of: response, stepIDs: columns) + "\r\n")
+        }
+        try sink.flush()
+        if !extra.isEmpty {
+            Console.error(
+                "survey responses export: answers to steps the survey no longer has were left out: "
+                    + extra.sorted().joined(separator: ", ") + " (export without FILE, or as jsonl, to see them)")
+        }
+    }
+}
+
+/// Standard output or a file, buffered.
+struct OutputSink {
+    var handle: FileHandle?
+    var buffer: [UInt8] = []
+    let path: String?
+
+    init(path: String?) throws(InputError) {
+        self.path = path
+        guard let path else { return }
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw InputError("\(path): cannot create the file")
+        }
+        handle = FileHandle(forWritingAtPath: path)
+        if handle == nil { throw InputError("\(path): cannot write the file") }
+    }
+
+    mutating func write(_ text: String) throws {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    mutating func flush() throws {
+        guard !buffer.isEmpty else { return }
+        if let handle {
+            do {
+                try handle.write(contentsOf: buffer)
+            } catch {
+                throw InputError("\(path ?? "output"): cannot write (\(CommandContext.reason(error)))")
+            }
+        } else {
+            Console.out(String(decoding: buffer, as: UTF8.self))
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Closes the file; call ``flush()`` first to hear of write errors.
+    mutating func close() {
+        try? handle?.close()
+        handle = nil
+    }
+}

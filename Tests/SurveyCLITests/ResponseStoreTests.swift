@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+
+/// `survey run` with the response store, and `survey responses`, on the built binary.
+@Suite("survey run records responses; survey responses reads them")
+struct ResponseStoreCLITests {
+    let directory: URL
+    let environment: [String: String]
+    var storePath: String { directory.appendingPathComponent("xdg/survey/responses.sqlite").path }
+
+    init() throws {
+        directory = try Fixtures.temporaryDirectory()
+        environment = ["XDG_DATA_HOME": directory.appendingPathComponent("xdg").path]
+    }
+
+    func survey(_ arguments: [String], stdin: String = "") throws -> SurveyBinary.Result {
+        try SurveyBinary.run(arguments, stdin: stdin, environment: environment, directory: directory)
+    }
+
+    static let feedback = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Examples/feedback.json").path
+    static let onboarding = Fixtures.path("onboarding.json")
+
+    @Test func aRunIsRecordedInTheDefaultStoreAndListed() throws {
+        let run = try survey(["run", Self.feedback], stdin: "4\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("responses are kept in \(storePath)"))
+        #expect(FileManager.default.fileExists(atPath: storePath))
+
+        let list = try survey(["responses", "list"])
+        #expect(list.status == 0, "\(list.stderr)")
+        let rows = list.stdout.split(separator: "\n").dropFirst()
+        #expect(rows.count == 1)
+        #expect(rows.first?.contains("in-app-feedback@7\tcompleted") == true)
+
+        let export = try survey(["responses", "export", Self.feedback, "--format", "csv"])
+        #expect(export.status == 0, "\(export.stderr)")
+        let lines = export.stdout.components(separatedBy: "\r\n")
+        #expect(lines.first?.hasSuffix(",completed_at,export-rating") == true, "switched-off questions are no columns")
+        #expect(lines.dropFirst().first?.hasSuffix(",4") == true)
+
+        let jsonl = try survey(["responses", "export", "--format", "jsonl"])
+        let record = try #require(jsonl.stdout.split(separator: "\n").first)
+        #expect(record.contains(#""answers":{"export-rating":4}"#))
+
+        let funnel = try survey(["responses", "funnel", Self.feedback, "--format", "json"])
+        #expect(funnel.status == 0, "\(funnel.stderr)")
+        #expect(funnel.stdout.contains(#""completed" : 1"#) || funnel.stdout.contains(#""completed": 1"#))
+
+        // The store's path is printed only when the store is created.
+        let again = try survey(["run", Self.feedback, "--respondent", "someone-else"], stdin: "5\n")
+        #expect(!again.stderr.contains("responses are kept in"))
+    }
+
+    @Test func aRespondentWhoCompletedIsNotAskedAgain() throws {
+        #expect(try survey(["run", Self.feedback], stdin: "4\n").status == 0)
+        let second = try survey(["run", Self.feedback], stdin: "5\n")
+        #expect(second.status == 0)
+        #expect(second.stdout.isEmpty, "nothing is asked")
+        #expect(second.stderr.contains("already completed 'in-app-feedback'"))
+        #expect(second.stderr.contains("--ask-again"))
+        let forced = try survey(["run", Self.feedback, "--ask-again"], stdin: "5\n")
+        #expect(forced.stdout.contains("How useful is the new PDF export?"))
+        let list = try survey(["responses", "list", "--status", "completed"])
+        #expect(list.stdout.split(separator: "\n").count == 3, "two completed responses and the header")
+    }
+
+    @Test func dismissingIsRecordedAndEndsTheAsking() throws {
+        let run = try survey(["run", Self.feedback], stdin: "d\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Survey dismissed."))
+        let list = try survey(["responses", "list", "--format", "jsonl"])
+        #expect(list.stdout.contains(#""status":"dismissed""#))
+        let again = try survey(["run", Self.feedback])
+        #expect(again.stderr.contains("already dismissed"))
+    }
+
+    @Test func anUnfinishedResponseContinuesWhereItStopped() throws {
+        let first = try survey(
+            ["run", Self.onboarding, "--renderer", "json", "--respondent", "kim"],
+            stdin: #"{"command":"next"}"# + "\n" + #"{"command":"answer","stepId":"source","value":"google"}"# + "\n")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains(#""event":"answered""#))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("onboarding.state.json").path))
+        let second = try survey(
+            ["run", Self.onboarding, "--renderer", "json", "--respondent", "kim"], stdin: #"{"command":"next"}"# + "\n")
+        #expect(second.stderr.contains("continuing response"))
+        let started = try #require(second.stdout.split(separator: "\n").first)
+        #expect(started.contains(#""resumed":true"#))
+        let firstStep = try #require(second.stdout.split(separator: "\n").dropFirst().first)
+        #expect(firstStep.contains(#""answer":"google""#), "the answer given before is shown: \(firstStep)")
+        let show = try survey(["responses", "list", "--respondent", "kim", "--format", "jsonl"])
+        #expect(show.stdout.split(separator: "\n").count == 1, "one response, continued, not two")
+        #expect(show.stdout.contains(#""actionCount":3"#))
+    }
+
+    @Test func erasingARespondentRemovesTheirResponses() throws {
+        #expect(try survey(["run", Self.feedback, "--respondent", "leaver"], stdin: "4\n").status == 0)
+        #expect(try survey(["run", Self.feedback, "--respondent", "stayer"], stdin: "2\n").status == 0)
+        let deleted = try survey(["responses", "delete", "--respondent", "leaver"])
+        #expect(deleted.status == 0)
+        #expect(deleted.stdout == "deleted 1 response of respondent 'leaver'\n")
+        let list = try survey(["responses", "list", "--format", "jsonl"])
+        #expect(!list.stdout.contains("leaver") && list.stdout.contains("stayer"))
+        let funnel = try survey(["responses", "funnel", Self.feedback])
+        #expect(funnel.stdout.hasPrefix("Survey in-app-feedback: 1 invited, 1 started, 1 completed (100%)"))
+    }
+
+    @Test func surveyTestLeavesNothingBehindUnlessAskedTo() throws {
+        let answers = directory.appendingPathComponent("answers.json").path
+        try Data(#"{"export-rating": 3}"#.utf8).write(to: URL(fileURLWithPath: answers))
+        let plain = try survey(["test", Self.feedback, "--answers", answers, "--quiet"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("xdg").path))
+        let store = directory.appendingPathComponent("ci.sqlite").path
+        let recorded = try survey(["test", Self.feedback, "--answers", answers, "--quiet", "--store", store])
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let list = try survey(["responses", "list", "--store", store, "--format", "jsonl"])
+        #expect(list.stdout.contains(#""respondentId":"survey-test""#))
+        #expect(list.stdout.contains(#""status":"completed""#))
+    }
+
+    @Test func badStoresAndRespondentsGetOneClearLine() throws {
+        let garbage = directory.appendingPathComponent("garbage.sqlite").path
+        try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: garbage))
+        let corrupt = try survey(["run", Self.feedback, "--store", garbage], stdin: "4\n")
+        #expect(corrupt.status == 1)
+        #expect(corrupt.stderr.hasPrefix("\(garbage): the file is not a usable response store"), "\(corrupt.stderr)")
+        #expect(corrupt.stdout.isEmpty)
+
+        let folder = try survey(["run", Self.feedback, "--store", directory.path])
+        #expect(folder.status == 1)
+        #expect(folder.stderr.hasPrefix("\(directory.path): is not a regular file"))
+
+        let missing = try survey(["run", Self.feedback, "--store", "/nonexistent/dir/r.sqlite"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.hasPrefix("/nonexistent/dir/r.sqlite: cannot open the response store"))
+
+        let empty = try survey(["run", Self.feedback, "--respondent", " "])
+        #expect(empty.status == 2)
+        #expect(empty.stderr.contains("--respondent must not be empty"))
+
+        let both = try survey(["run", Self.feedback, "--store", garbage, "--no-store"])
+        #expect(both.status == 2)
+
+        let unknownScheme = try survey(["run", Self.feedback, "--store", "mysql://host/db"])
+        #expect(unknownScheme.status == 1)
+        #expect(unknownScheme.stderr.contains("'mysql://' is not a store this program knows"))
+
+        let noStore = try survey(["responses", "list"])
+        #expect(noStore.status == 1)
+        #expect(noStore.stderr.contains("no responses are stored yet"))
+
+        let unknownID = try survey(["run", Self.feedback, "--respondent", "x"], stdin: "4\n")
+        #expect(unknownID.status == 0)
+        let show = try survey(["responses", "show", "not-an-id"])
+        #expect(show.status == 1)
+        #expect(show.stderr.contains("no response has the id 'not-an-id'"))
+    }
+
+    @Test func aStoreOfANewerSchemaOrAnotherProgramIsRefused() throws {
+        guard let python = CLITests.python3 else {
+            Issue.record("python3 is needed to write foreign SQLite files for this test")
+            return
+        }
+        let newer = directory.appendingPathComponent("newer.sqlite").path
+        let foreign = directory.appendingPathComponent("foreign.sqlite").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [
+            "-c",
+            """
+            import sqlite3, sys
+            a = sqlite3.connect(sys.argv[1]); a.execute('PRAGMA user_version=99'); a.commit(); a.close()
+            b = sqlite3.connect(sys.argv[2]); b.execute('CREATE TABLE notes (x)'); b.commit(); b.close()
+            """, newer, foreign,
+        ]
+        try process.run()
+        process.waitUntilExit()
+        let newerRun = try survey(["responses", "list", "--store", newer])
+        #expect(newerRun.status == 1)
+        #expect(newerRun.stderr.contains("schema version 99, newer than this program's 1"), "\(newerRun.stderr)")
+        let foreignRun = try survey(["run", Self.feedback, "--store", foreign])
+        #expect(foreignRun.status == 1)
+        #expect(foreignRun.stderr.contains("is a SQLite database of another program"), "\(foreignRun.stderr)")
+    }
+}
