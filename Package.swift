@@ -52,7 +52,7 @@ let package = Package(
         // Benchmarks: a generator of large branching surveys and a benchmark program.
         .executableTarget(
             name: "SurveyBench",
-            dependencies: ["SurveyCore", "SurveyBuiltins"],
+            dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyResponses", "SurveyStoreSQLite"],
             path: "Benchmarks/SurveyBench",
             swiftSettings: strictSettings
         ),

@@ -10,6 +10,8 @@ let usage = """
                            [--chain-depth D] [--jumps J] [--calculated C] [--no-surveyjs] --out DIR
       SurveyBench bench FILE [--answers FILE] [--respondents R] [--repeat K] [--dump-result FILE]
       SurveyBench bench --scale [--max-n 1000000] [--seed S] [--repeat 3] [--work DIR]
+      SurveyBench store [--store PATH|URL] [--respondents 1,8,64] [--seconds 3] [--responses 1000000]
+                        [--questions 20] [--skip overhead,throughput,bulk] [--work DIR]
     """
 
 let commandLine = CommandLine.arguments
@@ -21,6 +23,7 @@ do {
     case "bench" where arguments.flags.contains("scale"): try runScale(arguments)
     case "bench": try runBench(arguments)
     case "scale": try runScale(arguments)
+    case "store": try runStoreBench(arguments)
     default: throw BenchError(usage)
     }
 } catch {

@@ -40,6 +40,23 @@ public final class InMemoryResponseStore: ResponseStore, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let failure { throw failure }
+        try apply(write)
+    }
+
+    public func write(batch writes: [ResponseWrite]) throws(StoreError) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let failure { throw failure }
+        let saved = (headers, order, recordedActions, events, counts)
+        do {
+            for write in writes { try apply(write) }
+        } catch {
+            (headers, order, recordedActions, events, counts) = saved
+            throw error
+        }
+    }
+
+    func apply(_ write: ResponseWrite) throws(StoreError) {
         let response = write.response
         try write.validate(store: name)
         let existing = recordedActions[response.id] ?? []

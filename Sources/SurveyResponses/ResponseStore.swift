@@ -21,6 +21,10 @@ public protocol ResponseStore: AnyObject, Sendable {
     /// Applies `write` in one transaction; returns once it is durable.
     func write(_ write: ResponseWrite) throws(StoreError)
 
+    /// Applies several writes in one transaction (bulk imports, an outbox being drained): all or none.
+    /// The default applies them one by one.
+    func write(batch writes: [ResponseWrite]) throws(StoreError)
+
     /// The response with this id.
     func response(_ id: ResponseID) throws(StoreError) -> Response?
 
@@ -51,6 +55,10 @@ public protocol ResponseStore: AnyObject, Sendable {
 }
 
 extension ResponseStore {
+    public func write(batch writes: [ResponseWrite]) throws(StoreError) {
+        for write in writes { try self.write(write) }
+    }
+
     /// The selected responses, oldest first.
     public func responses(matching query: ResponseQuery) throws(StoreError) -> [Response] {
         var result: [Response] = []

@@ -311,6 +311,40 @@ public struct ResponseStoreConformance: Sendable {
             try context.expect(
                 try context.store.responses(matching: ResponseQuery(respondentID: kept)).count == 1, "others stay")
         },
+        Check(name: "a batch is applied whole or not at all") { context in
+            var first = context.makeResponse()
+            first.actionCount = 1
+            var second = context.makeResponse()
+            second.actionCount = 1
+            let good = [
+                ResponseWrite(
+                    response: first, actions: [RecordedAction(sequence: 1, action: .next, recordedAt: context.at(1))],
+                    funnelEvents: [FunnelEvent(kind: .started, recordedAt: context.at(1))]),
+                ResponseWrite(
+                    response: second, actions: [RecordedAction(sequence: 1, action: .back, recordedAt: context.at(1))],
+                    funnelEvents: [FunnelEvent(kind: .started, recordedAt: context.at(1))]),
+            ]
+            try context.store.write(batch: good)
+            try context.expect(
+                try context.store.actions(of: second.id).map(\.action) == [.back], "the batch's second write is stored")
+            var third = context.makeResponse()
+            third.actionCount = 1
+            let bad = [
+                ResponseWrite(
+                    response: third, actions: [RecordedAction(sequence: 1, action: .next, recordedAt: context.at(2))],
+                    funnelEvents: [FunnelEvent(kind: .started, recordedAt: context.at(2))]),
+                ResponseWrite(
+                    response: first, actions: [RecordedAction(sequence: 1, action: .dismiss, recordedAt: context.at(2))]
+                ),
+            ]
+            try context.expectError(.conflict, "a batch with a conflicting write") {
+                try context.store.write(batch: bad)
+            }
+            try context.expect(
+                try context.store.response(third.id) == nil, "a failed batch left its first write behind")
+            let counts = try context.store.funnelCounts(survey: context.surveyID)
+            try context.expect(counts.survey[.started] == 2, "a failed batch changed the counts: \(counts.survey)")
+        },
         Check(name: "several writers lose and duplicate nothing") { context in
             let writers = 8
             let actionsEach = 25

@@ -177,6 +177,15 @@ public final class SQLiteResponseStore: ResponseStore, @unchecked Sendable {
         }
     }
 
+    public func write(batch writes: [ResponseWrite]) throws(StoreError) {
+        for write in writes { try write.validate(store: name) }
+        try locked { () throws(StoreError) in
+            try transaction { () throws(StoreError) in
+                for write in writes { try apply(write) }
+            }
+        }
+    }
+
     func apply(_ write: ResponseWrite) throws(StoreError) {
         let response = write.response
         let id = SQLiteValue.text(response.id.rawValue)

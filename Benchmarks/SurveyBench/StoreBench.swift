@@ -1,0 +1,321 @@
+import Dispatch
+import Foundation
+import SurveyBuiltins
+import SurveyCore
+import SurveyResponses
+import SurveyStoreSQLite
+
+/// `SurveyBench store`: what the response store costs and how much it carries.
+///
+/// - overhead: the same random respondents walked without a store and with one (every answer and
+///   Next recorded durably before the next action), as ns per action and their ratio;
+/// - throughput: durable actions per second with 1, 8 and 64 respondents answering at once, each
+///   on its own connection (threads, not cores: the machine has 2);
+/// - funnel and export over `--responses` stored responses (default 1,000,000) of a 20-question
+///   survey from the generator, answered by random respondents and written in bulk first.
+func runStoreBench(_ arguments: Arguments) throws(BenchError) {
+    let questions = try arguments.int("questions", default: 20)
+    let responses = try arguments.int("responses", default: 1_000_000)
+    let seconds = try arguments.double("seconds", default: 3)
+    let concurrency = (arguments.options["respondents"] ?? "1,8,64").split(separator: ",").compactMap { Int($0) }
+    let work = arguments.options["work"] ?? (FileManager.default.temporaryDirectory.path + "/survey-store-bench")
+    let location = arguments.options["store"]
+    let skip = Set((arguments.options["skip"] ?? "").split(separator: ",").map(String.init))
+    do {
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+    } catch {
+        throw BenchError("cannot create \(work): \(error)")
+    }
+    var options = GeneratorOptions()
+    options.questions = questions
+    options.perPage = 5
+    options.writeSurveyJS = false
+    let generated = GeneratedSurvey(options)
+    let text = generated.ourJSON()
+    let survey: Survey
+    do {
+        survey = try SurveyLoader(registry: .builtins()).load(text: text, source: "generated")
+    } catch {
+        throw BenchError("the generated survey does not load: \(error)")
+    }
+    let plan = Plan(definition: survey.definition, script: [:])
+    let kind = location.map { $0.hasPrefix("postgres") ? "postgresql" : "sqlite" } ?? "sqlite"
+    var out = OrderedJSON()
+    out.set("store", kind)
+    out.set("questions", questions)
+
+    @Sendable func open(_ path: String) throws(BenchError) -> any ResponseStore {
+        do {
+            if let location, location.hasPrefix("postgres") { return try openPostgresBenchStore(location) }
+            return try SQLiteResponseStore(path: location ?? path)
+        } catch {
+            throw BenchError("cannot open the store: \(error)")
+        }
+    }
+
+    // Overhead per action: no store vs store, same respondents.
+    if !skip.contains("overhead") {
+        let respondents = 300
+        var plain: UInt64 = 0
+        var stored: UInt64 = 0
+        var actions = 0
+        let store = try open(work + "/overhead.sqlite")
+        for round in 0..<2 {
+            for respondent in 0..<respondents {
+                let seed = UInt64(round * respondents + respondent)
+                let t0 = nowNs()
+                let count = try walkRecorded(survey: survey, plan: plan, seed: seed, store: nil, respondent: "")
+                plain &+= nowNs() &- t0
+                let t1 = nowNs()
+                _ = try walkRecorded(survey: survey, plan: plan, seed: seed, store: store, respondent: "o\(seed)")
+                stored &+= nowNs() &- t1
+                actions += count
+            }
+        }
+        let plainNs = Double(plain) / Double(actions)
+        let storedNs = Double(stored) / Double(actions)
+        out.set("action_ns_no_store", rounded(plainNs, 0))
+        out.set("action_ns_store", rounded(storedNs, 0))
+        out.set("store_added_us_per_action", rounded((storedNs - plainNs) / 1000, 1))
+        out.set("ratio_store_to_no_store", rounded(storedNs / plainNs, 1))
+    }
+
+    // Durable actions per second with 1, 8, 64 concurrent respondents.
+    if !skip.contains("throughput") {
+        for threads in concurrency {
+            let path = work + "/throughput-\(threads).sqlite"
+            if location == nil { try? FileManager.default.removeItem(atPath: path) }
+            _ = try open(path)  // create the schema before the clock starts
+            let counters = WorkerSlots(count: threads)
+            let deadline = nowNs() + UInt64(seconds * 1e9)
+            let group = DispatchGroup()
+            let errors = BenchErrors()
+            let started = nowNs()
+            for thread in 0..<threads {
+                group.enter()
+                let worker = Thread {
+                    defer { group.leave() }
+                    do {
+                        let store = try open(path)
+                        var respondent = 0
+                        while nowNs() < deadline {
+                            let seed = UInt64(thread * 1_000_000 + respondent)
+                            counters[thread] +=
+                                (try walkRecorded(
+                                    survey: survey, plan: plan, seed: seed, store: store,
+                                    respondent: "t\(threads)-\(thread)-\(respondent)", deadline: deadline))
+                            respondent += 1
+                        }
+                    } catch {
+                        errors.append("\(error)")
+                    }
+                }
+                worker.stackSize = 1 << 20
+                worker.start()
+            }
+            group.wait()
+            let elapsed = Double(nowNs() - started) / 1e9
+            if let first = errors.first { throw BenchError(first) }
+            out.set("durable_actions_per_s_\(threads)_respondents", rounded(Double(counters.total) / elapsed, 0))
+        }
+    }
+
+    // Funnel and export over many stored responses.
+    if !skip.contains("bulk") {
+        let path = work + "/bulk-\(questions)q-\(responses).sqlite"
+        let store = try open(path)
+        var existing = 0
+        do {
+            existing = try store.funnelCounts(survey: survey.id).survey[.invitationShown] ?? 0
+        } catch {
+            throw BenchError("\(error)")
+        }
+        if existing < responses {
+            let t0 = nowNs()
+            try populate(store: store, survey: survey, plan: plan, from: existing, to: responses)
+            out.set("populate_s", rounded(Double(nowNs() - t0) / 1e9, 1))
+        }
+        out.set("stored_responses", responses)
+        var funnelMs: [Double] = []
+        var report: FunnelReport?
+        for _ in 0..<3 {
+            let t0 = nowNs()
+            do {
+                report = FunnelReport(counts: try store.funnelCounts(survey: survey.id), survey: survey)
+            } catch {
+                throw BenchError("\(error)")
+            }
+            funnelMs.append(ms(nowNs() - t0))
+        }
+        out.set("funnel_ms", rounded(median(funnelMs), 1))
+        out.set("funnel_completed", report?.completed ?? 0)
+        let columns = ResponseExport.stepColumns(of: survey)
+        for format in ResponseExport.Format.allCases {
+            let t0 = nowNs()
+            var bytes = 0
+            var rows = 0
+            do {
+                try store.forEachResponse(matching: ResponseQuery(surveyID: survey.id)) { response in
+                    let line =
+                        format == .csv
+                        ? ResponseExport.csvLine(of: response, stepIDs: columns) : ResponseExport.jsonLine(of: response)
+                    bytes += line.utf8.count + 1
+                    rows += 1
+                }
+            } catch {
+                throw BenchError("\(error)")
+            }
+            out.set("export_\(format.rawValue)_s", rounded(Double(nowNs() - t0) / 1e9, 2))
+            out.set("export_\(format.rawValue)_mb", rounded(Double(bytes) / 1e6, 0))
+            out.set("export_rows", rows)
+        }
+        if location == nil, let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int {
+            out.set("store_file_mb", rounded(Double(size) / 1e6, 0))
+        }
+    }
+    out.set("peak_rss_mb", rounded(peakRSSMB(), 1))
+    print(out.text)
+}
+
+/// Walks one random respondent, recording each accepted action into `store` (none when `nil`).
+/// - Returns: the number of actions taken.
+func walkRecorded(
+    survey: Survey, plan: Plan, seed: UInt64, store: (any ResponseStore)?, respondent: String,
+    deadline: UInt64 = .max
+) throws(BenchError) -> Int {
+    var session = SurveySession(survey: survey, seed: seed, today: "2026-06-01")
+    var recorder: ResponseRecorder?
+    do {
+        if let store { recorder = try ResponseRecorder(store: store, respondentID: respondent, session: session) }
+    } catch {
+        throw BenchError("\(error)")
+    }
+    let pick = randomPick(seed)
+    var actions = 0
+    while let id = session.currentUnitID, nowNs() < deadline {
+        guard let unit = plan.unitIndexByID[id].map({ plan.units[$0] }) else { throw BenchError("unknown unit \(id)") }
+        for k in 0..<unit.ids.count where session.isVisible(unit.ids[k]) {
+            guard let value = pick(unit, k) else { continue }
+            do {
+                try session.answer(value, for: unit.ids[k])
+                try recorder?.record(session)
+            } catch {
+                throw BenchError("answer for \(unit.ids[k]): \(error)")
+            }
+            actions += 1
+        }
+        if case .blocked(let errors) = session.next() { throw BenchError("blocked on \(id): \(errors)") }
+        do {
+            try recorder?.record(session)
+        } catch {
+            throw BenchError("\(error)")
+        }
+        actions += 1
+    }
+    return actions
+}
+
+/// Collects a recorder's writes in memory, one merged write per response, for bulk loading.
+final class CollectingStore: ResponseStore, @unchecked Sendable {
+    let name = "collector"
+    var writes: [ResponseWrite] = []
+    var index: [ResponseID: Int] = [:]
+
+    func write(_ write: ResponseWrite) throws(StoreError) {
+        if let at = index[write.response.id] {
+            writes[at].response = write.response
+            writes[at].actions += write.actions
+            writes[at].funnelEvents += write.funnelEvents
+        } else {
+            index[write.response.id] = writes.count
+            writes.append(write)
+        }
+    }
+
+    func drain() -> [ResponseWrite] {
+        defer {
+            writes.removeAll(keepingCapacity: true)
+            index.removeAll(keepingCapacity: true)
+        }
+        return writes
+    }
+
+    func response(_ id: ResponseID) throws(StoreError) -> Response? { nil }
+    func actions(of id: ResponseID) throws(StoreError) -> [RecordedAction] { [] }
+    func funnelEvents(of id: ResponseID) throws(StoreError) -> [FunnelEvent] { [] }
+    func forEachResponse(matching query: ResponseQuery, _ body: (Response) throws -> Void) throws {}
+    func latestResponse(respondent: String, survey: String) throws(StoreError) -> Response? { nil }
+    func lastFinished(respondent: String, survey: String) throws(StoreError) -> (status: ResponseStatus, at: Date)? {
+        nil
+    }
+    func funnelCounts(survey: String) throws(StoreError) -> FunnelCounts { FunnelCounts() }
+    func deleteResponses(respondent: String) throws(StoreError) -> Int { 0 }
+}
+
+/// Stores random respondents `from..<to` of `survey`: 85 % complete it, 10 % stop part way, 5 % dismiss,
+/// created over 90 days, written 2,000 responses per transaction.
+func populate(store: any ResponseStore, survey: Survey, plan: Plan, from: Int, to: Int) throws(BenchError) {
+    let collector = CollectingStore()
+    let start = Date(timeIntervalSince1970: 1_790_000_000)
+    var clockValue = start
+    let batch = 2_000
+    var respondent = from
+    while respondent < to {
+        let end = min(to, respondent + batch)
+        for number in respondent..<end {
+            var rng = SplitMix64(state: UInt64(number) &* 0x9E37_79B9)
+            clockValue = start.addingTimeInterval(Double(number) * 90 * 86_400 / Double(max(to, 1)))
+            let moment = clockValue
+            var session = SurveySession(survey: survey, seed: UInt64(number), today: "2026-06-01")
+            do {
+                var recorder = try ResponseRecorder(
+                    store: collector, respondentID: "r\(number)", session: session,
+                    id: ResponseID.make(at: moment, using: &rng), clock: { moment })
+                let fate = rng.below(100)
+                let stopAfter = fate < 85 ? Int.max : (fate < 95 ? rng.below(plan.units.count) : -1)
+                let pick = randomPick(UInt64(number))
+                var units = 0
+                if stopAfter < 0 {
+                    session.dismiss()
+                    try recorder.record(session)
+                }
+                while let id = session.currentUnitID, units <= stopAfter {
+                    guard let unit = plan.unitIndexByID[id].map({ plan.units[$0] }) else { break }
+                    for k in 0..<unit.ids.count where session.isVisible(unit.ids[k]) {
+                        guard let value = pick(unit, k) else { continue }
+                        try session.answer(value, for: unit.ids[k])
+                        try recorder.record(session)
+                    }
+                    units += 1
+                    if units > stopAfter { break }
+                    session.next()
+                    try recorder.record(session)
+                }
+            } catch {
+                throw BenchError("respondent \(number): \(error)")
+            }
+        }
+        do {
+            try store.write(batch: collector.drain())
+        } catch {
+            throw BenchError("\(error)")
+        }
+        respondent = end
+        if respondent % 100_000 == 0 {
+            FileHandle.standardError.write(Data("stored \(respondent) responses\n".utf8))
+        }
+    }
+}
+
+final class BenchErrors: @unchecked Sendable {
+    let lock = NSLock()
+    var values: [String] = []
+    func append(_ value: String) { lock.withLock { values.append(value) } }
+    var first: String? { lock.withLock { values.first } }
+}
+
+/// PostgreSQL is opened by URL once the PostgreSQL store is part of the package.
+func openPostgresBenchStore(_ url: String) throws -> any ResponseStore {
+    throw BenchError("this build has no PostgreSQL store")
+}
+extension SplitMix64: RandomNumberGenerator {}
