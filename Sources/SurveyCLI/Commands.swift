@@ -133,6 +133,11 @@ enum RunCommand: Command {
         if let resultPath, let result = outcome.result {
             try context.write(JSONWriter.string(from: result.jsonValue, pretty: true) + "\n", to: resultPath)
         }
+        // A state file that was continued to the end is marked finished, so it cannot be submitted twice.
+        if let statePath = arguments.value("--resume"), outcome.result != nil || driver.session.status == .dismissed {
+            try context.write(
+                JSONWriter.string(from: driver.session.state.jsonValue, pretty: true) + "\n", to: statePath)
+        }
         if case .quit = outcome, recorder != nil {
             Console.error("survey: run the same command again to continue where you stopped")
         }

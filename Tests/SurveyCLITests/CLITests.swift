@@ -170,6 +170,12 @@ struct CLITests {
         let result = try String(contentsOf: directory.appendingPathComponent("result.json"), encoding: .utf8)
         #expect(result.contains(#""rating": 5"#))
         #expect(result.contains(#""source": "google""#))
+        // The state file was continued to the end: it cannot be submitted a second time.
+        let third = try SurveyBinary.run(
+            ["run", Fixtures.path("onboarding.json"), "--no-store", "--resume", "onboarding.state.json"],
+            stdin: "\n5\n\n", directory: directory)
+        #expect(third.status == 1)
+        #expect(third.stderr.contains("already completed and cannot continue"), "\(third.stderr)")
     }
 
     @Test func badResumeStateIsReportedWithItsPlace() throws {

@@ -30,31 +30,73 @@ extension SurveySession {
             status: status, path: pathIDs, answers: stored, actions: actions)
     }
 
-    /// Resumes a saved session.
-    /// - Throws: ``SessionError/incompatibleState(_:)`` when the state names steps this survey lacks.
+    /// Resumes a saved session by replaying its actions through the session's own checks.
+    ///
+    /// Nothing in the state is taken on trust: every recorded answer is validated again by its
+    /// question type, visibility and branches are recomputed, and the path and answers that result
+    /// must be the ones the state holds. So a state file or a protocol `resume` cannot inject an answer
+    /// that fails validation, a non-choice, or a path that skips a required question.
+    /// - Throws: ``SessionError/incompatibleState(_:)`` when the state belongs to another survey or
+    ///   version, is finished, or does not follow from its own actions.
     public init(survey: Survey, resuming state: SessionState) throws(SessionError) {
         guard state.surveyID == survey.id else {
             throw .incompatibleState("it belongs to survey '\(state.surveyID)', not '\(survey.id)'")
         }
+        guard state.surveyVersion == survey.definition.version else {
+            throw .incompatibleState(
+                "it was saved on version \(state.surveyVersion.map { "'\($0)'" } ?? "(none)") of the survey, "
+                    + "which is now \(survey.definition.version.map { "'\($0)'" } ?? "(none)")")
+        }
+        guard state.status == .inProgress else {
+            throw .incompatibleState("the session is already \(state.status.rawValue) and cannot continue")
+        }
         self.init(survey: survey, seed: state.seed, locale: state.locale, today: state.today)
-        while !path.isEmpty { pop() }
-        for (id, value) in state.answers {
-            guard let index = survey.stepIndexByID[id] else {
-                throw .incompatibleState("it has an answer for '\(id)', which is not a step of this survey")
+        for (number, action) in state.actions.enumerated() {
+            let before = actions.count
+            switch action {
+            case .answer(let stepID, let value):
+                do {
+                    try answer(value, for: stepID)
+                } catch {
+                    // Logs written before only accepted actions were kept may hold refused answers;
+                    // they changed nothing then and change nothing now.
+                    if case .invalidAnswer = error { continue }
+                    throw .incompatibleState("its action \(number + 1) (answer for '\(stepID)') is refused: \(error)")
+                }
+            case .next:
+                if case .blocked(let errors) = next() {
+                    if before == actions.count, !errors.isEmpty { continue }
+                }
+            case .back:
+                do {
+                    try back()
+                } catch {
+                    throw .incompatibleState("its action \(number + 1) (back) is refused: \(error)")
+                }
+            case .dismiss:
+                throw .incompatibleState("its action \(number + 1) dismisses the survey, yet it is in progress")
             }
-            answers[index] = value
-        }
-        for id in state.path {
-            guard let unit = survey.unitIndexByID[id] else {
-                throw .incompatibleState("its path names '\(id)', which is not a page or top-level step")
+            if status != .inProgress {
+                throw .incompatibleState(
+                    "its actions finish the survey at action \(number + 1) of \(state.actions.count), yet it is in progress"
+                )
             }
-            push(unit)
         }
-        if path.isEmpty, state.status == .inProgress {
-            throw .incompatibleState("its path is empty")
+        lastErrors = []
+        if pathIDs != state.path {
+            throw .incompatibleState(
+                "its path \(state.path.joined(separator: " → ")) does not follow from its actions, which lead along "
+                    + pathIDs.joined(separator: " → "))
         }
-        status = state.status
-        actions = state.actions
+        let replayed = self.state.answers
+        if replayed != state.answers {
+            let keys = Set(replayed.keys).union(state.answers.keys).sorted()
+            let first = keys.first { replayed[$0] != state.answers[$0] } ?? "?"
+            throw .incompatibleState(
+                "its answer for '\(first)' (\(state.answers[first].map { JSONWriter.string(from: $0) } ?? "none")) "
+                    + "does not follow from its actions (\(replayed[first].map { JSONWriter.string(from: $0) } ?? "none"))"
+            )
+        }
     }
 }
 
