@@ -21,6 +21,9 @@ enum TestCommand: Command {
                 help: "Fail unless the completed answers equal this JSON object."),
             .init(name: "--quiet", valueName: nil, help: "Do not print the event transcript."),
             .init(
+                name: "--allow-extra", valueName: nil,
+                help: "Accept script entries for unknown step ids and actions left after the survey ended."),
+            .init(
                 name: "--store", valueName: "PATH|URL",
                 help: "Also record the run into this response store (default: none, so CI runs leave nothing behind)."),
             .init(
@@ -70,7 +73,8 @@ enum TestCommand: Command {
         }
         let run = HeadlessRun(
             survey: survey, script: script, seed: seed, locale: context.locale(option: arguments.value("--locale")),
-            today: arguments.value("--today"), output: quiet ? nil : { Console.line($0) }, recorder: makeRecorder)
+            today: arguments.value("--today"), output: quiet ? nil : { Console.line($0) }, recorder: makeRecorder,
+            allowsExtra: arguments.flag("--allow-extra"))
         if let failure = run.failure {
             var place = failure.stepID.map { " (at '\($0)'" } ?? ""
             // A refusal by a plugin type names the plugin file, like every other plugin problem.

@@ -27,9 +27,14 @@ public enum AnswerScript: Sendable, Hashable {
                     "an answer script must be a JSON object (step id → answer, or {\"actions\": [...]}), got \(json.kindDescription)"
             )
         }
-        guard let actions = members["actions"], members.count == 1, case .array(let entries) = actions else {
+        guard let actions = members["actions"], members.count == 1 else {
             self = .answers(members)
             return
+        }
+        guard case .array(let entries) = actions else {
+            throw RendererError(
+                code: "invalidScript",
+                message: "'actions' must be an array of commands (e.g. [\"next\"]), got \(actions.kindDescription)")
         }
         var parsed: [RendererAction] = []
         for (index, entry) in entries.enumerated() {
@@ -68,7 +73,7 @@ public struct HeadlessRenderer: SurveyRenderer {
     public private(set) var progressTrail: [ProgressMark] = []
 
     var transcript: EventTranscript
-    var nextAction = 0
+    private(set) var nextAction = 0
     var visit = -1
     var askedThisVisit: Set<String> = []
     var actionCount = 0

@@ -26,9 +26,13 @@ public struct HeadlessRun: Sendable {
     ///   - output: also receives each event line as it is produced.
     ///   - recorder: makes a recorder for the new session (a response store's), which keeps every
     ///     accepted action; when it cannot be made, the run fails with a `storeFailed` failure.
+    ///   - allowsExtra: accept a script that names steps the survey does not have, or has actions
+    ///     left after the survey was completed (by default both fail the run: they are usually typos).
     public init(
         survey: Survey, script: AnswerScript, seed: UInt64 = 0, locale: String? = nil, today: String? = nil,
-        output: ((String) -> Void)? = nil, recorder makeRecorder: ((SurveySession) throws -> any SessionRecorder)? = nil
+        output: ((String) -> Void)? = nil,
+        recorder makeRecorder: ((SurveySession) throws -> any SessionRecorder)? = nil,
+        allowsExtra: Bool = false
     ) {
         final class Lines: @unchecked Sendable { var lines: [String] = [] }
         let collected = Lines()
@@ -46,6 +50,9 @@ public struct HeadlessRun: Sendable {
                 recorderFailure = RendererError(code: "storeFailed", message: "the response store failed: \(error)")
             }
         }
+        if !allowsExtra, let unknown = Self.unknownSteps(in: script, of: survey) {
+            recorderFailure = unknown
+        }
         if let recorderFailure {
             outcome = .quit(session.state, location: nil)
             failure = recorderFailure
@@ -56,9 +63,38 @@ public struct HeadlessRun: Sendable {
         }
         outcome = driver.run(with: &renderer)
         failure = renderer.failure
+        if failure == nil, !allowsExtra, case .actions(let actions) = script, renderer.nextAction < actions.count,
+            outcome.result != nil || driver.session.status == .dismissed
+        {
+            let extra = actions.count - renderer.nextAction
+            let first = EventProtocol.line(EventProtocol.json(of: actions[renderer.nextAction]))
+            failure = RendererError(
+                code: "extraActions",
+                message:
+                    "the script has \(extra) action\(extra == 1 ? "" : "s") after the survey ended (the first: \(first)); "
+                    + "remove \(extra == 1 ? "it" : "them") or allow extra actions")
+        }
         progressTrail = renderer.progressTrail
         eventLines = collected.lines
         finalState = driver.session.state
+    }
+
+    /// The failure for script entries that name no step of `survey`, with a suggestion.
+    static func unknownSteps(in script: AnswerScript, of survey: Survey) -> RendererError? {
+        var named: [String] = []
+        switch script {
+        case .answers(let answers): named = answers.keys.sorted()
+        case .actions(let actions):
+            for action in actions {
+                if case .answer(let stepID, _) = action { named.append(stepID) }
+            }
+        }
+        guard let unknown = named.first(where: { survey.question(forStep: $0) == nil }) else { return nil }
+        let suggestion = closestMatch(to: unknown, in: survey.stepIDs).map { " (did you mean '\($0)'?)" } ?? ""
+        return RendererError(
+            code: "unknownStep",
+            message: "the script answers '\(unknown)', which is not a step of this survey\(suggestion)", stepID: unknown
+        )
     }
 
     /// Whether the survey was completed without a script failure.

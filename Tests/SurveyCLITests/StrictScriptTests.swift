@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// `survey test` refuses scripts with typos instead of passing them silently.
+@Suite struct StrictScriptTests {
+    static let feedback = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Examples/feedback.json").path
+
+    func test(_ script: String, _ extra: [String] = []) throws -> SurveyBinary.Result {
+        let directory = try Fixtures.temporaryDirectory()
+        let path = directory.appendingPathComponent("script.json").path
+        try Data(script.utf8).write(to: URL(fileURLWithPath: path))
+        return try SurveyBinary.run(["test", Self.feedback, "--answers", path, "--quiet"] + extra)
+    }
+
+    @Test func anUnknownStepIDFailsWithASuggestion() throws {
+        let result = try test(#"{"export-rating": 4, "export-ratin": 5}"#)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains("the script answers 'export-ratin', which is not a step of this survey")
+                && result.stderr.contains("did you mean 'export-rating'?"), "\(result.stderr)")
+        #expect(try test(#"{"export-rating": 4, "export-ratin": 5}"#, ["--allow-extra"]).status == 0)
+    }
+
+    @Test func actionsAfterCompletionFail() throws {
+        let script = #"{"actions": [{"command": "answer", "stepId": "export-rating", "value": 4}, "next", "back"]}"#
+        let result = try test(script)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("the script has 1 action after the survey ended"), "\(result.stderr)")
+        #expect(try test(script, ["--allow-extra"]).status == 0)
+    }
+
+    @Test func actionsOfTheWrongShapeAreNamedAsSuch() throws {
+        let result = try test(#"{"actions": "next"}"#)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("'actions' must be an array of commands"), "\(result.stderr)")
+    }
+}
