@@ -89,19 +89,70 @@ struct CommandContext {
         return (registry, functions)
     }
 
-    /// The text of a file, or an input error naming it.
+    /// The largest input file read (a survey, script or state): 512 MiB.
+    static let maximumFileSize = 512 << 20
+
+    /// The text of a file, or an input error naming it. Any readable stream works (a pipe, a FIFO,
+    /// `<(command)`); a directory, an empty input, a file over ``maximumFileSize`` or text that is not
+    /// UTF-8 is refused with a message that says so (and where, for bad UTF-8).
     func read(_ path: String) throws(InputError) -> String {
-        do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            guard let text = String(data: data, encoding: .utf8) else {
-                throw InputError("\(path): the file is not UTF-8 text")
-            }
-            return text
-        } catch let error as InputError {
-            throw error
-        } catch {
-            throw InputError("\(path): cannot read the file (\(Self.reason(error)))")
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw InputError("\(path): cannot read the file (\(String(cString: strerror(errno))))")
         }
+        defer { close(descriptor) }
+        var info = stat()
+        if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw InputError("\(path): is a directory, not a file")
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw InputError("\(path): cannot read the file (\(String(cString: strerror(errno))))")
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[..<count])
+            guard bytes.count <= Self.maximumFileSize else {
+                throw InputError("\(path): the input is larger than \(Self.maximumFileSize >> 20) MiB")
+            }
+        }
+        guard !bytes.isEmpty else { throw InputError("\(path): the file is empty") }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw InputError("\(path):\(Self.firstInvalidUTF8(in: bytes)): the file is not UTF-8 text")
+        }
+        return text
+    }
+
+    /// `LINE:COL` of the first byte that is not part of valid UTF-8.
+    static func firstInvalidUTF8(in bytes: [UInt8]) -> String {
+        var line = 1
+        var column = 1
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let length: Int
+            switch byte {
+            case 0..<0x80: length = 1
+            case 0xC2...0xDF: length = 2
+            case 0xE0...0xEF: length = 3
+            case 0xF0...0xF4: length = 4
+            default: return "\(line):\(column)"
+            }
+            guard index + length <= bytes.count,
+                String(validating: bytes[index..<(index + length)], as: UTF8.self) != nil
+            else { return "\(line):\(column)" }
+            if byte == 10 {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+            index += length
+        }
+        return "\(line):\(column)"
     }
 
     /// A JSON file, with syntax errors as `FILE:LINE:COL: message`.
@@ -224,8 +275,12 @@ struct FileStateStore: SessionStateStore {
     var path: String
 
     func save(_ state: SessionState) throws -> String {
-        try Data((JSONWriter.string(from: state.jsonValue, pretty: true) + "\n").utf8).write(
-            to: URL(fileURLWithPath: path))
+        do {
+            try Data((JSONWriter.string(from: state.jsonValue, pretty: true) + "\n").utf8).write(
+                to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw InputError("\(path): cannot write the session state (\(CommandContext.reason(error)))")
+        }
         return path
     }
 }

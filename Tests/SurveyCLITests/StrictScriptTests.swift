@@ -36,3 +36,27 @@ import Testing
         #expect(result.stderr.contains("'actions' must be an array of commands"), "\(result.stderr)")
     }
 }
+
+/// Inputs that are not plain files are read or refused with a clear line.
+@Suite struct InputStreamTests {
+    @Test func directoriesEmptyInputsAndBadUTF8AreNamed() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let folder = try SurveyBinary.run(["validate", directory.path])
+        #expect(folder.status == 1)
+        #expect(folder.stderr == "\(directory.path): is a directory, not a file\n")
+        let empty = try SurveyBinary.run(["validate", "/dev/null"])
+        #expect(empty.stderr == "/dev/null: the file is empty\n")
+        let bad = directory.appendingPathComponent("bad.json")
+        try Data([0x7B, 0x0A, 0x22, 0x61, 0xFF, 0x22]).write(to: bad)
+        let invalid = try SurveyBinary.run(["validate", bad.path])
+        #expect(invalid.stderr == "\(bad.path):2:3: the file is not UTF-8 text\n")
+    }
+
+    @Test func aPipeIsReadLikeAFile() throws {
+        let result = try SurveyBinary.run(
+            ["-c", "\"$0\" validate <(cat \"$1\")", SurveyBinary.url.path, StrictScriptTests.feedback],
+            shell: true)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix(": valid\n"))
+    }
+}

@@ -24,11 +24,13 @@ enum SurveyBinary {
         var stderr: String
     }
 
+    /// Runs `survey` with `arguments`; with `shell`, runs `bash` with them instead (for process substitution).
     static func run(
-        _ arguments: [String], stdin: String = "", environment: [String: String] = [:], directory: URL? = nil
+        _ arguments: [String], stdin: String = "", environment: [String: String] = [:], directory: URL? = nil,
+        shell: Bool = false
     ) throws -> Result {
         let process = Process()
-        process.executableURL = url
+        process.executableURL = shell ? URL(fileURLWithPath: "/bin/bash") : url
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
