@@ -80,7 +80,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SurveyResponsesTests",
-            dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyResponses", "SurveyStoreSQLite"],
+            dependencies: [
+                "SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyResponses", "SurveyStoreSQLite",
+                "SurveyStorePostgres", "CLibPQ",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
