@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SurveyTestKit", targets: ["SurveyTestKit"]),
         .library(name: "SurveyResponses", targets: ["SurveyResponses"]),
         .library(name: "SurveyStoreSQLite", targets: ["SurveyStoreSQLite"]),
+        .library(name: "SurveyStorePostgres", targets: ["SurveyStorePostgres"]),
         .executable(name: "survey", targets: ["SurveyCLI"]),
     ],
     targets: [
@@ -39,6 +40,12 @@ let package = Package(
         // The embedded default response store, on SQLite in WAL mode.
         .target(
             name: "SurveyStoreSQLite", dependencies: ["SurveyCore", "SurveyResponses", "CSQLite"],
+            swiftSettings: strictSettings),
+        // libpq, the PostgreSQL client library (Debian libpq-dev).
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // The response store for many collectors, on PostgreSQL (same schema and semantics as SQLite's).
+        .target(
+            name: "SurveyStorePostgres", dependencies: ["SurveyCore", "SurveyResponses", "CLibPQ"],
             swiftSettings: strictSettings),
         // The `survey` command: a thin shell over the libraries.
         .executableTarget(
@@ -73,7 +80,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SurveyResponsesTests",
-            dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyResponses", "SurveyStoreSQLite"],
+            dependencies: [
+                "SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyResponses", "SurveyStoreSQLite",
+                "SurveyStorePostgres", "CLibPQ",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

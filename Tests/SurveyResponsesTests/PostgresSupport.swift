@@ -1,6 +1,7 @@
 import SurveyResponses
+import SurveyStorePostgres
 
 /// Opens the PostgreSQL store under test.
 func openPostgres(_ url: String) throws -> any ResponseStore {
-    throw StoreError(.unavailable, "the PostgreSQL store is not built yet", store: url)
+    try PostgresResponseStore(url: url)
 }
