@@ -52,14 +52,16 @@ let package = Package(
             name: "SurveyCLI",
             dependencies: [
                 "SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyPluginLoader", "SurveyResponses",
-                "SurveyStoreSQLite",
+                "SurveyStoreSQLite", "SurveyStorePostgres",
             ],
             swiftSettings: strictSettings
         ),
         // Benchmarks: a generator of large branching surveys and a benchmark program.
         .executableTarget(
             name: "SurveyBench",
-            dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyResponses", "SurveyStoreSQLite"],
+            dependencies: [
+                "SurveyCore", "SurveyBuiltins", "SurveyResponses", "SurveyStoreSQLite", "SurveyStorePostgres",
+            ],
             path: "Benchmarks/SurveyBench",
             swiftSettings: strictSettings
         ),

@@ -3,6 +3,7 @@ import Foundation
 import SurveyBuiltins
 import SurveyCore
 import SurveyResponses
+import SurveyStorePostgres
 import SurveyStoreSQLite
 
 /// `SurveyBench store`: what the response store costs and how much it carries.
@@ -314,8 +315,7 @@ final class BenchErrors: @unchecked Sendable {
     var first: String? { lock.withLock { values.first } }
 }
 
-/// PostgreSQL is opened by URL once the PostgreSQL store is part of the package.
 func openPostgresBenchStore(_ url: String) throws -> any ResponseStore {
-    throw BenchError("this build has no PostgreSQL store")
+    try PostgresResponseStore(url: url)
 }
 extension SplitMix64: RandomNumberGenerator {}

@@ -1,8 +1,13 @@
 import SurveyResponses
+import SurveyStorePostgres
 
 extension CommandContext {
-    /// Opens a PostgreSQL store.
+    /// Opens a PostgreSQL store; the message of a failure never contains the password.
     func openPostgresStore(_ url: String) throws(InputError) -> any ResponseStore {
-        throw InputError("--store: PostgreSQL stores are not available in this build")
+        do {
+            return try PostgresResponseStore(url: url)
+        } catch {
+            throw InputError(error.description)
+        }
     }
 }

@@ -276,8 +276,12 @@ struct FileStateStore: SessionStateStore {
 
     func save(_ state: SessionState) throws -> String {
         do {
+            // A regular file (or a new one) is replaced atomically, so a crash never leaves half a state;
+            // anything else (a pipe, /dev/null) is written in place, never replaced.
+            var info = stat()
+            let isSpecial = stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
             try Data((JSONWriter.string(from: state.jsonValue, pretty: true) + "\n").utf8).write(
-                to: URL(fileURLWithPath: path), options: .atomic)
+                to: URL(fileURLWithPath: path), options: isSpecial ? [] : .atomic)
         } catch {
             throw InputError("\(path): cannot write the session state (\(CommandContext.reason(error)))")
         }

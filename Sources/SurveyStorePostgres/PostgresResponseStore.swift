@@ -255,6 +255,15 @@ public final class PostgresResponseStore: ResponseStore, @unchecked Sendable {
         }
     }
 
+    public func write(batch writes: [ResponseWrite]) throws(StoreError) {
+        for write in writes { try write.validate(store: name) }
+        try locked { () throws(StoreError) in
+            try transaction(reconnecting: true) { () throws(StoreError) in
+                for write in writes { try apply(write) }
+            }
+        }
+    }
+
     func apply(_ write: ResponseWrite) throws(StoreError) {
         let response = write.response
         let id = response.id.rawValue

@@ -192,6 +192,9 @@ struct CLITests {
             ["run", Self.onboarding, "--state-file", "/dev/null"], stdin: "",
             environment: ["LANG": "fr_FR.UTF-8"])
         #expect(result.stdout.hasPrefix("Bienvenue à bord"))
+        // Saving the state to a device writes into it: /dev/null is never replaced by a file.
+        let type = try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType
+        #expect(type == .typeCharacterSpecial)
     }
 
     // MARK: The same result from every front end
