@@ -185,3 +185,36 @@ struct ResponseStoreCLITests {
         #expect(foreignRun.stderr.contains("is a SQLite database of another program"), "\(foreignRun.stderr)")
     }
 }
+
+/// The same commands against PostgreSQL, when `SURVEY_TEST_POSTGRES_URL` names a server (`.ci/run` and
+/// `scripts/with-postgres.sh` start a throwaway one; without it these tests are disabled).
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["SURVEY_TEST_POSTGRES_URL"] != nil))
+struct PostgresCLITests {
+    let url = ProcessInfo.processInfo.environment["SURVEY_TEST_POSTGRES_URL"] ?? ""
+
+    @Test func runListFunnelAndDeleteWorkOnPostgreSQL() throws {
+        let respondent = "pg-cli-\(UUID().uuidString)"
+        let run = try SurveyBinary.run(
+            ["run", ResponseStoreCLITests.feedback, "--store", url, "--respondent", respondent], stdin: "3\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        let list = try SurveyBinary.run(
+            ["responses", "list", "--store", url, "--respondent", respondent, "--format", "jsonl"])
+        #expect(list.stdout.contains(#""status":"completed""#), "\(list.stderr)")
+        let again = try SurveyBinary.run(
+            ["run", ResponseStoreCLITests.feedback, "--store", url, "--respondent", respondent], stdin: "3\n")
+        #expect(again.stderr.contains("already completed"))
+        let funnel = try SurveyBinary.run(["responses", "funnel", ResponseStoreCLITests.feedback, "--store", url])
+        #expect(funnel.status == 0, "\(funnel.stderr)")
+        let deleted = try SurveyBinary.run(["responses", "delete", "--store", url, "--respondent", respondent])
+        #expect(deleted.stdout == "deleted 1 response of respondent '\(respondent)'\n")
+    }
+
+    @Test func aRefusedServerIsOneLineWithoutThePassword() throws {
+        let result = try SurveyBinary.run(
+            ["run", ResponseStoreCLITests.feedback, "--store", "postgresql://ada:s3cret-pw@127.0.0.1:1/responses"])
+        #expect(result.status == 1)
+        #expect(!result.stderr.contains("s3cret-pw"), "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("postgresql://ada:***@127.0.0.1:1/responses: "), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+}
