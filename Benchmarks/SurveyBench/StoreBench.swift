@@ -22,6 +22,10 @@ func runStoreBench(_ arguments: Arguments) throws(BenchError) {
     let work = arguments.options["work"] ?? (FileManager.default.temporaryDirectory.path + "/survey-store-bench")
     let location = arguments.options["store"]
     let skip = Set((arguments.options["skip"] ?? "").split(separator: ",").map(String.init))
+    guard
+        let synchronous = SQLiteResponseStore.Synchronous(
+            rawValue: (arguments.options["synchronous"] ?? "full").uppercased())
+    else { throw BenchError("--synchronous must be full or normal") }
     do {
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
     } catch {
@@ -43,12 +47,13 @@ func runStoreBench(_ arguments: Arguments) throws(BenchError) {
     let kind = location.map { $0.hasPrefix("postgres") ? "postgresql" : "sqlite" } ?? "sqlite"
     var out = OrderedJSON()
     out.set("store", kind)
+    if kind == "sqlite" { out.set("synchronous", synchronous.rawValue) }
     out.set("questions", questions)
 
     @Sendable func open(_ path: String) throws(BenchError) -> any ResponseStore {
         do {
             if let location, location.hasPrefix("postgres") { return try openPostgresBenchStore(location) }
-            return try SQLiteResponseStore(path: location ?? path)
+            return try SQLiteResponseStore(path: location ?? path, synchronous: synchronous)
         } catch {
             throw BenchError("cannot open the store: \(error)")
         }

@@ -23,7 +23,18 @@ public struct JSONEventRenderer: SurveyRenderer {
 
     public mutating func action(for request: StepRequest) -> RendererAction {
         transcript.show(request)
-        while let line = input.readLine() {
+        while let checked = input.readCheckedLine() {
+            guard case .text(let line) = checked else {
+                if case .invalidUTF8(let offset) = checked {
+                    transcript.emit(
+                        EventProtocol.json(
+                            of: RendererError(
+                                code: "invalidUTF8",
+                                message: "the line is not UTF-8 text (the first bad byte is at offset \(offset)); "
+                                    + "it was ignored")))
+                }
+                continue
+            }
             if line.allSatisfy(\.isWhitespace) { continue }
             do {
                 return try EventProtocol.command(fromLine: line)

@@ -60,3 +60,19 @@ import Testing
         #expect(result.stdout.hasSuffix(": valid\n"))
     }
 }
+
+@Suite struct ProtocolInputTests {
+    @Test func aLineThatIsNotUTF8IsAnErrorEventNotAReplacedAnswer() throws {
+        var input = Data(#"{"command":"answer","stepId":"export-rating","value":""#.utf8)
+        input.append(0xFF)
+        input.append(contentsOf: Array("\"}\n".utf8))
+        input.append(contentsOf: Array((#"{"command":"answer","stepId":"export-rating","value":4}"# + "\n").utf8))
+        let result = try SurveyBinary.run(
+            ["run", StrictScriptTests.feedback, "--renderer", "json", "--no-store"],
+            stdinData: input)
+        #expect(result.stdout.contains(#""code":"invalidUTF8""#), "\(result.stdout)")
+        #expect(result.stdout.contains("the first bad byte is at offset 54"))
+        #expect(!result.stdout.contains("\u{FFFD}"))
+        #expect(result.stdout.contains(#"{"event":"answered","stepId":"export-rating","value":4}"#))
+    }
+}
