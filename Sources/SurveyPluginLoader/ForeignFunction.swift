@@ -48,21 +48,26 @@ final class ForeignFunction: @unchecked Sendable {
     private let ffiArgumentTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
 
     /// Prepares the call interface; `nil` when libffi rejects the signature.
+    /// ABI 1.1 `SURVEY_FUNCTION_REPORTS_ERRORS`: the C function takes a last `char **error` argument.
+    let reportsErrors: Bool
+
     init?(
         library: PluginLibrary, name: String, function: UnsafeMutableRawPointer, returnType: ForeignValueType,
-        argumentTypes: [ForeignValueType]
+        argumentTypes: [ForeignValueType], reportsErrors: Bool = false
     ) {
         self.library = library
         self.name = name
         self.returnType = returnType
         self.argumentTypes = argumentTypes
+        self.reportsErrors = reportsErrors
         self.function = unsafeBitCast(function, to: (@convention(c) () -> Void).self)
+        let cCount = argumentTypes.count + (reportsErrors ? 1 : 0)
         cif = .allocate(capacity: 1)
-        ffiArgumentTypes = .allocate(capacity: max(argumentTypes.count, 1))
+        ffiArgumentTypes = .allocate(capacity: max(cCount, 1))
         for (index, type) in argumentTypes.enumerated() { (ffiArgumentTypes + index).initialize(to: type.ffiType) }
+        if reportsErrors { (ffiArgumentTypes + argumentTypes.count).initialize(to: survey_ffi_type_pointer()) }
         let status = ffi_prep_cif(
-            cif, FFI_DEFAULT_ABI, UInt32(argumentTypes.count), returnType.ffiType,
-            argumentTypes.isEmpty ? nil : ffiArgumentTypes)
+            cif, FFI_DEFAULT_ABI, UInt32(cCount), returnType.ffiType, cCount == 0 ? nil : ffiArgumentTypes)
         guard status == FFI_OK else {
             // deinit does not run for a failed initializer.
             cif.deallocate()
@@ -81,8 +86,8 @@ final class ForeignFunction: @unchecked Sendable {
     func call(_ arguments: [JSONValue]) -> JSONValue {
         guard arguments.count == argumentTypes.count else { return .null }
         let count = argumentTypes.count
-        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max(count, 1)) { slots in
-            withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: max(count, 1)) { values in
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max(count + 1, 1)) { slots in
+            withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: max(count + 1, 1)) { values in
                 var strings: [UnsafeMutablePointer<CChar>] = []
                 defer { for string in strings { free(string) } }
                 for index in 0..<count {
@@ -108,9 +113,24 @@ final class ForeignFunction: @unchecked Sendable {
                     }
                     values[index] = raw
                 }
+                var reported: UnsafeMutablePointer<CChar>? = nil
                 var result: UInt64 = 0
-                withUnsafeMutableBytes(of: &result) { resultBytes in
-                    ffi_call(cif, function, resultBytes.baseAddress, values.baseAddress)
+                withUnsafeMutablePointer(to: &reported) { errorPointer in
+                    if reportsErrors {
+                        let slot = slots.baseAddress.unsafelyUnwrapped + count
+                        UnsafeMutableRawPointer(slot).storeBytes(
+                            of: errorPointer, as: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.self)
+                        values[count] = UnsafeMutableRawPointer(slot)
+                    }
+                    withUnsafeMutableBytes(of: &result) { resultBytes in
+                        ffi_call(cif, function, resultBytes.baseAddress, values.baseAddress)
+                    }
+                }
+                if let message = library.take(reported) {
+                    // A string result that came with an error is released too; no value is used.
+                    if returnType == .string { _ = library.take(UnsafeMutablePointer<CChar>(bitPattern: UInt(result))) }
+                    library.log("function '\(name)': \(message)")
+                    return .null
                 }
                 switch returnType {
                 case .double:

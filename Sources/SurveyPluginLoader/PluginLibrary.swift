@@ -7,15 +7,27 @@ final class PluginLibrary: @unchecked Sendable {
     /// The path as given (used in messages and as the registry origin).
     let path: String
     let descriptor: UnsafePointer<survey_plugin>
+    /// The minor ABI version the plugin declares (0 for a 1.0 plugin).
+    let abiMinor: UInt32
+    /// Where problems of the plugin's own making go (stderr in the CLI), never to a respondent.
+    let diagnostics: @Sendable (String) -> Void
     private let freeString: @convention(c) (UnsafeMutablePointer<CChar>?) -> Void
 
     init(
         path: String, descriptor: UnsafePointer<survey_plugin>,
-        freeString: @escaping @convention(c) (UnsafeMutablePointer<CChar>?) -> Void
+        freeString: @escaping @convention(c) (UnsafeMutablePointer<CChar>?) -> Void, abiMinor: UInt32 = 0,
+        diagnostics: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.path = path
         self.descriptor = descriptor
         self.freeString = freeString
+        self.abiMinor = abiMinor
+        self.diagnostics = diagnostics
+    }
+
+    /// Reports a problem of the plugin's to the operator: `PATH: message`.
+    func log(_ message: String) {
+        diagnostics("\(path): \(message)")
     }
 
     /// Copies a string the plugin returned and releases it with the plugin's `free_string`.

@@ -23,11 +23,26 @@ public struct PluginLoader: Sendable {
     /// The name of the environment variable listing plugin directories, separated by colons.
     public static let searchPathVariable = "SURVEY_PLUGIN_PATH"
 
-    /// The ABI version this loader reads.
+    /// The major ABI version this loader reads.
     public static let abiVersion = UInt32(SURVEY_PLUGIN_ABI_VERSION)
+    /// The newest minor ABI version this loader reads (older minors load too).
+    public static let abiMinorVersion = UInt32(SURVEY_PLUGIN_ABI_MINOR)
+
+    /// Where problems a plugin causes at run time are reported (a refusing or crashing callback, a
+    /// function's error): for the operator, never shown to a respondent. Default: standard error.
+    public var diagnostics: @Sendable (String) -> Void
 
     /// Creates a loader.
-    public init() {}
+    /// - Parameter diagnostics: receives one line per run-time plugin problem; default standard error.
+    public init(diagnostics: @escaping @Sendable (String) -> Void = PluginLoader.standardError) {
+        self.diagnostics = diagnostics
+    }
+
+    /// Writes `line` to standard error.
+    public static let standardError: @Sendable (String) -> Void = { line in
+        let bytes = Array(("survey: plugin " + line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
 
     /// Loads plugins.
     ///
@@ -99,7 +114,7 @@ public struct PluginLoader: Sendable {
         guard let descriptor = entry() else {
             throw PluginError(.invalidDescriptor, path: file, "\(SURVEY_PLUGIN_ENTRY_SYMBOL)() returned NULL")
         }
-        return try DescriptorReader(path: file, descriptor: descriptor).read()
+        return try DescriptorReader(path: file, descriptor: descriptor, diagnostics: diagnostics).read()
     }
 }
 

@@ -19,7 +19,12 @@ struct PluginQuestionType: QuestionType, @unchecked Sendable {
     }
 
     let library: PluginLibrary
+    /// The plugin's own struct, passed back to every callback (the plugin reads its `user_data`).
     let type: UnsafePointer<survey_question_type>
+    /// A copy of its fields as far as the plugin's `struct_size` covers them (later ones are NULL).
+    let fields: survey_question_type
+    /// The type's `options_schema`, enforced before `check_options` sees the options.
+    let optionsSchema: OptionsSchema?
     let typeID: String
     let summary: String
     let collectsAnswer: Bool
@@ -29,8 +34,20 @@ struct PluginQuestionType: QuestionType, @unchecked Sendable {
     func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
         // The plugin decides which members are valid: mark them all read.
         for key in reader.members.keys { _ = reader.value(key) }
+        if let optionsSchema {
+            if let problem = optionsSchema.firstProblem(in: .object(reader.members)) {
+                throw SurveyError(
+                    .invalidOptions, problem.message,
+                    path: problem.path.reduce(reader.path) { path, component in
+                        switch component {
+                        case .key(let key): return path.appending(key)
+                        case .index(let index): return path.appending(index)
+                        }
+                    }, stepID: reader.stepID)
+            }
+        }
         var text = JSONWriter.string(from: .object(reader.members))
-        if let checkOptions = type.pointee.check_options {
+        if let checkOptions = fields.check_options {
             switch library.call(checkOptions, named: "check_options", type: type, text, nil) {
             case .json(let reply):
                 switch PluginMessages.result(reply) {
@@ -61,7 +78,7 @@ struct PluginQuestionType: QuestionType, @unchecked Sendable {
     }
 
     private func describe(options: String, context: String) -> Description {
-        guard let callback = type.pointee.describe else { return .failure("describe is missing") }
+        guard let callback = fields.describe else { return .failure("describe is missing") }
         switch library.call(callback, named: "describe", type: type, options, context) {
         case .json(let json):
             do {
@@ -82,14 +99,24 @@ struct PluginQuestionType: QuestionType, @unchecked Sendable {
     }
 
     func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {
-        guard let callback = type.pointee.normalize else {
+        guard let callback = fields.normalize else {
             throw failure("normalize is missing")
         }
         return try result(of: library.call(callback, named: "normalize", type: type, options.text, answer.description))
     }
 
+    /// ABI 1.1: `normalize_localized` with the respondent's locale, when the plugin has it.
+    func normalize(_ answer: JSONValue, options: Options, in context: PresentationContext) throws(AnswerError)
+        -> JSONValue
+    {
+        guard let callback = fields.normalize_localized else { return try normalize(answer, options: options) }
+        let request: JSONValue = ["answer": answer, "context": PluginMessages.json(context: context)]
+        return try result(
+            of: library.call(callback, named: "normalize_localized", type: type, options.text, request.description))
+    }
+
     func parse(line: String, options: Options, in context: PresentationContext) throws(AnswerError) -> JSONValue {
-        guard let callback = type.pointee.parse_line else {
+        guard let callback = fields.parse_line else {
             return try input(for: options, in: context).parse(line: line)
         }
         let request: JSONValue = ["line": .string(line), "context": PluginMessages.json(context: context)]
@@ -99,7 +126,7 @@ struct PluginQuestionType: QuestionType, @unchecked Sendable {
 
     func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
         let fallback = { input(for: options, in: context).summarize(answers) }
-        guard let callback = type.pointee.summarize else { return fallback() }
+        guard let callback = fields.summarize else { return fallback() }
         let request: JSONValue = ["answers": .array(answers), "context": PluginMessages.json(context: context)]
         guard
             case .json(let json) = library.call(
@@ -114,7 +141,11 @@ struct PluginQuestionType: QuestionType, @unchecked Sendable {
         case .json(let json):
             switch PluginMessages.result(json) {
             case .success(let value): return value
-            case .failure(let members): throw PluginMessages.answerError(members)
+            case .failure(let members):
+                // The plugin's own words, shown as it wrote them (not replaced by a built-in template).
+                var error = PluginMessages.answerError(members)
+                error.isLocalized = !error.message.isEmpty
+                throw error
             case .malformed(let problem): throw failure(problem)
             }
         case .failure(_, let message):
@@ -122,10 +153,10 @@ struct PluginQuestionType: QuestionType, @unchecked Sendable {
         }
     }
 
-    /// The plugin misbehaved: the respondent sees a message, the session keeps its answers.
+    /// The plugin misbehaved: the respondent sees a plain message in their language (the catalogue's
+    /// `error.pluginFailure`), the operator the details on the diagnostics channel; answers are kept.
     private func failure(_ message: String) -> AnswerError {
-        AnswerError(
-            code: "pluginFailure", message: "The answer could not be checked (plugin \(library.path): \(message)).",
-            arguments: ["plugin": library.path, "problem": message])
+        library.log("question type '\(typeID)': \(message)")
+        return AnswerError(code: "pluginFailure", message: "This answer could not be checked. Please try again.")
     }
 }

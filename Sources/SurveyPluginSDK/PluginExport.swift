@@ -41,7 +41,7 @@ public enum PluginExport {
                     options_schema: schema.flatMap { UnsafePointer(strdup($0)) },
                     user_data: Unmanaged.passRetained(adapter).toOpaque(), check_options: checkOptionsCallback,
                     describe: describeCallback, normalize: normalizeCallback, parse_line: parseLineCallback,
-                    summarize: summarizeCallback))
+                    summarize: summarizeCallback, normalize_localized: normalizeLocalizedCallback))
         }
         let functions = Plugin.functions
         let functionArray = UnsafeMutablePointer<survey_function>.allocate(capacity: max(functions.count, 1))
@@ -55,7 +55,8 @@ public enum PluginExport {
                     struct_size: UInt32(MemoryLayout<survey_function>.size), return_type: function.returnType.rawValue,
                     name: UnsafePointer(strdup(function.name)),
                     function: UnsafeMutableRawPointer(mutating: function.address),
-                    argument_count: UInt32(function.argumentTypes.count), argument_types: UnsafePointer(argumentTypes)))
+                    argument_count: UInt32(function.argumentTypes.count), argument_types: UnsafePointer(argumentTypes),
+                    flags: 0))
         }
         let descriptor = UnsafeMutablePointer<survey_plugin>.allocate(capacity: 1)
         descriptor.initialize(
@@ -64,7 +65,7 @@ public enum PluginExport {
                 name: UnsafePointer(strdup(Plugin.name)), version: UnsafePointer(strdup(Plugin.version)),
                 free_string: { free($0) }, question_type_count: UInt32(types.count),
                 question_types: UnsafePointer(typeArray), function_count: UInt32(functions.count),
-                functions: UnsafePointer(functionArray)))
+                functions: UnsafePointer(functionArray), abi_minor: SURVEY_PLUGIN_ABI_MINOR))
         return UnsafeRawPointer(descriptor)
     }
 
@@ -100,6 +101,12 @@ private let describeCallback: survey_json_callback = { type, options, context in
 
 private let normalizeCallback: survey_json_callback = { type, options, answer in
     respond(type, options, answer) { adapter, options, answer in adapter.normalize(options, answer: answer) }
+}
+
+private let normalizeLocalizedCallback: survey_json_callback = { type, options, request in
+    respond(type, options, request) { adapter, options, request in
+        adapter.normalizeLocalized(options, request: request)
+    }
 }
 
 private let parseLineCallback: survey_json_callback = { type, options, request in

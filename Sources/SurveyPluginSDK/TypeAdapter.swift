@@ -7,6 +7,7 @@ class TypeAdapter: @unchecked Sendable {
     func checkOptions(_ options: String) -> JSONValue { .null }
     func describe(_ options: String, context: String) -> JSONValue { .null }
     func normalize(_ options: String, answer: String) -> JSONValue { .null }
+    func normalizeLocalized(_ options: String, request: String) -> JSONValue { .null }
     func parseLine(_ options: String, request: String) -> JSONValue { .null }
     func summarize(_ options: String, request: String) -> JSONValue { .null }
 }
@@ -87,6 +88,27 @@ final class ConcreteTypeAdapter<T: QuestionType>: TypeAdapter, @unchecked Sendab
                 return PluginMessages.success(try type.normalize(answer, options: options))
             } catch {
                 throw Failure.answer(error)
+            }
+        } catch {
+            return error.json
+        }
+    }
+
+    /// ABI 1.1: the answer checked for the request's locale; messages are localised here (the type's
+    /// own when it marks them localised, else the catalogue's template for its code).
+    override func normalizeLocalized(_ options: String, request: String) -> JSONValue {
+        do throws(Failure) {
+            let options = try self.options(options)
+            let request = try parse(request)
+            let context = PluginMessages.context(json: request["context"])
+            do {
+                return PluginMessages.success(
+                    try type.normalize(request["answer"] ?? .null, options: options, in: context))
+            } catch {
+                var localized = error
+                localized.message = context.strings.message(for: error)
+                localized.isLocalized = true
+                throw Failure.answer(localized)
             }
         } catch {
             return error.json

@@ -23,7 +23,7 @@ import Testing
     #expect(question.input(in: .english).choiceInput?.choices.map(\.value) == ["yes", "no", "maybe"])
     #expect(try question.parse(line: "3", in: .english) == "maybe")
     #expect(try question.normalize("no") == "no")
-    #expect(throws: AnswerError(code: "notAChoice", message: "Answer yes, no or maybe.")) {
+    #expect(throws: AnswerError(code: "notAChoice", message: "Answer yes, no or maybe.", isLocalized: true)) {
         try question.normalize("perhaps")
     }
     #expect(question.summarize(["yes", "yes", "no"], in: .english).buckets.map(\.count) == [2, 1, 0])

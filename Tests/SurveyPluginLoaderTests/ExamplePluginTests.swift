@@ -27,7 +27,8 @@ import Testing
         #expect(try question.normalize("ff8800") == "#FF8800")
         #expect(
             throws: AnswerError(
-                code: "invalidColor", message: "Enter a colour like #FF8800.", arguments: ["value": "red"])
+                code: "invalidColor", message: "Enter a colour like #FF8800.", arguments: ["value": "red"],
+                isLocalized: true)
         ) {
             try question.normalize("red")
         }
@@ -117,7 +118,8 @@ import Testing
         #expect(try question.normalize("2") == 2)
         #expect(
             throws: AnswerError(
-                code: "outOfRange", message: "Choose a face from 1 to 5.", arguments: ["min": "1", "max": "5"])
+                code: "outOfRange", message: "Choose a face from 1 to 5.", arguments: ["min": "1", "max": "5"],
+                isLocalized: true)
         ) { try question.normalize(6) }
         #expect(throws: AnswerError.self) { try question.normalize("lots") }
         // No parse_line or summarize callbacks: the host's defaults for a number input apply.
@@ -131,7 +133,8 @@ import Testing
         }
         #expect(error?.kind == .invalidOptions)
         #expect(error?.path?.description == "$.steps[0].options.faces")
-        #expect(error?.message == "'faces' must be 3 or 5 (the only option)")
+        // The type's options_schema ({"faces": {"enum": [3, 5]}}) is enforced before check_options runs.
+        #expect(error?.message == "option 'faces' must be one of 3, 5")
     }
 }
 

@@ -36,7 +36,7 @@ import Testing
         let path = PluginFixtures.library("BrokenABIVersion")
         let error = loadError(path)
         #expect(error?.kind == .abiVersionMismatch)
-        #expect(error?.description == path + ": ABI version 99 is not supported (this engine reads version 1)")
+        #expect(error?.description == path + ": ABI version 99 is not supported (this engine reads version 1.x)")
     }
 
     @Test func structSizeMismatch() {
@@ -44,17 +44,25 @@ import Testing
         let error = loadError(path)
         #expect(error?.kind == .structSizeMismatch)
         #expect(
-            error?.description.hasPrefix(path + ": survey_plugin.struct_size is 8 but this engine expects ") == true)
+            error?.description.hasPrefix(
+                path + ": survey_plugin.struct_size is 8 but this engine reads sizes from 64 (ABI 1.0) up") == true)
     }
 
     @Test func invalidJSONFromNormalizeBecomesAnAnswerError() throws {
         let path = PluginFixtures.library("BrokenInvalidJSON")
-        let type = try #require(try PluginLoader().load(path: path).questionTypes.first)
+        let log = DiagnosticsLog()
+        let type = try #require(try PluginLoader(diagnostics: log.append).load(path: path).questionTypes.first)
         let question = try PluginFixtures.configure(type, nil)
         let error = PluginFixtures.error { () throws(AnswerError) in _ = try question.normalize("anything") }
         #expect(error?.code == "pluginFailure")
-        #expect(error?.message.contains(path) == true)
-        #expect(error?.message.contains("normalize returned invalid JSON") == true)
+        // The respondent sees a plain message; the operator gets what the plugin did.
+        #expect(error?.message == "This answer could not be checked. Please try again.")
+        #expect(
+            error.map { UIStrings(locale: "fr").message(for: $0) }
+                == "Impossible de vérifier cette réponse. Veuillez réessayer.")
+        #expect(log.lines.count == 1)
+        #expect(
+            log.lines.first?.hasPrefix(path + ": question type 'broken-json': normalize returned invalid JSON") == true)
         // The plugin is still usable afterwards.
         #expect(question.input(in: .english).kindName == "free-text")
     }
@@ -64,7 +72,8 @@ import Testing
         let question = try PluginFixtures.configure(type, ["anything": true])
         #expect(
             throws: AnswerError(
-                code: "pluginSaysNo", message: "This plugin rejects every answer.", arguments: ["reason": "test"])
+                code: "pluginSaysNo", message: "This plugin rejects every answer.", arguments: ["reason": "test"],
+                isLocalized: true)
         ) { try question.normalize("yes") }
     }
 

@@ -71,3 +71,13 @@ enum PluginFixtures {
         }
     }
 }
+
+/// Collects the loader's diagnostics lines.
+final class DiagnosticsLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+
+    var lines: [String] { lock.withLock { stored } }
+
+    @Sendable func append(_ line: String) { lock.withLock { stored.append(line) } }
+}

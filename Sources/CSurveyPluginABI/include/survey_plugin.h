@@ -1,7 +1,13 @@
 /*
  * survey_plugin.h — the C ABI between the survey engine and a plugin shared library.
  *
- * ABI version 1. Full documentation: docs/plugin-abi.md.
+ * ABI version 1.1. Full documentation: docs/plugin-abi.md.
+ *
+ * Growing the ABI: the major version (`abi_version`) changes only for incompatible changes. Minor
+ * versions only append fields at the end of a struct; every struct starts with its `struct_size`,
+ * and a host reads only the fields that size covers (a field past it counts as NULL / 0). So a
+ * plugin built against the 1.0 header loads in a 1.1 host unchanged, and a 1.1 plugin whose
+ * structs are declared at their 1.0 sizes (SURVEY_PLUGIN_V1_0_*_SIZE) loads in a 1.0 host too.
  *
  * A plugin is a shared object exporting one function, `survey_plugin_entry`, that returns a
  * pointer to a `survey_plugin` descriptor. Everything else is exchanged as UTF-8 JSON text:
@@ -15,14 +21,18 @@
 #ifndef SURVEY_PLUGIN_H
 #define SURVEY_PLUGIN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** The ABI version this header describes. A host loads only plugins with the same version. */
+/** The major ABI version this header describes. A host loads only plugins with the same major version. */
 #define SURVEY_PLUGIN_ABI_VERSION 1u
+
+/** The minor ABI version this header describes (1.1). Plugins put it in `survey_plugin.abi_minor`. */
+#define SURVEY_PLUGIN_ABI_MINOR 1u
 
 /** The name of the one symbol a plugin exports. */
 #define SURVEY_PLUGIN_ENTRY_SYMBOL "survey_plugin_entry"
@@ -95,7 +105,23 @@ struct survey_question_type {
      * summarises according to the input primitive.
      */
     survey_json_callback summarize;
+
+    /* ---- ABI 1.1 (read only when struct_size covers them) ---- */
+
+    /**
+     * normalize_localized(type, options_json, request_json) -> result JSON, like `normalize`.
+     * `request_json` is `{"answer": <answer>, "context": <context>}`: write the error `message` in
+     * the context's locale; the host shows it exactly as written. May be NULL: the host calls
+     * `normalize` (whose messages are shown as written too, falling back to the host's template
+     * for a built-in `code` only when the message is empty).
+     */
+    survey_json_callback normalize_localized;
 };
+
+/** `survey_function.flags` (ABI 1.1): the C function takes one more, last argument `char **error`.
+ * It sets `*error` to a message allocated by the plugin (released with `free_string`) to report that
+ * it could not compute a value; the host then uses no value (`null`) and logs the message. */
+#define SURVEY_FUNCTION_REPORTS_ERRORS 1u
 
 /** One expression function, called through libffi with exactly the declared C signature. */
 typedef struct survey_function {
@@ -111,13 +137,19 @@ typedef struct survey_function {
     uint32_t argument_count;
     /** `argument_count` `survey_value_type` values, one per argument. */
     const uint32_t *argument_types;
+
+    /* ---- ABI 1.1 ---- */
+
+    /** A bitwise or of `SURVEY_FUNCTION_*` flags; 0 for none. */
+    uint32_t flags;
 } survey_function;
 
 /** The descriptor `survey_plugin_entry` returns. */
 typedef struct survey_plugin {
     /** Must be `SURVEY_PLUGIN_ABI_VERSION`. Never moves: always the first field. */
     uint32_t abi_version;
-    /** Must be `sizeof(survey_plugin)`. Never moves: always the second field. */
+    /** `sizeof(survey_plugin)` as compiled by the plugin (at least SURVEY_PLUGIN_V1_0_PLUGIN_SIZE).
+     * Never moves: always the second field. */
     uint32_t struct_size;
     /** The plugin's name, e.g. "color-picker". */
     const char *name;
@@ -133,7 +165,19 @@ typedef struct survey_plugin {
     uint32_t function_count;
     /** An array of `function_count` functions. */
     const survey_function *functions;
+
+    /* ---- ABI 1.1 ---- */
+
+    /** The minor ABI version the plugin was built against: `SURVEY_PLUGIN_ABI_MINOR`. */
+    uint32_t abi_minor;
 } survey_plugin;
+
+/* The sizes of the ABI 1.0 structs (on this platform): a host accepts any struct_size from these up.
+ * The elements of `question_types` and `functions` are read `struct_size` bytes apart, so all the
+ * elements of one array must declare the same `struct_size`. */
+#define SURVEY_PLUGIN_V1_0_QUESTION_TYPE_SIZE ((uint32_t)offsetof(survey_question_type, normalize_localized))
+#define SURVEY_PLUGIN_V1_0_FUNCTION_SIZE ((uint32_t)(offsetof(survey_function, argument_types) + sizeof(const uint32_t *)))
+#define SURVEY_PLUGIN_V1_0_PLUGIN_SIZE ((uint32_t)(offsetof(survey_plugin, functions) + sizeof(const survey_function *)))
 
 /** The entry point every plugin exports. Called once per load; must not fail (return NULL only on a fatal problem). */
 const survey_plugin *survey_plugin_entry(void);

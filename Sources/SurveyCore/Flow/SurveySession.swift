@@ -164,7 +164,7 @@ public struct SurveySession {
             normalized = .null
         } else {
             do {
-                normalized = try step.question.normalize(value)
+                normalized = try step.question.normalize(value, in: context)
                 try checkChoiceVisibility(normalized, step: step)
             } catch {
                 let stepError = StepError(stepID: stepID, error: error, message: context.strings.message(for: error))

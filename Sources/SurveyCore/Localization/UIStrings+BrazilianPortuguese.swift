@@ -58,6 +58,7 @@ extension UIStrings {
         "error.missingField": "Preencha “{field}”.",
         "error.unsupportedFormat": "Use um arquivo do tipo {formats}.",
         "error.tooLongRecording": "A gravação pode ter no máximo {max} segundos.",
+        "error.pluginFailure": "Não foi possível verificar esta resposta. Tente novamente.",
         "error.notAnswerable": "Esta etapa não requer resposta.",
     ]
 }

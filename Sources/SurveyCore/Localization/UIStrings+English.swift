@@ -58,6 +58,7 @@ extension UIStrings {
         "error.missingField": "Fill in '{field}'.",
         "error.unsupportedFormat": "Use a file of type {formats}.",
         "error.tooLongRecording": "The recording may be at most {max} seconds long.",
+        "error.pluginFailure": "This answer could not be checked. Please try again.",
         "error.notAnswerable": "This step takes no answer.",
     ]
 }

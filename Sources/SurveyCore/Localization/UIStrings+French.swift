@@ -58,6 +58,7 @@ extension UIStrings {
         "error.missingField": "Remplissez le champ «\u{00A0}{field}\u{00A0}».",
         "error.unsupportedFormat": "Utilisez un fichier de type {formats}.",
         "error.tooLongRecording": "L’enregistrement ne doit pas dépasser {max} secondes.",
+        "error.pluginFailure": "Impossible de vérifier cette réponse. Veuillez réessayer.",
         "error.notAnswerable": "Cette étape n’attend pas de réponse.",
     ]
 }

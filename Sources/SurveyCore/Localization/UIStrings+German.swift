@@ -58,6 +58,7 @@ extension UIStrings {
         "error.missingField": "Füllen Sie „{field}“ aus.",
         "error.unsupportedFormat": "Verwenden Sie eine Datei vom Typ {formats}.",
         "error.tooLongRecording": "Die Aufnahme darf höchstens {max} Sekunden lang sein.",
+        "error.pluginFailure": "Diese Antwort konnte nicht geprüft werden. Bitte versuchen Sie es erneut.",
         "error.notAnswerable": "Dieser Schritt erfordert keine Antwort.",
     ]
 }

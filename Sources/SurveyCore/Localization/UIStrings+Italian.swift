@@ -58,6 +58,7 @@ extension UIStrings {
         "error.missingField": "Compila il campo «{field}».",
         "error.unsupportedFormat": "Usa un file di tipo {formats}.",
         "error.tooLongRecording": "La registrazione può durare al massimo {max} secondi.",
+        "error.pluginFailure": "Non è stato possibile verificare questa risposta. Riprova.",
         "error.notAnswerable": "Questo passaggio non richiede una risposta.",
     ]
 }

@@ -58,6 +58,7 @@ extension UIStrings {
         "error.missingField": "请填写“{field}”。",
         "error.unsupportedFormat": "请使用 {formats} 类型的文件。",
         "error.tooLongRecording": "录音时长不能超过 {max} 秒。",
+        "error.pluginFailure": "无法检查此回答，请重试。",
         "error.notAnswerable": "此步骤无需回答。",
     ]
 }

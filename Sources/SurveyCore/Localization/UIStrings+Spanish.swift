@@ -58,6 +58,7 @@ extension UIStrings {
         "error.missingField": "Completa “{field}”.",
         "error.unsupportedFormat": "Usa un archivo de tipo {formats}.",
         "error.tooLongRecording": "La grabación puede durar como máximo {max} segundos.",
+        "error.pluginFailure": "No se pudo comprobar esta respuesta. Inténtalo de nuevo.",
         "error.notAnswerable": "Este paso no admite respuesta.",
     ]
 }

@@ -58,6 +58,7 @@ extension UIStrings {
         "error.missingField": "請填寫「{field}」。",
         "error.unsupportedFormat": "請使用 {formats} 類型的檔案。",
         "error.tooLongRecording": "錄音長度不得超過 {max} 秒。",
+        "error.pluginFailure": "無法檢查此回答，請再試一次。",
         "error.notAnswerable": "此步驟無需回答。",
     ]
 }

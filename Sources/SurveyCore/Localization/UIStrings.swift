@@ -58,10 +58,36 @@ public struct UIStrings: Sendable, Hashable {
     /// The localised message for a validation error, from its code; the error's own English
     /// message when the catalogue has no template for the code.
     public func message(for error: AnswerError) -> String {
-        guard let template = table["error." + error.code] ?? UIStrings.english["error." + error.code] else {
+        guard !error.isLocalized,
+            let template = table["error." + error.code] ?? UIStrings.english["error." + error.code]
+        else {
             return error.message
         }
-        return UIStrings.fill(template, error.arguments)
+        let filled = UIStrings.fill(template, error.arguments)
+        // A template whose placeholders the error cannot fill (a custom type reusing a built-in code
+        // without its arguments) would show "{min}": the type's own message is better.
+        return UIStrings.hasPlaceholder(filled) ? error.message : filled
+    }
+
+    /// Whether `text` still contains a `{name}` placeholder.
+    static func hasPlaceholder(_ text: String) -> Bool {
+        var inside = false
+        var length = 0
+        for scalar in text.unicodeScalars {
+            if scalar == "{" {
+                inside = true
+                length = 0
+            } else if inside {
+                if scalar == "}" {
+                    if length > 0 { return true }; inside = false
+                } else if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" {
+                    length += 1
+                } else {
+                    inside = false
+                }
+            }
+        }
+        return false
     }
 
     /// The raw template for a string key, if the catalogue has one (used by tests and tools).
@@ -146,4 +172,5 @@ public enum UIStringKey: String, Sendable, CaseIterable {
     case errorUnsupportedFormat = "error.unsupportedFormat"
     case errorTooLongRecording = "error.tooLongRecording"
     case errorNotAnswerable = "error.notAnswerable"
+    case errorPluginFailure = "error.pluginFailure"
 }

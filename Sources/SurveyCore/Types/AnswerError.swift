@@ -16,12 +16,19 @@ public struct AnswerError: Error, Sendable, Hashable, CustomStringConvertible {
     public var arguments: [String: String]
     /// The composite field or matrix row the error is about, when it is about one.
     public var field: String?
+    /// Whether ``message`` is already in the respondent's language (a plugin's own words): front
+    /// ends show it as it is instead of the catalogue's template for ``code``.
+    public var isLocalized: Bool
 
-    public init(code: String, message: String, arguments: [String: String] = [:], field: String? = nil) {
+    public init(
+        code: String, message: String, arguments: [String: String] = [:], field: String? = nil,
+        isLocalized: Bool = false
+    ) {
         self.code = code
         self.message = message
         self.arguments = arguments
         self.field = field
+        self.isLocalized = isLocalized
     }
 
     public var description: String { message }

@@ -46,6 +46,12 @@ public protocol QuestionType: Sendable {
     /// - Throws: ``AnswerError`` with a message for the respondent.
     func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue
 
+    /// Checks an answer for a respondent in `context`'s locale. Sessions call this one; implement it
+    /// when the type writes its own messages in the respondent's language (mark such errors
+    /// ``AnswerError/isLocalized``). The default calls ``normalize(_:options:)``.
+    func normalize(_ answer: JSONValue, options: Options, in context: PresentationContext) throws(AnswerError)
+        -> JSONValue
+
     /// Turns a line typed in a terminal into an answer (before ``normalize(_:options:)``).
     /// The default understands the input primitive: choice numbers or values, `1,3`, numbers, yes/no.
     func parse(line: String, options: Options, in context: PresentationContext) throws(AnswerError) -> JSONValue
@@ -64,6 +70,12 @@ public protocol QuestionType: Sendable {
 
 extension QuestionType {
     public var collectsAnswer: Bool { true }
+
+    public func normalize(_ answer: JSONValue, options: Options, in context: PresentationContext) throws(AnswerError)
+        -> JSONValue
+    {
+        try normalize(answer, options: options)
+    }
 
     public func parse(line: String, options: Options, in context: PresentationContext) throws(AnswerError) -> JSONValue
     {

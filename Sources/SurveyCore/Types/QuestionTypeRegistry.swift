@@ -113,6 +113,10 @@ public struct ConfiguredQuestion: Sendable {
     public func input(in context: PresentationContext) -> InputPrimitive { box.input(in: context) }
     /// Checks and normalises an answer.
     public func normalize(_ answer: JSONValue) throws(AnswerError) -> JSONValue { try box.normalize(answer) }
+    /// Checks and normalises an answer of a respondent in `context`'s locale.
+    public func normalize(_ answer: JSONValue, in context: PresentationContext) throws(AnswerError) -> JSONValue {
+        try box.normalize(answer, in: context)
+    }
     /// Parses a typed line into an answer (not yet normalised).
     public func parse(line: String, in context: PresentationContext) throws(AnswerError) -> JSONValue {
         try box.parse(line: line, in: context)
@@ -132,6 +136,7 @@ class AnyQuestionBox: @unchecked Sendable {
     var collectsAnswer: Bool { true }
     func input(in context: PresentationContext) -> InputPrimitive { .none }
     func normalize(_ answer: JSONValue) throws(AnswerError) -> JSONValue { answer }
+    func normalize(_ answer: JSONValue, in context: PresentationContext) throws(AnswerError) -> JSONValue { answer }
     func parse(line: String, in context: PresentationContext) throws(AnswerError) -> JSONValue { .string(line) }
     func summarize(_ answers: [JSONValue], in context: PresentationContext) -> AnswerSummary {
         AnswerSummary(answered: answers.count)
@@ -154,6 +159,9 @@ final class QuestionBox<T: QuestionType>: AnyQuestionBox, @unchecked Sendable {
     override func input(in context: PresentationContext) -> InputPrimitive { type.input(for: options, in: context) }
     override func normalize(_ answer: JSONValue) throws(AnswerError) -> JSONValue {
         try type.normalize(answer, options: options)
+    }
+    override func normalize(_ answer: JSONValue, in context: PresentationContext) throws(AnswerError) -> JSONValue {
+        try type.normalize(answer, options: options, in: context)
     }
     override func parse(line: String, in context: PresentationContext) throws(AnswerError) -> JSONValue {
         try type.parse(line: line, options: options, in: context)
