@@ -90,7 +90,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SurveyCLITests",
-            dependencies: ["SurveyCLI"],
+            dependencies: ["SurveyCLI", "SurveyTestFixtures"],
             swiftSettings: strictSettings
         ),
         // -- Dynamic plugins (C ABI, loader, SDK, examples) --
@@ -132,40 +132,11 @@ let package = Package(
             path: "Plugins/HealthFunctions",
             publicHeadersPath: "."
         ),
-        // Deliberately broken plugins, one per loader failure mode.
-        .target(
-            name: "BrokenABIVersion",
-            dependencies: ["CSurveyPluginABI"],
-            path: "Tests/PluginFixtures/BrokenABIVersion",
-            publicHeadersPath: "."
-        ),
-        .target(
-            name: "BrokenStructSize",
-            dependencies: ["CSurveyPluginABI"],
-            path: "Tests/PluginFixtures/BrokenStructSize",
-            publicHeadersPath: "."
-        ),
-        .target(
-            name: "BrokenNoEntry",
-            dependencies: ["CSurveyPluginABI"],
-            path: "Tests/PluginFixtures/BrokenNoEntry",
-            publicHeadersPath: "."
-        ),
-        .target(
-            name: "BrokenInvalidJSON",
-            dependencies: ["CSurveyPluginABI"],
-            path: "Tests/PluginFixtures/BrokenInvalidJSON",
-            publicHeadersPath: "."
-        ),
-        .target(
-            name: "BrokenFailingNormalize",
-            dependencies: ["CSurveyPluginABI"],
-            path: "Tests/PluginFixtures/BrokenFailingNormalize",
-            publicHeadersPath: "."
-        ),
+        // Test-only helpers shared by test targets (no product: never seen downstream).
+        .target(name: "SurveyTestFixtures", path: "Tests/SurveyTestFixtures", swiftSettings: strictSettings),
         .testTarget(
             name: "SurveyPluginLoaderTests",
-            dependencies: ["SurveyCore", "SurveyPluginLoader"],
+            dependencies: ["SurveyCore", "SurveyPluginLoader", "SurveyTestFixtures"],
             swiftSettings: strictSettings
         ),
         // Cost of a plugin normalize call and a libffi function call against the same logic built in.
@@ -179,10 +150,11 @@ let package = Package(
 )
 
 // -- Dynamic plugins: each example and test plugin is a shared library (lib<Name>.so in the bin path).
-package.products += [
-    "ColorPicker", "CStarPlugin", "HealthFunctions", "BrokenABIVersion", "BrokenStructSize", "BrokenNoEntry",
-    "BrokenInvalidJSON", "BrokenFailingNormalize",
-].map { Product.library(name: $0, type: .dynamic, targets: [$0]) }
+// The deliberately broken plugins of the tests (Tests/PluginFixtures/) are no products: the tests
+// compile them with `cc` when they need them, so a downstream package sees only real libraries.
+package.products += ["ColorPicker", "CStarPlugin", "HealthFunctions"].map {
+    Product.library(name: $0, type: .dynamic, targets: [$0])
+}
 package.products += [
     .library(name: "SurveyPluginLoader", targets: ["SurveyPluginLoader"]),
     .library(name: "SurveyPluginSDK", targets: ["SurveyPluginSDK"]),

@@ -1,6 +1,7 @@
 import Foundation
 import SurveyBuiltins
 import SurveyCore
+import SurveyPluginLoader
 import SurveyRendering
 import SurveyResponses
 
@@ -248,16 +249,40 @@ enum ValidateCommand: Command {
 
 enum TypesCommand: Command {
     static let spec = CommandSpec(
-        name: "types", summary: "List the registered question types with a one-line summary each.",
+        name: "types",
+        summary: "List the registered question types and expression functions with a one-line summary each.",
         usage: "types [--plugin PATH]...", positionalHelp: [], options: [pluginOption], minimumPositionals: 0,
-        maximumPositionals: 0)
+        maximumPositionals: 0,
+        discussion: """
+            Question types first (id, summary, and the plugin that provides it), then the expression
+            functions: built-ins with how many arguments they take, plugin functions with their C signature.
+            """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let (registry, _) = try context.registries(plugins: arguments.all("--plugin"))
+        let (registry, functions, plugins) = try context.registriesAndPlugins(plugins: arguments.all("--plugin"))
         let width = (registry.typeIDs.map(\.count).max() ?? 0) + 2
         for type in registry.types {
             let origin = type.origin == "built-in" ? "" : "  [\(type.origin)]"
             Console.line(type.typeID + String(repeating: " ", count: width - type.typeID.count) + type.summary + origin)
+        }
+        var signatures: [String: (signature: String, origin: String)] = [:]
+        for plugin in plugins {
+            for (name, signature) in plugin.functionSignatures { signatures[name] = (signature, plugin.path) }
+        }
+        Console.line("")
+        Console.line("Expression functions:")
+        for name in functions.names {
+            guard let function = functions.function(named: name) else { continue }
+            if let plugin = signatures[name.lowercased()] {
+                Console.line("  \(plugin.signature)  [\(plugin.origin)]")
+            } else {
+                let arity = function.arity
+                let count =
+                    arity.upperBound == Int.max
+                    ? "\(arity.lowerBound) or more"
+                    : arity.count == 1 ? "\(arity.lowerBound)" : "\(arity.lowerBound)–\(arity.upperBound)"
+                Console.line("  \(function.name)(…)  \(count) argument\(arity == 1...1 ? "" : "s")")
+            }
         }
         return .success
     }

@@ -78,15 +78,24 @@ struct CommandContext {
     /// The built-in types plus those of the plugins given with `--plugin` and found in the
     /// directories of `SURVEY_PLUGIN_PATH`.
     func registries(plugins: [String]) throws(InputError) -> (QuestionTypeRegistry, ExpressionFunctionRegistry) {
+        let (registry, functions, _) = try registriesAndPlugins(plugins: plugins)
+        return (registry, functions)
+    }
+
+    /// The registries and the loaded plugins themselves (for their function signatures).
+    func registriesAndPlugins(plugins: [String]) throws(InputError) -> (
+        QuestionTypeRegistry, ExpressionFunctionRegistry, [LoadedPlugin]
+    ) {
         var registry = QuestionTypeRegistry.builtins()
         var functions = ExpressionFunctionRegistry.standard
+        let loaded: [LoadedPlugin]
         do {
-            let loaded = try PluginLoader().load(paths: plugins, environment: environment)
+            loaded = try PluginLoader().load(paths: plugins, environment: environment)
             try loaded.install(into: &registry, functions: &functions)
         } catch {
             throw InputError(error.description)
         }
-        return (registry, functions)
+        return (registry, functions, loaded)
     }
 
     /// The largest input file read (a survey, script or state): 512 MiB.

@@ -112,9 +112,6 @@ struct OptionsSchema: Sendable {
             if let maximum = rules["maxProperties"]?.intValue, members.count > maximum {
                 return fail("must have at most \(maximum) members")
             }
-            for name in rules["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where members[name] == nil {
-                return fail("needs the member '\(name)'")
-            }
             let properties = rules["properties"]?.objectValue ?? [:]
             for key in members.keys.sorted() {
                 let child = path + [.key(key)]
@@ -130,6 +127,10 @@ struct OptionsSchema: Sendable {
                     }
                     if let problem = problem(members[key] ?? .null, additional, path: child) { return problem }
                 }
+            }
+            // After the members, so that a misspelt member is named as such, not as a missing one.
+            for name in rules["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where members[name] == nil {
+                return fail("needs the member '\(name)'")
             }
         case .array(let elements):
             if let minimum = rules["minItems"]?.intValue, elements.count < minimum {

@@ -1,4 +1,5 @@
 import Foundation
+import SurveyTestFixtures
 import Testing
 
 /// The example plugins through the built `survey` binary: `survey types`, `survey test`,
@@ -13,9 +14,11 @@ struct PluginTests {
     static let overPath = ["intro", "weight", "height", "activity-tips", "favourite-color", "mood", "thanks"]
     static let underPath = ["intro", "weight", "height", "favourite-color", "mood", "thanks"]
 
-    /// `lib<name>.so` next to the `survey` binary.
+    /// `lib<name>.so`: an example plugin next to the `survey` binary, or a broken fixture compiled for the tests.
     static func library(_ name: String) -> String {
-        SurveyBinary.buildDirectory.appendingPathComponent("lib\(name).so").path
+        name.hasPrefix("Broken")
+            ? BrokenPlugins.library(name, repositoryRoot: root.path)
+            : SurveyBinary.buildDirectory.appendingPathComponent("lib\(name).so").path
     }
 
     /// `--plugin` arguments for the three example plugins.
@@ -39,6 +42,18 @@ struct PluginTests {
         let color = try #require(lines.first { $0.hasPrefix("color ") })
         #expect(color.contains("#RRGGBB"))
         #expect(color.hasSuffix("[\(Self.library("ColorPicker"))]"))
+    }
+
+    @Test func typesListsFunctionsWithTheirSignatures() throws {
+        let library = Self.library("HealthFunctions")
+        let result = try Self.run(["types", "--plugin", library])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("Expression functions:"))
+        #expect(lines.contains("  bmi(double, double) -> double  [\(library)]"))
+        #expect(lines.contains("  initials(string) -> string  [\(library)]"))
+        #expect(lines.contains("  iif(…)  3 arguments"))
+        #expect(lines.contains("  round(…)  1–2 arguments"))
     }
 
     @Test func typesFindsPluginsInSurveyPluginPath() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import SurveyCore
 import SurveyPluginLoader
+import SurveyTestFixtures
 
 /// Where the plugins built by `swift build` are: next to the test binary.
 enum PluginFixtures {
@@ -19,9 +20,10 @@ enum PluginFixtures {
     /// The directory of the installed ABI header.
     static var headerDirectory: String { repositoryRoot + "/Sources/CSurveyPluginABI/include" }
 
-    /// `lib<name>.so` in the bin directory.
+    /// `lib<name>.so`: an example plugin from the bin directory, or a broken fixture compiled for the tests.
     static func library(_ name: String) -> String {
-        binDirectory + "/lib\(name).so"
+        name.hasPrefix("Broken")
+            ? BrokenPlugins.library(name, repositoryRoot: repositoryRoot) : binDirectory + "/lib\(name).so"
     }
 
     static func load(_ name: String) throws(PluginError) -> LoadedPlugin {
@@ -36,14 +38,17 @@ enum PluginFixtures {
     }
 
     /// Compiles C `source` into `directory/name.so` with `cc -shared -fPIC`, using only the installed header.
-    static func compile(_ source: String, name: String, in directory: String) throws -> String {
+    static func compile(_ source: String, name: String, in directory: String, includeDirectory: String? = nil)
+        throws -> String
+    {
         let sourcePath = directory + "/\(name).c"
         let output = directory + "/\(name).so"
         try source.write(toFile: sourcePath, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
-            "cc", "-shared", "-fPIC", "-Wall", "-Werror", "-I", headerDirectory, "-o", output, sourcePath,
+            "cc", "-shared", "-fPIC", "-Wall", "-Werror", "-I", includeDirectory ?? headerDirectory, "-o", output,
+            sourcePath,
         ]
         try process.run()
         process.waitUntilExit()
