@@ -70,3 +70,16 @@ func inputPrimitiveJSONRoundTrips(_ input: InputPrimitive) throws {
     #expect(error?.path?.description == "$.fields[0].input.kind")
     #expect(error?.message == "unknown input kind 'slider'")
 }
+
+/// The Swift plugin package shown in docs/plugin-abi.md is the one `.ci/run` builds and loads.
+@Test func theSwiftPluginPackageInTheDocumentIsTheRealOne() throws {
+    let root = PluginFixtures.repositoryRoot
+    let document = try String(contentsOfFile: root + "/docs/plugin-abi.md", encoding: .utf8)
+    let manifest = try String(contentsOfFile: root + "/Plugins/SwiftPluginPackage/Package.swift", encoding: .utf8)
+    #expect(document.contains("```swift\n" + manifest + "```"))
+    let source = try String(
+        contentsOfFile: root + "/Plugins/SwiftPluginPackage/Sources/TriStatePlugin/TriStatePlugin.swift",
+        encoding: .utf8)
+    #expect(source.contains("@_cdecl(\"survey_plugin_entry\") public func surveyPluginEntry() -> UnsafeRawPointer {"))
+    #expect(document.contains("@_cdecl(\"survey_plugin_entry\") public func surveyPluginEntry() -> UnsafeRawPointer {"))
+}
