@@ -112,7 +112,16 @@ enum RunCommand: Command {
             stateStore = RecordedStateStore(storeName: store.name)
             if let path = arguments.value("--state-file") { stateStore = FileStateStore(path: path) }
         } else {
-            stateStore = FileStateStore(path: arguments.value("--state-file") ?? defaultStatePath(for: file))
+            let statePath = arguments.value("--state-file") ?? defaultStatePath(for: file)
+            // Never overwrite a saved session that nobody asked to continue.
+            if arguments.value("--resume") == nil, arguments.value("--state-file") == nil,
+                let saved = try? context.readState(statePath), saved.status == .inProgress
+            {
+                throw InputError(
+                    "\(statePath): holds an unfinished session of '\(saved.surveyID)'; continue it with "
+                        + "--resume \(statePath), or choose another --state-file")
+            }
+            stateStore = FileStateStore(path: statePath)
         }
         let started =
             session

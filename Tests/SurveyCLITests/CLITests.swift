@@ -170,12 +170,27 @@ struct CLITests {
         let result = try String(contentsOf: directory.appendingPathComponent("result.json"), encoding: .utf8)
         #expect(result.contains(#""rating": 5"#))
         #expect(result.contains(#""source": "google""#))
+        // While it was unfinished, a new run would not have overwritten it (checked below on a copy).
         // The state file was continued to the end: it cannot be submitted a second time.
         let third = try SurveyBinary.run(
             ["run", Fixtures.path("onboarding.json"), "--no-store", "--resume", "onboarding.state.json"],
             stdin: "\n5\n\n", directory: directory)
         #expect(third.status == 1)
         #expect(third.stderr.contains("already completed and cannot continue"), "\(third.stderr)")
+    }
+
+    @Test func aNewRunDoesNotOverwriteAnUnfinishedStateFile() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let first = try SurveyBinary.run(
+            ["run", Fixtures.path("onboarding.json"), "--no-store"], stdin: "\ngoogle\n", directory: directory)
+        #expect(first.status == 0)
+        let saved = try String(contentsOf: directory.appendingPathComponent("onboarding.state.json"), encoding: .utf8)
+        let second = try SurveyBinary.run(
+            ["run", Fixtures.path("onboarding.json"), "--no-store"], stdin: "\n", directory: directory)
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("onboarding.state.json: holds an unfinished session of 'onboarding'"))
+        let after = try String(contentsOf: directory.appendingPathComponent("onboarding.state.json"), encoding: .utf8)
+        #expect(after == saved)
     }
 
     @Test func badResumeStateIsReportedWithItsPlace() throws {

@@ -69,7 +69,7 @@ import Testing
         input.append(contentsOf: Array((#"{"command":"answer","stepId":"export-rating","value":4}"# + "\n").utf8))
         let result = try SurveyBinary.run(
             ["run", StrictScriptTests.feedback, "--renderer", "json", "--no-store"],
-            stdinData: input)
+            stdinData: input, directory: try Fixtures.temporaryDirectory())
         #expect(result.stdout.contains(#""code":"invalidUTF8""#), "\(result.stdout)")
         #expect(result.stdout.contains("the first bad byte is at offset 54"))
         #expect(!result.stdout.contains("\u{FFFD}"))
