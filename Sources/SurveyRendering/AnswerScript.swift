@@ -71,6 +71,9 @@ public struct HeadlessRenderer: SurveyRenderer {
     public private(set) var failure: RendererError?
     /// The progress seen on each unit, in order.
     public private(set) var progressTrail: [ProgressMark] = []
+    /// Every step shown at least once, in the order first shown.
+    public private(set) var shownSteps: [String] = []
+    var shownSet: Set<String> = []
 
     var transcript: EventTranscript
     private(set) var nextAction = 0
@@ -89,6 +92,9 @@ public struct HeadlessRenderer: SurveyRenderer {
     public mutating func action(for request: StepRequest) -> RendererAction {
         transcript.show(request)
         let presentation = request.presentation
+        for question in presentation.questions where shownSet.insert(question.id).inserted {
+            shownSteps.append(question.id)
+        }
         if request.visit != visit {
             visit = request.visit
             askedThisVisit = []

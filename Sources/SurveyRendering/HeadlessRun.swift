@@ -20,6 +20,8 @@ public struct HeadlessRun: Sendable {
     public var progressTrail: [ProgressMark]
     /// The session's final state.
     public var finalState: SessionState
+    /// Every step shown at least once, in the order first shown.
+    public var shownSteps: [String] = []
 
     /// Runs `survey` with `script`.
     /// - Parameters:
@@ -75,6 +77,7 @@ public struct HeadlessRun: Sendable {
                     + "remove \(extra == 1 ? "it" : "them") or allow extra actions")
         }
         progressTrail = renderer.progressTrail
+        shownSteps = renderer.shownSteps
         eventLines = collected.lines
         finalState = driver.session.state
     }

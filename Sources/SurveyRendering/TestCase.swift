@@ -1,0 +1,162 @@
+import SurveyCore
+
+/// One answer script with the expectations it carries: a regression test of a survey's flow.
+///
+/// A file holds either a plain script (`{"step": answer, …}` or `{"actions": […]}`, see
+/// ``AnswerScript``), or a test case with expectations:
+///
+/// ```json
+/// {"description": "Instagram users see the follow-up",
+///  "answers": {"discovery": "instagram", "instagram-follow-up": "reels"},
+///  "expectPath": ["welcome", "discovery", "instagram-follow-up", "about-you"],
+///  "expectAnswers": {"discovery": "instagram", "instagram-follow-up": "reels"},
+///  "expectShown": ["instagram-follow-up"], "expectHidden": ["contact"],
+///  "seed": 0, "locale": "en", "today": "2026-01-01"}
+/// ```
+///
+/// `actions` may stand instead of `answers`. Every `expect…` member is optional; a case with none
+/// only checks that the script fits the survey and completes it.
+public struct TestCase: Sendable, Hashable {
+    /// What the run must show.
+    public struct Expectations: Sendable, Hashable {
+        /// The exact completed path (unit ids).
+        public var path: [String]?
+        /// The exact answers on the completed path.
+        public var answers: [String: JSONValue]?
+        /// Steps that must have been shown at least once.
+        public var shown: [String]?
+        /// Steps that must never have been shown.
+        public var hidden: [String]?
+
+        public init(
+            path: [String]? = nil, answers: [String: JSONValue]? = nil, shown: [String]? = nil,
+            hidden: [String]? = nil
+        ) {
+            self.path = path
+            self.answers = answers
+            self.shown = shown
+            self.hidden = hidden
+        }
+
+        /// Whether anything is expected beyond completing.
+        public var isEmpty: Bool { path == nil && answers == nil && shown == nil && hidden == nil }
+    }
+
+    public var script: AnswerScript
+    public var expectations: Expectations
+    public var description: String?
+    public var seed: UInt64?
+    public var locale: String?
+    public var today: String?
+
+    public init(
+        script: AnswerScript, expectations: Expectations = Expectations(), description: String? = nil,
+        seed: UInt64? = nil, locale: String? = nil, today: String? = nil
+    ) {
+        self.script = script
+        self.expectations = expectations
+        self.description = description
+        self.seed = seed
+        self.locale = locale
+        self.today = today
+    }
+
+    static let members: Set<String> = [
+        "answers", "actions", "expectPath", "expectAnswers", "expectShown", "expectHidden", "description", "seed",
+        "locale", "today",
+    ]
+
+    /// Reads a test case or a plain script.
+    /// - Throws: ``RendererError`` (`invalidScript`) naming the bad member.
+    public init(json: JSONValue) throws(RendererError) {
+        guard case .object(let members) = json,
+            members["answers"]?.objectValue != nil || members["expectPath"] != nil
+                || members["expectAnswers"] != nil || members["expectShown"] != nil || members["expectHidden"] != nil,
+            members.keys.allSatisfy(Self.members.contains)
+        else {
+            self.init(script: try AnswerScript(json: json))
+            return
+        }
+        func fail(_ message: String) -> RendererError { RendererError(code: "invalidScript", message: message) }
+        func strings(_ key: String) throws(RendererError) -> [String]? {
+            guard let value = members[key] else { return nil }
+            guard let array = value.arrayValue, array.allSatisfy({ $0.stringValue != nil }) else {
+                throw fail("'\(key)' must be an array of step ids")
+            }
+            return array.compactMap(\.stringValue)
+        }
+        let script: AnswerScript
+        switch (members["answers"], members["actions"]) {
+        case (let answers?, nil):
+            guard case .object(let map) = answers else { throw fail("'answers' must be an object (step id → answer)") }
+            script = .answers(map)
+        case (nil, let actions?):
+            script = try AnswerScript(json: ["actions": actions])
+        case (nil, nil):
+            throw fail("a test case needs 'answers' (step id → answer) or 'actions' (a list of commands)")
+        default:
+            throw fail("a test case has 'answers' or 'actions', not both")
+        }
+        var expectations = Expectations(
+            path: try strings("expectPath"), shown: try strings("expectShown"), hidden: try strings("expectHidden"))
+        if let answers = members["expectAnswers"] {
+            guard case .object(let map) = answers else {
+                throw fail("'expectAnswers' must be an object (step id → answer)")
+            }
+            expectations.answers = map
+        }
+        var seed: UInt64?
+        if let value = members["seed"] {
+            guard let number = value.intValue, number >= 0 else {
+                throw fail("'seed' must be a whole number ≥ 0")
+            }
+            seed = UInt64(number)
+        }
+        if let value = members["description"], value.stringValue == nil { throw fail("'description' must be text") }
+        if let value = members["locale"], value.stringValue == nil { throw fail("'locale' must be text") }
+        if let value = members["today"], value.stringValue == nil { throw fail("'today' must be text (YYYY-MM-DD)") }
+        self.init(
+            script: script, expectations: expectations, description: members["description"]?.stringValue, seed: seed,
+            locale: members["locale"]?.stringValue, today: members["today"]?.stringValue)
+    }
+
+    /// The ways `run` does not meet the expectations (empty when it does), each a readable paragraph.
+    public func problems(of run: HeadlessRun) -> [String] {
+        var problems: [String] = []
+        if let failure = run.failure {
+            problems.append(failure.message + (failure.stepID.map { " (at '\($0)')" } ?? ""))
+            return problems
+        }
+        if run.outcome.result == nil {
+            problems.append("the survey did not complete (it ended at '\(run.path.last ?? "")')")
+        }
+        if let path = expectations.path, let difference = HeadlessRun.pathDifference(expected: path, actual: run.path) {
+            problems.append("the path differs from expectPath:\n" + difference)
+        }
+        if let answers = expectations.answers,
+            let difference = HeadlessRun.answersDifference(expected: answers, actual: run.answers)
+        {
+            problems.append("the answers differ from expectAnswers:\n" + difference)
+        }
+        let shown = Set(run.shownSteps)
+        if let expected = expectations.shown {
+            let missing = expected.filter { !shown.contains($0) }
+            if !missing.isEmpty {
+                problems.append("never shown, but expectShown lists: " + missing.joined(separator: ", "))
+            }
+        }
+        if let hidden = expectations.hidden {
+            let seen = hidden.filter { shown.contains($0) }
+            if !seen.isEmpty { problems.append("shown, but expectHidden lists: " + seen.joined(separator: ", ")) }
+        }
+        return problems
+    }
+
+    /// Step ids the expectations name that the survey does not have.
+    public func unknownSteps(in survey: Survey) -> [String] {
+        let named =
+            (expectations.shown ?? []) + (expectations.hidden ?? []) + (expectations.answers?.keys.sorted() ?? [])
+        let units = (expectations.path ?? []).filter { !survey.isUnit($0) }
+        return named.filter { survey.question(forStep: $0) == nil } + units
+    }
+}
