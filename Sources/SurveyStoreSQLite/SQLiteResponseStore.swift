@@ -56,10 +56,24 @@ public final class SQLiteResponseStore: ResponseStore, @unchecked Sendable {
     }
 
     func configure(synchronous: Synchronous) throws(StoreError) {
-        // The first read of the file: a file that is not a database fails here.
-        let mode = try connection.first("PRAGMA journal_mode=WAL") { row throws(StoreError) in row.text(0) }
-        guard (mode ?? nil)?.lowercased() == "wal" else {
-            throw StoreError(.unavailable, "cannot switch the store to WAL mode", store: name)
+        // The first read of the file: a file that is not a database fails here. Switching a new file
+        // to WAL takes an exclusive lock without waiting on the busy handler, so when several
+        // processes open a new store at once, the losers wait and try again here.
+        var attempt = 0
+        while true {
+            do throws(StoreError) {
+                let mode = try connection.first("PRAGMA journal_mode=WAL") { row throws(StoreError) in row.text(0) }
+                guard (mode ?? nil)?.lowercased() == "wal" else {
+                    throw StoreError(.unavailable, "cannot switch the store to WAL mode", store: name)
+                }
+                break
+            } catch {
+                attempt += 1
+                guard error.kind == .failed || error.kind == .unavailable, error.message.contains("locked"),
+                    attempt < 1000
+                else { throw error }
+                usleep(UInt32.random(in: 1_000...10_000))
+            }
         }
         try connection.execute("PRAGMA synchronous=\(synchronous.rawValue)")
         try connection.execute("PRAGMA foreign_keys=ON")
