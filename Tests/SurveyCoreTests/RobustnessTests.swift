@@ -1,0 +1,115 @@
+import Foundation
+import SurveyCore
+import Testing
+
+/// Hostile input: every case here used to crash, hang or be accepted with a wrong meaning.
+@Suite struct RobustnessTests {
+    static let context = FunctionContext(today: "2026-01-15")
+
+    /// A survey with a text question `a` and a question `b` shown when `condition` holds.
+    static func survey(condition: String) -> String {
+        surveyJSON([
+            #"{"id": "a", "type": "t-text"}"#,
+            #"{"id": "b", "type": "t-text", "visibleIf": \#(JSONWriter.string(from: .string(condition), pretty: false))}"#,
+        ])
+    }
+
+    static func evaluate(_ source: String, values: [JSONValue] = [.null]) throws -> JSONValue {
+        try Expression(source, functions: .standard) { $0 == "a" ? 0 : nil }.evaluate(values, context: context)
+    }
+
+    static func repeated(_ text: String, _ count: Int) -> String {
+        String(repeating: text, count: count)
+    }
+
+    // MARK: Nesting
+
+    static let tooDeep: [String] = [
+        repeated("(", 700) + "1" + repeated(")", 700),
+        repeated("[", 700) + "1" + repeated("]", 700),
+        repeated("abs(", 700) + "1" + repeated(")", 700),
+        repeated("not ", 10_000) + "{a}",
+        repeated("! ", 10_000) + "{a}",
+        repeated("- ", 10_000) + "1",
+        repeated("-(", 200) + "1" + repeated(")", 200),
+    ]
+
+    @Test(arguments: tooDeep)
+    func nestingPastTheLimitIsALoadErrorWithItsPlace(condition: String) throws {
+        let errors = loadErrors(Self.survey(condition: condition))
+        let error = try #require(errors.count == 1 ? errors.first : nil, "\(errors.count) errors")
+        #expect(error.kind == .expressionSyntax)
+        #expect(error.message.hasSuffix("the expression nests deeper than 256 levels"))
+        #expect(error.message.contains("at column "))
+        #expect(error.stepID == "b")
+        #expect(error.path?.description == "$.steps[1].visibleIf")
+        #expect(error.position?.line == 3)
+    }
+
+    @Test func theNestingLimitIsExact() throws {
+        let limit = Expression.maximumNesting
+        #expect(limit == 256)
+        #expect(try Self.evaluate(Self.repeated("(", limit) + "2" + Self.repeated(")", limit)) == 2)
+        #expect(try Self.evaluate(Self.repeated("- ", limit) + "2") == 2)
+        #expect(try Self.evaluate(Self.repeated("not ", limit) + "true") == true)
+        #expect(try Self.evaluate(Self.repeated("[", limit) + "1" + Self.repeated("]", limit)) != .null)
+        let error = #expect(throws: ExpressionCompileError.self) {
+            try Self.evaluate(Self.repeated("(", limit + 1) + "2" + Self.repeated(")", limit + 1))
+        }
+        #expect(error?.column == limit + 1)
+        #expect(error?.message == "the expression nests deeper than 256 levels")
+    }
+
+    @Test func theDeepestAllowedMixOfOperatorsEvaluates() throws {
+        // Every precedence level between two parentheses: the deepest tree the limit allows.
+        var source = "{a}"
+        for _ in 0..<Expression.maximumNesting {
+            source = "{a} or {a} and {a} = {a} + {a} * (\(source))"
+        }
+        #expect(try Self.evaluate(source, values: [1]) == true)
+        let survey = try loadSurvey(Self.survey(condition: source))
+        var session = SurveySession(survey: survey)
+        _ = try session.answer("x", for: "a")
+        #expect(session.isVisible("b"))
+    }
+
+    // MARK: Flat chains
+
+    @Test func longOperatorChainsAreFlatNotDeep() throws {
+        #expect(try Self.evaluate(Array(repeating: "1", count: 10_000).joined(separator: " + ")) == 10_000)
+        #expect(try Self.evaluate(Array(repeating: "2", count: 10_001).joined(separator: " - ")) == -19_998)
+        #expect(try Self.evaluate(Array(repeating: "1", count: 10_000).joined(separator: " * ")) == 1)
+        let ands = Array(repeating: "{a}", count: 10_000).joined(separator: " and ")
+        #expect(try Self.evaluate(ands, values: [true]) == true)
+        #expect(try Self.evaluate(ands, values: [false]) == false)
+        let ors = Array(repeating: "{a} = 'x'", count: 10_000).joined(separator: " or ")
+        #expect(try Self.evaluate(ors, values: ["x"]) == true)
+        #expect(try Self.evaluate(ors, values: ["y"]) == false)
+    }
+
+    @Test(arguments: [
+        ("10 - 2 - 3", JSONValue.number(5)),
+        ("2 - 3 + 4", 3),
+        ("1 + 2 + 'a'", "3a"),
+        ("'a' + 1 + 2", "a12"),
+        ("12 / 2 / 3", 2),
+        ("2 * 3 % 4", 2),
+        ("1 + 2 * 3 + 4", 11),
+        ("1 + 2 = 3 and 2 > 1 and 'x' = 'x'", true),
+        ("false or false or 1 = 1", true),
+        ("1 + 1 + 1 empty", false),
+        ("1 - 1 - 1 notempty", true),
+    ])
+    func chainsKeepLeftToRightMeaning(source: String, expected: JSONValue) throws {
+        #expect(try Self.evaluate(source) == expected)
+    }
+
+    @Test func aSurveyWithALongConditionLoadsAndAnswers() throws {
+        let condition = Array(repeating: "{a} = 'x'", count: 10_000).joined(separator: " and ")
+        let survey = try loadSurvey(Self.survey(condition: condition))
+        var session = SurveySession(survey: survey)
+        #expect(!session.isVisible("b"))
+        _ = try session.answer("x", for: "a")
+        #expect(session.isVisible("b"))
+    }
+}
