@@ -112,4 +112,54 @@ import Testing
         _ = try session.answer("x", for: "a")
         #expect(session.isVisible("b"))
     }
+
+    // MARK: Calculated values
+
+    /// Calculated values `c0` (reading `a`) to `c(count-1)`, each reading the one before, listed
+    /// first to last or last to first.
+    static func chain(_ count: Int, reversed: Bool = false, cyclic: Bool = false) -> String {
+        var values = (0..<count).map { index in
+            let source = index == 0 ? (cyclic ? "{c\(count - 1)} + 1" : "{a} + 1") : "{c\(index - 1)} + 1"
+            return #"{"name": "c\#(index)", "expression": "\#(source)"}"#
+        }
+        if reversed { values.reverse() }
+        return surveyJSON([#"{"id": "a", "type": "t-text"}"#], calculated: "[" + values.joined(separator: ",\n") + "]")
+    }
+
+    @Test(arguments: [false, true])
+    func aChainOfCalculatedValuesPastTheLimitIsALoadError(reversed: Bool) throws {
+        let errors = loadErrors(Self.chain(5_000, reversed: reversed))
+        let error = try #require(errors.count == 1 ? errors.first : nil, "\(errors.count) errors")
+        #expect(error.kind == .invalidValue)
+        #expect(error.message.contains("ends a chain of more than 256 calculated values"))
+        #expect(error.path?.components.first == .key("calculatedValues"))
+        #expect(error.position != nil)
+    }
+
+    @Test func aChainOfCalculatedValuesAtTheLimitRecomputesOnAnswer() throws {
+        let limit = SurveyLoader.maximumCalculatedChain
+        #expect(limit == 256)
+        let survey = try loadSurvey(Self.chain(limit, reversed: true))
+        var session = SurveySession(survey: survey)
+        #expect(session.calculatedValue("c\(limit - 1)") == .number(Double(limit)))
+        _ = try session.answer("1", for: "a")
+        #expect(session.calculatedValue("c\(limit - 1)") == .number(Double(limit + 1)))
+    }
+
+    @Test func manyIndependentCalculatedValuesAreNotAChain() throws {
+        let values = (0..<10_000).map { #"{"name": "v\#($0)", "expression": "{a} + \#($0)"}"# }
+        let survey = try loadSurvey(
+            surveyJSON([#"{"id": "a", "type": "t-text"}"#], calculated: "[" + values.joined(separator: ",") + "]"))
+        #expect(SurveySession(survey: survey).calculatedValue("v9999") == 9_999)
+    }
+
+    @Test func aLongCycleIsFoundWithoutRecursion() throws {
+        let errors = loadErrors(Self.chain(10_000, reversed: true, cyclic: true))
+        let error = try #require(errors.count == 1 ? errors.first : nil, "\(errors.count) errors")
+        #expect(error.kind == .dependencyCycle)
+        #expect(
+            error.message
+                == "calculated values depend on each other in a cycle: c9999 → c9998 → c9997 → c9996 → c9995 → … → c3 → c2 → c1 → c0 → c9999 (10000 calculated values)"
+        )
+    }
 }

@@ -11,6 +11,11 @@ public struct SurveyLoader: Sendable {
     /// The functions expressions may call.
     public var functions: ExpressionFunctionRegistry
 
+    /// The longest chain of calculated values that depend on one another (`c2` reads `c1`, `c3`
+    /// reads `c2`, …) a survey may have; longer is a load error. Answering re-evaluates a chain one
+    /// link per level of recursion, so the bound keeps hostile surveys from overflowing the stack.
+    public static let maximumCalculatedChain = 256
+
     public init(registry: QuestionTypeRegistry, functions: ExpressionFunctionRegistry = .standard) {
         self.registry = registry
         self.functions = functions
