@@ -162,4 +162,22 @@ import Testing
                 == "calculated values depend on each other in a cycle: c9999 → c9998 → c9997 → c9996 → c9995 → … → c3 → c2 → c1 → c0 → c9999 (10000 calculated values)"
         )
     }
+
+    // MARK: Numbers from input
+
+    @Test(arguments: [
+        ("round(1.25, {a})", JSONValue.string("1e300"), JSONValue(1.25)),
+        ("round(1.25, {a})", "-1e300", 1),
+        ("round(1.25, {a})", 1e300, 1.25),
+        ("round(1.25, {a} * 1e10)", 1e300, 1.25),
+        ("round(1.25, -{a} * 1e10)", 1e300, 1),
+        ("round(1.25, {a} * 1e10 - {a} * 1e10)", 1e300, 1),
+        ("round(1.25, {a})", "x", 1),
+        ("round(1.25, {a})", 1.9, 1.3),
+        ("round({a}, 15)", 1e300, 1e300),
+        ("round({a} * 1e10, 15)", 1e300, .number(.infinity)),
+    ])
+    func roundNeverTraps(source: String, answer: JSONValue, expected: JSONValue) throws {
+        #expect(try Self.evaluate(source, values: [answer]) == expected)
+    }
 }
