@@ -3,13 +3,14 @@ import SurveyCore
 
 /// Checks shared by the number-like types (number, rating, scale, NPS) and form fields.
 enum NumberRules {
-    /// The answer as a finite number: a JSON number or a string holding one.
+    /// The answer as a finite number: a JSON number or a string holding one in decimal notation
+    /// (`" 42 "`, `"-2.5"`, `"1e3"`; not `"0x10"`, `"inf"` or `"nan"`).
     /// - Throws: `notANumber`.
     static func number(from answer: JSONValue, field: String? = nil) throws(AnswerError) -> Double {
         let number: Double?
         switch answer {
         case .number(let value): number = value
-        case .string(let text): number = Double(text.trimmed)
+        case .string(let text): number = JSONValue.decimalNumber(text.trimmed)
         default: number = nil
         }
         guard let number, number.isFinite else {

@@ -180,4 +180,14 @@ import Testing
     func roundNeverTraps(source: String, answer: JSONValue, expected: JSONValue) throws {
         #expect(try Self.evaluate(source, values: [answer]) == expected)
     }
+
+    @Test(arguments: ["0x10", "0X1p4", "inf", "-infinity", "nan", "1_000", "1e", "--1", "+", ".", "1.2.3", "1e5e"])
+    func typedNumbersMustBeDecimal(line: String) {
+        #expect(throws: AnswerError.self) { try InputPrimitive.number(NumberInput()).parse(line: line) }
+    }
+
+    @Test(arguments: [("42", 42.0), ("+5", 5), (".5", 0.5), ("5.", 5), ("-.5e1", -5), ("1E+2", 100)])
+    func decimalTypedNumbersAreRead(line: String, expected: Double) throws {
+        #expect(try InputPrimitive.number(NumberInput()).parse(line: line) == .number(expected))
+    }
 }
