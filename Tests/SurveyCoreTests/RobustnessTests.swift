@@ -190,4 +190,44 @@ import Testing
     func decimalTypedNumbersAreRead(line: String, expected: Double) throws {
         #expect(try InputPrimitive.number(NumberInput()).parse(line: line) == .number(expected))
     }
+
+    // MARK: Many errors, long ids
+
+    @Test func tenThousandErrorsAreLocatedInOnePass() throws {
+        let steps = (0..<10_000).map { #"{"id": "s\#($0)", "type": "nosuch"}"# }
+        let clock = ContinuousClock()
+        var errors: [SurveyError] = []
+        let elapsed = clock.measure { errors = loadErrors(surveyJSON(steps)) }
+        #expect(errors.count == 10_000)
+        // surveyJSON puts the first step on line 2 and each next one on its own line.
+        for (index, error) in errors.enumerated() where index % 997 == 1 {
+            #expect(error.stepID == "s\(index)")
+            #expect(error.position == SourcePosition(line: index + 2, column: 21 + "\(index)".count))
+        }
+        // Locating each error by re-reading the file took minutes.
+        #expect(elapsed < .seconds(30))
+    }
+
+    @Test func manyPathsAreLocatedTogether() {
+        let text = "{\"a\": [1,\n  {\"b\": \"é\", \"c\": [true]}],\n \"d\": null}"
+        let paths = [
+            JSONPath([.key("a"), .index(1), .key("c"), .index(0)]),
+            JSONPath([.key("d")]),
+            JSONPath([.key("a"), .index(1), .key("missing"), .index(3)]),
+            JSONPath([.key("a"), .index(0)]),
+            JSONPath(),
+            JSONPath([.key("d")]),
+        ]
+        var copy = text
+        let positions = copy.withUTF8 { SourceLocator.positions(of: paths, in: $0) }
+        #expect(
+            positions == [
+                SourcePosition(line: 2, column: 20), SourcePosition(line: 3, column: 7),
+                SourcePosition(line: 2, column: 3), SourcePosition(line: 1, column: 8),
+                SourcePosition(line: 1, column: 1), SourcePosition(line: 3, column: 7),
+            ])
+        for (path, position) in zip(paths, positions) {
+            #expect(SourceLocator.position(of: path, in: text) == position)
+        }
+    }
 }

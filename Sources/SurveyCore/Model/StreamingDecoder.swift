@@ -113,7 +113,7 @@ extension Parser {
 extension JSONParser {
     /// Streams a survey document (see ``StreamedSurvey``); `nil` when it is not a JSON object.
     static func parseSurvey(bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> StreamedSurvey? {
-        var parser = Parser(bytes: bytes, target: nil)
+        var parser = Parser(bytes: bytes)
         do {
             return try parser.parseSurvey()
         } catch {
