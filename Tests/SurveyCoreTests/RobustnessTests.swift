@@ -230,4 +230,37 @@ import Testing
             #expect(SourceLocator.position(of: path, in: text) == position)
         }
     }
+
+    @Test func hugeIdsGetNoSuggestionAndDoNotHang() throws {
+        let id = String(repeating: "a", count: 10_000)
+        let errors = loadErrors(
+            surveyJSON([#"{"id": "\#(id)", "type": "t-text", "branches": [{"goto": "\#(id)b"}]}"#]))
+        let error = try #require(errors.first)
+        #expect(errors.count == 1)
+        #expect(error.kind == .unknownReference)
+        #expect(!error.message.contains("did you mean"))
+        let typo = try #require(
+            loadErrors(surveyJSON([#"{"id": "\#(id)", "type": "t-text\#(id)"}"#])).first)
+        #expect(typo.kind == .unknownType)
+        #expect(!typo.message.contains("did you mean"))
+    }
+
+    @Test func ordinaryIdsStillGetSuggestions() throws {
+        let id = String(repeating: "ab", count: 30)
+        let error = try #require(
+            loadErrors(surveyJSON([#"{"id": "\#(id)", "type": "t-text", "branches": [{"goto": "\#(id)x"}]}"#]))
+                .first)
+        #expect(error.message.contains("did you mean '\(id)'?"))
+    }
+
+    @Test func thousandsOfUnknownBranchTargetsAreReportedQuickly() throws {
+        let steps = (0..<5_000).map { #"{"id": "s\#($0)", "type": "t-text", "branches": [{"goto": "t\#($0)"}]}"# }
+        let clock = ContinuousClock()
+        var errors: [SurveyError] = []
+        let elapsed = clock.measure { errors = loadErrors(surveyJSON(steps)) }
+        #expect(errors.count == 5_000)
+        #expect(errors.allSatisfy { $0.kind == .unknownReference })
+        #expect(errors.filter { $0.message.contains("did you mean") }.count <= 32)
+        #expect(elapsed < .seconds(30))
+    }
 }

@@ -8,6 +8,11 @@ struct SurveyCompiler {
     var usesDateFunctions = false
     /// Questions already configured, by type and options.
     var configured: [ConfigurationKey: ConfiguredQuestion] = [:]
+    /// Every step and page id, sorted, for "did you mean" hints on branch targets (built once).
+    var branchTargetNames: [String]?
+    /// How many more unknown branch targets get a "did you mean" hint: each compares the target with
+    /// every id, so a survey with thousands of bad targets would otherwise take minutes to report.
+    var branchHintsLeft = 32
 
     struct ConfigurationKey: Hashable, Sendable {
         let typeID: String
@@ -404,10 +409,13 @@ struct SurveyCompiler {
                     result.append(CompiledBranch(condition: condition, targetUnit: flatSteps[step].unit))
                 } else {
                     var message = "branch target '\(target)' is not a step or page id"
-                    if units.count < 50_000,
-                        let suggestion = closestMatch(to: target, in: units.keys.sorted() + steps.keys.sorted())
-                    {
-                        message += " (did you mean '\(suggestion)'?)"
+                    if units.count < 50_000, branchHintsLeft > 0 {
+                        branchHintsLeft -= 1
+                        let names = branchTargetNames ?? units.keys.sorted() + steps.keys.sorted()
+                        branchTargetNames = names
+                        if let suggestion = closestMatch(to: target, in: names) {
+                            message += " (did you mean '\(suggestion)'?)"
+                        }
                     }
                     errors.append(
                         SurveyError(.unknownReference, message, path: rulePath.appending("goto"), stepID: stepID))
