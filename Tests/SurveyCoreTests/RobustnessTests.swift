@@ -263,4 +263,21 @@ import Testing
         #expect(errors.filter { $0.message.contains("did you mean") }.count <= 32)
         #expect(elapsed < .seconds(30))
     }
+
+    // MARK: Duplicate members
+
+    @Test(arguments: [
+        #"{"formatVersion": 1, "id": "s", "title": "T", "steps": 5, "steps": [{"id": "a", "type": "t-text"}]}"#,
+        #"{"formatVersion": 1, "id": "s", "title": "T", "steps": {}, "steps": [{"id": "a", "type": "t-text"}]}"#,
+        #"{"formatVersion": 1, "id": "s", "title": "T", "steps": [{"id": "a", "type": "t-text"}], "steps": 5}"#,
+        #"{"formatVersion": 1, "id": "s", "title": "T", "steps": [{"id": "a", "type": "t-text"}], "steps": []}"#,
+        #"{"formatVersion": 1, "id": "s", "title": "T", "steps": null, "steps": null}"#,
+    ])
+    func aDuplicateStepsMemberIsAlwaysAnError(text: String) throws {
+        let errors = loadErrors(text)
+        let error = try #require(errors.count == 1 ? errors.first : nil, "\(errors)")
+        #expect(error.kind == .syntax)
+        #expect(error.message == #"invalid JSON: duplicate member name "steps""#)
+        #expect(error.position?.line == 1)
+    }
 }

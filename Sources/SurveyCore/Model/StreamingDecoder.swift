@@ -22,7 +22,7 @@ extension Parser {
         var result = StreamedSurvey(root: .null)
         try parseMembers { (parser, key, keyOffset) throws(RawSyntaxError) in
             if key == "steps", parser.peek() == UInt8(ascii: "[") {
-                guard result.steps == nil else {
+                guard result.steps == nil, root["steps"] == nil else {
                     throw RawSyntaxError(message: "duplicate member name \"steps\"", offset: keyOffset)
                 }
                 var map = SourceMap()
