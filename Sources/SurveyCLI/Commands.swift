@@ -79,7 +79,7 @@ enum RunCommand: Command {
         } else {
             session = SurveySession(
                 survey: survey, seed: seed, locale: context.locale(option: arguments.value("--locale")),
-                today: arguments.value("--today"))
+                today: try today(arguments, command: spec.name))
         }
         let statePath = arguments.value("--state-file") ?? defaultStatePath(for: file)
         var driver = SurveyDriver(session: session, stateStore: FileStateStore(path: statePath), isResumed: isResumed)

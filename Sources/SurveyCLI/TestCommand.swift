@@ -55,7 +55,7 @@ enum TestCommand: Command {
         let quiet = arguments.flag("--quiet")
         let run = HeadlessRun(
             survey: survey, script: script, seed: seed, locale: context.locale(option: arguments.value("--locale")),
-            today: arguments.value("--today"), output: quiet ? nil : { Console.line($0) })
+            today: try today(arguments, command: spec.name), output: quiet ? nil : { Console.line($0) })
         if let failure = run.failure {
             var place = failure.stepID.map { " (at '\($0)'" } ?? ""
             // A refusal by a plugin type names the plugin file, like every other plugin problem.
