@@ -10,8 +10,8 @@ import SurveyCore
 /// | `step` | number > 0 | none | Values must be `min` (or 0 without `min`) plus a whole number of steps. |
 /// | `unit` | text | none | Shown next to the field ("kg", "years"). |
 ///
-/// **Answer:** a JSON number; a string holding a number (`" 42 "`, `"2.5"`) is accepted and
-/// normalised to a number. Errors: `notANumber`, `notAnInteger`, `belowMinimum` (`min`),
+/// **Answer:** a JSON number; a string holding a decimal number (`" 42 "`, `"2.5"`, `"1e3"`, but
+/// not `"0x10"` or `"inf"`) is accepted and normalised to a number. Errors: `notANumber`, `notAnInteger`, `belowMinimum` (`min`),
 /// `aboveMaximum` (`max`), `notOnStep` (`step`).
 ///
 /// ```json

@@ -34,9 +34,10 @@ public struct ScaleType: QuestionType {
 
         /// Every value of the scale, or `nil` when there are too many to list.
         var values: [Double]? {
-            let count = Int(((maximum - minimum) / step).rounded()) + 1
-            guard count <= 101 else { return nil }
-            return (0..<count).map { minimum + Double($0) * step }
+            // Compared as a Double first: a huge range would not fit an Int.
+            let steps = ((maximum - minimum) / step).rounded()
+            guard steps <= 100 else { return nil }
+            return (0...Int(steps)).map { minimum + Double($0) * step }
         }
 
         var isInteger: Bool { minimum.rounded() == minimum && step.rounded() == step }

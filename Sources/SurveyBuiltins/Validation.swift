@@ -3,13 +3,14 @@ import SurveyCore
 
 /// Checks shared by the number-like types (number, rating, scale, NPS) and form fields.
 enum NumberRules {
-    /// The answer as a finite number: a JSON number or a string holding one.
+    /// The answer as a finite number: a JSON number or a string holding one in decimal notation
+    /// (`" 42 "`, `"-2.5"`, `"1e3"`; not `"0x10"`, `"inf"` or `"nan"`).
     /// - Throws: `notANumber`.
     static func number(from answer: JSONValue, field: String? = nil) throws(AnswerError) -> Double {
         let number: Double?
         switch answer {
         case .number(let value): number = value
-        case .string(let text): number = Double(text.trimmed)
+        case .string(let text): number = JSONValue.decimalNumber(text.trimmed)
         default: number = nil
         }
         guard let number, number.isFinite else {
@@ -154,17 +155,10 @@ struct FormAnswer {
 
 /// "Did you mean" hints for option values, by edit distance.
 enum Suggestion {
-    /// The candidate closest to `word`, when it is close enough to be a likely typo.
+    /// The candidate closest to `word`, when it is close enough to be a likely typo (the engine's
+    /// own rule, which gives no suggestion for words longer than 64 Unicode scalars).
     static func closest(to word: String, in candidates: [String]) -> String? {
-        let lowered = word.lowercased()
-        var best: (candidate: String, distance: Int)?
-        for candidate in candidates {
-            let distance = editDistance(lowered, candidate.lowercased())
-            guard distance <= max(2, candidate.count / 3) else { continue }
-            if let current = best, current.distance <= distance { continue }
-            best = (candidate, distance)
-        }
-        return best?.candidate
+        closestMatch(to: word, in: candidates)
     }
 
     /// A message for an unknown `value`, with a suggestion or the list of valid values.
@@ -173,24 +167,6 @@ enum Suggestion {
             return "unknown \(what) '\(value)' (did you mean '\(suggestion)'?)"
         }
         return "unknown \(what) '\(value)'; expected one of: \(validValues.joined(separator: ", "))"
-    }
-
-    static func editDistance(_ first: String, _ second: String) -> Int {
-        let first = Array(first.unicodeScalars)
-        let second = Array(second.unicodeScalars)
-        guard !first.isEmpty else { return second.count }
-        guard !second.isEmpty else { return first.count }
-        var previous = Array(0...second.count)
-        var current = [Int](repeating: 0, count: second.count + 1)
-        for i in 1...first.count {
-            current[0] = i
-            for j in 1...second.count {
-                let cost = first[i - 1] == second[j - 1] ? 0 : 1
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            }
-            swap(&previous, &current)
-        }
-        return previous[second.count]
     }
 }
 

@@ -123,11 +123,11 @@ enum RunCommand: Command {
             }
             stateStore = FileStateStore(path: statePath)
         }
+        let today = try today(arguments, command: spec.name)
         let started =
             session
             ?? SurveySession(
-                survey: survey, seed: seed, locale: context.locale(option: arguments.value("--locale")),
-                today: arguments.value("--today"))
+                survey: survey, seed: seed, locale: context.locale(option: arguments.value("--locale")), today: today)
         var driver = SurveyDriver(session: started, stateStore: stateStore, isResumed: isResumed, recorder: recorder)
         SignalHandling.install(answersAreKept: recorder != nil)
         let outcome: DriverOutcome
@@ -198,11 +198,12 @@ enum RunCommand: Command {
                 }
             }
             let seed = try seed(arguments, command: spec.name)
+            let today = try today(arguments, command: spec.name)
             let session =
                 resumed
                 ?? SurveySession(
                     survey: survey, seed: seed, locale: context.locale(option: arguments.value("--locale")),
-                    today: arguments.value("--today"))
+                    today: today)
             let recorder = try ResponseRecorder(store: store, respondentID: respondent, session: session)
             return PreparedRecording(session: session, recorder: recorder, isContinued: false)
         } catch let error as StoreError {

@@ -58,6 +58,17 @@ enum Console {
     static var isOutputTerminal: Bool { isatty(1) != 0 }
 }
 
+/// The `--today` option, `nil` when it is not given.
+/// - Throws: ``UsageError`` unless it is a real calendar date written `YYYY-MM-DD` (`2026-02-30`
+///   is refused rather than passed on to `today()` and `age()`).
+func today(_ arguments: ParsedArguments, command: String) throws(UsageError) -> String? {
+    guard let text = arguments.value("--today") else { return nil }
+    guard CivilDate(exactly: text) != nil else {
+        throw UsageError("--today must be a real date written YYYY-MM-DD, got '\(text)'", command: command)
+    }
+    return text
+}
+
 /// What every command shares: the environment, plugins, registries, file reading.
 struct CommandContext {
     var environment: [String: String]

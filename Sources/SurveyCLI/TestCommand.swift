@@ -73,7 +73,8 @@ enum TestCommand: Command {
         }
         let run = HeadlessRun(
             survey: survey, script: script, seed: seed, locale: context.locale(option: arguments.value("--locale")),
-            today: arguments.value("--today"), output: quiet ? nil : { Console.line($0) }, recorder: makeRecorder,
+            today: try today(arguments, command: spec.name), output: quiet ? nil : { Console.line($0) },
+            recorder: makeRecorder,
             allowsExtra: arguments.flag("--allow-extra"))
         if let failure = run.failure {
             var place = failure.stepID.map { " (at '\($0)'" } ?? ""

@@ -10,7 +10,7 @@ public struct PluginError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable {
         /// The file or plugin directory does not exist.
         case notFound
-        /// The file exists but `dlopen` refused it.
+        /// The file exists but is not a regular file (a directory, FIFO or device), or `dlopen` refused it.
         case notSharedObject
         /// The library does not export `survey_plugin_entry`.
         case missingEntrySymbol

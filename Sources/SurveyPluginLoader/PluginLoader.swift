@@ -89,12 +89,19 @@ public struct PluginLoader: Sendable {
         return names.sorted().map { prefix + $0 }
     }
 
-    /// The canonical path, so a plugin given twice loads once; also checks the file exists.
+    /// The canonical path, so a plugin given twice loads once; also checks the file exists and is a
+    /// regular file (`dlopen` on a FIFO blocks until something writes to it).
     private func resolve(_ path: String) throws(PluginError) -> String {
         guard let resolved = realpath(path, nil) else {
             throw PluginError(.notFound, path: path, "plugin file not found")
         }
         defer { free(resolved) }
+        var status = stat()
+        guard stat(resolved, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw PluginError(
+                .notSharedObject, path: path,
+                "not a regular file (a directory, FIFO or device), so not a shared library")
+        }
         return String(cString: resolved)
     }
 

@@ -124,7 +124,9 @@ extension TextRenderer {
     func showNumber(_ number: NumberInput) {
         let low = number.minimum.map(JSONValue.format(number:))
         let high = number.maximum.map(JSONValue.format(number:))
-        if number.presentation == "stars", let low, let high, let count = number.maximum.map(Int.init), count <= 10 {
+        if number.presentation == "stars", let low, let high, let count = number.maximum.flatMap({ Int(exactly: $0) }),
+            count <= 10
+        {
             let stars = style.usesSymbols ? String(repeating: "☆", count: count) : String(repeating: "*", count: count)
             line("  \(stars)  (\(low)–\(high))")
             return
@@ -134,7 +136,8 @@ extension TextRenderer {
         {
             var points: [String] = []
             var value = minimum
-            while value <= maximum + step / 1000 {
+            // At most 11 points, even where adding `step` no longer changes a huge `value`.
+            while value <= maximum + step / 1000, points.count <= 10 {
                 points.append(JSONValue.format(number: value))
                 value += step
             }
@@ -162,7 +165,8 @@ extension TextRenderer {
         case .boolean(let boolean):
             return answer.boolValue == true ? boolean.trueLabel : boolean.falseLabel
         case .number(let number) where number.presentation == "stars":
-            guard let stars = answer.intValue, let maximum = number.maximum.map(Int.init), stars >= 0, stars <= maximum
+            guard let stars = answer.intValue, let maximum = number.maximum.flatMap({ Int(exactly: $0) }), stars >= 0,
+                stars <= maximum
             else { return answer.displayText }
             let (full, empty) = style.usesSymbols ? ("★", "☆") : ("*", ".")
             return String(repeating: full, count: stars) + String(repeating: empty, count: maximum - stars)

@@ -24,6 +24,16 @@ struct NumberTypeTests {
         invalid.check(try configure(NumberType(), ["min": 0, "max": 100, "integer": true, "step": 5]))
     }
 
+    @Test(arguments: ["0x10", "0X1P4", "inf", "-Infinity", "nan", "1_000", "1e", "--2", "+", "1.2.3", "1 000", "٣"])
+    func numericStringsMustBeDecimal(answer: String) throws {
+        AnswerErrorCase(.string(answer), "notANumber", [:]).check(try configure(NumberType()))
+    }
+
+    @Test(arguments: [("+5", 5.0), (".5", 0.5), ("5.", 5), ("-.5e1", -5), (" 1E+2 ", 100)])
+    func decimalStringsBecomeNumbers(answer: String, expected: Double) throws {
+        #expect(try configure(NumberType()).normalize(.string(answer)) == .number(expected))
+    }
+
     @Test func stepCountsFromTheMinimum() throws {
         let question = try configure(NumberType(), ["min": 1, "step": 2])
         #expect(try question.normalize(7) == 7)

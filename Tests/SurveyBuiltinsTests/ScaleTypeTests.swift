@@ -92,6 +92,13 @@ struct ScaleTypeTests {
         #expect(summary.buckets.map(\.value) == ["3", "900"])
     }
 
+    @Test func summaryOfAnEnormousScaleDoesNotTrap() throws {
+        // (max - min) / step is far beyond Int: it used to trap converting the step count.
+        let summary = try configure(ScaleType(), ["min": 0, "max": 1e300, "step": 1]).summarize(
+            [3, 1e300], in: english)
+        #expect(summary.buckets.map(\.value).count == 2)
+    }
+
     @Test func npsPresetSummaryAddsTheScore() throws {
         let summary = try configure(ScaleType(), ["preset": "nps"]).summarize([10, 0], in: english)
         #expect(summary.buckets.last?.value == "nps-score")

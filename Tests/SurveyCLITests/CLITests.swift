@@ -29,6 +29,27 @@ struct CLITests {
         #expect(try SurveyBinary.run(["validate"]).status == 2)
     }
 
+    @Test(arguments: ["2026-02-30", "2025-02-29", "2026-13-01", "2026-1-5", "+202-01-01", "2026-01-15T10:00", "today"])
+    func todayMustBeARealDate(today: String) throws {
+        for arguments in [
+            ["run", Self.onboarding, "--state-file", "/dev/null", "--today", today],
+            ["test", Self.onboarding, "--answers", "Examples/answers/onboarding-skip.json", "--today", today],
+        ] {
+            let result = try SurveyBinary.run(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.contains("--today must be a real date written YYYY-MM-DD, got '\(today)'"))
+        }
+    }
+
+    @Test func aLeapDayIsATodayLikeAnyOther() throws {
+        let result = try SurveyBinary.run(
+            [
+                "test", "Examples/onboarding.json", "--answers", "Examples/answers/onboarding-skip.json", "--today",
+                "2028-02-29",
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
     @Test func missingFileIsAnInputProblem() throws {
         let result = try SurveyBinary.run(["run", "no-such-survey.json"])
         #expect(result.status == 1)

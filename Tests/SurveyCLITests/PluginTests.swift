@@ -200,6 +200,12 @@ struct PluginTests {
         try expectOneLineFailure([file], startsWith: file + ": ", contains: "not a loadable shared library")
     }
 
+    @Test func aFIFOGivenAsPluginIsRefusedNotWaitedOn() throws {
+        let file = try Fixtures.temporaryDirectory().appendingPathComponent("libFIFO.so").path
+        #expect(mkfifo(file, 0o600) == 0)
+        try expectOneLineFailure([file], startsWith: file + ": ", contains: "not a regular file")
+    }
+
     @Test func missingEntrySymbol() throws {
         let file = Self.library("BrokenNoEntry")
         try expectOneLineFailure(

@@ -25,6 +25,23 @@ import Testing
         #expect(error?.description.contains("\n") == false)
     }
 
+    @Test func aFIFOIsRefusedBeforeDlopenWouldBlock() throws {
+        let path = try PluginFixtures.temporaryDirectory() + "/fifo.so"
+        #expect(mkfifo(path, 0o600) == 0)
+        let error = loadError(path)
+        #expect(error?.kind == .notSharedObject)
+        #expect(
+            error?.description
+                == path + ": not a regular file (a directory, FIFO or device), so not a shared library")
+        let directory = try PluginFixtures.temporaryDirectory()
+        #expect(loadError(directory)?.kind == .notSharedObject)
+        let inSearchPath = PluginFixtures.error { () throws(PluginError) in
+            _ = try PluginLoader().load(
+                paths: [], environment: ["SURVEY_PLUGIN_PATH": (path as NSString).deletingLastPathComponent])
+        }
+        #expect(inSearchPath?.path.hasSuffix("/fifo.so") == true)
+    }
+
     @Test func missingEntrySymbol() {
         let path = PluginFixtures.library("BrokenNoEntry")
         let error = loadError(path)

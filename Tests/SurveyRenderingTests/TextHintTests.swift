@@ -25,6 +25,19 @@ struct TextHintTests {
         survey = try SurveyLoader(registry: .builtins()).load(text: Self.definition, source: "hints.json")
     }
 
+    @Test func aScaleOfHugeNumbersShowsAtMostElevenPoints() throws {
+        // Adding the step to 1e17 does not change it: listing the points used to loop forever.
+        let survey = try SurveyLoader(registry: .builtins()).load(
+            text: """
+                {"formatVersion": 1, "id": "big", "title": "Big", "steps": [
+                  {"id": "n", "type": "number", "title": "N?", "options": {"min": 1e17, "max": 100000000000000016, "step": 2}}
+                ]}
+                """)
+        let (_, text) = runText(survey, ["100000000000000000"])
+        let points = try #require(text.split(separator: "\n").first { $0.hasPrefix("  1e+17") })
+        #expect(points.split(separator: " ").count == 11)
+    }
+
     @Test func englishHints() {
         let (outcome, text) = runText(survey, ["b", "", "1,3", "2,1", "Once upon", "a time", ""])
         #expect(text.contains("! You are at the first question."))

@@ -13,6 +13,12 @@ public struct Expression: Sendable {
     /// Whether it calls a function whose result depends on more than its arguments (the date).
     let callsImpureFunction: Bool
 
+    /// The deepest nesting of parentheses, lists, function calls and prefix operators (`not`, `!`,
+    /// unary `-`) an expression may have; deeper is a syntax error. Parsing and evaluation recurse
+    /// once per level, so the bound keeps hostile input from overflowing the stack. Chains of binary
+    /// operators (`1 + 1 + …`, `{a} and {b} and …`) do not nest and have no limit.
+    public static let maximumNesting = 256
+
     /// Parses and compiles `source`.
     /// - Parameters:
     ///   - resolve: maps a referenced name to its slot, or `nil` when the name is unknown.
@@ -85,6 +91,9 @@ indirect enum ExpressionNode: Sendable {
     case negate(ExpressionNode)
     case isEmpty(ExpressionNode, Bool)
     case binary(BinaryOperator, ExpressionNode, ExpressionNode)
+    /// `first op₁ x₁ op₂ x₂ …`, two or more operators of one precedence level applied left to right
+    /// (`a + b - c`, `a and b and c`): long chains stay one level deep.
+    case chain(ExpressionNode, [(BinaryOperator, ExpressionNode)])
     /// `{slot} op literal`, the most common condition, evaluated without recursion.
     case compareSlot(BinaryOperator, Int, JSONValue)
     case call(ExpressionFunction, [ExpressionNode])
@@ -95,6 +104,11 @@ indirect enum ExpressionNode: Sendable {
             return .compareSlot(op, slot, value)
         }
         return .binary(op, lhs, rhs)
+    }
+
+    /// `first` followed by `rest` (empty, or at least two operators of one level).
+    static func makeChain(_ first: ExpressionNode, _ rest: [(BinaryOperator, ExpressionNode)]) -> ExpressionNode {
+        rest.isEmpty ? first : .chain(first, rest)
     }
 }
 
@@ -126,6 +140,14 @@ struct Evaluator {
             return isTrue(lhs) && isTrue(rhs)
         case .binary(.or, let lhs, let rhs):
             return isTrue(lhs) || isTrue(rhs)
+        case .chain(let first, let rest) where rest[0].0 == .and:
+            guard isTrue(first) else { return false }
+            for (_, operand) in rest where !isTrue(operand) { return false }
+            return true
+        case .chain(let first, let rest) where rest[0].0 == .or:
+            if isTrue(first) { return true }
+            for (_, operand) in rest where isTrue(operand) { return true }
+            return false
         case .not(let operand):
             return !isTrue(operand)
         case .isEmpty(let operand, let wantsEmpty):
@@ -193,6 +215,16 @@ struct Evaluator {
             default:
                 return .bool(Self.compare(op, evaluate(lhs), evaluate(rhs)))
             }
+        case .chain(let first, let rest):
+            if rest[0].0 == .and || rest[0].0 == .or { return .bool(isTrue(node)) }
+            var result = evaluate(first)
+            for (op, operand) in rest {
+                result =
+                    op == .add
+                    ? ExpressionValue.add(result, evaluate(operand))
+                    : ExpressionValue.arithmetic(op, result, evaluate(operand))
+            }
+            return result
         case .call(let function, let arguments):
             let evaluated = arguments.map { evaluate($0) }
             do {

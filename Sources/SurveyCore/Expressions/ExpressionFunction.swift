@@ -129,6 +129,20 @@ package struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertibl
         self.init(year: year, month: month, day: day)
     }
 
+    /// Parses exactly `YYYY-MM-DD` (ASCII digits naming a real day, nothing before or after);
+    /// `nil` otherwise (`2026-02-30`, `2026-2-3`, `2026-02-03T10:00`).
+    package init?(exactly text: String) {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10 else { return nil }
+        for (offset, byte) in bytes.enumerated() {
+            let isDash = offset == 4 || offset == 7
+            guard isDash ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else {
+                return nil
+            }
+        }
+        self.init(text)
+    }
+
     package static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28

@@ -51,6 +51,9 @@ struct ExpressionParser {
     var referencedNames: [String] = []
     var referencedSlots: [Int] = []
     var callsImpureFunction = false
+    /// How many parentheses, lists, calls and prefix operators enclose the current token
+    /// (at most ``Expression/maximumNesting``).
+    var nesting = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>, functions: ExpressionFunctionRegistry, resolve: @escaping (String) -> Int?)
     {
@@ -262,20 +265,40 @@ struct ExpressionParser {
         }
     }
 
+    /// Enters one more level of nesting at the current token.
+    /// - Throws: a syntax error past ``Expression/maximumNesting``.
+    mutating func enterNesting() throws(ExpressionCompileError) {
+        nesting += 1
+        if nesting > Expression.maximumNesting { throw nestingError() }
+    }
+
+    func nestingError() -> ExpressionCompileError {
+        error("the expression nests deeper than \(Expression.maximumNesting) levels")
+    }
+
     mutating func parseExpression(_ minimumLevel: Int) throws(ExpressionCompileError) -> ExpressionNode {
         var node: ExpressionNode
         if minimumLevel <= Self.notLevel, isKeyword(.not) || token == .symbol(.bang) {
+            try enterNesting()
             try advance()
             node = .not(try parseExpression(Self.notLevel))
+            nesting -= 1
         } else {
             node = try parseUnary()
         }
         var hasComparison = false
+        // A run of operators of one level (`a + b - c`, `a and b and c`) becomes one flat
+        // ``ExpressionNode/chain(_:_:)`` instead of a left-deep tree: `node` is then the run's first
+        // operand and `run` the rest, folded together when the run ends.
+        var runLevel = -1
+        var run: [(BinaryOperator, ExpressionNode)] = []
         while true {
             if minimumLevel <= Self.comparisonLevel, !hasComparison, isKeyword(.empty) || isKeyword(.notEmpty) {
                 let wantsEmpty = isKeyword(.empty)
                 try advance()
-                node = .isEmpty(node, wantsEmpty)
+                node = .isEmpty(.makeChain(node, run), wantsEmpty)
+                run = []
+                runLevel = -1
                 hasComparison = true
                 continue
             }
@@ -289,21 +312,40 @@ struct ExpressionParser {
             try advance()
             if token == .end { throw error("expected a value after the operator") }
             let rhs = try parseExpression(level + 1)
-            node = level == Self.comparisonLevel ? .makeBinary(op, node, rhs) : .binary(op, node, rhs)
+            if level == Self.comparisonLevel {
+                node = .makeBinary(op, .makeChain(node, run), rhs)
+                run = []
+                runLevel = -1
+            } else if level == runLevel {
+                if run.isEmpty, case .binary(let firstOperator, let first, let second) = node {
+                    node = first
+                    run = [(firstOperator, second)]
+                }
+                run.append((op, rhs))
+            } else {
+                node = .binary(op, .makeChain(node, run), rhs)
+                run = []
+                runLevel = level
+            }
         }
-        return node
+        return .makeChain(node, run)
     }
 
     mutating func parseUnary() throws(ExpressionCompileError) -> ExpressionNode {
         if token == .symbol(.minus) {
+            try enterNesting()
             try advance()
             let operand = try parseUnary()
+            nesting -= 1
             if case .literal(.number(let value)) = operand { return .literal(.number(-value)) }
             return .negate(operand)
         }
         if token == .symbol(.bang) {
+            try enterNesting()
             try advance()
-            return .not(try parseUnary())
+            let operand = try parseUnary()
+            nesting -= 1
+            return .not(operand)
         }
         return try parsePrimary()
     }
@@ -342,6 +384,8 @@ struct ExpressionParser {
         return keys.isEmpty ? .variable(slot) : .member(.variable(slot), keys)
     }
 
+    // Each nesting construct is parsed in its own function: parsePrimary's frame is on the stack
+    // once per level, so it stays small.
     mutating func parsePrimary() throws(ExpressionCompileError) -> ExpressionNode {
         let start = tokenStart
         switch token {
@@ -355,85 +399,114 @@ struct ExpressionParser {
             try advance()
             return try reference(name, at: start)
         case .symbol(.openParen):
-            try advance()
-            let node = try parseOr()
-            guard token == .symbol(.closeParen) else {
-                throw error("expected ')' to close '(' at column \(column(ofByte: start))")
-            }
-            try advance()
-            return node
+            return try parseParenthesized()
         case .symbol(.openBracket):
-            try advance()
-            var elements: [ExpressionNode] = []
-            if token != .symbol(.closeBracket) {
-                while true {
-                    elements.append(try parseOr())
-                    if token == .symbol(.comma) {
-                        try advance()
-                        continue
-                    }
-                    guard token == .symbol(.closeBracket) else { throw error("expected ',' or ']' in a list") }
-                    break
-                }
-            }
-            try advance()
-            if elements.allSatisfy({ if case .literal = $0 { return true } else { return false } }) {
-                return .literal(
-                    .array(elements.map { if case .literal(let value) = $0 { return value } else { return .null } }))
-            }
-            return .array(elements)
+            return try parseList()
         case .identifier(let word, let keyword):
-            try advance()
             switch keyword {
-            case .true?: return .literal(.bool(true))
-            case .false?: return .literal(.bool(false))
-            case .null?: return .literal(.null)
-            default: break
+            case .true?:
+                try advance()
+                return .literal(.bool(true))
+            case .false?:
+                try advance()
+                return .literal(.bool(false))
+            case .null?:
+                try advance()
+                return .literal(.null)
+            default:
+                return try parseCall(word)
             }
-            guard token == .symbol(.openParen) else {
-                throw error("unexpected word '\(word)'; references are written in braces, like {\(word)}", at: start)
-            }
-            guard let function = functions.function(named: word) else {
-                var message = "unknown function '\(word)()'"
-                if let suggestion = closestMatch(to: word, in: functions.names) {
-                    message += " (did you mean '\(suggestion)'?)"
-                }
-                throw error(message, at: start, kind: .unknownFunction(word))
-            }
-            try advance()
-            var arguments: [ExpressionNode] = []
-            if token != .symbol(.closeParen) {
-                while true {
-                    arguments.append(try parseOr())
-                    if token == .symbol(.comma) {
-                        try advance()
-                        continue
-                    }
-                    guard token == .symbol(.closeParen) else {
-                        throw error("expected ',' or ')' in the arguments of \(word)()")
-                    }
-                    break
-                }
-            }
-            try advance()
-            guard function.arity.contains(arguments.count) else {
-                let expected =
-                    function.arity.upperBound == Int.max
-                    ? "at least \(function.arity.lowerBound)"
-                    : (function.arity.count == 1
-                        ? "\(function.arity.lowerBound)"
-                        : "\(function.arity.lowerBound) to \(function.arity.upperBound)")
-                throw error(
-                    "\(function.name)() takes \(expected) argument\(expected == "1" ? "" : "s"), got \(arguments.count)",
-                    at: start, kind: .wrongArgumentCount(word))
-            }
-            if !function.isPure { callsImpureFunction = true }
-            return .call(function, arguments)
         case .end:
             throw error("unexpected end of expression, expected a value")
         default:
             throw error("unexpected \(describe(token)), expected a value")
         }
+    }
+
+    /// `( expression )`, at the `(`.
+    mutating func parseParenthesized() throws(ExpressionCompileError) -> ExpressionNode {
+        let start = tokenStart
+        try enterNesting()
+        try advance()
+        let node = try parseOr()
+        guard token == .symbol(.closeParen) else {
+            throw error("expected ')' to close '(' at column \(column(ofByte: start))")
+        }
+        try advance()
+        nesting -= 1
+        return node
+    }
+
+    /// `[a, b, …]`, at the `[`.
+    mutating func parseList() throws(ExpressionCompileError) -> ExpressionNode {
+        try enterNesting()
+        try advance()
+        var elements: [ExpressionNode] = []
+        if token != .symbol(.closeBracket) {
+            while true {
+                elements.append(try parseOr())
+                if token == .symbol(.comma) {
+                    try advance()
+                    continue
+                }
+                guard token == .symbol(.closeBracket) else { throw error("expected ',' or ']' in a list") }
+                break
+            }
+        }
+        try advance()
+        nesting -= 1
+        if elements.allSatisfy({ if case .literal = $0 { return true } else { return false } }) {
+            return .literal(
+                .array(elements.map { if case .literal(let value) = $0 { return value } else { return .null } }))
+        }
+        return .array(elements)
+    }
+
+    /// `name(arguments…)`, at the name.
+    mutating func parseCall(_ word: String) throws(ExpressionCompileError) -> ExpressionNode {
+        let start = tokenStart
+        try advance()
+        guard token == .symbol(.openParen) else {
+            throw error("unexpected word '\(word)'; references are written in braces, like {\(word)}", at: start)
+        }
+        guard let function = functions.function(named: word) else {
+            var message = "unknown function '\(word)()'"
+            if let suggestion = closestMatch(to: word, in: functions.names) {
+                message += " (did you mean '\(suggestion)'?)"
+            }
+            throw error(message, at: start, kind: .unknownFunction(word))
+        }
+        try enterNesting()
+        try advance()
+        var arguments: [ExpressionNode] = []
+        if token != .symbol(.closeParen) {
+            while true {
+                arguments.append(try parseOr())
+                if token == .symbol(.comma) {
+                    try advance()
+                    continue
+                }
+                guard token == .symbol(.closeParen) else {
+                    throw error("expected ',' or ')' in the arguments of \(word)()")
+                }
+                break
+            }
+        }
+        try advance()
+        nesting -= 1
+        guard function.arity.contains(arguments.count) else {
+            let expected =
+                function.arity.upperBound == Int.max
+                ? "at least \(function.arity.lowerBound)"
+                : (function.arity.count == 1
+                    ? "\(function.arity.lowerBound)"
+                    : "\(function.arity.lowerBound) to \(function.arity.upperBound)")
+            throw error(
+                "\(function.name)() takes \(expected) argument\(expected == "1" ? "" : "s"), got \(arguments.count)",
+                at: start, kind: .wrongArgumentCount(word))
+        }
+        if !function.isPure { callsImpureFunction = true }
+        return .call(function, arguments)
     }
 }
 

@@ -46,9 +46,14 @@ enum StandardFunctions {
         },
         ExpressionFunction(name: "round", arity: 1...2) { arguments, _ in
             guard let value = ExpressionValue.number(arguments[0]) else { return .null }
-            let digits = arguments.count > 1 ? Int(ExpressionValue.number(arguments[1]) ?? 0) : 0
-            let scale = pow(10.0, Double(max(0, min(digits, 15))))
-            return .number((value * scale).rounded(.toNearestOrAwayFromZero) / scale)
+            // The digits may come from an answer: clamp to 0…15 before making it whole (NaN counts as 0).
+            let requested = arguments.count > 1 ? ExpressionValue.number(arguments[1]) ?? 0 : 0
+            let digits = requested.isNaN ? 0 : max(0, min(requested, 15)).rounded(.towardZero)
+            let scale = pow(10.0, digits)
+            let scaled = value * scale
+            // Too large to have a fractional part at this scale: already rounded.
+            guard scaled.isFinite else { return .number(value) }
+            return .number(scaled.rounded(.toNearestOrAwayFromZero) / scale)
         },
         ExpressionFunction(name: "length", arity: 1...1) { arguments, _ in length(arguments[0]) },
         ExpressionFunction(name: "len", arity: 1...1) { arguments, _ in length(arguments[0]) },

@@ -8,6 +8,11 @@ struct SurveyCompiler {
     var usesDateFunctions = false
     /// Questions already configured, by type and options.
     var configured: [ConfigurationKey: ConfiguredQuestion] = [:]
+    /// Every step and page id, sorted, for "did you mean" hints on branch targets (built once).
+    var branchTargetNames: [String]?
+    /// How many more unknown branch targets get a "did you mean" hint: each compares the target with
+    /// every id, so a survey with thousands of bad targets would otherwise take minutes to report.
+    var branchHintsLeft = 32
 
     struct ConfigurationKey: Hashable, Sendable {
         let typeID: String
@@ -404,10 +409,13 @@ struct SurveyCompiler {
                     result.append(CompiledBranch(condition: condition, targetUnit: flatSteps[step].unit))
                 } else {
                     var message = "branch target '\(target)' is not a step or page id"
-                    if units.count < 50_000,
-                        let suggestion = closestMatch(to: target, in: units.keys.sorted() + steps.keys.sorted())
-                    {
-                        message += " (did you mean '\(suggestion)'?)"
+                    if units.count < 50_000, branchHintsLeft > 0 {
+                        branchHintsLeft -= 1
+                        let names = branchTargetNames ?? units.keys.sorted() + steps.keys.sorted()
+                        branchTargetNames = names
+                        if let suggestion = closestMatch(to: target, in: names) {
+                            message += " (did you mean '\(suggestion)'?)"
+                        }
                     }
                     errors.append(
                         SurveyError(.unknownReference, message, path: rulePath.appending("goto"), stepID: stepID))
@@ -438,35 +446,69 @@ struct SurveyCompiler {
         }
     }
 
+    /// The calculated values in evaluation order (each after the values it reads).
+    /// - Throws: a `dependencyCycle` error naming the cycle, or an `invalidValue` error when a chain
+    ///   of dependent values is longer than ``SurveyLoader/maximumCalculatedChain``.
     func calculatedOrder(_ values: [CompiledCalculated], stepCount: Int) throws(SurveyLoadError) -> [Int] {
+        // An iterative depth-first search (a recursive one overflows the stack on long chains).
         var state = [UInt8](repeating: 0, count: values.count)  // 0 new, 1 visiting, 2 done
+        /// For each finished value, the length of the longest chain of calculated values it ends.
+        var chainLength = [Int](repeating: 0, count: values.count)
         var order: [Int] = []
-        var stack: [Int] = []
-        func visit(_ index: Int) -> [Int]? {
-            if state[index] == 2 { return nil }
-            if state[index] == 1 {
-                let start = stack.firstIndex(of: index) ?? 0
-                return Array(stack[start...]) + [index]
-            }
-            state[index] = 1
-            stack.append(index)
-            for slot in values[index].expression.slots where slot >= stepCount {
-                if let cycle = visit(slot - stepCount) { return cycle }
-            }
-            stack.removeLast()
-            state[index] = 2
-            order.append(index)
-            return nil
+        order.reserveCapacity(values.count)
+        /// The values being visited, each with the position of the next slot to look at.
+        var stack: [(index: Int, next: Int)] = []
+        func failure(_ kind: SurveyError.Kind, _ message: String, at index: Int) -> SurveyLoadError {
+            SurveyLoadError(errors: [
+                SurveyError(
+                    kind, message, path: JSONPath.root.appending("calculatedValues").appending(index))
+            ])
         }
-        for index in values.indices {
-            if let cycle = visit(index) {
-                let names = cycle.map { values[$0].name }
-                throw SurveyLoadError(errors: [
-                    SurveyError(
-                        .dependencyCycle,
-                        "calculated values depend on each other in a cycle: \(names.joined(separator: " → "))",
-                        path: JSONPath.root.appending("calculatedValues").appending(cycle[0]))
-                ])
+        for root in values.indices where state[root] == 0 {
+            state[root] = 1
+            stack.append((root, 0))
+            while let (index, next) = stack.last {
+                let slots = values[index].expression.slots
+                if next < slots.count {
+                    stack[stack.count - 1].next += 1
+                    let slot = slots[next]
+                    guard slot >= stepCount else { continue }
+                    let dependency = slot - stepCount
+                    switch state[dependency] {
+                    case 0:
+                        state[dependency] = 1
+                        stack.append((dependency, 0))
+                    case 1:
+                        let start = stack.firstIndex { $0.index == dependency } ?? 0
+                        var names = stack[start...].map { values[$0.index].name } + [values[dependency].name]
+                        var count = ""
+                        if names.count > 12 {
+                            count = " (\(names.count - 1) calculated values)"
+                            names = names.prefix(5) + ["…"] + names.suffix(5)
+                        }
+                        throw failure(
+                            .dependencyCycle,
+                            "calculated values depend on each other in a cycle: \(names.joined(separator: " → "))\(count)",
+                            at: dependency)
+                    default:
+                        break
+                    }
+                    continue
+                }
+                stack.removeLast()
+                var length = 1
+                for slot in slots where slot >= stepCount {
+                    length = max(length, chainLength[slot - stepCount] + 1)
+                }
+                if length > SurveyLoader.maximumCalculatedChain {
+                    throw failure(
+                        .invalidValue,
+                        "calculated value '\(values[index].name)' ends a chain of more than \(SurveyLoader.maximumCalculatedChain) calculated values that depend on one another",
+                        at: index)
+                }
+                chainLength[index] = length
+                state[index] = 2
+                order.append(index)
             }
         }
         return order

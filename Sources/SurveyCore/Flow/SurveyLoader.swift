@@ -11,6 +11,11 @@ public struct SurveyLoader: Sendable {
     /// The functions expressions may call.
     public var functions: ExpressionFunctionRegistry
 
+    /// The longest chain of calculated values that depend on one another (`c2` reads `c1`, `c3`
+    /// reads `c2`, …) a survey may have; longer is a load error. Answering re-evaluates a chain one
+    /// link per level of recursion, so the bound keeps hostile surveys from overflowing the stack.
+    public static let maximumCalculatedChain = 256
+
     public init(registry: QuestionTypeRegistry, functions: ExpressionFunctionRegistry = .standard) {
         self.registry = registry
         self.functions = functions
@@ -78,14 +83,17 @@ public struct SurveyLoader: Sendable {
 
     func located(_ error: SurveyLoadError, bytes: [UInt8], source: String?) -> SurveyLoadError {
         var result = error
-        bytes.withUnsafeBufferPointer { buffer in
-            for index in result.errors.indices {
-                if result.errors[index].file == nil { result.errors[index].file = source }
-                if result.errors[index].position == nil, let path = result.errors[index].path {
-                    result.errors[index].position = SourceLocator.position(of: path, in: buffer)
-                }
+        var unplaced: [(index: Int, path: JSONPath)] = []
+        for index in result.errors.indices {
+            if result.errors[index].file == nil { result.errors[index].file = source }
+            if result.errors[index].position == nil, let path = result.errors[index].path {
+                unplaced.append((index, path))
             }
         }
+        // One pass over the text for all errors: locating each separately is quadratic in a file
+        // with thousands of them.
+        let positions = bytes.withUnsafeBufferPointer { SourceLocator.positions(of: unplaced.map(\.path), in: $0) }
+        for (error, position) in zip(unplaced, positions) { result.errors[error.index].position = position }
         // Report in document order, as a person reads the file.
         let order = result.errors.enumerated().sorted { lhs, rhs in
             let left = lhs.element.position.map { ($0.line, $0.column) } ?? (Int.max, Int.max)

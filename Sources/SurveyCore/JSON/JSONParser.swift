@@ -30,6 +30,30 @@ public struct SourcePosition: Sendable, Hashable, CustomStringConvertible {
         }
         return SourcePosition(line: line, column: column)
     }
+
+    /// The line and column of each of `offsets`, reading `bytes` once (not once per offset).
+    static func of(offsets: [Int], in bytes: UnsafeBufferPointer<UInt8>) -> [SourcePosition] {
+        var result = [SourcePosition](repeating: SourcePosition(line: 1, column: 1), count: offsets.count)
+        let sorted = offsets.indices.sorted { offsets[$0] < offsets[$1] }
+        var line = 1
+        var column = 1
+        var index = 0
+        for position in sorted {
+            let end = min(offsets[position], bytes.count)
+            while index < end {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 {
+                    column += 1
+                }
+                index += 1
+            }
+            result[position] = SourcePosition(line: line, column: column)
+        }
+        return result
+    }
 }
 
 /// A syntax error in JSON text.
@@ -67,7 +91,7 @@ public enum JSONParser {
 
     /// Parses a complete JSON document from UTF-8 bytes.
     public static func parse(bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
-        var parser = Parser(bytes: bytes, target: nil)
+        var parser = Parser(bytes: bytes)
         do {
             let value = try parser.parseDocument()
             return value
@@ -81,16 +105,82 @@ public enum JSONParser {
 public enum SourceLocator {
     /// The position of the value at `path` in `bytes`, or of its closest existing ancestor.
     public static func position(of path: JSONPath, in bytes: UnsafeBufferPointer<UInt8>) -> SourcePosition? {
-        var parser = Parser(bytes: bytes, target: path.components)
+        positions(of: [path], in: bytes)[0]
+    }
+
+    /// The positions of many paths (each found as for a single path), reading `bytes`
+    /// once for all of them: a file with thousands of errors is located in linear time.
+    public static func positions(of paths: [JSONPath], in bytes: UnsafeBufferPointer<UInt8>) -> [SourcePosition?] {
+        guard !paths.isEmpty else { return [] }
+        let targets = PathTargets(paths)
+        var parser = Parser(bytes: bytes, targets: targets)
         _ = try? parser.parseDocument()
-        guard let offset = parser.foundOffset ?? parser.bestOffset else { return nil }
-        return .of(offset: offset, in: bytes)
+        let offsets = paths.map { targets.offset(of: $0) }
+        let found = offsets.compactMap { $0 }
+        var positions = SourcePosition.of(offsets: found, in: bytes).makeIterator()
+        return offsets.map { $0 == nil ? nil : positions.next() }
     }
 
     /// The position of the value at `path` in `text`.
     public static func position(of path: JSONPath, in text: String) -> SourcePosition? {
         var copy = text
         return copy.withUTF8 { position(of: path, in: $0) }
+    }
+}
+
+/// The paths ``SourceLocator`` looks for, as a trie, and where the parser found each of their
+/// prefixes.
+final class PathTargets {
+    /// The children of each node, by path component; node 0 is the document root.
+    private var children: [[JSONPath.Component: Int]] = [[:]]
+    /// The offset of the first value found at each node's path.
+    private var offsets: [Int?] = [nil]
+    /// The node of the value being parsed, or -1 when its path is not a prefix of any target.
+    private var current = 0
+    private var enclosing: [Int] = []
+
+    init(_ paths: [JSONPath]) {
+        for path in paths {
+            var node = 0
+            for component in path.components {
+                if let child = children[node][component] {
+                    node = child
+                } else {
+                    children.append([:])
+                    offsets.append(nil)
+                    children[node][component] = children.count - 1
+                    node = children.count - 1
+                }
+            }
+        }
+    }
+
+    /// The parser moves into a member or element of the current value.
+    func enter(_ component: JSONPath.Component) {
+        enclosing.append(current)
+        current = current < 0 ? -1 : children[current][component] ?? -1
+    }
+
+    /// The parser leaves the member or element it entered last.
+    func leave() {
+        current = enclosing.removeLast()
+    }
+
+    /// A value starts at `offset`.
+    func noteValueStart(at offset: Int) {
+        if current >= 0, offsets[current] == nil { offsets[current] = offset }
+    }
+
+    /// Where the value at `path` starts, or else its closest ancestor that was found.
+    func offset(of path: JSONPath) -> Int? {
+        var node = 0
+        var best = offsets[0]
+        for component in path.components {
+            guard let child = children[node][component], let offset = offsets[child] else { break }
+            node = child
+            best = offset
+        }
+        return best
     }
 }
 
@@ -105,16 +195,12 @@ struct Parser {
     var depth = 0
     let members = ParseStack<(key: String, value: JSONValue, offset: Int)>()
     let elements = ParseStack<JSONValue>()
-    // Path tracking, used only by SourceLocator.
-    let target: [JSONPath.Component]?
-    var current: [JSONPath.Component] = []
-    var foundOffset: Int?
-    var bestOffset: Int?
-    var bestLength = -1
+    /// Path tracking, used only by SourceLocator.
+    let targets: PathTargets?
 
-    init(bytes: UnsafeBufferPointer<UInt8>, target: [JSONPath.Component]?) {
+    init(bytes: UnsafeBufferPointer<UInt8>, targets: PathTargets? = nil) {
         self.bytes = bytes
-        self.target = target
+        self.targets = targets
     }
 
     mutating func parseDocument() throws(RawSyntaxError) -> JSONValue {
@@ -146,20 +232,8 @@ struct Parser {
         return "byte 0x" + String(byte, radix: 16, uppercase: true)
     }
 
-    mutating func noteValueStart() {
-        guard let target else { return }
-        if current == target {
-            if foundOffset == nil { foundOffset = index }
-        } else if current.count > bestLength, current.count <= target.count,
-            Array(target.prefix(current.count)) == current
-        {
-            bestLength = current.count
-            bestOffset = index
-        }
-    }
-
     mutating func parseValue() throws(RawSyntaxError) -> JSONValue {
-        if target != nil { noteValueStart() }
+        if let targets { targets.noteValueStart(at: index) }
         guard index < bytes.count else {
             throw RawSyntaxError(message: "unexpected end of input, expected a value", offset: index)
         }
@@ -194,9 +268,9 @@ struct Parser {
         // (growing a dictionary member by member rehashes several times).
         let firstMember = members.count
         try parseMembers { (parser, key, keyOffset) throws(RawSyntaxError) in
-            if parser.target != nil { parser.current.append(.key(key)) }
+            parser.targets?.enter(.key(key))
             let value = try parser.parseValue()
-            if parser.target != nil { parser.current.removeLast() }
+            parser.targets?.leave()
             parser.members.push((key, value, keyOffset))
         }
         var object: [String: JSONValue] = Dictionary(minimumCapacity: members.count - firstMember)
@@ -211,10 +285,10 @@ struct Parser {
     mutating func parseArray() throws(RawSyntaxError) -> JSONValue {
         let firstElement = elements.count
         _ = try parseArrayElements { (parser, index) throws(RawSyntaxError) in
-            if parser.target != nil { parser.current.append(.index(index)) }
+            parser.targets?.enter(.index(index))
             let value = try parser.parseValue()
             parser.elements.push(value)
-            if parser.target != nil { parser.current.removeLast() }
+            parser.targets?.leave()
         }
         return .array(elements.popArray(from: firstElement))
     }

@@ -95,6 +95,47 @@ extension JSONValue {
         }
     }
 
+    /// The number written in `text` in decimal notation — an optional sign, digits with an optional
+    /// fraction (`42`, `-2.5`, `.5`, `3.`) and an optional exponent (`1e3`) — or `nil`.
+    ///
+    /// Unlike `Double(_:)`, which also reads hexadecimal (`0x10`), `inf` and `nan`, only what a
+    /// person means as a decimal number is accepted. The result may still be infinite (`1e999`).
+    package static func decimalNumber(_ text: some StringProtocol) -> Double? {
+        var digits = 0
+        var isValid = true
+        var phase = 0  // 0 sign, 1 integer part, 2 fraction, 3 exponent sign, 4 exponent
+        var exponentDigits = 0
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                if phase == 0 {
+                    phase = 1
+                } else if phase == 3 {
+                    phase = 4
+                } else {
+                    isValid = false
+                }
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if phase <= 2 {
+                    phase = max(phase, 1)
+                    digits += 1
+                } else {
+                    phase = 4
+                    exponentDigits += 1
+                }
+            case UInt8(ascii: "."):
+                if phase <= 1 { phase = 2 } else { isValid = false }
+            case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                if phase >= 1, phase <= 2, digits > 0 { phase = 3 } else { isValid = false }
+            default:
+                isValid = false
+            }
+            if !isValid { return nil }
+        }
+        guard digits > 0, phase < 3 || exponentDigits > 0 else { return nil }
+        return Double(String(text))
+    }
+
     /// Formats a number the way JSON output does: integers without a decimal point.
     public static func format(number value: Double) -> String {
         if value.rounded() == value, abs(value) < 1e15 {

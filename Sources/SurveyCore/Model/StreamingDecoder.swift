@@ -22,7 +22,7 @@ extension Parser {
         var result = StreamedSurvey(root: .null)
         try parseMembers { (parser, key, keyOffset) throws(RawSyntaxError) in
             if key == "steps", parser.peek() == UInt8(ascii: "[") {
-                guard result.steps == nil else {
+                guard result.steps == nil, root["steps"] == nil else {
                     throw RawSyntaxError(message: "duplicate member name \"steps\"", offset: keyOffset)
                 }
                 var map = SourceMap()
@@ -113,7 +113,7 @@ extension Parser {
 extension JSONParser {
     /// Streams a survey document (see ``StreamedSurvey``); `nil` when it is not a JSON object.
     static func parseSurvey(bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> StreamedSurvey? {
-        var parser = Parser(bytes: bytes, target: nil)
+        var parser = Parser(bytes: bytes)
         do {
             return try parser.parseSurvey()
         } catch {

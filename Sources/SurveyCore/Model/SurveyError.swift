@@ -84,13 +84,26 @@ public struct SurveyLoadError: Error, Sendable, Hashable, CustomStringConvertibl
     public var description: String { errors.map(\.description).joined(separator: "\n") }
 }
 
+/// The longest word (in Unicode scalars) "did you mean" hints consider: the edit distance takes
+/// time proportional to the product of the lengths, and real ids and names are far shorter.
+package let maximumSuggestionLength = 64
+
 /// Suggests the closest of `candidates` to a misspelt `word`, for "did you mean" hints.
+///
+/// Words and candidates longer than ``maximumSuggestionLength`` get no suggestion, and
+/// candidates whose length alone puts them too far away are skipped without comparing.
 package func closestMatch(to word: String, in candidates: some Sequence<String>) -> String? {
+    guard word.unicodeScalars.count <= maximumSuggestionLength else { return nil }
     let lowered = word.lowercased()
+    let length = lowered.unicodeScalars.count
     var best: (String, Int)?
     for candidate in candidates {
-        let distance = editDistance(lowered, candidate.lowercased())
+        guard candidate.utf8.count <= 4 * maximumSuggestionLength else { continue }
+        let loweredCandidate = candidate.lowercased()
+        let candidateLength = loweredCandidate.unicodeScalars.count
         let limit = max(2, candidate.count / 3)
+        guard candidateLength <= maximumSuggestionLength, abs(candidateLength - length) <= limit else { continue }
+        let distance = editDistance(lowered, loweredCandidate)
         if distance <= limit, best == nil || distance < best!.1 {
             best = (candidate, distance)
         }

@@ -18,7 +18,7 @@ extension InputPrimitive {
         case .date:
             return .string(text)
         case .number:
-            guard let number = Double(text), number.isFinite else {
+            guard let number = JSONValue.decimalNumber(text), number.isFinite else {
                 throw AnswerError(code: "notANumber", message: "Enter a number.")
             }
             return .number(number)
