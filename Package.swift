@@ -132,6 +132,14 @@ let package = Package(
             path: "Plugins/HealthFunctions",
             publicHeadersPath: "."
         ),
+        // Fuzz targets (Tests/fuzz.sh runs them under libFuzzer; the tests replay their corpus).
+        .target(
+            name: "SurveyFuzzTargets", dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyRendering"],
+            path: "Tests/Fuzz/SurveyFuzzTargets", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "SurveyFuzz", dependencies: ["SurveyFuzzTargets"], path: "Tests/Fuzz/SurveyFuzz",
+            swiftSettings: strictSettings),
+        .testTarget(name: "SurveyFuzzTests", dependencies: ["SurveyFuzzTargets"], swiftSettings: strictSettings),
         // Test-only helpers shared by test targets (no product: never seen downstream).
         .target(name: "SurveyTestFixtures", path: "Tests/SurveyTestFixtures", swiftSettings: strictSettings),
         .testTarget(

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Fuzzes the engine's input surfaces with libFuzzer + AddressSanitizer (leaks included).
+#
+#   Tests/fuzz.sh                          # every target for 60 s (what .ci/run does)
+#   Tests/fuzz.sh --runs 10000000          # every target for 10,000,000 executions (the long run)
+#   Tests/fuzz.sh --seconds 300 json loader
+#
+# Targets (Tests/Fuzz/SurveyFuzzTargets/FuzzTargets.swift): json, loader, expression, protocol,
+# state. Each starts from Tests/Fuzz/Corpus/<target>/ (new interesting inputs go to a scratch
+# copy, not the repository). A crash, leak or timeout (10 s per input) stops with the input saved as
+# .build/fuzz/crash-<target>-*; add it to the corpus as a regression test once fixed
+# (`swift test --filter CorpusReplayTests` replays the corpus).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=60
+runs=""
+targets=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --seconds) seconds="$2"; shift 2 ;;
+        --runs) runs="$2"; shift 2 ;;
+        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+        *) targets+=("$1"); shift ;;
+    esac
+done
+[ ${#targets[@]} -gt 0 ] || targets=(json loader expression protocol state)
+
+build=.build/fuzz
+swift build -c release --build-path "$build" --product SurveyFuzz \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -parse-as-library >&2
+binary="$(swift build -c release --build-path "$build" --show-bin-path)/SurveyFuzz"
+
+status=0
+for target in "${targets[@]}"; do
+    scratch="$(mktemp -d)"
+    cp Tests/Fuzz/Corpus/"$target"/* "$scratch"/
+    limit=(-max_total_time="$seconds")
+    [ -z "$runs" ] || limit=(-runs="$runs")
+    log="$build/fuzz-$target.log"
+    echo "fuzzing $target (${runs:+$runs runs}${runs:-$seconds s})…" >&2
+    if SURVEY_FUZZ_TARGET="$target" ASAN_OPTIONS=detect_leaks=1 "$binary" "${limit[@]}" -timeout=10 \
+        -max_len=65536 -print_final_stats=1 -artifact_prefix="$build/crash-$target-" "$scratch" >"$log" 2>&1; then
+        execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+        echo "$target: $execs executions, no crash, leak or timeout" >&2
+    else
+        status=1
+        echo "$target: FAILED — see $log; the input is in $build/crash-$target-*" >&2
+        tail -40 "$log" >&2
+    fi
+    rm -rf "$scratch"
+done
+exit "$status"
