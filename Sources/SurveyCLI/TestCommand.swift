@@ -7,18 +7,22 @@ enum TestCommand: Command {
     static let spec = CommandSpec(
         name: "test", summary: "Run a survey headless with scripted answers and check the path and answers.",
         usage:
-            "test FILE --answers ANSWERS [--expect-path a,b,c] [--expect-answers FILE] [--locale L] [--plugin PATH]...",
+            "test FILE --answers SCRIPT|DIR... [--expect-path a,b,c] [--expect-answers FILE] [--junit PATH] "
+            + "[--locale L] [--plugin PATH]...",
         positionalHelp: [("FILE", "The survey definition (JSON).")],
         options: [
             .init(
-                name: "--answers", valueName: "ANSWERS",
-                help: "Answer script: {\"step\": answer, …} or {\"actions\": [commands…]}."),
+                name: "--answers", valueName: "SCRIPT|DIR",
+                help:
+                    "Answer script(s): {\"step\": answer, …}, {\"actions\": [commands…]} or a test case with expectations; "
+                    + "a directory runs every *.json in it.", isRepeatable: true),
             .init(
                 name: "--expect-path", valueName: "a,b,c",
-                help: "Fail unless the completed path is exactly these unit ids."),
+                help: "Fail unless the completed path is exactly these unit ids (one script only)."),
             .init(
                 name: "--expect-answers", valueName: "FILE",
-                help: "Fail unless the completed answers equal this JSON object."),
+                help: "Fail unless the completed answers equal this JSON object (one script only)."),
+            .init(name: "--junit", valueName: "PATH", help: "Write the results as JUnit XML (for CI) to PATH."),
             .init(name: "--quiet", valueName: nil, help: "Do not print the event transcript."),
             .init(
                 name: "--allow-extra", valueName: nil,
@@ -31,51 +35,111 @@ enum TestCommand: Command {
                 help: "The respondent id of the recorded run (default survey-test)."),
             localeOption, seedOption, todayOption, pluginOption,
         ],
-        minimumPositionals: 1, maximumPositionals: 1,
+        minimumPositionals: 1, maximumPositionals: nil,
         discussion: """
-            Prints the run as JSON-event lines (see docs/json-event-protocol.md), ending with `completed`.
-            Exits 1 with a message on stderr when a shown required question has no scripted answer, a
-            scripted answer is invalid, or an expectation fails (with a readable diff).
+            Files after FILE are more scripts, so a shell glob works: --answers scripts/onboarding-*.json.
+            With one script: prints the run as JSON-event lines (see docs/json-event-protocol.md), ending
+            with `completed`, and exits 1 with a message on stderr when a shown required question has no
+            scripted answer, a scripted answer is invalid, or an expectation fails (with a readable diff).
+            With several scripts (a directory, several --answers, or --junit): runs them in parallel on
+            every core, prints one line per script and a summary, and exits 1 when any fails. A script
+            may carry its own expectations: {"answers": {…} or "actions": […], "expectPath": […],
+            "expectAnswers": {…}, "expectShown": […], "expectHidden": […], "seed": 0, "locale": "en",
+            "today": "2026-01-01", "description": "…"}.
             """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let file = arguments.positionals[0]
-        guard let answersPath = arguments.value("--answers") else {
-            throw UsageError("missing --answers ANSWERS", command: spec.name)
+        let sources = arguments.all("--answers")
+        guard !sources.isEmpty else { throw UsageError("missing --answers SCRIPT|DIR", command: spec.name) }
+        let sourcesAndGlob = sources + arguments.positionals.dropFirst()
+        let scripts = try scriptFiles(sourcesAndGlob)
+        let isBatch =
+            scripts.count > 1 || sourcesAndGlob.contains(where: isDirectory) || arguments.value("--junit") != nil
+        if isBatch {
+            guard arguments.value("--expect-path") == nil, arguments.value("--expect-answers") == nil else {
+                throw UsageError(
+                    "--expect-path and --expect-answers check one script; put expectPath / expectAnswers in each script",
+                    command: spec.name)
+            }
+            return try runBatch(file: file, scripts: scripts, arguments: arguments, context: context)
         }
+        return try runOne(file: file, answersPath: scripts[0], arguments: arguments, context: context)
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var flag: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
+    }
+
+    /// The script files: each `--answers` file as given, each directory's `*.json` files sorted by name.
+    static func scriptFiles(_ sources: [String]) throws(InputError) -> [String] {
+        var files: [String] = []
+        for source in sources {
+            guard isDirectory(source) else {
+                files.append(source)
+                continue
+            }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: source)) ?? []
+            let scripts = names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+            guard !scripts.isEmpty else { throw InputError("\(source): the directory has no *.json answer scripts") }
+            let prefix = source.hasSuffix("/") ? source : source + "/"
+            files += scripts.map { prefix + $0 }
+        }
+        return files
+    }
+
+    static func makeRecorder(_ arguments: ParsedArguments, context: CommandContext) throws -> (
+        @Sendable (SurveySession) throws -> any SessionRecorder
+    )? {
+        guard let location = arguments.value("--store") else { return nil }
+        guard !location.isEmpty else { throw UsageError("--store needs a file path or a URL", command: spec.name) }
+        let respondent = arguments.value("--respondent") ?? "survey-test"
+        guard !respondent.isEmpty else { throw UsageError("--respondent must not be empty", command: spec.name) }
+        let store = try context.openStore(location)
+        return { session in try ResponseRecorder(store: store, respondentID: respondent, session: session) }
+    }
+
+    static func readCase(_ path: String, context: CommandContext) throws(InputError) -> TestCase {
+        let json = try context.readJSON(path)
+        do {
+            return try TestCase(json: json)
+        } catch {
+            throw InputError("\(path): \(error.message)")
+        }
+    }
+
+    // MARK: One script
+
+    static func runOne(file: String, answersPath: String, arguments: ParsedArguments, context: CommandContext) throws
+        -> ExitCode
+    {
         let seed = try seed(arguments, command: spec.name)
+        let today = try today(arguments, command: spec.name)
         let expectedPath = arguments.value("--expect-path").map {
             $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         }
         let (survey, types) = try context.loadSurveyAndTypes(file, plugins: arguments.all("--plugin"))
-        let scriptJSON = try context.readJSON(answersPath)
-        let script: AnswerScript
-        do {
-            script = try AnswerScript(json: scriptJSON)
-        } catch {
-            throw InputError("\(answersPath): \(error.message)")
-        }
-        var expectedAnswers: [String: JSONValue]?
+        var testCase = try readCase(answersPath, context: context)
+        if let expectedPath { testCase.expectations.path = expectedPath }
         if let path = arguments.value("--expect-answers") {
             guard case .object(let members) = try context.readJSON(path) else {
                 throw InputError("\(path): expected answers must be a JSON object (step id → answer)")
             }
-            expectedAnswers = members
+            testCase.expectations.answers = members
+        }
+        let unknown = testCase.unknownSteps(in: survey)
+        if !unknown.isEmpty, !arguments.flag("--allow-extra") {
+            throw InputError(
+                "\(answersPath): the expectations name steps this survey does not have: \(unknown.joined(separator: ", "))"
+            )
         }
         let quiet = arguments.flag("--quiet")
-        var makeRecorder: ((SurveySession) throws -> any SessionRecorder)?
-        if let location = arguments.value("--store") {
-            guard !location.isEmpty else { throw UsageError("--store needs a file path or a URL", command: spec.name) }
-            let respondent = arguments.value("--respondent") ?? "survey-test"
-            guard !respondent.isEmpty else { throw UsageError("--respondent must not be empty", command: spec.name) }
-            let store = try context.openStore(location)
-            makeRecorder = { session in try ResponseRecorder(store: store, respondentID: respondent, session: session) }
-        }
         let run = HeadlessRun(
-            survey: survey, script: script, seed: seed, locale: context.locale(option: arguments.value("--locale")),
-            today: try today(arguments, command: spec.name), output: quiet ? nil : { Console.line($0) },
-            recorder: makeRecorder,
-            allowsExtra: arguments.flag("--allow-extra"))
+            survey: survey, script: testCase.script, seed: testCase.seed ?? seed,
+            locale: testCase.locale ?? context.locale(option: arguments.value("--locale")),
+            today: testCase.today ?? today, output: quiet ? nil : { Console.line($0) },
+            recorder: try makeRecorder(arguments, context: context), allowsExtra: arguments.flag("--allow-extra"))
         if let failure = run.failure {
             var place = failure.stepID.map { " (at '\($0)'" } ?? ""
             // A refusal by a plugin type names the plugin file, like every other plugin problem.
@@ -88,18 +152,135 @@ enum TestCommand: Command {
             throw InputError("\(answersPath): \(failure.message)\(place)")
         }
         var problems: [String] = []
-        if run.outcome.result == nil, expectedPath != nil || expectedAnswers != nil {
+        if run.outcome.result == nil, !testCase.expectations.isEmpty {
             problems.append("\(file): the survey did not complete (it ended at '\(run.path.last ?? "")')")
         }
-        if let expectedPath, let difference = HeadlessRun.pathDifference(expected: expectedPath, actual: run.path) {
-            problems.append("\(file): the path differs from --expect-path:\n" + difference)
-        }
-        if let expectedAnswers, let path = arguments.value("--expect-answers"),
-            let difference = HeadlessRun.answersDifference(expected: expectedAnswers, actual: run.answers)
+        if let expected = testCase.expectations.path,
+            let difference = HeadlessRun.pathDifference(expected: expected, actual: run.path)
         {
-            problems.append("\(file): the answers differ from \(path):\n" + difference)
+            let source = expectedPath != nil ? "--expect-path" : "expectPath of \(answersPath)"
+            problems.append("\(file): the path differs from \(source):\n" + difference)
+        }
+        if let expected = testCase.expectations.answers,
+            let difference = HeadlessRun.answersDifference(expected: expected, actual: run.answers)
+        {
+            let source = arguments.value("--expect-answers") ?? "expectAnswers of \(answersPath)"
+            problems.append("\(file): the answers differ from \(source):\n" + difference)
+        }
+        var shownOnly = testCase
+        shownOnly.expectations.path = nil
+        shownOnly.expectations.answers = nil
+        if run.outcome.result != nil {
+            problems += shownOnly.problems(of: run).map { "\(file): \($0)" }
         }
         guard problems.isEmpty else { throw InputError(problems) }
         return .success
     }
+
+    // MARK: Many scripts
+
+    struct ScriptResult: Sendable {
+        var path: String
+        var description: String?
+        var problems: [String]
+        var unitPath: [String]
+        var seconds: Double
+    }
+
+    static func runBatch(file: String, scripts: [String], arguments: ParsedArguments, context: CommandContext) throws
+        -> ExitCode
+    {
+        let seed = try seed(arguments, command: spec.name)
+        let today = try today(arguments, command: spec.name)
+        let locale = context.locale(option: arguments.value("--locale"))
+        let junit = arguments.value("--junit")
+        if let junit { try context.checkWritable(junit) }
+        let survey = try context.loadSurvey(file, plugins: arguments.all("--plugin"))
+        let recorder = try makeRecorder(arguments, context: context)
+        let allowsExtra = arguments.flag("--allow-extra")
+        // Read every script first (reading is cheap and its errors belong to the script).
+        var read: [Result<TestCase, InputError>] = []
+        for path in scripts {
+            do {
+                read.append(.success(try readCase(path, context: context)))
+            } catch {
+                read.append(.failure(error))
+            }
+        }
+        let cases = read
+        let started = Date()
+        let results = ResultSlots(count: scripts.count)
+        DispatchQueue.concurrentPerform(iterations: scripts.count) { index in
+            let path = scripts[index]
+            let clock = Date()
+            switch cases[index] {
+            case .failure(let error):
+                results[index] = ScriptResult(
+                    path: path, description: nil, problems: error.lines, unitPath: [], seconds: 0)
+            case .success(let testCase):
+                let unknown = allowsExtra ? [] : testCase.unknownSteps(in: survey)
+                guard unknown.isEmpty else {
+                    results[index] = ScriptResult(
+                        path: path, description: testCase.description,
+                        problems: [
+                            "the expectations name steps this survey does not have: \(unknown.joined(separator: ", "))"
+                        ],
+                        unitPath: [], seconds: 0)
+                    return
+                }
+                let run = HeadlessRun(
+                    survey: survey, script: testCase.script, seed: testCase.seed ?? seed,
+                    locale: testCase.locale ?? locale, today: testCase.today ?? today, recorder: recorder,
+                    allowsExtra: allowsExtra)
+                results[index] = ScriptResult(
+                    path: path, description: testCase.description, problems: testCase.problems(of: run),
+                    unitPath: run.path, seconds: Date().timeIntervalSince(clock))
+            }
+        }
+        let all = results.values
+        let elapsed = Date().timeIntervalSince(started)
+        var failed = 0
+        for result in all {
+            if result.problems.isEmpty {
+                Console.line("ok    \(result.path)  (\(result.unitPath.joined(separator: " → ")))")
+            } else {
+                failed += 1
+                Console.line("FAIL  \(result.path)")
+                for problem in result.problems {
+                    for line in problem.split(separator: "\n", omittingEmptySubsequences: false) {
+                        Console.line("      " + line)
+                    }
+                }
+            }
+        }
+        let seconds = String(format: "%.2f", elapsed)
+        Console.line(
+            "\(all.count) script\(all.count == 1 ? "" : "s"): \(all.count - failed) passed, \(failed) failed (\(seconds) s)"
+        )
+        if let junit {
+            let xml = JUnitReport.xml(
+                suite: survey.id, file: file,
+                results: all.map {
+                    JUnitReport.Case(
+                        name: $0.path, description: $0.description, problems: $0.problems, seconds: $0.seconds)
+                }, seconds: elapsed, timestamp: started)
+            try context.write(xml, to: junit)
+        }
+        return failed == 0 ? .success : .failure
+    }
+}
+
+/// Results written by parallel workers, each to its own slot.
+final class ResultSlots: @unchecked Sendable {
+    private var slots: [TestCommand.ScriptResult?]
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    subscript(index: Int) -> TestCommand.ScriptResult? {
+        get { lock.withLock { slots[index] } }
+        set { lock.withLock { slots[index] = newValue } }
+    }
+
+    var values: [TestCommand.ScriptResult] { lock.withLock { slots.compactMap { $0 } } }
 }

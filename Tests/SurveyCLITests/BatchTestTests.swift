@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// `survey test FILE --answers DIR`: a folder of scripts as a regression suite, with JUnit XML.
+@Suite struct BatchTestTests {
+    static let onboarding = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Examples/onboarding.json").path
+
+    func write(_ scripts: [String: String]) throws -> URL {
+        let directory = try Fixtures.temporaryDirectory().appendingPathComponent("scripts")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for (name, text) in scripts { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
+        return directory
+    }
+
+    static let scripts = [
+        "a-skip.json": """
+        {"description": "Skippers see four units", "answers": {"discovery": "google", "goals": ["sleep"], "experience": "skip"},
+         "expectPath": ["welcome", "discovery", "about-you", "experience"],
+         "expectShown": ["goals"], "expectHidden": ["instagram-follow-up"]}
+        """,
+        "b-wrong.json": """
+        {"answers": {"discovery": "google", "goals": ["sleep"], "experience": "skip"},
+         "expectPath": ["welcome", "discovery", "instagram-follow-up"], "expectHidden": ["goals"]}
+        """,
+        "c-plain.json": #"{"discovery": "google", "goals": ["sleep"], "experience": "skip"}"#,
+    ]
+
+    @Test func aFolderRunsAsASuiteWithOneLinePerScript() throws {
+        let directory = try write(Self.scripts)
+        let junit = directory.deletingLastPathComponent().appendingPathComponent("report.xml")
+        let result = try SurveyBinary.run([
+            "test", Self.onboarding, "--answers", directory.path, "--junit", junit.path,
+        ])
+        #expect(result.status == 1, "one script fails: \(result.stdout)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("ok    \(directory.path)/a-skip.json") == true)
+        #expect(lines.contains("FAIL  \(directory.path)/b-wrong.json"))
+        #expect(lines.contains("      the path differs from expectPath:"))
+        #expect(lines.contains("      shown, but expectHidden lists: goals"))
+        #expect(lines.contains { $0.hasPrefix("ok    \(directory.path)/c-plain.json") })
+        #expect(lines.last?.hasPrefix("3 scripts: 2 passed, 1 failed (") == true)
+
+        // The JUnit XML has the shape CI servers read.
+        let document = try XMLDocument(contentsOf: junit)
+        let root = try #require(document.rootElement())
+        #expect(root.name == "testsuites")
+        #expect(root.attribute(forName: "tests")?.stringValue == "3")
+        #expect(root.attribute(forName: "failures")?.stringValue == "1")
+        let suite = try #require(root.elements(forName: "testsuite").first)
+        for attribute in ["name", "tests", "failures", "errors", "time", "timestamp"] {
+            #expect(suite.attribute(forName: attribute) != nil, "testsuite needs \(attribute)")
+        }
+        let cases = suite.elements(forName: "testcase")
+        #expect(cases.count == 3)
+        for testCase in cases {
+            #expect(testCase.attribute(forName: "name") != nil && testCase.attribute(forName: "classname") != nil)
+            #expect(Double(testCase.attribute(forName: "time")?.stringValue ?? "") != nil)
+        }
+        let failures = cases.flatMap { $0.elements(forName: "failure") }
+        #expect(failures.count == 1)
+        #expect(failures.first?.attribute(forName: "message")?.stringValue == "the path differs from expectPath:")
+        #expect(failures.first?.stringValue?.contains("expected: welcome → discovery → instagram-follow-up") == true)
+    }
+
+    @Test func severalFilesAfterTheSurveyAreScriptsToo() throws {
+        let directory = try write([
+            "a.json": Self.scripts["a-skip.json"] ?? "", "c.json": Self.scripts["c-plain.json"] ?? "",
+        ])
+        let result = try SurveyBinary.run([
+            "test", Self.onboarding, "--answers", directory.appendingPathComponent("a.json").path,
+            directory.appendingPathComponent("c.json").path,
+        ])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stdout.hasSuffix(
+                "2 scripts: 2 passed, 0 failed (" + (result.stdout.components(separatedBy: "failed (").last ?? "")))
+    }
+
+    @Test func oneScriptWithExpectationsIsCheckedLikeTheFlags() throws {
+        let directory = try write(["b.json": Self.scripts["b-wrong.json"] ?? ""])
+        let result = try SurveyBinary.run([
+            "test", Self.onboarding, "--answers", directory.appendingPathComponent("b.json").path, "--quiet",
+        ])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains("the path differs from expectPath of \(directory.path)/b.json"), "\(result.stderr)")
+        #expect(result.stderr.contains("shown, but expectHidden lists: goals"))
+    }
+
+    @Test func expectationsNamingUnknownStepsAreRefused() throws {
+        let directory = try write(["x.json": #"{"answers": {"discovery": "google"}, "expectShown": ["gaols"]}"#])
+        let result = try SurveyBinary.run(["test", Self.onboarding, "--answers", directory.path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("the expectations name steps this survey does not have: gaols"))
+    }
+
+    @Test func flagExpectationsNeedOneScript() throws {
+        let directory = try write(Self.scripts)
+        let result = try SurveyBinary.run([
+            "test", Self.onboarding, "--answers", directory.path, "--expect-path", "welcome",
+        ])
+        #expect(result.status == 2)
+    }
+}
