@@ -152,11 +152,11 @@ public struct TestCase: Sendable, Hashable {
         return problems
     }
 
-    /// Step ids the expectations name that the survey does not have.
+    /// Step ids that `expectShown`, `expectHidden` and `expectAnswers` name and the survey does not have
+    /// (a typo there would pass silently; an unknown unit in `expectPath` shows in the path's diff).
     public func unknownSteps(in survey: Survey) -> [String] {
         let named =
             (expectations.shown ?? []) + (expectations.hidden ?? []) + (expectations.answers?.keys.sorted() ?? [])
-        let units = (expectations.path ?? []).filter { !survey.isUnit($0) }
-        return named.filter { survey.question(forStep: $0) == nil } + units
+        return named.filter { survey.question(forStep: $0) == nil }
     }
 }
