@@ -89,3 +89,53 @@ import Testing
         }
     }
 }
+
+/// An answered choice whose `visibleIf` stops holding is cleared at once (SurveyJS does the same),
+/// so it reaches neither later conditions nor the result.
+@Suite struct HiddenChoiceTests {
+    let survey: Survey
+
+    init() throws {
+        survey = try loadSurvey(
+            surveyJSON([
+                #"{"id": "plan", "type": "t-choice", "title": "Plan", "options": {"choices": ["free", "pro"]}}"#,
+                #"""
+                {"id": "extra", "type": "t-choice", "title": "Extra", "options": {"choices": [
+                  "none", {"value": "support", "visibleIf": "{plan} = 'pro'"}]}}
+                """#,
+                #"{"id": "why", "type": "t-text", "title": "Why support?", "visibleIf": "{extra} = 'support'"}"#,
+            ]))
+    }
+
+    @Test func aChoiceThatBecomesHiddenIsCleared() throws {
+        var session = SurveySession(survey: survey)
+        try session.answer("pro", for: "plan")
+        session.next()
+        try session.answer("support", for: "extra")
+        #expect(session.isVisible("why"))
+        try session.back()
+        try session.answer("free", for: "plan")
+        #expect(session.answer(for: "extra") == nil, "the hidden choice was cleared")
+        session.next()
+        #expect(session.answer(for: "extra") == nil)
+        #expect(!session.isVisible("why"), "no later condition sees the cleared choice")
+        guard case .completed(let result) = session.next() else {
+            Issue.record("expected completion")
+            return
+        }
+        #expect(result.answers == ["plan": "free"])
+        // The same run replayed from its actions gives the same state.
+        let replayed = SurveySession.replay(survey: survey, seed: 0, today: session.today, actions: session.actions)
+        #expect(replayed.state == session.state)
+    }
+
+    @Test func aChoiceThatStaysVisibleIsKept() throws {
+        var session = SurveySession(survey: survey)
+        try session.answer("pro", for: "plan")
+        session.next()
+        try session.answer("none", for: "extra")
+        try session.back()
+        try session.answer("free", for: "plan")
+        #expect(session.answer(for: "extra") == "none")
+    }
+}

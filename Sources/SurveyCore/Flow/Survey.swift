@@ -229,4 +229,7 @@ enum Watcher: Sendable, Hashable {
     case stepVisibility(Int)
     case unitVisibility(Int)
     case calculated(Int)
+    /// A step whose choices have `visibleIf` conditions reading this slot: an answered choice that
+    /// becomes hidden is cleared at once (as SurveyJS does), so no later condition sees it.
+    case choices(Int)
 }

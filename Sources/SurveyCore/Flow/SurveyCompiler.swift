@@ -224,6 +224,11 @@ struct SurveyCompiler {
         for (index, value) in compiledCalculated.enumerated() {
             for slot in value.expression.slots { watcherPairs.append((slot, .calculated(index))) }
         }
+        for (index, step) in compiledSteps.enumerated() where !step.choiceConditions.isEmpty {
+            var slots = Set<Int>()
+            for condition in step.choiceConditions.values { slots.formUnion(condition.slots) }
+            for slot in slots.sorted() where slot != index { watcherPairs.append((slot, .choices(index))) }
+        }
         let watchers = WatcherTable(slotCount: stepCount + compiledCalculated.count, pairs: watcherPairs)
         let order = try calculatedOrder(compiledCalculated, stepCount: stepCount)
 

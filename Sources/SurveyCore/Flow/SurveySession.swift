@@ -338,7 +338,35 @@ public struct SurveySession {
             case .calculated(let index):
                 let result = survey.calculated[index].expression.evaluate(values, context: functionContext)
                 setValue(survey.steps.count + index, result)
+            case .choices(let index):
+                clearHiddenChoices(of: index)
             }
+        }
+    }
+
+    /// Removes the choices of step `index`'s answer whose `visibleIf` no longer holds: a single
+    /// choice is cleared, a multiple choice keeps its other selections.
+    mutating func clearHiddenChoices(of index: Int) {
+        let answer = answers[index]
+        guard !answer.isNull else { return }
+        let step = survey.steps[index]
+        func isShown(_ element: JSONValue) -> Bool {
+            guard let choice = element.stringValue, let condition = step.choiceConditions[choice] else { return true }
+            return condition.isTrue(values, context: functionContext)
+        }
+        let kept: JSONValue
+        if case .array(let elements) = answer {
+            let remaining = elements.filter(isShown)
+            guard remaining.count != elements.count else { return }
+            kept = remaining.isEmpty ? .null : .array(remaining)
+        } else {
+            guard !isShown(answer) else { return }
+            kept = .null
+        }
+        answers[index] = kept
+        if liveCount[step.unit] > 0 {
+            setValue(index, kept)
+            emit(.answered(stepID: step.id, value: kept.isNull ? nil : kept))
         }
     }
 
