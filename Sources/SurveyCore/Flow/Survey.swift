@@ -22,6 +22,8 @@ public struct Survey: Sendable {
     let watchers: WatcherTable
     /// Calculated values in an order where each comes after those it depends on.
     let calculatedOrder: [Int]
+    /// `calculatedRank[i]` is the position of calculated value `i` in ``calculatedOrder``.
+    let calculatedRank: [Int]
 
     /// The survey id.
     public var id: String { definition.id }
@@ -52,6 +54,9 @@ public struct Survey: Sendable {
         self.calculatedIndexByName = calculatedIndexByName
         self.watchers = watchers
         self.calculatedOrder = calculatedOrder
+        var rank = [Int](repeating: 0, count: calculated.count)
+        for (position, index) in calculatedOrder.enumerated() { rank[index] = position }
+        calculatedRank = rank
         self.expressionCount = expressionCount
         self.usesDateFunctions = usesDateFunctions
         let today = FunctionContext.current()

@@ -317,28 +317,46 @@ public struct SurveySession {
 
     // MARK: Incremental evaluation
 
+    /// Stores a value and re-evaluates exactly what depends on it. Calculated values are evaluated in
+    /// dependency order, each at most once per change however many paths lead to it (a diamond of
+    /// calculated values costs one evaluation per value, not one per path), and without recursion.
     mutating func setValue(_ slot: Int, _ value: JSONValue) {
         if values[slot] == value { return }
         values[slot] = value
-        for watcher in survey.watchers[slot] {
+        var pending = CalculationQueue()
+        notifyWatchers(of: slot, pending: &pending)
+        while let rank = pending.popFirst() {
+            let index = survey.calculatedOrder[rank]
             evaluationCount += 1
+            let result = survey.calculated[index].expression.evaluate(values, context: functionContext)
+            let calculatedSlot = survey.steps.count + index
+            guard values[calculatedSlot] != result else { continue }
+            values[calculatedSlot] = result
+            notifyWatchers(of: calculatedSlot, pending: &pending)
+        }
+    }
+
+    mutating func notifyWatchers(of slot: Int, pending: inout CalculationQueue) {
+        for watcher in survey.watchers[slot] {
             switch watcher {
             case .stepVisibility(let index):
+                evaluationCount += 1
                 let step = survey.steps[index]
                 let visible = step.isEnabled && (step.visibleIf?.isTrue(values, context: functionContext) ?? true)
                 if visible != derived.stepVisible[index] {
                     derived.setStepVisible(index, visible, survey: survey)
                 }
             case .unitVisibility(let index):
+                evaluationCount += 1
                 let condition = survey.units[index].visibleIf?.isTrue(values, context: functionContext) ?? true
                 if condition != derived.unitCondition[index] {
                     derived.unitCondition[index] = condition
                     derived.refreshUnit(index, survey: survey)
                 }
             case .calculated(let index):
-                let result = survey.calculated[index].expression.evaluate(values, context: functionContext)
-                setValue(survey.steps.count + index, result)
+                pending.insert(survey.calculatedRank[index])
             case .choices(let index):
+                evaluationCount += 1
                 clearHiddenChoices(of: index)
             }
         }
@@ -411,4 +429,44 @@ public enum SessionAction: Sendable, Hashable {
     case next
     case back
     case dismiss
+}
+
+/// The calculated values waiting to be evaluated, by their position in dependency order: a min-heap
+/// without duplicates. Empty (and allocation-free) for answers no calculated value reads.
+struct CalculationQueue {
+    private var heap: [Int] = []
+    private var queued: Set<Int> = []
+
+    mutating func insert(_ rank: Int) {
+        guard queued.insert(rank).inserted else { return }
+        heap.append(rank)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child] < heap[parent] else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func popFirst() -> Int? {
+        guard let first = heap.first else { return nil }
+        let last = heap.removeLast()
+        if !heap.isEmpty {
+            heap[0] = last
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                let right = left + 1
+                var smallest = parent
+                if left < heap.count, heap[left] < heap[smallest] { smallest = left }
+                if right < heap.count, heap[right] < heap[smallest] { smallest = right }
+                guard smallest != parent else { break }
+                heap.swapAt(parent, smallest)
+                parent = smallest
+            }
+        }
+        queued.remove(first)
+        return first
+    }
 }
