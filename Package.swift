@@ -144,7 +144,7 @@ let package = Package(
         .target(name: "SurveyTestFixtures", path: "Tests/SurveyTestFixtures", swiftSettings: strictSettings),
         .testTarget(
             name: "SurveyPluginLoaderTests",
-            dependencies: ["SurveyCore", "SurveyPluginLoader", "SurveyTestFixtures"],
+            dependencies: ["SurveyCore", "SurveyPluginLoader", "SurveyPluginMessages", "SurveyTestFixtures"],
             swiftSettings: strictSettings
         ),
         // Cost of a plugin normalize call and a libffi function call against the same logic built in.

@@ -58,6 +58,9 @@ package enum PluginMessages {
         guard case .object(let members) = json else {
             return .malformed("expected an object with 'ok' or 'error', got \(json.kindDescription)")
         }
+        if members["ok"] != nil, members["error"] != nil {
+            return .malformed("the result has both 'ok' and 'error'; it must have exactly one")
+        }
         if let value = members["ok"] { return .success(value) }
         if case .object(let error)? = members["error"] {
             guard error["message"]?.stringValue != nil else {

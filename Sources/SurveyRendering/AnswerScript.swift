@@ -80,8 +80,12 @@ public struct HeadlessRenderer: SurveyRenderer {
     var visit = -1
     var askedThisVisit: Set<String> = []
     var actionCount = 0
-    /// Gives up after this many actions (a script that loops, e.g. through a backward jump).
-    public var actionLimit = 100_000
+    /// Gives up after this many actions (a script that loops, e.g. through a backward jump); by default
+    /// 100,000 or 20 per step of the survey, whichever is more, so large surveys are never cut short.
+    public var actionLimit: Int?
+
+    /// The default ``actionLimit`` for a survey of `steps` leaf steps.
+    public static func defaultActionLimit(steps: Int) -> Int { max(100_000, 20 * (steps + 1)) }
 
     /// A renderer playing `script`, writing each event line to `output`.
     public init(script: AnswerScript, output: @escaping (String) -> Void = { _ in }) {
@@ -105,6 +109,7 @@ public struct HeadlessRenderer: SurveyRenderer {
         }
         guard failure == nil else { return .quit }
         actionCount += 1
+        let actionLimit = self.actionLimit ?? Self.defaultActionLimit(steps: request.lineParser.stepCount)
         if actionCount > actionLimit {
             return fail(
                 RendererError(

@@ -86,6 +86,9 @@ public struct LineParser: Sendable {
         context = PresentationContext(locale: locale, defaultLocale: survey.definition.defaultLocale)
     }
 
+    /// How many leaf steps the survey has.
+    public var stepCount: Int { survey.stepCount }
+
     /// The answer `line` stands for, for step `stepID` (not yet validated).
     /// - Throws: ``AnswerError`` when the line cannot be read as an answer.
     public func parse(_ line: String, forStep stepID: String) throws(AnswerError) -> JSONValue {

@@ -210,7 +210,17 @@ public struct TextRenderer: SurveyRenderer {
     mutating func readLine(prompt: String) -> Reply {
         let marker = style.usesSymbols ? "› " : "> "
         write(paint(prompt.isEmpty ? marker : prompt + " " + marker, .cyan) + (style.isInteractive ? "" : "\n"))
-        guard let text = input.readLine() else { return .command(.quit) }
+        var text = ""
+        while true {
+            guard let checked = input.readCheckedLine() else { return .command(.quit) }
+            if case .text(let line) = checked {
+                text = line
+                break
+            }
+            // Bytes that are not UTF-8 are never taken as an answer with replacement characters.
+            showError(strings[.invalidText])
+            write(paint(prompt.isEmpty ? marker : prompt + " " + marker, .cyan) + (style.isInteractive ? "" : "\n"))
+        }
         switch text.trimmingCharacters(in: .whitespaces).lowercased() {
         case "b": return .command(.back)
         case "d": return .command(.dismiss)

@@ -76,3 +76,16 @@ import Testing
         #expect(result.stdout.contains(#"{"event":"answered","stepId":"export-rating","value":4}"#))
     }
 }
+
+@Suite struct TextInputTests {
+    @Test func bytesThatAreNotUTF8AreAskedAgainNotTakenAsAnAnswer() throws {
+        var input = Data([0x34, 0xFF, 0x0A])  // "4\xFF"
+        input.append(contentsOf: Array("4\n".utf8))
+        let result = try SurveyBinary.run(
+            ["run", StrictScriptTests.feedback, "--no-store"], stdinData: input,
+            directory: try Fixtures.temporaryDirectory())
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("! That input is not valid text; please type it again."))
+        #expect(result.stdout.contains("The survey is complete."))
+    }
+}

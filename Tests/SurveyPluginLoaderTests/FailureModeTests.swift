@@ -1,6 +1,7 @@
 import Foundation
 import SurveyCore
 import SurveyPluginLoader
+import SurveyPluginMessages
 import Testing
 
 /// One test per loader failure mode: each is a one-line error naming the file.
@@ -249,4 +250,11 @@ enum CPluginSources {
     #expect(try question.normalize(true) == true)
     #expect(throws: AnswerError.self) { try question.normalize("maybe") }
     #expect(try functions.function(named: "twice")?.call([21], context: .current()) == 42)
+}
+
+@Test func aResultWithBothOkAndErrorIsMalformed() {
+    switch PluginMessages.result(["ok": 1, "error": ["message": "no"]]) {
+    case .malformed(let problem): #expect(problem.contains("both 'ok' and 'error'"))
+    default: Issue.record("a result with both members was accepted")
+    }
 }

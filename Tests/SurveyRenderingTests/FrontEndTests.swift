@@ -121,3 +121,8 @@ struct FrontEndTests {
         #expect(recorder.events.contains { if case .answered(stepID: "source", _) = $0 { true } else { false } })
     }
 }
+
+@Test func theActionLimitGrowsWithTheSurvey() {
+    #expect(HeadlessRenderer.defaultActionLimit(steps: 10) == 100_000)
+    #expect(HeadlessRenderer.defaultActionLimit(steps: 100_000) == 2_000_020)
+}

@@ -22,6 +22,7 @@ extension UIStrings {
         "quit": "Sair",
         "completed": "Obrigado! A pesquisa foi concluída.",
         "dontAskAgain": "Não perguntar novamente",
+        "invalidText": "Essa entrada não é um texto válido; digite novamente.",
         "dismissed": "Pesquisa fechada.",
         "chooseOne": "Escolha uma opção",
         "typeAnswer": "Digite sua resposta",

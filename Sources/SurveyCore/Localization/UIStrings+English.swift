@@ -22,6 +22,7 @@ extension UIStrings {
         "quit": "Quit",
         "completed": "Thank you! The survey is complete.",
         "dontAskAgain": "Don't ask again",
+        "invalidText": "That input is not valid text; please type it again.",
         "dismissed": "Survey dismissed.",
         "chooseOne": "Choose one",
         "typeAnswer": "Type your answer",

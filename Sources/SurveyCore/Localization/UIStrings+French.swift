@@ -22,6 +22,7 @@ extension UIStrings {
         "quit": "Quitter",
         "completed": "Merci\u{00A0}! Le questionnaire est terminé.",
         "dontAskAgain": "Ne plus demander",
+        "invalidText": "Cette saisie n'est pas un texte valide ; veuillez la retaper.",
         "dismissed": "Questionnaire fermé.",
         "chooseOne": "Choisissez une réponse",
         "typeAnswer": "Saisissez votre réponse",

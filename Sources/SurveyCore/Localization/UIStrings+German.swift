@@ -22,6 +22,7 @@ extension UIStrings {
         "quit": "Beenden",
         "completed": "Vielen Dank! Die Umfrage ist abgeschlossen.",
         "dontAskAgain": "Nicht mehr fragen",
+        "invalidText": "Diese Eingabe ist kein gültiger Text; bitte geben Sie sie erneut ein.",
         "dismissed": "Umfrage geschlossen.",
         "chooseOne": "Eine Option auswählen",
         "typeAnswer": "Antwort eingeben",

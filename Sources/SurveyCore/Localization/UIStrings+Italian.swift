@@ -22,6 +22,7 @@ extension UIStrings {
         "quit": "Esci",
         "completed": "Grazie! Il sondaggio è stato completato.",
         "dontAskAgain": "Non chiedere più",
+        "invalidText": "Questo input non è un testo valido; digitalo di nuovo.",
         "dismissed": "Sondaggio chiuso.",
         "chooseOne": "Scegli un’opzione",
         "typeAnswer": "Scrivi la tua risposta",

@@ -22,6 +22,7 @@ extension UIStrings {
         "quit": "終了",
         "completed": "ご回答ありがとうございました。アンケートは以上です。",
         "dontAskAgain": "今後表示しない",
+        "invalidText": "入力が有効なテキストではありません。もう一度入力してください。",
         "dismissed": "アンケートを閉じました。",
         "chooseOne": "1つ選択してください",
         "typeAnswer": "回答を入力してください",

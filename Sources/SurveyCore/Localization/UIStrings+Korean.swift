@@ -22,6 +22,7 @@ extension UIStrings {
         "quit": "종료",
         "completed": "감사합니다! 설문이 완료되었습니다.",
         "dontAskAgain": "다시 묻지 않기",
+        "invalidText": "입력이 올바른 텍스트가 아닙니다. 다시 입력해 주세요.",
         "dismissed": "설문을 닫았습니다.",
         "chooseOne": "하나를 선택하세요",
         "typeAnswer": "답변을 입력하세요",

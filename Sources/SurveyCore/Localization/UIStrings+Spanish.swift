@@ -22,6 +22,7 @@ extension UIStrings {
         "quit": "Salir",
         "completed": "¡Gracias! La encuesta ha finalizado.",
         "dontAskAgain": "No volver a preguntar",
+        "invalidText": "Esa entrada no es texto válido; escríbela de nuevo.",
         "dismissed": "Encuesta cerrada.",
         "chooseOne": "Elige una opción",
         "typeAnswer": "Escribe tu respuesta",

@@ -22,6 +22,7 @@ extension UIStrings {
         "quit": "離開",
         "completed": "謝謝！問卷已完成。",
         "dontAskAgain": "不再詢問",
+        "invalidText": "輸入的不是有效文字，請重新輸入。",
         "dismissed": "問卷已關閉。",
         "chooseOne": "請選擇一項",
         "typeAnswer": "請輸入您的回答",

@@ -134,6 +134,8 @@ public enum UIStringKey: String, Sendable, CaseIterable {
     case quit, completed, dismissed, chooseOne, typeAnswer, pressEnterToSkip, savedProgress
     /// "Don't ask again": dismissing the survey (the `d` key in a terminal)
     case dontAskAgain
+    /// "That input is not valid text; please type it again." (bytes that are not UTF-8)
+    case invalidText
     /// "Type the numbers in order, e.g. {example}" (a ranking in a terminal)
     case rankingHint
     /// "Type numbers separated by commas, e.g. {example}" (a multiple choice in a terminal)
