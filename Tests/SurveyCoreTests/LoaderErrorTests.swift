@@ -159,3 +159,13 @@ import Testing
         #expect(registry.typeIDs == ["t-choice", "t-note", "t-text"])
     }
 }
+
+/// A misspelt member on a step does not hide that step's other problems.
+@Test func anUnknownMemberDoesNotHideTheStepsOtherErrors() {
+    let errors = loadErrors(
+        surveyJSON([
+            #"{"id": "a", "type": "t-text", "title": "A", "visibleIff": "{b} = 1", "options": {"maxLength": 5000}}"#
+        ]))
+    #expect(errors.contains { $0.kind == .unknownField && $0.message.contains("'visibleIff'") })
+    #expect(errors.contains { $0.path?.description == "$.steps[0].options.maxLength" })
+}

@@ -169,7 +169,13 @@ struct StepBuilder {
             }
             for index in errors.indices where errors[index].stepID == nil { errors[index].stepID = stepID }
             allErrors += errors
-            return nil
+            // A question whose only problems are misspelt or mistyped members (left at their defaults)
+            // still goes to the compiler, so its options and expressions are checked in the same run
+            // instead of being hidden until the first problems are fixed.
+            let isStillCheckable =
+                hasID && hasType && !step.isPage
+                && errors.allSatisfy { $0.kind == .unknownField || $0.kind == .invalidValue }
+            return isStillCheckable ? step : nil
         }
         return step
     }
