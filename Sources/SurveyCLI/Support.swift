@@ -281,6 +281,12 @@ enum SignalHandling {
         message = strdup(text)
         messageLength = text.utf8.count
         signal(SIGPIPE, SIG_IGN)
+        // A launcher may have started us with these blocked (a mask is inherited across exec, and
+        // dispatch worker threads block every signal): unblock them, or they would never arrive.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, number) }
+        sigprocmask(SIG_UNBLOCK, &set, nil)
         for number in [SIGINT, SIGTERM, SIGHUP] {
             signal(number) { received in
                 if let message = SignalHandling.message { _ = write(2, message, SignalHandling.messageLength) }

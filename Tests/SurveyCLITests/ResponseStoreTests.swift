@@ -218,3 +218,48 @@ struct PostgresCLITests {
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
 }
+
+/// SIGTERM, SIGINT and SIGHUP end `survey run` at once with 128 + the signal, and every answer that
+/// was acknowledged before is in the store.
+@Suite struct SignalTests {
+    static let cases: [(signal: Int32, status: Int32)] = [(SIGTERM, 143), (SIGINT, 130), (SIGHUP, 129)]
+
+    @Test(arguments: SignalTests.cases)
+    func aSignalEndsTheRunAndKeepsWhatWasAcknowledged(signal: Int32, status: Int32) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let store = directory.appendingPathComponent("r.sqlite").path
+        let process = Process()
+        process.executableURL = SurveyBinary.url
+        process.arguments = [
+            "run", ResponseStoreCLITests.feedback, "--renderer", "json", "--store", store, "--respondent", "sig",
+        ]
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Never hang the test run: a child that is still there after 30 s is killed (and the test fails).
+        let child = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { kill(child, SIGKILL) }
+        input.fileHandleForWriting.write(
+            Data((#"{"command":"answer","stepId":"export-rating","value":3}"# + "\n").utf8))
+        // Wait for the acknowledgement, then signal.
+        var received = ""
+        let reader = output.fileHandleForReading
+        while !received.contains(#""event":"answered""#) {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            received += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(received.contains(#""event":"answered""#))
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == status)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.contains("stopped by a signal; every acknowledged answer is in the response store"))
+        let shown = try SurveyBinary.run(["responses", "list", "--store", store, "--format", "jsonl"])
+        #expect(shown.stdout.contains(#""actionCount":1"#), "\(shown.stdout)")
+    }
+}

@@ -139,3 +139,13 @@ import Testing
         #expect(session.answer(for: "extra") == "none")
     }
 }
+
+@Test func aStateWithAnImpossibleDateIsRefused() throws {
+    let text =
+        #"{"stateVersion":1,"surveyId":"s","seed":"0","locale":"en","today":"2026-02-30","path":["a"],"answers":{}}"#
+    #expect {
+        try SessionState(json: try JSONParser.parse(text))
+    } throws: { error in
+        "\(error)".contains("'today' must be a real date written YYYY-MM-DD, got '2026-02-30'")
+    }
+}

@@ -135,6 +135,9 @@ extension SessionState {
         self.seed = seed
         locale = try reader.string("locale")
         today = try reader.string("today")
+        guard CivilDate(exactly: today) != nil else {
+            throw reader.error("today", "'today' must be a real date written YYYY-MM-DD, got '\(today)'")
+        }
         let statusText = try reader.string(
             "status", default: "in-progress", oneOf: ["in-progress", "completed", "dismissed"])
         status = SessionStatus(rawValue: statusText) ?? .inProgress
