@@ -3,6 +3,7 @@ import Foundation
 /// `survey`: a thin shell over SurveyRendering and SurveyBuiltins.
 let commands: [any Command.Type] = [
     RunCommand.self, TestCommand.self, ValidateCommand.self, TypesCommand.self, ResponsesCommand.self,
+    SimulateCommand.self,
 ]
 
 let overview = """

@@ -107,3 +107,34 @@ import Testing
         #expect(result.status == 2)
     }
 }
+
+@Suite struct SimulateCommandTests {
+    @Test func simulateReportsReachAndCompletionReproducibly() throws {
+        let arguments = [
+            "simulate", BatchTestTests.onboarding, "--respondents", "500", "--seed", "9", "--format", "json",
+        ]
+        let first = try SurveyBinary.run(arguments)
+        #expect(first.status == 0, "\(first.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any]
+        #expect(report?["respondents"] as? Int == 500)
+        #expect(report?["completed"] as? Int == 500)
+        let reach = report?["reach"] as? [String: Double]
+        #expect(reach?["welcome"] == 1)
+        #expect((reach?["instagram-follow-up"] ?? 1) < 0.5)
+        #expect(try SurveyBinary.run(arguments).stdout == first.stdout, "the same seed gives the same report")
+        let text = try SurveyBinary.run(["simulate", BatchTestTests.onboarding, "--respondents", "200"])
+        #expect(text.stdout.hasPrefix("Survey habitly-onboarding: 200 simulated respondents (seed 0), 200 completed"))
+    }
+
+    @Test func aProfileNamingAnUnknownStepIsRefused() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let profile = directory.appendingPathComponent("p.json")
+        try Data(#"{"weights": {"Discovery": {"google": 1}}}"#.utf8).write(to: profile)
+        let result = try SurveyBinary.run(["simulate", BatchTestTests.onboarding, "--profile", profile.path])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains(
+                "weights name 'Discovery', which is not a step of the survey (did you mean 'discovery'?)"))
+        #expect(try SurveyBinary.run(["simulate", BatchTestTests.onboarding, "--respondents", "0"]).status == 2)
+    }
+}
