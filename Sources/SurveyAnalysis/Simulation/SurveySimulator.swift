@@ -313,7 +313,7 @@ struct SimulationPlan: Sendable {
 
     func simulate(respondent seed: UInt64, today: String, into tally: inout Tally) {
         var session = SurveySession(survey: survey, seed: seed, today: today)
-        var random = SplitMixGenerator(seed: seed ^ 0x5EED_5EED_5EED_5EED)
+        var random = SeededGenerator(seed: seed ^ 0x5EED_5EED_5EED_5EED)
         var units: [Int] = []
         var seconds = 0.0
         var rounds = 0
@@ -369,7 +369,7 @@ struct SimulationPlan: Sendable {
         tally.record(path: units, seconds: seconds)
     }
 
-    func pick(_ plan: StepPlan, attempt: Int, random: inout SplitMixGenerator) -> JSONValue {
+    func pick(_ plan: StepPlan, attempt: Int, random: inout SeededGenerator) -> JSONValue {
         if attempt > 0 { return plan.candidates[(attempt - 1) % plan.candidates.count] }
         guard let total = plan.cumulative.last, total > 0 else {
             return plan.candidates[Int(random.next() % UInt64(plan.candidates.count))]
@@ -424,19 +424,4 @@ final class PartialSlots: @unchecked Sendable {
         set { lock.withLock { slots[index] = newValue } }
     }
     var values: [Tally] { lock.withLock { slots.compactMap { $0 } } }
-}
-
-/// SplitMix64: small, fast, seedable.
-struct SplitMixGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// A number in 0..<1.
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

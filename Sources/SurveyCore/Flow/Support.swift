@@ -79,14 +79,14 @@ struct FenwickTree: Sendable {
 }
 
 /// SplitMix64: a small, fast, seedable generator, so shuffles replay from the session seed.
-struct SeededGenerator: RandomNumberGenerator {
+package struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -95,7 +95,7 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     /// A generator for one purpose (e.g. shuffling one question's choices) derived from the session seed.
-    init(seed: UInt64, purpose: String) {
+    package init(seed: UInt64, purpose: String) {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in purpose.utf8 {
             hash ^= UInt64(byte)
@@ -103,4 +103,7 @@ struct SeededGenerator: RandomNumberGenerator {
         }
         self.init(seed: seed ^ hash)
     }
+
+    /// A number in 0..<1.
+    package mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
