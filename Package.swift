@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SurveyResponses", targets: ["SurveyResponses"]),
         .library(name: "SurveyStoreSQLite", targets: ["SurveyStoreSQLite"]),
         .library(name: "SurveyStorePostgres", targets: ["SurveyStorePostgres"]),
+        .library(name: "SurveyAnalysis", targets: ["SurveyAnalysis"]),
         .executable(name: "survey", targets: ["SurveyCLI"]),
     ],
     targets: [
@@ -32,6 +33,8 @@ let package = Package(
             dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyRendering"],
             swiftSettings: strictSettings
         ),
+        // Static analysis of compiled surveys: lint rules, the flow graph and its export.
+        .target(name: "SurveyAnalysis", dependencies: ["SurveyCore"], swiftSettings: strictSettings),
         // Responses: the ResponseStore protocol, the response and funnel model, the recorder that
         // observes a session, the in-memory store and the conformance suite every store passes.
         .target(name: "SurveyResponses", dependencies: ["SurveyCore"], swiftSettings: strictSettings),
@@ -52,7 +55,7 @@ let package = Package(
             name: "SurveyCLI",
             dependencies: [
                 "SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyPluginLoader", "SurveyResponses",
-                "SurveyStoreSQLite", "SurveyStorePostgres",
+                "SurveyStoreSQLite", "SurveyStorePostgres", "SurveyAnalysis",
             ],
             swiftSettings: strictSettings
         ),
@@ -86,6 +89,11 @@ let package = Package(
                 "SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyResponses", "SurveyStoreSQLite",
                 "SurveyStorePostgres", "CLibPQ",
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SurveyAnalysisTests",
+            dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyAnalysis"],
             swiftSettings: strictSettings
         ),
         .testTarget(

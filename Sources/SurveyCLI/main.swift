@@ -2,7 +2,8 @@ import Foundation
 
 /// `survey`: a thin shell over SurveyRendering and SurveyBuiltins.
 let commands: [any Command.Type] = [
-    RunCommand.self, TestCommand.self, ValidateCommand.self, TypesCommand.self, ResponsesCommand.self,
+    RunCommand.self, TestCommand.self, ValidateCommand.self, LintCommand.self, GraphCommand.self, TypesCommand.self,
+    ResponsesCommand.self,
 ]
 
 let overview = """
