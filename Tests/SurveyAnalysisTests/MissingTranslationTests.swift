@@ -12,7 +12,10 @@ struct MissingTranslationTests {
                  "options": {"choices": [{"value": "red", "label": {"en": "Red"}}, "green"]}},
                 {"id": "r", "type": "text", "title": {"en": "Why?", "de": "Warum?"}}
                 """, extra: #""locales": ["en", "fr", "de"]"#)
-        #expect(found.map(\.path?.description) == ["$.steps[0].title", "$.steps[0].options.choices[0].label", "$.steps[1].title"], "\(listing(found))")
+        #expect(
+            found.map(\.path?.description) == [
+                "$.steps[0].title", "$.steps[0].options.choices[0].label", "$.steps[1].title",
+            ], "\(listing(found))")
         #expect(found.first?.message.contains("'de'") == true)
     }
 
@@ -22,7 +25,8 @@ struct MissingTranslationTests {
             steps: #"{"id": "q", "type": "text", "title": {"en": "Why?", "fr": "Pourquoi ?"}, "description": "Brand"}"#,
             extra: #""locales": ["en", "fr"]"#)
         #expect(complete.isEmpty, "\(listing(complete))")
-        let undeclared = try findings(.missingTranslation, steps: #"{"id": "q", "type": "text", "title": {"en": "Why?"}}"#)
+        let undeclared = try findings(
+            .missingTranslation, steps: #"{"id": "q", "type": "text", "title": {"en": "Why?"}}"#)
         #expect(undeclared.isEmpty, "\(listing(undeclared))")
     }
 }

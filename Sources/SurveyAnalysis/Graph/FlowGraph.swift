@@ -136,7 +136,7 @@ public struct FlowGraph: Sendable {
                         isFeasible: feasible.contains(FlowEdge(from: index, to: index + 1, kind: .next))))
             }
             let skip = FlowEdge(from: index, to: index + 1, kind: .skip)
-            if feasible.contains(skip), flow.isShown[index] || !unit.isEnabled {
+            if feasible.contains(skip) {
                 edges.append(Edge(from: index, to: index + 1, kind: .skip, isFeasible: true))
             }
         }
@@ -188,7 +188,7 @@ public struct FlowGraph: Sendable {
             }
             return hasBranches ? "otherwise" : nil
         case .skip:
-            return "if hidden"
+            return nodes.indices.contains(edge.from) && !nodes[edge.from].isReachable ? "always passed by" : "if hidden"
         case .branch(let condition, let question):
             let text = condition.map { Self.shortened($0, 60) } ?? "always"
             return question.map { "\($0): \(text)" } ?? text

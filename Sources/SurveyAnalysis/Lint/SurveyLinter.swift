@@ -158,6 +158,10 @@ final class LintContext {
                 parts.append("\(name) is never answered before this point")
                 continue
             }
+            if set == domain.answers {
+                parts.append("\(name) is always answered here")
+                continue
+            }
             let values = set.indices.filter { $0 != 0 }.map { text(of: domain.values[$0]) }
             guard !values.isEmpty else { continue }
             var listed = values.prefix(4).joined(separator: ", ")

@@ -20,6 +20,11 @@ final class ConditionOutcomeCheck: LintCheck {
             let predicate = flow.predicates.conditions[index]
             switch site.kind {
             case .pageVisibility:
+                if !evaluator.canHold(predicate, in: gate) {
+                    alwaysFalse(
+                        site, predicate, in: gate, effect: "the page is never shown (see unreachable-step)", context)
+                    continue
+                }
                 guard states.entry != nil else { continue }
                 if !evaluator.canHold(predicate.negated, in: gate) {
                     alwaysTrue(
@@ -27,9 +32,16 @@ final class ConditionOutcomeCheck: LintCheck {
                         effect: "the page is shown whenever the flow reaches it; remove the condition", context)
                 }
             case .stepVisibility(let step):
-                guard model.steps[step].isEnabled, !context.unreachableSteps.contains(step) else { continue }
+                guard model.steps[step].isEnabled else { continue }
                 let state = unit.isPage ? states.inUnit : gate
-                guard let state, states.entry != nil else { continue }
+                guard let state else { continue }
+                if !evaluator.canHold(predicate, in: state) {
+                    alwaysFalse(
+                        site, predicate, in: state,
+                        effect: "'\(model.steps[step].id)' is never shown (see unreachable-step)", context)
+                    continue
+                }
+                guard states.entry != nil, !context.unreachableSteps.contains(step) else { continue }
                 if !evaluator.canHold(predicate.negated, in: state) {
                     alwaysTrue(
                         site, predicate, in: state,
@@ -140,12 +152,21 @@ final class ConditionOutcomeCheck: LintCheck {
             stepID: site.stepID, path: site.path)
     }
 
+    private func alwaysFalse(
+        _ site: ConditionSite, _ predicate: Predicate, in state: AbstractState, effect: String, _ context: LintContext
+    ) {
+        context.report(
+            .alwaysFalseCondition,
+            "\(site.memberName) \(context.quoted(site)) never holds\(reason(predicate, in: state, context)), so \(effect)",
+            stepID: site.stepID, path: site.path)
+    }
+
     /// Why: on its own, or given the answers possible at that point.
     private func reason(_ impossible: Predicate, in state: AbstractState, _ context: LintContext) -> String {
-        if !context.evaluator.canHold(impossible, in: context.unconstrained) { return " for any answers" }
+        if !context.evaluator.canHold(impossible, in: context.unconstrained) { return ", whatever the answers" }
         if let described = context.describe(context.slots(of: impossible), in: state) {
-            return " for every respondent who gets here (\(described))"
+            return " for the respondents who get here (\(described))"
         }
-        return " for every respondent who gets here"
+        return " for the respondents who get here"
     }
 }
