@@ -20,7 +20,7 @@ package final class WitnessSearch {
     let domains: [AnswerDomain]
     /// Step slots whose answers some condition reads.
     let decisionSlots: Set<Int>
-    let decisionOrder: [Int]
+    let decisionIDs: Set<String>
     let unitIndexByID: [String: Int]
     let today: String
     /// Next calls left.
@@ -29,12 +29,20 @@ package final class WitnessSearch {
     package private(set) var isExhausted = false
     /// Most answer combinations tried on one unit.
     var combinationLimit = 64
+    /// When the search gives up, whatever the budget left.
+    let deadline: ContinuousClock.Instant
+    private var phaseDeadline: ContinuousClock.Instant
 
-    package init(model: FlowModel, domains: [AnswerDomain], decisionSlots: Set<Int>, budget: Int, today: String) {
+    package init(
+        model: FlowModel, domains: [AnswerDomain], decisionSlots: Set<Int>, budget: Int, today: String,
+        deadline: ContinuousClock.Instant = .now + .seconds(2)
+    ) {
+        self.deadline = deadline
+        phaseDeadline = deadline
         self.model = model
         self.domains = domains
         self.decisionSlots = decisionSlots
-        decisionOrder = decisionSlots.sorted()
+        decisionIDs = Set(decisionSlots.map { model.steps[$0].id })
         self.budget = budget
         self.today = today
         var index: [String: Int] = [:]
@@ -43,37 +51,70 @@ package final class WitnessSearch {
     }
 
     /// A run that enters `unit` in a state accepted by `accept`, or `nil`.
+    ///
+    /// Breadth first at first, so that a witness near the start is a shortest run; then depth first, so
+    /// that one deep in a long survey is found at all.
     package func reach(unit target: Int, accept: (SurveySession) -> Bool) -> Witness? {
         isExhausted = false
+        let total = budget
+        budget = min(total, 2000)
+        let now = ContinuousClock.now
+        phaseDeadline = now < deadline ? now + (deadline - now) / 2 : deadline
+        if let witness = search(unit: target, accept: accept, breadthFirst: true) { return witness }
+        guard isExhausted, ContinuousClock.now < deadline else { return nil }
+        phaseDeadline = deadline
+        budget = max(0, total - 2000)
+        isExhausted = false
+        return search(unit: target, accept: accept, breadthFirst: false)
+    }
+
+    private func search(unit target: Int, accept: (SurveySession) -> Bool, breadthFirst: Bool) -> Witness? {
+        typealias Node = (session: SurveySession, answers: [(String, JSONValue)], key: Int)
         let start = SurveySession(survey: model.survey, seed: 0, today: today)
-        // Breadth first, so that the witness is a shortest run.
-        var queue: [(SurveySession, [(String, JSONValue)])] = [(start, [])]
+        var frontier: [Node] = [(start, [], 0)]
         var head = 0
-        var visited = Set<[JSONValue]>()
-        while head < queue.count {
-            let (session, answers) = queue[head]
-            queue[head] = (start, [])
-            head += 1
+        var visited = Set<Int>()
+        while head < frontier.count {
+            let node: Node
+            if breadthFirst {
+                node = frontier[head]
+                frontier[head] = (start, [], 0)
+                head += 1
+            } else {
+                node = frontier.removeLast()
+            }
+            let session = node.session
             guard session.status == .inProgress, let unitID = session.currentUnitID,
                 let unit = unitIndexByID[unitID]
             else { continue }
             if unit == target, accept(session) {
-                return Witness(answers: answers.map { (stepID: $0.0, value: $0.1) }, path: session.pathIDs)
+                return Witness(answers: node.answers.map { (stepID: $0.0, value: $0.1) }, path: session.pathIDs)
             }
             if unit > target, !model.hasBackwardJumps { continue }
-            var key: [JSONValue] = [.number(Double(unit))]
-            for slot in decisionOrder { key.append(session.answer(for: model.steps[slot].id) ?? .null) }
-            guard visited.insert(key).inserted else { continue }
-            for combination in combinations(for: unit, decisionsOnly: false) {
-                guard budget > 0 else {
+            // The state: where the respondent is and the answers that conditions read (kept as a running hash).
+            var hasher = Hasher()
+            hasher.combine(node.key)
+            hasher.combine(unit)
+            guard visited.insert(hasher.finalize()).inserted else { continue }
+            var children: [Node] = []
+            for combination in combinations(for: unit, decisionsOnly: false, limit: breadthFirst ? nil : 3) {
+                guard budget > 0, budget % 16 != 0 || ContinuousClock.now < phaseDeadline else {
                     isExhausted = true
                     return nil
                 }
                 var next = session
                 let given = apply(combination, to: &next, unit: unit)
                 budget -= 1
-                if case .moved = next.next() { queue.append((next, answers + given)) }
+                guard case .moved = next.next() else { continue }
+                var key = Hasher()
+                key.combine(node.key)
+                for (stepID, value) in given where decisionIDs.contains(stepID) {
+                    key.combine(stepID)
+                    key.combine(value)
+                }
+                children.append((next, node.answers + given, key.finalize()))
             }
+            frontier.append(contentsOf: breadthFirst ? children : children.reversed())
         }
         return nil
     }

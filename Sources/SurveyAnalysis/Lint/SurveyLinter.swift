@@ -6,12 +6,18 @@ public struct LintConfiguration: Sendable {
     public var today: String
     /// How many Next actions the search for a confirming respondent may take per finding.
     public var witnessBudget: Int
+    /// How long all searches for confirming respondents may take together; unconfirmed candidates are `info`.
+    public var witnessTimeLimit: Duration
     /// Rules to leave out.
     public var disabledRules: Set<LintRule>
 
-    public init(today: String = "2025-01-01", witnessBudget: Int = 20_000, disabledRules: Set<LintRule> = []) {
+    public init(
+        today: String = "2025-01-01", witnessBudget: Int = 20_000, witnessTimeLimit: Duration = .seconds(1),
+        disabledRules: Set<LintRule> = []
+    ) {
         self.today = today
         self.witnessBudget = witnessBudget
+        self.witnessTimeLimit = witnessTimeLimit
         self.disabledRules = disabledRules
     }
 }
@@ -134,11 +140,14 @@ final class LintContext {
         report(rule, rule.defaultSeverity, message, stepID: stepID, path: path)
     }
 
-    /// The engine-driven search for confirming respondents (one budget per finding).
+    /// When the searches for confirming respondents stop, together.
+    lazy var witnessDeadline = ContinuousClock.now + configuration.witnessTimeLimit
+
+    /// The engine-driven search for confirming respondents (one budget per finding, one time limit for all).
     func witness() -> WitnessSearch {
         WitnessSearch(
             model: model, domains: domains, decisionSlots: decisionSlots, budget: configuration.witnessBudget,
-            today: configuration.today)
+            today: configuration.today, deadline: witnessDeadline)
     }
 
     // MARK: Describing

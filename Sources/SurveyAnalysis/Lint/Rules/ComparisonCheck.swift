@@ -11,6 +11,9 @@ final class ComparisonCheck: LintCheck {
     func prepare(_ context: LintContext) {
         let model = context.model
         for (index, site) in model.conditions.enumerated() {
+            if checkReferences(in: site.expression, path: site.path, stepID: site.stepID, context) {
+                context.explainedConditions.insert(index)
+            }
             var seen = Set<String>()
             for comparison in ExpressionUsage.comparisons(in: site.expression.rootNode) {
                 let key = ExpressionUsage.text(of: comparison.node, in: model)
@@ -21,6 +24,7 @@ final class ComparisonCheck: LintCheck {
             }
         }
         for value in model.calculated {
+            _ = checkReferences(in: value.expression, path: value.path.appending("expression"), stepID: nil, context)
             for comparison in ExpressionUsage.comparisons(in: value.expression.rootNode) {
                 _ = check(comparison, path: value.path.appending("expression"), stepID: nil, context)
             }
@@ -37,7 +41,9 @@ final class ComparisonCheck: LintCheck {
         let domain = context.domains[comparison.slot]
         let written = "\"\(ExpressionUsage.text(of: comparison.node, in: model))\""
         let name = "{\(step.id)}"
-        let elements = comparison.literal.arrayValue ?? [comparison.literal]
+        // `{q} = ''` and `{q} != ''` test for an answer, as `empty` does: not a comparison with a value.
+        let elements = (comparison.literal.arrayValue ?? [comparison.literal]).filter { !$0.isEmptyAnswer }
+        if comparison.literal.isEmptyAnswer || elements.isEmpty { return false }
         let op = comparison.op
         func error(_ rule: LintRule, _ message: String) -> Bool {
             context.report(rule, .error, message, stepID: stepID, path: path)
@@ -241,46 +247,65 @@ final class ComparisonCheck: LintCheck {
         return certain
     }
 
+    /// `{q.field}` where `q` has no such field (or no fields at all): always empty.
+    private func checkReferences(in expression: Expression, path: JSONPath, stepID: String?, _ context: LintContext)
+        -> Bool
+    {
+        let model = context.model
+        var seen = Set<String>()
+        var certain = false
+        ExpressionUsage.walk(expression.rootNode) { node in
+            guard case .member(let base, let keys) = node.shape, case .variable(let slot) = base.shape,
+                slot < model.stepCount, let member = keys.first
+            else { return }
+            let step = model.steps[slot]
+            let domain = context.domains[slot]
+            guard seen.insert(step.id + "." + member).inserted else { return }
+            let written = "{\(([step.id] + keys).joined(separator: "."))}"
+            switch domain.kind {
+            case .composite:
+                guard !domain.fieldNames.contains(member) else { return }
+                let hint = closestMatch(to: member, in: domain.fieldNames).map { " (did you mean '\($0)'?)" } ?? ""
+                context.report(
+                    .unknownChoiceValue, .error,
+                    "\(written) is always empty: '\(step.id)' has no field '\(member)'\(hint); its fields are \(domain.fieldNames.joined(separator: ", "))",
+                    stepID: stepID, path: path)
+                certain = true
+            case .multipleChoice, .ranking:
+                if Int(member) != nil { return }
+                fallthrough
+            case .number, .boolean, .singleChoice, .text, .date:
+                context.report(
+                    .typeMismatch, .error,
+                    "\(written) is always empty: the answer of '\(step.id)' is a single value without fields; write {\(step.id)}",
+                    stepID: stepID, path: path)
+                certain = true
+            case .none, .file, .opaque:
+                return
+            }
+        }
+        return certain
+    }
+
+    /// `{form.field} = 'value'` with a value the field (a matrix row's columns) can never have.
     private func checkMember(
         _ member: String, of step: Survey.AnalysisStep, domain: AnswerDomain, _ comparison: LiteralComparison,
         written: String, path: JSONPath, stepID: String?, _ context: LintContext
     ) -> Bool {
-        switch domain.kind {
-        case .composite:
-            guard domain.fieldNames.contains(member) else {
-                let hint = closestMatch(to: member, in: domain.fieldNames).map { " (did you mean '\($0)'?)" } ?? ""
-                context.report(
-                    .unknownChoiceValue, .error,
-                    "\(written) reads {\(step.id).\(member)}, but '\(step.id)' has no field '\(member)'\(hint), so it is always empty; fields: \(domain.fieldNames.joined(separator: ", "))",
-                    stepID: stepID, path: path)
-                return true
-            }
-            guard let field = domain.fieldDomains[member], field.kind == .singleChoice,
-                comparison.op.isEqualityLike || comparison.op == .contains
-            else { return false }
-            for element in comparison.literal.arrayValue ?? [comparison.literal] {
-                guard let text = element.stringValue,
-                    !field.choiceValues.contains(where: { ExpressionValue.equals(.string($0), element) })
-                else { continue }
-                let hint = closestMatch(to: text, in: field.choiceValues).map { " (did you mean '\($0)'?)" } ?? ""
-                context.report(
-                    .unknownChoiceValue, field.hasOther ? .warning : .error,
-                    "\(written) compares {\(step.id).\(member)} with '\(text)', which is not one of its values\(hint); values: \(field.choiceValues.joined(separator: ", "))",
-                    stepID: stepID, path: path)
-                return !field.hasOther
-            }
-            return false
-        case .multipleChoice, .ranking:
-            if Int(member) != nil { return false }
-            fallthrough
-        case .number, .boolean, .singleChoice, .text, .date:
+        guard domain.kind == .composite, let field = domain.fieldDomains[member], field.kind == .singleChoice,
+            comparison.op.isEqualityLike || comparison.op == .contains
+        else { return false }
+        for element in comparison.literal.arrayValue ?? [comparison.literal] where !element.isEmptyAnswer {
+            guard let text = element.stringValue,
+                !field.choiceValues.contains(where: { ExpressionValue.equals(.string($0), element) })
+            else { continue }
+            let hint = closestMatch(to: text, in: field.choiceValues).map { " (did you mean '\($0)'?)" } ?? ""
             context.report(
-                .typeMismatch, .error,
-                "\(written) reads {\(step.id).\(member)}, but the answer of '\(step.id)' has no fields, so it is always empty; write {\(step.id)}",
+                .unknownChoiceValue, field.hasOther ? .warning : .error,
+                "\(written) compares {\(step.id).\(member)} with '\(text)', which is not one of its values\(hint), so it never matches; values: \(field.choiceValues.joined(separator: ", "))",
                 stepID: stepID, path: path)
-            return true
-        case .none, .file, .opaque:
-            return false
+            return !field.hasOther
         }
+        return false
     }
 }
