@@ -44,7 +44,7 @@ enum LintCommand: Command {
             }
             disabled.insert(rule)
         }
-        var configuration = LintConfiguration(disabledRules: disabled)
+        var configuration = LintConfiguration(today: FunctionContext.current().today, disabledRules: disabled)
         if let today = arguments.value("--today") {
             guard CivilDate(today) != nil, today.utf8.count == 10 else {
                 throw UsageError("--today must be a date as YYYY-MM-DD, got '\(today)'", command: spec.name)

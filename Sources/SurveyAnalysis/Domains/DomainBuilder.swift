@@ -8,11 +8,21 @@ struct DomainBuilder {
     let normalize: (JSONValue) -> JSONValue?
     let isEmpty: (JSONValue) -> Bool
 
+    /// Whether to add samples across the whole range (for values used in arithmetic or functions).
+    var spreads = false
+
     /// The most representatives one question gets.
     static let limit = RepresentativeSet.capacity
 
     mutating func domain(for input: InputPrimitive, usages: [ValueUsage]) -> AnswerDomain {
         let literals = Self.literals(in: usages)
+        // Used in arithmetic or functions: representatives are only samples there, so spread them.
+        spreads = usages.contains { usage in
+            switch usage {
+            case .opaque, .length: return true
+            default: return false
+            }
+        }
         switch input {
         case .none:
             return AnswerDomain(kind: .none, values: [.null], isEnumerated: true)
@@ -146,6 +156,15 @@ struct DomainBuilder {
             }
             candidates.append(.number(candidate))
         }
+        if spreads {
+            let low = input.minimum ?? -10
+            let high = input.maximum ?? 1000
+            for value in [low, high, (low + high) / 2, 1, 2, 3, 5, 10, 18, 50, 100, 1000, -1]
+            where value >= low && value <= high {
+                let point = step == nil ? value : gridPoint(above: value - (step ?? 1))
+                if point >= low && point <= high { candidates.append(.number(point)) }
+            }
+        }
         domain = finish(domain, candidates)
         if !covered { domain.isTruncated = true }
         return domain
@@ -171,6 +190,10 @@ struct DomainBuilder {
         }
         var domain = finish(AnswerDomain(kind: .text, values: [.null], isEnumerated: false), candidates)
         domain = addFresh(to: domain, candidates: Self.freshTexts(for: input), literals: literals)
+        if spreads {
+            domain = finish(
+                domain, ["a", "hello world", "12345", "true", .string(String(repeating: "long text ", count: 20))])
+        }
         return domain
     }
 

@@ -144,7 +144,7 @@ public struct LintReport: Sendable {
 
     /// A relative file path as a URI reference (forward slashes, reserved characters escaped).
     static func uri(_ path: String) -> String {
-        var result = ""
+        var result = path.hasPrefix("/") ? "file://" : ""
         for scalar in path.unicodeScalars {
             switch scalar {
             case "a"..."z", "A"..."Z", "0"..."9", "-", ".", "_", "~", "/": result.unicodeScalars.append(scalar)

@@ -19,6 +19,14 @@ final class ReachabilityCheck: LintCheck {
     }
 
     private var previous = Summary()
+
+    func finish(_ context: LintContext) {
+        guard context.flow.didWiden else { return }
+        context.report(
+            .unreachableStep, .info,
+            "the analysis of this survey's loops did not settle within \(context.flow.passLimit) passes, so it assumed any answer anywhere; findings that depend on the flow may be missing",
+            stepID: nil, path: JSONPath.root.appending("steps"))
+    }
     /// The first unit of the current run of units nobody arrives at, with the reason.
     private var runReason: String?
 

@@ -10,19 +10,35 @@ final class UnusedCalculatedValueCheck: LintCheck {
         guard !model.calculated.isEmpty else { return }
         var used = Set<Int>()
         for site in model.conditions { used.formUnion(site.expression.referencedSlots) }
-        for value in model.calculated { used.formUnion(value.expression.referencedSlots) }
         var piped = Set<String>()
         let definition = model.survey.definition
         var texts: [JSONValue] = [definition.title.jsonValue]
         if let description = definition.description { texts.append(description.jsonValue) }
         texts += definition.steps.map(\.jsonValue)
         for text in texts { Self.collectPipes(in: text, into: &piped) }
+        for (index, value) in model.calculated.enumerated() where piped.contains(value.name) {
+            used.insert(model.stepCount + index)
+        }
+        // A value used only by values nobody uses is unused too.
+        var changed = true
+        while changed {
+            changed = false
+            for (index, value) in model.calculated.enumerated() where used.contains(model.stepCount + index) {
+                for slot in value.expression.referencedSlots where used.insert(slot).inserted { changed = true }
+            }
+        }
+        var usedBy: [Int: String] = [:]
+        for value in model.calculated {
+            for slot in value.expression.referencedSlots where usedBy[slot] == nil { usedBy[slot] = value.name }
+        }
         for (index, value) in model.calculated.enumerated() {
             let slot = model.stepCount + index
-            guard !used.contains(slot), !piped.contains(value.name) else { continue }
+            guard !used.contains(slot) else { continue }
+            let only =
+                usedBy[slot].map { " (only the calculated value '\($0)' refers to it, and nothing uses that)" } ?? ""
             context.report(
                 .unusedCalculatedValue,
-                "the calculated value '\(value.name)' is never used: no condition, calculated value or text refers to {\(value.name)}; use it or remove it",
+                "the calculated value '\(value.name)' is never used: no condition or text refers to {\(value.name)}\(only); use it or remove it",
                 stepID: nil, path: value.path)
         }
     }
