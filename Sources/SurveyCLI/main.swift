@@ -2,8 +2,8 @@ import Foundation
 
 /// `survey`: a thin shell over SurveyRendering and SurveyBuiltins.
 let commands: [any Command.Type] = [
-    RunCommand.self, TestCommand.self, ValidateCommand.self, TypesCommand.self, ResponsesCommand.self,
-    SimulateCommand.self,
+    RunCommand.self, TestCommand.self, ValidateCommand.self, LintCommand.self, GraphCommand.self, TypesCommand.self,
+    ResponsesCommand.self, SimulateCommand.self,
 ]
 
 let overview = """

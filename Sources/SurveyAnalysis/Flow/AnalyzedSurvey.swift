@@ -1,0 +1,31 @@
+import SurveyCore
+
+/// A survey prepared for analysis: its flow model, the answer domain of each question (with
+/// representatives for every literal the survey compares it with), the condition evaluator and the
+/// flow analysis. Lint, graph export (and later path generation and coverage) start from one.
+package struct AnalyzedSurvey {
+    package let model: FlowModel
+    package let domains: [AnswerDomain]
+    package let evaluator: ConditionEvaluator
+    package let flow: FlowAnalysis
+    /// Step slots some condition or calculated value reads.
+    package let decisionSlots: Set<Int>
+
+    package init(survey: Survey, today: String = "2025-01-01") {
+        let model = FlowModel(survey: survey)
+        self.model = model
+        var usages = [[ValueUsage]](repeating: [], count: model.stepCount)
+        var read = Set<Int>()
+        let expressions = model.conditions.map(\.expression) + model.calculated.map(\.expression)
+        for expression in expressions {
+            for (slot, usage) in ExpressionUsage.usages(in: expression.rootNode) where slot < model.stepCount {
+                usages[slot].append(usage)
+            }
+            read.formUnion(model.stepSlots(of: expression))
+        }
+        decisionSlots = read
+        domains = model.steps.indices.map { AnswerDomain.make(for: model.steps[$0], usages: usages[$0]) }
+        evaluator = ConditionEvaluator(model: model, domains: domains, today: today)
+        flow = FlowAnalysis(model: model, evaluator: evaluator)
+    }
+}

@@ -1,0 +1,208 @@
+import SurveyCore
+
+/// Searches for a real respondent, run through the engine's own `SurveySession`, that reaches a goal.
+///
+/// The static analysis over-approximates; where a finding needs certainty that some respondent gets
+/// somewhere (a dead end is a defect only if someone reaches it), a witness found here is that
+/// certainty: the engine accepted every answer and every Next on the way. The search is a bounded
+/// breadth-first walk: at each unit, questions that some condition reads try each representative
+/// answer, the others one valid answer.
+package final class WitnessSearch {
+    /// A run that reached the goal.
+    package struct Witness: Sendable {
+        /// The answers given, in order.
+        package var answers: [(stepID: String, value: JSONValue)]
+        /// The units visited, the goal's last.
+        package var path: [String]
+    }
+
+    let model: FlowModel
+    let domains: [AnswerDomain]
+    /// Step slots whose answers some condition reads.
+    let decisionSlots: Set<Int>
+    let decisionIDs: Set<String>
+    let unitIndexByID: [String: Int]
+    let today: String
+    /// Next calls left.
+    package private(set) var budget: Int
+    /// Whether a search stopped because the budget ran out (rather than trying everything).
+    package private(set) var isExhausted = false
+    /// Most answer combinations tried on one unit.
+    var combinationLimit = 64
+    /// When the search gives up, whatever the budget left.
+    let deadline: ContinuousClock.Instant
+    private var phaseDeadline: ContinuousClock.Instant
+
+    package init(
+        model: FlowModel, domains: [AnswerDomain], decisionSlots: Set<Int>, budget: Int, today: String,
+        deadline: ContinuousClock.Instant = .now + .seconds(2)
+    ) {
+        self.deadline = deadline
+        phaseDeadline = deadline
+        self.model = model
+        self.domains = domains
+        self.decisionSlots = decisionSlots
+        decisionIDs = Set(decisionSlots.map { model.steps[$0].id })
+        self.budget = budget
+        self.today = today
+        var index: [String: Int] = [:]
+        for (position, unit) in model.units.enumerated() { index[unit.id] = position }
+        unitIndexByID = index
+    }
+
+    /// A run that enters `unit` in a state accepted by `accept`, or `nil`.
+    ///
+    /// Breadth first at first, so that a witness near the start is a shortest run; then depth first, so
+    /// that one deep in a long survey is found at all.
+    package func reach(unit target: Int, accept: (SurveySession) -> Bool) -> Witness? {
+        isExhausted = false
+        let total = budget
+        budget = min(total, 2000)
+        let now = ContinuousClock.now
+        phaseDeadline = now < deadline ? now + (deadline - now) / 2 : deadline
+        if let witness = search(unit: target, accept: accept, breadthFirst: true) { return witness }
+        guard isExhausted, ContinuousClock.now < deadline else { return nil }
+        phaseDeadline = deadline
+        budget = max(0, total - 2000)
+        isExhausted = false
+        return search(unit: target, accept: accept, breadthFirst: false)
+    }
+
+    private func search(unit target: Int, accept: (SurveySession) -> Bool, breadthFirst: Bool) -> Witness? {
+        typealias Node = (session: SurveySession, answers: [(String, JSONValue)], key: Int)
+        let start = SurveySession(survey: model.survey, seed: 0, today: today)
+        var frontier: [Node] = [(start, [], 0)]
+        var head = 0
+        var visited = Set<Int>()
+        while head < frontier.count {
+            let node: Node
+            if breadthFirst {
+                node = frontier[head]
+                frontier[head] = (start, [], 0)
+                head += 1
+            } else {
+                node = frontier.removeLast()
+            }
+            let session = node.session
+            guard session.status == .inProgress, let unitID = session.currentUnitID,
+                let unit = unitIndexByID[unitID]
+            else { continue }
+            if unit == target, accept(session) {
+                return Witness(answers: node.answers.map { (stepID: $0.0, value: $0.1) }, path: session.pathIDs)
+            }
+            if unit > target, !model.hasBackwardJumps { continue }
+            // The state: where the respondent is and the answers that conditions read (kept as a running hash).
+            var hasher = Hasher()
+            hasher.combine(node.key)
+            hasher.combine(unit)
+            guard visited.insert(hasher.finalize()).inserted else { continue }
+            var children: [Node] = []
+            for combination in combinations(for: unit, decisionsOnly: false, limit: breadthFirst ? nil : 3) {
+                guard budget > 0, budget % 16 != 0 || ContinuousClock.now < phaseDeadline else {
+                    isExhausted = true
+                    return nil
+                }
+                var next = session
+                let given = apply(combination, to: &next, unit: unit)
+                budget -= 1
+                guard case .moved = next.next() else { continue }
+                var key = Hasher()
+                key.combine(node.key)
+                for (stepID, value) in given where decisionIDs.contains(stepID) {
+                    key.combine(stepID)
+                    key.combine(value)
+                }
+                children.append((next, node.answers + given, key.finalize()))
+            }
+            frontier.append(contentsOf: breadthFirst ? children : children.reversed())
+        }
+        return nil
+    }
+
+    /// Whether, from `session` just entered on `unit`, Next is blocked for every combination of
+    /// answers to the unit's questions (`nil` when there are too many combinations to try them all).
+    package func isAlwaysBlocked(_ session: SurveySession, unit: Int) -> Bool? {
+        var blocked = true
+        var tried = 0
+        for combination in combinations(for: unit, decisionsOnly: true, limit: 4096) {
+            tried += 1
+            var copy = session
+            _ = apply(combination, to: &copy, unit: unit)
+            if case .blocked = copy.next() { continue }
+            blocked = false
+            break
+        }
+        if tried == 0 { return nil }
+        return blocked
+    }
+
+    /// Answers `combination` (one value per step of `unit`, `null` for none) in document order,
+    /// twice so that questions shown by a later answer on the same page get theirs.
+    private func apply(_ combination: [Int: JSONValue], to session: inout SurveySession, unit: Int) -> [(
+        String, JSONValue
+    )] {
+        var given: [(String, JSONValue)] = []
+        var answered = Set<Int>()
+        for _ in 0..<2 {
+            for index in model.units[unit].steps where !answered.contains(index) {
+                let step = model.steps[index]
+                guard let value = combination[index], !value.isNull, session.isVisible(step.id) else { continue }
+                if (try? session.answer(value, for: step.id)) != nil {
+                    answered.insert(index)
+                    given.append((step.id, value))
+                }
+            }
+        }
+        return given
+    }
+
+    /// Answer combinations for `unit`: every representative for questions some condition reads
+    /// (bounded), one answer (or, with `decisionsOnly`, none and one) for the others.
+    private func combinations(for unit: Int, decisionsOnly: Bool, limit: Int? = nil) -> [[Int: JSONValue]] {
+        let limit = limit ?? combinationLimit
+        var options: [(Int, [JSONValue])] = []
+        for index in model.units[unit].steps where model.steps[index].collectsAnswer && model.steps[index].isEnabled {
+            let domain = domains[index]
+            let answers = Array(domain.values.dropFirst())
+            if decisionSlots.contains(index) {
+                options.append((index, answers + [.null]))
+            } else if decisionsOnly {
+                options.append((index, Array(answers.prefix(1)) + [.null]))
+            } else {
+                options.append((index, Array(answers.prefix(1))))
+            }
+        }
+        var total = 1
+        for (_, values) in options {
+            total *= max(values.count, 1)
+            if total > limit { break }
+        }
+        if total <= limit {
+            var result: [[Int: JSONValue]] = [[:]]
+            for (index, values) in options where !values.isEmpty {
+                result = result.flatMap { partial in
+                    values.map { value in
+                        var copy = partial
+                        copy[index] = value
+                        return copy
+                    }
+                }
+            }
+            return result
+        }
+        if decisionsOnly { return [] }
+        // Too many: the first answer everywhere, then each question's other answers one at a time.
+        var base: [Int: JSONValue] = [:]
+        for (index, values) in options { if let first = values.first { base[index] = first } }
+        var result = [base]
+        for (index, values) in options {
+            for value in values.dropFirst() {
+                var copy = base
+                copy[index] = value
+                result.append(copy)
+                if result.count >= limit { return result }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,311 @@
+import SurveyCore
+
+/// `unknown-choice-value` and `type-mismatch`: comparisons of a question's answer with a literal it
+/// can never equal, because the value is not one of its choices or because of the answer's type.
+///
+/// Decided per comparison from the question's answer domain, independently of the flow: a choice
+/// answer is always one of the choice values (or, with Other, the respondent's own text, never the
+/// value `other`); a yes/no answer is `true` or `false`; a number is a number in range; a
+/// multiple-choice answer is a list. Every such finding is certain.
+final class ComparisonCheck: LintCheck {
+    func prepare(_ context: LintContext) {
+        let model = context.model
+        for (index, site) in model.conditions.enumerated() {
+            if checkReferences(in: site.expression, path: site.path, stepID: site.stepID, context) {
+                context.explainedConditions.insert(index)
+            }
+            var seen = Set<String>()
+            for comparison in ExpressionUsage.comparisons(in: site.expression.rootNode) {
+                let key = ExpressionUsage.text(of: comparison.node, in: model)
+                guard seen.insert(key).inserted else { continue }
+                if check(comparison, path: site.path, stepID: site.stepID, context) {
+                    context.explainedConditions.insert(index)
+                }
+            }
+        }
+        for value in model.calculated {
+            _ = checkReferences(in: value.expression, path: value.path.appending("expression"), stepID: nil, context)
+            for comparison in ExpressionUsage.comparisons(in: value.expression.rootNode) {
+                _ = check(comparison, path: value.path.appending("expression"), stepID: nil, context)
+            }
+        }
+    }
+
+    /// Reports a problem with one comparison; returns whether it was certain (an error).
+    private func check(_ comparison: LiteralComparison, path: JSONPath, stepID: String?, _ context: LintContext)
+        -> Bool
+    {
+        let model = context.model
+        guard comparison.slot < model.stepCount else { return false }
+        let step = model.steps[comparison.slot]
+        let domain = context.domains[comparison.slot]
+        let written = "\"\(ExpressionUsage.text(of: comparison.node, in: model))\""
+        let name = "{\(step.id)}"
+        // `{q} = ''` and `{q} != ''` test for an answer, as `empty` does: not a comparison with a value.
+        let elements = (comparison.literal.arrayValue ?? [comparison.literal]).filter { !$0.isEmptyAnswer }
+        if comparison.literal.isEmptyAnswer || elements.isEmpty { return false }
+        let op = comparison.op
+        func error(_ rule: LintRule, _ message: String) -> Bool {
+            context.report(rule, .error, message, stepID: stepID, path: path)
+            return true
+        }
+        func warning(_ rule: LintRule, _ message: String) -> Bool {
+            context.report(rule, .warning, message, stepID: stepID, path: path)
+            return false
+        }
+        if let member = comparison.member {
+            return checkMember(
+                member, of: step, domain: domain, comparison, written: written, path: path, stepID: stepID, context)
+        }
+        switch domain.kind {
+        case .none:
+            if comparison.literal.isNull { return false }
+            return error(
+                .typeMismatch,
+                "\(written) compares \(name), but '\(step.id)' is a \(step.question.typeID) step and never has an answer; "
+                    + "compare a question instead")
+        case .opaque:
+            return false
+        case .boolean:
+            if op.isOrdering || op == .contains || op == .notContains {
+                return error(
+                    .typeMismatch,
+                    "\(written) cannot hold: '\(step.id)' is a yes/no question whose answer is true or false, which \(op.symbol) does not apply to; write \(name) = true or \(name) = false"
+                )
+            }
+            for element in elements {
+                switch element {
+                case .bool: continue
+                case .string(let text) where ["true", "false"].contains(text.lowercased()): continue
+                case .null: continue
+                default:
+                    let hint =
+                        element.stringValue.map { ["yes", "y", "ja", "oui", "si", "sí"].contains($0.lowercased()) }
+                            ?? false
+                        ? "true"
+                        : (element.stringValue.map { ["no", "n", "nein", "non"].contains($0.lowercased()) } ?? false
+                            ? "false" : "true or false")
+                    return error(
+                        .typeMismatch,
+                        "\(written) never holds as intended: '\(step.id)' is a yes/no question, its answer is true or false, never \(context.text(of: element)); write \(name) = \(hint)"
+                    )
+                }
+            }
+            return false
+        case .number:
+            if op == .contains || op == .notContains {
+                return error(
+                    .typeMismatch,
+                    "\(written) cannot hold: '\(step.id)' has a number as its answer and \(op.symbol) applies to lists and text; use = or anyof"
+                )
+            }
+            for element in elements where !element.isNull {
+                guard let number = ExpressionValue.number(element) else {
+                    return error(
+                        .typeMismatch,
+                        "\(written) compares the number answer of '\(step.id)' with \(context.text(of: element)), which is not a number, so it never holds; compare with a number such as \(name) = 3"
+                    )
+                }
+                if op.isEqualityLike, domain.isEnumerated, !domain.values.contains(.number(number)) {
+                    let possible = domain.values.dropFirst().compactMap(\.numberValue)
+                    let range =
+                        possible.isEmpty
+                        ? "no value"
+                        : "\(JSONValue.format(number: possible.min()!))–\(JSONValue.format(number: possible.max()!))"
+                    return error(
+                        .unknownChoiceValue,
+                        "\(written) compares '\(step.id)' with \(JSONValue.format(number: number)), which it can never be (its answers are \(range)\(domain.values.count < 14 ? ": " + possible.map { JSONValue.format(number: $0) }.joined(separator: ", ") : ""))"
+                    )
+                }
+            }
+            return false
+        case .text:
+            return false
+        case .date:
+            if op.isEqualityLike {
+                for element in elements {
+                    guard case .string(let text) = element, DomainBuilder.day(text) == nil else { continue }
+                    return error(
+                        .typeMismatch,
+                        "\(written) never holds: '\(step.id)' is a date question whose answers are written YYYY-MM-DD, and '\(text)' is not a date"
+                    )
+                }
+            }
+            return false
+        case .composite, .file:
+            // `contains 'field'` tests whether a field is filled in.
+            if op == .contains || op == .notContains || comparison.literal.isNull { return false }
+            return error(
+                .typeMismatch,
+                "\(written) never holds: the answer of '\(step.id)' is an object of fields, not a single value; compare one field, such as {\(step.id).\(domain.fieldNames.first ?? "field")}"
+            )
+        case .singleChoice, .multipleChoice, .ranking:
+            return checkChoice(
+                step: step, domain: domain, comparison, written: written, elements: elements,
+                report: { rule, severity, message in
+                    context.report(rule, severity, message, stepID: stepID, path: path)
+                }, context)
+        }
+    }
+
+    private func checkChoice(
+        step: Survey.AnalysisStep, domain: AnswerDomain, _ comparison: LiteralComparison, written: String,
+        elements: [JSONValue], report: (LintRule, LintSeverity, String) -> Void, _ context: LintContext
+    ) -> Bool {
+        func error(_ rule: LintRule, _ message: String) -> Bool {
+            report(rule, .error, message)
+            return true
+        }
+        func warning(_ rule: LintRule, _ message: String) -> Bool {
+            report(rule, .warning, message)
+            return false
+        }
+        let op = comparison.op
+        let name = "{\(step.id)}"
+        let isList = domain.kind != .singleChoice
+        if isList {
+            if op.isOrdering {
+                return error(
+                    .typeMismatch,
+                    "\(written) never holds: the answer of '\(step.id)' is a list of choices, which cannot be ordered; use \(name) contains 'value' or count(\(name)) \(op.symbol) n"
+                )
+            }
+            if op == .equal || op == .notEqual, comparison.literal.arrayValue == nil, !comparison.literal.isNull {
+                let outcome = op == .equal ? "never holds" : "always holds"
+                return error(
+                    .typeMismatch,
+                    "\(written) \(outcome): the answer of '\(step.id)' is a list of choices, never the single value \(context.text(of: comparison.literal)); write \(name) contains \(context.text(of: comparison.literal)) (or \(name) = [\(context.text(of: comparison.literal))] for exactly that choice)"
+                )
+            }
+        } else if op == .contains || op == .notContains {
+            // Substring semantics on a single value.
+            let matching = domain.choiceValues.filter { value in
+                elements.allSatisfy { element in ExpressionValue.contains(.string(value), element) }
+            }
+            let exact =
+                elements.count == 1 && domain.choiceValues.contains { ExpressionValue.equals(.string($0), elements[0]) }
+            if matching.isEmpty && !domain.hasOther {
+                return error(
+                    .typeMismatch,
+                    "\(written) \(op == .contains ? "never holds" : "always holds"): '\(step.id)' has a single choice as its answer, and \(op.symbol) on a single value tests for text inside it; no choice contains \(elements.map(context.text(of:)).joined(separator: ", ")). Write \(name) \(op == .contains ? "=" : "<>") \(context.text(of: elements.first ?? .null))"
+                )
+            }
+            if !(exact && matching.count == 1) {
+                _ = warning(
+                    .typeMismatch,
+                    "\(written): '\(step.id)' has a single choice as its answer, and \(op.symbol) on a single value tests for text inside it (it matches \(matching.isEmpty ? "only Other texts" : matching.map { "'\($0)'" }.joined(separator: ", "))); write \(name) \(op == .contains ? "=" : "<>") \(context.text(of: elements.first ?? .null)) or anyof [...]"
+                )
+                return false
+            }
+        }
+        if op.isOrdering { return false }
+        var certain = false
+        for element in elements where !element.isNull {
+            if domain.choiceValues.contains(where: { ExpressionValue.equals(.string($0), element) }) { continue }
+            if case .bool = element {
+                return error(
+                    .typeMismatch,
+                    "\(written) never holds: '\(step.id)' is a choice question, its answers are choice values, never \(context.text(of: element))"
+                )
+            }
+            if domain.choiceValues.contains(where: { ExpressionValue.equals(.string($0), element) }) { continue }
+            let text = element.stringValue ?? element.displayText
+            let suggestion = closestMatch(to: text, in: domain.choiceValues)
+            let hint = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
+            let list =
+                domain.choiceValues.prefix(12).map { "'\($0)'" }.joined(separator: ", ")
+                + (domain.choiceValues.count > 12 ? ", …" : "")
+            if domain.hasOther {
+                if text.lowercased() == "other" {
+                    certain = true
+                    report(
+                        .unknownChoiceValue, .error,
+                        "\(written) never holds: when a respondent picks Other, '\(step.id)' stores the text they type, never the value 'other'. To test for an Other answer, use \(name) notempty and \(name) noneof [\(domain.choiceValues.prefix(6).map { "'\($0)'" }.joined(separator: ", "))\(domain.choiceValues.count > 6 ? ", …" : "")]"
+                    )
+                    continue
+                }
+                if let match = domain.choiceValues.first(where: { $0.lowercased() == text.lowercased() }) {
+                    certain = true
+                    report(
+                        .unknownChoiceValue, .error,
+                        "\(written) never holds: '\(text)' is not a value of '\(step.id)'; a respondent who types it gets the choice '\(match)' (did you mean '\(match)'?)"
+                    )
+                    continue
+                }
+                _ = warning(
+                    .unknownChoiceValue,
+                    "\(written): '\(text)' is not one of the choices of '\(step.id)'\(hint); it only matches a respondent who types exactly '\(text)' as their Other answer. Choices: \(list)"
+                )
+                continue
+            }
+            certain = true
+            report(
+                .unknownChoiceValue, .error,
+                "\(written) compares '\(step.id)' with '\(text)', which is not one of its choices\(hint), so it never matches; choices: \(list)"
+            )
+        }
+        return certain
+    }
+
+    /// `{q.field}` where `q` has no such field (or no fields at all): always empty.
+    private func checkReferences(in expression: Expression, path: JSONPath, stepID: String?, _ context: LintContext)
+        -> Bool
+    {
+        let model = context.model
+        var seen = Set<String>()
+        var certain = false
+        ExpressionUsage.walk(expression.rootNode) { node in
+            guard case .member(let base, let keys) = node.shape, case .variable(let slot) = base.shape,
+                slot < model.stepCount, let member = keys.first
+            else { return }
+            let step = model.steps[slot]
+            let domain = context.domains[slot]
+            guard seen.insert(step.id + "." + member).inserted else { return }
+            let written = "{\(([step.id] + keys).joined(separator: "."))}"
+            switch domain.kind {
+            case .composite:
+                guard !domain.fieldNames.contains(member) else { return }
+                let hint = closestMatch(to: member, in: domain.fieldNames).map { " (did you mean '\($0)'?)" } ?? ""
+                context.report(
+                    .unknownChoiceValue, .error,
+                    "\(written) is always empty: '\(step.id)' has no field '\(member)'\(hint); its fields are \(domain.fieldNames.joined(separator: ", "))",
+                    stepID: stepID, path: path)
+                certain = true
+            case .multipleChoice, .ranking:
+                if Int(member) != nil { return }
+                fallthrough
+            case .number, .boolean, .singleChoice, .text, .date:
+                context.report(
+                    .typeMismatch, .error,
+                    "\(written) is always empty: the answer of '\(step.id)' is a single value without fields; write {\(step.id)}",
+                    stepID: stepID, path: path)
+                certain = true
+            case .none, .file, .opaque:
+                return
+            }
+        }
+        return certain
+    }
+
+    /// `{form.field} = 'value'` with a value the field (a matrix row's columns) can never have.
+    private func checkMember(
+        _ member: String, of step: Survey.AnalysisStep, domain: AnswerDomain, _ comparison: LiteralComparison,
+        written: String, path: JSONPath, stepID: String?, _ context: LintContext
+    ) -> Bool {
+        guard domain.kind == .composite, let field = domain.fieldDomains[member], field.kind == .singleChoice,
+            comparison.op.isEqualityLike || comparison.op == .contains
+        else { return false }
+        for element in comparison.literal.arrayValue ?? [comparison.literal] where !element.isEmptyAnswer {
+            guard let text = element.stringValue,
+                !field.choiceValues.contains(where: { ExpressionValue.equals(.string($0), element) })
+            else { continue }
+            let hint = closestMatch(to: text, in: field.choiceValues).map { " (did you mean '\($0)'?)" } ?? ""
+            context.report(
+                .unknownChoiceValue, field.hasOther ? .warning : .error,
+                "\(written) compares {\(step.id).\(member)} with '\(text)', which is not one of its values\(hint), so it never matches; values: \(field.choiceValues.joined(separator: ", "))",
+                stepID: stepID, path: path)
+            return !field.hasOther
+        }
+        return false
+    }
+}

@@ -1,0 +1,86 @@
+import SurveyAnalysis
+import SurveyCore
+
+// MARK: lint
+
+enum LintCommand: Command {
+    static let spec = CommandSpec(
+        name: "lint",
+        summary: "Analyse survey flows: unreachable steps, dead ends, loops, impossible comparisons and more.",
+        usage:
+            "lint FILE... [--format text|json|sarif] [--warnings-as-errors] [--disable RULE]... [--plugin PATH]...",
+        positionalHelp: [("FILE...", "Survey definitions (JSON).")],
+        options: [
+            .init(
+                name: "--format", valueName: "text|json|sarif",
+                help: "Output: text (default, FILE:LINE:COL: severity: message [rule]), json, or sarif (SARIF 2.1.0)."),
+            .init(name: "--warnings-as-errors", valueName: nil, help: "Exit 1 when there is a warning too."),
+            .init(
+                name: "--disable", valueName: "RULE", help: "Leave out a rule, e.g. missing-translation.",
+                isRepeatable: true),
+            todayOption, pluginOption,
+        ],
+        minimumPositionals: 1, maximumPositionals: nil,
+        discussion: """
+            Rules: \(LintRule.allCases.filter { $0 != .invalidSurvey }.map(\.id).joined(separator: ", ")).
+            Errors are proved (no respondent avoids them); warnings are probable defects or conditions that
+            never change anything; info marks what the analysis could not decide. A file that does not load is
+            reported like 'survey validate' does (rule invalid-survey). Exits 1 when there is an error (or,
+            with --warnings-as-errors, a warning), else 0. The rules are described in docs/lint.md.
+            """)
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        let formatName = arguments.value("--format") ?? "text"
+        guard let format = LintReport.Format(rawValue: formatName) else {
+            throw UsageError("--format must be text, json or sarif, got '\(formatName)'", command: spec.name)
+        }
+        var disabled = Set<LintRule>()
+        for name in arguments.all("--disable") {
+            guard let rule = LintRule(rawValue: name), rule != .invalidSurvey else {
+                let known = LintRule.allCases.filter { $0 != .invalidSurvey }.map(\.id)
+                let hint = closestMatch(to: name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
+                throw UsageError(
+                    "unknown rule '\(name)'\(hint); rules: \(known.joined(separator: ", "))", command: spec.name)
+            }
+            disabled.insert(rule)
+        }
+        var configuration = LintConfiguration(today: FunctionContext.current().today, disabledRules: disabled)
+        if let today = arguments.value("--today") {
+            guard CivilDate(today) != nil, today.utf8.count == 10 else {
+                throw UsageError("--today must be a date as YYYY-MM-DD, got '\(today)'", command: spec.name)
+            }
+            configuration.today = today
+        }
+        let (registry, functions) = try context.registries(plugins: arguments.all("--plugin"))
+        let loader = SurveyLoader(registry: registry, functions: functions)
+        let linter = SurveyLinter(configuration: configuration)
+        var findings: [LintFinding] = []
+        for file in arguments.positionals {
+            let text: String
+            do {
+                text = try context.read(file)
+            } catch {
+                findings.append(
+                    LintFinding(rule: .invalidSurvey, severity: .error, message: error.description, file: file))
+                continue
+            }
+            do {
+                let survey = try loader.load(text: text, source: file)
+                findings += linter.lint(survey, source: text, file: file)
+            } catch {
+                findings += error.errors.map { problem in
+                    LintFinding(
+                        rule: .invalidSurvey, severity: .error, message: problem.message, stepID: problem.stepID,
+                        path: problem.path, position: problem.position, file: file)
+                }
+            }
+        }
+        let report = LintReport(findings: findings)
+        Console.out(report.rendered(as: format))
+        if format == .text {
+            let files = arguments.positionals.count
+            Console.error("\(files) file\(files == 1 ? "" : "s") linted: \(report.summary)")
+        }
+        return report.fails(warningsAsErrors: arguments.flag("--warnings-as-errors")) ? .failure : .success
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import SurveyAnalysis
+import SurveyBuiltins
+import SurveyCore
+import Testing
+
+/// A survey file around `steps` (the JSON of the steps array's elements), with `extra` top-level members.
+func surveyJSON(_ steps: String, extra: String = "") -> String {
+    """
+    {"formatVersion": 1, "id": "test", "title": "Test",\(extra.isEmpty ? "" : " " + extra + ",")
+     "steps": [
+    \(steps)
+     ]}
+    """
+}
+
+/// Loads `json` with the built-in types and lints it.
+func lint(_ json: String, configuration: LintConfiguration = LintConfiguration()) throws -> [LintFinding] {
+    let survey = try SurveyLoader(registry: .builtins()).load(text: json, source: "test.json")
+    return SurveyLinter(configuration: configuration).lint(survey, source: json, file: "test.json")
+}
+
+/// The findings of `rule` when linting a survey of `steps`.
+func findings(_ rule: LintRule, steps: String, extra: String = "") throws -> [LintFinding] {
+    try lint(surveyJSON(steps, extra: extra)).filter { $0.rule == rule }
+}
+
+/// Every finding of a survey, one per line, for failure messages.
+func listing(_ findings: [LintFinding]) -> String {
+    findings.map(\.description).joined(separator: "\n")
+}
+
+/// The repository root (for Examples/).
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
