@@ -3,7 +3,7 @@ import Foundation
 /// `survey`: a thin shell over SurveyRendering and SurveyBuiltins.
 let commands: [any Command.Type] = [
     RunCommand.self, TestCommand.self, ValidateCommand.self, LintCommand.self, GraphCommand.self, TypesCommand.self,
-    ResponsesCommand.self, SimulateCommand.self,
+    ResponsesCommand.self, SimulateCommand.self, PathsCommand.self, CoverageCommand.self,
 ]
 
 let overview = """

@@ -138,3 +138,34 @@ import Testing
         #expect(try SurveyBinary.run(["simulate", BatchTestTests.onboarding, "--respondents", "0"]).status == 2)
     }
 }
+
+/// `survey paths` then `survey test`: every example is fully covered by scripts that pass.
+@Suite struct PathsCommandTests {
+    static let examples = ["coffee-habits", "exit-poll", "feedback", "kitchen-sink", "onboarding"]
+
+    @Test(arguments: PathsCommandTests.examples)
+    func generatedScriptsCoverTheExampleAndPass(example: String) throws {
+        let survey = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Examples/\(example).json").path
+        let out = try Fixtures.temporaryDirectory().appendingPathComponent("paths")
+        let paths = try SurveyBinary.run(["paths", survey, "--out", out.path, "--time-limit", "20"])
+        #expect(paths.status == 0, "\(paths.stdout)\(paths.stderr)")
+        #expect(paths.stdout.contains("(100.0%)"), "\(paths.stdout)")
+        let junit = out.deletingLastPathComponent().appendingPathComponent("r.xml").path
+        let test = try SurveyBinary.run(["test", survey, "--answers", out.path, "--junit", junit])
+        #expect(test.status == 0, "\(test.stdout)")
+        let coverage = try SurveyBinary.run(["coverage", survey, "--answers", out.path])
+        #expect(coverage.stdout.contains("(100.0%)"), "\(coverage.stdout)")
+    }
+
+    @Test func coverageListsWhatTheScriptsMiss() throws {
+        let result = try SurveyBinary.run([
+            "coverage", BatchTestTests.onboarding, "--answers",
+            Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Examples/answers/onboarding-skip.json").path,
+        ])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("1 script: branch coverage "))
+        #expect(result.stdout.contains("not covered: 'instagram-follow-up' shown"), "\(result.stdout)")
+    }
+}

@@ -1,0 +1,168 @@
+import Dispatch
+import Foundation
+import SurveyCore
+
+/// Generates answer scripts that together reach as much branch coverage as the survey allows.
+///
+/// Respondents walk the survey through the real engine, answering each visible question with one of
+/// its representative answers (every choice, the values just below, at and above each number a
+/// condition mentions, empty and non-empty text, the literals conditions compare with, and no answer
+/// for optional questions). A walk is kept only when it covers a goal no kept walk covers; walks are
+/// steered towards uncovered goals by preferring, at each question, the representatives that earlier
+/// productive walks have not used there. The search stops when every goal is covered, when many walks
+/// in a row add nothing, or at the time limit. Goals left are reported; those the linter proves
+/// impossible are marked infeasible.
+public struct PathGenerator: Sendable {
+    public struct Script: Sendable, Hashable {
+        public var actions: [SessionAction]
+        public var path: [String]
+        public var answers: [String: JSONValue]
+        /// The goals this script was kept for.
+        public var newGoals: [CoverageGoal]
+
+        /// The script as a test case `survey test` runs unchanged.
+        public var jsonValue: JSONValue {
+            [
+                "description": .string(
+                    "covers " + newGoals.prefix(6).map(\.description).joined(separator: "; ")
+                        + (newGoals.count > 6 ? "; … (\(newGoals.count) goals)" : "")),
+                "actions": .array(
+                    actions.map { action in
+                        switch action {
+                        case .answer(let stepID, let value):
+                            return ["command": "answer", "stepId": .string(stepID), "value": value]
+                        case .next: return "next"
+                        case .back: return "back"
+                        case .dismiss: return "dismiss"
+                        }
+                    }),
+                "expectPath": .array(path.map { .string($0) }),
+                "expectAnswers": .object(answers),
+            ]
+        }
+    }
+
+    public struct Result: Sendable {
+        public var scripts: [Script]
+        public var coverage: BranchCoverage
+        /// Uncovered goals about steps the linter proves can never be shown, or conditions it proves constant.
+        public var infeasible: [CoverageGoal]
+        public var walks: Int
+        public var seconds: Double
+    }
+
+    public let survey: Survey
+    public var seed: UInt64
+    public var today: String
+    /// Stop after this many walks in a row that add nothing.
+    public var patience: Int
+    /// Stop after this many seconds.
+    public var timeLimit: Double
+
+    public init(
+        survey: Survey, seed: UInt64 = 1, today: String = "2026-01-01", patience: Int = 1500, timeLimit: Double = 50
+    ) {
+        self.survey = survey
+        self.seed = seed
+        self.today = today
+        self.patience = patience
+        self.timeLimit = timeLimit
+    }
+
+    public func generate() -> Result {
+        let started = Date()
+        var coverage = BranchCoverage(survey: survey)
+        let candidates = Self.candidates(for: survey, today: today)
+        let stepIndex = Dictionary(uniqueKeysWithValues: survey.stepIDs.enumerated().map { ($1, $0) })
+        let optional = survey.analysisSteps.map { !$0.isRequired && $0.requiredIf == nil }
+        var used = candidates.map { [Int](repeating: 0, count: $0.count) }
+        var scripts: [Script] = []
+        var random = SeededGenerator(seed: seed)
+        var idle = 0
+        var walks = 0
+        let limit = 20 * (survey.unitCount + 1)
+        while idle < patience, coverage.covered.count < coverage.goals.count,
+            Date().timeIntervalSince(started) < timeLimit
+        {
+            walks += 1
+            var session = SurveySession(survey: survey, seed: seed, today: today)
+            var picks: [(step: Int, choice: Int)] = []
+            var moves = 0
+            while session.currentUnitID != nil, moves < limit {
+                moves += 1
+                // Passes over the unit until no question appears that has not had its turn: answering one
+                // question of a page can show another on the same page.
+                var asked = Set<String>()
+                var pending = session.currentStepIDs
+                while !pending.isEmpty {
+                    for id in pending {
+                        asked.insert(id)
+                        guard let index = stepIndex[id], !candidates[index].isEmpty else { continue }
+                        // Least used first, ties at random: walks spread over the representatives.
+                        var order = Array(candidates[index].indices)
+                        order.shuffle(using: &random)
+                        order.sort { used[index][$0] < used[index][$1] }
+                        if optional[index], random.next() % 8 == 0 { continue }
+                        for choice in order.prefix(6)
+                        where (try? session.answer(candidates[index][choice], for: id)) != nil {
+                            picks.append((index, choice))
+                            break
+                        }
+                    }
+                    pending = session.currentStepIDs.filter { !asked.contains($0) }
+                }
+                if case .blocked(let errors) = session.next() {
+                    for error in errors {
+                        guard let index = stepIndex[error.stepID] else { continue }
+                        for choice in candidates[index].indices
+                        where (try? session.answer(candidates[index][choice], for: error.stepID)) != nil {
+                            picks.append((index, choice))
+                            break
+                        }
+                    }
+                    if case .blocked = session.next() { break }
+                }
+            }
+            let found = coverage.goals(coveredBy: session.actions, seed: seed, today: today)
+            let new = found.subtracting(coverage.covered)
+            guard !new.isEmpty else {
+                idle += 1
+                continue
+            }
+            idle = 0
+            coverage.record(found)
+            for pick in picks { used[pick.step][pick.choice] += 1 }
+            let result = session.completionResult()
+            scripts.append(
+                Script(
+                    actions: session.actions, path: result.path,
+                    answers: session.status == .completed ? result.answers : [:],
+                    newGoals: new.sorted()))
+        }
+        let findings = SurveyLinter().lint(survey)
+        let impossible = Set(
+            findings.filter {
+                $0.rule == .unreachableStep || $0.rule == .alwaysFalseCondition || $0.rule == .alwaysTrueCondition
+            }
+            .compactMap(\.stepID))
+        let infeasible = coverage.uncovered.filter { goal in goal.stepID.map(impossible.contains) ?? false }
+        return Result(
+            scripts: scripts, coverage: coverage, infeasible: infeasible, walks: walks,
+            seconds: Date().timeIntervalSince(started))
+    }
+
+    /// The representative answers of each step (no answer left out: a walk skips optional questions itself).
+    static func candidates(for survey: Survey, today: String) -> [[JSONValue]] {
+        let model = FlowModel(survey: survey)
+        var usages = [[ValueUsage]](repeating: [], count: model.stepCount)
+        for expression in model.conditions.map(\.expression) + model.calculated.map(\.expression) {
+            for (slot, usage) in ExpressionUsage.usages(in: expression.rootNode) where slot < model.stepCount {
+                usages[slot].append(usage)
+            }
+        }
+        return model.steps.indices.map { index in
+            let domain = AnswerDomain.make(for: model.steps[index], usages: usages[index])
+            return domain.values.filter { !$0.isNull }
+        }
+    }
+}

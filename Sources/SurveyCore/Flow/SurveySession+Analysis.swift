@@ -1,0 +1,14 @@
+/// Read-only views of a running session for the analysis target (coverage measurement).
+extension SurveySession {
+    /// The values expressions read now, indexed by slot (answers of live units, then calculated values).
+    package var analysisValues: [JSONValue] { values }
+
+    /// The unit indices on the path, the current one last.
+    package var analysisPath: [Int] { path }
+
+    /// Whether leaf step `index` is visible now (its own condition and switch).
+    package func analysisStepVisible(_ index: Int) -> Bool { derived.stepVisible[index] }
+
+    /// Whether unit `index` is visible now.
+    package func analysisUnitVisible(_ index: Int) -> Bool { derived.unitVisible(survey.units[index], at: index) }
+}
