@@ -105,3 +105,18 @@ struct UnreachableStepTests {
         #expect(found.allSatisfy { $0.severity == .info }, "\(listing(found))")
     }
 }
+
+@Suite("unreachable-step: answers the analysis cannot construct")
+struct UnconstructedAnswerTests {
+    @Test func requiredTextWithAPatternDoesNotBlockTheRest() throws {
+        // No sample text matches the pattern; the analysis must still assume the question can be answered.
+        let found = try lint(
+            surveyJSON(
+                """
+                {"id": "code", "type": "text", "required": true, "options": {"pattern": "^[A-Z]{3}-[0-9]{4}$"}},
+                {"id": "after", "type": "text"},
+                {"id": "known", "type": "text", "visibleIf": "{code} notempty"}
+                """))
+        #expect(found.filter { $0.severity == .error }.isEmpty, "\(listing(found))")
+    }
+}

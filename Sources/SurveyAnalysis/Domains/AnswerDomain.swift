@@ -140,6 +140,9 @@ extension AnswerDomain {
         "ranking", "contact-form", "feedback-form", "discovery-source", "voice", "content",
     ]
 
+    /// Stands for an answer the analysis could not construct.
+    package static let unknownAnswer = "\u{FFFC}an answer"
+
     /// The domain of `step`, with representatives for the literals that `usages` compare it with.
     package static func make(for step: Survey.AnalysisStep, usages: [ValueUsage]) -> AnswerDomain {
         guard step.collectsAnswer else { return AnswerDomain(kind: .none, values: [.null], isEnumerated: true) }
@@ -152,6 +155,12 @@ extension AnswerDomain {
         if !knownTypeIDs.contains(question.typeID) {
             domain.kind = .opaque
             domain.isEnumerated = false
+        }
+        if domain.values.count == 1, !domain.isEnumerated {
+            // The type refused every candidate (a text `pattern`, a plugin's own format): there may still
+            // be answers, so "some answer" is represented (and nothing is concluded from its value).
+            domain.values.append(.string(Self.unknownAnswer))
+            domain.isTruncated = true
         }
         return domain
     }

@@ -83,7 +83,7 @@ public struct LintReport: Sendable {
                 "id": .string(rule.id),
                 "name": .string(Self.camelCase(rule.id)),
                 "shortDescription": .object(["text": .string(rule.summary)]),
-                "helpUri": .string(Self.documentationURI + "#" + rule.id),
+                "help": .object(["text": .string("\(rule.summary) See \(Self.documentationURI), section \(rule.id).")]),
                 "defaultConfiguration": .object(["level": .string(Self.level(rule.defaultSeverity))]),
             ])
         }
@@ -118,7 +118,6 @@ public struct LintReport: Sendable {
                     "tool": .object([
                         "driver": .object([
                             "name": .string("survey lint"),
-                            "informationUri": .string(Self.documentationURI),
                             "rules": .array(descriptors),
                         ])
                     ]),
