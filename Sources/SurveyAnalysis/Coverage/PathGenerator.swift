@@ -81,12 +81,10 @@ public struct PathGenerator: Sendable {
         var idle = 0
         var walks = 0
         let limit = 20 * (survey.unitCount + 1)
-        while idle < patience, coverage.covered.count < coverage.goals.count,
-            Date().timeIntervalSince(started) < timeLimit
-        {
-            walks += 1
-            var session = SurveySession(survey: survey, seed: seed, today: today)
-            var picks: [(step: Int, choice: Int)] = []
+        /// Walks on from `session` to the end, answering with least-used representatives.
+        func walk(
+            _ session: inout SurveySession, _ picks: inout [(step: Int, choice: Int)], keeping fixed: Set<Int> = []
+        ) {
             var moves = 0
             while session.currentUnitID != nil, moves < limit {
                 moves += 1
@@ -98,6 +96,7 @@ public struct PathGenerator: Sendable {
                     for id in pending {
                         asked.insert(id)
                         guard let index = stepIndex[id], !candidates[index].isEmpty else { continue }
+                        if fixed.contains(index), session.answer(for: id) != nil { continue }
                         // Least used first, ties at random: walks spread over the representatives.
                         var order = Array(candidates[index].indices)
                         order.shuffle(using: &random)
@@ -123,21 +122,63 @@ public struct PathGenerator: Sendable {
                     if case .blocked = session.next() { break }
                 }
             }
+        }
+        /// Keeps the run when it covers something new.
+        func keep(_ session: SurveySession, _ picks: [(step: Int, choice: Int)]) -> Bool {
             let found = coverage.goals(coveredBy: session.actions, seed: seed, today: today)
             let new = found.subtracting(coverage.covered)
-            guard !new.isEmpty else {
-                idle += 1
-                continue
-            }
-            idle = 0
+            guard !new.isEmpty else { return false }
             coverage.record(found)
             for pick in picks { used[pick.step][pick.choice] += 1 }
             let result = session.completionResult()
             scripts.append(
                 Script(
                     actions: session.actions, path: result.path,
-                    answers: session.status == .completed ? result.answers : [:],
-                    newGoals: new.sorted()))
+                    answers: session.status == .completed ? result.answers : [:], newGoals: new.sorted()))
+            return true
+        }
+        // Phase 1: walks spread over the representatives, until they stop finding anything new.
+        while idle < patience, coverage.covered.count < coverage.goals.count,
+            Date().timeIntervalSince(started) < timeLimit * 0.6
+        {
+            walks += 1
+            var session = SurveySession(survey: survey, seed: seed, today: today)
+            var picks: [(step: Int, choice: Int)] = []
+            walk(&session, &picks)
+            idle = keep(session, picks) ? 0 : idle + 1
+        }
+        // Phase 2: for each question still never shown, a directed search for answers that show it,
+        // then a walk to the end from there.
+        let model = FlowModel(survey: survey)
+        let domains = Self.domains(for: model)
+        var decisionSlots = Set<Int>()
+        for expression in model.conditions.map(\.expression) + model.calculated.map(\.expression) {
+            decisionSlots.formUnion(model.stepSlots(of: expression))
+        }
+        for goal in coverage.uncovered {
+            guard Date().timeIntervalSince(started) < timeLimit else { break }
+            guard case .shown(let stepID) = goal, !coverage.covered.contains(goal), let index = stepIndex[stepID]
+            else { continue }
+            let search = WitnessSearch(
+                model: model, domains: domains, decisionSlots: decisionSlots, budget: 4000, today: today,
+                deadline: .now + .milliseconds(30))
+            guard let witness = search.reach(unit: model.steps[index].unit, accept: { $0.isVisible(stepID) })
+            else { continue }
+            walks += 1
+            var session = SurveySession(survey: survey, seed: seed, today: today)
+            var picks: [(step: Int, choice: Int)] = []
+            var fixed = Set<Int>()
+            for answer in witness.answers {
+                var moves = 0
+                while session.status == .inProgress, !session.currentStepIDs.contains(answer.stepID), moves < limit {
+                    moves += 1
+                    if case .blocked = session.next() { break }
+                }
+                _ = try? session.answer(answer.value, for: answer.stepID)
+                if let answered = stepIndex[answer.stepID] { fixed.insert(answered) }
+            }
+            walk(&session, &picks, keeping: fixed)
+            _ = keep(session, [])
         }
         let findings = SurveyLinter().lint(survey)
         let impossible = Set(
@@ -153,16 +194,17 @@ public struct PathGenerator: Sendable {
 
     /// The representative answers of each step (no answer left out: a walk skips optional questions itself).
     static func candidates(for survey: Survey, today: String) -> [[JSONValue]] {
-        let model = FlowModel(survey: survey)
+        domains(for: FlowModel(survey: survey)).map { domain in domain.values.filter { !$0.isNull } }
+    }
+
+    /// Each step's answer domain, with representatives for the literals the survey compares it with.
+    static func domains(for model: FlowModel) -> [AnswerDomain] {
         var usages = [[ValueUsage]](repeating: [], count: model.stepCount)
         for expression in model.conditions.map(\.expression) + model.calculated.map(\.expression) {
             for (slot, usage) in ExpressionUsage.usages(in: expression.rootNode) where slot < model.stepCount {
                 usages[slot].append(usage)
             }
         }
-        return model.steps.indices.map { index in
-            let domain = AnswerDomain.make(for: model.steps[index], usages: usages[index])
-            return domain.values.filter { !$0.isNull }
-        }
+        return model.steps.indices.map { AnswerDomain.make(for: model.steps[$0], usages: usages[$0]) }
     }
 }
