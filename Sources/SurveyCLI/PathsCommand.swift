@@ -6,10 +6,14 @@ import SurveyRendering
 enum PathsCommand: Command {
     static let spec = CommandSpec(
         name: "paths", summary: "Generate answer scripts that together reach branch coverage of a survey.",
-        usage: "paths FILE --out DIR [--seed S] [--time-limit SECONDS] [--format text|json] [--plugin PATH]...",
+        usage:
+            "paths FILE --out DIR [--all --max N] [--seed S] [--time-limit SECONDS] [--format text|json] [--plugin PATH]...",
         positionalHelp: [("FILE", "The survey definition (JSON).")],
         options: [
             .init(name: "--out", valueName: "DIR", help: "Where to write path-001.json, path-002.json, … (created)."),
+            .init(
+                name: "--all", valueName: nil, help: "Collect distinct paths instead of covering goals (with --max)."),
+            .init(name: "--max", valueName: "N", help: "With --all: at most N distinct paths (default 100)."),
             seedOption,
             .init(name: "--time-limit", valueName: "SECONDS", help: "Stop searching after this long (default 50)."),
             .init(name: "--format", valueName: "text|json", help: "The coverage report's format (default text)."),
@@ -32,6 +36,15 @@ enum PathsCommand: Command {
         let survey = try context.loadSurvey(arguments.positionals[0], plugins: arguments.all("--plugin"))
         var generator = PathGenerator(survey: survey, seed: seed == 0 ? 1 : seed, timeLimit: limit)
         if let today = try today(arguments, command: spec.name) { generator.today = today }
+        if arguments.flag("--all") {
+            let text = arguments.value("--max") ?? "100"
+            guard let maximum = Int(text), maximum > 0, maximum <= 1_000_000 else {
+                throw UsageError("--max must be a whole number from 1 to 1,000,000, got '\(text)'", command: spec.name)
+            }
+            generator.distinctPaths = maximum
+        } else if arguments.value("--max") != nil {
+            throw UsageError("--max goes with --all", command: spec.name)
+        }
         let result = generator.generate()
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
@@ -46,6 +59,7 @@ enum PathsCommand: Command {
             result.coverage, infeasible: result.infeasible, format: format,
             header: "\(result.scripts.count) scripts in \(out) (\(result.walks) walks, "
                 + String(format: "%.1f s", result.seconds) + ")")
+        if generator.distinctPaths != nil { return .success }
         let feasible = Set(result.coverage.uncovered).subtracting(result.infeasible)
         return feasible.isEmpty ? .success : .failure
     }

@@ -169,3 +169,24 @@ import Testing
         #expect(result.stdout.contains("not covered: 'instagram-follow-up' shown"), "\(result.stdout)")
     }
 }
+
+@Suite struct DistinctPathsTests {
+    @Test func allEnumeratesDistinctPathsUpToMax() throws {
+        let out = try Fixtures.temporaryDirectory().appendingPathComponent("all")
+        let result = try SurveyBinary.run(["paths", BatchTestTests.onboarding, "--out", out.path, "--all", "--max", "50"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(files.count == 5, "onboarding has five distinct paths: \(files)")
+        var paths = Set<[String]>()
+        for file in files {
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent(file)))
+            paths.insert((json as? [String: Any])?["expectPath"] as? [String] ?? [])
+        }
+        #expect(paths.count == 5)
+        let capped = try Fixtures.temporaryDirectory().appendingPathComponent("capped")
+        _ = try SurveyBinary.run(["paths", BatchTestTests.onboarding, "--out", capped.path, "--all", "--max", "3"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: capped.path).count == 3)
+        #expect(try SurveyBinary.run(["paths", BatchTestTests.onboarding, "--out", capped.path, "--max", "3"]).status == 2)
+        #expect(try SurveyBinary.run(["test", BatchTestTests.onboarding, "--answers", out.path]).status == 0)
+    }
+}

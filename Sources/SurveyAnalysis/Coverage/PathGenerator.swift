@@ -58,6 +58,8 @@ public struct PathGenerator: Sendable {
     public var patience: Int
     /// Stop after this many seconds.
     public var timeLimit: Double
+    /// Instead of covering goals, collect up to this many distinct paths (one script each).
+    public var distinctPaths: Int?
 
     public init(
         survey: Survey, seed: UInt64 = 1, today: String = "2026-01-01", patience: Int = 1500, timeLimit: Double = 50
@@ -136,6 +138,33 @@ public struct PathGenerator: Sendable {
                     actions: session.actions, path: result.path,
                     answers: session.status == .completed ? result.answers : [:], newGoals: new.sorted()))
             return true
+        }
+        if let wanted = distinctPaths {
+            // Distinct paths: a walk is kept when its path (the units shown, and how it ended) is new.
+            var seen = Set<[String]>()
+            while idle < patience, seen.count < wanted, Date().timeIntervalSince(started) < timeLimit {
+                walks += 1
+                var session = SurveySession(survey: survey, seed: seed, today: today)
+                var picks: [(step: Int, choice: Int)] = []
+                walk(&session, &picks)
+                let result = session.completionResult()
+                guard seen.insert(result.path + [session.status.rawValue]).inserted else {
+                    idle += 1
+                    continue
+                }
+                idle = 0
+                let found = coverage.goals(coveredBy: session.actions, seed: seed, today: today)
+                let new = found.subtracting(coverage.covered)
+                coverage.record(found)
+                for pick in picks { used[pick.step][pick.choice] += 1 }
+                scripts.append(
+                    Script(
+                        actions: session.actions, path: result.path,
+                        answers: session.status == .completed ? result.answers : [:], newGoals: new.sorted()))
+            }
+            return Result(
+                scripts: scripts, coverage: coverage, infeasible: [], walks: walks,
+                seconds: Date().timeIntervalSince(started))
         }
         // Phase 1: walks spread over the representatives, until they stop finding anything new.
         while idle < patience, coverage.covered.count < coverage.goals.count,
