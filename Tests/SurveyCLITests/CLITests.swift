@@ -6,7 +6,9 @@ struct CLITests {
     static let onboarding = "Tests/Fixtures/onboarding.json"
     static let exitPoll = "Tests/Fixtures/exit-poll.json"
 
-    @Test(arguments: ["run", "test", "validate", "types"])
+    @Test(arguments: [
+        "run", "test", "validate", "lint", "graph", "types", "responses", "simulate", "paths", "coverage",
+    ])
     func everyCommandHasHelp(command: String) throws {
         let result = try SurveyBinary.run([command, "--help"])
         #expect(result.status == 0)
