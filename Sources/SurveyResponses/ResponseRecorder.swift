@@ -48,19 +48,7 @@ public struct ResponseRecorder: SessionRecorder {
             today: session.today, createdAt: now)
         shownSteps = []
         hasStarted = false
-        if session.actions.isEmpty {
-            var header = response
-            header.currentUnitID = session.currentUnitID
-            shownSteps = session.currentStepIDs
-            let events =
-                [FunnelEvent(kind: .invitationShown, recordedAt: now)]
-                + shownSteps.map { FunnelEvent(kind: .stepSeen, stepID: $0, recordedAt: now) }
-            try finishHeader(&header, session: session, at: now)
-            try store.write(ResponseWrite(response: header, funnelEvents: events))
-            response = header
-        } else {
-            try writeHistory(of: session, at: now)
-        }
+        try writeHistory(of: session, at: now)
     }
 
     /// Continues `response` (already in `store`) with `session`, which must be the replay of its actions.
@@ -99,7 +87,7 @@ public struct ResponseRecorder: SessionRecorder {
         let recorded = try store.actions(of: response.id)
         var session = SurveySession(survey: survey, seed: response.seed, locale: response.locale, today: response.today)
         for entry in recorded {
-            let applied = Self.apply(entry.action, to: &session)
+            let applied = session.apply(entry.action)
             guard applied else {
                 throw ResumeError(
                     response: response.id,
@@ -109,18 +97,6 @@ public struct ResponseRecorder: SessionRecorder {
             }
         }
         return (session, ResponseRecorder(store: store, continuing: response, session: session))
-    }
-
-    /// Applies one recorded action; `false` when the session refuses it.
-    static func apply(_ action: SessionAction, to session: inout SurveySession) -> Bool {
-        let count = session.actions.count
-        switch action {
-        case .answer(let stepID, let value): _ = try? session.answer(value, for: stepID)
-        case .next: session.next()
-        case .back: try? session.back()
-        case .dismiss: session.dismiss()
-        }
-        return session.actions.count == count + 1
     }
 
     public mutating func record(_ session: SurveySession) throws {
@@ -142,7 +118,7 @@ public struct ResponseRecorder: SessionRecorder {
             actions: Array(session.actions[..<recorded]))
         for sequence in (recorded + 1)...total {
             let action = session.actions[sequence - 1]
-            _ = Self.apply(action, to: &replay)
+            replay.apply(action)
             try writeAction(action, sequence: sequence, after: replay, at: clock())
         }
     }
@@ -162,15 +138,20 @@ public struct ResponseRecorder: SessionRecorder {
             store: store, respondentID: response.respondentID, session: session, clock: clock)
     }
 
+    /// Writes the new response as offered (the invitation, the first unit's questions seen), then every
+    /// action `session` already has, each in its own write.
     mutating func writeHistory(of session: SurveySession, at now: Date) throws(StoreError) {
+        let start =
+            session.actions.isEmpty
+            ? session
+            : SurveySession(survey: session.survey, seed: session.seed, locale: session.locale, today: session.today)
         var header = response
-        let fresh = SurveySession(
-            survey: session.survey, seed: session.seed, locale: session.locale, today: session.today)
-        shownSteps = fresh.currentStepIDs
-        header.currentUnitID = fresh.currentUnitID
+        shownSteps = start.currentStepIDs
+        header.currentUnitID = start.currentUnitID
         let events =
             [FunnelEvent(kind: .invitationShown, recordedAt: now)]
             + shownSteps.map { FunnelEvent(kind: .stepSeen, stepID: $0, recordedAt: now) }
+        try finishHeader(&header, session: start, at: now)
         try store.write(ResponseWrite(response: header, funnelEvents: events))
         response = header
         try recordActions(of: session)

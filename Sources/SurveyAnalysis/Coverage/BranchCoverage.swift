@@ -131,13 +131,8 @@ public struct BranchCoverage: Sendable {
                 leaving = unit
                 branchOutcomes(of: unit, session: session, context: context, into: &found)
             }
-            switch action {
-            case .answer(let stepID, let value): _ = try? session.answer(value, for: stepID)
-            case .next:
-                if case .completed = session.next() { found.insert(.completed) }
-            case .back: try? session.back()
-            case .dismiss: session.dismiss()
-            }
+            session.apply(action)
+            if case .next = action, session.status == .completed { found.insert(.completed) }
             if let leaving, let arrived = session.analysisPath.last, arrived > leaving + 1 {
                 passedOver(from: leaving, to: arrived, session: session, into: &found)
             }

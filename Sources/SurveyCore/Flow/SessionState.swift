@@ -185,14 +185,21 @@ extension SurveySession {
         survey: Survey, seed: UInt64, locale: String? = nil, today: String? = nil, actions: [SessionAction]
     ) -> SurveySession {
         var session = SurveySession(survey: survey, seed: seed, locale: locale, today: today)
-        for action in actions {
-            switch action {
-            case .answer(let stepID, let value): _ = try? session.answer(value, for: stepID)
-            case .next: session.next()
-            case .back: try? session.back()
-            case .dismiss: session.dismiss()
-            }
-        }
+        for action in actions { session.apply(action) }
         return session
+    }
+
+    /// Carries out one recorded action as the respondent did.
+    /// - Returns: whether the session accepted it (it is then the last entry of ``actions``).
+    @discardableResult
+    public mutating func apply(_ action: SessionAction) -> Bool {
+        let count = actions.count
+        switch action {
+        case .answer(let stepID, let value): _ = try? answer(value, for: stepID)
+        case .next: next()
+        case .back: try? back()
+        case .dismiss: dismiss()
+        }
+        return actions.count == count + 1
     }
 }
