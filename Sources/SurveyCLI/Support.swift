@@ -146,32 +146,13 @@ struct CommandContext {
         return text
     }
 
-    /// `LINE:COL` of the first byte that is not part of valid UTF-8.
+    /// `LINE:COL` of the first byte that is not part of valid UTF-8 (columns count characters).
     static func firstInvalidUTF8(in bytes: [UInt8]) -> String {
-        var line = 1
-        var column = 1
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            let length: Int
-            switch byte {
-            case 0..<0x80: length = 1
-            case 0xC2...0xDF: length = 2
-            case 0xE0...0xEF: length = 3
-            case 0xF0...0xF4: length = 4
-            default: return "\(line):\(column)"
-            }
-            guard index + length <= bytes.count,
-                String(validating: bytes[index..<(index + length)], as: UTF8.self) != nil
-            else { return "\(line):\(column)" }
-            if byte == 10 {
-                line += 1
-                column = 1
-            } else {
-                column += 1
-            }
-            index += length
-        }
+        let offset = UTF8Validation.firstInvalidOffset(in: bytes[...]) ?? bytes.count
+        let before = bytes[..<offset]
+        let lineStart = (before.lastIndex(of: 10)).map { $0 + 1 } ?? 0
+        let line = 1 + before.lazy.filter { $0 == 10 }.count
+        let column = 1 + bytes[lineStart..<offset].lazy.filter { $0 & 0xC0 != 0x80 }.count
         return "\(line):\(column)"
     }
 

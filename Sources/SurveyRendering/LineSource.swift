@@ -1,3 +1,5 @@
+import SurveyCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -50,14 +52,7 @@ public struct StandardInputLines: LineSource {
         var line = bytes[...]
         if line.last == 13 { line = line.dropLast() }
         if let text = String(validating: line, as: UTF8.self) { return .text(text) }
-        var offset = line.startIndex
-        while offset < line.endIndex {
-            var end = offset + 1
-            while end < line.endIndex, end - offset < 4, line[end] & 0xC0 == 0x80 { end += 1 }
-            if String(validating: line[offset..<end], as: UTF8.self) == nil { break }
-            offset = end
-        }
-        return .invalidUTF8(byteOffset: offset - line.startIndex)
+        return .invalidUTF8(byteOffset: UTF8Validation.firstInvalidOffset(in: line) ?? line.count)
     }
 
     /// The bytes up to the next line feed (without it), reading standard input as needed.
