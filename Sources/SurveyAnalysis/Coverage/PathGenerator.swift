@@ -74,7 +74,10 @@ public struct PathGenerator: Sendable {
     public func generate() -> Result {
         let started = Date()
         var coverage = BranchCoverage(survey: survey)
-        let candidates = Self.candidates(for: survey, today: today)
+        let model = FlowModel(survey: survey)
+        let (domains, decisionSlots) = AnalyzedSurvey.domains(of: model)
+        // Every representative but "no answer": a walk skips optional questions itself.
+        let candidates = domains.map { domain in domain.values.filter { !$0.isNull } }
         let stepIndex = Dictionary(uniqueKeysWithValues: survey.stepIDs.enumerated().map { ($1, $0) })
         let optional = survey.analysisSteps.map { !$0.isRequired && $0.requiredIf == nil }
         var used = candidates.map { [Int](repeating: 0, count: $0.count) }
@@ -178,12 +181,6 @@ public struct PathGenerator: Sendable {
         }
         // Phase 2: for each question still never shown, a directed search for answers that show it,
         // then a walk to the end from there.
-        let model = FlowModel(survey: survey)
-        let domains = Self.domains(for: model)
-        var decisionSlots = Set<Int>()
-        for expression in model.conditions.map(\.expression) + model.calculated.map(\.expression) {
-            decisionSlots.formUnion(model.stepSlots(of: expression))
-        }
         for goal in coverage.uncovered {
             guard Date().timeIntervalSince(started) < timeLimit else { break }
             guard case .shown(let stepID) = goal, !coverage.covered.contains(goal), let index = stepIndex[stepID]
@@ -219,21 +216,5 @@ public struct PathGenerator: Sendable {
         return Result(
             scripts: scripts, coverage: coverage, infeasible: infeasible, walks: walks,
             seconds: Date().timeIntervalSince(started))
-    }
-
-    /// The representative answers of each step (no answer left out: a walk skips optional questions itself).
-    static func candidates(for survey: Survey, today: String) -> [[JSONValue]] {
-        domains(for: FlowModel(survey: survey)).map { domain in domain.values.filter { !$0.isNull } }
-    }
-
-    /// Each step's answer domain, with representatives for the literals the survey compares it with.
-    static func domains(for model: FlowModel) -> [AnswerDomain] {
-        var usages = [[ValueUsage]](repeating: [], count: model.stepCount)
-        for expression in model.conditions.map(\.expression) + model.calculated.map(\.expression) {
-            for (slot, usage) in ExpressionUsage.usages(in: expression.rootNode) where slot < model.stepCount {
-                usages[slot].append(usage)
-            }
-        }
-        return model.steps.indices.map { AnswerDomain.make(for: model.steps[$0], usages: usages[$0]) }
     }
 }

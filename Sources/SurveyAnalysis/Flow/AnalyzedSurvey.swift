@@ -14,18 +14,22 @@ package struct AnalyzedSurvey {
     package init(survey: Survey, today: String = "2025-01-01") {
         let model = FlowModel(survey: survey)
         self.model = model
+        (domains, decisionSlots) = Self.domains(of: model)
+        evaluator = ConditionEvaluator(model: model, domains: domains, today: today)
+        flow = FlowAnalysis(model: model, evaluator: evaluator)
+    }
+
+    /// Each step's answer domain (with representatives for every literal the survey compares it with),
+    /// and the step slots some condition or calculated value reads.
+    package static func domains(of model: FlowModel) -> (domains: [AnswerDomain], decisionSlots: Set<Int>) {
         var usages = [[ValueUsage]](repeating: [], count: model.stepCount)
         var read = Set<Int>()
-        let expressions = model.conditions.map(\.expression) + model.calculated.map(\.expression)
-        for expression in expressions {
+        for expression in model.conditions.map(\.expression) + model.calculated.map(\.expression) {
             for (slot, usage) in ExpressionUsage.usages(in: expression.rootNode) where slot < model.stepCount {
                 usages[slot].append(usage)
             }
             read.formUnion(model.stepSlots(of: expression))
         }
-        decisionSlots = read
-        domains = model.steps.indices.map { AnswerDomain.make(for: model.steps[$0], usages: usages[$0]) }
-        evaluator = ConditionEvaluator(model: model, domains: domains, today: today)
-        flow = FlowAnalysis(model: model, evaluator: evaluator)
+        return (model.steps.indices.map { AnswerDomain.make(for: model.steps[$0], usages: usages[$0]) }, read)
     }
 }
