@@ -153,26 +153,13 @@ enum TestCommand: Command {
         }
         var problems: [String] = []
         if run.outcome.result == nil, !testCase.expectations.isEmpty {
-            problems.append("\(file): the survey did not complete (it ended at '\(run.path.last ?? "")')")
+            problems.append("the survey did not complete (it ended at '\(run.path.last ?? "")')")
         }
-        if let expected = testCase.expectations.path,
-            let difference = HeadlessRun.pathDifference(expected: expected, actual: run.path)
-        {
-            let source = expectedPath != nil ? "--expect-path" : "expectPath of \(answersPath)"
-            problems.append("\(file): the path differs from \(source):\n" + difference)
-        }
-        if let expected = testCase.expectations.answers,
-            let difference = HeadlessRun.answersDifference(expected: expected, actual: run.answers)
-        {
-            let source = arguments.value("--expect-answers") ?? "expectAnswers of \(answersPath)"
-            problems.append("\(file): the answers differ from \(source):\n" + difference)
-        }
-        var shownOnly = testCase
-        shownOnly.expectations.path = nil
-        shownOnly.expectations.answers = nil
-        if run.outcome.result != nil {
-            problems += shownOnly.problems(of: run).map { "\(file): \($0)" }
-        }
+        problems += testCase.pathAndAnswerProblems(
+            of: run, pathSource: expectedPath != nil ? "--expect-path" : "expectPath of \(answersPath)",
+            answersSource: arguments.value("--expect-answers") ?? "expectAnswers of \(answersPath)")
+        if run.outcome.result != nil { problems += testCase.visibilityProblems(of: run) }
+        problems = problems.map { "\(file): \($0)" }
         guard problems.isEmpty else { throw InputError(problems) }
         return .success
     }

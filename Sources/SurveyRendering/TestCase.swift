@@ -120,24 +120,40 @@ public struct TestCase: Sendable, Hashable {
             locale: members["locale"]?.stringValue, today: members["today"]?.stringValue)
     }
 
-    /// The ways `run` does not meet the expectations (empty when it does), each a readable paragraph.
+    /// The ways `run` does not meet the expectations (empty when it does), each a readable paragraph:
+    /// a script failure, an incomplete run, then ``pathAndAnswerProblems(of:pathSource:answersSource:)``
+    /// and ``visibilityProblems(of:)``.
     public func problems(of run: HeadlessRun) -> [String] {
-        var problems: [String] = []
         if let failure = run.failure {
-            problems.append(failure.message + (failure.stepID.map { " (at '\($0)')" } ?? ""))
-            return problems
+            return [failure.message + (failure.stepID.map { " (at '\($0)')" } ?? "")]
         }
+        var problems: [String] = []
         if run.outcome.result == nil {
             problems.append("the survey did not complete (it ended at '\(run.path.last ?? "")')")
         }
+        return problems + pathAndAnswerProblems(of: run) + visibilityProblems(of: run)
+    }
+
+    /// How the path and the answers differ from `expectPath` and `expectAnswers`, naming them as
+    /// `pathSource` and `answersSource` (e.g. a command-line flag that stands in for them).
+    public func pathAndAnswerProblems(
+        of run: HeadlessRun, pathSource: String = "expectPath", answersSource: String = "expectAnswers"
+    ) -> [String] {
+        var problems: [String] = []
         if let path = expectations.path, let difference = HeadlessRun.pathDifference(expected: path, actual: run.path) {
-            problems.append("the path differs from expectPath:\n" + difference)
+            problems.append("the path differs from \(pathSource):\n" + difference)
         }
         if let answers = expectations.answers,
             let difference = HeadlessRun.answersDifference(expected: answers, actual: run.answers)
         {
-            problems.append("the answers differ from expectAnswers:\n" + difference)
+            problems.append("the answers differ from \(answersSource):\n" + difference)
         }
+        return problems
+    }
+
+    /// Steps `expectShown` lists that were never shown, and steps `expectHidden` lists that were.
+    public func visibilityProblems(of run: HeadlessRun) -> [String] {
+        var problems: [String] = []
         let shown = Set(run.shownSteps)
         if let expected = expectations.shown {
             let missing = expected.filter { !shown.contains($0) }
