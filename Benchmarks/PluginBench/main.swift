@@ -79,10 +79,10 @@ func configure(_ type: AnyQuestionType, _ options: JSONValue) -> ConfiguredQuest
     }
 }
 
-func loadExamples() -> [LoadedPlugin] {
+func loadExamples(isolation: PluginIsolation? = nil) -> [LoadedPlugin] {
     do {
         // Diagnostics of the broken fixtures are expected here: keep them quiet.
-        return try PluginLoader(diagnostics: { _ in }).load(
+        return try PluginLoader(isolation: isolation, diagnostics: { _ in }).load(
             paths: (["ColorPicker", "CStarPlugin", "HealthFunctions"] + fixtures).map(library), environment: [:])
     } catch {
         fail("\(error)")
@@ -175,6 +175,38 @@ results.append(
         "initials(), plugin via libffi (string in/out)",
         measure(iterations) { _ = try? initials.call(["Ada Lovelace"], context: context) }
     ))
+
+// --isolate-plugins: the same calls through the plugin host child process (the survey binary).
+let host = binDirectory + "/survey"
+if FileManager.default.isExecutableFile(atPath: host) {
+    var isolatedTypes = QuestionTypeRegistry()
+    var isolatedFunctions = ExpressionFunctionRegistry()
+    let start = ContinuousClock.now
+    let isolatedPlugins = loadExamples(isolation: PluginIsolation(executable: host))
+    let startup = ContinuousClock.now - start
+    do {
+        try isolatedPlugins.install(into: &isolatedTypes, functions: &isolatedFunctions)
+    } catch {
+        fail("\(error)")
+    }
+    guard let isolatedEmoji = isolatedTypes.type(withID: "emoji-rating"),
+        let isolatedBMI = isolatedFunctions.function(named: "bmi")
+    else { fail("isolated example plugins are missing their types or functions") }
+    let isolatedQuestion = configure(isolatedEmoji, ["faces": 5])
+    let isolatedIterations = 5_000
+    results.append(
+        (
+            "normalize emoji-rating, C plugin, --isolate-plugins",
+            measure(isolatedIterations) { _ = try? isolatedQuestion.normalize(4) }
+        ))
+    results.append(
+        (
+            "bmi(), plugin via libffi, --isolate-plugins",
+            measure(isolatedIterations) { _ = try? isolatedBMI.call([weight, height], context: context) }
+        ))
+    let nanoseconds = Double(startup.components.seconds) * 1e9 + Double(startup.components.attoseconds) / 1e9
+    results.append(("plugin host start-up (3 plugins), --isolate-plugins", nanoseconds))
+}
 
 print("{")
 for (index, (name, nanoseconds)) in results.enumerated() {

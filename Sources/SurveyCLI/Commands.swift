@@ -17,6 +17,14 @@ let pluginOption = CommandSpec.Option(
     help:
         "Load question types and functions from a plugin library (.so); SURVEY_PLUGIN_PATH adds every .so in its directories.",
     isRepeatable: true)
+let isolatePluginsOption = CommandSpec.Option(
+    name: "--isolate-plugins", valueName: nil,
+    help:
+        "Run plugin calls in a child process: a plugin that crashes or hangs fails that call with a clear error and the session goes on."
+)
+let pluginTimeoutOption = CommandSpec.Option(
+    name: "--plugin-timeout", valueName: "SECONDS",
+    help: "With --isolate-plugins, how long one plugin call may take (default 5).")
 let localeOption = CommandSpec.Option(
     name: "--locale", valueName: "LOCALE",
     help: "Language of texts and built-in strings, e.g. fr or pt-BR (default: LC_ALL, LC_MESSAGES, LANG).")
@@ -59,7 +67,7 @@ enum RunCommand: Command {
             .init(
                 name: "--result", valueName: "PATH",
                 help: "Also write the completed result (path and answers) as JSON to PATH."),
-            seedOption, todayOption, pluginOption,
+            seedOption, todayOption, pluginOption, isolatePluginsOption, pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: 1,
         discussion: """
@@ -85,7 +93,7 @@ enum RunCommand: Command {
         if case .location = storeChoice { respondent = try context.respondentID(arguments, command: spec.name) }
         let resultPath = arguments.value("--result")
         if let resultPath { try context.checkWritable(resultPath) }
-        let survey = try context.loadSurvey(file, plugins: arguments.all("--plugin"))
+        let survey = try context.loadSurvey(file, plugins: PluginSelection(arguments))
 
         var session: SurveySession?
         var isResumed = false
@@ -224,12 +232,13 @@ enum ValidateCommand: Command {
         name: "validate",
         summary: "Check survey definitions: JSON syntax, format, question types, options, expressions.",
         usage: "validate FILE... [--plugin PATH]...", positionalHelp: [("FILE...", "Survey definitions (JSON).")],
-        options: [pluginOption], minimumPositionals: 1, maximumPositionals: nil,
+        options: [pluginOption, isolatePluginsOption, pluginTimeoutOption], minimumPositionals: 1,
+        maximumPositionals: nil,
         discussion:
             "Prints one line per problem as FILE:LINE:COL: message and exits 1; exits 0 when every file is valid.")
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let (registry, functions) = try context.registries(plugins: arguments.all("--plugin"))
+        let (registry, functions) = try context.registries(plugins: PluginSelection(arguments))
         let loader = SurveyLoader(registry: registry, functions: functions)
         var problems = 0
         for file in arguments.positionals {
@@ -261,7 +270,8 @@ enum TypesCommand: Command {
     static let spec = CommandSpec(
         name: "types",
         summary: "List the registered question types and expression functions with a one-line summary each.",
-        usage: "types [--plugin PATH]...", positionalHelp: [], options: [pluginOption], minimumPositionals: 0,
+        usage: "types [--plugin PATH]...", positionalHelp: [],
+        options: [pluginOption, isolatePluginsOption, pluginTimeoutOption], minimumPositionals: 0,
         maximumPositionals: 0,
         discussion: """
             Question types first (id, summary, and the plugin that provides it), then the expression
@@ -269,7 +279,7 @@ enum TypesCommand: Command {
             """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let (registry, functions, plugins) = try context.registriesAndPlugins(plugins: arguments.all("--plugin"))
+        let (registry, functions, plugins) = try context.registriesAndPlugins(plugins: PluginSelection(arguments))
         let width = (registry.typeIDs.map(\.count).max() ?? 0) + 2
         for type in registry.types {
             let origin = type.origin == "built-in" ? "" : "  [\(type.origin)]"

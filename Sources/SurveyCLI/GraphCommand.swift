@@ -11,7 +11,7 @@ enum GraphCommand: Command {
         options: [
             .init(name: "--format", valueName: "dot|mermaid", help: "dot (default; render with dot -Tsvg) or mermaid."),
             .init(name: "--locale", valueName: "LOCALE", help: "Language of the titles shown (default: the survey's)."),
-            pluginOption,
+            pluginOption, isolatePluginsOption, pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: 1,
         discussion: """
@@ -25,7 +25,7 @@ enum GraphCommand: Command {
         guard let format = FlowGraph.Format(rawValue: formatName) else {
             throw UsageError("--format must be dot or mermaid, got '\(formatName)'", command: spec.name)
         }
-        let survey = try context.loadSurvey(arguments.positionals[0], plugins: arguments.all("--plugin"))
+        let survey = try context.loadSurvey(arguments.positionals[0], plugins: PluginSelection(arguments))
         let graph = FlowGraph(survey: survey)
         Console.out(graph.rendered(as: format, locale: arguments.value("--locale")))
         return .success

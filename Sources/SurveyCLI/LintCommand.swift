@@ -18,7 +18,7 @@ enum LintCommand: Command {
             .init(
                 name: "--disable", valueName: "RULE", help: "Leave out a rule, e.g. missing-translation.",
                 isRepeatable: true),
-            todayOption, pluginOption,
+            todayOption, pluginOption, isolatePluginsOption, pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: nil,
         discussion: """
@@ -51,7 +51,7 @@ enum LintCommand: Command {
             }
             configuration.today = today
         }
-        let (registry, functions) = try context.registries(plugins: arguments.all("--plugin"))
+        let (registry, functions) = try context.registries(plugins: PluginSelection(arguments))
         let loader = SurveyLoader(registry: registry, functions: functions)
         let linter = SurveyLinter(configuration: configuration)
         var findings: [LintFinding] = []

@@ -17,7 +17,7 @@ enum PathsCommand: Command {
             seedOption,
             .init(name: "--time-limit", valueName: "SECONDS", help: "Stop searching after this long (default 50)."),
             .init(name: "--format", valueName: "text|json", help: "The coverage report's format (default text)."),
-            todayOption, pluginOption,
+            todayOption, pluginOption, isolatePluginsOption, pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: 1,
         discussion: """
@@ -33,7 +33,7 @@ enum PathsCommand: Command {
         let seed = try seed(arguments, command: spec.name)
         let limit = try timeLimit(arguments)
         let format = try CoverageCommand.format(arguments, command: spec.name)
-        let survey = try context.loadSurvey(arguments.positionals[0], plugins: arguments.all("--plugin"))
+        let survey = try context.loadSurvey(arguments.positionals[0], plugins: PluginSelection(arguments))
         var generator = PathGenerator(survey: survey, seed: seed == 0 ? 1 : seed, timeLimit: limit)
         if let today = try today(arguments, command: spec.name) { generator.today = today }
         if arguments.flag("--all") {
@@ -83,7 +83,7 @@ enum CoverageCommand: Command {
                 name: "--answers", valueName: "SCRIPT|DIR", help: "Answer scripts, or directories of them.",
                 isRepeatable: true),
             .init(name: "--format", valueName: "text|json", help: "The report's format (default text)."),
-            localeOption, seedOption, todayOption, pluginOption,
+            localeOption, seedOption, todayOption, pluginOption, isolatePluginsOption, pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: nil,
         discussion: """
@@ -98,7 +98,7 @@ enum CoverageCommand: Command {
         let format = try format(arguments, command: spec.name)
         let seed = try seed(arguments, command: spec.name)
         let today = try today(arguments, command: spec.name)
-        let survey = try context.loadSurvey(arguments.positionals[0], plugins: arguments.all("--plugin"))
+        let survey = try context.loadSurvey(arguments.positionals[0], plugins: PluginSelection(arguments))
         var coverage = BranchCoverage(survey: survey)
         var failures: [String] = []
         let files = try TestCommand.scriptFiles(sources)

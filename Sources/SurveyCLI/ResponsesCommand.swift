@@ -38,7 +38,7 @@ enum ResponsesCommand: Command {
             .init(name: "--limit", valueName: "N", help: "At most N responses."),
             .init(name: "--format", valueName: "F", help: "list: text|jsonl; export: jsonl|csv; funnel: text|json."),
             .init(name: "--out", valueName: "PATH", help: "export: write to PATH instead of standard output."),
-            pluginOption,
+            pluginOption, isolatePluginsOption, pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: 2,
         discussion: """
@@ -72,7 +72,7 @@ enum ResponsesCommand: Command {
                 guard let operand else { throw UsageError("show needs a RESPONSE-ID", command: spec.name) }
                 try show(store, id: operand)
             case "export":
-                let survey = try operand.map { try context.loadSurvey($0, plugins: arguments.all("--plugin")) }
+                let survey = try operand.map { try context.loadSurvey($0, plugins: PluginSelection(arguments)) }
                 var query = query
                 if let survey, query.surveyID == nil { query.surveyID = survey.id }
                 try export(
@@ -80,7 +80,7 @@ enum ResponsesCommand: Command {
                     out: arguments.value("--out"), context: context)
             case "funnel":
                 guard let operand else { throw UsageError("funnel needs the survey FILE", command: spec.name) }
-                let survey = try context.loadSurvey(operand, plugins: arguments.all("--plugin"))
+                let survey = try context.loadSurvey(operand, plugins: PluginSelection(arguments))
                 let report = FunnelReport(counts: try store.funnelCounts(survey: survey.id), survey: survey)
                 if try format(arguments, ["text", "json"]) == "json" {
                     Console.line(JSONWriter.string(from: report.jsonValue, pretty: true))

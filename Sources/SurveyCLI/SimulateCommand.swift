@@ -16,7 +16,7 @@ enum SimulateCommand: Command {
                 help: "How respondents answer: {\"skipOptional\": 0.1, \"weights\": {step: {choice: weight}}, "
                     + "\"secondsPerQuestion\": {kind: seconds}}."),
             .init(name: "--format", valueName: "text|json", help: "The report format (default text)."),
-            todayOption, pluginOption,
+            todayOption, pluginOption, isolatePluginsOption, pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: 1,
         discussion: """
@@ -33,7 +33,7 @@ enum SimulateCommand: Command {
             throw UsageError("--format must be text or json, got '\(format)'", command: spec.name)
         }
         let today = try today(arguments, command: spec.name) ?? "2026-01-01"
-        let survey = try context.loadSurvey(arguments.positionals[0], plugins: arguments.all("--plugin"))
+        let survey = try context.loadSurvey(arguments.positionals[0], plugins: PluginSelection(arguments))
         var profile = SimulationProfile()
         if let path = arguments.value("--profile") {
             do {

@@ -69,6 +69,39 @@ func today(_ arguments: ParsedArguments, command: String) throws(UsageError) -> 
     return text
 }
 
+/// Which plugins a command loads and where their calls run: `--plugin PATH...`,
+/// `--isolate-plugins` and `--plugin-timeout SECONDS`.
+struct PluginSelection {
+    var paths: [String]
+    var isolation: PluginIsolation?
+
+    init(paths: [String], isolation: PluginIsolation? = nil) {
+        self.paths = paths
+        self.isolation = isolation
+    }
+
+    /// - Throws: ``UsageError`` for a timeout that is not a positive number of seconds, or one
+    ///   given without `--isolate-plugins`.
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        paths = arguments.all("--plugin")
+        var timeout = PluginIsolation.defaultTimeout
+        if let text = arguments.value("--plugin-timeout") {
+            guard let value = Double(text), value.isFinite, value > 0, value <= 86_400 else {
+                throw UsageError("--plugin-timeout must be a number of seconds above 0 (at most 86400), got '\(text)'")
+            }
+            guard arguments.flag("--isolate-plugins") else {
+                throw UsageError("--plugin-timeout only applies with --isolate-plugins")
+            }
+            timeout = value
+        }
+        guard arguments.flag("--isolate-plugins") else { return }
+        // The plugin host is this very program: `survey plugin-host FILE...`.
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        isolation = PluginIsolation(executable: executable, timeout: timeout)
+    }
+}
+
 /// What every command shares: the environment, plugins, registries, file reading.
 struct CommandContext {
     var environment: [String: String]
@@ -88,20 +121,20 @@ struct CommandContext {
 
     /// The built-in types plus those of the plugins given with `--plugin` and found in the
     /// directories of `SURVEY_PLUGIN_PATH`.
-    func registries(plugins: [String]) throws(InputError) -> (QuestionTypeRegistry, ExpressionFunctionRegistry) {
+    func registries(plugins: PluginSelection) throws(InputError) -> (QuestionTypeRegistry, ExpressionFunctionRegistry) {
         let (registry, functions, _) = try registriesAndPlugins(plugins: plugins)
         return (registry, functions)
     }
 
     /// The registries and the loaded plugins themselves (for their function signatures).
-    func registriesAndPlugins(plugins: [String]) throws(InputError) -> (
+    func registriesAndPlugins(plugins: PluginSelection) throws(InputError) -> (
         QuestionTypeRegistry, ExpressionFunctionRegistry, [LoadedPlugin]
     ) {
         var registry = QuestionTypeRegistry.builtins()
         var functions = ExpressionFunctionRegistry.standard
         let loaded: [LoadedPlugin]
         do {
-            loaded = try PluginLoader().load(paths: plugins, environment: environment)
+            loaded = try PluginLoader(isolation: plugins.isolation).load(paths: plugins.paths, environment: environment)
             try loaded.install(into: &registry, functions: &functions)
         } catch {
             throw InputError(error.description)
@@ -167,13 +200,13 @@ struct CommandContext {
     }
 
     /// Loads and compiles a survey, every problem as `FILE:LINE:COL: message`.
-    func loadSurvey(_ path: String, plugins: [String]) throws(InputError) -> Survey {
+    func loadSurvey(_ path: String, plugins: PluginSelection) throws(InputError) -> Survey {
         try loadSurveyAndTypes(path, plugins: plugins).survey
     }
 
     /// Loads and compiles a survey like ``loadSurvey(_:plugins:)``, also returning the registry of
     /// question types it was compiled with (to tell which plugin a type came from).
-    func loadSurveyAndTypes(_ path: String, plugins: [String]) throws(InputError) -> (
+    func loadSurveyAndTypes(_ path: String, plugins: PluginSelection) throws(InputError) -> (
         survey: Survey, types: QuestionTypeRegistry
     ) {
         let (registry, functions) = try registries(plugins: plugins)

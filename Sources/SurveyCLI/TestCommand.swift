@@ -33,7 +33,7 @@ enum TestCommand: Command {
             .init(
                 name: "--respondent", valueName: "ID",
                 help: "The respondent id of the recorded run (default survey-test)."),
-            localeOption, seedOption, todayOption, pluginOption,
+            localeOption, seedOption, todayOption, pluginOption, isolatePluginsOption, pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: nil,
         discussion: """
@@ -119,7 +119,7 @@ enum TestCommand: Command {
         let expectedPath = arguments.value("--expect-path").map {
             $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         }
-        let (survey, types) = try context.loadSurveyAndTypes(file, plugins: arguments.all("--plugin"))
+        let (survey, types) = try context.loadSurveyAndTypes(file, plugins: PluginSelection(arguments))
         var testCase = try readCase(answersPath, context: context)
         if let expectedPath { testCase.expectations.path = expectedPath }
         if let path = arguments.value("--expect-answers") {
@@ -182,7 +182,7 @@ enum TestCommand: Command {
         let locale = context.locale(option: arguments.value("--locale"))
         let junit = arguments.value("--junit")
         if let junit { try context.checkWritable(junit) }
-        let survey = try context.loadSurvey(file, plugins: arguments.all("--plugin"))
+        let survey = try context.loadSurvey(file, plugins: PluginSelection(arguments))
         let recorder = try makeRecorder(arguments, context: context)
         let allowsExtra = arguments.flag("--allow-extra")
         // Read every script first (reading is cheap and its errors belong to the script).

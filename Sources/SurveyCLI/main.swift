@@ -1,4 +1,5 @@
 import Foundation
+import SurveyPluginLoader
 
 /// `survey`: a thin shell over SurveyRendering and SurveyBuiltins.
 let commands: [any Command.Type] = [
@@ -30,6 +31,10 @@ func main(_ arguments: [String]) -> ExitCode {
             Console.line(overview)
         }
         return .success
+    }
+    // Hidden: the child process of --isolate-plugins (docs/plugin-abi.md, "Isolated plugins").
+    if name == "plugin-host" {
+        return ExitCode(rawValue: PluginHostServer.serve(files: Array(arguments.dropFirst()))) ?? .failure
     }
     guard let command = commands.first(where: { $0.spec.name == name }) else {
         Console.error("survey: unknown command '\(name)'\n\n" + overview)

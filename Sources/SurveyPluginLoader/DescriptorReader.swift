@@ -51,6 +51,7 @@ struct DescriptorReader {
             path: path, descriptor: descriptor, freeString: freeString, abiMinor: minor, diagnostics: diagnostics)
 
         var types: [AnyQuestionType] = []
+        var channels: [String: InProcessTypeChannel] = [:]
         var schemas: [String: JSONValue] = [:]
         if plugin.question_type_count > 0 {
             guard let array = plugin.question_types else {
@@ -60,16 +61,18 @@ struct DescriptorReader {
             try checkSize(stride, minimum: Self.minimumQuestionTypeSize, "survey_question_type #0")
             for index in 0..<Int(plugin.question_type_count) {
                 let element = UnsafeRawPointer(array) + index * stride
-                let (type, schema) = try readType(element, stride: stride, index: index, library: library)
+                let (type, schema, channel) = try readType(element, stride: stride, index: index, library: library)
                 guard !types.contains(where: { $0.typeID == type.typeID }) else {
                     throw PluginError(.duplicateTypeID, path: path, "question type '\(type.typeID)' is declared twice")
                 }
                 types.append(type)
+                channels[type.typeID] = channel
                 if let schema { schemas[type.typeID] = schema }
             }
         }
 
         var functions: [ExpressionFunction] = []
+        var foreign: [String: ForeignFunction] = [:]
         var signatures: [String: String] = [:]
         if plugin.function_count > 0 {
             guard let array = plugin.functions else {
@@ -86,15 +89,17 @@ struct DescriptorReader {
                 }
                 signatures[function.name.lowercased()] = function.signature
                 functions.append(function.expressionFunction)
+                foreign[function.name.lowercased()] = function
             }
         }
         return LoadedPlugin(
             path: path, name: name, version: version, questionTypes: types, functions: functions,
-            optionsSchemas: schemas, functionSignatures: signatures)
+            optionsSchemas: schemas, functionSignatures: signatures,
+            inProcess: LoadedPlugin.InProcess(types: channels, functions: foreign))
     }
 
     private func readType(_ pointer: UnsafeRawPointer, stride: Int, index: Int, library: PluginLibrary)
-        throws(PluginError) -> (AnyQuestionType, JSONValue?)
+        throws(PluginError) -> (AnyQuestionType, JSONValue?, InProcessTypeChannel)
     {
         let declared = Int(pointer.loadUnaligned(as: UInt32.self))
         guard declared == stride else {
@@ -133,11 +138,12 @@ struct DescriptorReader {
                     .invalidDescriptor, path: path, "the options_schema of question type '\(id)': \(error.message)")
             }
         }
+        let channel = InProcessTypeChannel(
+            library: library, type: pointer.assumingMemoryBound(to: survey_question_type.self), fields: type)
         let wrapper = PluginQuestionType(
-            library: library, type: pointer.assumingMemoryBound(to: survey_question_type.self), fields: type,
-            optionsSchema: optionsSchema, typeID: id,
+            channel: channel, optionsSchema: optionsSchema, typeID: id,
             summary: type.summary.map { String(cString: $0) } ?? "", collectsAnswer: type.collects_answer != 0)
-        return (AnyQuestionType(wrapper, origin: path), schema)
+        return (AnyQuestionType(wrapper, origin: path), schema, channel)
     }
 
     private func readFunction(_ pointer: UnsafeRawPointer, stride: Int, index: Int, library: PluginLibrary)

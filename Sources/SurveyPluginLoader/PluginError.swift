@@ -28,6 +28,9 @@ public struct PluginError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidJSON
         /// The plugin reported an error.
         case pluginReportedError
+        /// With ``PluginIsolation``: the plugin host child process could not start, or crashed,
+        /// exited or did not answer in time during a call.
+        case hostFailure
     }
 
     /// What went wrong.

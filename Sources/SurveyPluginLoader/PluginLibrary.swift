@@ -37,18 +37,11 @@ final class PluginLibrary: @unchecked Sendable {
         return String(cString: pointer)
     }
 
-    /// What calling a JSON callback produced.
-    enum Reply {
-        case json(JSONValue)
-        /// A message such as "returned invalid JSON from normalize: 1:2: …".
-        case failure(PluginError.Kind, String)
-    }
-
     /// Calls a JSON callback of `type` and parses what it returns.
     func call(
         _ callback: survey_json_callback, named name: String, type: UnsafePointer<survey_question_type>,
         _ first: String, _ second: String?
-    ) -> Reply {
+    ) -> PluginReply {
         let returned: UnsafeMutablePointer<CChar>? = first.withCString { first in
             if let second {
                 return second.withCString { second in callback(type, first, second) }

@@ -32,9 +32,18 @@ public struct PluginLoader: Sendable {
     /// function's error): for the operator, never shown to a respondent. Default: standard error.
     public var diagnostics: @Sendable (String) -> Void
 
+    /// Where plugin calls run: in this process (`nil`, the default) or in a plugin host child process.
+    public var isolation: PluginIsolation?
+
     /// Creates a loader.
-    /// - Parameter diagnostics: receives one line per run-time plugin problem; default standard error.
-    public init(diagnostics: @escaping @Sendable (String) -> Void = PluginLoader.standardError) {
+    /// - Parameters:
+    ///   - isolation: run every plugin call in a child process (``PluginIsolation``); default in this process.
+    ///   - diagnostics: receives one line per run-time plugin problem; default standard error.
+    public init(
+        isolation: PluginIsolation? = nil,
+        diagnostics: @escaping @Sendable (String) -> Void = PluginLoader.standardError
+    ) {
+        self.isolation = isolation
         self.diagnostics = diagnostics
     }
 
@@ -58,19 +67,33 @@ public struct PluginLoader: Sendable {
             files += try sharedObjects(in: String(directory))
         }
         var seen: Set<String> = []
-        var plugins: [LoadedPlugin] = []
+        var unique: [(file: String, resolved: String)] = []
         for file in files {
             let resolved = try resolve(file)
             guard seen.insert(resolved).inserted else { continue }
-            plugins.append(try load(file: file, resolvedPath: resolved))
+            unique.append((file, resolved))
         }
+        if let isolation {
+            return try loadIsolated(files: unique.map(\.file), isolation: isolation, environment: environment)
+        }
+        var plugins: [LoadedPlugin] = []
+        for (file, resolved) in unique { plugins.append(try load(file: file, resolvedPath: resolved)) }
         return plugins
     }
 
     /// Loads one plugin file.
     /// - Throws: ``PluginError`` naming `path`.
     public func load(path: String) throws(PluginError) -> LoadedPlugin {
-        try load(file: path, resolvedPath: resolve(path))
+        if let isolation {
+            _ = try resolve(path)
+            let plugins = try loadIsolated(
+                files: [path], isolation: isolation, environment: Self.processEnvironment)
+            guard let plugin = plugins.first else {
+                throw PluginError(.hostFailure, path: path, "the plugin host loaded nothing")
+            }
+            return plugin
+        }
+        return try load(file: path, resolvedPath: resolve(path))
     }
 
     private func sharedObjects(in directory: String) throws(PluginError) -> [String] {
@@ -141,6 +164,14 @@ public struct LoadedPlugin: Sendable {
     public let optionsSchemas: [String: JSONValue]
     /// Each function's C signature, such as `bmi(double, double) -> double`, by function name.
     public let functionSignatures: [String: String]
+
+    /// The callbacks loaded into this process (what the plugin host serves); empty for a plugin
+    /// that runs in the plugin host child process.
+    struct InProcess: Sendable {
+        var types: [String: InProcessTypeChannel] = [:]
+        var functions: [String: ForeignFunction] = [:]
+    }
+    let inProcess: InProcess
 }
 
 extension Array where Element == LoadedPlugin {

@@ -1,4 +1,3 @@
-import CSurveyPluginABI
 import SurveyCore
 import SurveyPluginMessages
 
@@ -7,9 +6,9 @@ import SurveyPluginMessages
 ///
 /// Its options are the question's raw `options` JSON, checked by the plugin's `check_options`;
 /// every call crosses the ABI as JSON text, so a plugin failure becomes an ``AnswerError`` or a
-/// ``SurveyError``, never a crash of the host. `@unchecked Sendable`: `type` points at the plugin's
-/// immutable descriptor, which lives as long as the process.
-struct PluginQuestionType: QuestionType, @unchecked Sendable {
+/// ``SurveyError``, never a crash of the host. The calls go through a ``PluginTypeChannel``: straight
+/// into the loaded library, or to the plugin host child process with `--isolate-plugins`.
+struct PluginQuestionType: QuestionType {
     /// A question's options as the plugin accepted them, and how it is asked in English.
     struct Options: Sendable {
         /// The options JSON text passed to every callback.
@@ -18,11 +17,7 @@ struct PluginQuestionType: QuestionType, @unchecked Sendable {
         let english: InputPrimitive
     }
 
-    let library: PluginLibrary
-    /// The plugin's own struct, passed back to every callback (the plugin reads its `user_data`).
-    let type: UnsafePointer<survey_question_type>
-    /// A copy of its fields as far as the plugin's `struct_size` covers them (later ones are NULL).
-    let fields: survey_question_type
+    let channel: any PluginTypeChannel
     /// The type's `options_schema`, enforced before `check_options` sees the options.
     let optionsSchema: OptionsSchema?
     let typeID: String
@@ -47,8 +42,8 @@ struct PluginQuestionType: QuestionType, @unchecked Sendable {
             }
         }
         var text = JSONWriter.string(from: .object(reader.members))
-        if let checkOptions = fields.check_options {
-            switch library.call(checkOptions, named: "check_options", type: type, text, nil) {
+        if channel.provides(.checkOptions) {
+            switch channel.call(.checkOptions, options: text, argument: nil) {
             case .json(let reply):
                 switch PluginMessages.result(reply) {
                 case .success(let options):
@@ -58,17 +53,17 @@ struct PluginQuestionType: QuestionType, @unchecked Sendable {
                         .invalidOptions, error["message"]?.stringValue ?? "invalid options",
                         path: PluginMessages.path(error, under: reader.path), stepID: reader.stepID)
                 case .malformed(let problem):
-                    throw reader.error(nil, "plugin \(library.path): check_options \(problem)", kind: .invalidOptions)
+                    throw reader.error(nil, "plugin \(channel.path): check_options \(problem)", kind: .invalidOptions)
                 }
             case .failure(_, let message):
-                throw reader.error(nil, "plugin \(library.path): \(message)", kind: .invalidOptions)
+                throw reader.error(nil, "plugin \(channel.path): \(message)", kind: .invalidOptions)
             }
         }
         switch describe(options: text, context: Self.englishContext) {
         case .success(let input):
             return Options(text: text, english: input)
         case .failure(let message):
-            throw reader.error(nil, "plugin \(library.path): \(message)", kind: .invalidOptions)
+            throw reader.error(nil, "plugin \(channel.path): \(message)", kind: .invalidOptions)
         }
     }
 
@@ -78,8 +73,7 @@ struct PluginQuestionType: QuestionType, @unchecked Sendable {
     }
 
     private func describe(options: String, context: String) -> Description {
-        guard let callback = fields.describe else { return .failure("describe is missing") }
-        switch library.call(callback, named: "describe", type: type, options, context) {
+        switch channel.call(.describe, options: options, argument: context) {
         case .json(let json):
             do {
                 return .success(try InputPrimitive(json: json))
@@ -99,44 +93,38 @@ struct PluginQuestionType: QuestionType, @unchecked Sendable {
     }
 
     func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {
-        guard let callback = fields.normalize else {
-            throw failure("normalize is missing")
-        }
-        return try result(of: library.call(callback, named: "normalize", type: type, options.text, answer.description))
+        try result(of: channel.call(.normalize, options: options.text, argument: answer.description))
     }
 
     /// ABI 1.1: `normalize_localized` with the respondent's locale, when the plugin has it.
     func normalize(_ answer: JSONValue, options: Options, in context: PresentationContext) throws(AnswerError)
         -> JSONValue
     {
-        guard let callback = fields.normalize_localized else { return try normalize(answer, options: options) }
+        guard channel.provides(.normalizeLocalized) else { return try normalize(answer, options: options) }
         let request: JSONValue = ["answer": answer, "context": PluginMessages.json(context: context)]
-        return try result(
-            of: library.call(callback, named: "normalize_localized", type: type, options.text, request.description))
+        return try result(of: channel.call(.normalizeLocalized, options: options.text, argument: request.description))
     }
 
     func parse(line: String, options: Options, in context: PresentationContext) throws(AnswerError) -> JSONValue {
-        guard let callback = fields.parse_line else {
+        guard channel.provides(.parseLine) else {
             return try input(for: options, in: context).parse(line: line)
         }
         let request: JSONValue = ["line": .string(line), "context": PluginMessages.json(context: context)]
-        return try result(
-            of: library.call(callback, named: "parse_line", type: type, options.text, request.description))
+        return try result(of: channel.call(.parseLine, options: options.text, argument: request.description))
     }
 
     func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
         let fallback = { input(for: options, in: context).summarize(answers) }
-        guard let callback = fields.summarize else { return fallback() }
+        guard channel.provides(.summarize) else { return fallback() }
         let request: JSONValue = ["answers": .array(answers), "context": PluginMessages.json(context: context)]
         guard
-            case .json(let json) = library.call(
-                callback, named: "summarize", type: type, options.text, request.description),
+            case .json(let json) = channel.call(.summarize, options: options.text, argument: request.description),
             let summary = PluginMessages.summary(json: json)
         else { return fallback() }
         return summary
     }
 
-    private func result(of reply: PluginLibrary.Reply) throws(AnswerError) -> JSONValue {
+    private func result(of reply: PluginReply) throws(AnswerError) -> JSONValue {
         switch reply {
         case .json(let json):
             switch PluginMessages.result(json) {
@@ -156,7 +144,7 @@ struct PluginQuestionType: QuestionType, @unchecked Sendable {
     /// The plugin misbehaved: the respondent sees a plain message in their language (the catalogue's
     /// `error.pluginFailure`), the operator the details on the diagnostics channel; answers are kept.
     private func failure(_ message: String) -> AnswerError {
-        library.log("question type '\(typeID)': \(message)")
+        channel.log("question type '\(typeID)': \(message)")
         return AnswerError(code: "pluginFailure", message: "This answer could not be checked. Please try again.")
     }
 }

@@ -331,3 +331,67 @@ struct PluginTests {
         #expect(refused.stderr.contains("Enter a whole number from 0 to 100."))
     }
 }
+
+/// `--isolate-plugins` end to end: a plugin that crashes or hangs costs one answer a message, the
+/// run goes on and completes with every answer.
+@Suite("survey CLI with --isolate-plugins")
+struct IsolatedPluginTests {
+    static let survey = """
+        {"formatVersion": 1, "id": "crashy", "version": "1", "title": "Crashy", "defaultLocale": "en",
+         "calculatedValues": [{"name": "doubled", "expression": "double_or_crash({n})"}],
+         "steps": [
+          {"id": "n", "type": "number", "title": "A number"},
+          {"id": "c", "type": "crashy", "title": "Say something"},
+          {"id": "end", "type": "content", "title": "Doubled: {doubled}"}
+         ]}
+        """
+
+    @Test func aCrashAndAHangAreOneRefusedAnswerEachAndTheRunCompletes() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let file = directory.appendingPathComponent("crashy.json").path
+        try Self.survey.write(toFile: file, atomically: true, encoding: .utf8)
+        let plugin = PluginTests.library("BrokenCrashing")
+        let commands = [
+            #"{"command":"answer","stepId":"n","value":-1}"#, #"{"command":"next"}"#,
+            #"{"command":"answer","stepId":"c","value":"crash"}"#, #"{"command":"answer","stepId":"c","value":"loop"}"#,
+            #"{"command":"answer","stepId":"c","value":"fine"}"#, #"{"command":"next"}"#, #"{"command":"next"}"#,
+        ]
+        let result = try PluginTests.run(
+            [
+                "run", file, "--renderer", "json", "--no-store", "--plugin", plugin, "--isolate-plugins",
+                "--plugin-timeout", "0.5",
+            ], stdin: commands.joined(separator: "\n") + "\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        let events = result.stdout.split(separator: "\n").map(String.init)
+        #expect(events.filter { $0.contains(#""code":"pluginFailure""#) }.count == 2)
+        #expect(events.last?.contains(#""answers":{"c":"fine","n":-1}"#) == true)
+        // The crashed function made {doubled} empty; the run went on.
+        #expect(events.contains { $0.contains(#""title":"Doubled: ""#) })
+        let diagnostics = result.stderr.split(separator: "\n").map(String.init)
+        #expect(
+            diagnostics == [
+                "survey: plugin \(plugin): function 'double_or_crash': the plugin host crashed (signal 11, Segmentation fault) during function 'double_or_crash'; it restarts for the next call",
+                "survey: plugin \(plugin): question type 'crashy': the plugin host crashed (signal 11, Segmentation fault) during normalize; it restarts for the next call",
+                "survey: plugin \(plugin): question type 'crashy': normalize did not answer within 0.5 s; the plugin host was stopped and restarts for the next call",
+            ])
+    }
+
+    @Test func theExamplePluginsPassTheirScriptsIsolated() throws {
+        let result = try PluginTests.run(
+            [
+                "test", PluginTests.survey, "--answers", PluginTests.overScript, "--expect-path",
+                PluginTests.overPath.joined(separator: ","), "--isolate-plugins",
+            ] + PluginTests.examplePlugins)
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test func timeoutUsageErrors() throws {
+        let plugin = PluginTests.library("ColorPicker")
+        let zero = try PluginTests.run(["types", "--plugin", plugin, "--isolate-plugins", "--plugin-timeout", "0"])
+        #expect(zero.status == 2)
+        #expect(zero.stderr.hasPrefix("survey types: --plugin-timeout must be a number of seconds above 0"))
+        let alone = try PluginTests.run(["types", "--plugin", plugin, "--plugin-timeout", "3"])
+        #expect(alone.status == 2)
+        #expect(alone.stderr.hasPrefix("survey types: --plugin-timeout only applies with --isolate-plugins"))
+    }
+}
