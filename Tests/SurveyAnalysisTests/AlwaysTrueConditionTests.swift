@@ -15,6 +15,26 @@ struct AlwaysTrueConditionTests {
         #expect(found.first?.severity == .warning)
     }
 
+    /// A page of one question is shown only when that question is visible, so where the page is shown
+    /// the question's condition holds; but it is what decides whether the page shows at all.
+    @Test func theConditionThatDecidesAOneQuestionPageIsNotReported() throws {
+        let found = try findings(
+            .alwaysTrueCondition,
+            steps: """
+                {"id": "p0", "type": "page", "steps": [{"id": "a", "type": "single-choice", "options": {"choices": ["a", "b"]}}]},
+                {"id": "p1", "type": "page", "steps": [{"id": "t", "type": "text", "visibleIf": "{a} = 'a'"}]},
+                {"id": "p2", "type": "page", "steps": [{"id": "z", "type": "text"}]}
+                """)
+        #expect(found.isEmpty, "\(listing(found))")
+        let onPage = try findings(
+            .alwaysTrueCondition,
+            steps: """
+                {"id": "p0", "type": "page", "steps": [{"id": "a", "type": "single-choice", "options": {"choices": ["a", "b"]}, "required": true}]},
+                {"id": "p1", "type": "page", "steps": [{"id": "t", "type": "text", "visibleIf": "{a} notempty"}]}
+                """)
+        #expect(onPage.map(\.stepID) == ["t"], "\(listing(onPage))")
+    }
+
     @Test func tautology() throws {
         let found = try findings(
             .alwaysTrueCondition,

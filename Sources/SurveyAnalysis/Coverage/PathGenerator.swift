@@ -71,6 +71,9 @@ public struct PathGenerator: Sendable {
         self.timeLimit = timeLimit
     }
 
+    /// How many sets of required answers phase 2 tries for a question never shown.
+    static let requirementVariants = 8
+
     public func generate() -> Result {
         let started = Date()
         var coverage = BranchCoverage(survey: survey)
@@ -179,17 +182,39 @@ public struct PathGenerator: Sendable {
             walk(&session, &picks)
             idle = keep(session, picks) ? 0 : idle + 1
         }
-        // Phase 2: for each question still never shown, a directed search for answers that show it,
-        // then a walk to the end from there.
+        // Phase 2: for each question still never shown, a directed search for answers that show it
+        // (first with the answers its conditions call for, worked back through the conditions they
+        // depend on, then without), then a walk to the end from there.
+        let evaluator = ConditionEvaluator(model: model, domains: domains, today: today)
+        let predicates = FlowPredicates(model: model, evaluator: evaluator)
         for goal in coverage.uncovered {
             guard Date().timeIntervalSince(started) < timeLimit else { break }
             guard case .shown(let stepID) = goal, !coverage.covered.contains(goal), let index = stepIndex[stepID]
             else { continue }
-            let search = WitnessSearch(
-                model: model, domains: domains, decisionSlots: decisionSlots, budget: 4000, today: today,
-                deadline: .now + .milliseconds(30))
-            guard let witness = search.reach(unit: model.steps[index].unit, accept: { $0.isVisible(stepID) })
-            else { continue }
+            let unit = model.steps[index].unit
+            var found: WitnessSearch.Witness?
+            // The answers its conditions call for (the first that will do, then a few random sets of
+            // them, each tried once), or, when the conditions give none, an open search.
+            var tried = Set<[Int: JSONValue]>()
+            for variant in 0..<Self.requirementVariants where found == nil {
+                guard
+                    let pinned = WitnessSearch.requirements(
+                        showing: index, model: model, evaluator: evaluator, predicates: predicates,
+                        variant: UInt64(variant))
+                else { break }
+                guard tried.insert(pinned).inserted else { continue }
+                let search = WitnessSearch(
+                    model: model, domains: domains, decisionSlots: decisionSlots, budget: 4000, today: today,
+                    deadline: .now + .milliseconds(variant == 0 ? 30 : 3))
+                found = search.reach(unit: unit, pinned: pinned, accept: { $0.isVisible(stepID) })
+            }
+            if found == nil, tried.isEmpty {
+                let search = WitnessSearch(
+                    model: model, domains: domains, decisionSlots: decisionSlots, budget: 4000, today: today,
+                    deadline: .now + .milliseconds(30))
+                found = search.reach(unit: unit, accept: { $0.isVisible(stepID) })
+            }
+            guard let witness = found else { continue }
             walks += 1
             var session = SurveySession(survey: survey, seed: seed, today: today)
             var picks: [(step: Int, choice: Int)] = []

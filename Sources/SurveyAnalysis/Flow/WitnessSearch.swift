@@ -32,6 +32,8 @@ package final class WitnessSearch {
     /// When the search gives up, whatever the budget left.
     let deadline: ContinuousClock.Instant
     private var phaseDeadline: ContinuousClock.Instant
+    /// The answers ``reach(unit:pinned:accept:)`` fixes for this search.
+    private var pinned: [Int: JSONValue] = [:]
 
     package init(
         model: FlowModel, domains: [AnswerDomain], decisionSlots: Set<Int>, budget: Int, today: String,
@@ -54,7 +56,12 @@ package final class WitnessSearch {
     ///
     /// Breadth first at first, so that a witness near the start is a shortest run; then depth first, so
     /// that one deep in a long survey is found at all.
-    package func reach(unit target: Int, accept: (SurveySession) -> Bool) -> Witness? {
+    ///
+    /// `pinned` fixes the answers of some questions (a step slot's answer, `null` for none), as
+    /// ``requirements(showing:evaluator:predicates:)`` works them out: the search then varies only the others.
+    package func reach(unit target: Int, pinned: [Int: JSONValue] = [:], accept: (SurveySession) -> Bool) -> Witness? {
+        self.pinned = pinned
+        defer { self.pinned = [:] }
         isExhausted = false
         let total = budget
         budget = min(total, 2000)
@@ -87,8 +94,19 @@ package final class WitnessSearch {
             guard session.status == .inProgress, let unitID = session.currentUnitID,
                 let unit = unitIndexByID[unitID]
             else { continue }
-            if unit == target, accept(session) {
-                return Witness(answers: node.answers.map { (stepID: $0.0, value: $0.1) }, path: session.pathIDs)
+            if unit == target {
+                if accept(session) {
+                    return Witness(answers: node.answers.map { (stepID: $0.0, value: $0.1) }, path: session.pathIDs)
+                }
+                // Shown by an answer on its own page.
+                for combination in combinations(for: unit, decisionsOnly: false, limit: nil) {
+                    var copy = session
+                    let given = apply(combination, to: &copy, unit: unit)
+                    if accept(copy) {
+                        return Witness(
+                            answers: (node.answers + given).map { (stepID: $0.0, value: $0.1) }, path: copy.pathIDs)
+                    }
+                }
             }
             if unit > target, !model.hasBackwardJumps { continue }
             // The state: where the respondent is and the answers that conditions read (kept as a running hash).
@@ -162,6 +180,10 @@ package final class WitnessSearch {
         let limit = limit ?? combinationLimit
         var options: [(Int, [JSONValue])] = []
         for index in model.units[unit].steps where model.steps[index].collectsAnswer && model.steps[index].isEnabled {
+            if let value = pinned[index] {
+                options.append((index, [value]))
+                continue
+            }
             let domain = domains[index]
             let answers = Array(domain.values.dropFirst())
             if decisionSlots.contains(index) {
@@ -204,5 +226,48 @@ package final class WitnessSearch {
             }
         }
         return result
+    }
+
+    /// Answers that make step `target` visible, worked back through the conditions: the questions its
+    /// visibility reads get answers under which it holds, each of those questions must be visible
+    /// itself, and so on (`null` where a question must stay unanswered). `nil` when the conditions
+    /// contradict each other on the way; the answers are a hint for ``reach(unit:pinned:accept:)``,
+    /// which still runs the engine (a branch may jump over the target whatever they are).
+    ///
+    /// `variant` 0 takes the first answer that will do for each question; other variants pick at
+    /// random among them (seeded by the variant), for when the first choices lead into a jump.
+    package static func requirements(
+        showing target: Int, model: FlowModel, evaluator: ConditionEvaluator, predicates: FlowPredicates,
+        variant: UInt64 = 0
+    ) -> [Int: JSONValue]? {
+        var random = SeededGenerator(seed: variant &* 0x9E37_79B9_7F4A_7C15)
+        var state = evaluator.unconstrainedState()
+        var pins: [Int: Int] = [:]
+        var pending = [target]
+        var expanded = Set<Int>()
+        func condition(_ step: Int) -> Predicate {
+            predicates.stepVisible[step] && predicates.unitCondition[model.steps[step].unit]
+        }
+        while let step = pending.popLast() {
+            guard expanded.insert(step).inserted else { continue }
+            var imprecise = false
+            guard let delta = evaluator.refine(condition(step), in: state, mode: .sampled, isImprecise: &imprecise)
+            else { return nil }
+            for (slot, allowed) in delta.changes.sorted(by: { $0.key < $1.key }) where pins[slot] == nil {
+                let values = evaluator.domains[slot].values
+                let answers = allowed.indices.filter { !values[$0].isNull }
+                let candidates = answers.isEmpty ? allowed.indices : answers
+                guard !candidates.isEmpty else { return nil }
+                let choice = variant == 0 ? candidates[0] : candidates[Int(random.next() % UInt64(candidates.count))]
+                pins[slot] = choice
+                var single = RepresentativeSet()
+                single.insert(choice)
+                state.sets[slot] = single
+                if !values[choice].isNull { pending.append(slot) }
+            }
+        }
+        // The choices, made one question at a time, must hold together.
+        for step in expanded where !evaluator.canHold(condition(step), in: state, mode: .sampled) { return nil }
+        return pins.reduce(into: [:]) { result, pin in result[pin.key] = evaluator.domains[pin.key].values[pin.value] }
     }
 }

@@ -42,9 +42,19 @@ final class ConditionOutcomeCheck: LintCheck {
                     continue
                 }
                 guard states.entry != nil, !context.unreachableSteps.contains(step) else { continue }
-                if !evaluator.canHold(predicate.negated, in: state) {
+                // Whether it always holds is decided on every arrival at the page that its own condition
+                // lets through, not only where the page is shown: a page shows only when one of its
+                // questions is visible, so for a page of one question "shown" already implies the condition.
+                var ignored = false
+                let arrival =
+                    unit.isPage
+                    ? evaluator.refine(
+                        flow.predicates.unitCondition[states.unit], in: gate, isImprecise: &ignored
+                    ).map { flow.answering(states.unit, from: gate.applying($0)) } : gate
+                guard let arrival else { continue }
+                if !evaluator.canHold(predicate.negated, in: arrival) {
                     alwaysTrue(
-                        site, predicate, in: state,
+                        site, predicate, in: arrival,
                         effect:
                             "'\(model.steps[step].id)' is shown whenever its \(unit.isPage ? "page is" : "turn comes"); remove the condition",
                         context)
