@@ -68,7 +68,11 @@ public struct MultipleChoiceType: QuestionType {
         guard case .array(let elements) = answer else {
             throw AnswerError.wrongShape(expected: "a list of choices", got: answer)
         }
+        // No selection is no answer (SurveyJS drops `[]` from its data too); "required" then applies.
+        if elements.isEmpty { return .null }
         var picked: Set<String> = []
+        // The respondent's order, as SurveyJS keeps it.
+        var values: [JSONValue] = []
         var otherText: String?
         var sawBareOther = false
         for element in elements {
@@ -82,12 +86,14 @@ public struct MultipleChoiceType: QuestionType {
             switch selection {
             case .choice(let value):
                 guard picked.insert(value).inserted else { throw ChoiceSet.duplicateSelection(value) }
+                values.append(.string(value))
             case .other(let text):
                 if let otherText {
                     if otherText == text { throw ChoiceSet.duplicateSelection(text) }
                     throw ChoiceSet.notAChoice(text)
                 }
                 otherText = text
+                values.append(.string(text))
             }
         }
         if sawBareOther, otherText == nil { throw ChoiceSet.otherTextRequired() }
@@ -100,8 +106,6 @@ public struct MultipleChoiceType: QuestionType {
             throw AnswerError(
                 code: "tooManySelections", message: "Select at most \(maximum).", arguments: ["max": String(maximum)])
         }
-        var values = options.choices.choices.filter { picked.contains($0.value) }.map { JSONValue.string($0.value) }
-        if let otherText { values.append(.string(otherText)) }
         return .array(values)
     }
 }

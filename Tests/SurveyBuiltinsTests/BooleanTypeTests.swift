@@ -3,6 +3,22 @@ import SurveyCore
 import Testing
 
 struct BooleanTypeTests {
+    /// A piped yes/no answer reads as the question's labels in the respondent's language, as in
+    /// SurveyJS ("Yes", not "true").
+    @Test(arguments: [("en", true, "You said Yes"), ("en", false, "You said No"), ("fr", true, "You said Oui")])
+    func pipedAnswersReadAsTheLabels(locale: String, answer: Bool, expected: String) throws {
+        let survey = try SurveyLoader(registry: .builtins()).load(
+            text: """
+                {"formatVersion": 1, "id": "b", "title": "B", "locales": ["en", "fr"], "steps": [
+                  {"id": "ok", "type": "boolean", "title": "OK?"},
+                  {"id": "end", "type": "content", "title": "You said {ok}"}]}
+                """, source: "b.json")
+        var session = SurveySession(survey: survey, locale: locale)
+        try session.answer(.bool(answer), for: "ok")
+        session.next()
+        #expect(session.currentStep?.questions.first?.title == expected)
+    }
+
     @Test(arguments: [
         (JSONValue.bool(true), true), (false, false), ("yes", true), ("NO", false), (" True ", true), ("false", false),
     ])

@@ -167,10 +167,12 @@ import Testing
 
     @Test(arguments: [
         ("round(1.25, {a})", JSONValue.string("1e300"), JSONValue(1.25)),
-        ("round(1.25, {a})", "-1e300", 1),
+        // Negative digits round to tens, hundreds… (clamped at -15).
+        ("round(1.25, {a})", "-1e300", 0),
         ("round(1.25, {a})", 1e300, 1.25),
         ("round(1.25, {a} * 1e10)", 1e300, 1.25),
-        ("round(1.25, -{a} * 1e10)", 1e300, 1),
+        ("round(1.25, -{a} * 1e10)", 1e300, 0),
+        ("round(125, -1)", .null, 130),
         ("round(1.25, {a} * 1e10 - {a} * 1e10)", 1e300, 1),
         ("round(1.25, {a})", "x", 1),
         ("round(1.25, {a})", 1.9, 1.3),

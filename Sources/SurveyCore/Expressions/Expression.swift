@@ -186,7 +186,17 @@ struct Evaluator {
             var value = evaluate(base)
             for key in keys {
                 switch value {
+                case .object(let members) where key == "length" && members["length"] == nil:
+                    return .number(0)
                 case .object(let members): value = members[key] ?? .null
+                case .string(let text) where key == "length":
+                    // As in SurveyJS, `{q.length}` is the length of a text or a list (here in characters:
+                    // JavaScript counts UTF-16 units, so an emoji counts 2 there).
+                    value = .number(Double(text.count))
+                case .array(let elements) where key == "length":
+                    value = .number(Double(elements.count))
+                case .null, .number, .bool:
+                    return key == "length" ? .number(0) : .null
                 case .array(let elements):
                     if let index = Int(key), index >= 0, index < elements.count {
                         value = elements[index]
@@ -226,6 +236,9 @@ struct Evaluator {
             }
             return result
         case .call(let function, let arguments):
+            if function.isLazyConditional, arguments.count == 3 {
+                return evaluate(isTrue(arguments[0]) ? arguments[1] : arguments[2])
+            }
             let evaluated = arguments.map { evaluate($0) }
             do {
                 return try function.call(evaluated, context: context)

@@ -22,6 +22,8 @@ public struct ExpressionFunction: Sendable {
     /// Whether the result depends only on the arguments (not on the date).
     public let isPure: Bool
     let implementation: Implementation
+    /// The built-in `iif`: only the branch the condition picks is evaluated.
+    var isLazyConditional = false
 
     public init(
         name: String, arity: ClosedRange<Int>, origin: String = "built-in", isPure: Bool = true,
@@ -149,6 +151,43 @@ package struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertibl
         case 4, 6, 9, 11: return 30
         default: return 31
         }
+    }
+
+    /// Days since 1970-01-01 (negative before).
+    package var daysSinceEpoch: Int {
+        // Howard Hinnant's days_from_civil.
+        let y = year - (month <= 2 ? 1 : 0)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The day of the week, 0 for Sunday to 6 for Saturday (as JavaScript's `getDay()`).
+    package var weekday: Int {
+        let days = daysSinceEpoch
+        return ((days % 7) + 11) % 7  // 1970-01-01 was a Thursday (4)
+    }
+
+    /// `self` moved by whole days, months or years; a day past the end of the month rolls over into
+    /// the next (January 31 + 1 month = March 2 or 3), as JavaScript dates do.
+    package func adding(_ amount: Int, unit: CivilDate.Unit) -> CivilDate {
+        switch unit {
+        case .days:
+            return CivilDate(daysSinceEpoch: daysSinceEpoch + amount)
+        case .months, .years:
+            let months = (year * 12 + (month - 1)) + (unit == .months ? amount : amount * 12)
+            let newYear = months >= 0 ? months / 12 : (months - 11) / 12
+            let newMonth = months - newYear * 12 + 1
+            let first = CivilDate(year: newYear, month: newMonth, day: 1)
+            return CivilDate(daysSinceEpoch: first.daysSinceEpoch + day - 1)
+        }
+    }
+
+    /// A calendar unit of ``adding(_:unit:)``.
+    package enum Unit {
+        case days, months, years
     }
 
     package init(daysSinceEpoch days: Int) {

@@ -7,14 +7,19 @@ struct ExpressionParser {
 
     enum Keyword: Equatable {
         case and, or, not, empty, notEmpty, contains, notContains, anyOf, allOf, noneOf, equal, notEqual
+        case greater, less, greaterOrEqual, lessOrEqual
         case `true`, `false`, null
 
         init?(_ word: String) {
-            guard word.utf8.count <= 11 else { return nil }
+            guard word.utf8.count <= 14 else { return nil }
             switch word.lowercased() {
             case "and": self = .and
             case "or": self = .or
-            case "not": self = .not
+            case "not", "negate": self = .not
+            case "greater": self = .greater
+            case "less": self = .less
+            case "greaterorequal": self = .greaterOrEqual
+            case "lessorequal": self = .lessOrEqual
             case "empty": self = .empty
             case "notempty": self = .notEmpty
             case "contains": self = .contains
@@ -192,6 +197,9 @@ struct ExpressionParser {
             case (UInt8(ascii: "<"), UInt8(ascii: ">")): (symbol, length) = (.notEqual, 2)
             case (UInt8(ascii: "<"), UInt8(ascii: "=")): (symbol, length) = (.lessOrEqual, 2)
             case (UInt8(ascii: ">"), UInt8(ascii: "=")): (symbol, length) = (.greaterOrEqual, 2)
+            // SurveyJS also reads `=>` and `=<`.
+            case (UInt8(ascii: "="), UInt8(ascii: ">")): (symbol, length) = (.greaterOrEqual, 2)
+            case (UInt8(ascii: "="), UInt8(ascii: "<")): (symbol, length) = (.lessOrEqual, 2)
             case (UInt8(ascii: "&"), UInt8(ascii: "&")): (symbol, length) = (.and, 2)
             case (UInt8(ascii: "|"), UInt8(ascii: "|")): (symbol, length) = (.or, 2)
             case (UInt8(ascii: "="), _): symbol = .equal
@@ -259,6 +267,10 @@ struct ExpressionParser {
             case .noneOf: return (.noneOf, 4)
             case .equal: return (.equal, 4)
             case .notEqual: return (.notEqual, 4)
+            case .greater: return (.greater, 4)
+            case .less: return (.less, 4)
+            case .greaterOrEqual: return (.greaterOrEqual, 4)
+            case .lessOrEqual: return (.lessOrEqual, 4)
             default: return nil
             }
         default: return nil

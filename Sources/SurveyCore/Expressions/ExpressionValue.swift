@@ -1,5 +1,7 @@
-/// The value semantics of expressions, modelled on SurveyJS: loose number/string equality,
-/// order-insensitive array equality, empty values compare unequal to everything but emptiness.
+/// The value semantics of expressions, modelled on SurveyJS (docs/expressions.md): loose
+/// number/string equality, strings equal ignoring letter case and surrounding spaces,
+/// order-insensitive array equality, empty values compare unequal to everything but emptiness,
+/// `+ - *` corrected for binary floating-point noise (`0.1 + 0.2` is `0.3`).
 package enum ExpressionValue {
     /// The number a value stands for: numbers, numeric strings, Booleans are not numbers.
     @inline(__always)
@@ -31,12 +33,12 @@ package enum ExpressionValue {
     /// Loose equality.
     package static func equals(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
-        case (.string(let a), .string(let b)): return a == b
+        case (.string(let a), .string(let b)): return a == b || equalIgnoringCase(a, b)
         case (.number(let a), .number(let b)): return a == b
         case (.bool(let a), .bool(let b)): return a == b
         case (.null, _), (_, .null): return lhs.isEmptyAnswer && rhs.isEmptyAnswer
         case (.bool(let a), .string(let b)), (.string(let b), .bool(let a)):
-            return b.lowercased() == (a ? "true" : "false")
+            return equalIgnoringCase(b, a ? "true" : "false")
         case (.array(let a), .array(let b)):
             guard a.count == b.count else { return false }
             return a.allSatisfy { element in b.contains { equals(element, $0) } }
@@ -48,6 +50,45 @@ package enum ExpressionValue {
             if let a = number(lhs), let b = number(rhs) { return a == b }
             return false
         }
+    }
+
+    /// Whether two strings are equal ignoring letter case (simple lower-casing: `'É' = 'é'`, but
+    /// `'ß' <> 'SS'`) and spaces at either end, as SurveyJS compares them. ASCII without allocating.
+    package static func equalIgnoringCase(_ a: String, _ b: String) -> Bool {
+        var left = a
+        var right = b
+        let ascii: Bool? = left.withUTF8 { x in
+            right.withUTF8 { y -> Bool? in
+                var (i, j) = (0, x.count)
+                while i < j, isSpace(x[i]) { i += 1 }
+                while j > i, isSpace(x[j - 1]) { j -= 1 }
+                var (k, l) = (0, y.count)
+                while k < l, isSpace(y[k]) { k += 1 }
+                while l > k, isSpace(y[l - 1]) { l -= 1 }
+                guard j - i == l - k else {
+                    // Different lengths: different, unless non-ASCII letters change length when lower-cased.
+                    return x[i..<j].allSatisfy { $0 < 0x80 } && y[k..<l].allSatisfy { $0 < 0x80 } ? false : nil
+                }
+                while i < j {
+                    let (p, q) = (x[i], y[k])
+                    if p >= 0x80 || q >= 0x80 { return nil }
+                    if p != q, lowerASCII(p) != lowerASCII(q) { return false }
+                    i += 1
+                    k += 1
+                }
+                return true
+            }
+        }
+        if let ascii { return ascii }
+        return left.trimmingWhitespace().lowercased() == right.trimmingWhitespace().lowercased()
+    }
+
+    @inline(__always) static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 32 || byte == 9 || byte == 10 || byte == 13
+    }
+
+    @inline(__always) static func lowerASCII(_ byte: UInt8) -> UInt8 {
+        byte >= 65 && byte <= 90 ? byte + 32 : byte
     }
 
     /// Ordering for `<`, `<=`, `>`, `>=`: numbers numerically, otherwise strings lexically; `nil` when
@@ -68,14 +109,22 @@ package enum ExpressionValue {
             }
             return elements.contains { equals($0, item) }
         case .string(let text):
-            let needle = item.displayText
-            return needle.isEmpty ? false : text.contains(needle)
+            return containsText(text, item.displayText)
+        case .number, .bool:
+            // SurveyJS: `{n} contains 5` looks for the text in the number's text.
+            return containsText(container.displayText, item.displayText)
         case .object(let members):
             if let key = item.stringValue { return members[key].map { !$0.isEmptyAnswer } ?? false }
             return false
         default:
             return false
         }
+    }
+
+    /// A substring, ignoring letter case; an empty needle is never contained.
+    static func containsText(_ text: String, _ needle: String) -> Bool {
+        guard !needle.isEmpty else { return false }
+        return text.contains(needle) || text.lowercased().contains(needle.lowercased())
     }
 
     /// `anyof`: the value (or any element of it) is in the list.
@@ -95,7 +144,7 @@ package enum ExpressionValue {
     /// Arithmetic `+`: numbers add; otherwise text concatenates.
     package static func add(_ lhs: JSONValue, _ rhs: JSONValue) -> JSONValue {
         if let a = number(lhs) ?? (lhs.isNull ? 0 : nil), let b = number(rhs) ?? (rhs.isNull ? 0 : nil) {
-            return .number(a + b)
+            return .number(corrected(a + b, digits: max(fractionDigits(a), fractionDigits(b))))
         }
         if case .array(let a) = lhs, case .array(let b) = rhs { return .array(a + b) }
         return .string(lhs.displayText + rhs.displayText)
@@ -107,11 +156,63 @@ package enum ExpressionValue {
             return .null
         }
         switch op {
-        case .subtract: return .number(a - b)
-        case .multiply: return .number(a * b)
+        case .subtract: return .number(corrected(a - b, digits: max(fractionDigits(a), fractionDigits(b))))
+        case .multiply: return .number(corrected(a * b, digits: fractionDigits(a) + fractionDigits(b)))
         case .divide: return b == 0 ? .null : .number(a / b)
         case .remainder: return b == 0 ? .null : .number(a.truncatingRemainder(dividingBy: b))
         default: return .null
         }
+    }
+
+    /// How many digits `value` has after the decimal point, written as briefly as it round-trips
+    /// (`0.1` → 1, `1.5e-7` → 8, whole numbers → 0).
+    package static func fractionDigits(_ value: Double) -> Int {
+        guard value.isFinite, value != value.rounded(.towardZero) else { return 0 }
+        let text = "\(value)"
+        var mantissa = Substring(text)
+        var exponent = 0
+        if let marker = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            mantissa = text[..<marker]
+            exponent = Int(text[text.index(after: marker)...]) ?? 0
+        }
+        let fraction = mantissa.firstIndex(of: ".").map { mantissa.distance(from: $0, to: mantissa.endIndex) - 1 } ?? 0
+        return max(0, fraction - exponent)
+    }
+
+    /// `result` rounded to `digits` decimals, the most its operands had: removes the noise binary
+    /// floating point adds (`0.1 + 0.2` → `0.3`, `1.1 * 3` → `3.3`), as SurveyJS does for `+ - *`.
+    package static func corrected(_ result: Double, digits: Int) -> Double {
+        guard digits > 0, digits <= 15, result.isFinite else { return result }
+        let scale = powersOfTen[digits]
+        let scaled = result * scale
+        guard abs(scaled) < 9_007_199_254_740_992 else { return result }
+        return scaled.rounded(.toNearestOrAwayFromZero) / scale
+    }
+
+    static let powersOfTen: [Double] = (0...15).map { digits in
+        var value = 1.0
+        for _ in 0..<digits { value *= 10 }
+        return value
+    }
+
+    /// `round(value, digits)` on the decimal number as written, half away from zero: `round(1.005, 2)`
+    /// is `1.01` (the binary value is 1.00499…, which rounds the other way); negative digits round to
+    /// tens, hundreds…; `rule: .towardZero` truncates (`trunc`).
+    package static func roundDecimal(
+        _ value: Double, digits: Int, rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero
+    ) -> Double {
+        guard value.isFinite else { return value }
+        guard digits != 0 else { return value.rounded(rule) }
+        let text = "\(value)"
+        var mantissa = Substring(text)
+        var exponent = 0
+        if let marker = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            mantissa = text[..<marker]
+            exponent = Int(text[text.index(after: marker)...]) ?? 0
+        }
+        guard let shifted = Double("\(mantissa)e\(exponent + digits)"), shifted.isFinite,
+            abs(shifted) < 9_007_199_254_740_992
+        else { return value }
+        return Double("\(shifted.rounded(rule))e\(-digits)") ?? value
     }
 }

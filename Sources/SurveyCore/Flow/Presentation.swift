@@ -130,9 +130,14 @@ extension SurveySession {
             return survey.calculatedIndexByName[name].map { survey.steps.count + $0 }
         }
         if let slot = slot(name) {
-            guard slot < survey.steps.count, !values[slot].isNull,
-                let choices = survey.steps[slot].question.input(in: context).choiceInput
-            else { return values[slot] }
+            guard slot < survey.steps.count, !values[slot].isNull else { return values[slot] }
+            let input = survey.steps[slot].question.input(in: context)
+            // A yes/no answer reads as the question's own labels in the respondent's language ("Yes"),
+            // as SurveyJS shows it, not "true".
+            if case .boolean(let labels) = input, let flag = values[slot].boolValue {
+                return .string(flag ? labels.trueLabel : labels.falseLabel)
+            }
+            guard let choices = input.choiceInput else { return values[slot] }
             // A choice answer reads as its label ("Google"), not its stored value ("google").
             let labels = Dictionary(
                 choices.choices.map { ($0.value, $0.label) }, uniquingKeysWith: { first, _ in first })
