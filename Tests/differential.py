@@ -316,6 +316,12 @@ def run_surveyjs(node: str, core: Path, cases: list[Case]) -> dict[str, Outcome]
         if not report["ok"]:
             outcomes[report["name"]] = Outcome(broken=f"survey-core: {report['error']}")
             continue
+        complaints = report.get("jsonErrors", []) + report.get("warnings", [])
+        if complaints:
+            # An expression survey-core cannot parse counts as true there: nothing would be compared.
+            outcome = Outcome(broken="survey-core could not use surveyjs.json: " + "; ".join(complaints))
+            outcomes[report["name"]] = outcome
+            continue
         outcome = Outcome(completed=report["completed"], visited=report["visited"], data=report["data"])
         if report["blocked"]:
             errors = "; ".join(f"{error['name']}: {error['error']}" for error in report["blocked"]["errors"])
@@ -336,6 +342,10 @@ def run_ours(binary: str, case: Case, today: str) -> Outcome:
         result = subprocess.run(command, capture_output=True, text=True, timeout=120)
     except subprocess.TimeoutExpired:
         return Outcome(broken="survey test did not finish within 120 s")
+    if result.returncode not in (0, 1):
+        # 1 is a run that stopped (or a survey that did not load); anything else is a crash or a usage error.
+        detail = " ".join(result.stderr.split())[-500:]
+        return Outcome(broken=f"survey test exited {result.returncode}: {detail or 'no message'}")
     outcome = Outcome()
     visits: dict[int, str] = {}
     for line in result.stdout.splitlines():
@@ -354,6 +364,8 @@ def run_ours(binary: str, case: Case, today: str) -> Outcome:
             outcome.completed = True
             outcome.visited = event["path"]
             outcome.data = event["answers"]
+    if not outcome.completed and result.returncode == 0:
+        return Outcome(broken="survey test exited 0 without a 'completed' event")
     if not outcome.completed:
         outcome.visited = [visits[visit] for visit in sorted(visits)]
         message = " ".join(result.stderr.split()) or f"exit {result.returncode} without completing"

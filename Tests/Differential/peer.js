@@ -7,7 +7,9 @@
 // stdin is a JSON array of {"name", "surveyjs": PATH, "answers": PATH}. stdout gets one JSON line
 // per case, in order:
 //   {"name", "ok": true, "version", "state", "completed", "visited": [page names],
-//    "blocked": null | {"page", "errors": [{"name", "error"}]}, "data": survey.data, "unused": [keys]}
+//    "blocked": null | {"page", "errors": [{"name", "error"}]}, "data": survey.data, "unused": [keys],
+//    "warnings": [what survey-core warned about, e.g. "Invalid expression: …"],
+//    "jsonErrors": [what survey-core could not read in the survey JSON, e.g. an unknown property]}
 //   {"name", "ok": false, "error": "what went wrong"}
 //
 // A walk, page by page, as the engine's own `survey test` does with a map script:
@@ -22,6 +24,9 @@
 //   the rest of that page is left as it is and the walk goes on from wherever survey-core went.
 // * survey.data is read after completion, so clearInvisibleValues ("onComplete" by default) has
 //   already dropped the values of questions that are invisible by then.
+// survey-core does not reject what it cannot use: an expression it cannot parse only logs a warning
+// (and a visibleIf it cannot run shows the element), an unknown property only lands in
+// survey.jsonErrors. Both are reported, so that a case never compares against a silent fallback.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -52,6 +57,12 @@ function sorted(value) {
 
 function readJSON(file) {
   return JSON.parse(fs.readFileSync(file, "utf8"));
+}
+
+// survey-core's console warnings, collected per case.
+let warnings = [];
+for (const method of ["warn", "error"]) {
+  console[method] = (...parts) => warnings.push(parts.map(String).join(" "));
 }
 
 function walk(surveyJSON, answers) {
@@ -115,6 +126,8 @@ function walk(surveyJSON, answers) {
     blocked,
     data: sorted(survey.data),
     unused: Object.keys(answers).filter((key) => !used.has(key)).sort(),
+    warnings: [...new Set(warnings)],
+    jsonErrors: (survey.jsonErrors || []).map((error) => error.message || String(error)),
   };
 }
 
@@ -138,6 +151,7 @@ for (const entry of cases) {
     } catch (error) {
       throw new Error(`${entry.answers}: ${error.message}`);
     }
+    warnings = [];
     line = { name: entry.name, ok: true, ...walk(surveyJSON, answers) };
   } catch (error) {
     line = { name: entry.name, ok: false, error: String(error && error.stack ? error.stack : error) };
