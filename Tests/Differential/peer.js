@@ -1,0 +1,160 @@
+#!/usr/bin/env node
+// The SurveyJS side of the differential suite (Tests/differential.py): plays each case's answers
+// through survey-core as a respondent would and reports where it went and what it kept.
+//
+//   node peer.js SURVEY_CORE_JS < cases.json
+//
+// stdin is a JSON array of {"name", "surveyjs": PATH, "answers": PATH}. stdout gets one JSON line
+// per case, in order:
+//   {"name", "ok": true, "version", "state", "completed", "visited": [page names],
+//    "blocked": null | {"page", "errors": [{"name", "error"}]}, "data": survey.data, "unused": [keys],
+//    "warnings": [what survey-core warned about, e.g. "Invalid expression: …"],
+//    "jsonErrors": [what survey-core could not read in the survey JSON, e.g. an unknown property]}
+//   {"name", "ok": false, "error": "what went wrong"}
+//
+// A walk, page by page, as the engine's own `survey test` does with a map script:
+// * new Survey.Model(json); a start page (firstPageIsStartPage) is started.
+// * On the current page, top to bottom, every question visible at that moment
+//   (question.isVisibleInSurvey) that has an answer gets `question.value = answer`, once;
+//   `NAME-Comment` in the answers goes to `question.comment` (the "Other" text, or a comment).
+//   Passes repeat while one set something: a visibleIf may look at a later question of the page.
+// * Then nextPage(), or completeLastPage() on the last visible page. survey-core skips invisible
+//   pages itself and honours complete triggers; a refusal (validation) ends the walk as blocked.
+//   When an answer moves the survey by itself (a skip trigger jumps as soon as its value is set),
+//   the rest of that page is left as it is and the walk goes on from wherever survey-core went.
+// * survey.data is read after completion, so clearInvisibleValues ("onComplete" by default) has
+//   already dropped the values of questions that are invisible by then.
+// survey-core does not reject what it cannot use: an expression it cannot parse only logs a warning
+// (and a visibleIf it cannot run shows the element), an unknown property only lands in
+// survey.jsonErrors. Both are reported, so that a case never compares against a silent fallback.
+"use strict";
+const fs = require("fs");
+const path = require("path");
+
+const EXPECTED_VERSION = "3.0.4";
+
+function fail(message) {
+  process.stderr.write(`peer.js: ${message}\n`);
+  process.exit(2);
+}
+
+if (process.argv.length !== 3) fail("usage: node peer.js SURVEY_CORE_JS < cases.json");
+const Survey = require(path.resolve(process.argv[2]));
+if (!Survey || typeof Survey.Model !== "function") fail(`${process.argv[2]} does not export Survey.Model`);
+if (Survey.Version !== EXPECTED_VERSION) {
+  fail(`${process.argv[2]} is survey-core ${Survey.Version}, expected ${EXPECTED_VERSION}`);
+}
+
+function sorted(value) {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (value && typeof value === "object") {
+    const result = {};
+    for (const key of Object.keys(value).sort()) result[key] = sorted(value[key]);
+    return result;
+  }
+  return value;
+}
+
+function readJSON(file) {
+  return JSON.parse(fs.readFileSync(file, "utf8"));
+}
+
+// survey-core's console warnings, collected per case.
+let warnings = [];
+for (const method of ["warn", "error"]) {
+  console[method] = (...parts) => warnings.push(parts.map(String).join(" "));
+}
+
+function walk(surveyJSON, answers) {
+  const given = (key) => Object.prototype.hasOwnProperty.call(answers, key) && answers[key] != null;
+  const survey = new Survey.Model(surveyJSON);
+  if (survey.state === "starting") survey.start();
+
+  const used = new Set();
+  const visited = [];
+  let blocked = null;
+
+  // Returns false when an answer made the survey leave the page by itself (a skip trigger, or a
+  // complete trigger run on value change): then there is no Next to press.
+  const answerPage = (page) => {
+    for (let pass = 0; pass < 100; pass++) {
+      let changed = false;
+      for (const question of page.questions) {
+        const name = question.name;
+        if (used.has(name) || !given(name) || !question.isVisibleInSurvey) continue;
+        question.value = answers[name];
+        used.add(name);
+        const comment = `${name}${Survey.settings.commentSuffix || "-Comment"}`;
+        if (given(comment)) {
+          question.comment = answers[comment];
+          used.add(comment);
+        }
+        if (survey.state !== "running" || survey.currentPage !== page) return false;
+        changed = true;
+      }
+      if (!changed) return true;
+    }
+    return true;
+  };
+
+  // Pages are never revisited by this walk; the bound only guards against a survey-core surprise.
+  const maximumVisits = survey.pages.length * 2 + 10;
+  while (survey.state === "running" && visited.length < maximumVisits) {
+    const page = survey.currentPage;
+    if (!page) break;
+    visited.push(page.name);
+    if (!answerPage(page)) continue;
+    const moved = survey.isLastPage ? survey.completeLastPage() : survey.nextPage();
+    if (!moved) {
+      const errors = [];
+      for (const question of page.questions) {
+        for (const error of question.errors || []) {
+          errors.push({ name: question.name, error: error.getText ? error.getText() : String(error.text) });
+        }
+      }
+      blocked = { page: page.name, errors };
+      break;
+    }
+    if (survey.state === "preview") survey.completeLastPage();
+  }
+
+  return {
+    version: Survey.Version,
+    state: survey.state,
+    completed: survey.state === "completed",
+    visited,
+    blocked,
+    data: sorted(survey.data),
+    unused: Object.keys(answers).filter((key) => !used.has(key)).sort(),
+    warnings: [...new Set(warnings)],
+    jsonErrors: (survey.jsonErrors || []).map((error) => error.message || String(error)),
+  };
+}
+
+let cases;
+try {
+  cases = JSON.parse(fs.readFileSync(0, "utf8"));
+} catch (error) {
+  fail(`stdin is not a JSON array of cases: ${error.message}`);
+}
+for (const entry of cases) {
+  let line;
+  try {
+    let surveyJSON, answers;
+    try {
+      surveyJSON = readJSON(entry.surveyjs);
+    } catch (error) {
+      throw new Error(`${entry.surveyjs}: ${error.message}`);
+    }
+    try {
+      answers = readJSON(entry.answers);
+    } catch (error) {
+      throw new Error(`${entry.answers}: ${error.message}`);
+    }
+    warnings = [];
+    line = { name: entry.name, ok: true, ...walk(surveyJSON, answers) };
+  } catch (error) {
+    line = { name: entry.name, ok: false, error: String(error && error.stack ? error.stack : error) };
+  }
+  process.stdout.write(JSON.stringify(line) + "\n");
+}

@@ -1,0 +1,548 @@
+#!/usr/bin/env python3
+"""Differential tests against SurveyJS survey-core 3.0.4 (see docs/differential.md).
+
+Every case in Tests/Differential/cases/<name>/ holds one survey twice, as SurveyJS JSON
+(surveyjs.json) and in our format (survey.json), and one answer map (answers.json) that both
+engines play: survey-core under node through Tests/Differential/peer.js, our engine through
+`survey test`. The pages visited, whether the survey completed, and the final data are compared.
+
+    python3 Tests/differential.py [--survey-binary PATH] [--case NAME]... [--verbose]
+
+Exit status: 0 when every case is the same or its difference is listed in
+Tests/Differential/expectations.json (as documented or pending), 1 otherwise or on bad input.
+When node or survey-core cannot be set up (no node, no network), a warning says that the suite
+did NOT run, and the exit status is 0 so the rest of CI still runs.
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import datetime
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SUITE = ROOT / "Tests" / "Differential"
+CASES = SUITE / "cases"
+EXPECTATIONS = SUITE / "expectations.json"
+PEER_SCRIPT = SUITE / "peer.js"
+CASE_FILES = ("surveyjs.json", "survey.json", "answers.json")
+
+# survey-core is not on a registry we can reach as such; the PyPI wheel zopyx-surveyjs 1.0b3
+# bundles its UMD build. The wheel is pinned by its sha256 and only unzipped, never installed.
+SURVEYJS_VERSION = "3.0.4"
+WHEEL_PROJECT = "zopyx-surveyjs"
+WHEEL_VERSION = "1.0b3"
+WHEEL_FILE = "zopyx_surveyjs-1.0b3-py3-none-any.whl"
+WHEEL_SHA256 = "48ff8aac75f7a030bb7cd9f540122efe846b422cab44783ef070b759a1734e1c"
+WHEEL_MEMBER = "zopyx/surveyjs/browser/static/surveyjs/survey.core.min.js"
+BANNER = f"Survey JavaScript library v{SURVEYJS_VERSION}"
+
+
+class CaseError(Exception):
+    """A case or expectation file that cannot be used, with the file it is about."""
+
+
+class PeerUnavailable(Exception):
+    """node or survey-core cannot be set up here."""
+
+
+# MARK: Setting up the SurveyJS side
+
+
+def sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def has_banner(path: Path) -> bool:
+    with path.open("rb") as file:
+        return BANNER.encode() in file.read(400)
+
+
+def fetch_survey_core() -> Path:
+    """The path of survey.core.min.js 3.0.4, downloaded into the cache on first use.
+
+    `SURVEY_CORE_JS` names a file to use instead; the cache is `$SURVEYJS_CACHE`
+    (default /tmp/surveyjs-cache), laid out as wheels/ and survey-core-3.0.4/.
+    """
+    if os.environ.get("SURVEY_CORE_JS"):
+        chosen = Path(os.environ["SURVEY_CORE_JS"])
+        if not chosen.is_file():
+            raise PeerUnavailable(f"SURVEY_CORE_JS={chosen} does not exist")
+        return chosen
+    cache = Path(os.environ.get("SURVEYJS_CACHE") or "/tmp/surveyjs-cache")
+    script = cache / f"survey-core-{SURVEYJS_VERSION}" / "survey.core.min.js"
+    if script.is_file() and has_banner(script):
+        return script
+    wheel = cache / "wheels" / WHEEL_FILE
+    try:
+        wheel.parent.mkdir(parents=True, exist_ok=True)
+        script.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise PeerUnavailable(f"cannot create the cache {cache}: {error}") from error
+    if not (wheel.is_file() and sha256(wheel) == WHEEL_SHA256):
+        wheel.unlink(missing_ok=True)
+        # The wheel says Requires-Python >=3.12; only its files are wanted, so ask for the 3.12
+        # wheel whatever the interpreter here is.
+        command = [
+            sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+            "--python-version", "3.12", "--disable-pip-version-check", "--quiet", "--timeout", "30", "--retries", "2",
+            "--dest", str(wheel.parent), f"{WHEEL_PROJECT}=={WHEEL_VERSION}",
+        ]
+        try:
+            result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            raise PeerUnavailable(f"pip download of {WHEEL_PROJECT}=={WHEEL_VERSION} failed: {error}") from error
+        if result.returncode != 0:
+            detail = (result.stderr or result.stdout).strip().splitlines()[-3:]
+            raise PeerUnavailable(
+                f"pip download of {WHEEL_PROJECT}=={WHEEL_VERSION} failed (exit {result.returncode}): "
+                + " / ".join(detail))
+        if not wheel.is_file():
+            raise PeerUnavailable(f"pip download did not produce {wheel}")
+        actual = sha256(wheel)
+        if actual != WHEEL_SHA256:
+            wheel.unlink(missing_ok=True)
+            raise PeerUnavailable(f"{WHEEL_FILE} has sha256 {actual}, expected {WHEEL_SHA256}")
+    try:
+        with zipfile.ZipFile(wheel) as archive:
+            content = archive.read(WHEEL_MEMBER)
+    except (OSError, KeyError, zipfile.BadZipFile) as error:
+        raise PeerUnavailable(f"cannot read {WHEEL_MEMBER} from {wheel}: {error}") from error
+    partial = script.with_suffix(".tmp")
+    partial.write_bytes(content)
+    os.replace(partial, script)
+    if not has_banner(script):
+        raise PeerUnavailable(f"{script} does not look like survey-core {SURVEYJS_VERSION}")
+    return script
+
+
+def find_node() -> str:
+    node = shutil.which(os.environ.get("NODE") or "node")
+    if node is None:
+        raise PeerUnavailable("node is not installed (Debian: apt-get install nodejs)")
+    try:
+        version = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=60).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise PeerUnavailable(f"{node} does not run: {error}") from error
+    match = re.match(r"v(\d+)", version)
+    if not match or int(match.group(1)) < 12:
+        raise PeerUnavailable(f"{node} is {version or 'unknown'}; survey-core needs node 12 or later")
+    return node
+
+
+def warn_not_run(reason: str) -> None:
+    bar = "!" * 78
+    print(
+        "\n".join([
+            bar,
+            "!!  WARNING: the differential suite against SurveyJS did NOT run.",
+            f"!!  Why: {reason}",
+            "!!  Nothing was compared with survey-core; this is not a pass.",
+            "!!  It needs node (Debian package nodejs) and PyPI for the pinned wheel",
+            f"!!  {WHEEL_PROJECT}=={WHEEL_VERSION} (or SURVEY_CORE_JS=path/to/survey.core.min.js).",
+            bar,
+        ]),
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+# MARK: Cases and expectations
+
+
+@dataclass
+class Case:
+    name: str
+    directory: Path
+    surveyjs: dict
+    answers: dict
+
+    def file(self, name: str) -> Path:
+        return self.directory / name
+
+
+def read_json(path: Path) -> object:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CaseError(f"{path}: missing") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise CaseError(f"{path}: cannot read it: {error}") from error
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise CaseError(f"{path}:{error.lineno}:{error.colno}: invalid JSON: {error.msg}") from error
+
+
+def surveyjs_question_names(surveyjs: dict) -> set[str]:
+    names: set[str] = set()
+
+    def visit(elements: object) -> None:
+        for element in elements if isinstance(elements, list) else []:
+            if isinstance(element, dict):
+                if isinstance(element.get("name"), str):
+                    names.add(element["name"])
+                visit(element.get("elements"))
+                visit(element.get("templateElements"))
+
+    for page in surveyjs.get("pages") or []:
+        if isinstance(page, dict):
+            visit(page.get("elements"))
+    visit(surveyjs.get("elements"))
+    visit(surveyjs.get("questions"))
+    return names
+
+
+def load_case(directory: Path) -> Case:
+    missing = [name for name in CASE_FILES if not (directory / name).is_file()]
+    if missing:
+        raise CaseError(f"{directory}: missing {', '.join(missing)} (a case needs {', '.join(CASE_FILES)})")
+    surveyjs = read_json(directory / "surveyjs.json")
+    ours = read_json(directory / "survey.json")
+    answers = read_json(directory / "answers.json")
+    for name, value in (("surveyjs.json", surveyjs), ("survey.json", ours), ("answers.json", answers)):
+        if not isinstance(value, dict):
+            raise CaseError(f"{directory / name}: expected a JSON object, got {type(value).__name__}")
+    # An answer for a name SurveyJS has no question for would be silently unused there.
+    names = surveyjs_question_names(surveyjs)
+    for key in answers:
+        base = key[: -len("-Comment")] if key.endswith("-Comment") else key
+        if base not in names:
+            raise CaseError(f"{directory / 'answers.json'}: '{key}' names no question of surveyjs.json")
+    return Case(directory.name, directory, surveyjs, answers)
+
+
+def heading_anchors(markdown: str) -> set[str]:
+    """GitHub's anchors of a Markdown file's headings."""
+    anchors: set[str] = set()
+    seen: dict[str, int] = {}
+    in_fence = False
+    for line in markdown.splitlines():
+        if line.lstrip().startswith("```"):
+            in_fence = not in_fence
+        if in_fence:
+            continue
+        match = re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if not match:
+            continue
+        slug = re.sub(r"[^\w\- ]", "", match.group(1).strip().lower()).replace(" ", "-")
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        anchors.add(slug if count == 0 else f"{slug}-{count}")
+    return anchors
+
+
+def load_expectations(case_names: set[str]) -> dict[str, dict]:
+    if not EXPECTATIONS.is_file():
+        return {}
+    data = read_json(EXPECTATIONS)
+    if not isinstance(data, dict):
+        raise CaseError(f"{EXPECTATIONS}: expected an object {{case name: expectation}}")
+    result: dict[str, dict] = {}
+    for name, entry in data.items():
+        if name.startswith("$"):
+            continue  # "$comment" and the like
+        where = f"{EXPECTATIONS}: '{name}'"
+        if name not in case_names:
+            raise CaseError(f"{where} is not a case in {CASES}")
+        if not isinstance(entry, dict):
+            raise CaseError(f"{where}: expected an object")
+        if "pending" in entry:
+            if set(entry) != {"pending"} or not isinstance(entry["pending"], str) or not entry["pending"].strip():
+                raise CaseError(f"{where}: a pending entry is {{\"pending\": \"what our engine lacks\"}}")
+        elif "documented" in entry:
+            if set(entry) != {"documented", "doc"} or not all(
+                    isinstance(entry[key], str) and entry[key].strip() for key in ("documented", "doc")):
+                raise CaseError(f"{where}: a documented entry is {{\"documented\": \"why\", \"doc\": \"FILE.md#anchor\"}}")
+            document, _, anchor = entry["doc"].partition("#")
+            path = ROOT / document
+            if not path.is_file() or not anchor:
+                raise CaseError(f"{where}: 'doc' must be an existing Markdown file with an #anchor, got '{entry['doc']}'")
+            if anchor not in heading_anchors(path.read_text(encoding="utf-8")):
+                raise CaseError(f"{where}: {document} has no heading with the anchor #{anchor}")
+        else:
+            raise CaseError(f"{where}: expected \"pending\" or \"documented\" + \"doc\"")
+        result[name] = entry
+    return result
+
+
+# MARK: Running both engines
+
+
+@dataclass
+class Outcome:
+    """What one engine did with one case."""
+
+    completed: bool = False
+    visited: list = field(default_factory=list)
+    data: dict = field(default_factory=dict)
+    # Why it stopped before completing (a validation refusal, a load error…), for the report.
+    stopped: str | None = None
+    # The questions that refused to go on, when it stopped on a page.
+    blockers: list | None = None
+    # The run could not be made at all (a crash, unreadable output): the case is broken.
+    broken: str | None = None
+
+
+def run_surveyjs(node: str, core: Path, cases: list[Case]) -> dict[str, Outcome]:
+    request = [
+        {"name": case.name, "surveyjs": str(case.file("surveyjs.json")), "answers": str(case.file("answers.json"))}
+        for case in cases
+    ]
+    result = subprocess.run(
+        [node, str(PEER_SCRIPT), str(core)], input=json.dumps(request), capture_output=True, text=True, timeout=600)
+    if result.returncode != 0:
+        raise RuntimeError(f"node {PEER_SCRIPT.name} failed (exit {result.returncode}): {result.stderr.strip()}")
+    outcomes: dict[str, Outcome] = {}
+    for line in result.stdout.splitlines():
+        report = json.loads(line)
+        if not report["ok"]:
+            outcomes[report["name"]] = Outcome(broken=f"survey-core: {report['error']}")
+            continue
+        complaints = report.get("jsonErrors", []) + report.get("warnings", [])
+        if complaints:
+            # An expression survey-core cannot parse counts as true there: nothing would be compared.
+            outcome = Outcome(broken="survey-core could not use surveyjs.json: " + "; ".join(complaints))
+            outcomes[report["name"]] = outcome
+            continue
+        outcome = Outcome(completed=report["completed"], visited=report["visited"], data=report["data"])
+        if report["blocked"]:
+            errors = "; ".join(f"{error['name']}: {error['error']}" for error in report["blocked"]["errors"])
+            outcome.stopped = f"blocked on page '{report['blocked']['page']}' ({errors or 'no question errors'})"
+            outcome.blockers = sorted({error["name"] for error in report["blocked"]["errors"]})
+        elif not outcome.completed:
+            outcome.stopped = f"ended in state '{report['state']}'"
+        outcomes[report["name"]] = outcome
+    return outcomes
+
+
+def run_ours(binary: str, case: Case, today: str) -> Outcome:
+    command = [
+        binary, "test", str(case.file("survey.json")), "--answers", str(case.file("answers.json")),
+        "--today", today, "--locale", "en",
+    ]
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return Outcome(broken="survey test did not finish within 120 s")
+    if result.returncode not in (0, 1):
+        # 1 is a run that stopped (or a survey that did not load); anything else is a crash or a usage error.
+        detail = " ".join(result.stderr.split())[-500:]
+        return Outcome(broken=f"survey test exited {result.returncode}: {detail or 'no message'}")
+    outcome = Outcome()
+    visits: dict[int, str] = {}
+    for line in result.stdout.splitlines():
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError:
+            return Outcome(broken=f"survey test printed a line that is not JSON: {line[:200]}")
+        kind = event.get("event")
+        if kind == "step":
+            visits.setdefault(event["visit"], event["step"]["unitId"])
+        elif kind == "validation-error":
+            outcome.blockers = sorted({error["stepId"] for error in event.get("errors", []) if "stepId" in error})
+        elif kind == "error" and outcome.blockers is None and event.get("stepId"):
+            outcome.blockers = [event["stepId"]]
+        elif kind == "completed":
+            outcome.completed = True
+            outcome.visited = event["path"]
+            outcome.data = event["answers"]
+    if not outcome.completed and result.returncode == 0:
+        return Outcome(broken="survey test exited 0 without a 'completed' event")
+    if not outcome.completed:
+        outcome.visited = [visits[visit] for visit in sorted(visits)]
+        message = " ".join(result.stderr.split()) or f"exit {result.returncode} without completing"
+        # Paths inside the case directory are shown relative to it; the case name is on the line already.
+        message = message.replace(str(case.file("answers.json")) + ": ", "")
+        outcome.stopped = message.replace(str(case.directory) + os.sep, "")
+    elif result.returncode != 0:
+        return Outcome(broken=f"survey test completed but exited {result.returncode}: {result.stderr.strip()}")
+    return outcome
+
+
+# MARK: Comparing
+
+
+def show(value: object) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def same_value(a: object, b: object) -> bool:
+    """JSON equality: 5 and 5.0 are one number, objects ignore key order, arrays keep it."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_value(a[key], b[key]) for key in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
+
+
+def differences(theirs: Outcome, ours: Outcome) -> list[str]:
+    found: list[str] = []
+    if theirs.completed != ours.completed:
+        def state(outcome: Outcome) -> str:
+            return "completed" if outcome.completed else f"did not complete: {outcome.stopped}"
+        found.append(f"SurveyJS {state(theirs)}; ours {state(ours)}")
+    if (not theirs.completed and not ours.completed and theirs.blockers is not None and ours.blockers is not None
+            and theirs.blockers != ours.blockers):
+        found.append(f"stopped by: SurveyJS {show(theirs.blockers)}, ours {show(ours.blockers)}")
+    if theirs.visited != ours.visited:
+        found.append(f"pages visited: SurveyJS {show(theirs.visited)}, ours {show(ours.visited)}")
+    if theirs.completed and ours.completed:
+        for key in sorted(set(theirs.data) | set(ours.data)):
+            if key not in ours.data:
+                found.append(f"data '{key}': SurveyJS {show(theirs.data[key])}, ours has none")
+            elif key not in theirs.data:
+                found.append(f"data '{key}': SurveyJS has none, ours {show(ours.data[key])}")
+            elif not same_value(theirs.data[key], ours.data[key]):
+                found.append(f"data '{key}': SurveyJS {show(theirs.data[key])}, ours {show(ours.data[key])}")
+    return found
+
+
+# MARK: Main
+
+
+def default_binary() -> str:
+    try:
+        result = subprocess.run(
+            ["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        sys.exit(f"differential.py: cannot ask swift for the build directory ({error}); pass --survey-binary PATH")
+    if result.returncode != 0:
+        sys.exit(f"differential.py: swift build --show-bin-path failed: {result.stderr.strip()}; pass --survey-binary")
+    return str(Path(result.stdout.strip()) / "survey")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description="Run every case of Tests/Differential/cases on SurveyJS survey-core 3.0.4 and on our engine "
+        "and compare the pages visited, completion and the final data (docs/differential.md).")
+    parser.add_argument("--survey-binary", metavar="PATH",
+                        help="our `survey` executable (default: $(swift build --show-bin-path)/survey)")
+    parser.add_argument("--case", action="append", default=[], metavar="NAME",
+                        help="run only this case (repeatable)")
+    parser.add_argument("--verbose", action="store_true",
+                        help="also show what differs for documented and pending cases, and why runs stopped")
+    arguments = parser.parse_args()
+
+    # Bad input is an error before anything runs.
+    problems: list[str] = []
+    if not CASES.is_dir():
+        print(f"differential.py: {CASES} does not exist", file=sys.stderr)
+        return 1
+    directories = sorted(path for path in CASES.iterdir() if path.is_dir())
+    all_names = {path.name for path in directories}
+    for name in arguments.case:
+        if name not in all_names:
+            problems.append(f"--case {name}: there is no {CASES / name}")
+    chosen = [path for path in directories if not arguments.case or path.name in arguments.case]
+    cases: list[Case] = []
+    for directory in chosen:
+        try:
+            cases.append(load_case(directory))
+        except CaseError as error:
+            problems.append(str(error))
+    stray = sorted(path.name for path in CASES.iterdir() if not path.is_dir())
+    problems += [f"{CASES / name}: not a case directory" for name in stray]
+    try:
+        expectations = load_expectations(all_names)
+    except CaseError as error:
+        problems.append(str(error))
+        expectations = {}
+    if problems:
+        for problem in problems:
+            print(f"differential.py: {problem}", file=sys.stderr)
+        return 1
+
+    binary = arguments.survey_binary or default_binary()
+    if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+        print(f"differential.py: our survey binary {binary} does not exist or is not executable", file=sys.stderr)
+        return 1
+
+    try:
+        node = find_node()
+        core = fetch_survey_core()
+    except PeerUnavailable as error:
+        warn_not_run(str(error))
+        return 0
+
+    today = datetime.date.today().isoformat()
+    try:
+        theirs = run_surveyjs(node, core, cases)
+    except (OSError, RuntimeError, subprocess.TimeoutExpired, json.JSONDecodeError, KeyError) as error:
+        print(f"differential.py: the SurveyJS side failed: {error}", file=sys.stderr)
+        return 1
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        ours = dict(zip((case.name for case in cases), pool.map(lambda case: run_ours(binary, case, today), cases)))
+
+    counts = {"same": 0, "documented": 0, "pending": 0, "different": 0, "broken": 0}
+    stale: list[str] = []
+    width = max(len(case.name) for case in cases) if cases else 0
+    for case in cases:
+        expectation = expectations.get(case.name)
+        theirs_outcome = theirs.get(case.name) or Outcome(broken="survey-core reported nothing")
+        ours_outcome = ours[case.name]
+        broken = theirs_outcome.broken or ours_outcome.broken
+        if broken:
+            status, details = "broken", [broken]
+            line = f"BROKEN: {broken}"
+        else:
+            details = differences(theirs_outcome, ours_outcome)
+            if not details:
+                status = "same"
+                line = "same"
+                if expectation:
+                    stale.append(case.name)
+                    line += " (expectations.json still lists a difference: remove its entry)"
+            elif expectation and "documented" in expectation:
+                status = "documented"
+                line = f"documented difference: {expectation['doc']}"
+            elif expectation:
+                status = "pending"
+                line = f"pending: {expectation['pending']}"
+            else:
+                status = "different"
+                line = "DIFFERENT: " + "; ".join(details)
+        counts[status] += 1
+        print(f"{case.name:<{width}}  {line}")
+        if arguments.verbose:
+            if status in ("documented", "pending"):
+                for detail in details:
+                    print(f"{'':<{width}}    {detail}")
+            for side, outcome in (("SurveyJS", theirs_outcome), ("ours", ours_outcome)):
+                if outcome.stopped and status != "broken" and not any(outcome.stopped in d for d in details):
+                    print(f"{'':<{width}}    {side} stopped: {outcome.stopped}")
+
+    summary = (f"{len(cases)} cases: {counts['same']} same, {counts['documented']} documented, "
+               f"{counts['pending']} pending, {counts['different']} different")
+    if counts["broken"]:
+        summary += f", {counts['broken']} broken"
+    print(summary + f" (survey-core {SURVEYJS_VERSION}, {core})")
+    if stale:
+        print(f"note: {len(stale)} case(s) now agree but are still listed in {EXPECTATIONS.relative_to(ROOT)}: "
+              + ", ".join(stale))
+    return 1 if counts["different"] or counts["broken"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
