@@ -533,6 +533,15 @@ def main() -> int:
                 if outcome.stopped and status != "broken" and not any(outcome.stopped in d for d in details):
                     print(f"{'':<{width}}    {side} stopped: {outcome.stopped}")
 
+    # The SurveyJS column of docs/expressions.md's examples table, against the same survey-core.
+    expressions = subprocess.run([node, str(ROOT / "Tests/Differential/expressions.js"), str(core)],
+                                 capture_output=True, text=True, timeout=120)
+    print(expressions.stdout.strip())
+    if expressions.returncode != 0:
+        print(f"differential.py: docs/expressions.md disagrees with survey-core: {expressions.stderr.strip()}",
+              file=sys.stderr)
+        counts["different"] += 1
+
     summary = (f"{len(cases)} cases: {counts['same']} same, {counts['documented']} documented, "
                f"{counts['pending']} pending, {counts['different']} different")
     if counts["broken"]:
