@@ -397,6 +397,26 @@ def same_value(a: object, b: object) -> bool:
     return type(a) is type(b) and a == b
 
 
+def fold_other_comments(data: dict) -> dict:
+    """SurveyJS keeps an Other answer as "other" plus the text in NAME-Comment; we store the text
+    itself as the answer (a documented difference of representation: docs/differential.md, "Other answers are stored
+    as their text"). Folds the first into the second so the rest compares as is."""
+    folded = dict(data)
+    for key in list(data):
+        base = key[: -len("-Comment")] if key.endswith("-Comment") else None
+        if base is None or base not in data or not isinstance(data[key], str):
+            continue
+        value = data[base]
+        if isinstance(value, str) and value == "other":
+            folded[base] = data[key]
+        elif isinstance(value, list) and "other" in value:
+            folded[base] = [data[key] if element == "other" else element for element in value]
+        else:
+            continue
+        del folded[key]
+    return folded
+
+
 def differences(theirs: Outcome, ours: Outcome) -> list[str]:
     found: list[str] = []
     if theirs.completed != ours.completed:
@@ -409,13 +429,14 @@ def differences(theirs: Outcome, ours: Outcome) -> list[str]:
     if theirs.visited != ours.visited:
         found.append(f"pages visited: SurveyJS {show(theirs.visited)}, ours {show(ours.visited)}")
     if theirs.completed and ours.completed:
-        for key in sorted(set(theirs.data) | set(ours.data)):
+        theirs_data = fold_other_comments(theirs.data)
+        for key in sorted(set(theirs_data) | set(ours.data)):
             if key not in ours.data:
-                found.append(f"data '{key}': SurveyJS {show(theirs.data[key])}, ours has none")
-            elif key not in theirs.data:
+                found.append(f"data '{key}': SurveyJS {show(theirs_data[key])}, ours has none")
+            elif key not in theirs_data:
                 found.append(f"data '{key}': SurveyJS has none, ours {show(ours.data[key])}")
-            elif not same_value(theirs.data[key], ours.data[key]):
-                found.append(f"data '{key}': SurveyJS {show(theirs.data[key])}, ours {show(ours.data[key])}")
+            elif not same_value(theirs_data[key], ours.data[key]):
+                found.append(f"data '{key}': SurveyJS {show(theirs_data[key])}, ours {show(ours.data[key])}")
     return found
 
 

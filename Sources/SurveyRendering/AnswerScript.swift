@@ -192,3 +192,28 @@ public struct ProgressMark: Sendable, Hashable, CustomStringConvertible {
     /// `unit 3/7`.
     public var description: String { "\(unitID) \(current)/\(total)" }
 }
+
+extension AnswerScript {
+    /// The script with SurveyJS-style Other answers folded in: `{"pet": "other", "pet-Comment":
+    /// "hamster"}` answers `pet` with the text `hamster` (in a multiple choice, the `"other"` element
+    /// is replaced by it). Only for steps of `survey` with an Other choice, and only where no step is
+    /// named `pet-Comment` itself.
+    public func foldingOtherComments(for survey: Survey) -> AnswerScript {
+        guard case .answers(var answers) = self else { return self }
+        for key in answers.keys.sorted() where key.hasSuffix("-Comment") && survey.question(forStep: key) == nil {
+            let base = String(key.dropLast(8))
+            guard survey.hasOtherChoice(step: base), let text = answers[key]?.stringValue, let value = answers[base]
+            else { continue }
+            switch value {
+            case .string(let chosen) where chosen.lowercased() == "other":
+                answers[base] = .string(text)
+            case .array(let elements) where elements.contains(where: { $0.stringValue?.lowercased() == "other" }):
+                answers[base] = .array(elements.map { $0.stringValue?.lowercased() == "other" ? .string(text) : $0 })
+            default:
+                continue
+            }
+            answers[key] = nil
+        }
+        return .answers(answers)
+    }
+}

@@ -36,6 +36,7 @@ public struct HeadlessRun: Sendable {
         recorder makeRecorder: ((SurveySession) throws -> any SessionRecorder)? = nil,
         allowsExtra: Bool = false
     ) {
+        let script = script.foldingOtherComments(for: survey)
         final class Lines: @unchecked Sendable { var lines: [String] = [] }
         let collected = Lines()
         var renderer = HeadlessRenderer(script: script) { line in

@@ -276,16 +276,24 @@ struct DomainBuilder {
     }
 
     /// Other texts: literals the type stores as an Other answer, and one fresh text.
-    func otherTexts(literals: [JSONValue], choices: [String]) -> (texts: [String], hasFresh: Bool) {
+    /// Other texts to try: the literals conditions mention that are no choice, and one fresh text.
+    /// `inList`: the question takes a list of choices (the text is tried as a one-element list).
+    func otherTexts(literals: [JSONValue], choices: [String], inList: Bool = false) -> (texts: [String], hasFresh: Bool)
+    {
+        func accepted(_ text: String) -> String? {
+            inList
+                ? normalize(.array([.string(text)]))?.arrayValue?.first?.stringValue
+                : normalize(.string(text))?.stringValue
+        }
         var texts: [String] = []
         for literal in literals {
             guard let text = literal.stringValue, !choices.contains(text) else { continue }
-            if let value = normalize(.string(text))?.stringValue, !choices.contains(value), !texts.contains(value) {
+            if let value = accepted(text), !choices.contains(value), !texts.contains(value) {
                 texts.append(value)
             }
         }
         for candidate in ["Something else", "Another answer", "Not listed here"] {
-            guard let value = normalize(.string(candidate))?.stringValue, !choices.contains(value) else { continue }
+            guard let value = accepted(candidate), !choices.contains(value) else { continue }
             if literals.contains(where: { ExpressionValue.equals(.string(value), $0) }) { continue }
             return (texts + [value], true)
         }
@@ -329,7 +337,7 @@ struct DomainBuilder {
         domain.hasOther = hasOther
         var otherVariants: [String?] = [nil]
         if hasOther {
-            let other = otherTexts(literals: literals, choices: values)
+            let other = otherTexts(literals: literals, choices: values, inList: true)
             otherVariants += other.texts.map { Optional($0) }
             if !other.hasFresh { domain.isTruncated = true }
         }

@@ -144,7 +144,10 @@ package enum ExpressionUsage {
         case .literal(let value): return literalText(value)
         case .variable(let slot): return "{\(names(slot))}"
         case .member(let base, let keys):
-            if case .variable(let slot) = base.shape { return "{\(([names(slot)] + keys).joined(separator: "."))}" }
+            if case .variable(let slot) = base.shape {
+                if keys == ["-Comment"] { return "{\(names(slot))-Comment}" }
+                return "{\(([names(slot)] + keys).joined(separator: "."))}"
+            }
             return text(of: base, names: names, parenthesize: true) + "." + keys.joined(separator: ".")
         case .array(let elements):
             return "[" + elements.map { text(of: $0, names: names, parenthesize: false) }.joined(separator: ", ") + "]"

@@ -34,6 +34,10 @@ package struct ExpressionNodeView: Sendable {
         switch node {
         case .literal(let value): return .literal(value)
         case .variable(let slot): return .variable(slot)
+        // An Other answer reads 'other': to the analysis, the question's value (its representatives
+        // are evaluated through this very node); `{q-Comment}` a member of it.
+        case .otherValue(let slot, _): return .variable(slot)
+        case .otherText(let slot, _): return .member(ExpressionNodeView(.variable(slot)), ["-Comment"])
         case .member(let base, let keys): return .member(ExpressionNodeView(base), keys)
         case .array(let elements): return .array(elements.map(ExpressionNodeView.init))
         case .not(let operand): return .not(ExpressionNodeView(operand))

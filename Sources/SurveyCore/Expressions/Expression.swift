@@ -27,10 +27,20 @@ public struct Expression: Sendable {
     public init(
         _ source: String, functions: ExpressionFunctionRegistry, resolve: @escaping (String) -> Int?
     ) throws(ExpressionCompileError) {
+        try self.init(source, functions: functions, resolve: resolve, otherChoices: [:])
+    }
+
+    /// Parses and compiles `source`; references to the slots in `otherChoices` (choice questions with
+    /// an Other choice) read `'other'` for an Other answer, and `{name-Comment}` its text.
+    init(
+        _ source: String, functions: ExpressionFunctionRegistry, resolve: @escaping (String) -> Int?,
+        otherChoices: [Int: OtherChoices]
+    ) throws(ExpressionCompileError) {
         var text = source
         typealias Parsed = (root: ExpressionNode, names: [String], slots: [Int], callsImpureFunction: Bool)
         let parsed: Result<Parsed, ExpressionCompileError> = text.withUTF8 { bytes in
             var parser = ExpressionParser(bytes: bytes, functions: functions, resolve: resolve)
+            parser.otherChoices = otherChoices
             do throws(ExpressionCompileError) {
                 let root = try parser.parse()
                 return .success((root, parser.referencedNames, parser.referencedSlots, parser.callsImpureFunction))
@@ -82,9 +92,46 @@ package enum BinaryOperator: Sendable {
     case add, subtract, multiply, divide, remainder
 }
 
+/// The choice values of a question with an Other choice, apart from Other itself.
+package final class OtherChoices: Sendable {
+    package let regular: Set<String>
+
+    init(regular: Set<String>) {
+        self.regular = regular
+    }
+
+    /// The answer as SurveyJS's expressions see it: an Other text reads `'other'` (in a list too).
+    func value(_ answer: JSONValue) -> JSONValue {
+        switch answer {
+        case .string(let text): return regular.contains(text) ? answer : .string("other")
+        case .array(let elements):
+            return .array(
+                elements.map { element in
+                    guard case .string(let text) = element, !regular.contains(text) else { return element }
+                    return .string("other")
+                })
+        default: return answer
+        }
+    }
+
+    /// `{name-Comment}`: the Other text of the answer, or empty.
+    func text(_ answer: JSONValue) -> JSONValue {
+        switch answer {
+        case .string(let text): return regular.contains(text) ? .null : answer
+        case .array(let elements):
+            return elements.first { element in element.stringValue.map { !regular.contains($0) } ?? false } ?? .null
+        default: return .null
+        }
+    }
+}
+
 indirect enum ExpressionNode: Sendable {
     case literal(JSONValue)
     case variable(Int)
+    /// `{name}` of a question with an Other choice: an Other answer reads `'other'`.
+    case otherValue(Int, OtherChoices)
+    /// `{name-Comment}`: the Other text of the answer to a question with an Other choice.
+    case otherText(Int, OtherChoices)
     case member(ExpressionNode, [String])
     case array([ExpressionNode])
     case not(ExpressionNode)
@@ -180,6 +227,10 @@ struct Evaluator {
             return value
         case .variable(let slot):
             return value(slot)
+        case .otherValue(let slot, let choices):
+            return choices.value(value(slot))
+        case .otherText(let slot, let choices):
+            return choices.text(value(slot))
         case .compareSlot(let op, let slot, let literal):
             return .bool(Self.compare(op, value(slot), literal))
         case .member(let base, let keys):

@@ -56,6 +56,8 @@ struct ExpressionParser {
     var referencedNames: [String] = []
     var referencedSlots: [Int] = []
     var callsImpureFunction = false
+    /// Questions with an Other choice, by slot (see ``OtherChoices``).
+    var otherChoices: [Int: OtherChoices] = [:]
     /// How many parentheses, lists, calls and prefix operators enclose the current token
     /// (at most ``Expression/maximumNesting``).
     var nesting = 0
@@ -368,7 +370,21 @@ struct ExpressionParser {
                 referencedSlots.append(slot)
                 referencedNames.append(name)
             }
+            if let choices = otherChoices[slot] { return .otherValue(slot, choices) }
             return .variable(slot)
+        }
+        // SurveyJS's `{name-Comment}`: the text of an Other answer.
+        if name.hasSuffix("-Comment"), let slot = resolve(String(name.dropLast(8))) {
+            guard let choices = otherChoices[slot] else {
+                throw error(
+                    "{\(name)} is the text of an Other answer, but '\(name.dropLast(8))' has no Other choice",
+                    at: offset, kind: .unknownReference(name))
+            }
+            if !referencedSlots.contains(slot) {
+                referencedSlots.append(slot)
+                referencedNames.append(String(name.dropLast(8)))
+            }
+            return .otherText(slot, choices)
         }
         var parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         // A name may itself contain dots; prefer the longest prefix that resolves.

@@ -147,6 +147,12 @@ extension SurveySession {
             if case .array(let elements) = values[slot] { return .array(elements.map(label)) }
             return label(values[slot])
         }
+        // `{name-Comment}`: the text of an Other answer.
+        if name.hasSuffix("-Comment"), let index = survey.stepIndexByID[String(name.dropLast(8))],
+            let choices = survey.otherChoices[index]
+        {
+            return choices.text(values[index])
+        }
         var parts = name.split(separator: ".").map(String.init)
         var keys: [String] = []
         while parts.count > 1 {

@@ -24,6 +24,8 @@ public struct Survey: Sendable {
     let calculatedOrder: [Int]
     /// `calculatedRank[i]` is the position of calculated value `i` in ``calculatedOrder``.
     let calculatedRank: [Int]
+    /// Steps whose question has an Other choice (see ``OtherChoices``), by step index.
+    let otherChoices: [Int: OtherChoices]
 
     /// The survey id.
     public var id: String { definition.id }
@@ -42,8 +44,9 @@ public struct Survey: Sendable {
         definition: SurveyDefinition, functions: ExpressionFunctionRegistry, units: [CompiledUnit],
         steps: [CompiledStep], calculated: [CompiledCalculated], stepIndexByID: [String: Int],
         unitIndexByID: [String: Int], calculatedIndexByName: [String: Int], watchers: WatcherTable,
-        calculatedOrder: [Int], expressionCount: Int, usesDateFunctions: Bool
+        calculatedOrder: [Int], expressionCount: Int, usesDateFunctions: Bool, otherChoices: [Int: OtherChoices] = [:]
     ) {
+        self.otherChoices = otherChoices
         self.definition = definition
         self.functions = functions
         self.units = units
@@ -70,6 +73,12 @@ public struct Survey: Sendable {
     /// The configured question of step `id`, e.g. to summarise answers in a report.
     public func question(forStep id: String) -> ConfiguredQuestion? {
         stepIndexByID[id].map { steps[$0].question }
+    }
+
+    /// Whether step `id`'s question offers an Other choice, whose text expressions read as
+    /// `{id-Comment}` (and `{id}` as `'other'`), as in SurveyJS.
+    public func hasOtherChoice(step id: String) -> Bool {
+        stepIndexByID[id].map { otherChoices[$0] != nil } ?? false
     }
 
     /// The definition of leaf step `id`.

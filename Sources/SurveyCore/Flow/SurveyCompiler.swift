@@ -13,6 +13,9 @@ struct SurveyCompiler {
     /// How many more unknown branch targets get a "did you mean" hint: each compares the target with
     /// every id, so a survey with thousands of bad targets would otherwise take minutes to report.
     var branchHintsLeft = 32
+    /// Steps whose question has an Other choice, with its other choice values: `{q}` reads `'other'`
+    /// for an Other answer, `{q-Comment}` its text (as in SurveyJS). Known before expressions compile.
+    var otherChoices: [Int: OtherChoices] = [:]
 
     struct ConfigurationKey: Hashable, Sendable {
         let typeID: String
@@ -141,10 +144,37 @@ struct SurveyCompiler {
         }
         let chunkCount = stepCount >= 50_000 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
         let chunkSize = (stepCount + chunkCount - 1) / max(chunkCount, 1)
+        // 3a. Question types and options first: how a reference to a question compiles depends on
+        // its choices (an Other choice).
+        let configuration = ConfigurationResults(count: chunkCount)
+        let configuring = self
+        let stepsToConfigure = flatSteps
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            var compiler = configuring
+            var questions: [ConfiguredQuestion?] = []
+            var problems: [Int: [SurveyError]] = [:]
+            let range = (chunk * chunkSize)..<min(stepCount, (chunk + 1) * chunkSize)
+            questions.reserveCapacity(range.count)
+            for index in range {
+                compiler.errors = []
+                questions.append(compiler.configure(stepsToConfigure, at: index))
+                if !compiler.errors.isEmpty { problems[index] = compiler.errors }
+            }
+            configuration.store(chunk, questions: questions, errors: problems)
+        }
+        var questions: [ConfiguredQuestion?] = []
+        questions.reserveCapacity(stepCount)
+        var configurationErrors: [Int: [SurveyError]] = [:]
+        for chunk in 0..<chunkCount {
+            questions.append(contentsOf: configuration.questions[chunk])
+            configurationErrors.merge(configuration.errors[chunk]) { first, _ in first }
+        }
+        otherChoices = Self.otherChoices(of: questions)
         let results = ChunkResults(count: chunkCount)
         let template = self
         let context = StepContext(
-            flatSteps: flatSteps, stepIndexByID: stepIndexByID, unitIndexByID: unitIndexByID, resolve: resolve)
+            flatSteps: flatSteps, stepIndexByID: stepIndexByID, unitIndexByID: unitIndexByID, resolve: resolve,
+            questions: questions, configurationErrors: configurationErrors)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             var compiler = template
             compiler.errors = []
@@ -236,7 +266,7 @@ struct SurveyCompiler {
             definition: definition, functions: functions, units: compiledUnits, steps: compiledSteps,
             calculated: compiledCalculated, stepIndexByID: stepIndexByID, unitIndexByID: unitIndexByID,
             calculatedIndexByName: calculatedIndexByName, watchers: watchers, calculatedOrder: order,
-            expressionCount: expressionCount, usesDateFunctions: usesDateFunctions)
+            expressionCount: expressionCount, usesDateFunctions: usesDateFunctions, otherChoices: otherChoices)
     }
 
     /// What compiling one step needs to look up (shared, read-only, by every chunk).
@@ -245,6 +275,54 @@ struct SurveyCompiler {
         let stepIndexByID: [String: Int]
         let unitIndexByID: [String: Int]
         let resolve: @Sendable (String) -> Int?
+        /// Each step's configured question (`nil` when its type or options are wrong).
+        let questions: [ConfiguredQuestion?]
+        /// The errors configuring a step's question produced, by step index.
+        let configurationErrors: [Int: [SurveyError]]
+    }
+
+    /// Per-chunk results of configuring the questions.
+    final class ConfigurationResults: @unchecked Sendable {
+        // Each chunk writes only its own index, before concurrentPerform returns.
+        var questions: [[ConfiguredQuestion?]]
+        var errors: [[Int: [SurveyError]]]
+        private let lock = NSLock()
+
+        init(count: Int) {
+            questions = Array(repeating: [], count: count)
+            errors = Array(repeating: [:], count: count)
+        }
+
+        func store(_ chunk: Int, questions: [ConfiguredQuestion?], errors: [Int: [SurveyError]]) {
+            lock.lock()
+            defer { lock.unlock() }
+            self.questions[chunk] = questions
+            self.errors[chunk] = errors
+        }
+    }
+
+    /// The steps whose question offers an Other choice, with the values of its other choices.
+    /// Questions configured once and shared (the same options) are looked at once.
+    static func otherChoices(of questions: [ConfiguredQuestion?]) -> [Int: OtherChoices] {
+        var result: [Int: OtherChoices] = [:]
+        var seen: [ObjectIdentifier: OtherChoices?] = [:]
+        for (index, question) in questions.enumerated() {
+            guard let question else { continue }
+            let key = ObjectIdentifier(question.box)
+            let found: OtherChoices?
+            if let known = seen[key] {
+                found = known
+            } else {
+                if let input = question.input(in: .english).choiceInput, input.choices.contains(where: \.isOther) {
+                    found = OtherChoices(regular: Set(input.choices.filter { !$0.isOther }.map(\.value)))
+                } else {
+                    found = nil
+                }
+                seen[key] = found
+            }
+            if let found { result[index] = found }
+        }
+        return result
     }
 
     /// Per-chunk results of the parallel step compilation.
@@ -276,7 +354,8 @@ struct SurveyCompiler {
     /// Configures one step's question and compiles its expressions; `nil` when it has errors.
     mutating func compileStep(at index: Int, in context: StepContext, expressionCount: inout Int) -> CompiledStep? {
         let english = PresentationContext.english
-        let question = configure(context.flatSteps, at: index)
+        let question = context.questions[index]
+        if let problems = context.configurationErrors[index] { errors += problems }
         // Fields are read through the array (no copy of the whole step definition per step).
         let id = context.flatSteps[index].definition.id
         let visibleIf = compileExpression(
@@ -376,7 +455,8 @@ struct SurveyCompiler {
     ) -> Expression? {
         guard let source else { return nil }
         do {
-            let expression = try Expression(source, functions: functions, resolve: resolve)
+            let expression = try Expression(
+                source, functions: functions, resolve: resolve, otherChoices: otherChoices)
             if expression.callsImpureFunction { usesDateFunctions = true }
             return expression
         } catch {
@@ -438,7 +518,12 @@ struct SurveyCompiler {
         for (locale, value) in text.translations where value.utf8.contains(UInt8(ascii: "{")) {
             for name in PipedText.references(in: value) {
                 let root = name.split(separator: ".").first.map(String.init) ?? name
-                if resolve(name) == nil && resolve(root) == nil {
+                let isOtherText =
+                    name.hasSuffix("-Comment")
+                    && resolve(String(name.dropLast(8))).map {
+                        otherChoices[$0] != nil
+                    } == true
+                if resolve(name) == nil && resolve(root) == nil && !isOtherText {
                     let memberPath =
                         text.plainText != nil ? path() : path().appending(locale)
                     errors.append(

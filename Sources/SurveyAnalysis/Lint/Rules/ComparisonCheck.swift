@@ -216,14 +216,8 @@ final class ComparisonCheck: LintCheck {
                 domain.choiceValues.prefix(12).map { "'\($0)'" }.joined(separator: ", ")
                 + (domain.choiceValues.count > 12 ? ", …" : "")
             if domain.hasOther {
-                if text.lowercased() == "other" {
-                    certain = true
-                    report(
-                        .unknownChoiceValue, .error,
-                        "\(written) never holds: when a respondent picks Other, '\(step.id)' stores the text they type, never the value 'other'. To test for an Other answer, use \(name) notempty and \(name) noneof [\(domain.choiceValues.prefix(6).map { "'\($0)'" }.joined(separator: ", "))\(domain.choiceValues.count > 6 ? ", …" : "")]"
-                    )
-                    continue
-                }
+                // An Other answer reads 'other' in expressions (its text is {q-Comment}), as in SurveyJS.
+                if text.lowercased() == "other" { continue }
                 if let match = domain.choiceValues.first(where: { $0.lowercased() == text.lowercased() }) {
                     certain = true
                     report(
@@ -232,9 +226,10 @@ final class ComparisonCheck: LintCheck {
                     )
                     continue
                 }
-                _ = warning(
-                    .unknownChoiceValue,
-                    "\(written): '\(text)' is not one of the choices of '\(step.id)'\(hint); it only matches a respondent who types exactly '\(text)' as their Other answer. Choices: \(list)"
+                certain = true
+                report(
+                    .unknownChoiceValue, .error,
+                    "\(written) compares '\(step.id)' with '\(text)', which is not one of its choices\(hint), so it never matches: an Other answer reads 'other', and the text typed is {\(step.id)-Comment}; choices: \(list)"
                 )
                 continue
             }
@@ -260,6 +255,8 @@ final class ComparisonCheck: LintCheck {
             else { return }
             let step = model.steps[slot]
             let domain = context.domains[slot]
+            // `{q.length}` is always defined (0 without an answer); `{q-Comment}` is an Other text.
+            if member == "length" || member == "-Comment" { return }
             guard seen.insert(step.id + "." + member).inserted else { return }
             let written = "{\(([step.id] + keys).joined(separator: "."))}"
             switch domain.kind {
