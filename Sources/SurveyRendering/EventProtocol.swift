@@ -165,6 +165,9 @@ struct EventTranscript {
     var lastVisit = -1
     var lastShown: StepPresentation?
     var lastProgress: Progress?
+    /// The answers the last `step` event showed, and the step the respondent answered since.
+    var lastAnswers: [String: JSONValue] = [:]
+    var justAnswered: String?
 
     init(write: @escaping (String) -> Void) {
         self.write = write
@@ -172,13 +175,21 @@ struct EventTranscript {
 
     mutating func show(_ request: StepRequest) {
         let shown = request.presentation.shownContent
+        var answers: [String: JSONValue] = [:]
+        for question in request.presentation.questions { answers[question.id] = question.answer }
+        // An answer other than the one just given changed (a trigger set it): show the unit again.
+        var othersChanged = false
+        for (id, value) in answers where id != justAnswered && lastAnswers[id] != value { othersChanged = true }
+        for id in lastAnswers.keys where id != justAnswered && answers[id] == nil { othersChanged = true }
+        justAnswered = nil
         var isNewStep = false
-        if request.visit != lastVisit || shown != lastShown {
+        if request.visit != lastVisit || shown != lastShown || othersChanged {
             lastVisit = request.visit
             lastShown = shown
             isNewStep = true
             emit(EventProtocol.stepEvent(request.presentation, visit: request.visit))
         }
+        lastAnswers = answers
         if isNewStep || request.presentation.progress != lastProgress {
             lastProgress = request.presentation.progress
             emit(EventProtocol.progressEvent(request.presentation))
@@ -190,7 +201,9 @@ struct EventTranscript {
             lastVisit = -1
             lastShown = nil
             lastProgress = nil
+            lastAnswers = [:]
         }
+        if case .answered(let stepID, _) = event { justAnswered = stepID }
         emit(EventProtocol.json(of: event))
     }
 

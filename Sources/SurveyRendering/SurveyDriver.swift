@@ -77,6 +77,8 @@ public struct SurveyDriver {
                     let stored = try session.answer(value, for: stepID)
                     guard commit(undoingTo: before, renderer: &renderer) else { continue }
                     renderer.receive(.answered(stepID: stepID, value: stored.isNull ? nil : stored))
+                    // A skip trigger moved the respondent on: another unit is entered.
+                    if session.currentUnitID != before.currentUnitID { visit += 1 }
                 } catch {
                     if case .invalidAnswer(let stepError) = error {
                         renderer.receive(.validationFailed([stepError]))

@@ -33,6 +33,8 @@ package struct FlowEdge: Sendable, Hashable {
         case skip
         /// A branch (its guard's position in evaluation order).
         case branch(Int)
+        /// A `skip` or `complete` trigger (its index in the survey's triggers).
+        case trigger(Int)
     }
 
     package let from: Int
@@ -109,7 +111,7 @@ package final class FlowAnalysis {
         _ unit: Int, gates: inout [AbstractState?], keepGates: Bool, changedEarlier: inout Bool, recording: Bool,
         observe: (UnitStates) -> Void
     ) {
-        guard let gate = gates[unit] else {
+        guard let arrival = gates[unit] else {
             observe(
                 UnitStates(
                     unit: unit, gate: nil, entry: nil, inUnit: nil, exit: nil,
@@ -118,6 +120,8 @@ package final class FlowAnalysis {
         }
         if !keepGates { gates[unit] = nil }
         if recording { arrives[unit] = true }
+        // A step a trigger answers may hold any answer at any point.
+        let gate = widenedForTriggers(arrival)
         func join(_ state: AbstractState, into place: Int, kind: FlowEdge.Kind) {
             if recording { edges.append(FlowEdge(from: unit, to: place, kind: kind)) }
             if gates[place] == nil {
@@ -142,7 +146,14 @@ package final class FlowAnalysis {
         }
         if recording { isShown[unit] = true }
         let entry = gate.applying(shown)
-        let inUnit = answering(unit, from: entry)
+        let inUnit = widenedForTriggers(answering(unit, from: entry))
+        // A skip trigger may move the respondent on while the unit is answered.
+        for (index, trigger) in model.triggers.enumerated() {
+            guard let target = trigger.skipUnit,
+                let fires = evaluator.refine(predicates.triggers[index], in: inUnit, isImprecise: &imprecise)
+            else { continue }
+            join(inUnit.applying(fires), into: target, kind: .trigger(index))
+        }
         guard let leaving = evaluator.refine(predicates.canLeave[unit], in: inUnit, isImprecise: &imprecise) else {
             observe(
                 UnitStates(
@@ -153,6 +164,13 @@ package final class FlowAnalysis {
         }
         if recording { canLeave[unit] = true }
         let exit = inUnit.applying(leaving)
+        // A complete trigger may end the survey on Next.
+        for (index, trigger) in model.triggers.enumerated() where trigger.completes {
+            guard let fires = evaluator.refine(predicates.triggers[index], in: exit, isImprecise: &imprecise) else {
+                continue
+            }
+            join(exit.applying(fires), into: model.units.count, kind: .trigger(index))
+        }
         var reach: StateDelta? = StateDelta()
         var branchReach: [StateDelta?] = []
         for (position, guardInfo) in predicates.branches[unit].enumerated() {
@@ -170,6 +188,14 @@ package final class FlowAnalysis {
             UnitStates(
                 unit: unit, gate: gate, entry: entry, inUnit: inUnit, exit: exit, branchReach: branchReach,
                 fallThrough: reach, canBeSkipped: hidden != nil))
+    }
+
+    /// `state` with every step a trigger answers free to hold any of its answers.
+    func widenedForTriggers(_ state: AbstractState) -> AbstractState {
+        guard !model.triggerTargets.isEmpty else { return state }
+        var widened = state
+        for slot in model.triggerTargets { widened.sets[slot] = evaluator.domains[slot].all }
+        return widened
     }
 
     /// The state while `unit` is answered: each of its questions that can ever be visible may have

@@ -34,8 +34,11 @@ package struct FlowPredicates {
     package var branches: [[BranchGuard]] = []
     /// The predicate of each of ``FlowModel/conditions``.
     package var conditions: [Predicate] = []
+    /// The condition of each of ``FlowModel/triggers``.
+    package var triggers: [Predicate] = []
 
     package init(model: FlowModel, evaluator: ConditionEvaluator) {
+        triggers = model.triggers.map { evaluator.predicate(for: $0.condition) }
         for step in model.steps {
             let condition = step.visibleIf.map { evaluator.predicate(for: $0) } ?? .alwaysTrue
             stepCondition.append(condition)

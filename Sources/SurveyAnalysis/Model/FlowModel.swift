@@ -20,8 +20,12 @@ package struct FlowModel: Sendable {
     package let calculatedClosure: [[Int]]
     /// Every condition of the survey, in document order.
     package let conditions: [ConditionSite]
-    /// Whether any branch jumps back to its own unit or an earlier one.
+    /// Whether any branch jumps back to its own unit or an earlier one (or a skip trigger may).
     package let hasBackwardJumps: Bool
+    /// The survey's triggers.
+    package let triggers: [Survey.AnalysisTrigger]
+    /// The steps some trigger answers: at any point they may hold any of their answers.
+    package let triggerTargets: [Int]
 
     package var stepCount: Int { steps.count }
 
@@ -108,7 +112,9 @@ package struct FlowModel: Sendable {
             }
         }
         self.conditions = conditions
-        hasBackwardJumps = backward
+        triggers = survey.analysisTriggers
+        triggerTargets = Array(Set(triggers.compactMap(\.target))).sorted()
+        hasBackwardJumps = backward || triggers.contains { $0.skipUnit != nil }
     }
 
     /// The name `{name}` of a slot: a step id or a calculated value's name.

@@ -102,6 +102,37 @@ extension Survey {
         }
     }
 
+    /// One trigger (`$.triggers[index]`) as the flow sees it.
+    package struct AnalysisTrigger: Sendable {
+        package let condition: Expression
+        /// The step slot it answers (`setvalue`, `copyvalue`, `runexpression` with a target).
+        package let target: Int?
+        /// The unit a `skip` trigger goes to.
+        package let skipUnit: Int?
+        /// Whether it is a `complete` trigger.
+        package let completes: Bool
+        /// `$.triggers[index]`.
+        package let path: JSONPath
+    }
+
+    /// The triggers in definition order.
+    package var analysisTriggers: [AnalysisTrigger] {
+        triggers.enumerated().map { index, trigger in
+            var target: Int?
+            var skipUnit: Int?
+            var completes = false
+            switch trigger.action {
+            case .setValue(let step, _), .copyValue(_, let step): target = step
+            case .runExpression(_, let step): target = step
+            case .skip(let unit): skipUnit = unit
+            case .complete: completes = true
+            }
+            return AnalysisTrigger(
+                condition: trigger.condition, target: target, skipUnit: skipUnit, completes: completes,
+                path: JSONPath([.key("triggers"), .index(index)]))
+        }
+    }
+
     /// Calculated value indices in an order where each comes after those it depends on.
     package var analysisCalculatedOrder: [Int] { calculatedOrder }
 

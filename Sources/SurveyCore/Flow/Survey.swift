@@ -26,6 +26,10 @@ public struct Survey: Sendable {
     let calculatedRank: [Int]
     /// Steps whose question has an Other choice (see ``OtherChoices``), by step index.
     let otherChoices: [Int: OtherChoices]
+    /// The survey's triggers, in document order.
+    let triggers: [CompiledTrigger]
+    /// The `complete` triggers, checked on Next.
+    let completeTriggers: [Int]
 
     /// The survey id.
     public var id: String { definition.id }
@@ -44,9 +48,15 @@ public struct Survey: Sendable {
         definition: SurveyDefinition, functions: ExpressionFunctionRegistry, units: [CompiledUnit],
         steps: [CompiledStep], calculated: [CompiledCalculated], stepIndexByID: [String: Int],
         unitIndexByID: [String: Int], calculatedIndexByName: [String: Int], watchers: WatcherTable,
-        calculatedOrder: [Int], expressionCount: Int, usesDateFunctions: Bool, otherChoices: [Int: OtherChoices] = [:]
+        calculatedOrder: [Int], expressionCount: Int, usesDateFunctions: Bool, otherChoices: [Int: OtherChoices] = [:],
+        triggers: [CompiledTrigger] = []
     ) {
         self.otherChoices = otherChoices
+        self.triggers = triggers
+        completeTriggers = triggers.indices.filter {
+            if case .complete = triggers[$0].action { return true }
+            return false
+        }
         self.definition = definition
         self.functions = functions
         self.units = units
@@ -209,6 +219,22 @@ struct CompiledBranch: Sendable {
     let targetUnit: Int?
 }
 
+/// A trigger with its references resolved.
+struct CompiledTrigger: Sendable {
+    enum Action: Sendable {
+        /// The value is already normalised by the target's question type.
+        case setValue(target: Int, value: JSONValue)
+        /// `from` is a slot (a step or a calculated value).
+        case copyValue(from: Int, target: Int)
+        case runExpression(Expression, target: Int?)
+        case skip(unit: Int)
+        case complete
+    }
+
+    let condition: Expression
+    let action: Action
+}
+
 struct CompiledCalculated: Sendable {
     let name: String
     let expression: Expression
@@ -246,4 +272,6 @@ enum Watcher: Sendable, Hashable {
     /// A step whose choices have `visibleIf` conditions reading this slot: an answered choice that
     /// becomes hidden is cleared at once (as SurveyJS does), so no later condition sees it.
     case choices(Int)
+    /// A trigger whose condition reads this slot: checked after the answer that changed it.
+    case trigger(Int)
 }

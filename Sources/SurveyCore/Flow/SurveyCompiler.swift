@@ -240,6 +240,10 @@ struct SurveyCompiler {
             }
         }
 
+        let compiledTriggers = compileTriggers(
+            resolve: resolve, steps: compiledSteps, stepIndexByID: stepIndexByID, unitIndexByID: unitIndexByID,
+            expressionCount: &expressionCount)
+
         if !errors.isEmpty { throw SurveyLoadError(errors: errors) }
 
         // 5. The dependency graph: which conditions to re-evaluate when a value changes.
@@ -259,6 +263,10 @@ struct SurveyCompiler {
             for condition in step.choiceConditions.values { slots.formUnion(condition.slots) }
             for slot in slots.sorted() where slot != index { watcherPairs.append((slot, .choices(index))) }
         }
+        for (index, trigger) in compiledTriggers.enumerated() {
+            if case .complete = trigger.action { continue }
+            for slot in trigger.condition.slots { watcherPairs.append((slot, .trigger(index))) }
+        }
         let watchers = WatcherTable(slotCount: stepCount + compiledCalculated.count, pairs: watcherPairs)
         let order = try calculatedOrder(compiledCalculated, stepCount: stepCount)
 
@@ -266,7 +274,8 @@ struct SurveyCompiler {
             definition: definition, functions: functions, units: compiledUnits, steps: compiledSteps,
             calculated: compiledCalculated, stepIndexByID: stepIndexByID, unitIndexByID: unitIndexByID,
             calculatedIndexByName: calculatedIndexByName, watchers: watchers, calculatedOrder: order,
-            expressionCount: expressionCount, usesDateFunctions: usesDateFunctions, otherChoices: otherChoices)
+            expressionCount: expressionCount, usesDateFunctions: usesDateFunctions, otherChoices: otherChoices,
+            triggers: compiledTriggers)
     }
 
     /// What compiling one step needs to look up (shared, read-only, by every chunk).
@@ -472,6 +481,98 @@ struct SurveyCompiler {
                     path: path().appending(member), stepID: stepID))
             return nil
         }
+    }
+
+    /// Compiles `$.triggers`: conditions and expressions, targets that must be steps taking an
+    /// answer (`skip`: any step or page), and a `setvalue` value the target's type must accept.
+    mutating func compileTriggers(
+        resolve: @escaping (String) -> Int?, steps: [CompiledStep], stepIndexByID: [String: Int],
+        unitIndexByID: [String: Int], expressionCount: inout Int
+    ) -> [CompiledTrigger] {
+        var compiled: [CompiledTrigger] = []
+        let english = PresentationContext.english
+        for (position, trigger) in definition.triggers.enumerated() {
+            let path = JSONPath.root.appending("triggers").appending(position)
+            let condition = compileExpression(
+                trigger.condition, member: "if", path: path, stepID: nil, resolve: resolve)
+            func answerable(_ id: String, member: String) -> Int? {
+                guard let index = stepIndexByID[id], index < steps.count else {
+                    var message = "the trigger's \(member) '\(id)' is not a step of this survey"
+                    if let suggestion = closestMatch(to: id, in: Array(stepIndexByID.keys)) {
+                        message += " (did you mean '\(suggestion)'?)"
+                    }
+                    errors.append(SurveyError(.unknownReference, message, path: path.appending(member)))
+                    return nil
+                }
+                guard steps[index].collectsAnswer else {
+                    errors.append(
+                        SurveyError(
+                            .invalidValue, "the trigger's \(member) '\(id)' takes no answer",
+                            path: path.appending(member), stepID: id))
+                    return nil
+                }
+                return index
+            }
+            var action: CompiledTrigger.Action?
+            switch trigger.action {
+            case .setValue(let target, let value):
+                if let index = answerable(target, member: "target") {
+                    if value.isEmptyAnswer {
+                        action = .setValue(target: index, value: .null)
+                    } else {
+                        do {
+                            action = .setValue(
+                                target: index, value: try steps[index].question.normalize(value, in: english))
+                        } catch {
+                            errors.append(
+                                SurveyError(
+                                    .invalidValue,
+                                    "the trigger sets '\(target)' to \(value), which its question refuses: \(error.message)",
+                                    path: path.appending("value"), stepID: target))
+                        }
+                    }
+                }
+            case .copyValue(let from, let target):
+                let source = resolve(from)
+                if source == nil {
+                    errors.append(
+                        SurveyError(
+                            .unknownReference,
+                            "the trigger copies from '\(from)', which is no step or calculated value",
+                            path: path.appending("from")))
+                }
+                if let index = answerable(target, member: "target"), let source {
+                    action = .copyValue(from: source, target: index)
+                }
+            case .runExpression(let source, let target):
+                let expression = compileExpression(source, member: "run", path: path, stepID: nil, resolve: resolve)
+                let index = target.map { answerable($0, member: "target") }
+                if let expression, index != .some(nil) {
+                    action = .runExpression(expression, target: index ?? nil)
+                    expressionCount += 1
+                }
+            case .skip(let target):
+                if let unit = unitIndexByID[target]
+                    ?? stepIndexByID[target].map({ steps.indices.contains($0) ? steps[$0].unit : -1 }),
+                    unit >= 0
+                {
+                    action = .skip(unit: unit)
+                } else {
+                    errors.append(
+                        SurveyError(
+                            .unknownReference,
+                            "the trigger skips to '\(target)', which is no step or page of this survey",
+                            path: path.appending("goto")))
+                }
+            case .complete:
+                action = .complete
+            }
+            if let condition, let action {
+                compiled.append(CompiledTrigger(condition: condition, action: action))
+                expressionCount += 1
+            }
+        }
+        return compiled
     }
 
     mutating func compileBranches(

@@ -44,6 +44,8 @@ public struct SurveySession {
     var pathCounted: [Bool] = []
     var countedOnPath = 0
     var observers: [(SessionEvent) -> Void] = []
+    /// Triggers whose condition read a value that the current answer changed, to check after it.
+    var pendingTriggers: [Int] = []
 
     /// Starts a session on the first visible unit.
     /// - Parameters:
@@ -177,9 +179,73 @@ public struct SurveySession {
         if !lastErrors.isEmpty { lastErrors.removeAll { $0.stepID == stepID } }
         actions.append(.answer(stepID: stepID, value: value))
         answers[index] = normalized
+        pendingTriggers.removeAll(keepingCapacity: true)
         setValue(index, normalized)
         emit(.answered(stepID: stepID, value: normalized.isNull ? JSONValue?.none : normalized))
+        if !pendingTriggers.isEmpty { runTriggers() }
         return normalized
+    }
+
+    // MARK: Triggers
+
+    /// The most trigger checks one answer may cause (triggers that set each other's conditions
+    /// forever stop here).
+    static let triggerChecksPerAnswer = 10_000
+
+    /// Checks the triggers whose conditions read what the last answer changed, in document order,
+    /// and acts on those that hold: an answer it sets is checked again in turn; a `skip` moves to its
+    /// target once all are done.
+    mutating func runTriggers() {
+        var checks = 0
+        var skipTo: Int?
+        while !pendingTriggers.isEmpty, checks < Self.triggerChecksPerAnswer {
+            checks += 1
+            let index = pendingTriggers.min() ?? pendingTriggers[0]
+            pendingTriggers.removeAll { $0 == index }
+            let trigger = survey.triggers[index]
+            evaluationCount += 1
+            guard trigger.condition.isTrue(values, context: functionContext) else { continue }
+            switch trigger.action {
+            case .setValue(let target, let value):
+                assign(value, to: target, normalized: true)
+            case .copyValue(let from, let target):
+                assign(values[from], to: target, normalized: false)
+            case .runExpression(let expression, let target):
+                evaluationCount += 1
+                let result = expression.evaluate(values, context: functionContext)
+                if let target { assign(result, to: target, normalized: false) }
+            case .skip(let unit):
+                skipTo = unit
+            case .complete:
+                break
+            }
+        }
+        pendingTriggers.removeAll()
+        guard let unit = skipTo, let current = path.last, unit != current,
+            let destination = derived.unitTree.firstNonzero(from: unit), destination != current
+        else { return }
+        push(destination)
+        let from = survey.units[current].id
+        let to = survey.units[destination].id
+        emit(.continued(from: from, to: to))
+        emit(.stepEntered(unitID: to))
+    }
+
+    /// A trigger's answer for step `index`, through its question type (a value it refuses is not set);
+    /// it counts at once, wherever the step is.
+    mutating func assign(_ value: JSONValue, to index: Int, normalized isNormalized: Bool) {
+        let step = survey.steps[index]
+        var stored = value
+        if value.isEmptyAnswer {
+            stored = .null
+        } else if !isNormalized {
+            guard let accepted = try? step.question.normalize(value, in: context) else { return }
+            stored = accepted
+        }
+        guard answers[index] != stored else { return }
+        answers[index] = stored
+        setValue(index, stored)
+        emit(.answered(stepID: step.id, value: stored.isNull ? nil : stored))
     }
 
     /// Whether `text` is empty or only whitespace (ASCII fast path; Unicode spaces are checked too).
@@ -234,6 +300,13 @@ public struct SurveySession {
         }
         lastErrors = []
         actions.append(.next)
+        // `complete` triggers first, as in SurveyJS.
+        for index in survey.completeTriggers {
+            evaluationCount += 1
+            if survey.triggers[index].condition.isTrue(values, context: functionContext) {
+                return .completed(finish())
+            }
+        }
         // Branches: the unit's visible questions in order, then the page's own rules.
         var target: Int?? = nil
         branchSearch: for index in unit.steps where derived.stepVisible[index] {
@@ -358,6 +431,8 @@ public struct SurveySession {
             case .choices(let index):
                 evaluationCount += 1
                 clearHiddenChoices(of: index)
+            case .trigger(let index):
+                if !pendingTriggers.contains(index) { pendingTriggers.append(index) }
             }
         }
     }

@@ -28,6 +28,9 @@ public struct SurveyDefinition: Sendable, Hashable {
     public var settings: SurveySettings
     /// Named expressions that other expressions can use as `{name}`.
     public var calculatedValues: [CalculatedValue]
+    /// Rules that act when their condition holds (SurveyJS's triggers): set, copy or compute an
+    /// answer, skip to a step, complete the survey.
+    public var triggers: [TriggerDefinition] = []
     /// The steps in order: questions, content steps and pages.
     public var steps: [StepDefinition]
     /// The JSON Schema reference (`$schema`) the file declares for editors, kept on save.
@@ -81,6 +84,99 @@ public struct CalculatedValue: Sendable, Hashable {
     public init(name: String, expression: String) {
         self.name = name
         self.expression = expression
+    }
+}
+
+/// A survey-level rule that acts when its condition holds, as SurveyJS's triggers do.
+///
+/// `setvalue`, `copyvalue`, `runexpression` and `skip` act as soon as an answer their condition reads
+/// changes and the condition then holds; `complete` acts on Next.
+///
+/// ```json
+/// {"type": "setvalue", "if": "{plan} = 'free'", "target": "seats", "value": 1}
+/// {"type": "copyvalue", "if": "{same} = true", "from": "billing", "target": "shipping"}
+/// {"type": "runexpression", "if": "{price} notempty", "run": "{price} * 1.2", "target": "gross"}
+/// {"type": "skip", "if": "{age} < 18", "goto": "thanks"}
+/// {"type": "complete", "if": "{consent} = false"}
+/// ```
+public struct TriggerDefinition: Sendable, Hashable {
+    /// What a trigger does.
+    public enum Action: Sendable, Hashable {
+        /// Answer step `target` with `value`.
+        case setValue(target: String, value: JSONValue)
+        /// Answer step `target` with the value of step or calculated value `from`.
+        case copyValue(from: String, target: String)
+        /// Evaluate `expression`; answer step `target` with the result when there is one.
+        case runExpression(expression: String, target: String?)
+        /// Go to step or page `target` at once.
+        case skip(target: String)
+        /// Complete the survey on Next.
+        case complete
+    }
+
+    /// The condition (`if`).
+    public var condition: String
+    public var action: Action
+
+    public init(condition: String, action: Action) {
+        self.condition = condition
+        self.action = action
+    }
+
+    /// The SurveyJS type name.
+    public var typeName: String {
+        switch action {
+        case .setValue: return "setvalue"
+        case .copyValue: return "copyvalue"
+        case .runExpression: return "runexpression"
+        case .skip: return "skip"
+        case .complete: return "complete"
+        }
+    }
+
+    init(reading reader: inout OptionsReader) throws(SurveyError) {
+        let type = try reader.string("type")
+        condition = try reader.string("if")
+        switch type.lowercased() {
+        case "setvalue":
+            guard let value = reader.value("value") else {
+                throw reader.error(nil, "a setvalue trigger needs a 'value'", kind: .missingField)
+            }
+            action = .setValue(target: try reader.string("target"), value: value)
+        case "copyvalue":
+            action = .copyValue(from: try reader.string("from"), target: try reader.string("target"))
+        case "runexpression":
+            action = .runExpression(expression: try reader.string("run"), target: try reader.optionalString("target"))
+        case "skip":
+            action = .skip(target: try reader.string("goto"))
+        case "complete":
+            action = .complete
+        default:
+            throw reader.error(
+                "type",
+                "unknown trigger type '\(type)'; the types are setvalue, copyvalue, runexpression, skip and complete")
+        }
+        try reader.finish()
+    }
+
+    var jsonValue: JSONValue {
+        var members: [String: JSONValue] = ["type": .string(typeName), "if": .string(condition)]
+        switch action {
+        case .setValue(let target, let value):
+            members["target"] = .string(target)
+            members["value"] = value
+        case .copyValue(let from, let target):
+            members["from"] = .string(from)
+            members["target"] = .string(target)
+        case .runExpression(let expression, let target):
+            members["run"] = .string(expression)
+            if let target { members["target"] = .string(target) }
+        case .skip(let target):
+            members["goto"] = .string(target)
+        case .complete:
+            break
+        }
+        return .object(members)
     }
 }
 
@@ -256,6 +352,13 @@ extension SurveyDefinition {
                     return calculated
                 }
             }.flatMap { $0 } ?? []
+        triggers =
+            attempt { () throws(SurveyError) in
+                try reader.optionalArray("triggers") { (value, path) throws(SurveyError) in
+                    var item = try OptionsReader(value, path: path)
+                    return try TriggerDefinition(reading: &item)
+                }
+            }.flatMap { $0 } ?? []
         var steps: [StepDefinition] = []
         if let decoded = preDecodedSteps {
             steps = decoded.steps
@@ -337,6 +440,7 @@ extension SurveyDefinition {
             members["calculatedValues"] = .array(
                 calculatedValues.map { .object(["name": .string($0.name), "expression": .string($0.expression)]) })
         }
+        if !triggers.isEmpty { members["triggers"] = .array(triggers.map(\.jsonValue)) }
         return .object(members)
     }
 
