@@ -117,9 +117,9 @@ public struct TextRenderer: SurveyRenderer {
         case .rejected(let error):
             // Back on the first unit is the one refusal a respondent causes by typing; say it in their language.
             line(paint("! " + (error.code == "cannotGoBack" ? strings[.atFirstQuestion] : error.message), .red))
-        case .completed:
+        case .completed(let result):
             line("")
-            line(paint(strings[.completed], .green))
+            line(paint(result.message ?? strings[.completed], .green))
         case .dismissed:
             line(strings[.dismissed])
         case .quit(_, let location):

@@ -24,7 +24,8 @@ package struct FlowModel: Sendable {
     package let hasBackwardJumps: Bool
     /// The survey's triggers.
     package let triggers: [Survey.AnalysisTrigger]
-    /// The steps some trigger answers: at any point they may hold any of their answers.
+    /// The steps some trigger answers, or that have a default answer: at any point they may hold any
+    /// of their answers.
     package let triggerTargets: [Int]
 
     package var stepCount: Int { steps.count }
@@ -113,7 +114,10 @@ package struct FlowModel: Sendable {
         }
         self.conditions = conditions
         triggers = survey.analysisTriggers
-        triggerTargets = Array(Set(triggers.compactMap(\.target))).sorted()
+        let preset = steps.indices.filter {
+            steps[$0].definition.defaultValue != nil || steps[$0].definition.defaultValueExpression != nil
+        }
+        triggerTargets = Array(Set(triggers.compactMap(\.target) + preset)).sorted()
         hasBackwardJumps = backward || triggers.contains { $0.skipUnit != nil }
     }
 

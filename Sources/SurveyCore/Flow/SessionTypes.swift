@@ -62,12 +62,19 @@ public struct CompletionResult: Sendable, Hashable {
     public var path: [String]
     /// Answers of visible questions on the completed path, keyed by step id.
     public var answers: [String: JSONValue]
+    /// The survey's completion message for this respondent (the first of `completionMessages` whose
+    /// condition holds), localised and piped; `nil` when the survey has none (front ends then say
+    /// their own "Thank you").
+    public var message: String?
 
-    public init(surveyID: String, surveyVersion: String?, path: [String], answers: [String: JSONValue]) {
+    public init(
+        surveyID: String, surveyVersion: String?, path: [String], answers: [String: JSONValue], message: String? = nil
+    ) {
         self.surveyID = surveyID
         self.surveyVersion = surveyVersion
         self.path = path
         self.answers = answers
+        self.message = message
     }
 
     /// `{"surveyId", "surveyVersion", "path", "answers"}`.
@@ -78,6 +85,7 @@ public struct CompletionResult: Sendable, Hashable {
             "answers": .object(answers),
         ]
         if let surveyVersion { members["surveyVersion"] = .string(surveyVersion) }
+        if let message { members["message"] = .string(message) }
         return .object(members)
     }
 }

@@ -30,6 +30,12 @@ public struct Survey: Sendable {
     let triggers: [CompiledTrigger]
     /// The `complete` triggers, checked on Next.
     let completeTriggers: [Int]
+    /// The steps with a `defaultValue` or `defaultValueExpression`, applied when a session starts.
+    let defaultSteps: [Int]
+    /// `completionMessages`, compiled: the first whose condition holds is the completion message.
+    let completionMessages: [(condition: Expression?, text: LocalizedText)]
+    /// `settings.clearInvisibleValues`.
+    let clearInvisibleValues: ClearInvisibleValues
 
     /// The survey id.
     public var id: String { definition.id }
@@ -49,14 +55,17 @@ public struct Survey: Sendable {
         steps: [CompiledStep], calculated: [CompiledCalculated], stepIndexByID: [String: Int],
         unitIndexByID: [String: Int], calculatedIndexByName: [String: Int], watchers: WatcherTable,
         calculatedOrder: [Int], expressionCount: Int, usesDateFunctions: Bool, otherChoices: [Int: OtherChoices] = [:],
-        triggers: [CompiledTrigger] = []
+        triggers: [CompiledTrigger] = [], completionMessages: [(condition: Expression?, text: LocalizedText)] = []
     ) {
+        self.completionMessages = completionMessages
+        clearInvisibleValues = definition.settings.clearInvisibleValues
         self.otherChoices = otherChoices
         self.triggers = triggers
         completeTriggers = triggers.indices.filter {
             if case .complete = triggers[$0].action { return true }
             return false
         }
+        defaultSteps = steps.indices.filter { steps[$0].defaultValue != nil || steps[$0].defaultExpression != nil }
         self.definition = definition
         self.functions = functions
         self.units = units
@@ -177,6 +186,10 @@ final class CompiledStep: Sendable {
     let isEnabled: Bool
     let collectsAnswer: Bool
     let countsForProgress: Bool
+    /// The answer it starts with (already normalised), if any.
+    let defaultValue: JSONValue?
+    /// The expression whose value is its answer until the respondent answers it.
+    let defaultExpression: Expression?
 
     init(
         id: String,
@@ -193,8 +206,12 @@ final class CompiledStep: Sendable {
         isRequired: Bool,
         isEnabled: Bool,
         collectsAnswer: Bool,
-        countsForProgress: Bool
+        countsForProgress: Bool,
+        defaultValue: JSONValue? = nil,
+        defaultExpression: Expression? = nil
     ) {
+        self.defaultValue = defaultValue
+        self.defaultExpression = defaultExpression
         self.id = id
         self.unit = unit
         self.question = question
@@ -274,4 +291,6 @@ enum Watcher: Sendable, Hashable {
     case choices(Int)
     /// A trigger whose condition reads this slot: checked after the answer that changed it.
     case trigger(Int)
+    /// A step whose `defaultValueExpression` reads this slot: its answer follows until the respondent answers it.
+    case defaultValue(Int)
 }

@@ -208,6 +208,16 @@ struct SurveyCompiler {
                 let branches = compileBranches(
                     definition.branches, path: unit.path, stepID: definition.id, resolve: resolve, units: unitIndexByID,
                     steps: stepIndexByID, flatSteps: flatSteps)
+                for member in ["defaultValue", "defaultValueExpression"]
+                where
+                    (member == "defaultValue"
+                    ? definition.defaultValue != nil : definition.defaultValueExpression != nil)
+                {
+                    errors.append(
+                        SurveyError(
+                            .invalidValue, "pages cannot have '\(member)'; put it on the page's questions",
+                            path: unit.path.appending(member), stepID: definition.id))
+                }
                 if definition.requiredIf != nil {
                     errors.append(
                         SurveyError(
@@ -240,6 +250,15 @@ struct SurveyCompiler {
             }
         }
 
+        var compiledMessages: [(condition: Expression?, text: LocalizedText)] = []
+        for (index, message) in definition.completionMessages.enumerated() {
+            let path = JSONPath.root.appending("completionMessages").appending(index)
+            let condition = compileExpression(
+                message.condition, member: "if", path: path, stepID: nil, resolve: resolve)
+            if message.condition != nil, condition == nil { continue }
+            checkPiping(message.text, path: path.appending("text"), stepID: "", resolve: resolve)
+            compiledMessages.append((condition, message.text))
+        }
         let compiledTriggers = compileTriggers(
             resolve: resolve, steps: compiledSteps, stepIndexByID: stepIndexByID, unitIndexByID: unitIndexByID,
             expressionCount: &expressionCount)
@@ -263,6 +282,11 @@ struct SurveyCompiler {
             for condition in step.choiceConditions.values { slots.formUnion(condition.slots) }
             for slot in slots.sorted() where slot != index { watcherPairs.append((slot, .choices(index))) }
         }
+        for (index, step) in compiledSteps.enumerated() {
+            for slot in step.defaultExpression?.slots ?? [] where slot != index {
+                watcherPairs.append((slot, .defaultValue(index)))
+            }
+        }
         for (index, trigger) in compiledTriggers.enumerated() {
             if case .complete = trigger.action { continue }
             for slot in trigger.condition.slots { watcherPairs.append((slot, .trigger(index))) }
@@ -275,7 +299,7 @@ struct SurveyCompiler {
             calculated: compiledCalculated, stepIndexByID: stepIndexByID, unitIndexByID: unitIndexByID,
             calculatedIndexByName: calculatedIndexByName, watchers: watchers, calculatedOrder: order,
             expressionCount: expressionCount, usesDateFunctions: usesDateFunctions, otherChoices: otherChoices,
-            triggers: compiledTriggers)
+            triggers: compiledTriggers, completionMessages: compiledMessages)
     }
 
     /// What compiling one step needs to look up (shared, read-only, by every chunk).
@@ -403,11 +427,38 @@ struct SurveyCompiler {
         checkPiping(
             description, path: context.flatSteps[index].path.appending("description"), stepID: id,
             resolve: context.resolve)
+        let defaultExpression = compileExpression(
+            context.flatSteps[index].definition.defaultValueExpression, member: "defaultValueExpression",
+            path: context.flatSteps[index].path, stepID: id, resolve: context.resolve)
         expressionCount +=
             (visibleIf == nil ? 0 : 1) + (requiredIf == nil ? 0 : 1) + branches.filter { $0.condition != nil }.count
-            + choiceConditions.count
+            + choiceConditions.count + (defaultExpression == nil ? 0 : 1)
         guard let question else { return nil }
         let collects = question.collectsAnswer
+        var defaultValue: JSONValue?
+        if let value = context.flatSteps[index].definition.defaultValue {
+            let path = context.flatSteps[index].path.appending("defaultValue")
+            if !collects {
+                errors.append(
+                    SurveyError(
+                        .invalidValue, "'\(id)' takes no answer, so it has no defaultValue", path: path, stepID: id))
+            } else {
+                do {
+                    defaultValue = try question.normalize(value, in: english)
+                } catch {
+                    errors.append(
+                        SurveyError(
+                            .invalidValue, "defaultValue \(value) is not an answer '\(id)' accepts: \(error.message)",
+                            path: path, stepID: id))
+                }
+            }
+        }
+        if defaultExpression != nil, !collects {
+            errors.append(
+                SurveyError(
+                    .invalidValue, "'\(id)' takes no answer, so it has no defaultValueExpression",
+                    path: context.flatSteps[index].path.appending("defaultValueExpression"), stepID: id))
+        }
         return CompiledStep(
             id: id, unit: context.flatSteps[index].unit, question: question, title: title, description: description,
             unitOffset: Int32(context.flatSteps[index].unitOffset),
@@ -417,7 +468,8 @@ struct SurveyCompiler {
             isRequired: context.flatSteps[index].definition.isRequired,
             isEnabled: context.flatSteps[index].definition.isEnabled,
             collectsAnswer: collects,
-            countsForProgress: collects || definition.settings.progressCountsContent)
+            countsForProgress: collects || definition.settings.progressCountsContent,
+            defaultValue: defaultValue, defaultExpression: defaultExpression)
     }
 
     mutating func configure(_ flatSteps: [FlatStep], at index: Int) -> ConfiguredQuestion? {

@@ -46,6 +46,8 @@ public struct SurveySession {
     var observers: [(SessionEvent) -> Void] = []
     /// Triggers whose condition read a value that the current answer changed, to check after it.
     var pendingTriggers: [Int] = []
+    /// Steps with a `defaultValueExpression` the respondent has answered: it no longer applies.
+    var answeredByRespondent: Set<Int> = []
 
     /// Starts a session on the first visible unit.
     /// - Parameters:
@@ -72,11 +74,38 @@ public struct SurveySession {
             derived = initial.derived
             evaluationCount += survey.expressionCount
         }
+        for index in survey.defaultSteps { applyDefault(of: index) }
         if let first = derived.unitTree.firstNonzero(from: 0) {
             push(first)
         } else {
             status = .completed
         }
+    }
+
+    /// Sets step `index`'s `defaultValue`, or its `defaultValueExpression`'s value when the type
+    /// accepts it; it counts at once, wherever the step is. Returns whether the answer changed.
+    @discardableResult
+    mutating func applyDefault(of index: Int) -> Bool {
+        let step = survey.steps[index]
+        var value: JSONValue
+        if let expression = step.defaultExpression {
+            evaluationCount += 1
+            let result = expression.evaluate(values, context: functionContext)
+            if result.isEmptyAnswer {
+                value = .null
+            } else {
+                guard let accepted = try? step.question.normalize(result, in: context) else { return false }
+                value = accepted
+            }
+        } else {
+            value = step.defaultValue ?? .null
+        }
+        // A hidden question starts without its default when hidden answers are cleared at once.
+        if survey.clearInvisibleValues == .onHidden, !derived.stepVisible[index] { value = .null }
+        guard answers[index] != value else { return false }
+        answers[index] = value
+        setValue(index, value)
+        return true
     }
 
     // MARK: Observing
@@ -179,6 +208,7 @@ public struct SurveySession {
         if !lastErrors.isEmpty { lastErrors.removeAll { $0.stepID == stepID } }
         actions.append(.answer(stepID: stepID, value: value))
         answers[index] = normalized
+        if step.defaultExpression != nil { answeredByRespondent.insert(index) }
         pendingTriggers.removeAll(keepingCapacity: true)
         setValue(index, normalized)
         emit(.answered(stepID: stepID, value: normalized.isNull ? JSONValue?.none : normalized))
@@ -376,16 +406,30 @@ public struct SurveySession {
     /// The answers on the path so far, as completion would report them.
     public func completionResult() -> CompletionResult {
         var collected: [String: JSONValue] = Dictionary(minimumCapacity: path.count)
-        var seen = Set<Int>(minimumCapacity: path.count)
-        for unitIndex in path where seen.insert(unitIndex).inserted {
-            let unit = survey.units[unitIndex]
-            guard derived.unitVisible(unit, at: unitIndex) || unitIndex == path.last else { continue }
-            for index in unit.steps where derived.stepVisible[index] && !answers[index].isNull {
-                collected[survey.steps[index].id] = answers[index]
+        if survey.clearInvisibleValues == .none {
+            // Every answer is kept, hidden or not (SurveyJS's clearInvisibleValues "none").
+            for (index, answer) in answers.enumerated() where !answer.isNull {
+                collected[survey.steps[index].id] = answer
+            }
+        } else {
+            var seen = Set<Int>(minimumCapacity: path.count)
+            for unitIndex in path where seen.insert(unitIndex).inserted {
+                let unit = survey.units[unitIndex]
+                guard derived.unitVisible(unit, at: unitIndex) || unitIndex == path.last else { continue }
+                for index in unit.steps where derived.stepVisible[index] && !answers[index].isNull {
+                    collected[survey.steps[index].id] = answers[index]
+                }
             }
         }
+        var message: String?
+        for candidate in survey.completionMessages
+        where candidate.condition?.isTrue(values, context: functionContext) ?? true {
+            message = pipe(context.text(candidate.text))
+            break
+        }
         return CompletionResult(
-            surveyID: survey.id, surveyVersion: survey.definition.version, path: pathIDs, answers: collected)
+            surveyID: survey.id, surveyVersion: survey.definition.version, path: pathIDs, answers: collected,
+            message: message)
     }
 
     // MARK: Incremental evaluation
@@ -418,6 +462,7 @@ public struct SurveySession {
                 let visible = step.isEnabled && (step.visibleIf?.isTrue(values, context: functionContext) ?? true)
                 if visible != derived.stepVisible[index] {
                     derived.setStepVisible(index, visible, survey: survey)
+                    if !visible, survey.clearInvisibleValues == .onHidden { clearHiddenAnswer(of: index) }
                 }
             case .unitVisibility(let index):
                 evaluationCount += 1
@@ -425,6 +470,9 @@ public struct SurveySession {
                 if condition != derived.unitCondition[index] {
                     derived.unitCondition[index] = condition
                     derived.refreshUnit(index, survey: survey)
+                    if !condition, survey.clearInvisibleValues == .onHidden {
+                        for step in survey.units[index].steps { clearHiddenAnswer(of: step) }
+                    }
                 }
             case .calculated(let index):
                 pending.insert(survey.calculatedRank[index])
@@ -433,8 +481,20 @@ public struct SurveySession {
                 clearHiddenChoices(of: index)
             case .trigger(let index):
                 if !pendingTriggers.contains(index) { pendingTriggers.append(index) }
+            case .defaultValue(let index):
+                if !answeredByRespondent.contains(index), applyDefault(of: index) {
+                    emit(.answered(stepID: survey.steps[index].id, value: answers[index].isNull ? nil : answers[index]))
+                }
             }
         }
+    }
+
+    /// `clearInvisibleValues: "onHidden"`: the answer of a step just hidden is cleared.
+    mutating func clearHiddenAnswer(of index: Int) {
+        guard !answers[index].isNull else { return }
+        answers[index] = .null
+        setValue(index, .null)
+        emit(.answered(stepID: survey.steps[index].id, value: nil))
     }
 
     /// Removes the choices of step `index`'s answer whose `visibleIf` no longer holds: a single

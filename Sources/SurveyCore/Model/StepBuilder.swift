@@ -18,7 +18,7 @@ struct StepLocation {
 struct StepBuilder {
     static let memberNames = [
         "id", "type", "title", "description", "required", "enabled", "visibleIf", "requiredIf", "branches", "options",
-        "tags", "steps", "shuffle",
+        "tags", "steps", "shuffle", "defaultValue", "defaultValueExpression",
     ]
 
     let location: StepLocation
@@ -83,10 +83,17 @@ struct StepBuilder {
             case "enabled": step.isEnabled = flag
             default: step.isShuffled = flag
             }
-        case "visibleIf", "requiredIf":
+        case "visibleIf", "requiredIf", "defaultValueExpression":
             if value.isNull { return }
             guard case .string(let expression) = value else { return mismatch(key, "a string (an expression)", value) }
-            if key == "visibleIf" { step.visibleIf = expression } else { step.requiredIf = expression }
+            switch key {
+            case "visibleIf": step.visibleIf = expression
+            case "requiredIf": step.requiredIf = expression
+            default: step.defaultValueExpression = expression
+            }
+        case "defaultValue":
+            if value.isNull { return }
+            step.defaultValue = value
         case "tags":
             guard case .array(let elements) = value, elements.allSatisfy({ $0.stringValue != nil }) else {
                 if !value.isNull { mismatch(key, "an array of strings", value) }

@@ -31,6 +31,9 @@ public struct SurveyDefinition: Sendable, Hashable {
     /// Rules that act when their condition holds (SurveyJS's triggers): set, copy or compute an
     /// answer, skip to a step, complete the survey.
     public var triggers: [TriggerDefinition] = []
+    /// What respondents read when they complete the survey: the first message whose condition holds
+    /// (one without `if` always does), as SurveyJS's `completedHtmlOnCondition` and `completedHtml`.
+    public var completionMessages: [CompletionMessage] = []
     /// The steps in order: questions, content steps and pages.
     public var steps: [StepDefinition]
     /// The JSON Schema reference (`$schema`) the file declares for editors, kept on save.
@@ -69,11 +72,28 @@ public struct SurveySettings: Sendable, Hashable {
     public var progressCountsContent: Bool
     /// Whether a respondent who completed or dismissed the survey is asked again. Default ``AskAgainPolicy/never``.
     public var askAgain: AskAgainPolicy
+    /// What happens to the answers of questions that are hidden (SurveyJS's `clearInvisibleValues`).
+    public var clearInvisibleValues: ClearInvisibleValues
 
-    public init(progressCountsContent: Bool = false, askAgain: AskAgainPolicy = .never) {
+    public init(
+        progressCountsContent: Bool = false, askAgain: AskAgainPolicy = .never,
+        clearInvisibleValues: ClearInvisibleValues = .onComplete
+    ) {
         self.progressCountsContent = progressCountsContent
         self.askAgain = askAgain
+        self.clearInvisibleValues = clearInvisibleValues
     }
+}
+
+/// What happens to the answer of a question that is hidden, with SurveyJS's names and meaning.
+public enum ClearInvisibleValues: String, Sendable, Hashable, CaseIterable {
+    /// Kept while the respondent answers (a condition still reads it), left out of the completed
+    /// answers when the question is hidden at the end. The default.
+    case onComplete
+    /// Cleared as soon as the question is hidden.
+    case onHidden
+    /// Kept, and reported with the completed answers even when the question is hidden.
+    case none
 }
 
 /// A named expression, usable as `{name}` in other expressions and in piped texts.
@@ -84,6 +104,17 @@ public struct CalculatedValue: Sendable, Hashable {
     public init(name: String, expression: String) {
         self.name = name
         self.expression = expression
+    }
+}
+
+/// One completion message: shown when `condition` holds (always, when it is `nil`).
+public struct CompletionMessage: Sendable, Hashable {
+    public var condition: String?
+    public var text: LocalizedText
+
+    public init(condition: String? = nil, text: LocalizedText) {
+        self.condition = condition
+        self.text = text
     }
 }
 
@@ -227,6 +258,11 @@ public struct StepDefinition: Sendable, Hashable {
     public var steps: [StepDefinition]
     /// For pages: present the questions in a seeded shuffled order.
     public var isShuffled: Bool
+    /// The answer the question starts with (SurveyJS's `defaultValue`); the question type must accept it.
+    public var defaultValue: JSONValue?
+    /// An expression whose value is the question's answer until the respondent answers it
+    /// (SurveyJS's `defaultValueExpression`): evaluated at the start and whenever what it reads changes.
+    public var defaultValueExpression: String?
 
     public init(
         id: String, type: String, title: LocalizedText? = nil, description: LocalizedText? = nil,
@@ -338,7 +374,17 @@ extension SurveyDefinition {
                     }
                     askAgain = policy
                 }
-                let settings = SurveySettings(progressCountsContent: progressCountsContent, askAgain: askAgain)
+                var clear = ClearInvisibleValues.onComplete
+                if let text = try settingsReader.optionalString("clearInvisibleValues") {
+                    guard let mode = ClearInvisibleValues(rawValue: text) else {
+                        throw settingsReader.error(
+                            "clearInvisibleValues",
+                            "'clearInvisibleValues' must be \"onComplete\", \"onHidden\" or \"none\", got '\(text)'")
+                    }
+                    clear = mode
+                }
+                let settings = SurveySettings(
+                    progressCountsContent: progressCountsContent, askAgain: askAgain, clearInvisibleValues: clear)
                 try settingsReader.finish()
                 return settings
             } ?? SurveySettings()
@@ -357,6 +403,18 @@ extension SurveyDefinition {
                 try reader.optionalArray("triggers") { (value, path) throws(SurveyError) in
                     var item = try OptionsReader(value, path: path)
                     return try TriggerDefinition(reading: &item)
+                }
+            }.flatMap { $0 } ?? []
+        completionMessages =
+            attempt { () throws(SurveyError) in
+                try reader.optionalArray("completionMessages") { (value, path) throws(SurveyError) in
+                    var item = try OptionsReader(value, path: path)
+                    let condition = try item.optionalString("if")
+                    guard let text = try item.optionalText("text") else {
+                        throw item.error(nil, "a completion message needs a 'text'", kind: .missingField)
+                    }
+                    try item.finish()
+                    return CompletionMessage(condition: condition, text: text)
                 }
             }.flatMap { $0 } ?? []
         var steps: [StepDefinition] = []
@@ -434,6 +492,9 @@ extension SurveyDefinition {
                 "progressCountsContent": .bool(settings.progressCountsContent)
             ]
             if settings.askAgain != .never { settingsMembers["askAgain"] = .string(settings.askAgain.description) }
+            if settings.clearInvisibleValues != .onComplete {
+                settingsMembers["clearInvisibleValues"] = .string(settings.clearInvisibleValues.rawValue)
+            }
             members["settings"] = .object(settingsMembers)
         }
         if !calculatedValues.isEmpty {
@@ -441,6 +502,14 @@ extension SurveyDefinition {
                 calculatedValues.map { .object(["name": .string($0.name), "expression": .string($0.expression)]) })
         }
         if !triggers.isEmpty { members["triggers"] = .array(triggers.map(\.jsonValue)) }
+        if !completionMessages.isEmpty {
+            members["completionMessages"] = .array(
+                completionMessages.map { message in
+                    var members: [String: JSONValue] = ["text": message.text.jsonValue]
+                    if let condition = message.condition { members["if"] = .string(condition) }
+                    return .object(members)
+                })
+        }
         return .object(members)
     }
 
@@ -478,6 +547,8 @@ extension StepDefinition {
             members["steps"] = .array(steps.map(\.jsonValue))
             if isShuffled { members["shuffle"] = .bool(true) }
         }
+        if let defaultValue { members["defaultValue"] = defaultValue }
+        if let defaultValueExpression { members["defaultValueExpression"] = .string(defaultValueExpression) }
         return .object(members)
     }
 }
