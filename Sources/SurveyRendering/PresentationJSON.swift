@@ -33,6 +33,7 @@ extension QuestionPresentation {
         ]
         if let description { members["description"] = .string(description) }
         if let answer { members["answer"] = answer }
+        if isReadOnly { members["readOnly"] = true }
         if let error { members["error"] = error.eventJSON }
         if let content, content.body != nil || content.media != nil { members["content"] = content.jsonValue }
         return .object(members)

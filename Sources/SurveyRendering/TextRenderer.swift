@@ -85,6 +85,14 @@ public struct TextRenderer: SurveyRenderer {
                 if shownContent.insert(question.id).inserted { showContent(question) }
                 continue
             }
+            // Read-only: shown with its answer, never asked.
+            if question.isReadOnly {
+                if shownContent.insert(question.id).inserted {
+                    showTitle(question)
+                    line(paint("= " + (question.answer?.displayText ?? "—"), .dim))
+                }
+                continue
+            }
             hasAnswerable = true
             let isErroneous = question.error != nil && !skippedErrors.contains(question.id)
             guard isErroneous || !asked.contains(question.id) else { continue }

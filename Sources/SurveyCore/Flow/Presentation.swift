@@ -41,6 +41,9 @@ public struct QuestionPresentation: Sendable, Hashable {
     public var error: StepError?
     /// Body text and media, for content steps.
     public var content: ContentPresentation?
+    /// Shown but not editable (`readOnly`, or an `enableIf` that does not hold): the answer is shown,
+    /// an `answer` for it is refused, and it is never required.
+    public var isReadOnly = false
 }
 
 extension SurveySession {
@@ -89,13 +92,16 @@ extension SurveySession {
             isRequired = requiredIf.isTrue(values, context: functionContext)
         }
         let title = step.title.map { pipe(context.text($0)) } ?? step.id
-        return QuestionPresentation(
+        let readOnly = step.collectsAnswer && isReadOnly(index)
+        var presentation = QuestionPresentation(
             id: step.id, typeID: step.question.typeID, title: title,
-            description: step.description.map { pipe(context.text($0)) }, isRequired: isRequired,
+            description: step.description.map { pipe(context.text($0)) }, isRequired: isRequired && !readOnly,
             collectsAnswer: step.collectsAnswer, input: input,
             answer: answers[index].isNull ? JSONValue?.none : answers[index],
             error: lastErrors.first { $0.stepID == step.id },
             content: content(ofStep: step))
+        presentation.isReadOnly = readOnly
+        return presentation
     }
 
     func content(ofStep step: CompiledStep) -> ContentPresentation? {

@@ -36,6 +36,8 @@ public struct Survey: Sendable {
     let completionMessages: [(condition: Expression?, text: LocalizedText)]
     /// `settings.clearInvisibleValues`.
     let clearInvisibleValues: ClearInvisibleValues
+    /// The steps with an `enableIf`.
+    let conditionallyEnabledSteps: [Int]
 
     /// The survey id.
     public var id: String { definition.id }
@@ -66,6 +68,7 @@ public struct Survey: Sendable {
             return false
         }
         defaultSteps = steps.indices.filter { steps[$0].defaultValue != nil || steps[$0].defaultExpression != nil }
+        conditionallyEnabledSteps = steps.indices.filter { steps[$0].enableIf != nil }
         self.definition = definition
         self.functions = functions
         self.units = units
@@ -190,6 +193,10 @@ final class CompiledStep: Sendable {
     let defaultValue: JSONValue?
     /// The expression whose value is its answer until the respondent answers it.
     let defaultExpression: Expression?
+    /// Shown but never editable.
+    let isReadOnly: Bool
+    /// Editable only while this holds.
+    let enableIf: Expression?
 
     init(
         id: String,
@@ -208,8 +215,12 @@ final class CompiledStep: Sendable {
         collectsAnswer: Bool,
         countsForProgress: Bool,
         defaultValue: JSONValue? = nil,
-        defaultExpression: Expression? = nil
+        defaultExpression: Expression? = nil,
+        isReadOnly: Bool = false,
+        enableIf: Expression? = nil
     ) {
+        self.isReadOnly = isReadOnly
+        self.enableIf = enableIf
         self.defaultValue = defaultValue
         self.defaultExpression = defaultExpression
         self.id = id
@@ -293,4 +304,6 @@ enum Watcher: Sendable, Hashable {
     case trigger(Int)
     /// A step whose `defaultValueExpression` reads this slot: its answer follows until the respondent answers it.
     case defaultValue(Int)
+    /// A step whose `enableIf` reads this slot.
+    case enabled(Int)
 }

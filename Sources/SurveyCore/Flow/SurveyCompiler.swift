@@ -208,11 +208,12 @@ struct SurveyCompiler {
                 let branches = compileBranches(
                     definition.branches, path: unit.path, stepID: definition.id, resolve: resolve, units: unitIndexByID,
                     steps: stepIndexByID, flatSteps: flatSteps)
-                for member in ["defaultValue", "defaultValueExpression"]
-                where
-                    (member == "defaultValue"
-                    ? definition.defaultValue != nil : definition.defaultValueExpression != nil)
-                {
+                let stepOnly: [(String, Bool)] = [
+                    ("defaultValue", definition.defaultValue != nil),
+                    ("defaultValueExpression", definition.defaultValueExpression != nil),
+                    ("readOnly", definition.isReadOnly), ("enableIf", definition.enableIf != nil),
+                ]
+                for (member, present) in stepOnly where present {
                     errors.append(
                         SurveyError(
                             .invalidValue, "pages cannot have '\(member)'; put it on the page's questions",
@@ -286,6 +287,7 @@ struct SurveyCompiler {
             for slot in step.defaultExpression?.slots ?? [] where slot != index {
                 watcherPairs.append((slot, .defaultValue(index)))
             }
+            for slot in step.enableIf?.slots ?? [] { watcherPairs.append((slot, .enabled(index))) }
         }
         for (index, trigger) in compiledTriggers.enumerated() {
             if case .complete = trigger.action { continue }
@@ -430,9 +432,12 @@ struct SurveyCompiler {
         let defaultExpression = compileExpression(
             context.flatSteps[index].definition.defaultValueExpression, member: "defaultValueExpression",
             path: context.flatSteps[index].path, stepID: id, resolve: context.resolve)
+        let enableIf = compileExpression(
+            context.flatSteps[index].definition.enableIf, member: "enableIf", path: context.flatSteps[index].path,
+            stepID: id, resolve: context.resolve)
         expressionCount +=
             (visibleIf == nil ? 0 : 1) + (requiredIf == nil ? 0 : 1) + branches.filter { $0.condition != nil }.count
-            + choiceConditions.count + (defaultExpression == nil ? 0 : 1)
+            + choiceConditions.count + (defaultExpression == nil ? 0 : 1) + (enableIf == nil ? 0 : 1)
         guard let question else { return nil }
         let collects = question.collectsAnswer
         var defaultValue: JSONValue?
@@ -469,7 +474,8 @@ struct SurveyCompiler {
             isEnabled: context.flatSteps[index].definition.isEnabled,
             collectsAnswer: collects,
             countsForProgress: collects || definition.settings.progressCountsContent,
-            defaultValue: defaultValue, defaultExpression: defaultExpression)
+            defaultValue: defaultValue, defaultExpression: defaultExpression,
+            isReadOnly: context.flatSteps[index].definition.isReadOnly, enableIf: enableIf)
     }
 
     mutating func configure(_ flatSteps: [FlatStep], at index: Int) -> ConfiguredQuestion? {

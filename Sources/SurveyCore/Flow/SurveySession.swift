@@ -48,6 +48,8 @@ public struct SurveySession {
     var pendingTriggers: [Int] = []
     /// Steps with a `defaultValueExpression` the respondent has answered: it no longer applies.
     var answeredByRespondent: Set<Int> = []
+    /// Steps whose `enableIf` does not hold now: read-only.
+    var disabledSteps: Set<Int> = []
 
     /// Starts a session on the first visible unit.
     /// - Parameters:
@@ -74,11 +76,27 @@ public struct SurveySession {
             derived = initial.derived
             evaluationCount += survey.expressionCount
         }
+        for index in survey.conditionallyEnabledSteps { refreshEnabled(index) }
         for index in survey.defaultSteps { applyDefault(of: index) }
         if let first = derived.unitTree.firstNonzero(from: 0) {
             push(first)
         } else {
             status = .completed
+        }
+    }
+
+    /// Whether step `index` is shown but not editable now (`readOnly`, or an `enableIf` that does not hold).
+    func isReadOnly(_ index: Int) -> Bool {
+        survey.steps[index].isReadOnly || (!disabledSteps.isEmpty && disabledSteps.contains(index))
+    }
+
+    /// Re-evaluates step `index`'s `enableIf`.
+    mutating func refreshEnabled(_ index: Int) {
+        guard let condition = survey.steps[index].enableIf else { return }
+        if condition.isTrue(values, context: functionContext) {
+            disabledSteps.remove(index)
+        } else {
+            disabledSteps.insert(index)
         }
     }
 
@@ -190,6 +208,14 @@ public struct SurveySession {
             throw .stepNotCurrent(stepID, current: currentUnitID)
         }
         guard step.collectsAnswer else { throw .notAnswerable(stepID) }
+        if isReadOnly(index) {
+            let error = AnswerError(code: "readOnly", message: "This answer cannot be changed.")
+            let stepError = StepError(stepID: stepID, error: error, message: context.strings.message(for: error))
+            if !lastErrors.isEmpty { lastErrors.removeAll { $0.stepID == stepID } }
+            lastErrors.append(stepError)
+            emit(.validationFailed([stepError]))
+            throw .invalidAnswer(stepError)
+        }
         let normalized: JSONValue
         if value.isNull || (value.stringValue.map(Self.isBlank) ?? false) {
             normalized = .null
@@ -310,7 +336,7 @@ public struct SurveySession {
         }
         let unit = survey.units[unitIndex]
         var errors: [StepError] = []
-        for index in unit.steps where derived.stepVisible[index] {
+        for index in unit.steps where derived.stepVisible[index] && !isReadOnly(index) {
             let step = survey.steps[index]
             guard step.collectsAnswer else { continue }
             var isRequired = step.isRequired
@@ -481,6 +507,9 @@ public struct SurveySession {
                 clearHiddenChoices(of: index)
             case .trigger(let index):
                 if !pendingTriggers.contains(index) { pendingTriggers.append(index) }
+            case .enabled(let index):
+                evaluationCount += 1
+                refreshEnabled(index)
             case .defaultValue(let index):
                 if !answeredByRespondent.contains(index), applyDefault(of: index) {
                     emit(.answered(stepID: survey.steps[index].id, value: answers[index].isNull ? nil : answers[index]))

@@ -61,5 +61,6 @@ extension UIStrings {
         "error.tooLongRecording": "A gravação pode ter no máximo {max} segundos.",
         "error.pluginFailure": "Não foi possível verificar esta resposta. Tente novamente.",
         "error.notAnswerable": "Esta etapa não requer resposta.",
+        "error.readOnly": "Esta resposta não pode ser alterada.",
     ]
 }

@@ -61,5 +61,6 @@ extension UIStrings {
         "error.tooLongRecording": "The recording may be at most {max} seconds long.",
         "error.pluginFailure": "This answer could not be checked. Please try again.",
         "error.notAnswerable": "This step takes no answer.",
+        "error.readOnly": "This answer cannot be changed.",
     ]
 }

@@ -61,5 +61,6 @@ extension UIStrings {
         "error.tooLongRecording": "L’enregistrement ne doit pas dépasser {max} secondes.",
         "error.pluginFailure": "Impossible de vérifier cette réponse. Veuillez réessayer.",
         "error.notAnswerable": "Cette étape n’attend pas de réponse.",
+        "error.readOnly": "Cette réponse ne peut pas être modifiée.",
     ]
 }

@@ -61,5 +61,6 @@ extension UIStrings {
         "error.tooLongRecording": "Die Aufnahme darf höchstens {max} Sekunden lang sein.",
         "error.pluginFailure": "Diese Antwort konnte nicht geprüft werden. Bitte versuchen Sie es erneut.",
         "error.notAnswerable": "Dieser Schritt erfordert keine Antwort.",
+        "error.readOnly": "Diese Antwort kann nicht geändert werden.",
     ]
 }

@@ -61,5 +61,6 @@ extension UIStrings {
         "error.tooLongRecording": "La registrazione può durare al massimo {max} secondi.",
         "error.pluginFailure": "Non è stato possibile verificare questa risposta. Riprova.",
         "error.notAnswerable": "Questo passaggio non richiede una risposta.",
+        "error.readOnly": "Questa risposta non può essere modificata.",
     ]
 }

@@ -61,5 +61,6 @@ extension UIStrings {
         "error.tooLongRecording": "録音は{max}秒以内にしてください。",
         "error.pluginFailure": "この回答を確認できませんでした。もう一度お試しください。",
         "error.notAnswerable": "このステップには回答は不要です。",
+        "error.readOnly": "この回答は変更できません。",
     ]
 }

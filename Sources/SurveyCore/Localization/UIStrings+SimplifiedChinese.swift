@@ -61,5 +61,6 @@ extension UIStrings {
         "error.tooLongRecording": "录音时长不能超过 {max} 秒。",
         "error.pluginFailure": "无法检查此回答，请重试。",
         "error.notAnswerable": "此步骤无需回答。",
+        "error.readOnly": "此回答无法更改。",
     ]
 }

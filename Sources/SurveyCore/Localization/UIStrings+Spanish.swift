@@ -61,5 +61,6 @@ extension UIStrings {
         "error.tooLongRecording": "La grabación puede durar como máximo {max} segundos.",
         "error.pluginFailure": "No se pudo comprobar esta respuesta. Inténtalo de nuevo.",
         "error.notAnswerable": "Este paso no admite respuesta.",
+        "error.readOnly": "Esta respuesta no se puede cambiar.",
     ]
 }

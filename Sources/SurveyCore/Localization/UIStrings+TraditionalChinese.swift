@@ -61,5 +61,6 @@ extension UIStrings {
         "error.tooLongRecording": "錄音長度不得超過 {max} 秒。",
         "error.pluginFailure": "無法檢查此回答，請再試一次。",
         "error.notAnswerable": "此步驟無需回答。",
+        "error.readOnly": "此回答無法變更。",
     ]
 }

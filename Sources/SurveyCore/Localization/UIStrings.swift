@@ -175,4 +175,5 @@ public enum UIStringKey: String, Sendable, CaseIterable {
     case errorTooLongRecording = "error.tooLongRecording"
     case errorNotAnswerable = "error.notAnswerable"
     case errorPluginFailure = "error.pluginFailure"
+    case errorReadOnly = "error.readOnly"
 }

@@ -18,7 +18,7 @@ struct StepLocation {
 struct StepBuilder {
     static let memberNames = [
         "id", "type", "title", "description", "required", "enabled", "visibleIf", "requiredIf", "branches", "options",
-        "tags", "steps", "shuffle", "defaultValue", "defaultValueExpression",
+        "tags", "steps", "shuffle", "defaultValue", "defaultValueExpression", "readOnly", "enableIf",
     ]
 
     let location: StepLocation
@@ -74,21 +74,23 @@ struct StepBuilder {
             } catch {
                 errors.append(error)
             }
-        case "required", "enabled", "shuffle":
+        case "required", "enabled", "shuffle", "readOnly":
             if key == "shuffle" { hasShuffle = true }
             if value.isNull { return }
             guard case .bool(let flag) = value else { return mismatch(key, "true or false", value) }
             switch key {
             case "required": step.isRequired = flag
             case "enabled": step.isEnabled = flag
+            case "readOnly": step.isReadOnly = flag
             default: step.isShuffled = flag
             }
-        case "visibleIf", "requiredIf", "defaultValueExpression":
+        case "visibleIf", "requiredIf", "defaultValueExpression", "enableIf":
             if value.isNull { return }
             guard case .string(let expression) = value else { return mismatch(key, "a string (an expression)", value) }
             switch key {
             case "visibleIf": step.visibleIf = expression
             case "requiredIf": step.requiredIf = expression
+            case "enableIf": step.enableIf = expression
             default: step.defaultValueExpression = expression
             }
         case "defaultValue":

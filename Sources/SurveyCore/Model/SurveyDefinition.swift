@@ -260,6 +260,10 @@ public struct StepDefinition: Sendable, Hashable {
     public var isShuffled: Bool
     /// The answer the question starts with (SurveyJS's `defaultValue`); the question type must accept it.
     public var defaultValue: JSONValue?
+    /// Shown but not editable (SurveyJS's `readOnly`); not checked for `required`.
+    public var isReadOnly = false
+    /// Editable only while this condition holds (SurveyJS's `enableIf`); read-only otherwise.
+    public var enableIf: String?
     /// An expression whose value is the question's answer until the respondent answers it
     /// (SurveyJS's `defaultValueExpression`): evaluated at the start and whenever what it reads changes.
     public var defaultValueExpression: String?
@@ -548,6 +552,8 @@ extension StepDefinition {
             if isShuffled { members["shuffle"] = .bool(true) }
         }
         if let defaultValue { members["defaultValue"] = defaultValue }
+        if isReadOnly { members["readOnly"] = .bool(true) }
+        if let enableIf { members["enableIf"] = .string(enableIf) }
         if let defaultValueExpression { members["defaultValueExpression"] = .string(defaultValueExpression) }
         return .object(members)
     }
