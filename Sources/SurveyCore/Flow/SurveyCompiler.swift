@@ -134,6 +134,60 @@ struct SurveyCompiler {
             }
         }
 
+        // Carried-forward choices: a question with `choicesFromQuestion` offers its source's
+        // `options.choices` (sources that carry forward themselves are resolved first).
+        for _ in 0..<8 {
+            var changed = false
+            for index in flatSteps.indices {
+                let definition = flatSteps[index].definition
+                guard let source = definition.choicesFromQuestion, definition.options["choices"] == nil else {
+                    continue
+                }
+                let path = flatSteps[index].path.appending("choicesFromQuestion")
+                guard let sourceIndex = stepIndexByID[source], sourceIndex != index else {
+                    var message = "choicesFromQuestion '\(source)' is not another step of this survey"
+                    if let suggestion = closestMatch(to: source, in: flatSteps.map(\.definition.id)) {
+                        message += " (did you mean '\(suggestion)'?)"
+                    }
+                    if !errors.contains(where: { $0.path == path }) {
+                        errors.append(SurveyError(.unknownReference, message, path: path, stepID: definition.id))
+                    }
+                    continue
+                }
+                guard let choices = flatSteps[sourceIndex].definition.options["choices"] else {
+                    if flatSteps[sourceIndex].definition.choicesFromQuestion == nil,
+                        !errors.contains(where: { $0.path == path })
+                    {
+                        errors.append(
+                            SurveyError(
+                                .invalidValue, "'\(source)' has no choices to carry forward", path: path,
+                                stepID: definition.id))
+                    }
+                    continue
+                }
+                var options = definition.options.objectValue ?? [:]
+                options["choices"] = choices
+                var carried = definition
+                carried.options = .object(options)
+                let step = flatSteps[index]
+                flatSteps[index] = FlatStep(
+                    definition: carried, unit: step.unit, unitOffset: step.unitOffset, childOffset: step.childOffset)
+                changed = true
+            }
+            if !changed { break }
+        }
+        for step in flatSteps
+        where step.definition.choicesFromQuestion != nil && step.definition.options["choices"] == nil {
+            let path = step.path.appending("choicesFromQuestion")
+            if !errors.contains(where: { $0.path == path }) {
+                errors.append(
+                    SurveyError(
+                        .invalidValue,
+                        "choicesFromQuestion '\(step.definition.choicesFromQuestion ?? "")' leads to no choices",
+                        path: path, stepID: step.definition.id))
+            }
+        }
+
         // 3. Steps: question types, options and expressions. Steps are independent, so large
         // surveys compile in parallel chunks (one per core); results are merged in document order.
         let stepCount = flatSteps.count
@@ -414,6 +468,28 @@ struct SurveyCompiler {
         {
             for (offset, choice) in input.choices.enumerated() {
                 guard let condition = choice.visibleIf else { continue }
+                if let expression = compileExpression(
+                    condition, member: "visibleIf",
+                    path: context.flatSteps[index].path.appending("options").appending("choices").appending(offset),
+                    stepID: id, resolve: context.resolve)
+                {
+                    choiceConditions[choice.value] = expression
+                }
+            }
+        }
+        // `choicesFromQuestionMode` selected / unselected: each carried choice shows only when the
+        // respondent chose it (or did not) in the source question.
+        if let question, let source = context.flatSteps[index].definition.choicesFromQuestion,
+            let mode = context.flatSteps[index].definition.choicesFromQuestionMode, mode != "all",
+            let input = question.input(in: english).choiceInput
+        {
+            for (offset, choice) in input.choices.enumerated() where !choice.isOther {
+                let literal =
+                    "'"
+                    + choice.value.replacingOccurrences(of: "\\", with: "\\\\")
+                    .replacingOccurrences(of: "'", with: "\\'") + "'"
+                var condition = "{\(source)} \(mode == "selected" ? "anyof" : "noneof") [\(literal)]"
+                if let own = choice.visibleIf { condition = "(\(own)) and (\(condition))" }
                 if let expression = compileExpression(
                     condition, member: "visibleIf",
                     path: context.flatSteps[index].path.appending("options").appending("choices").appending(offset),

@@ -19,6 +19,7 @@ struct StepBuilder {
     static let memberNames = [
         "id", "type", "title", "description", "required", "enabled", "visibleIf", "requiredIf", "branches", "options",
         "tags", "steps", "shuffle", "defaultValue", "defaultValueExpression", "readOnly", "enableIf",
+        "choicesFromQuestion", "choicesFromQuestionMode",
     ]
 
     let location: StepLocation
@@ -96,6 +97,17 @@ struct StepBuilder {
         case "defaultValue":
             if value.isNull { return }
             step.defaultValue = value
+        case "choicesFromQuestion":
+            if value.isNull { return }
+            guard case .string(let source) = value else { return mismatch(key, "a step id", value) }
+            step.choicesFromQuestion = source
+        case "choicesFromQuestionMode":
+            if value.isNull { return }
+            guard case .string(let mode) = value, ["all", "selected", "unselected"].contains(mode) else {
+                return fail(
+                    key, "'choicesFromQuestionMode' must be \"all\", \"selected\" or \"unselected\", got \(value)")
+            }
+            step.choicesFromQuestionMode = mode
         case "tags":
             guard case .array(let elements) = value, elements.allSatisfy({ $0.stringValue != nil }) else {
                 if !value.isNull { mismatch(key, "an array of strings", value) }

@@ -264,6 +264,10 @@ public struct StepDefinition: Sendable, Hashable {
     public var isReadOnly = false
     /// Editable only while this condition holds (SurveyJS's `enableIf`); read-only otherwise.
     public var enableIf: String?
+    /// The step whose choices this question offers (SurveyJS's `choicesFromQuestion`).
+    public var choicesFromQuestion: String?
+    /// Which of them: `all`, or those the respondent `selected` or left `unselected` there.
+    public var choicesFromQuestionMode: String?
     /// An expression whose value is the question's answer until the respondent answers it
     /// (SurveyJS's `defaultValueExpression`): evaluated at the start and whenever what it reads changes.
     public var defaultValueExpression: String?
@@ -553,6 +557,8 @@ extension StepDefinition {
         }
         if let defaultValue { members["defaultValue"] = defaultValue }
         if isReadOnly { members["readOnly"] = .bool(true) }
+        if let choicesFromQuestion { members["choicesFromQuestion"] = .string(choicesFromQuestion) }
+        if let choicesFromQuestionMode { members["choicesFromQuestionMode"] = .string(choicesFromQuestionMode) }
         if let enableIf { members["enableIf"] = .string(enableIf) }
         if let defaultValueExpression { members["defaultValueExpression"] = .string(defaultValueExpression) }
         return .object(members)

@@ -1,0 +1,58 @@
+import SurveyBuiltins
+import SurveyCore
+import Testing
+
+/// `choicesFromQuestion` (SurveyJS's carry-forward): a question offers another's choices, all of
+/// them or those the respondent selected or left unselected there.
+struct ChoicesFromQuestionTests {
+    static func survey(mode: String?) throws -> Survey {
+        let modeMember = mode.map { #", "choicesFromQuestionMode": "\#($0)""# } ?? ""
+        return try SurveyLoader(registry: .builtins()).load(
+            text: """
+                {"formatVersion": 1, "id": "c", "title": "C", "steps": [
+                  {"id": "tried", "type": "multiple-choice", "options": {"choices": ["a", "b", "c"]}},
+                  {"id": "liked", "type": "multiple-choice", "choicesFromQuestion": "tried"\(modeMember)},
+                  {"id": "best", "type": "single-choice", "choicesFromQuestion": "liked", "choicesFromQuestionMode": "selected"}
+                ]}
+                """, source: "c.json")
+    }
+
+    static func offered(_ session: SurveySession) -> [String] {
+        session.currentStep?.questions.first?.input.choiceInput?.choices.map(\.value) ?? []
+    }
+
+    @Test(arguments: [
+        (nil, ["a", "b", "c"]), ("all", ["a", "b", "c"]), ("selected", ["a", "c"]), ("unselected", ["b"]),
+    ])
+    func theModeDecidesWhichChoicesAreOffered(mode: String?, expected: [String]) throws {
+        var session = SurveySession(survey: try Self.survey(mode: mode))
+        try session.answer(["a", "c"], for: "tried")
+        session.next()
+        #expect(Self.offered(session) == expected)
+        if mode == "selected" {
+            #expect(throws: SessionError.self) { try session.answer(["b"], for: "liked") }
+            // Carried forward again: only what was liked.
+            try session.answer(["c"], for: "liked")
+            session.next()
+            #expect(Self.offered(session) == ["c"])
+        }
+    }
+
+    @Test func aSourceWithoutChoicesOrAnUnknownOneIsALoadError() {
+        for (source, message) in [
+            ("nosuch", "choicesFromQuestion 'nosuch' is not another step of this survey"),
+            ("note", "'note' has no choices to carry forward"),
+        ] {
+            let text = """
+                {"formatVersion": 1, "id": "c", "title": "C", "steps": [
+                  {"id": "note", "type": "text"},
+                  {"id": "liked", "type": "multiple-choice", "choicesFromQuestion": "\(source)"}]}
+                """
+            #expect {
+                try SurveyLoader(registry: .builtins()).load(text: text, source: "c.json")
+            } throws: { error in
+                "\(error)".contains(message)
+            }
+        }
+    }
+}
