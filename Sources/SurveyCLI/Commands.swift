@@ -17,6 +17,32 @@ let pluginOption = CommandSpec.Option(
     help:
         "Load question types and functions from a plugin library (.so); SURVEY_PLUGIN_PATH adds every .so in its directories.",
     isRepeatable: true)
+let variableOption = CommandSpec.Option(
+    name: "--var", valueName: "NAME=VALUE",
+    help:
+        "Give the survey's declared variable NAME a value (JSON, or text when it is not JSON), as a host app would.",
+    isRepeatable: true)
+
+/// The `--var NAME=VALUE` options, checked against the survey's declared `variables`.
+/// - Throws: ``UsageError`` for a malformed option or a name the survey does not declare.
+func variables(_ arguments: ParsedArguments, survey: Survey, command: String) throws(UsageError) -> [String: JSONValue]
+{
+    var result: [String: JSONValue] = [:]
+    let declared = survey.definition.variables.map(\.name)
+    for option in arguments.all("--var") {
+        guard let equals = option.firstIndex(of: "="), equals != option.startIndex else {
+            throw UsageError("--var must be NAME=VALUE, got '\(option)'", command: command)
+        }
+        let name = String(option[..<equals])
+        let text = String(option[option.index(after: equals)...])
+        guard declared.contains(name) else {
+            let known = declared.isEmpty ? "it declares none" : "it declares \(declared.joined(separator: ", "))"
+            throw UsageError("--var \(name): the survey declares no variable '\(name)' (\(known))", command: command)
+        }
+        result[name] = (try? JSONParser.parse(text)) ?? .string(text)
+    }
+    return result
+}
 let isolatePluginsOption = CommandSpec.Option(
     name: "--isolate-plugins", valueName: nil,
     help:
@@ -67,7 +93,7 @@ enum RunCommand: Command {
             .init(
                 name: "--result", valueName: "PATH",
                 help: "Also write the completed result (path and answers) as JSON to PATH."),
-            seedOption, todayOption, pluginOption, isolatePluginsOption, pluginTimeoutOption,
+            seedOption, todayOption, variableOption, pluginOption, isolatePluginsOption, pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: 1,
         discussion: """
@@ -132,10 +158,12 @@ enum RunCommand: Command {
             stateStore = FileStateStore(path: statePath)
         }
         let today = try today(arguments, command: spec.name)
+        let given = try variables(arguments, survey: survey, command: spec.name)
         let started =
             session
             ?? SurveySession(
-                survey: survey, seed: seed, locale: context.locale(option: arguments.value("--locale")), today: today)
+                survey: survey, seed: seed, locale: context.locale(option: arguments.value("--locale")), today: today,
+                variables: given)
         var driver = SurveyDriver(session: started, stateStore: stateStore, isResumed: isResumed, recorder: recorder)
         SignalHandling.install(answersAreKept: recorder != nil)
         let outcome: DriverOutcome
@@ -207,11 +235,12 @@ enum RunCommand: Command {
             }
             let seed = try seed(arguments, command: spec.name)
             let today = try today(arguments, command: spec.name)
+            let given = try variables(arguments, survey: survey, command: spec.name)
             let session =
                 resumed
                 ?? SurveySession(
                     survey: survey, seed: seed, locale: context.locale(option: arguments.value("--locale")),
-                    today: today)
+                    today: today, variables: given)
             let recorder = try ResponseRecorder(store: store, respondentID: respondent, session: session)
             return PreparedRecording(session: session, recorder: recorder, isContinued: false)
         } catch let error as StoreError {

@@ -33,7 +33,8 @@ enum TestCommand: Command {
             .init(
                 name: "--respondent", valueName: "ID",
                 help: "The respondent id of the recorded run (default survey-test)."),
-            localeOption, seedOption, todayOption, pluginOption, isolatePluginsOption, pluginTimeoutOption,
+            localeOption, seedOption, todayOption, variableOption, pluginOption, isolatePluginsOption,
+            pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: nil,
         discussion: """
@@ -139,7 +140,8 @@ enum TestCommand: Command {
             survey: survey, script: testCase.script, seed: testCase.seed ?? seed,
             locale: testCase.locale ?? context.locale(option: arguments.value("--locale")),
             today: testCase.today ?? today, output: quiet ? nil : { Console.line($0) },
-            recorder: try makeRecorder(arguments, context: context), allowsExtra: arguments.flag("--allow-extra"))
+            recorder: try makeRecorder(arguments, context: context), allowsExtra: arguments.flag("--allow-extra"),
+            variables: try variables(arguments, survey: survey, command: spec.name))
         if let failure = run.failure {
             var place = failure.stepID.map { " (at '\($0)'" } ?? ""
             // A refusal by a plugin type names the plugin file, like every other plugin problem.

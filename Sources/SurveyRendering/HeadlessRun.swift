@@ -28,13 +28,14 @@ public struct HeadlessRun: Sendable {
     ///   - output: also receives each event line as it is produced.
     ///   - recorder: makes a recorder for the new session (a response store's), which keeps every
     ///     accepted action; when it cannot be made, the run fails with a `storeFailed` failure.
+    ///   - variables: values of the survey's declared variables.
     ///   - allowsExtra: accept a script that names steps the survey does not have, or has actions
     ///     left after the survey was completed (by default both fail the run: they are usually typos).
     public init(
         survey: Survey, script: AnswerScript, seed: UInt64 = 0, locale: String? = nil, today: String? = nil,
         output: ((String) -> Void)? = nil,
         recorder makeRecorder: ((SurveySession) throws -> any SessionRecorder)? = nil,
-        allowsExtra: Bool = false
+        allowsExtra: Bool = false, variables: [String: JSONValue] = [:]
     ) {
         let script = script.foldingOtherComments(for: survey)
         final class Lines: @unchecked Sendable { var lines: [String] = [] }
@@ -43,7 +44,7 @@ public struct HeadlessRun: Sendable {
             collected.lines.append(line)
             output?(line)
         }
-        let session = SurveySession(survey: survey, seed: seed, locale: locale, today: today)
+        let session = SurveySession(survey: survey, seed: seed, locale: locale, today: today, variables: variables)
         var driver = SurveyDriver(session: session)
         var recorderFailure: RendererError?
         if let makeRecorder {

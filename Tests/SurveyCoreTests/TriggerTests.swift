@@ -161,3 +161,35 @@ import Testing
         #expect(again.triggers.map(\.typeName) == ["setvalue", "copyvalue", "runexpression", "skip", "complete"])
     }
 }
+
+/// The new rules are incremental: an answer re-evaluates only the triggers, defaults and enableIf
+/// conditions that read it.
+@Suite struct RuleIncrementalityTests {
+    @Test func anUnrelatedAnswerEvaluatesNoRule() throws {
+        var steps = [#"{"id": "x", "type": "t-text"}"#]
+        var triggers: [String] = []
+        for index in 0..<200 {
+            steps.append(
+                #"{"id": "q\#(index)", "type": "t-text", "enableIf": "{q\#(index + 1000)} = 'y'", "defaultValueExpression": "{q\#(index + 1000)} + '!'"}"#
+            )
+            steps.append(#"{"id": "q\#(index + 1000)", "type": "t-text"}"#)
+            triggers.append(
+                #"{"type": "setvalue", "if": "{q\#(index + 1000)} = 'z'", "target": "q\#(index)", "value": "v"}"#)
+        }
+        var text = surveyJSON(steps)
+        text.removeLast()
+        let survey = try loadSurvey(text + ", \"triggers\": [\(triggers.joined(separator: ","))]}")
+        var session = SurveySession(survey: survey)
+        let before = session.evaluationCount
+        try session.answer("anything", for: "x")
+        #expect(session.evaluationCount == before)
+        session.next()
+        session.next()
+        #expect(session.currentUnitID == "q1000")
+        let beforeRelated = session.evaluationCount
+        try session.answer("z", for: "q1000")
+        // One trigger, one enableIf, one default: a handful of evaluations, not hundreds.
+        #expect(session.evaluationCount - beforeRelated <= 4)
+        #expect(session.answer(for: "q0") == "v")
+    }
+}

@@ -56,6 +56,19 @@ public struct Expression: Sendable {
         callsImpureFunction = result.callsImpureFunction
     }
 
+    /// The expression of a host variable: the value the host gave it, else its default. It depends on
+    /// the session, not on answers, like the date (so the analysis treats it as unknown).
+    init(hostVariable name: String, default value: JSONValue) {
+        let function = ExpressionFunction(name: "variable", arity: 0...0, isPure: false) { _, context in
+            context.variables[name] ?? value
+        }
+        source = "{\(name)}"
+        referencedNames = []
+        root = .call(function, [])
+        slots = []
+        callsImpureFunction = true
+    }
+
     /// Evaluates against `values` (indexed by slot).
     public func evaluate(_ values: [JSONValue], context: FunctionContext) -> JSONValue {
         values.withUnsafeBufferPointer { Evaluator(values: $0, context: context).evaluate(root) }

@@ -46,9 +46,12 @@ public struct ExpressionFunction: Sendable {
 public struct FunctionContext: Sendable {
     /// Today's date as `YYYY-MM-DD` (fixed per session so runs replay identically).
     public var today: String
+    /// The values the host gave the survey's declared `variables` (`--var name=value`).
+    public var variables: [String: JSONValue]
 
-    public init(today: String) {
+    public init(today: String, variables: [String: JSONValue] = [:]) {
         self.today = today
+        self.variables = variables
     }
 
     /// Today in UTC.

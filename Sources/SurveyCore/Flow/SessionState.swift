@@ -18,6 +18,8 @@ public struct SessionState: Sendable, Hashable {
     /// Every stored answer by step id.
     public var answers: [String: JSONValue]
     public var actions: [SessionAction]
+    /// The values the host gave the survey's variables when the session started.
+    public var variables: [String: JSONValue] = [:]
 }
 
 extension SurveySession {
@@ -27,7 +29,7 @@ extension SurveySession {
         for (index, value) in answers.enumerated() where !value.isNull { stored[survey.steps[index].id] = value }
         return SessionState(
             surveyID: survey.id, surveyVersion: survey.definition.version, seed: seed, locale: locale, today: today,
-            status: status, path: pathIDs, answers: stored, actions: actions)
+            status: status, path: pathIDs, answers: stored, actions: actions, variables: variables)
     }
 
     /// Resumes a saved session by replaying its actions through the session's own checks.
@@ -50,7 +52,12 @@ extension SurveySession {
         guard state.status == .inProgress else {
             throw .incompatibleState("the session is already \(state.status.rawValue) and cannot continue")
         }
-        self.init(survey: survey, seed: state.seed, locale: state.locale, today: state.today)
+        let declared = Set(survey.definition.variables.map(\.name))
+        if let unknown = state.variables.keys.sorted().first(where: { !declared.contains($0) }) {
+            throw .incompatibleState("it gives the variable '\(unknown)', which the survey does not declare")
+        }
+        self.init(
+            survey: survey, seed: state.seed, locale: state.locale, today: state.today, variables: state.variables)
         for (number, action) in state.actions.enumerated() {
             let before = actions.count
             switch action {
@@ -115,6 +122,7 @@ extension SessionState {
             "actions": .array(actions.map(\.jsonValue)),
         ]
         if let surveyVersion { members["surveyVersion"] = .string(surveyVersion) }
+        if !variables.isEmpty { members["variables"] = .object(variables) }
         return .object(members)
     }
 
@@ -150,6 +158,10 @@ extension SessionState {
             try reader.optionalArray("actions") { (value, path) throws(SurveyError) in
                 try SessionAction(json: value, path: path)
             } ?? []
+        guard case .object(let given) = reader.value("variables") ?? .object([:]) else {
+            throw reader.error("variables", "'variables' must be an object (variable name → value)")
+        }
+        variables = given
         try reader.finish()
     }
 }

@@ -56,8 +56,10 @@ extension Survey {
     package struct AnalysisCalculatedValue: Sendable {
         package let name: String
         package let expression: Expression
-        /// `$.calculatedValues[index]`.
+        /// `$.calculatedValues[index]`, or `$.variables[index]` for a host variable.
         package let path: JSONPath
+        /// A host variable (`variables`): its value comes from the host, not from answers.
+        package var isVariable = false
     }
 
     /// The units in document order.
@@ -95,8 +97,15 @@ extension Survey {
         for (index, value) in definition.calculatedValues.enumerated() where pathIndex[value.name] == nil {
             pathIndex[value.name] = index
         }
-        return calculated.map { value in
-            AnalysisCalculatedValue(
+        var variableIndex: [String: Int] = [:]
+        for (index, variable) in definition.variables.enumerated() { variableIndex[variable.name] = index }
+        return calculated.enumerated().map { position, value in
+            if position >= definition.calculatedValues.count, let index = variableIndex[value.name] {
+                return AnalysisCalculatedValue(
+                    name: value.name, expression: value.expression, path: JSONPath([.key("variables"), .index(index)]),
+                    isVariable: true)
+            }
+            return AnalysisCalculatedValue(
                 name: value.name, expression: value.expression,
                 path: JSONPath([.key("calculatedValues"), .index(pathIndex[value.name] ?? 0)]))
         }

@@ -133,10 +133,26 @@ struct SurveyCompiler {
                 calculatedIndexByName[name] = index
             }
         }
+        // Host variables: calculated values whose value the session is given (after the authored ones).
+        let variablesPath = JSONPath.root.appending("variables")
+        for (position, variable) in definition.variables.enumerated() {
+            let name = variable.name
+            let path = variablesPath.appending(position)
+            if let previous = stepIndexByID[name] {
+                duplicate(name, at: path, member: "name", previous: flatSteps[previous].path)
+            } else if let previous = pageIndexByID[name] {
+                duplicate(name, at: path, member: "name", previous: flatUnits[previous].path)
+            } else if calculatedIndexByName[name] != nil {
+                duplicate(name, at: path, member: "name", previous: path)
+            } else {
+                calculatedIndexByName[name] = definition.calculatedValues.count + position
+            }
+        }
 
         // Carried-forward choices: a question with `choicesFromQuestion` offers its source's
         // `options.choices` (sources that carry forward themselves are resolved first).
-        for _ in 0..<8 {
+        let carries = flatSteps.contains { $0.definition.choicesFromQuestion != nil }
+        for _ in 0..<(carries ? 8 : 0) {
             var changed = false
             for index in flatSteps.indices {
                 let definition = flatSteps[index].definition
@@ -176,7 +192,7 @@ struct SurveyCompiler {
             }
             if !changed { break }
         }
-        for step in flatSteps
+        for step in carries ? flatSteps : []
         where step.definition.choicesFromQuestion != nil && step.definition.options["choices"] == nil {
             let path = step.path.appending("choicesFromQuestion")
             if !errors.contains(where: { $0.path == path }) {
@@ -305,6 +321,13 @@ struct SurveyCompiler {
             }
         }
 
+        for variable in definition.variables {
+            compiledCalculated.append(
+                CompiledCalculated(
+                    name: variable.name,
+                    expression: Expression(hostVariable: variable.name, default: variable.defaultValue ?? .null)))
+        }
+        if !definition.variables.isEmpty { usesDateFunctions = true }
         var compiledMessages: [(condition: Expression?, text: LocalizedText)] = []
         for (index, message) in definition.completionMessages.enumerated() {
             let path = JSONPath.root.appending("completionMessages").appending(index)

@@ -23,6 +23,8 @@ public struct SurveySession {
     public let locale: String
     /// The date `today()` and `age()` use, `YYYY-MM-DD`.
     public let today: String
+    /// The values the host gave the survey's variables.
+    public let variables: [String: JSONValue]
     /// Where the session stands.
     public internal(set) var status: SessionStatus = .inProgress
     /// Problems found by the last answer or Next on the current unit.
@@ -56,7 +58,11 @@ public struct SurveySession {
     ///   - seed: drives every shuffle; store it (it is part of ``state``) to replay the run.
     ///   - locale: the respondent's locale; texts fall back to the survey's default locale.
     ///   - today: the date for `today()`/`age()`, default the current UTC date.
-    public init(survey: Survey, seed: UInt64 = 0, locale: String? = nil, today: String? = nil) {
+    ///   - variables: values of the survey's declared `variables`, by name (others are ignored).
+    public init(
+        survey: Survey, seed: UInt64 = 0, locale: String? = nil, today: String? = nil,
+        variables: [String: JSONValue] = [:]
+    ) {
         self.survey = survey
         self.seed = seed
         let locale = locale ?? survey.definition.defaultLocale
@@ -64,14 +70,17 @@ public struct SurveySession {
         let today = today ?? FunctionContext.current().today
         self.today = today
         context = PresentationContext(locale: locale, defaultLocale: survey.definition.defaultLocale)
-        functionContext = FunctionContext(today: today)
+        let declared = Set(survey.definition.variables.map(\.name))
+        let given = variables.filter { declared.contains($0.key) }
+        self.variables = given
+        functionContext = FunctionContext(today: today, variables: given)
         answers = [JSONValue](repeating: .null, count: survey.steps.count)
         liveCount = [Int32](repeating: 0, count: survey.units.count)
-        if let initial = survey.initialState, initial.today == today || !survey.usesDateFunctions {
+        if let initial = survey.initialState, given.isEmpty, initial.today == today || !survey.usesDateFunctions {
             values = initial.values
             derived = initial.derived
         } else {
-            let initial = DerivedState.compute(survey: survey, context: FunctionContext(today: today))
+            let initial = DerivedState.compute(survey: survey, context: functionContext)
             values = initial.values
             derived = initial.derived
             evaluationCount += survey.expressionCount

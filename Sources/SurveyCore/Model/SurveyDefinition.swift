@@ -31,6 +31,9 @@ public struct SurveyDefinition: Sendable, Hashable {
     /// Rules that act when their condition holds (SurveyJS's triggers): set, copy or compute an
     /// answer, skip to a step, complete the survey.
     public var triggers: [TriggerDefinition] = []
+    /// Values the host app passes when a session starts (`{plan}`, `{lang}`), declared so that
+    /// expressions can use them and an unknown name stays a load error.
+    public var variables: [VariableDefinition] = []
     /// What respondents read when they complete the survey: the first message whose condition holds
     /// (one without `if` always does), as SurveyJS's `completedHtmlOnCondition` and `completedHtml`.
     public var completionMessages: [CompletionMessage] = []
@@ -104,6 +107,18 @@ public struct CalculatedValue: Sendable, Hashable {
     public init(name: String, expression: String) {
         self.name = name
         self.expression = expression
+    }
+}
+
+/// A host variable: `{name}` in expressions and piped texts reads the value the host gave it when the
+/// session started (`survey run --var name=value`), else `default` (else empty).
+public struct VariableDefinition: Sendable, Hashable {
+    public var name: String
+    public var defaultValue: JSONValue?
+
+    public init(name: String, defaultValue: JSONValue? = nil) {
+        self.name = name
+        self.defaultValue = defaultValue
     }
 }
 
@@ -413,6 +428,16 @@ extension SurveyDefinition {
                     return try TriggerDefinition(reading: &item)
                 }
             }.flatMap { $0 } ?? []
+        variables =
+            attempt { () throws(SurveyError) in
+                try reader.optionalArray("variables") { (value, path) throws(SurveyError) in
+                    var item = try OptionsReader(value, path: path)
+                    let variable = VariableDefinition(
+                        name: try item.string("name"), defaultValue: item.value("default"))
+                    try item.finish()
+                    return variable
+                }
+            }.flatMap { $0 } ?? []
         completionMessages =
             attempt { () throws(SurveyError) in
                 try reader.optionalArray("completionMessages") { (value, path) throws(SurveyError) in
@@ -510,6 +535,14 @@ extension SurveyDefinition {
                 calculatedValues.map { .object(["name": .string($0.name), "expression": .string($0.expression)]) })
         }
         if !triggers.isEmpty { members["triggers"] = .array(triggers.map(\.jsonValue)) }
+        if !variables.isEmpty {
+            members["variables"] = .array(
+                variables.map { variable in
+                    var members: [String: JSONValue] = ["name": .string(variable.name)]
+                    if let value = variable.defaultValue { members["default"] = value }
+                    return .object(members)
+                })
+        }
         if !completionMessages.isEmpty {
             members["completionMessages"] = .array(
                 completionMessages.map { message in

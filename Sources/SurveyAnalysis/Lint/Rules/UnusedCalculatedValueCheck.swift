@@ -36,9 +36,10 @@ final class UnusedCalculatedValueCheck: LintCheck {
             guard !used.contains(slot) else { continue }
             let only =
                 usedBy[slot].map { " (only the calculated value '\($0)' refers to it, and nothing uses that)" } ?? ""
+            let what = value.isVariable ? "variable" : "calculated value"
             context.report(
                 .unusedCalculatedValue,
-                "the calculated value '\(value.name)' is never used: no condition or text refers to {\(value.name)}\(only); use it or remove it",
+                "the \(what) '\(value.name)' is never used: no condition or text refers to {\(value.name)}\(only); use it or remove it",
                 stepID: nil, path: value.path)
         }
     }
