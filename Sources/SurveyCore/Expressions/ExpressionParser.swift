@@ -386,6 +386,11 @@ struct ExpressionParser {
             }
             return .otherText(slot, choices)
         }
+        // SurveyJS's `{q[0]}` (and `{rows[1].price}`): an index is a member like `{q.0}`.
+        if name.contains("["), name.hasSuffix("]") || name.contains("]."), !name.hasPrefix("[") {
+            let dotted = String(name.compactMap { $0 == "[" ? "." : ($0 == "]" ? nil : $0) })
+            if dotted != name, !dotted.contains("..") { return try reference(dotted, at: offset) }
+        }
         var parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         // A name may itself contain dots; prefer the longest prefix that resolves.
         var slot: Int?
