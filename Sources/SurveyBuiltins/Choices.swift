@@ -44,11 +44,13 @@ struct ChoiceDefinition: Sendable, Hashable {
     var iconName: String? = nil
     var isOther: Bool = false
     var visibleIf: String? = nil
+    /// "None of the above": answered only on its own.
+    var isExclusive: Bool = false
 
     func choice(in context: PresentationContext) -> Choice {
         Choice(
             value: value, label: label.resolved(in: context), iconName: iconName, isOther: isOther,
-            visibleIf: visibleIf)
+            visibleIf: visibleIf, isExclusive: isExclusive)
     }
 }
 
@@ -186,6 +188,38 @@ struct ChoiceSet: Sendable, Hashable {
         default:
             guard let label = try reader.optionalText("other") else { return nil }
             return ChoiceDefinition(value: otherValue, label: .authored(label), isOther: true)
+        }
+    }
+
+    /// The value of the choice added by the `none` option (SurveyJS's `showNoneItem` stores `"none"` too).
+    static let noneValue = "none"
+
+    /// Reads `none` (`true` for the built-in "None of the above" label, `false`, or a label text) and
+    /// adds that exclusive choice after the authored ones, before Other.
+    mutating func addNone(from reader: inout OptionsReader) throws(SurveyError) {
+        guard let label = try Self.readLabel("none", builtin: .noneOfTheAbove, from: &reader) else { return }
+        if choices.contains(where: { $0.value == Self.noneValue }) {
+            throw reader.error(
+                "none", "a choice already uses the value '\(Self.noneValue)'; rename it or leave out 'none'",
+                kind: .invalidOptions)
+        }
+        let none = ChoiceDefinition(value: Self.noneValue, label: label, isExclusive: true)
+        if let other = choices.firstIndex(where: \.isOther) {
+            choices.insert(none, at: other)
+        } else {
+            choices.append(none)
+        }
+    }
+
+    /// Reads an option that is `true` (a built-in UI string as label), `false`/absent (`nil`) or a label text.
+    static func readLabel(_ key: String, builtin: UIStringKey, from reader: inout OptionsReader) throws(SurveyError)
+        -> ChoiceLabel?
+    {
+        guard let value = reader.value(key) else { return nil }
+        switch value {
+        case .bool(false): return nil
+        case .bool(true): return .uiString(builtin)
+        default: return try reader.optionalText(key).map { .authored($0) }
         }
     }
 

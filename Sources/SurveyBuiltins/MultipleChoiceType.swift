@@ -6,15 +6,18 @@ import SurveyCore
 /// |---|---|---|---|
 /// | `choices` | array, required, non-empty | — | As for `single-choice`. |
 /// | `other` | Boolean or text | `false` | Add an Other choice (value `"other"`). |
+/// | `none` | Boolean or text | `false` | Add an exclusive "None of the above" choice (value `"none"`), answered only on its own. |
+/// | `selectAll` | Boolean or text | `false` | Offer a "Select all" item, which selects every regular choice offered. |
 /// | `shuffle` | Boolean | `false` | Offer the choices in a seeded random order. |
 /// | `presentation` | string | none | A presentation hint. |
 /// | `minSelections` | integer ≥ 0 | none | Fewest selections. |
 /// | `maxSelections` | integer ≥ 1 | none | Most selections; `minSelections ≤ maxSelections ≤` number of choices (Other counts). |
 ///
-/// **Answer:** an array of unique strings: choice values, and at most one Other text. Normalised
-/// to the authored choice order with the Other text last; a bare `"other"` next to an Other text is
-/// dropped. Errors: `wrongShape`, `notAChoice` (`value`; also for a second Other text),
-/// `duplicateSelection` (`value`), `otherTextRequired`, `tooFewSelections` (`min`), `tooManySelections` (`max`).
+/// **Answer:** an array of unique strings: choice values, and at most one Other text. Kept
+/// in the respondent's order; a bare `"other"` next to an Other text is dropped; `["none"]` alone
+/// satisfies `minSelections` (as in SurveyJS). Errors: `wrongShape`, `notAChoice` (`value`; also for a
+/// second Other text), `duplicateSelection` (`value`), `otherTextRequired`, `exclusiveChoice` (`label`,
+/// `value`: None picked with anything else), `tooFewSelections` (`min`), `tooManySelections` (`max`).
 ///
 /// ```json
 /// { "id": "colors", "type": "multiple-choice", "title": "Favourite colours",
@@ -26,6 +29,8 @@ public struct MultipleChoiceType: QuestionType {
         var choices: ChoiceSet
         var minimumSelections: Int?
         var maximumSelections: Int?
+        /// The label of the "Select all" item, when there is one.
+        var selectAll: ChoiceLabel?
     }
 
     /// Creates the type (its configuration comes from each question's options).
@@ -35,8 +40,11 @@ public struct MultipleChoiceType: QuestionType {
     public var summary: String { "Any number of a list of choices, with min/max selections and optional Other text" }
 
     public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
-        let choices = try ChoiceSet.read(from: &reader)
-        let count = choices.choices.count
+        var choices = try ChoiceSet.read(from: &reader)
+        try choices.addNone(from: &reader)
+        let selectAll = try ChoiceSet.readLabel("selectAll", builtin: .selectAll, from: &reader)
+        // "None of the above" is never picked with another choice, so it adds nothing to what can be selected.
+        let count = choices.choices.filter { !$0.isExclusive }.count
         let minimum = try reader.optionalInt("minSelections", in: 0...Int.max)
         let maximum = try reader.optionalInt("maxSelections", in: 1...Int.max)
         if let minimum, let maximum, minimum > maximum {
@@ -54,17 +62,31 @@ public struct MultipleChoiceType: QuestionType {
                 "minSelections", "'minSelections' (\(minimum)) is more than the \(count) choices", kind: .invalidOptions
             )
         }
-        return Options(choices: choices, minimumSelections: minimum, maximumSelections: maximum)
+        let regular = choices.choices.filter { !$0.isOther && !$0.isExclusive }.count
+        if selectAll != nil, let maximum, maximum < regular {
+            throw reader.error(
+                "selectAll",
+                "'selectAll' selects all \(regular) choices, more than 'maxSelections' (\(maximum)) allows; leave out one of them",
+                kind: .invalidOptions)
+        }
+        return Options(
+            choices: choices, minimumSelections: minimum, maximumSelections: maximum, selectAll: selectAll)
     }
 
     public func input(for options: Options, in context: PresentationContext) -> InputPrimitive {
-        .multipleChoice(
-            options.choices.input(
-                in: context, minimumSelections: options.minimumSelections,
-                maximumSelections: options.maximumSelections))
+        var input = options.choices.input(
+            in: context, minimumSelections: options.minimumSelections, maximumSelections: options.maximumSelections)
+        input.selectAllLabel = options.selectAll?.resolved(in: context)
+        return .multipleChoice(input)
     }
 
     public func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {
+        try normalize(answer, options: options, in: .english)
+    }
+
+    public func normalize(_ answer: JSONValue, options: Options, in context: PresentationContext) throws(AnswerError)
+        -> JSONValue
+    {
         guard case .array(let elements) = answer else {
             throw AnswerError.wrongShape(expected: "a list of choices", got: answer)
         }
@@ -98,7 +120,17 @@ public struct MultipleChoiceType: QuestionType {
         }
         if sawBareOther, otherText == nil { throw ChoiceSet.otherTextRequired() }
         let count = picked.count + (otherText == nil ? 0 : 1)
-        if let minimum = options.minimumSelections, count < minimum {
+        var isExclusiveAlone = false
+        if let exclusive = options.choices.choices.first(where: \.isExclusive), picked.contains(exclusive.value) {
+            guard count == 1 else {
+                let label = exclusive.label.resolved(in: context)
+                throw AnswerError(
+                    code: "exclusiveChoice", message: "'\(label)' cannot be combined with other choices.",
+                    arguments: ["label": label, "value": exclusive.value])
+            }
+            isExclusiveAlone = true
+        }
+        if let minimum = options.minimumSelections, count < minimum, !isExclusiveAlone {
             throw AnswerError(
                 code: "tooFewSelections", message: "Select at least \(minimum).", arguments: ["min": String(minimum)])
         }

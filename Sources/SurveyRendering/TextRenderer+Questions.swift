@@ -29,7 +29,12 @@ extension TextRenderer {
                 typed = readMoreLines(after: text)
             }
             do {
-                var value = try parser.parse(typed, forStep: question.id)
+                var value: JSONValue
+                if let chosen = try choiceAnswer(typed, for: question.input, parser: parser, stepID: question.id) {
+                    value = chosen
+                } else {
+                    value = try parser.parse(typed, forStep: question.id)
+                }
                 if let choices = question.input.choiceInput, let other = choices.choices.first(where: \.isOther) {
                     switch askOtherText(in: value, other: other) {
                     case .some(.line(let replaced)):
@@ -54,6 +59,41 @@ extension TextRenderer {
         }
     }
 
+    /// A line typed for a choice question, read against the choices as shown: numbers are positions
+    /// in the list on screen (which leaves out hidden choices and may be shuffled), `0` or the label
+    /// of a "Select all" item stands for every regular choice offered; anything else (a value, a
+    /// label, an Other text) goes through the question type's own parser. `nil` for other inputs.
+    func choiceAnswer(_ line: String, for input: InputPrimitive, parser: LineParser, stepID: String)
+        throws(AnswerError) -> JSONValue?
+    {
+        switch input {
+        case .singleChoice(let choices):
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard let number = Int(text), choices.choices.indices.contains(number - 1) else { return nil }
+            return .string(choices.choices[number - 1].value)
+        case .multipleChoice(let choices):
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.isEmpty { return .array([]) }
+            var values: [JSONValue] = []
+            func add(_ value: JSONValue) {
+                if choices.isOrdered || !values.contains(value) { values.append(value) }
+            }
+            for part in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                if let label = choices.selectAllLabel, part == "0" || part.lowercased() == label.lowercased() {
+                    choices.selectAllValues.forEach { add(.string($0)) }
+                } else if let number = Int(part), choices.choices.indices.contains(number - 1) {
+                    add(.string(choices.choices[number - 1].value))
+                } else {
+                    let parsed = try parser.parse(part, forStep: stepID)
+                    (parsed.arrayValue ?? [parsed]).forEach(add)
+                }
+            }
+            return .array(values)
+        default:
+            return nil
+        }
+    }
+
     /// For a single choice that picked "Other": asks its text.
     mutating func askOtherText(in value: JSONValue, other: Choice) -> Reply? {
         guard value == .string(other.value) else { return nil }
@@ -75,6 +115,7 @@ extension TextRenderer {
             showChoices(choices.choices)
             line(paint(strings[.chooseOne], .dim))
         case .multipleChoice(let choices):
+            if let label = choices.selectAllLabel { line("  0) \(label)") }
             showChoices(choices.choices)
             if choices.isOrdered {
                 let example = (1...max(1, min(3, choices.choices.count))).reversed().map(String.init)

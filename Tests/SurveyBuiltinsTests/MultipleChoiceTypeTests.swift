@@ -91,3 +91,94 @@ struct MultipleChoiceTypeTests {
         #expect(try question.normalize(once) == once)
     }
 }
+
+/// `none` ("None of the above", SurveyJS's `showNoneItem`) and `selectAll` (`showSelectAllItem`).
+struct MultipleChoiceNoneAndSelectAllTests {
+    static let options: JSONValue = ["choices": ["a", "b", "c"], "none": true, "other": true, "selectAll": true]
+
+    @Test func noneIsAnExclusiveChoiceBeforeOther() throws {
+        let question = try configure(MultipleChoiceType(), Self.options)
+        let input = try #require(question.input(in: english).choiceInput)
+        #expect(input.choices.map(\.value) == ["a", "b", "c", "none", "other"])
+        #expect(input.choices.map(\.isExclusive) == [false, false, false, true, false])
+        #expect(input.choices[3].label == "None of the above")
+        let french = try #require(
+            question.input(in: PresentationContext(locale: "fr", defaultLocale: "en")).choiceInput)
+        #expect(french.choices[3].label == "Aucune de ces réponses")
+        #expect(french.selectAllLabel == "Tout sélectionner")
+    }
+
+    @Test func noneIsStoredAsAListOfItself() throws {
+        let question = try configure(MultipleChoiceType(), Self.options)
+        #expect(try question.normalize(["none"]) == ["none"])
+        // Typed in a terminal, the label reads as the choice too.
+        #expect(try question.parse(line: "None of the above", in: english) == ["none"])
+    }
+
+    @Test(arguments: [JSONValue.array(["a", "none"]), ["none", "b"], ["none", "my own"]])
+    func noneWithAnythingElseIsRefused(answer: JSONValue) throws {
+        let question = try configure(MultipleChoiceType(), Self.options)
+        AnswerErrorCase(answer, "exclusiveChoice", ["label": "None of the above", "value": "none"]).check(question)
+        do {
+            _ = try question.normalize(answer, in: PresentationContext(locale: "de", defaultLocale: "en"))
+            Issue.record("accepted \(answer)")
+        } catch {
+            #expect(error.arguments["label"] == "Nichts davon")
+            #expect(
+                UIStrings(locale: "de").message(for: error)
+                    == "„Nichts davon“ kann nicht mit anderen Antworten kombiniert werden.")
+        }
+    }
+
+    @Test func noneAloneSatisfiesMinimumSelections() throws {
+        let question = try configure(
+            MultipleChoiceType(), ["choices": ["a", "b", "c"], "none": true, "minSelections": 2])
+        #expect(try question.normalize(["none"]) == ["none"])
+        AnswerErrorCase(["a"], "tooFewSelections", ["min": "2"]).check(question)
+    }
+
+    @Test func noneTakesALabel() throws {
+        let question = try configure(
+            MultipleChoiceType(), ["choices": ["a"], "none": ["en": "I use none", "fr": "Aucun"]])
+        let choices = try #require(question.input(in: english).choiceInput?.choices)
+        #expect(choices.last?.value == "none" && choices.last?.label == "I use none")
+        #expect(try question.normalize(["I use none"]) == ["none"])
+    }
+
+    @Test(arguments: [
+        OptionErrorCase(["choices": ["a", "none"], "none": true], .invalidOptions, "$.options.none"),
+        OptionErrorCase(["choices": ["a"], "none": 1], .invalidValue, "$.options.none"),
+        OptionErrorCase(["choices": ["a"], "selectAll": []], .invalidValue, "$.options.selectAll"),
+        OptionErrorCase(
+            ["choices": ["a", "b", "c"], "selectAll": true, "maxSelections": 2], .invalidOptions, "$.options.selectAll"),
+        OptionErrorCase(
+            ["choices": ["a", "b"], "none": true, "maxSelections": 3], .invalidOptions, "$.options.maxSelections"),
+    ])
+    func badOptionsAreRejected(invalid: OptionErrorCase) {
+        invalid.check(MultipleChoiceType())
+    }
+
+    @Test func selectAllIsAPresentationItemNotAChoice() throws {
+        let question = try configure(MultipleChoiceType(), Self.options)
+        let input = try #require(question.input(in: english).choiceInput)
+        #expect(input.selectAllLabel == "Select all")
+        #expect(input.selectAllValues == ["a", "b", "c"])
+        #expect(!input.choices.contains { $0.label == "Select all" })
+        #expect(try question.normalize(.array(input.selectAllValues.map(JSONValue.string))) == ["a", "b", "c"])
+        let plain = try configure(MultipleChoiceType(), ["choices": ["a"], "selectAll": false])
+        #expect(plain.input(in: english).choiceInput?.selectAllLabel == nil)
+        let labelled = try configure(MultipleChoiceType(), ["choices": ["a"], "selectAll": "All of them"])
+        #expect(labelled.input(in: english).choiceInput?.selectAllLabel == "All of them")
+    }
+
+    @Test func theInputJSONCarriesBothAndReadsBack() throws {
+        let question = try configure(MultipleChoiceType(), Self.options)
+        let input = question.input(in: english)
+        let json = input.jsonValue
+        #expect(json["selectAll"] == "Select all")
+        let choices = try #require(json["choices"]?.arrayValue)
+        #expect(choices[3] == ["value": "none", "label": "None of the above", "isOther": false, "isExclusive": true])
+        #expect(choices[0]["isExclusive"] == nil)
+        #expect(try InputPrimitive(json: json) == input)
+    }
+}

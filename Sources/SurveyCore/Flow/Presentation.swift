@@ -77,8 +77,9 @@ extension SurveySession {
             }
             if choices.isShuffled {
                 var generator = SeededGenerator(seed: seed, purpose: "choices:" + step.id)
-                let others = choices.choices.filter(\.isOther)
-                var regular = choices.choices.filter { !$0.isOther }
+                // "None of the above" and Other stay last, as SurveyJS keeps them.
+                let others = choices.choices.filter { $0.isOther || $0.isExclusive }
+                var regular = choices.choices.filter { !$0.isOther && !$0.isExclusive }
                 regular.shuffle(using: &generator)
                 choices.choices = regular + others
             }

@@ -126,6 +126,10 @@ public struct UIStrings: Sendable, Hashable {
 /// The keys of the built-in UI strings.
 public enum UIStringKey: String, Sendable, CaseIterable {
     case back, next, `continue`, submit, cancel, other, selectAllThatApply, required, optional
+    /// "None of the above": the exclusive choice a multiple choice's `none` option adds
+    case noneOfTheAbove
+    /// "Select all": the item a multiple choice's `selectAll` option adds
+    case selectAll
     case yes, no, `true`, `false`, happy, sad, thumbsUp, thumbsDown
     /// "Question {current} of {total}"
     case progress
@@ -161,6 +165,8 @@ public enum UIStringKey: String, Sendable, CaseIterable {
     case errorNotAnInteger = "error.notAnInteger"
     case errorBelowMinimum = "error.belowMinimum"
     case errorAboveMaximum = "error.aboveMaximum"
+    /// An exclusive choice ("None of the above") picked with others: "'{label}' cannot be combined…"
+    case errorExclusiveChoice = "error.exclusiveChoice"
     case errorNotOnStep = "error.notOnStep"
     case errorNotABoolean = "error.notABoolean"
     case errorInvalidDate = "error.invalidDate"

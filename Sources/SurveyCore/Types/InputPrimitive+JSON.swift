@@ -1,7 +1,8 @@
 /// The JSON form of input primitives, shared by the plugin ABI and the JSON-event protocol.
 ///
 /// Every primitive is an object with a `"kind"` member (``InputPrimitive/kindName``) and the
-/// members of its kind. Optional members that are `nil` are omitted; Booleans are always written.
+/// members of its kind. Optional members that are `nil` are omitted; Booleans are always written, except
+/// a choice's `isExclusive` (added later, written only when true).
 /// Readers treat a missing Boolean as `false` and ignore members they do not know, so later
 /// versions may add members.
 ///
@@ -32,6 +33,7 @@ extension InputPrimitive {
             members["shuffle"] = .bool(input.isShuffled)
             members["ordered"] = .bool(input.isOrdered)
             put("presentation", input.presentation)
+            put("selectAll", input.selectAllLabel)
         case .freeText(let input):
             members["multiline"] = .bool(input.isMultiline)
             put("minLength", input.minimumLength)
@@ -93,7 +95,8 @@ extension InputPrimitive {
                 maximumSelections: try reader.optionalInt("maxSelections"),
                 isShuffled: try reader.bool("shuffle", default: false),
                 isOrdered: try reader.bool("ordered", default: false),
-                presentation: try reader.optionalString("presentation"))
+                presentation: try reader.optionalString("presentation"),
+                selectAllLabel: try reader.optionalString("selectAll"))
             self = kind == "single-choice" ? .singleChoice(input) : .multipleChoice(input)
         case "free-text":
             self = .freeText(
@@ -149,13 +152,15 @@ extension InputPrimitive {
 }
 
 extension Choice {
-    /// The choice as a JSON object: `value`, `label`, `isOther`, and `icon`/`visibleIf` when set.
+    /// The choice as a JSON object: `value`, `label`, `isOther`, and `icon`/`visibleIf` when set,
+    /// `isExclusive` when true.
     public var jsonValue: JSONValue {
         var members: [String: JSONValue] = [
             "value": .string(value), "label": .string(label), "isOther": .bool(isOther),
         ]
         if let iconName { members["icon"] = .string(iconName) }
         if let visibleIf { members["visibleIf"] = .string(visibleIf) }
+        if isExclusive { members["isExclusive"] = .bool(true) }
         return .object(members)
     }
 
@@ -167,6 +172,7 @@ extension Choice {
         self.init(
             value: value, label: try reader.string("label", default: value),
             iconName: try reader.optionalString("icon"),
-            isOther: try reader.bool("isOther", default: false), visibleIf: try reader.optionalString("visibleIf"))
+            isOther: try reader.bool("isOther", default: false), visibleIf: try reader.optionalString("visibleIf"),
+            isExclusive: try reader.bool("isExclusive", default: false))
     }
 }

@@ -60,14 +60,19 @@ public struct Choice: Sendable, Hashable {
     public var isOther: Bool
     /// An expression: the choice is offered only while it holds.
     public var visibleIf: String?
+    /// Whether picking this choice excludes every other ("None of the above"): it is answered alone.
+    public var isExclusive: Bool
 
-    public init(value: String, label: String, iconName: String? = nil, isOther: Bool = false, visibleIf: String? = nil)
-    {
+    public init(
+        value: String, label: String, iconName: String? = nil, isOther: Bool = false, visibleIf: String? = nil,
+        isExclusive: Bool = false
+    ) {
         self.value = value
         self.label = label
         self.iconName = iconName
         self.isOther = isOther
         self.visibleIf = visibleIf
+        self.isExclusive = isExclusive
     }
 }
 
@@ -85,10 +90,14 @@ public struct ChoiceInput: Sendable, Hashable {
     public var isOrdered: Bool
     /// A presentation hint ("list", "dropdown", "icons").
     public var presentation: String?
+    /// The label of a "Select all" item (multiple choice), or `nil` for none: choosing it selects every
+    /// offered choice that is neither ``Choice/isOther`` nor ``Choice/isExclusive``. It is not a choice:
+    /// the answer is the list of those values.
+    public var selectAllLabel: String?
 
     public init(
         choices: [Choice], minimumSelections: Int? = nil, maximumSelections: Int? = nil, isShuffled: Bool = false,
-        isOrdered: Bool = false, presentation: String? = nil
+        isOrdered: Bool = false, presentation: String? = nil, selectAllLabel: String? = nil
     ) {
         self.choices = choices
         self.minimumSelections = minimumSelections
@@ -96,6 +105,13 @@ public struct ChoiceInput: Sendable, Hashable {
         self.isShuffled = isShuffled
         self.isOrdered = isOrdered
         self.presentation = presentation
+        self.selectAllLabel = selectAllLabel
+    }
+
+    /// The values "Select all" selects: every choice offered that is neither Other nor exclusive, in
+    /// the order offered.
+    public var selectAllValues: [String] {
+        choices.filter { !$0.isOther && !$0.isExclusive }.map(\.value)
     }
 }
 
