@@ -157,6 +157,10 @@ public struct HeadlessRenderer: SurveyRenderer {
                     }
                     return "step '\(error.stepID)' is required but was not answered before next"
                 }
+                if let validator = error.validator {
+                    return
+                        "the scripted answer for '\(error.stepID)' fails its '\(validator)' validator: \(error.message)"
+                }
                 return "the scripted answer for '\(error.stepID)' is invalid: \(error.message)"
             }
             failure = RendererError(

@@ -4,12 +4,13 @@ import SurveyCore
 // SurveyCore's own JSON form (`InputPrimitive.jsonValue`), shared with the plugin ABI.
 
 extension StepError {
-    /// `{"stepId", "code", "message", "field"?, "arguments"?}`.
+    /// `{"stepId", "code", "message", "field"?, "arguments"?, "validator"?}`.
     var eventJSON: JSONValue {
         var members: [String: JSONValue] = [
             "stepId": .string(stepID), "code": .string(error.code), "message": .string(message),
         ]
         if let field = error.field { members["field"] = .string(field) }
+        if let validator { members["validator"] = .string(validator) }
         if !error.arguments.isEmpty { members["arguments"] = .object(error.arguments.mapValues(JSONValue.string)) }
         return .object(members)
     }

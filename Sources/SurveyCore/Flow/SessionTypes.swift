@@ -13,11 +13,15 @@ public struct StepError: Error, Sendable, Hashable, CustomStringConvertible {
     public var error: AnswerError
     /// The message in the session's locale.
     public var message: String
+    /// The kind of the step's validator that refused the answer (`numeric`, `expression`, …), or
+    /// `nil` when the question type or the required check did.
+    public var validator: String?
 
-    public init(stepID: String, error: AnswerError, message: String) {
+    public init(stepID: String, error: AnswerError, message: String, validator: String? = nil) {
         self.stepID = stepID
         self.error = error
         self.message = message
+        self.validator = validator
     }
 
     public var description: String { "\(stepID): \(message)" }

@@ -38,6 +38,8 @@ public struct Survey: Sendable {
     let clearInvisibleValues: ClearInvisibleValues
     /// The steps with an `enableIf`.
     let conditionallyEnabledSteps: [Int]
+    /// Steps with `validators`, by step index (run on Next; see ``CompiledValidator``).
+    let validators: [Int: [CompiledValidator]]
 
     /// The survey id.
     public var id: String { definition.id }
@@ -57,7 +59,8 @@ public struct Survey: Sendable {
         steps: [CompiledStep], calculated: [CompiledCalculated], stepIndexByID: [String: Int],
         unitIndexByID: [String: Int], calculatedIndexByName: [String: Int], watchers: WatcherTable,
         calculatedOrder: [Int], expressionCount: Int, usesDateFunctions: Bool, otherChoices: [Int: OtherChoices] = [:],
-        triggers: [CompiledTrigger] = [], completionMessages: [(condition: Expression?, text: LocalizedText)] = []
+        triggers: [CompiledTrigger] = [], completionMessages: [(condition: Expression?, text: LocalizedText)] = [],
+        validators: [Int: [CompiledValidator]] = [:]
     ) {
         self.completionMessages = completionMessages
         clearInvisibleValues = definition.settings.clearInvisibleValues
@@ -69,6 +72,7 @@ public struct Survey: Sendable {
         }
         defaultSteps = steps.indices.filter { steps[$0].defaultValue != nil || steps[$0].defaultExpression != nil }
         conditionallyEnabledSteps = steps.indices.filter { steps[$0].enableIf != nil }
+        self.validators = validators
         self.definition = definition
         self.functions = functions
         self.units = units

@@ -268,6 +268,8 @@ struct SurveyCompiler {
             usesDateFunctions = usesDateFunctions || results.usesDateFunctions[chunk]
             expressionCount += results.expressionCounts[chunk]
         }
+        let validation = compileValidators(flatSteps, questions: questions, resolve: resolve)
+        expressionCount += validation.expressionCount
         var compiledUnits: [CompiledUnit] = []
         compiledUnits.reserveCapacity(flatUnits.count)
         for unit in flatUnits {
@@ -378,7 +380,8 @@ struct SurveyCompiler {
             calculated: compiledCalculated, stepIndexByID: stepIndexByID, unitIndexByID: unitIndexByID,
             calculatedIndexByName: calculatedIndexByName, watchers: watchers, calculatedOrder: order,
             expressionCount: expressionCount, usesDateFunctions: usesDateFunctions, otherChoices: otherChoices,
-            triggers: compiledTriggers, completionMessages: compiledMessages)
+            triggers: compiledTriggers, completionMessages: compiledMessages,
+            validators: validation.validators)
     }
 
     /// What compiling one step needs to look up (shared, read-only, by every chunk).

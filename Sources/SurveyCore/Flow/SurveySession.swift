@@ -356,6 +356,8 @@ public struct SurveySession {
             if isRequired, step.question.isEmpty(answers[index]) {
                 errors.append(
                     StepError(stepID: step.id, error: .required, message: context.strings.message(for: .required)))
+            } else if !survey.validators.isEmpty {
+                appendValidatorErrors(ofStep: index, to: &errors)
             }
         }
         if !errors.isEmpty {

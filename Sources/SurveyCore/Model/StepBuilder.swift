@@ -19,7 +19,7 @@ struct StepBuilder {
     static let memberNames = [
         "id", "type", "title", "description", "required", "enabled", "visibleIf", "requiredIf", "branches", "options",
         "tags", "steps", "shuffle", "defaultValue", "defaultValueExpression", "readOnly", "enableIf",
-        "choicesFromQuestion", "choicesFromQuestionMode",
+        "choicesFromQuestion", "choicesFromQuestionMode", "validators",
     ]
 
     let location: StepLocation
@@ -132,6 +132,9 @@ struct StepBuilder {
             }
         case "steps":
             childrenJSON = value
+        case "validators":
+            if value.isNull { return }
+            step.validators = ValidatorDefinition.decodeList(value, path: location.path.appending(key), errors: &errors)
         default:
             var message = "unknown member '\(key)'"
             if let suggestion = closestMatch(to: key, in: Self.memberNames) {

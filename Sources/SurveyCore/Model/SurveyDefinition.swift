@@ -286,6 +286,8 @@ public struct StepDefinition: Sendable, Hashable {
     /// An expression whose value is the question's answer until the respondent answers it
     /// (SurveyJS's `defaultValueExpression`): evaluated at the start and whenever what it reads changes.
     public var defaultValueExpression: String?
+    /// Checks the answer must pass before the respondent moves on (see ``ValidatorDefinition``).
+    public var validators: [ValidatorDefinition] = []
 
     public init(
         id: String, type: String, title: LocalizedText? = nil, description: LocalizedText? = nil,
@@ -584,6 +586,7 @@ extension StepDefinition {
         }
         if let options = options.objectValue, !options.isEmpty { members["options"] = .object(options) }
         if !tags.isEmpty { members["tags"] = .array(tags.map { .string($0) }) }
+        if !validators.isEmpty { members["validators"] = .array(validators.map(\.jsonValue)) }
         if isPage {
             members["steps"] = .array(steps.map(\.jsonValue))
             if isShuffled { members["shuffle"] = .bool(true) }
