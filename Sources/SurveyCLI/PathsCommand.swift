@@ -58,7 +58,7 @@ enum PathsCommand: Command {
         CoverageCommand.report(
             result.coverage, infeasible: result.infeasible, format: format,
             header: "\(result.scripts.count) scripts in \(out) (\(result.walks) walks, "
-                + String(format: "%.1f s", result.seconds) + ")")
+                + String(format: "%.1f s", result.seconds) + ")", blocked: result.blocked)
         if generator.distinctPaths != nil { return .success }
         let feasible = Set(result.coverage.uncovered).subtracting(result.infeasible)
         return feasible.isEmpty ? .success : .failure
@@ -126,7 +126,10 @@ enum CoverageCommand: Command {
         return format
     }
 
-    static func report(_ coverage: BranchCoverage, infeasible: [CoverageGoal], format: String, header: String) {
+    static func report(
+        _ coverage: BranchCoverage, infeasible: [CoverageGoal], format: String, header: String,
+        blocked: [PathGenerator.BlockedStep] = []
+    ) {
         let percent = String(format: "%.1f%%", coverage.fraction * 100)
         let uncovered = coverage.uncovered
         let impossible = Set(infeasible)
@@ -142,6 +145,17 @@ enum CoverageCommand: Command {
                         ]
                     }),
             ]
+            if !blocked.isEmpty, case .object(var members) = json {
+                members["blocked"] = .array(
+                    blocked.map { step in
+                        [
+                            "stepId": .string(step.stepID), "validator": step.validator.map(JSONValue.string) ?? .null,
+                            "message": .string(step.message),
+                        ]
+                    })
+                Console.line(JSONWriter.string(from: .object(members), pretty: true))
+                return
+            }
             Console.line(JSONWriter.string(from: json, pretty: true))
             return
         }
@@ -149,6 +163,12 @@ enum CoverageCommand: Command {
         for goal in uncovered {
             Console.line(
                 "  not covered: \(goal)" + (impossible.contains(goal) ? "  (infeasible: see survey lint)" : ""))
+        }
+        for step in blocked {
+            let what = step.validator.map { "its '\($0)' validator" } ?? "Next"
+            Console.line(
+                "  blocked at '\(step.stepID)': no generated answer passes \(what) (\(step.message)); write a script that answers it"
+            )
         }
     }
 }

@@ -42,6 +42,16 @@ public struct PathGenerator: Sendable {
         }
     }
 
+    /// A question that stopped walks: Next stayed blocked on it whatever representative was tried
+    /// (typically a `regex` or `expression` validator no generated answer passes).
+    public struct BlockedStep: Sendable, Hashable {
+        public var stepID: String
+        /// The kind of the validator that refused, or `nil` (a required check the walk could not meet).
+        public var validator: String?
+        /// The last error Next reported for it.
+        public var message: String
+    }
+
     public struct Result: Sendable {
         public var scripts: [Script]
         public var coverage: BranchCoverage
@@ -49,6 +59,9 @@ public struct PathGenerator: Sendable {
         public var infeasible: [CoverageGoal]
         public var walks: Int
         public var seconds: Double
+        /// Questions walks could not get past, in document order; the goals behind them stay uncovered
+        /// unless another walk avoided them. A hand-written script with a passing answer covers them.
+        public var blocked: [BlockedStep] = []
     }
 
     public let survey: Survey
@@ -88,6 +101,7 @@ public struct PathGenerator: Sendable {
         var random = SeededGenerator(seed: seed)
         var idle = 0
         var walks = 0
+        var blocked: [Int: BlockedStep] = [:]
         let limit = 20 * (survey.unitCount + 1)
         /// Walks on from `session` to the end, answering with least-used representatives.
         func walk(
@@ -110,6 +124,25 @@ public struct PathGenerator: Sendable {
                         order.shuffle(using: &random)
                         order.sort { used[index][$0] < used[index][$1] }
                         if optional[index], random.next() % 8 == 0 { continue }
+                        if survey.hasValidators(step: index) {
+                            // The first that passes the validators too (tried on copies, so the script
+                            // keeps one answer), else the first the type accepts, for Next to refuse.
+                            var fallback: (session: SurveySession, choice: Int)?
+                            for choice in order.prefix(6) {
+                                var trial = session
+                                guard (try? trial.answer(candidates[index][choice], for: id)) != nil else { continue }
+                                if trial.validatorErrors(forStep: id).isEmpty {
+                                    fallback = (trial, choice)
+                                    break
+                                }
+                                if fallback == nil { fallback = (trial, choice) }
+                            }
+                            if let (trial, choice) = fallback {
+                                session = trial
+                                picks.append((index, choice))
+                            }
+                            continue
+                        }
                         for choice in order.prefix(6)
                         where (try? session.answer(candidates[index][choice], for: id)) != nil {
                             picks.append((index, choice))
@@ -119,15 +152,38 @@ public struct PathGenerator: Sendable {
                     pending = session.currentStepIDs.filter { !asked.contains($0) }
                 }
                 if case .blocked(let errors) = session.next() {
-                    for error in errors {
+                    // Answer again each question Next refused (a requiredIf, a validator), with the first
+                    // representative its validators let through now (tried on a copy, so the script keeps
+                    // only the answer that passed).
+                    var retried = Set<String>()
+                    for error in errors where retried.insert(error.stepID).inserted {
                         guard let index = stepIndex[error.stepID] else { continue }
-                        for choice in candidates[index].indices
-                        where (try? session.answer(candidates[index][choice], for: error.stepID)) != nil {
+                        guard survey.hasValidators(step: index) else {
+                            for choice in candidates[index].indices
+                            where (try? session.answer(candidates[index][choice], for: error.stepID)) != nil {
+                                picks.append((index, choice))
+                                break
+                            }
+                            continue
+                        }
+                        for choice in candidates[index].indices {
+                            var trial = session
+                            guard (try? trial.answer(candidates[index][choice], for: error.stepID)) != nil,
+                                trial.validatorErrors(forStep: error.stepID).isEmpty
+                            else { continue }
+                            session = trial
                             picks.append((index, choice))
                             break
                         }
                     }
-                    if case .blocked = session.next() { break }
+                    if case .blocked(let errors) = session.next() {
+                        for error in errors {
+                            guard let index = stepIndex[error.stepID] else { continue }
+                            blocked[index] = BlockedStep(
+                                stepID: error.stepID, validator: error.validator, message: error.message)
+                        }
+                        break
+                    }
                 }
             }
         }
@@ -170,7 +226,7 @@ public struct PathGenerator: Sendable {
             }
             return Result(
                 scripts: scripts, coverage: coverage, infeasible: [], walks: walks,
-                seconds: Date().timeIntervalSince(started))
+                seconds: Date().timeIntervalSince(started), blocked: blocked.keys.sorted().compactMap { blocked[$0] })
         }
         // Phase 1: walks spread over the representatives, until they stop finding anything new.
         while idle < patience, coverage.covered.count < coverage.goals.count,
@@ -240,6 +296,6 @@ public struct PathGenerator: Sendable {
         let infeasible = coverage.uncovered.filter { goal in goal.stepID.map(impossible.contains) ?? false }
         return Result(
             scripts: scripts, coverage: coverage, infeasible: infeasible, walks: walks,
-            seconds: Date().timeIntervalSince(started))
+            seconds: Date().timeIntervalSince(started), blocked: blocked.keys.sorted().compactMap { blocked[$0] })
     }
 }

@@ -144,14 +144,23 @@ extension AnswerDomain {
     package static let unknownAnswer = "\u{FFFC}an answer"
 
     /// The domain of `step`, with representatives for the literals that `usages` compare it with.
-    package static func make(for step: Survey.AnalysisStep, usages: [ValueUsage]) -> AnswerDomain {
+    /// - Parameter accepts: whether the step's validators let a respondent move on with an answer
+    ///   (see `Survey.validatorsAccept`); answers they refuse are left out, and their bounds are tried.
+    package static func make(
+        for step: Survey.AnalysisStep, usages: [ValueUsage], accepts: @escaping (JSONValue) -> Bool = { _ in true }
+    ) -> AnswerDomain {
         guard step.collectsAnswer else { return AnswerDomain(kind: .none, values: [.null], isEnumerated: true) }
         let question = step.question
         var builder = DomainBuilder(
             normalize: { candidate in
-                do { return try question.normalize(candidate) } catch { return nil }
+                guard let value = try? question.normalize(candidate) else { return nil }
+                return accepts(value) ? value : nil
             }, isEmpty: { question.isEmpty($0) })
-        var domain = builder.domain(for: question.input(in: .english), usages: usages)
+        let input = question.input(in: .english)
+        let hints = ValidatorHints(step.definition.validators, input: input)
+        builder.extraLiterals = hints.literals
+        var domain = builder.domain(for: input, usages: usages)
+        if !hints.candidates.isEmpty { domain = builder.finish(domain, hints.candidates) }
         if !knownTypeIDs.contains(question.typeID) {
             domain.kind = .opaque
             domain.isEnumerated = false

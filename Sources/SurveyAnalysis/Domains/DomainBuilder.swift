@@ -10,12 +10,15 @@ struct DomainBuilder {
 
     /// Whether to add samples across the whole range (for values used in arithmetic or functions).
     var spreads = false
+    /// Values to treat as compared with, besides the literals of `usages` (a `numeric` validator's bounds).
+    var extraLiterals: [JSONValue] = []
 
     /// The most representatives one question gets.
     static let limit = RepresentativeSet.capacity
 
     mutating func domain(for input: InputPrimitive, usages: [ValueUsage]) -> AnswerDomain {
-        let literals = Self.literals(in: usages)
+        var literals = Self.literals(in: usages)
+        for literal in extraLiterals where !literals.contains(literal) { literals.append(literal) }
         // Used in arithmetic or functions: representatives are only samples there, so spread them.
         spreads = usages.contains { usage in
             switch usage {

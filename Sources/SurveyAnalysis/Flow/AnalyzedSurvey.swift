@@ -24,12 +24,20 @@ package struct AnalyzedSurvey {
     package static func domains(of model: FlowModel) -> (domains: [AnswerDomain], decisionSlots: Set<Int>) {
         var usages = [[ValueUsage]](repeating: [], count: model.stepCount)
         var read = Set<Int>()
-        for expression in model.conditions.map(\.expression) + model.calculated.map(\.expression) {
+        let survey = model.survey
+        // Expression validators decide whether a respondent can go on, so their literals are tried too.
+        let validators = survey.analysisValidatorExpressions.map(\.expression)
+        for expression in model.conditions.map(\.expression) + model.calculated.map(\.expression) + validators {
             for (slot, usage) in ExpressionUsage.usages(in: expression.rootNode) where slot < model.stepCount {
                 usages[slot].append(usage)
             }
             read.formUnion(model.stepSlots(of: expression))
         }
-        return (model.steps.indices.map { AnswerDomain.make(for: model.steps[$0], usages: usages[$0]) }, read)
+        let domains = model.steps.indices.map { index in
+            AnswerDomain.make(
+                for: model.steps[index], usages: usages[index],
+                accepts: { survey.validatorsAccept($0, step: index) })
+        }
+        return (domains, read)
     }
 }

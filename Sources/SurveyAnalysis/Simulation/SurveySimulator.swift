@@ -236,6 +236,11 @@ struct SimulationPlan: Sendable {
             let question = survey.question(forStep: id)
             let input = question?.input(in: context) ?? .none
             var candidates = Self.candidates(for: input)
+            if let question, let validators = survey.stepDefinition(id)?.validators, !validators.isEmpty {
+                candidates = Self.passing(
+                    candidates + ValidatorHints(validators, input: input).candidates, question: question,
+                    survey: survey, step: position)
+            }
             var cumulative: [Double] = []
             if let weights = profile.weights[id], case .singleChoice = input {
                 candidates = candidates.filter { weights[$0.stringValue ?? ""] ?? 0 > 0 }
@@ -257,6 +262,21 @@ struct SimulationPlan: Sendable {
         indexByID = index
         unitIndexByID = Dictionary(uniqueKeysWithValues: survey.unitIDs.enumerated().map { ($1, $0) })
         skipOptional = profile.skipOptional
+    }
+
+    /// The distinct candidates whose normal form passes the step's validators (those that look at
+    /// the answer alone); none when none does, so respondents are counted stuck there.
+    static func passing(_ candidates: [JSONValue], question: ConfiguredQuestion, survey: Survey, step: Int)
+        -> [JSONValue]
+    {
+        var result: [JSONValue] = []
+        for candidate in candidates where !result.contains(candidate) {
+            guard let value = try? question.normalize(candidate), survey.validatorsAccept(value, step: step) else {
+                continue
+            }
+            result.append(candidate)
+        }
+        return result
     }
 
     /// A few valid-looking answers per input primitive.
@@ -346,11 +366,18 @@ struct SimulationPlan: Sendable {
             case .blocked(let errors) where !retried:
                 // Told to answer (a requiredIf, a skipped question), the respondent answers and goes on.
                 retried = true
-                for error in errors {
-                    guard let index = indexByID[error.stepID] else { continue }
-                    for attempt in 0..<min(steps[index].candidates.count, 8) {
+                var answered = Set<String>()
+                for error in errors where answered.insert(error.stepID).inserted {
+                    guard let index = indexByID[error.stepID], !steps[index].candidates.isEmpty else { continue }
+                    for attempt in 0..<min(steps[index].candidates.count + 1, 9) {
                         let value = pick(steps[index], attempt: attempt, random: &random)
-                        if (try? session.answer(value, for: error.stepID)) != nil { break }
+                        var trial = session
+                        if (try? trial.answer(value, for: error.stepID)) != nil,
+                            trial.validatorErrors(forStep: error.stepID).isEmpty
+                        {
+                            session = trial
+                            break
+                        }
                     }
                 }
                 continue

@@ -10,6 +10,9 @@ final class UnusedCalculatedValueCheck: LintCheck {
         guard !model.calculated.isEmpty else { return }
         var used = Set<Int>()
         for site in model.conditions { used.formUnion(site.expression.referencedSlots) }
+        for validator in model.survey.analysisValidatorExpressions {
+            used.formUnion(validator.expression.referencedSlots)
+        }
         var piped = Set<String>()
         let definition = model.survey.definition
         var texts: [JSONValue] = [definition.title.jsonValue]

@@ -1,0 +1,123 @@
+import SurveyAnalysis
+import SurveyBuiltins
+import SurveyCore
+import Testing
+
+/// Lint, path generation, coverage and simulation with `validators` present: the answers they try
+/// are ones a respondent can move on with, and a question none of them passes is reported.
+@Suite struct ValidatorAnalysisTests {
+    static let passable = surveyJSON(
+        #"""
+        {"id": "age", "type": "number", "required": true, "validators": [{"type": "numeric", "minValue": 18, "maxValue": 99}]},
+        {"id": "email", "type": "text", "required": true, "validators": [{"type": "email"}]},
+        {"id": "nick", "type": "text", "required": true, "validators": [{"type": "text", "minLength": 12, "allowDigits": false}]},
+        {"id": "partner", "type": "number", "required": true, "validators": [{"type": "expression", "expression": "{partner} >= {age} - 10"}]},
+        {"id": "senior", "type": "text", "visibleIf": "{age} >= 65"},
+        {"id": "goals", "type": "multiple-choice", "required": true, "options": {"choices": ["a", "b", "c", "d"], "none": true},
+         "validators": [{"type": "answercount", "minCount": 2, "maxCount": 3}]}
+        """#)
+
+    static func load(_ text: String) throws -> Survey {
+        try SurveyLoader(registry: .builtins()).load(text: text, source: "test.json")
+    }
+
+    @Test func generatedPathsAnswerSoThatEveryValidatorPasses() throws {
+        let survey = try Self.load(Self.passable)
+        var generator = PathGenerator(survey: survey, seed: 5)
+        generator.timeLimit = 20
+        let result = generator.generate()
+        #expect(result.blocked.isEmpty, "\(result.blocked)")
+        #expect(result.coverage.uncovered.isEmpty, "\(result.coverage.uncovered)")
+        #expect(!result.scripts.isEmpty)
+        for script in result.scripts {
+            let replayed = SurveySession.replay(survey: survey, seed: 5, today: "2026-01-01", actions: script.actions)
+            #expect(replayed.pathIDs == script.path)
+            if replayed.status == .completed {
+                let answers = replayed.completionResult().answers
+                #expect(answers == script.answers)
+                if let age = answers["age"]?.numberValue { #expect((18...99).contains(age)) }
+                if let nick = answers["nick"]?.stringValue {
+                    #expect(nick.count >= 12 && !nick.contains(where: \.isNumber))
+                }
+                if let goals = answers["goals"]?.arrayValue { #expect((2...3).contains(goals.count)) }
+            }
+            // A refused attempt is tried on a copy of the session: scripts hold only answers that passed.
+            let answered = script.actions.compactMap { action -> String? in
+                if case .answer(let id, _) = action { return id }
+                return nil
+            }
+            #expect(Set(answered).count == answered.count, "an answer was retried in the script: \(answered)")
+        }
+    }
+
+    @Test func aQuestionNoGeneratedAnswerPassesIsReported() throws {
+        let survey = try Self.load(
+            surveyJSON(
+                #"""
+                {"id": "code", "type": "text", "required": true, "validators": [{"type": "regex", "regex": "^[A-Z]{2}-[0-9]{4}$"}]},
+                {"id": "after", "type": "text"}
+                """#))
+        var generator = PathGenerator(survey: survey, seed: 1)
+        generator.timeLimit = 5
+        let result = generator.generate()
+        #expect(result.blocked.map(\.stepID) == ["code"])
+        #expect(result.blocked.first?.validator == "regex")
+        #expect(result.blocked.first?.message == "The answer is not in the expected format.")
+        #expect(result.coverage.uncovered.contains(.shown(step: "after")))
+    }
+
+    @Test func simulatedRespondentsAnswerWhatValidatorsAccept() throws {
+        let survey = try Self.load(
+            surveyJSON(
+                #"""
+                {"id": "age", "type": "number", "required": true, "validators": [{"type": "numeric", "minValue": 18, "maxValue": 99}]},
+                {"id": "nick", "type": "text", "required": true, "validators": [{"type": "text", "minLength": 30}]},
+                {"id": "mail", "type": "text", "required": true, "validators": [{"type": "email"}]}
+                """#))
+        let report = SurveySimulator(survey: survey).run(respondents: 200, seed: 2)
+        #expect(report.completed == 200, "\(report.stuckAt)")
+        let stuck = try Self.load(
+            surveyJSON(
+                #"""
+                {"id": "code", "type": "text", "required": true, "validators": [{"type": "regex", "regex": "^[A-Z]{2}-[0-9]{4}$"}]}
+                """#))
+        let stuckReport = SurveySimulator(survey: stuck).run(respondents: 50, seed: 2)
+        #expect(stuckReport.completed == 0)
+        #expect(stuckReport.stuckAt == ["code": 50])
+    }
+
+    @Test func answersAValidatorRefusesAreNotInTheDomain() throws {
+        let survey = try Self.load(Self.passable)
+        let model = FlowModel(survey: survey)
+        let (domains, _) = AnalyzedSurvey.domains(of: model)
+        let age = try #require(survey.stepIDs.firstIndex(of: "age"))
+        let numbers = domains[age].values.compactMap(\.numberValue)
+        #expect(!numbers.isEmpty)
+        #expect(numbers.allSatisfy { (18...99).contains($0) }, "\(numbers)")
+        // The bounds and the literal 65 of the condition are among them.
+        #expect(numbers.contains(18) && numbers.contains(99) && numbers.contains(65))
+        let goals = try #require(survey.stepIDs.firstIndex(of: "goals"))
+        #expect(domains[goals].values.dropFirst().allSatisfy { (2...3).contains($0.arrayValue?.count ?? 0) })
+        // ["none"] is one selection, fewer than answercount's minCount.
+        #expect(!domains[goals].values.contains(["none"]))
+    }
+
+    @Test func lintFollowsValidatorsAndCountsTheirReferences() throws {
+        // 'minor' needs {age} < 18, which age's validator never lets through: it is not reported reachable.
+        let found = try lint(
+            surveyJSON(
+                #"""
+                {"id": "age", "type": "number", "required": true, "validators": [{"type": "numeric", "minValue": 18}]},
+                {"id": "limit-check", "type": "number", "validators": [{"type": "expression", "expression": "{limit-check} <= {limit}"}]},
+                {"id": "minor", "type": "text", "visibleIf": "{age} < 18"}
+                """#, extra: #""calculatedValues": [{"name": "limit", "expression": "{age} * 2"}]"#))
+        #expect(!found.contains { $0.rule == .unusedCalculatedValue }, "\(listing(found))")
+        #expect(found.contains { $0.rule == .unreachableStep && $0.stepID == "minor" }, "\(listing(found))")
+        #expect(!found.contains { $0.severity == .error && $0.stepID != "minor" }, "\(listing(found))")
+    }
+
+    @Test func theExamplesStillLintCleanWithValidatorsAdded() throws {
+        let found = try lint(Self.passable)
+        #expect(!found.contains { $0.severity == .error }, "\(listing(found))")
+    }
+}
