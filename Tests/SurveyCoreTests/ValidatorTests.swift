@@ -332,6 +332,19 @@ import Testing
         #expect(try Self.nextErrors(survey, [("q1", 6)]).isEmpty)
     }
 
+    @Test func readOnlyQuestionsAreNotValidatedButDefaultValuesAre() throws {
+        let survey = try Self.paged([
+            #"{"id": "x", "type": "text"}"#,
+            #"{"id": "fixed", "type": "text", "readOnly": true, "defaultValue": "bad", "validators": [{"type": "email"}]}"#,
+            #"{"id": "gated", "type": "text", "enableIf": "{x} = 'on'", "defaultValue": "bad", "validators": [{"type": "email"}]}"#,
+        ])
+        #expect(try Self.nextErrors(survey, [("x", "off")]).isEmpty)
+        // Enabled, the same default value is checked like an answer.
+        let errors = try Self.nextErrors(survey, [("x", "on")])
+        #expect(errors.map(\.stepID) == ["gated"])
+        #expect(errors.map(\.error.code) == ["invalidEmail"])
+    }
+
     @Test func everyFailingValidatorReportsInOrderAndTheAnswerIsKept() throws {
         let survey = try Self.paged([
             #"{"id": "q", "type": "text", "validators": [{"type": "text", "minLength": 5}, {"type": "email"}, {"type": "regex", "regex": "b"}]}"#
