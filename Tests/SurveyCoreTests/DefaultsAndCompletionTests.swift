@@ -138,4 +138,20 @@ import Testing
         let again = try SurveyDefinition(json: survey.definition.jsonValue)
         #expect(again == survey.definition)
     }
+
+    @Test func aCalculatedValueMarkedIncludeIntoResultIsReportedUnderItsName() throws {
+        let survey = try loadSurvey(
+            surveyJSON(
+                [#"{"id": "a", "type": "t-text"}"#],
+                calculated:
+                    #"[{"name": "shout", "expression": "upper({a})", "includeIntoResult": true}, {"name": "quiet", "expression": "lower({a})"}]"#
+            ))
+        var session = SurveySession(survey: survey)
+        try session.answer("Hi", for: "a")
+        guard case .completed(let result) = session.next() else {
+            Issue.record("not completed")
+            return
+        }
+        #expect(result.answers == ["a": "Hi", "shout": "HI"])
+    }
 }

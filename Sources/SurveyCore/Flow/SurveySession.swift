@@ -458,6 +458,11 @@ public struct SurveySession {
                 }
             }
         }
+        // Calculated values marked `includeIntoResult`, under their names (when they have a value).
+        for (index, value) in survey.definition.calculatedValues.enumerated() where value.includeIntoResult {
+            let computed = values[survey.steps.count + index]
+            if !computed.isEmptyAnswer { collected[value.name] = computed }
+        }
         var message: String?
         for candidate in survey.completionMessages
         where candidate.condition?.isTrue(values, context: functionContext) ?? true {

@@ -103,10 +103,13 @@ public enum ClearInvisibleValues: String, Sendable, Hashable, CaseIterable {
 public struct CalculatedValue: Sendable, Hashable {
     public var name: String
     public var expression: String
+    /// Whether the completed answers report its value under its name (SurveyJS's `includeIntoResult`).
+    public var includeIntoResult: Bool
 
-    public init(name: String, expression: String) {
+    public init(name: String, expression: String, includeIntoResult: Bool = false) {
         self.name = name
         self.expression = expression
+        self.includeIntoResult = includeIntoResult
     }
 }
 
@@ -418,7 +421,8 @@ extension SurveyDefinition {
                 try reader.optionalArray("calculatedValues") { (value, path) throws(SurveyError) in
                     var item = try OptionsReader(value, path: path)
                     let calculated = CalculatedValue(
-                        name: try item.string("name"), expression: try item.string("expression"))
+                        name: try item.string("name"), expression: try item.string("expression"),
+                        includeIntoResult: try item.bool("includeIntoResult", default: false))
                     try item.finish()
                     return calculated
                 }
@@ -534,7 +538,13 @@ extension SurveyDefinition {
         }
         if !calculatedValues.isEmpty {
             members["calculatedValues"] = .array(
-                calculatedValues.map { .object(["name": .string($0.name), "expression": .string($0.expression)]) })
+                calculatedValues.map { value in
+                    var members: [String: JSONValue] = [
+                        "name": .string(value.name), "expression": .string(value.expression),
+                    ]
+                    if value.includeIntoResult { members["includeIntoResult"] = .bool(true) }
+                    return .object(members)
+                })
         }
         if !triggers.isEmpty { members["triggers"] = .array(triggers.map(\.jsonValue)) }
         if !variables.isEmpty {
