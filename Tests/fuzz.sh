@@ -4,6 +4,7 @@
 #   Tests/fuzz.sh                          # every target for 60 s (what .ci/run does)
 #   Tests/fuzz.sh --runs 10000000          # every target for 10,000,000 executions (the long run)
 #   Tests/fuzz.sh --seconds 300 json loader
+#   Tests/fuzz.sh --runs 5000000 --jobs 2 protocol   # 2 processes of 5,000,000 each: 10M on 2 cores
 #
 # Targets (Tests/Fuzz/SurveyFuzzTargets/FuzzTargets.swift): json, loader, expression, protocol,
 # state. Each starts from Tests/Fuzz/Corpus/<target>/ (new interesting inputs go to a scratch
@@ -15,11 +16,13 @@ cd "$(dirname "$0")/.."
 
 seconds=60
 runs=""
+jobs=1
 targets=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) seconds="$2"; shift 2 ;;
         --runs) runs="$2"; shift 2 ;;
+        --jobs) jobs="$2"; shift 2 ;;
         -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
         *) targets+=("$1"); shift ;;
     esac
@@ -38,10 +41,28 @@ for target in "${targets[@]}"; do
     limit=(-max_total_time="$seconds")
     [ -z "$runs" ] || limit=(-runs="$runs")
     log="$build/fuzz-$target.log"
-    echo "fuzzing $target (${runs:+$runs runs}${runs:-$seconds s})…" >&2
-    if SURVEY_FUZZ_TARGET="$target" ASAN_OPTIONS=detect_leaks=1 "$binary" "${limit[@]}" -timeout=10 \
-        -max_len=65536 -print_final_stats=1 -artifact_prefix="$build/crash-$target-" "$scratch" >"$log" 2>&1; then
-        execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+    suffix=""
+    [ "$jobs" -le 1 ] || suffix=" × $jobs jobs"
+    echo "fuzzing $target (${runs:+$runs runs}${runs:-$seconds s}$suffix)…" >&2
+    parallel=()
+    logs="$log"
+    workdir=.
+    if [ "$jobs" -gt 1 ]; then
+        # libFuzzer's jobs each run the limit and write fuzz-<n>.log in the working directory.
+        parallel=(-jobs="$jobs" -workers="$jobs")
+        logs="$build/jobs-$target"
+        workdir="$logs"
+        rm -rf "$logs" && mkdir -p "$logs"
+    fi
+    if (cd "$workdir" && SURVEY_FUZZ_TARGET="$target" ASAN_OPTIONS=detect_leaks=1 \
+        "$binary" "${limit[@]}" "${parallel[@]}" -timeout=10 -max_len=65536 -print_final_stats=1 \
+        -artifact_prefix="$OLDPWD/$build/crash-$target-" "$scratch") >"$log" 2>&1; then
+        if [ "$jobs" -gt 1 ]; then
+            execs=$(cat "$logs"/fuzz-*.log | grep -o 'stat::number_of_executed_units: *[0-9]*' \
+                | grep -o '[0-9]*$' | awk '{ total += $1 } END { print total }')
+        else
+            execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+        fi
         echo "$target: $execs executions, no crash, leak or timeout" >&2
     else
         status=1
