@@ -6,6 +6,7 @@ import SurveyCore
 /// |---|---|---|---|
 /// | `choices` | array, required, non-empty | — | Each a string (value and label) or `{ "value", "label"?, "icon"?, "visibleIf"? }`; values unique. |
 /// | `other` | Boolean or text | `false` | Add an Other choice (value `"other"`) with the built-in or the given label. |
+/// | `none` | Boolean or text | `false` | Add a "None of the above" choice (value `"none"`, as SurveyJS's `showNoneItem`), before Other. |
 /// | `shuffle` | Boolean | `false` | Offer the choices in a seeded random order. |
 /// | `presentation` | string | none | A hint such as `"list"`, `"dropdown"`, `"icons"`. |
 ///
@@ -32,7 +33,9 @@ public struct SingleChoiceType: QuestionType {
     public var summary: String { "One of a list of choices, with optional Other text, icons and shuffling" }
 
     public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
-        Options(choices: try ChoiceSet.read(from: &reader))
+        var choices = try ChoiceSet.read(from: &reader)
+        try choices.addNone(from: &reader)
+        return Options(choices: choices)
     }
 
     public func input(for options: Options, in context: PresentationContext) -> InputPrimitive {

@@ -115,3 +115,17 @@ struct SingleChoiceTypeTests {
         #expect(try question.normalize(once) == once)
     }
 }
+
+/// `none` on a single choice: a "None of the above" choice with the value `none`, before Other.
+struct SingleChoiceNoneTests {
+    @Test func noneIsAChoiceBeforeOther() throws {
+        let question = try configure(SingleChoiceType(), ["choices": ["a", "b"], "none": true, "other": true])
+        #expect(question.input(in: english).choiceInput?.choices.map(\.value) == ["a", "b", "none", "other"])
+        #expect(try question.normalize("none") == "none")
+    }
+
+    @Test func aChoiceNamedNoneConflicts() {
+        OptionErrorCase(["choices": ["none", "b"], "none": true], .invalidOptions, "$.options.none").check(
+            SingleChoiceType())
+    }
+}
