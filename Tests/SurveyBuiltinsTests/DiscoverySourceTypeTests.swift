@@ -121,3 +121,20 @@ struct DiscoverySourceTypeTests {
         #expect(try question.normalize(once) == once)
     }
 }
+
+/// A bad condition on a custom source is reported where it is written: `options.sources[i]`.
+struct DiscoverySourceConditionPathTests {
+    @Test func theErrorNamesTheSourcesElement() {
+        let text = """
+            {"formatVersion": 1, "id": "d", "title": "D", "steps": [{"id": "a", "type": "text"},
+             {"id": "src", "type": "discovery-source",
+              "options": {"sources": ["google", {"value": "club", "visibleIf": "{nosuch} = 1"}]}}]}
+            """
+        do {
+            _ = try SurveyLoader(registry: .builtins()).load(text: text, source: "d.json")
+            Issue.record("loaded")
+        } catch {
+            #expect(error.errors.first?.path?.description == "$.steps[1].options.sources[1].visibleIf", "\(error)")
+        }
+    }
+}

@@ -416,6 +416,19 @@ struct SurveyCompiler {
         }
     }
 
+    /// Where the authored choice `value` is in a question's `options`: the element with that `value`
+    /// of whichever array holds it (`options.choices[2]`, a discovery source's `options.sources[4]`),
+    /// else `options.choices[offset]`. Only built for error messages.
+    static func choicePath(of value: String, in options: JSONValue, under path: JSONPath, offset: Int) -> JSONPath {
+        for (key, member) in (options.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard case .array(let elements) = member else { continue }
+            if let position = elements.firstIndex(where: { $0["value"]?.stringValue == value }) {
+                return path.appending(key).appending(position)
+            }
+        }
+        return path.appending("choices").appending(offset)
+    }
+
     /// The steps whose question offers an Other choice, with the values of its other choices.
     /// Questions configured once and shared (the same options) are looked at once.
     static func otherChoices(of questions: [ConfiguredQuestion?]) -> [Int: OtherChoices] {
@@ -496,7 +509,9 @@ struct SurveyCompiler {
                 guard let condition = choice.visibleIf else { continue }
                 if let expression = compileExpression(
                     condition, member: "visibleIf",
-                    path: context.flatSteps[index].path.appending("options").appending("choices").appending(offset),
+                    path: Self.choicePath(
+                        of: choice.value, in: context.flatSteps[index].definition.options,
+                        under: context.flatSteps[index].path.appending("options"), offset: offset),
                     stepID: id, resolve: context.resolve)
                 {
                     choiceConditions[choice.value] = expression
@@ -518,7 +533,9 @@ struct SurveyCompiler {
                 if let own = choice.visibleIf { condition = "(\(own)) and (\(condition))" }
                 if let expression = compileExpression(
                     condition, member: "visibleIf",
-                    path: context.flatSteps[index].path.appending("options").appending("choices").appending(offset),
+                    path: Self.choicePath(
+                        of: choice.value, in: context.flatSteps[index].definition.options,
+                        under: context.flatSteps[index].path.appending("options"), offset: offset),
                     stepID: id, resolve: context.resolve)
                 {
                     choiceConditions[choice.value] = expression

@@ -12,8 +12,9 @@ public struct SurveyLoader: Sendable {
     public var functions: ExpressionFunctionRegistry
 
     /// The longest chain of calculated values that depend on one another (`c2` reads `c1`, `c3`
-    /// reads `c2`, …) a survey may have; longer is a load error. Answering re-evaluates a chain one
-    /// link per level of recursion, so the bound keeps hostile surveys from overflowing the stack.
+    /// reads `c2`, …) a survey may have; longer is a load error. Sessions evaluate chains of any length
+    /// without recursion, but the static analysis works out every value's inputs through its chain
+    /// (quadratic in the chain's length), so the bound keeps `survey lint` fast on hostile surveys.
     public static let maximumCalculatedChain = 256
 
     public init(registry: QuestionTypeRegistry, functions: ExpressionFunctionRegistry = .standard) {
