@@ -164,17 +164,19 @@ package enum ExpressionValue {
         }
     }
 
+    /// `value` written as briefly as it round-trips, split into mantissa and decimal exponent
+    /// (`1.5e-07` → `("1.5", -7)`, `0.25` → `("0.25", 0)`).
+    static func decimalParts(_ value: Double) -> (mantissa: Substring, exponent: Int) {
+        let text = "\(value)"
+        guard let marker = text.firstIndex(where: { $0 == "e" || $0 == "E" }) else { return (Substring(text), 0) }
+        return (text[..<marker], Int(text[text.index(after: marker)...]) ?? 0)
+    }
+
     /// How many digits `value` has after the decimal point, written as briefly as it round-trips
     /// (`0.1` → 1, `1.5e-7` → 8, whole numbers → 0).
     package static func fractionDigits(_ value: Double) -> Int {
         guard value.isFinite, value != value.rounded(.towardZero) else { return 0 }
-        let text = "\(value)"
-        var mantissa = Substring(text)
-        var exponent = 0
-        if let marker = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            mantissa = text[..<marker]
-            exponent = Int(text[text.index(after: marker)...]) ?? 0
-        }
+        let (mantissa, exponent) = decimalParts(value)
         let fraction = mantissa.firstIndex(of: ".").map { mantissa.distance(from: $0, to: mantissa.endIndex) - 1 } ?? 0
         return max(0, fraction - exponent)
     }
@@ -203,13 +205,7 @@ package enum ExpressionValue {
     ) -> Double {
         guard value.isFinite else { return value }
         guard digits != 0 else { return value.rounded(rule) }
-        let text = "\(value)"
-        var mantissa = Substring(text)
-        var exponent = 0
-        if let marker = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            mantissa = text[..<marker]
-            exponent = Int(text[text.index(after: marker)...]) ?? 0
-        }
+        let (mantissa, exponent) = decimalParts(value)
         guard let shifted = Double("\(mantissa)e\(exponent + digits)"), shifted.isFinite,
             abs(shifted) < 9_007_199_254_740_992
         else { return value }

@@ -36,6 +36,14 @@ enum StandardFunctions {
         return (numbers, count)
     }
 
+    /// `name(d)`: a part of date `d` (of today without an argument), empty when `d` is no date.
+    static func datePart(_ name: String, _ part: @escaping @Sendable (CivilDate) -> Int) -> ExpressionFunction {
+        ExpressionFunction(name: name, arity: 0...1, isPure: false) { arguments, context in
+            (arguments.isEmpty ? CivilDate(context.today) : date(arguments[0])).map { .number(Double(part($0))) }
+                ?? .null
+        }
+    }
+
     static var iif: ExpressionFunction {
         var function = ExpressionFunction(name: "iif", arity: 3...3) { arguments, _ in
             ExpressionValue.isTruthy(arguments[0]) ? arguments[1] : arguments[2]
@@ -62,25 +70,8 @@ enum StandardFunctions {
             CivilDate(context.today).map { .number(Double($0.year)) } ?? .null
         },
         // year(d), month(d), day(d), weekday(d) (0 = Sunday); of today without an argument.
-        ExpressionFunction(name: "year", arity: 0...1, isPure: false) { arguments, context in
-            (arguments.isEmpty ? CivilDate(context.today) : date(arguments[0])).map { .number(Double($0.year)) }
-                ?? .null
-        },
-        ExpressionFunction(name: "getYear", arity: 0...1, isPure: false) { arguments, context in
-            (arguments.isEmpty ? CivilDate(context.today) : date(arguments[0])).map { .number(Double($0.year)) }
-                ?? .null
-        },
-        ExpressionFunction(name: "month", arity: 0...1, isPure: false) { arguments, context in
-            (arguments.isEmpty ? CivilDate(context.today) : date(arguments[0])).map { .number(Double($0.month)) }
-                ?? .null
-        },
-        ExpressionFunction(name: "day", arity: 0...1, isPure: false) { arguments, context in
-            (arguments.isEmpty ? CivilDate(context.today) : date(arguments[0])).map { .number(Double($0.day)) } ?? .null
-        },
-        ExpressionFunction(name: "weekday", arity: 0...1, isPure: false) { arguments, context in
-            (arguments.isEmpty ? CivilDate(context.today) : date(arguments[0])).map { .number(Double($0.weekday)) }
-                ?? .null
-        },
+        datePart("year") { $0.year }, datePart("getYear") { $0.year }, datePart("month") { $0.month },
+        datePart("day") { $0.day }, datePart("weekday") { $0.weekday },
         ExpressionFunction(name: "getDate", arity: 1...1) { arguments, _ in
             date(arguments[0]).map { .string($0.description) } ?? .null
         },
