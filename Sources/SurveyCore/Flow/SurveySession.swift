@@ -129,9 +129,17 @@ public struct SurveySession {
         }
         // A hidden question starts without its default when hidden answers are cleared at once.
         if survey.clearInvisibleValues == .onHidden, !derived.stepVisible[index] { value = .null }
+        return setAnswer(value, at: index)
+    }
+
+    /// Stores an answer the respondent did not type (a default, a trigger's, a hidden one cleared):
+    /// it counts at once and observers hear of it. Returns whether it changed.
+    @discardableResult
+    mutating func setAnswer(_ value: JSONValue, at index: Int) -> Bool {
         guard answers[index] != value else { return false }
         answers[index] = value
         setValue(index, value)
+        emit(.answered(stepID: survey.steps[index].id, value: value.isNull ? nil : value))
         return true
     }
 
@@ -307,10 +315,7 @@ public struct SurveySession {
             guard let accepted = try? step.question.normalize(value, in: context) else { return }
             stored = accepted
         }
-        guard answers[index] != stored else { return }
-        answers[index] = stored
-        setValue(index, stored)
-        emit(.answered(stepID: step.id, value: stored.isNull ? nil : stored))
+        setAnswer(stored, at: index)
     }
 
     /// Whether `text` is empty or only whitespace (ASCII fast path; Unicode spaces are checked too).
@@ -527,19 +532,14 @@ public struct SurveySession {
                 evaluationCount += 1
                 refreshEnabled(index)
             case .defaultValue(let index):
-                if !answeredByRespondent.contains(index), applyDefault(of: index) {
-                    emit(.answered(stepID: survey.steps[index].id, value: answers[index].isNull ? nil : answers[index]))
-                }
+                if !answeredByRespondent.contains(index) { applyDefault(of: index) }
             }
         }
     }
 
     /// `clearInvisibleValues: "onHidden"`: the answer of a step just hidden is cleared.
     mutating func clearHiddenAnswer(of index: Int) {
-        guard !answers[index].isNull else { return }
-        answers[index] = .null
-        setValue(index, .null)
-        emit(.answered(stepID: survey.steps[index].id, value: nil))
+        setAnswer(.null, at: index)
     }
 
     /// Removes the choices of step `index`'s answer whose `visibleIf` no longer holds: a single
