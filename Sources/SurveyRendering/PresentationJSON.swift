@@ -35,6 +35,7 @@ extension QuestionPresentation {
         if let description { members["description"] = .string(description) }
         if let answer { members["answer"] = answer }
         if isReadOnly { members["readOnly"] = true }
+        if let panel { members["panel"] = .string(panel) }
         if let error { members["error"] = error.eventJSON }
         if let content, content.body != nil || content.media != nil { members["content"] = content.jsonValue }
         return .object(members)
@@ -51,6 +52,7 @@ extension StepPresentation {
         ]
         if let title { members["title"] = .string(title) }
         if let description { members["description"] = .string(description) }
+        if !panels.isEmpty { members["panels"] = .array(panels.map(\.eventJSON)) }
         return .object(members)
     }
 
@@ -59,6 +61,11 @@ extension StepPresentation {
         var copy = self
         copy.errors = []
         copy.progress = Progress(current: 0, total: 0, isCounted: false)
+        copy.panels = panels.map { panel in
+            var panel = panel
+            panel.error = nil
+            return panel
+        }
         copy.questions = questions.map { question in
             var question = question
             question.answer = nil
@@ -66,5 +73,17 @@ extension StepPresentation {
             return question
         }
         return copy
+    }
+}
+
+extension PanelPresentation {
+    /// `{"id", "parent"?, "title"?, "description"?, "required", "error"?}`.
+    var eventJSON: JSONValue {
+        var members: [String: JSONValue] = ["id": .string(id), "required": .bool(isRequired)]
+        if let parent { members["parent"] = .string(parent) }
+        if let title { members["title"] = .string(title) }
+        if let description { members["description"] = .string(description) }
+        if let error { members["error"] = error.eventJSON }
+        return .object(members)
     }
 }

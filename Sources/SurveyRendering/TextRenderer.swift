@@ -58,6 +58,8 @@ public struct TextRenderer: SurveyRenderer {
     var asked: Set<String> = []
     var shownContent: Set<String> = []
     var skippedErrors: Set<String> = []
+    /// Panels whose heading was printed on this visit.
+    var shownPanels: Set<String> = []
     var drafts: [String: [String: JSONValue]] = [:]
 
     /// A renderer reading lines from `input` and writing text to `output` (which adds no line breaks).
@@ -77,10 +79,20 @@ public struct TextRenderer: SurveyRenderer {
             asked = []
             shownContent = []
             skippedErrors = []
+            shownPanels = []
             showHeader(presentation)
+        }
+        // A required panel left unanswered: say so, and ask its questions again.
+        for panel in presentation.panels {
+            guard let error = panel.error, skippedErrors.insert(panel.id).inserted else { continue }
+            line(paint("! " + (panel.title.map { $0 + ": " } ?? "") + error.message, .red))
+            for question in presentation.questions where panelChain(of: question, in: presentation).contains(panel.id) {
+                asked.remove(question.id)
+            }
         }
         var hasAnswerable = false
         for question in presentation.questions {
+            showPanelHeadings(for: question, in: presentation)
             guard question.collectsAnswer else {
                 if shownContent.insert(question.id).inserted { showContent(question) }
                 continue
@@ -151,6 +163,30 @@ public struct TextRenderer: SurveyRenderer {
         if presentation.isPage {
             if let title = presentation.title { line(paint(title, .bold)) }
             if let description = presentation.description { line(description) }
+        }
+    }
+
+    /// The panels `question` is in, outer first.
+    func panelChain(of question: QuestionPresentation, in presentation: StepPresentation) -> [String] {
+        var chain: [String] = []
+        var current = question.panel
+        while let id = current, !chain.contains(id) {
+            chain.insert(id, at: 0)
+            current = presentation.panels.first { $0.id == id }?.parent
+        }
+        return chain
+    }
+
+    /// Prints the title and description of each panel `question` is in, the first time.
+    mutating func showPanelHeadings(for question: QuestionPresentation, in presentation: StepPresentation) {
+        guard question.panel != nil else { return }
+        for id in panelChain(of: question, in: presentation) where shownPanels.insert(id).inserted {
+            guard let panel = presentation.panels.first(where: { $0.id == id }) else { continue }
+            if let title = panel.title {
+                line("")
+                line(paint("— " + title + (panel.isRequired ? " *" : ""), .bold))
+            }
+            if let description = panel.description { line(paint(description, .dim)) }
         }
     }
 

@@ -21,6 +21,34 @@ public struct StepPresentation: Sendable, Hashable {
     public var locale: String
     /// The built-in UI strings in ``locale``.
     public var strings: UIStrings
+    /// The visible panels of the page, outer before inner, in document order; each question names
+    /// its innermost panel in ``QuestionPresentation/panel``.
+    public var panels: [PanelPresentation] = []
+}
+
+/// A visible panel (a titled group of questions inside a page).
+public struct PanelPresentation: Sendable, Hashable {
+    public var id: String
+    /// The panel it is nested in, if any.
+    public var parent: String?
+    public var title: String?
+    public var description: String?
+    /// At least one of its questions must be answered (`required`, or a `requiredIf` that holds).
+    public var isRequired: Bool
+    /// The problem from the last Next (code `panelRequired`), if any.
+    public var error: StepError?
+
+    public init(
+        id: String, parent: String? = nil, title: String? = nil, description: String? = nil, isRequired: Bool = false,
+        error: StepError? = nil
+    ) {
+        self.id = id
+        self.parent = parent
+        self.title = title
+        self.description = description
+        self.isRequired = isRequired
+        self.error = error
+    }
 }
 
 /// One visible step as presented.
@@ -44,6 +72,8 @@ public struct QuestionPresentation: Sendable, Hashable {
     /// Shown but not editable (`readOnly`, or an `enableIf` that does not hold): the answer is shown,
     /// an `answer` for it is refused, and it is never required.
     public var isReadOnly = false
+    /// The id of the innermost panel it is in (one of ``StepPresentation/panels``), if any.
+    public var panel: String?
 }
 
 extension SurveySession {
@@ -51,9 +81,25 @@ extension SurveySession {
     public var currentStep: StepPresentation? {
         guard status == .inProgress, let unitIndex = path.last else { return nil }
         let unit = survey.units[unitIndex]
+        var panels: [PanelPresentation] = []
+        var panelOfStep: [Int: String] = [:]
+        for panelIndex in survey.panelsByUnit[unitIndex] ?? 0..<0 {
+            let panel = survey.panels[panelIndex]
+            guard panel.steps.contains(where: { derived.stepVisible[$0] }) else { continue }
+            // Inner panels come after outer ones, so each step ends with its innermost panel.
+            for step in panel.steps { panelOfStep[step] = panel.id }
+            panels.append(
+                PanelPresentation(
+                    id: panel.id, parent: panel.parent.map { survey.panels[$0].id },
+                    title: panel.title.map { pipe(context.text($0)) },
+                    description: panel.description.map { pipe(context.text($0)) },
+                    isRequired: isRequired(panel), error: lastErrors.first { $0.stepID == panel.id }))
+        }
         var questions: [QuestionPresentation] = []
         for index in orderedSteps(of: unitIndex) where derived.stepVisible[index] {
-            questions.append(presentation(ofStep: index))
+            var question = presentation(ofStep: index)
+            question.panel = panelOfStep[index]
+            questions.append(question)
         }
         let isLast =
             derived.unitTree.firstNonzero(from: unitIndex + 1) == nil
@@ -63,7 +109,13 @@ extension SurveySession {
             unitID: unit.id, isPage: unit.isPage, title: unit.title.map { pipe(context.text($0)) },
             description: unit.description.map { pipe(context.text($0)) }, questions: questions, progress: progress,
             canGoBack: canGoBack, isLastStep: isLast, errors: lastErrors, locale: context.strings.locale,
-            strings: context.strings)
+            strings: context.strings, panels: panels)
+    }
+
+    /// Whether `panel` is required now (`required`, or a `requiredIf` that holds).
+    func isRequired(_ panel: CompiledPanel) -> Bool {
+        if panel.isRequired { return true }
+        return panel.requiredIf?.isTrue(values, context: functionContext) ?? false
     }
 
     func presentation(ofStep index: Int) -> QuestionPresentation {

@@ -75,13 +75,24 @@ extension Survey {
 
     /// The leaf steps in document order; a step's index is also its value slot.
     package var analysisSteps: [AnalysisStep] {
-        steps.map { step in
-            let path =
+        // Pages with panels: where each step is in the file (computed once per page).
+        var panelPaths: [Int: [[Int]]] = [:]
+        return steps.map { step in
+            var path =
                 step.childOffset < 0
                 ? JSONPath([.key("steps"), .index(Int(step.unitOffset))])
                 : JSONPath([
                     .key("steps"), .index(Int(step.unitOffset)), .key("steps"), .index(Int(step.childOffset)),
                 ])
+            let page = Int(step.unitOffset)
+            if step.childOffset >= 0, !definition.steps[page].panels.isEmpty {
+                if panelPaths[page] == nil { panelPaths[page] = definition.steps[page].childIndexPaths() ?? [] }
+                if let paths = panelPaths[page], Int(step.childOffset) < paths.count {
+                    let indices = paths[Int(step.childOffset)]
+                    path = JSONPath([.key("steps"), .index(page)])
+                    for index in indices { path = path.appending("steps").appending(index) }
+                }
+            }
             return AnalysisStep(
                 id: step.id, unit: step.unit, question: step.question, visibleIf: step.visibleIf,
                 requiredIf: step.requiredIf, branches: Self.analysisBranches(step.branches),

@@ -40,6 +40,10 @@ public struct Survey: Sendable {
     let conditionallyEnabledSteps: [Int]
     /// Steps with `validators`, by step index (run on Next; see ``CompiledValidator``).
     let validators: [Int: [CompiledValidator]]
+    /// The panels (``PanelDefinition``), in document order, outer before inner.
+    let panels: [CompiledPanel]
+    /// For each unit with panels, the range of its panels in ``panels``.
+    let panelsByUnit: [Int: Range<Int>]
 
     /// The survey id.
     public var id: String { definition.id }
@@ -60,8 +64,15 @@ public struct Survey: Sendable {
         unitIndexByID: [String: Int], calculatedIndexByName: [String: Int], watchers: WatcherTable,
         calculatedOrder: [Int], expressionCount: Int, usesDateFunctions: Bool, otherChoices: [Int: OtherChoices] = [:],
         triggers: [CompiledTrigger] = [], completionMessages: [(condition: Expression?, text: LocalizedText)] = [],
-        validators: [Int: [CompiledValidator]] = [:]
+        validators: [Int: [CompiledValidator]] = [:], panels: [CompiledPanel] = []
     ) {
+        self.panels = panels
+        var panelsByUnit: [Int: Range<Int>] = [:]
+        for (index, panel) in panels.enumerated() {
+            let range = panelsByUnit[panel.unit] ?? index..<index
+            panelsByUnit[panel.unit] = range.lowerBound..<(index + 1)
+        }
+        self.panelsByUnit = panelsByUnit
         self.completionMessages = completionMessages
         clearInvisibleValues = definition.settings.clearInvisibleValues
         self.otherChoices = otherChoices
@@ -134,6 +145,20 @@ public struct Survey: Sendable {
         guard let index = unitIndexByID[id] else { return [] }
         return units[index].steps.map { steps[$0].id }
     }
+}
+
+/// A panel: its texts, where it is, and its requirement (its conditions are folded into its steps').
+struct CompiledPanel: Sendable {
+    let id: String
+    let unit: Int
+    /// The index in ``Survey/panels`` of the panel it is nested in.
+    let parent: Int?
+    /// Every step inside it (nested panels' too), in document order.
+    let steps: [Int]
+    let title: LocalizedText?
+    let description: LocalizedText?
+    let isRequired: Bool
+    let requiredIf: Expression?
 }
 
 /// A reference type: sessions read it on every answer, and copying a struct this size

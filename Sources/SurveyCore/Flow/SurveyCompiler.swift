@@ -29,24 +29,134 @@ struct SurveyCompiler {
     }
 
     struct FlatStep {
-        let definition: StepDefinition
+        var definition: StepDefinition
         let unit: Int
         let unitOffset: Int
-        /// Position inside its page, or -1 for a top-level step.
+        /// Position inside its page's definition, or -1 for a top-level step.
         let childOffset: Int
+        /// Where it is in the file below its page: `$.steps[unitOffset].steps[fileChild]`, then
+        /// `.steps[i]` for each of `fileInner` (inside panels).
+        var fileChild: Int
+        var fileInner: [Int] = []
+        /// The conditions of the panels it is in, outer first (`nil` outside panels).
+        var panels: PanelConditions?
+
+        init(definition: StepDefinition, unit: Int, unitOffset: Int, childOffset: Int) {
+            self.definition = definition
+            self.unit = unit
+            self.unitOffset = unitOffset
+            self.childOffset = childOffset
+            fileChild = childOffset
+        }
 
         /// Built only when needed (errors, option readers): most steps never need one.
         var path: JSONPath {
-            childOffset < 0
-                ? JSONPath([.key("steps"), .index(unitOffset)])
-                : JSONPath([.key("steps"), .index(unitOffset), .key("steps"), .index(childOffset)])
+            guard childOffset >= 0 else { return JSONPath([.key("steps"), .index(unitOffset)]) }
+            var components: [JSONPath.Component] = [
+                .key("steps"), .index(unitOffset), .key("steps"), .index(fileChild),
+            ]
+            for index in fileInner { components += [.key("steps"), .index(index)] }
+            return JSONPath(components)
         }
 
-        var optionsPath: JSONPath {
-            childOffset < 0
-                ? JSONPath([.key("steps"), .index(unitOffset), .key("options")])
-                : JSONPath([.key("steps"), .index(unitOffset), .key("steps"), .index(childOffset), .key("options")])
+        var optionsPath: JSONPath { path.appending("options") }
+    }
+
+    /// What the panels around a step add to its own rules.
+    struct PanelConditions {
+        var visibleIf: [String] = []
+        var enableIf: [String] = []
+        var isReadOnly = false
+        var isEnabled = true
+    }
+
+    /// A panel being compiled.
+    struct FlatPanel {
+        let definition: PanelDefinition
+        let unit: Int
+        let path: JSONPath
+        var steps: [Int] = []
+        var parent: Int?
+    }
+
+    /// Reads the panels of page `page` (definition position `position`, unit `unit`, first step
+    /// `firstStep`): the panels, and for each step its panel conditions and file path.
+    mutating func flattenPanels(
+        of page: StepDefinition, position: Int, unit: Int, unitOffset: Int, firstStep: Int,
+        into panels: inout [FlatPanel]
+    ) -> (paths: [[Int]]?, conditions: [PanelConditions?]) {
+        let pagePath = JSONPath([.key("steps"), .index(unitOffset)])
+        var conditions = [PanelConditions?](repeating: nil, count: page.steps.count)
+        guard let chains = page.panelChains() else {
+            errors.append(
+                SurveyError(
+                    .invalidValue,
+                    "a step of this page names a panel that is not in the page's panels (or the panels' parents form a cycle)",
+                    path: pagePath, stepID: page.id))
+            return (nil, conditions)
         }
+        let paths =
+            definition.sourceMap.map { map in
+                page.steps.indices.map { map.childPath(unit: position, child: $0) }
+            } ?? page.childIndexPaths()
+        let byID = Dictionary(page.panels.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var indexByID: [String: Int] = [:]
+        var closed: Set<String> = []
+        var open: [String] = []
+        for (position, chain) in chains.enumerated() {
+            var common = 0
+            while common < open.count, common < chain.count, open[common] == chain[common] { common += 1 }
+            closed.formUnion(open[common...])
+            open.removeLast(open.count - common)
+            for (depth, id) in chain.enumerated().dropFirst(common) {
+                if closed.contains(id) {
+                    errors.append(
+                        SurveyError(
+                            .invalidValue, "the steps of panel '\(id)' are not consecutive in its page", path: pagePath,
+                            stepID: page.id))
+                }
+                open.append(id)
+                guard indexByID[id] == nil, let panel = byID[id] else { continue }
+                var path = pagePath
+                for index in (paths?[position] ?? []).prefix(depth + 1) {
+                    path = path.appending("steps").appending(index)
+                }
+                indexByID[id] = panels.count
+                panels.append(
+                    FlatPanel(
+                        definition: panel, unit: unit, path: path, parent: panel.parent.flatMap { indexByID[$0] }))
+            }
+            guard !chain.isEmpty else { continue }
+            var folded = PanelConditions()
+            for id in chain {
+                guard let index = indexByID[id] else { continue }
+                panels[index].steps.append(firstStep + position)
+                let panel = panels[index].definition
+                if let condition = panel.visibleIf { folded.visibleIf.append(condition) }
+                if let condition = panel.enableIf { folded.enableIf.append(condition) }
+                folded.isReadOnly = folded.isReadOnly || panel.isReadOnly
+                folded.isEnabled = folded.isEnabled && panel.isEnabled
+            }
+            conditions[position] = folded
+        }
+        for panel in page.panels where indexByID[panel.id] == nil {
+            errors.append(
+                SurveyError(.invalidValue, "panel '\(panel.id)' has no steps", path: pagePath, stepID: page.id))
+        }
+        return (paths, conditions)
+    }
+
+    /// `(a) and (b) and …` of the panels' conditions and the step's own, compiled; `nil` when a panel's
+    /// condition does not compile (its error is reported at the panel).
+    mutating func combine(
+        _ panelConditions: [String], own: String?, ownCompiled: Expression?, resolve: @escaping (String) -> Int?
+    ) -> Expression? {
+        if own != nil, ownCompiled == nil { return nil }
+        let text = (panelConditions + (own.map { [$0] } ?? [])).map { "(\($0))" }.joined(separator: " and ")
+        guard let expression = try? Expression(text, functions: functions, resolve: resolve, otherChoices: otherChoices)
+        else { return ownCompiled }
+        if expression.callsImpureFunction { usesDateFunctions = true }
+        return expression
     }
 
     struct FlatUnit {
@@ -66,15 +176,28 @@ struct SurveyCompiler {
         // File positions differ from definition positions only when the decoder left out steps with
         // problems; such a survey never compiles, but its other errors must point at the right place.
         let sourceMap = definition.sourceMap
+        var flatPanels: [FlatPanel] = []
         for (position, step) in definition.steps.enumerated() {
             let start = flatSteps.count
             let unitOffset = sourceMap?.units[position] ?? position
             if step.isPage {
+                let panels =
+                    step.panels.isEmpty
+                    ? nil
+                    : flattenPanels(
+                        of: step, position: position, unit: flatUnits.count, unitOffset: unitOffset, firstStep: start,
+                        into: &flatPanels)
                 for (childPosition, child) in step.steps.enumerated() {
-                    let childOffset = sourceMap?.children[position][childPosition] ?? childPosition
-                    flatSteps.append(
-                        FlatStep(
-                            definition: child, unit: flatUnits.count, unitOffset: unitOffset, childOffset: childOffset))
+                    var flat = FlatStep(
+                        definition: child, unit: flatUnits.count, unitOffset: unitOffset, childOffset: childPosition)
+                    if let path = panels?.paths?[childPosition]
+                        ?? sourceMap.map({ $0.childPath(unit: position, child: childPosition) }), let first = path.first
+                    {
+                        flat.fileChild = first
+                        flat.fileInner = Array(path.dropFirst())
+                    }
+                    flat.panels = panels?.conditions[childPosition]
+                    flatSteps.append(flat)
                 }
             } else {
                 flatSteps.append(
@@ -118,10 +241,26 @@ struct SurveyCompiler {
                 unitIndexByID[id] = index
             }
         }
+        var panelIndexByID: [String: Int] = [:]
+        for (index, panel) in flatPanels.enumerated() {
+            let id = panel.definition.id
+            if let previous = stepIndexByID[id] {
+                duplicate(id, at: panel.path, member: "id", previous: flatSteps[previous].path)
+            } else if let previous = pageIndexByID[id] {
+                duplicate(id, at: panel.path, member: "id", previous: flatUnits[previous].path)
+            } else if let previous = panelIndexByID[id] {
+                duplicate(id, at: panel.path, member: "id", previous: flatPanels[previous].path)
+            } else {
+                panelIndexByID[id] = index
+            }
+        }
         let calculatedPath = JSONPath.root.appending("calculatedValues")
         for (index, value) in definition.calculatedValues.enumerated() {
             let name = value.name
-            if let previous = stepIndexByID[name] {
+            if let previous = panelIndexByID[name] {
+                duplicate(
+                    name, at: calculatedPath.appending(index), member: "name", previous: flatPanels[previous].path)
+            } else if let previous = stepIndexByID[name] {
                 duplicate(name, at: calculatedPath.appending(index), member: "name", previous: flatSteps[previous].path)
             } else if let previous = pageIndexByID[name] {
                 duplicate(name, at: calculatedPath.appending(index), member: "name", previous: flatUnits[previous].path)
@@ -138,7 +277,9 @@ struct SurveyCompiler {
         for (position, variable) in definition.variables.enumerated() {
             let name = variable.name
             let path = variablesPath.appending(position)
-            if let previous = stepIndexByID[name] {
+            if let previous = panelIndexByID[name] {
+                duplicate(name, at: path, member: "name", previous: flatPanels[previous].path)
+            } else if let previous = stepIndexByID[name] {
                 duplicate(name, at: path, member: "name", previous: flatSteps[previous].path)
             } else if let previous = pageIndexByID[name] {
                 duplicate(name, at: path, member: "name", previous: flatUnits[previous].path)
@@ -183,11 +324,7 @@ struct SurveyCompiler {
                 }
                 var options = definition.options.objectValue ?? [:]
                 options["choices"] = choices
-                var carried = definition
-                carried.options = .object(options)
-                let step = flatSteps[index]
-                flatSteps[index] = FlatStep(
-                    definition: carried, unit: step.unit, unitOffset: step.unitOffset, childOffset: step.childOffset)
+                flatSteps[index].definition.options = .object(options)
                 changed = true
             }
             if !changed { break }
@@ -342,6 +479,31 @@ struct SurveyCompiler {
         let compiledTriggers = compileTriggers(
             resolve: resolve, steps: compiledSteps, stepIndexByID: stepIndexByID, unitIndexByID: unitIndexByID,
             expressionCount: &expressionCount)
+        // Panels: their visibleIf and enableIf are folded into their steps' (errors reported here, at
+        // the panel); requiredIf is evaluated on Next.
+        var compiledPanels: [CompiledPanel] = []
+        compiledPanels.reserveCapacity(flatPanels.count)
+        for panel in flatPanels {
+            let id = panel.definition.id
+            for (member, condition) in [
+                ("visibleIf", panel.definition.visibleIf), ("enableIf", panel.definition.enableIf),
+            ] {
+                if compileExpression(condition, member: member, path: panel.path, stepID: id, resolve: resolve) != nil {
+                    expressionCount += 1
+                }
+            }
+            let requiredIf = compileExpression(
+                panel.definition.requiredIf, member: "requiredIf", path: panel.path, stepID: id, resolve: resolve)
+            if requiredIf != nil { expressionCount += 1 }
+            checkPiping(panel.definition.title, path: panel.path.appending("title"), stepID: id, resolve: resolve)
+            checkPiping(
+                panel.definition.description, path: panel.path.appending("description"), stepID: id, resolve: resolve)
+            compiledPanels.append(
+                CompiledPanel(
+                    id: id, unit: panel.unit, parent: panel.parent, steps: panel.steps, title: panel.definition.title,
+                    description: panel.definition.description, isRequired: panel.definition.isRequired,
+                    requiredIf: requiredIf))
+        }
 
         if !errors.isEmpty { throw SurveyLoadError(errors: errors) }
 
@@ -381,7 +543,7 @@ struct SurveyCompiler {
             calculatedIndexByName: calculatedIndexByName, watchers: watchers, calculatedOrder: order,
             expressionCount: expressionCount, usesDateFunctions: usesDateFunctions, otherChoices: otherChoices,
             triggers: compiledTriggers, completionMessages: compiledMessages,
-            validators: validation.validators)
+            validators: validation.validators, panels: compiledPanels)
     }
 
     /// What compiling one step needs to look up (shared, read-only, by every chunk).
@@ -486,10 +648,16 @@ struct SurveyCompiler {
         if let problems = context.configurationErrors[index] { errors += problems }
         // Fields are read through the array (no copy of the whole step definition per step).
         let id = context.flatSteps[index].definition.id
-        let visibleIf = compileExpression(
+        var visibleIf = compileExpression(
             context.flatSteps[index].definition.visibleIf, member: "visibleIf", path: context.flatSteps[index].path,
             stepID: id,
             resolve: context.resolve)
+        let panels = context.flatSteps[index].panels
+        if let panels, !panels.visibleIf.isEmpty {
+            visibleIf = combine(
+                panels.visibleIf, own: context.flatSteps[index].definition.visibleIf, ownCompiled: visibleIf,
+                resolve: context.resolve)
+        }
         let requiredIf = compileExpression(
             context.flatSteps[index].definition.requiredIf, member: "requiredIf", path: context.flatSteps[index].path,
             stepID: id,
@@ -551,9 +719,14 @@ struct SurveyCompiler {
         let defaultExpression = compileExpression(
             context.flatSteps[index].definition.defaultValueExpression, member: "defaultValueExpression",
             path: context.flatSteps[index].path, stepID: id, resolve: context.resolve)
-        let enableIf = compileExpression(
+        var enableIf = compileExpression(
             context.flatSteps[index].definition.enableIf, member: "enableIf", path: context.flatSteps[index].path,
             stepID: id, resolve: context.resolve)
+        if let panels, !panels.enableIf.isEmpty {
+            enableIf = combine(
+                panels.enableIf, own: context.flatSteps[index].definition.enableIf, ownCompiled: enableIf,
+                resolve: context.resolve)
+        }
         expressionCount +=
             (visibleIf == nil ? 0 : 1) + (requiredIf == nil ? 0 : 1) + branches.filter { $0.condition != nil }.count
             + choiceConditions.count + (defaultExpression == nil ? 0 : 1) + (enableIf == nil ? 0 : 1)
@@ -590,11 +763,12 @@ struct SurveyCompiler {
             visibleIf: visibleIf, requiredIf: requiredIf, branches: branches,
             choiceConditions: choiceConditions,
             isRequired: context.flatSteps[index].definition.isRequired,
-            isEnabled: context.flatSteps[index].definition.isEnabled,
+            isEnabled: context.flatSteps[index].definition.isEnabled && (panels?.isEnabled ?? true),
             collectsAnswer: collects,
             countsForProgress: collects || definition.settings.progressCountsContent,
             defaultValue: defaultValue, defaultExpression: defaultExpression,
-            isReadOnly: context.flatSteps[index].definition.isReadOnly, enableIf: enableIf)
+            isReadOnly: context.flatSteps[index].definition.isReadOnly || (panels?.isReadOnly ?? false),
+            enableIf: enableIf)
     }
 
     mutating func configure(_ flatSteps: [FlatStep], at index: Int) -> ConfiguredQuestion? {

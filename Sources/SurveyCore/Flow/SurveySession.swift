@@ -365,6 +365,19 @@ public struct SurveySession {
                 appendValidatorErrors(ofStep: index, to: &errors)
             }
         }
+        // A required panel needs one of its visible questions answered (unless none can be).
+        for panelIndex in survey.panelsByUnit[unitIndex] ?? 0..<0 {
+            let panel = survey.panels[panelIndex]
+            let shown = panel.steps.filter { derived.stepVisible[$0] && survey.steps[$0].collectsAnswer }
+            guard shown.contains(where: { !isReadOnly($0) }),
+                shown.allSatisfy({ survey.steps[$0].question.isEmpty(answers[$0]) })
+            else { continue }
+            evaluationCount += panel.requiredIf == nil ? 0 : 1
+            guard isRequired(panel) else { continue }
+            errors.append(
+                StepError(
+                    stepID: panel.id, error: .panelRequired, message: context.strings.message(for: .panelRequired)))
+        }
         if !errors.isEmpty {
             lastErrors = errors
             emit(.validationFailed(errors))
@@ -595,11 +608,27 @@ public struct SurveySession {
     func orderedSteps(of unit: Int) -> [Int] {
         let compiled = survey.units[unit]
         var order = Array(compiled.steps)
-        if compiled.isShuffled {
-            var generator = SeededGenerator(seed: seed, purpose: "page:" + compiled.id)
+        guard compiled.isShuffled else { return order }
+        var generator = SeededGenerator(seed: seed, purpose: "page:" + compiled.id)
+        guard let panels = survey.panelsByUnit[unit] else {
             order.shuffle(using: &generator)
+            return order
         }
-        return order
+        // A panel moves as one block, its questions in their order (SurveyJS shuffles a page's elements).
+        var blocks: [[Int]] = []
+        var blockOfStep: [Int: Int] = [:]
+        for index in panels where survey.panels[index].parent == nil {
+            for step in survey.panels[index].steps { blockOfStep[step] = index }
+        }
+        var lastBlock: Int?
+        for step in order {
+            let block = blockOfStep[step]
+            if block == nil || block != lastBlock { blocks.append([]) }
+            blocks[blocks.count - 1].append(step)
+            lastBlock = block
+        }
+        blocks.shuffle(using: &generator)
+        return blocks.flatMap { $0 }
     }
 }
 

@@ -69,5 +69,6 @@ extension UIStrings {
         "error.pluginFailure": "Não foi possível verificar esta resposta. Tente novamente.",
         "error.notAnswerable": "Esta etapa não requer resposta.",
         "error.readOnly": "Esta resposta não pode ser alterada.",
+        "error.panelRequired": "Responda a pelo menos uma pergunta deste grupo.",
     ]
 }

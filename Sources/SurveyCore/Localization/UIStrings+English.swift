@@ -69,5 +69,6 @@ extension UIStrings {
         "error.pluginFailure": "This answer could not be checked. Please try again.",
         "error.notAnswerable": "This step takes no answer.",
         "error.readOnly": "This answer cannot be changed.",
+        "error.panelRequired": "Please answer at least one question in this group.",
     ]
 }

@@ -69,5 +69,6 @@ extension UIStrings {
         "error.pluginFailure": "Impossible de vérifier cette réponse. Veuillez réessayer.",
         "error.notAnswerable": "Cette étape n’attend pas de réponse.",
         "error.readOnly": "Cette réponse ne peut pas être modifiée.",
+        "error.panelRequired": "Veuillez répondre à au moins une question de ce groupe.",
     ]
 }

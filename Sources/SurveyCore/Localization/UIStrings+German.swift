@@ -69,5 +69,6 @@ extension UIStrings {
         "error.pluginFailure": "Diese Antwort konnte nicht geprüft werden. Bitte versuchen Sie es erneut.",
         "error.notAnswerable": "Dieser Schritt erfordert keine Antwort.",
         "error.readOnly": "Diese Antwort kann nicht geändert werden.",
+        "error.panelRequired": "Bitte beantworten Sie mindestens eine Frage in dieser Gruppe.",
     ]
 }

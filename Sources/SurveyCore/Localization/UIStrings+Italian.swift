@@ -69,5 +69,6 @@ extension UIStrings {
         "error.pluginFailure": "Non è stato possibile verificare questa risposta. Riprova.",
         "error.notAnswerable": "Questo passaggio non richiede una risposta.",
         "error.readOnly": "Questa risposta non può essere modificata.",
+        "error.panelRequired": "Rispondi ad almeno una domanda di questo gruppo.",
     ]
 }

@@ -69,5 +69,6 @@ extension UIStrings {
         "error.pluginFailure": "この回答を確認できませんでした。もう一度お試しください。",
         "error.notAnswerable": "このステップには回答は不要です。",
         "error.readOnly": "この回答は変更できません。",
+        "error.panelRequired": "このグループの質問に少なくとも1つ回答してください。",
     ]
 }

@@ -69,5 +69,6 @@ extension UIStrings {
         "error.pluginFailure": "이 답변을 확인할 수 없습니다. 다시 시도해 주세요.",
         "error.notAnswerable": "이 단계는 답변이 필요하지 않습니다.",
         "error.readOnly": "이 답변은 변경할 수 없습니다.",
+        "error.panelRequired": "이 그룹에서 하나 이상의 질문에 답해 주세요.",
     ]
 }

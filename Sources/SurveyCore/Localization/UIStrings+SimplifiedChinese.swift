@@ -69,5 +69,6 @@ extension UIStrings {
         "error.pluginFailure": "无法检查此回答，请重试。",
         "error.notAnswerable": "此步骤无需回答。",
         "error.readOnly": "此回答无法更改。",
+        "error.panelRequired": "请至少回答此组中的一个问题。",
     ]
 }

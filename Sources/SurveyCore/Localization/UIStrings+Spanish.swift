@@ -69,5 +69,6 @@ extension UIStrings {
         "error.pluginFailure": "No se pudo comprobar esta respuesta. Inténtalo de nuevo.",
         "error.notAnswerable": "Este paso no admite respuesta.",
         "error.readOnly": "Esta respuesta no se puede cambiar.",
+        "error.panelRequired": "Responde al menos a una pregunta de este grupo.",
     ]
 }

@@ -69,5 +69,6 @@ extension UIStrings {
         "error.pluginFailure": "無法檢查此回答，請再試一次。",
         "error.notAnswerable": "此步驟無需回答。",
         "error.readOnly": "此回答無法變更。",
+        "error.panelRequired": "請至少回答此組中的一個問題。",
     ]
 }

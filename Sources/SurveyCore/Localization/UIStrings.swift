@@ -190,4 +190,5 @@ public enum UIStringKey: String, Sendable, CaseIterable {
     case errorNotAnswerable = "error.notAnswerable"
     case errorPluginFailure = "error.pluginFailure"
     case errorReadOnly = "error.readOnly"
+    case errorPanelRequired = "error.panelRequired"
 }

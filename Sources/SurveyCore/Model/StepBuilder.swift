@@ -1,16 +1,43 @@
-/// Where a step sits in a survey file: `$.steps[unit]` or `$.steps[unit].steps[child]`.
+/// Where a step sits in a survey file: `$.steps[unit]`, `$.steps[unit].steps[child]`, or deeper
+/// inside panels (`inner` holds the indices below `child`).
 struct StepLocation {
     var unit: Int
     /// Position inside its page, or -1 for a top-level step.
     var child: Int
+    /// Positions inside nested panels, below `child` (empty outside panels).
+    var inner: [Int] = []
 
     var path: JSONPath {
-        child < 0
-            ? JSONPath([.key("steps"), .index(unit)])
-            : JSONPath([.key("steps"), .index(unit), .key("steps"), .index(child)])
+        guard child >= 0 else { return JSONPath([.key("steps"), .index(unit)]) }
+        var components: [JSONPath.Component] = [.key("steps"), .index(unit), .key("steps"), .index(child)]
+        for index in inner { components += [.key("steps"), .index(index)] }
+        return JSONPath(components)
     }
 
-    func child(_ index: Int) -> StepLocation { StepLocation(unit: unit, child: index) }
+    func child(_ index: Int) -> StepLocation {
+        child < 0
+            ? StepLocation(unit: unit, child: index)
+            : StepLocation(unit: unit, child: child, inner: inner + [index])
+    }
+}
+
+/// A decoded step, with where its children (for pages and panels) are in the file.
+struct DecodedStep {
+    var step: StepDefinition?
+    /// For each of `step.steps`: its index in the container's own `steps` array in the file (for a
+    /// step inside a panel, the panel's index).
+    var childSourceIndices: [Int] = []
+    /// For each of `step.steps`, its full index path below the container (see
+    /// ``StepDefinition/childIndexPaths()``); `nil` when no child is in a panel (then it is
+    /// `[childSourceIndices[i]]`).
+    var childSourcePaths: [[Int]]?
+    /// Whether children with problems were left out.
+    var droppedChildren = false
+
+    /// The index path of child `position`.
+    func sourcePath(of position: Int) -> [Int] {
+        childSourcePaths?[position] ?? [childSourceIndices[position]]
+    }
 }
 
 /// Builds one ``StepDefinition`` from its members, one member at a time, so that the same rules
@@ -26,16 +53,20 @@ struct StepBuilder {
     let allowsPages: Bool
     var step = StepDefinition(id: "", type: "")
     var errors: [SurveyError] = []
-    /// For pages: the position in the file of each kept child (children with problems are left out).
-    var childSourceIndices: [Int] = []
+    /// For pages and panels: the kept children, flattened, and where they are in the file.
+    private(set) var decoded = DecodedStep()
     private var hasID = false
     private var hasType = false
     private var hasShuffle = false
     /// The `steps` member as JSON (decoded at the end, once the type is known).
     private var childrenJSON: JSONValue?
-    /// Children already decoded by the streaming decoder.
-    private var streamedChildren: [StepDefinition]?
+    /// Children already decoded by the streaming decoder, with their positions in the file.
+    private var streamedChildren: [(child: DecodedStep, index: Int)]?
     private var streamedChildCount = 0
+
+    /// Panels go inside pages (and inside other panels), never at the top level.
+    private var allowsPanels: Bool { location.child >= 0 }
+    private var isPanel: Bool { step.type == PanelDefinition.typeID }
 
     init(location: StepLocation, allowsPages: Bool) {
         self.location = location
@@ -44,6 +75,21 @@ struct StepBuilder {
 
     private mutating func fail(_ key: String?, _ message: String, kind: SurveyError.Kind = .invalidValue) {
         errors.append(SurveyError(kind, message, path: key.map { location.path.appending($0) } ?? location.path))
+    }
+
+    /// Panels take only grouping members (see ``PanelDefinition``).
+    private mutating func checkPanelMembers() {
+        var extra: [String] = []
+        if step.options.objectValue?.isEmpty == false { extra.append("options") }
+        if !step.branches.isEmpty { extra.append("branches") }
+        if !step.tags.isEmpty { extra.append("tags") }
+        if hasShuffle { extra.append("shuffle") }
+        if step.defaultValue != nil { extra.append("defaultValue") }
+        if step.defaultValueExpression != nil { extra.append("defaultValueExpression") }
+        if step.choicesFromQuestion != nil { extra.append("choicesFromQuestion") }
+        if step.choicesFromQuestionMode != nil { extra.append("choicesFromQuestionMode") }
+        if !step.validators.isEmpty { extra.append("validators") }
+        for key in extra { fail(key, "panels do not have '\(key)'; put it on the panel's questions") }
     }
 
     private mutating func mismatch(_ key: String, _ expected: String, _ value: JSONValue) {
@@ -145,10 +191,56 @@ struct StepBuilder {
     }
 
     /// Children decoded elsewhere (by the streaming decoder), with their problems.
-    mutating func setChildren(_ children: [StepDefinition], count: Int, errors childErrors: [SurveyError]) {
+    mutating func setChildren(
+        _ children: [(child: DecodedStep, index: Int)], count: Int, errors childErrors: [SurveyError]
+    ) {
         streamedChildren = children
         streamedChildCount = count
         errors += childErrors
+    }
+
+    /// Keeps the decoded children of a page or panel, moving the steps of panels among them into
+    /// this container (see ``PanelDefinition``).
+    private mutating func collect(_ children: [(child: DecodedStep, index: Int)]) {
+        var steps: [StepDefinition] = []
+        steps.reserveCapacity(children.count)
+        var indices: [Int] = []
+        indices.reserveCapacity(children.count)
+        var paths: [[Int]]?
+        var panels: [PanelDefinition] = []
+        var dropped = false
+        for (child, index) in children {
+            dropped = dropped || child.droppedChildren
+            guard let childStep = child.step else {
+                dropped = true
+                continue
+            }
+            guard childStep.type == PanelDefinition.typeID else {
+                steps.append(childStep)
+                indices.append(index)
+                paths?.append([index])
+                continue
+            }
+            if paths == nil { paths = indices.map { [$0] } }
+            panels.append(
+                PanelDefinition(
+                    id: childStep.id, title: childStep.title, description: childStep.description,
+                    visibleIf: childStep.visibleIf, enableIf: childStep.enableIf, requiredIf: childStep.requiredIf,
+                    isRequired: childStep.isRequired, isReadOnly: childStep.isReadOnly, isEnabled: childStep.isEnabled,
+                    parent: isPanel ? step.id : nil))
+            panels += childStep.panels
+            for (position, var inner) in childStep.steps.enumerated() {
+                if inner.panel == nil { inner.panel = childStep.id }
+                steps.append(inner)
+                indices.append(index)
+                paths?.append([index] + child.sourcePath(of: position))
+            }
+        }
+        step.steps = steps
+        step.panels = panels
+        decoded.childSourceIndices = indices
+        decoded.childSourcePaths = paths
+        decoded.droppedChildren = dropped
     }
 
     /// The step, or `nil` when it has problems (appended to `allErrors`, with the step id).
@@ -156,30 +248,38 @@ struct StepBuilder {
         if !hasID { fail(nil, "missing required member 'id' (a string)", kind: .missingField) }
         if !hasType { fail(nil, "missing required member 'type' (a string)", kind: .missingField) }
         let hasChildren = childrenJSON != nil || streamedChildren != nil
-        if step.isPage {
-            if !allowsPages { fail("type", "pages cannot be nested inside pages") }
+        if step.isPage || isPanel {
+            let kind = isPanel ? "panel" : "page"
+            if step.isPage, !allowsPages { fail("type", "pages cannot be nested inside pages") }
+            if isPanel, !allowsPanels {
+                fail(
+                    "type",
+                    "a panel groups questions inside a page: put it in a page's 'steps' (or make it a page, \"type\": \"page\")"
+                )
+            }
+            if isPanel { checkPanelMembers() }
             if let streamedChildren {
-                step.steps = streamedChildren
-                if streamedChildCount == 0 { fail("steps", "a page needs at least one step") }
+                collect(streamedChildren)
+                if streamedChildCount == 0 { fail("steps", "a \(kind) needs at least one step") }
             } else if let childrenJSON {
                 if case .array(let elements) = childrenJSON {
+                    var children: [(child: DecodedStep, index: Int)] = []
+                    children.reserveCapacity(elements.count)
                     for (index, element) in elements.enumerated() {
-                        if let child = StepDefinition.decode(
+                        let child = StepDefinition.decodeWithChildIndices(
                             element, location: location.child(index), allowsPages: false, errors: &errors)
-                        {
-                            step.steps.append(child)
-                            childSourceIndices.append(index)
-                        }
+                        children.append((child, index))
                     }
-                    if elements.isEmpty { fail("steps", "a page needs at least one step") }
+                    collect(children)
+                    if elements.isEmpty { fail("steps", "a \(kind) needs at least one step") }
                 } else {
                     mismatch("steps", "an array", childrenJSON)
                 }
             } else {
-                fail(nil, "a page needs 'steps' (an array of steps)", kind: .missingField)
+                fail(nil, "a \(kind) needs 'steps' (an array of steps)", kind: .missingField)
             }
         } else {
-            if hasChildren { fail("steps", "only pages (\"type\": \"page\") have 'steps'") }
+            if hasChildren { fail("steps", "only pages and panels (\"type\": \"page\" or \"panel\") have 'steps'") }
             if hasShuffle {
                 fail(
                     "shuffle", "only pages (\"type\": \"page\") have 'shuffle'; choice questions take 'options.shuffle'"
@@ -197,7 +297,7 @@ struct StepBuilder {
             // still goes to the compiler, so its options and expressions are checked in the same run
             // instead of being hidden until the first problems are fixed.
             let isStillCheckable =
-                hasID && hasType && !step.isPage
+                hasID && hasType && !step.isPage && !isPanel
                 && errors.allSatisfy { $0.kind == .unknownField || $0.kind == .invalidValue }
             return isStillCheckable ? step : nil
         }
@@ -206,27 +306,22 @@ struct StepBuilder {
 }
 
 extension StepDefinition {
-    /// Decodes one step from parsed JSON.
-    static func decode(
-        _ json: JSONValue, location: StepLocation, allowsPages: Bool, errors: inout [SurveyError]
-    ) -> StepDefinition? {
-        decodeWithChildIndices(json, location: location, allowsPages: allowsPages, errors: &errors).step
-    }
-
-    /// Decodes one step; for a page, also the file positions of the children that were kept.
+    /// Decodes one step; for a page or panel, also the file positions of the children that were kept.
     static func decodeWithChildIndices(
         _ json: JSONValue, location: StepLocation, allowsPages: Bool, errors: inout [SurveyError]
-    ) -> (step: StepDefinition?, childSourceIndices: [Int]) {
+    ) -> DecodedStep {
         guard case .object(let members) = json else {
             errors.append(
                 SurveyError(
                     .invalidValue, "a step must be a JSON object, got \(json.kindDescription)", path: location.path))
-            return (nil, [])
+            return DecodedStep()
         }
         var builder = StepBuilder(location: location, allowsPages: allowsPages)
         for (key, value) in members { builder.apply(key, value) }
         let step = builder.finish(into: &errors)
-        return (step, builder.childSourceIndices)
+        var decoded = builder.decoded
+        decoded.step = step
+        return decoded
     }
 
     static func decodeBranch(_ value: JSONValue, path: JSONPath, stepID: String?) throws(SurveyError) -> BranchRule {

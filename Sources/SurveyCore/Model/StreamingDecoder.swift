@@ -35,9 +35,8 @@ extension Parser {
                         dropped = true
                         return
                     }
-                    if step.isPage, decoded.childSourceIndices.last != step.steps.count - 1 { dropped = true }
-                    map.units.append(index)
-                    map.children.append(decoded.childSourceIndices)
+                    if decoded.droppedChildren { dropped = true }
+                    map.add(decoded, unit: index)
                     steps.append(step)
                 }
                 result.steps = (steps, count)
@@ -71,7 +70,7 @@ extension Parser {
 
     /// Reads one step object (or reports a non-object) into a builder.
     mutating func parseStep(at location: StepLocation, allowsPages: Bool, errors: inout [SurveyError])
-        throws(RawSyntaxError) -> (step: StepDefinition?, childSourceIndices: [Int])
+        throws(RawSyntaxError) -> DecodedStep
     {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
@@ -79,26 +78,22 @@ extension Parser {
             errors.append(
                 SurveyError(
                     .invalidValue, "a step must be a JSON object, got \(value.kindDescription)", path: location.path))
-            return (nil, [])
+            return DecodedStep()
         }
         var builder = StepBuilder(location: location, allowsPages: allowsPages)
         var seen: [String] = []
-        var childIndices: [Int] = []
         try parseMembers { (parser, key, keyOffset) throws(RawSyntaxError) in
             if seen.contains(key) {
                 throw RawSyntaxError(message: "duplicate member name \"\(key)\"", offset: keyOffset)
             }
             seen.append(key)
             if key == "steps", allowsPages, parser.peek() == UInt8(ascii: "[") {
-                var children: [StepDefinition] = []
+                var children: [(child: DecodedStep, index: Int)] = []
                 var childErrors: [SurveyError] = []
                 let count = try parser.parseArrayElements { (parser, index) throws(RawSyntaxError) in
                     let decoded = try parser.parseStep(
                         at: location.child(index), allowsPages: false, errors: &childErrors)
-                    if let child = decoded.step {
-                        children.append(child)
-                        childIndices.append(index)
-                    }
+                    children.append((decoded, index))
                 }
                 builder.setChildren(children, count: count, errors: childErrors)
             } else {
@@ -106,7 +101,9 @@ extension Parser {
             }
         }
         let step = builder.finish(into: &errors)
-        return (step, builder.childSourceIndices.isEmpty ? childIndices : builder.childSourceIndices)
+        var decoded = builder.decoded
+        decoded.step = step
+        return decoded
     }
 }
 

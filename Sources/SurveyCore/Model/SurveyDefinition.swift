@@ -63,10 +63,31 @@ public struct SurveyDefinition: Sendable, Hashable {
 }
 
 /// File positions of decoded steps: `units[i]` is the index in `$.steps` of `steps[i]`, and
-/// `children[i][j]` the index in its page's `steps` of `steps[i].steps[j]`.
+/// `children[i][j]` the index path below its page of `steps[i].steps[j]` (see
+/// ``StepDefinition/childIndexPaths()``).
 struct SourceMap: Sendable, Hashable {
     var units: [Int] = []
-    var children: [[Int]] = []
+    /// Per unit: the index in the page's `steps` of each child, and full paths when panels are involved.
+    private var children: [(indices: [Int], paths: [[Int]]?)] = []
+
+    mutating func add(_ decoded: DecodedStep, unit: Int) {
+        units.append(unit)
+        children.append((decoded.childSourceIndices, decoded.childSourcePaths))
+    }
+
+    /// The index path below its page of `steps[unit].steps[child]`.
+    func childPath(unit: Int, child: Int) -> [Int] {
+        children[unit].paths?[child] ?? [children[unit].indices[child]]
+    }
+
+    static func == (lhs: SourceMap, rhs: SourceMap) -> Bool {
+        lhs.units == rhs.units
+            && lhs.children.elementsEqual(rhs.children) { $0.indices == $1.indices && $0.paths == $1.paths }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(units)
+    }
 }
 
 /// Survey-wide behaviour.
@@ -250,6 +271,70 @@ public struct BranchRule: Sendable, Hashable {
     }
 }
 
+/// A group of questions inside a page, with its own title and conditions (SurveyJS's panel).
+///
+/// In the file a panel is a step of `"type": "panel"` among a page's steps, with `steps` of its own
+/// (questions, content steps or other panels). Decoding moves its questions into the page's
+/// ``StepDefinition/steps``, each naming its innermost panel in ``StepDefinition/panel``, and lists
+/// the panel in the page's ``StepDefinition/panels``; encoding puts them back in their panels.
+///
+/// - `visibleIf`, `enableIf`, `readOnly` and `enabled` apply to every question in the panel (and in
+///   its nested panels), on top of the question's own;
+/// - `required` / `requiredIf`: at least one of the panel's visible questions must be answered
+///   before Next (the error names the panel);
+/// - a panel with no visible question is not shown.
+public struct PanelDefinition: Sendable, Hashable {
+    /// The type id panels have in the file.
+    public static let typeID = "panel"
+
+    /// Unique among step, page, panel and calculated-value ids.
+    public var id: String
+    public var title: LocalizedText?
+    public var description: LocalizedText?
+    public var visibleIf: String?
+    public var enableIf: String?
+    public var requiredIf: String?
+    /// At least one of the panel's visible questions must be answered.
+    public var isRequired: Bool
+    /// Every question in the panel is shown but not editable.
+    public var isReadOnly: Bool
+    /// The on/off switch: a disabled panel's questions are left out as if they were not there.
+    public var isEnabled: Bool
+    /// The id of the panel this one is nested in, `nil` for a panel directly in its page.
+    public var parent: String?
+
+    public init(
+        id: String, title: LocalizedText? = nil, description: LocalizedText? = nil, visibleIf: String? = nil,
+        enableIf: String? = nil, requiredIf: String? = nil, isRequired: Bool = false, isReadOnly: Bool = false,
+        isEnabled: Bool = true, parent: String? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.description = description
+        self.visibleIf = visibleIf
+        self.enableIf = enableIf
+        self.requiredIf = requiredIf
+        self.isRequired = isRequired
+        self.isReadOnly = isReadOnly
+        self.isEnabled = isEnabled
+        self.parent = parent
+    }
+
+    /// The panel's own members as JSON (without `steps`).
+    var jsonMembers: [String: JSONValue] {
+        var members: [String: JSONValue] = ["id": .string(id), "type": .string(Self.typeID)]
+        if let title { members["title"] = title.jsonValue }
+        if let description { members["description"] = description.jsonValue }
+        if let visibleIf { members["visibleIf"] = .string(visibleIf) }
+        if let enableIf { members["enableIf"] = .string(enableIf) }
+        if let requiredIf { members["requiredIf"] = .string(requiredIf) }
+        if isRequired { members["required"] = .bool(true) }
+        if isReadOnly { members["readOnly"] = .bool(true) }
+        if !isEnabled { members["enabled"] = .bool(false) }
+        return members
+    }
+}
+
 /// A step: a question, a content step, or a page that groups questions.
 public struct StepDefinition: Sendable, Hashable {
     /// The type id of pages, which group other steps.
@@ -291,6 +376,11 @@ public struct StepDefinition: Sendable, Hashable {
     public var defaultValueExpression: String?
     /// Checks the answer must pass before the respondent moves on (see ``ValidatorDefinition``).
     public var validators: [ValidatorDefinition] = []
+    /// For pages: the panels among its steps, outer before inner, in file order.
+    public var panels: [PanelDefinition] = []
+    /// For a page's step: the id of the innermost panel it is in (one of the page's ``panels``).
+    /// A panel's steps are consecutive in the page's ``steps``.
+    public var panel: String?
 
     public init(
         id: String, type: String, title: LocalizedText? = nil, description: LocalizedText? = nil,
@@ -315,6 +405,85 @@ public struct StepDefinition: Sendable, Hashable {
 
     /// Whether this step is a page.
     public var isPage: Bool { type == Self.pageTypeID }
+
+    /// For a page: the panel chain of each step, outer first (empty outside panels); `nil` when a
+    /// step names a panel the page does not list, or a panel's parents form a cycle.
+    func panelChains() -> [[String]]? {
+        var parentByID: [String: String?] = [:]
+        for panel in panels { parentByID[panel.id] = panel.parent }
+        var result: [[String]] = []
+        result.reserveCapacity(steps.count)
+        for step in steps {
+            var chain: [String] = []
+            var current = step.panel
+            while let id = current {
+                guard let parent = parentByID[id], chain.count <= panels.count else { return nil }
+                chain.append(id)
+                current = parent
+            }
+            result.append(chain.reversed())
+        }
+        return result
+    }
+
+    /// For a page: where each of ``steps`` sits in the file, as indices into successive `steps`
+    /// arrays (`[2]` for the page's third entry, `[2, 0]` for the first step of the panel that is its
+    /// third entry). `nil` when the panels are inconsistent (see ``panelChains()``).
+    func childIndexPaths() -> [[Int]]? {
+        guard !panels.isEmpty else { return steps.indices.map { [$0] } }
+        guard let chains = panelChains() else { return nil }
+        var result: [[Int]] = []
+        // The open panels, outer first: id, path, and the index of its next entry.
+        var open: [(id: String, path: [Int], next: Int)] = []
+        var nextTop = 0
+        func nextIndex() -> Int {
+            if open.isEmpty {
+                nextTop += 1
+                return nextTop - 1
+            }
+            open[open.count - 1].next += 1
+            return open[open.count - 1].next - 1
+        }
+        for chain in chains {
+            var common = 0
+            while common < open.count, common < chain.count, open[common].id == chain[common] { common += 1 }
+            open.removeLast(open.count - common)
+            for id in chain[common...] {
+                let path = (open.last?.path ?? []) + [nextIndex()]
+                open.append((id, path, 0))
+            }
+            result.append((open.last?.path ?? []) + [nextIndex()])
+        }
+        return result
+    }
+
+    /// For a page: its steps as JSON, back inside their panels.
+    func encodedChildren() -> [JSONValue] {
+        guard !panels.isEmpty, let chains = panelChains() else { return steps.map(\.jsonValue) }
+        let panelByID = Dictionary(panels.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // The open panels, outer first, each with its entries so far; `top` holds the page's entries.
+        var top: [JSONValue] = []
+        var open: [(id: String, entries: [JSONValue])] = []
+        func close() {
+            let panel = open.removeLast()
+            var members = panelByID[panel.id]?.jsonMembers ?? [:]
+            members["steps"] = .array(panel.entries)
+            if open.isEmpty {
+                top.append(.object(members))
+            } else {
+                open[open.count - 1].entries.append(.object(members))
+            }
+        }
+        for (step, chain) in zip(steps, chains) {
+            var common = 0
+            while common < open.count, common < chain.count, open[common].id == chain[common] { common += 1 }
+            while open.count > common { close() }
+            for id in chain[common...] { open.append((id, [])) }
+            if open.isEmpty { top.append(step.jsonValue) } else { open[open.count - 1].entries.append(step.jsonValue) }
+        }
+        while !open.isEmpty { close() }
+        return top
+    }
 }
 
 // MARK: - Decoding
@@ -476,14 +645,8 @@ extension SurveyDefinition {
                         dropped = true
                         continue
                     }
-                    if step.isPage,
-                        decoded.childSourceIndices.count != step.steps.count
-                            || decoded.childSourceIndices.last != step.steps.count - 1
-                    {
-                        dropped = true
-                    }
-                    map.children.append(decoded.childSourceIndices)
-                    map.units.append(index)
+                    if decoded.droppedChildren { dropped = true }
+                    map.add(decoded, unit: index)
                     steps.append(step)
                 }
                 // Steps with problems were left out; remember where the kept ones are in the file so
@@ -598,7 +761,7 @@ extension StepDefinition {
         if !tags.isEmpty { members["tags"] = .array(tags.map { .string($0) }) }
         if !validators.isEmpty { members["validators"] = .array(validators.map(\.jsonValue)) }
         if isPage {
-            members["steps"] = .array(steps.map(\.jsonValue))
+            members["steps"] = .array(encodedChildren())
             if isShuffled { members["shuffle"] = .bool(true) }
         }
         if let defaultValue { members["defaultValue"] = defaultValue }

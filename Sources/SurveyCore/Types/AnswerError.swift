@@ -35,6 +35,9 @@ public struct AnswerError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// "This question requires an answer."
     public static let required = AnswerError(code: "required", message: "Please answer this question.")
+    /// A required panel (``PanelDefinition/isRequired``) none of whose visible questions is answered.
+    public static let panelRequired = AnswerError(
+        code: "panelRequired", message: "Please answer at least one question in this group.")
 
     /// The answer has the wrong JSON shape, e.g. a number where text was expected.
     public static func wrongShape(expected: String, got value: JSONValue) -> AnswerError {
