@@ -107,9 +107,11 @@ function walk(surveyJSON, answers) {
     const moved = survey.isLastPage ? survey.completeLastPage() : survey.nextPage();
     if (!moved) {
       const errors = [];
-      for (const question of page.questions) {
-        for (const error of question.errors || []) {
-          errors.push({ name: question.name, error: error.getText ? error.getText() : String(error.text) });
+      // Questions' errors, then panels' (a required panel none of whose questions is answered).
+      const elements = page.questions.concat(typeof page.getPanels === "function" ? page.getPanels(false, true) : []);
+      for (const element of elements) {
+        for (const error of element.errors || []) {
+          errors.push({ name: element.name, error: error.getText ? error.getText() : String(error.text) });
         }
       }
       blocked = { page: page.name, errors };
