@@ -46,11 +46,15 @@ struct ChoiceDefinition: Sendable, Hashable {
     var visibleIf: String? = nil
     /// "None of the above": answered only on its own.
     var isExclusive: Bool = false
+    /// The author wrote the value as a number: answers store it as one.
+    var isNumeric: Bool = false
 
     func choice(in context: PresentationContext) -> Choice {
-        Choice(
+        var choice = Choice(
             value: value, label: label.resolved(in: context), iconName: iconName, isOther: isOther,
             visibleIf: visibleIf, isExclusive: isExclusive)
+        choice.isNumeric = isNumeric
+        return choice
     }
 }
 
@@ -64,24 +68,38 @@ enum ChoiceList {
         case plain
     }
 
-    /// Reads one element: a string (value and label) or an object.
-    static func element(_ json: JSONValue, path: JSONPath, stepID: String?, form: Form) throws(SurveyError)
-        -> ChoiceDefinition
-    {
+    /// Reads one element: a string (value and label) or an object; with `allowsNumbers`, a number
+    /// (or an object whose `value` is one) is a numeric choice.
+    static func element(
+        _ json: JSONValue, path: JSONPath, stepID: String?, form: Form, allowsNumbers: Bool = false
+    ) throws(SurveyError) -> ChoiceDefinition {
         switch json {
         case .string(let text):
             guard !text.isEmpty else {
                 throw SurveyError(.invalidOptions, "a choice value must not be empty", path: path, stepID: stepID)
             }
             return ChoiceDefinition(value: text, label: .authored(LocalizedText(text)))
+        case .number(let number) where allowsNumbers:
+            // A numeric value, as SurveyJS allows (`"choices": [1, 2, 3]`): answers store the number.
+            let text = JSONValue.format(number: number)
+            return ChoiceDefinition(value: text, label: .authored(LocalizedText(text)), isNumeric: true)
         case .object:
             var reader = try OptionsReader(json, path: path, stepID: stepID)
-            let value = try reader.string("value")
+            // `"value": 2` is a numeric choice, as above.
+            let number = allowsNumbers ? reader.members["value"]?.numberValue : nil
+            let isNumeric = number != nil
+            let value: String
+            if let number {
+                _ = reader.value("value")
+                value = JSONValue.format(number: number)
+            } else {
+                value = try reader.string("value")
+            }
             guard !value.isEmpty else {
                 throw reader.error("value", "'value' must not be empty", kind: .invalidOptions)
             }
             let label = try reader.optionalText("label") ?? LocalizedText(value)
-            var choice = ChoiceDefinition(value: value, label: .authored(label))
+            var choice = ChoiceDefinition(value: value, label: .authored(label), isNumeric: isNumeric)
             if case .full = form {
                 choice.iconName = try reader.optionalString("icon")
                 choice.visibleIf = try reader.optionalString("visibleIf")
@@ -91,7 +109,8 @@ enum ChoiceList {
         default:
             let expected = form == .full ? "'value', 'label', 'icon', 'visibleIf'" : "'value' and 'label'"
             throw SurveyError(
-                .invalidValue, "a choice must be a string or an object with \(expected), got \(json.kindDescription)",
+                .invalidValue,
+                "a choice must be a string, a number or an object with \(expected), got \(json.kindDescription)",
                 path: path, stepID: stepID)
         }
     }
@@ -100,6 +119,7 @@ enum ChoiceList {
     /// element's path) and lists shorter than `minimumCount`.
     static func read(
         _ key: String, from reader: inout OptionsReader, form: Form = .full, minimumCount: Int = 1,
+        allowsNumbers: Bool = false,
         element readElement: ((JSONValue, JSONPath, String?) throws(SurveyError) -> ChoiceDefinition)? = nil
     ) throws(SurveyError) -> [ChoiceDefinition]? {
         let stepID = reader.stepID
@@ -108,7 +128,7 @@ enum ChoiceList {
                 key,
                 { (json, path) throws(SurveyError) -> ChoiceDefinition in
                     if let readElement { return try readElement(json, path, stepID) }
-                    return try element(json, path: path, stepID: stepID, form: form)
+                    return try element(json, path: path, stepID: stepID, form: form, allowsNumbers: allowsNumbers)
                 })
         else { return nil }
         try checkUnique(choices, key: key, in: reader)
@@ -122,9 +142,13 @@ enum ChoiceList {
 
     /// Reads the required array `key`.
     static func readRequired(
-        _ key: String, from reader: inout OptionsReader, form: Form = .full, minimumCount: Int = 1
+        _ key: String, from reader: inout OptionsReader, form: Form = .full, minimumCount: Int = 1,
+        allowsNumbers: Bool = false
     ) throws(SurveyError) -> [ChoiceDefinition] {
-        guard let choices = try read(key, from: &reader, form: form, minimumCount: minimumCount) else {
+        guard
+            let choices = try read(
+                key, from: &reader, form: form, minimumCount: minimumCount, allowsNumbers: allowsNumbers)
+        else {
             throw reader.error(nil, "missing required member '\(key)' (an array of choices)", kind: .missingField)
         }
         return choices
@@ -163,7 +187,7 @@ struct ChoiceSet: Sendable, Hashable {
 
     /// Reads `choices` (required), `other`, `shuffle` and `presentation`.
     static func read(from reader: inout OptionsReader) throws(SurveyError) -> ChoiceSet {
-        var choices = try ChoiceList.readRequired("choices", from: &reader)
+        var choices = try ChoiceList.readRequired("choices", from: &reader, allowsNumbers: true)
         if let other = try readOther(from: &reader) {
             if choices.contains(where: { $0.value == otherValue }) {
                 throw reader.error(
@@ -233,6 +257,14 @@ struct ChoiceSet: Sendable, Hashable {
     }
 
     var other: ChoiceDefinition? { choices.first(where: \.isOther) }
+
+    /// What an answer stores for `selection`: the number of a numeric choice, else the text.
+    func stored(_ selection: Selection) -> JSONValue {
+        guard case .choice(let value) = selection, let choice = choices.first(where: { $0.value == value }),
+            choice.isNumeric, let number = Double(value)
+        else { return selection.jsonValue }
+        return .number(number)
+    }
 
     /// The renderer-neutral description, with labels in `context`'s locale.
     func input(

@@ -52,7 +52,9 @@ public struct FeedbackFormType: QuestionType {
     public var summary: String { "Feedback: a message with optional rating, category and reply email" }
 
     public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
-        let categories = try ChoiceList.read("categories", from: &reader).map { ChoiceSet(choices: $0) }
+        let categories = try ChoiceList.read("categories", from: &reader, allowsNumbers: true).map {
+            ChoiceSet(choices: $0)
+        }
         return Options(
             categories: categories, includesRating: try reader.bool("includeRating", default: true),
             includesEmail: try reader.bool("includeEmail", default: true),
@@ -97,7 +99,7 @@ public struct FeedbackFormType: QuestionType {
             result["rating"] = .number(value)
         }
         if let categories = options.categories, let category = form.members["category"], !category.isEmptyAnswer {
-            result["category"] = try categories.select(category, field: "category").jsonValue
+            result["category"] = categories.stored(try categories.select(category, field: "category"))
         }
         guard let message = try form.text("message") else {
             throw FormAnswer.missingField("message", label: BuiltinText.message.english)
@@ -116,7 +118,7 @@ public struct FeedbackFormType: QuestionType {
         let answered = answers.filter { !$0.isEmptyAnswer }
         let ratings = answered.compactMap { $0["rating"]?.numberValue }.sorted()
         let buckets = (options.categories?.choices ?? []).map { category in
-            let count = answered.filter { $0["category"]?.stringValue == category.value }.count
+            let count = answered.filter { $0["category"]?.choiceKey == category.value }.count
             return AnswerSummary.Bucket(
                 value: category.value, label: category.label.resolved(in: context), count: count,
                 percentage: Summaries.percentage(count, of: answered.count))

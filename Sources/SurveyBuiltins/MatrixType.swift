@@ -38,8 +38,8 @@ public struct MatrixType: QuestionType {
     public var summary: String { "Several rows answered on one shared scale of columns" }
 
     public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
-        let rows = try ChoiceList.readRequired("rows", from: &reader, form: .plain)
-        let columns = try ChoiceList.readRequired("columns", from: &reader, form: .plain)
+        let rows = try ChoiceList.readRequired("rows", from: &reader, form: .plain, allowsNumbers: true)
+        let columns = try ChoiceList.readRequired("columns", from: &reader, form: .plain, allowsNumbers: true)
         return Options(
             rows: rows, columns: ChoiceSet(choices: columns),
             isEveryRowRequired: try reader.bool("allRowsRequired", default: false))
@@ -77,7 +77,7 @@ public struct MatrixType: QuestionType {
                 continue
             }
             let selection = try options.columns.select(value, field: row.value)
-            result[row.value] = selection.jsonValue
+            result[row.value] = options.columns.stored(selection)
         }
         return .object(result)
     }
@@ -86,7 +86,7 @@ public struct MatrixType: QuestionType {
         let answered = answers.filter { !$0.isEmptyAnswer }
         var buckets: [AnswerSummary.Bucket] = []
         for row in options.rows {
-            let values = answered.compactMap { $0[row.value]?.stringValue }
+            let values = answered.compactMap { $0[row.value]?.choiceKey }
             let rowLabel = row.label.resolved(in: context)
             for column in options.columns.choices {
                 let count = values.filter { $0 == column.value }.count

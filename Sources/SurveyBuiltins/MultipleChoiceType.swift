@@ -13,7 +13,8 @@ import SurveyCore
 /// | `minSelections` | integer ≥ 0 | none | Fewest selections. |
 /// | `maxSelections` | integer ≥ 1 | none | Most selections; `minSelections ≤ maxSelections ≤` number of choices (Other counts). |
 ///
-/// **Answer:** an array of unique strings: choice values, and at most one Other text. Kept
+/// **Answer:** an array of unique values: choice values (numbers for numeric choices, as in
+/// `single-choice`), and at most one Other text. Kept
 /// in the respondent's order; a bare `"other"` next to an Other text is dropped; `["none"]` alone
 /// satisfies `minSelections` (as in SurveyJS). Errors: `wrongShape`, `notAChoice` (`value`; also for a
 /// second Other text), `duplicateSelection` (`value`), `otherTextRequired`, `exclusiveChoice` (`label`,
@@ -108,7 +109,7 @@ public struct MultipleChoiceType: QuestionType {
             switch selection {
             case .choice(let value):
                 guard picked.insert(value).inserted else { throw ChoiceSet.duplicateSelection(value) }
-                values.append(.string(value))
+                values.append(options.choices.stored(selection))
             case .other(let text):
                 if let otherText {
                     if otherText == text { throw ChoiceSet.duplicateSelection(text) }

@@ -33,7 +33,7 @@ public struct RankingType: QuestionType {
     public var summary: String { "An ordering of all items, most preferred first" }
 
     public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
-        let items = try ChoiceList.read("items", from: &reader, minimumCount: 2)
+        let items = try ChoiceList.read("items", from: &reader, minimumCount: 2, allowsNumbers: true)
         guard let items else {
             throw reader.error(
                 nil, "missing required member 'items' (an array of at least 2 items)", kind: .missingField)
@@ -59,7 +59,7 @@ public struct RankingType: QuestionType {
         for element in elements {
             guard case .choice(let value) = try options.items.select(element) else { continue }
             guard seen.insert(value).inserted else { throw ChoiceSet.duplicateSelection(value) }
-            ranking.append(.string(value))
+            ranking.append(options.items.stored(.choice(value)))
         }
         let count = options.items.choices.count
         guard ranking.count == count else {
@@ -74,7 +74,7 @@ public struct RankingType: QuestionType {
         return AnswerSummary(
             answered: rankings.count,
             buckets: options.items.choices.map { item in
-                let first = rankings.filter { $0.first?.stringValue == item.value }.count
+                let first = rankings.filter { $0.first?.choiceKey == item.value }.count
                 return .init(
                     value: item.value, label: item.label.resolved(in: context), count: first,
                     percentage: Summaries.percentage(first, of: rankings.count))
@@ -87,7 +87,7 @@ public struct RankingType: QuestionType {
         var totals: [String: (sum: Int, count: Int)] = [:]
         for ranking in answers.compactMap(\.arrayValue) {
             for (index, value) in ranking.enumerated() {
-                guard let value = value.stringValue else { continue }
+                guard let value = value.choiceKey else { continue }
                 let total = totals[value] ?? (0, 0)
                 totals[value] = (total.sum + index + 1, total.count + 1)
             }

@@ -4,13 +4,14 @@ import SurveyCore
 ///
 /// | Option | Type | Default | Meaning |
 /// |---|---|---|---|
-/// | `choices` | array, required, non-empty | — | Each a string (value and label) or `{ "value", "label"?, "icon"?, "visibleIf"? }`; values unique. |
+/// | `choices` | array, required, non-empty | — | Each a string (value and label), a number, or `{ "value", "label"?, "icon"?, "visibleIf"? }` (`value` a string or a number); values unique (`2` and `"2"` are the same value). |
 /// | `other` | Boolean or text | `false` | Add an Other choice (value `"other"`) with the built-in or the given label. |
 /// | `none` | Boolean or text | `false` | Add a "None of the above" choice (value `"none"`, as SurveyJS's `showNoneItem`), before Other. |
 /// | `shuffle` | Boolean | `false` | Offer the choices in a seeded random order. |
 /// | `presentation` | string | none | A hint such as `"list"`, `"dropdown"`, `"icons"`. |
 ///
-/// **Answer:** the chosen value as a string. A label (in any locale) or a value in another case is
+/// **Answer:** the chosen value: a string, or a number for a choice whose value the author wrote as a
+/// number (as SurveyJS stores it; `"2"` is accepted for it too). A label (in any locale) or a value in another case is
 /// accepted and normalised to the value. With `other`, any other non-empty text is the respondent's
 /// Other text and is stored as typed (trimmed); the bare value `"other"` is rejected with
 /// `otherTextRequired`. Errors: `wrongShape`, `notAChoice` (`value`), `otherTextRequired`, and
@@ -44,6 +45,6 @@ public struct SingleChoiceType: QuestionType {
 
     public func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {
         if answer.isEmptyAnswer { throw AnswerError.required }
-        return try options.choices.select(answer).jsonValue
+        return options.choices.stored(try options.choices.select(answer))
     }
 }

@@ -201,7 +201,7 @@ extension TextRenderer {
         case .singleChoice(let choices), .multipleChoice(let choices):
             let values = answer.arrayValue ?? [answer]
             return values.map { value in
-                choices.choices.first { $0.value == value.stringValue }?.label ?? value.displayText
+                choices.choices.first { $0.value == value.choiceKey }?.label ?? value.displayText
             }.joined(separator: ", ")
         case .boolean(let boolean):
             return answer.boolValue == true ? boolean.trueLabel : boolean.falseLabel

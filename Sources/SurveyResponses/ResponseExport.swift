@@ -65,8 +65,8 @@ public enum ResponseExport {
         switch value {
         case .null: return ""
         case .string(let text): return text
-        case .array(let elements) where elements.allSatisfy({ $0.stringValue != nil }):
-            return elements.compactMap(\.stringValue).joined(separator: ";")
+        case .array(let elements) where elements.allSatisfy({ $0.choiceKey != nil }):
+            return elements.compactMap(\.choiceKey).joined(separator: ";")
         default: return JSONWriter.string(from: value)
         }
     }

@@ -77,7 +77,7 @@ struct SingleChoiceTypeTests {
         OptionErrorCase(["choices": "red"], .invalidValue, "$.options.choices"),
         OptionErrorCase(["choices": ["a", "b", "a"]], .invalidOptions, "$.options.choices[2]"),
         OptionErrorCase(["choices": ["a", ["value": "a", "label": "A"]]], .invalidOptions, "$.options.choices[1]"),
-        OptionErrorCase(["choices": ["a", 3]], .invalidValue, "$.options.choices[1]"),
+        OptionErrorCase(["choices": ["a", true]], .invalidValue, "$.options.choices[1]"),
         OptionErrorCase(["choices": [["label": "A"]]], .missingField, "$.options.choices[0]"),
         OptionErrorCase(["choices": [["value": "a", "lable": "A"]]], .unknownField, "$.options.choices[0].lable"),
         OptionErrorCase(["choices": [""]], .invalidOptions, "$.options.choices[0]"),

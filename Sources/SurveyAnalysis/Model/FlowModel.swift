@@ -160,7 +160,7 @@ package struct FlowModel: Sendable {
         let options = step.definition.options
         for key in ["choices", "sources", "items"] {
             guard let elements = options[key]?.arrayValue else { continue }
-            for (offset, element) in elements.enumerated() where element["value"]?.stringValue == value {
+            for (offset, element) in elements.enumerated() where element["value"]?.choiceKey == value {
                 return step.path.appending("options").appending(key).appending(offset).appending("visibleIf")
             }
         }

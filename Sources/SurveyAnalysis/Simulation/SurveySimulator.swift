@@ -243,10 +243,10 @@ struct SimulationPlan: Sendable {
             }
             var cumulative: [Double] = []
             if let weights = profile.weights[id], case .singleChoice = input {
-                candidates = candidates.filter { weights[$0.stringValue ?? ""] ?? 0 > 0 }
+                candidates = candidates.filter { weights[$0.choiceKey ?? ""] ?? 0 > 0 }
                 var sum = 0.0
                 cumulative = candidates.map {
-                    sum += weights[$0.stringValue ?? ""] ?? 0; return sum
+                    sum += weights[$0.choiceKey ?? ""] ?? 0; return sum
                 }
             }
             let definition = survey.stepDefinition(id)

@@ -201,7 +201,7 @@ extension SurveySession {
             let labels = Dictionary(
                 choices.choices.map { ($0.value, $0.label) }, uniquingKeysWith: { first, _ in first })
             func label(_ value: JSONValue) -> JSONValue {
-                value.stringValue.flatMap { labels[$0] }.map(JSONValue.string) ?? value
+                value.choiceKey.flatMap { labels[$0] }.map(JSONValue.string) ?? value
             }
             if case .array(let elements) = values[slot] { return .array(elements.map(label)) }
             return label(values[slot])

@@ -584,7 +584,7 @@ struct SurveyCompiler {
     static func choicePath(of value: String, in options: JSONValue, under path: JSONPath, offset: Int) -> JSONPath {
         for (key, member) in (options.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard case .array(let elements) = member else { continue }
-            if let position = elements.firstIndex(where: { $0["value"]?.stringValue == value }) {
+            if let position = elements.firstIndex(where: { $0["value"]?.choiceKey == value }) {
                 return path.appending(key).appending(position)
             }
         }

@@ -333,7 +333,7 @@ public struct SurveySession {
     func checkChoiceVisibility(_ value: JSONValue, step: CompiledStep) throws(AnswerError) {
         guard !step.choiceConditions.isEmpty else { return }
         for element in value.arrayValue ?? [value] {
-            guard let choice = element.stringValue, let condition = step.choiceConditions[choice] else { continue }
+            guard let choice = element.choiceKey, let condition = step.choiceConditions[choice] else { continue }
             if !condition.isTrue(values, context: functionContext) {
                 throw AnswerError(
                     code: "notAChoice", message: "'\(choice)' is not one of the choices.", arguments: ["value": choice])
@@ -562,7 +562,7 @@ public struct SurveySession {
         guard !answer.isNull else { return }
         let step = survey.steps[index]
         func isShown(_ element: JSONValue) -> Bool {
-            guard let choice = element.stringValue, let condition = step.choiceConditions[choice] else { return true }
+            guard let choice = element.choiceKey, let condition = step.choiceConditions[choice] else { return true }
             return condition.isTrue(values, context: functionContext)
         }
         let kept: JSONValue

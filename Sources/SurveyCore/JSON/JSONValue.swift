@@ -23,6 +23,16 @@ extension JSONValue {
         return nil
     }
 
+    /// The text a choice value is known by: a string as it is, a number as JSON writes it (`2` →
+    /// `"2"`, as in ``Choice/value``); `nil` for anything else.
+    public var choiceKey: String? {
+        switch self {
+        case .string(let value): return value
+        case .number(let value): return JSONValue.format(number: value)
+        default: return nil
+        }
+    }
+
     /// The number, when this is a number.
     public var numberValue: Double? {
         if case .number(let value) = self { return value }

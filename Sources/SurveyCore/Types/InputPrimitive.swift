@@ -62,6 +62,15 @@ public struct Choice: Sendable, Hashable {
     public var visibleIf: String?
     /// Whether picking this choice excludes every other ("None of the above"): it is answered alone.
     public var isExclusive: Bool
+    /// Whether the author gave the value as a JSON number (`2`, as SurveyJS allows): ``value`` is then
+    /// its text (`"2"`) and answers store the number.
+    public var isNumeric = false
+
+    /// The value as answers store it: a number for a numeric choice, else the string.
+    public var answerValue: JSONValue {
+        guard isNumeric, let number = Double(value) else { return .string(value) }
+        return .number(number)
+    }
 
     public init(
         value: String, label: String, iconName: String? = nil, isOther: Bool = false, visibleIf: String? = nil,
