@@ -4,13 +4,14 @@ import SurveyCore
 // SurveyCore's own JSON form (`InputPrimitive.jsonValue`), shared with the plugin ABI.
 
 extension StepError {
-    /// `{"stepId", "code", "message", "field"?, "arguments"?, "validator"?}`.
+    /// `{"stepId", "code", "message", "field"?, "arguments"?, "validator"?, "severity"?}`.
     var eventJSON: JSONValue {
         var members: [String: JSONValue] = [
             "stepId": .string(stepID), "code": .string(error.code), "message": .string(message),
         ]
         if let field = error.field { members["field"] = .string(field) }
         if let validator { members["validator"] = .string(validator) }
+        if severity != .error { members["severity"] = .string(severity.rawValue) }
         if !error.arguments.isEmpty { members["arguments"] = .object(error.arguments.mapValues(JSONValue.string)) }
         return .object(members)
     }
@@ -36,6 +37,7 @@ extension QuestionPresentation {
         if let answer { members["answer"] = answer }
         if isReadOnly { members["readOnly"] = true }
         if let panel { members["panel"] = .string(panel) }
+        if !notices.isEmpty { members["notices"] = .array(notices.map(\.eventJSON)) }
         if let error { members["error"] = error.eventJSON }
         if let content, content.body != nil || content.media != nil { members["content"] = content.jsonValue }
         return .object(members)

@@ -60,6 +60,8 @@ public struct TextRenderer: SurveyRenderer {
     var skippedErrors: Set<String> = []
     /// Panels whose heading was printed on this visit.
     var shownPanels: Set<String> = []
+    /// Validator warnings and notes already printed on this visit (step id and message).
+    var shownNotices: Set<String> = []
     var drafts: [String: [String: JSONValue]] = [:]
 
     /// A renderer reading lines from `input` and writing text to `output` (which adds no line breaks).
@@ -80,6 +82,7 @@ public struct TextRenderer: SurveyRenderer {
             shownContent = []
             skippedErrors = []
             shownPanels = []
+            shownNotices = []
             showHeader(presentation)
         }
         // A required panel left unanswered: say so, and ask its questions again.
@@ -88,6 +91,12 @@ public struct TextRenderer: SurveyRenderer {
             line(paint("! " + (panel.title.map { $0 + ": " } ?? "") + error.message, .red))
             for question in presentation.questions where panelChain(of: question, in: presentation).contains(panel.id) {
                 asked.remove(question.id)
+            }
+        }
+        // Warnings and notes of answers just given: said once, they never block.
+        for question in presentation.questions where asked.contains(question.id) {
+            for notice in question.notices where shownNotices.insert(question.id + "\u{0}" + notice.message).inserted {
+                line(paint((notice.severity == .warning ? "⚠ " : "ℹ ") + notice.message, .yellow))
             }
         }
         var hasAnswerable = false
@@ -226,7 +235,7 @@ public struct TextRenderer: SurveyRenderer {
 
     // MARK: Output helpers
 
-    enum Paint { case bold, dim, red, green, cyan }
+    enum Paint { case bold, dim, red, green, yellow, cyan }
 
     func paint(_ text: String, _ paint: Paint) -> String {
         guard style.usesColor, !text.isEmpty else { return text }
@@ -236,6 +245,7 @@ public struct TextRenderer: SurveyRenderer {
         case .dim: code = "2"
         case .red: code = "31"
         case .green: code = "32"
+        case .yellow: code = "33"
         case .cyan: code = "36"
         }
         return "\u{1B}[\(code)m\(text)\u{1B}[0m"

@@ -121,3 +121,38 @@ import Testing
         #expect(!found.contains { $0.severity == .error }, "\(listing(found))")
     }
 }
+
+/// Lint looks inside expression validators as it does inside conditions.
+@Suite struct ValidatorLintTests {
+    static let steps = #"""
+        {"id": "p1", "type": "page", "steps": [
+          {"id": "pet", "type": "single-choice", "options": {"choices": ["cat", "dog"]}},
+          {"id": "age", "type": "number", "validators": [
+            {"type": "expression", "expression": "{pet} = 'dgo' or {age} < 3", "notificationType": "warning"},
+            {"type": "expression", "expression": "{later} notempty"},
+            {"type": "expression", "expression": "{age} >= 0"}]}]},
+        {"id": "p2", "type": "page", "steps": [{"id": "later", "type": "text"}]}
+        """#
+
+    @Test func aMisspeltChoiceInAValidatorIsFound() throws {
+        let found = try findings(.unknownChoiceValue, steps: Self.steps)
+        #expect(found.map(\.path?.description) == ["$.steps[0].steps[1].validators[0].expression"], "\(listing(found))")
+        #expect(found.first?.message.contains("did you mean 'dog'?") == true)
+    }
+
+    @Test func aValidatorReadingALaterQuestionIsAForwardReferenceAndNeverPasses() throws {
+        let forward = try findings(.forwardReference, steps: Self.steps)
+        #expect(
+            forward.map(\.path?.description) == ["$.steps[0].steps[1].validators[1].expression"], "\(listing(forward))")
+        let never = try findings(.alwaysFalseCondition, steps: Self.steps)
+        #expect(never.contains { $0.message.contains("respondents cannot get past 'age'") }, "\(listing(never))")
+    }
+
+    @Test func aValidatorEveryAnswerPassesIsReported() throws {
+        let steps = #"""
+            {"id": "age", "type": "number", "options": {"min": 0}, "validators": [{"type": "expression", "expression": "{age} >= 0 or {age} empty"}]}
+            """#
+        let found = try findings(.alwaysTrueCondition, steps: steps)
+        #expect(found.contains { $0.message.contains("never refuses anything") }, "\(listing(found))")
+    }
+}

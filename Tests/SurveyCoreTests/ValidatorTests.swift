@@ -94,8 +94,8 @@ import Testing
         ),
         (#"{"type": "text", "minLength": -1}"#, .invalidValue, "$.steps[0].validators[0].minLength", "minLength"),
         (
-            #"{"type": "email", "notificationType": "warning"}"#, .unknownField,
-            "$.steps[0].validators[0].notificationType", "unknown member 'notificationType'"
+            #"{"type": "email", "notificationType": "warn"}"#, .invalidValue,
+            "$.steps[0].validators[0].notificationType", "'notificationType' must be \"error\", \"warning\" or \"info\""
         ),
         (#""email""#, .invalidValue, "$.steps[0].validators[0]", "a validator must be an object"),
     ])
@@ -423,5 +423,58 @@ import Testing
             survey: survey, seed: state.seed, today: state.today, actions: state.actions)
         #expect(replayed.pathIDs == ["p1"])
         #expect(replayed.status == .inProgress)
+    }
+}
+
+/// `notificationType`: warnings and info notes are shown with the answered question and never block.
+@Suite struct ValidatorNoticeTests {
+    static let survey: Survey? = try? ValidatorTests.paged([
+        #"""
+        {"id": "age", "type": "number", "validators": [
+          {"type": "numeric", "minValue": 18, "notificationType": "warning", "text": {"en": "Sure?", "fr": "Sûr ?"}},
+          {"type": "numeric", "maxValue": 120},
+          {"type": "expression", "expression": "{age} < 100", "notificationType": "info"}]}
+        """#
+    ])
+
+    @Test func aWarningIsShownWithTheAnswerAndDoesNotBlock() throws {
+        var session = SurveySession(survey: try #require(Self.survey), locale: "fr")
+        #expect(session.currentStep?.questions.first?.notices.isEmpty == true)
+        try session.answer(12, for: "age")
+        let notices = session.currentStep?.questions.first?.notices ?? []
+        #expect(notices.map(\.message) == ["Sûr ?"])
+        #expect(notices.map(\.severity) == [.warning])
+        #expect(notices.first?.validator == "numeric")
+        guard case .moved(let unit) = session.next() else {
+            Issue.record("a warning blocked Next")
+            return
+        }
+        #expect(unit == "p2")
+    }
+
+    @Test func infoNotesAndErrorsKeepTheirRoles() throws {
+        var session = SurveySession(survey: try #require(Self.survey))
+        try session.answer(110, for: "age")
+        #expect(session.currentStep?.questions.first?.notices.map(\.severity) == [.info])
+        try session.answer(130, for: "age")
+        guard case .blocked(let errors) = session.next() else {
+            Issue.record("the error validator did not block")
+            return
+        }
+        #expect(errors.map(\.severity) == [.error])
+        #expect(errors.map(\.error.code) == ["aboveMaximum"])
+    }
+
+    @Test func notificationTypeIsReadWrittenAndChecked() throws {
+        let survey = try #require(Self.survey)
+        let validators = survey.stepDefinition("age")?.validators ?? []
+        #expect(validators.map(\.notificationType) == [.warning, .error, .info])
+        #expect(validators.first?.jsonValue["notificationType"] == "warning")
+        #expect(validators[1].jsonValue["notificationType"] == nil)
+        let errors = ValidatorTests.errors([
+            #"{"id": "q", "type": "text", "validators": [{"type": "email", "notificationType": "warn"}]}"#
+        ])
+        #expect(errors.first?.message.contains("'notificationType' must be \"error\", \"warning\" or \"info\"") == true)
+        #expect(errors.first?.path?.description == "$.steps[0].validators[0].notificationType")
     }
 }

@@ -65,6 +65,7 @@ package struct FlowModel: Sendable {
 
         var conditions: [ConditionSite] = []
         var backward = false
+        let validatorsByStep = Dictionary(grouping: survey.analysisValidatorExpressions, by: \.step)
         for (unitIndex, unit) in units.enumerated() {
             if let condition = unit.visibleIf, unit.isPage {
                 conditions.append(
@@ -74,6 +75,14 @@ package struct FlowModel: Sendable {
             }
             for index in unit.steps {
                 let step = steps[index]
+                for validator in validatorsByStep[index] ?? [] {
+                    conditions.append(
+                        ConditionSite(
+                            kind: .validator(step: index, index: validator.index, isBlocking: validator.isBlocking),
+                            expression: validator.expression,
+                            path: step.path.appending("validators").appending(validator.index).appending("expression"),
+                            stepID: step.id, unit: unitIndex))
+                }
                 if let condition = step.visibleIf {
                     conditions.append(
                         ConditionSite(
@@ -181,6 +190,8 @@ package struct ConditionSite: Sendable {
         case choice(step: Int, value: String)
         /// A branch's `if`.
         case branch(owner: BranchOwner, index: Int)
+        /// The `expression` of a step's expression validator (`validators[index]`), checked on Next.
+        case validator(step: Int, index: Int, isBlocking: Bool)
     }
 
     package let kind: Kind
@@ -198,6 +209,7 @@ package struct ConditionSite: Sendable {
         case .pageVisibility, .stepVisibility, .choice: return "visibleIf"
         case .requirement: return "requiredIf"
         case .branch: return "if"
+        case .validator: return "validator expression"
         }
     }
 }

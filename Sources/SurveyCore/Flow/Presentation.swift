@@ -74,6 +74,9 @@ public struct QuestionPresentation: Sendable, Hashable {
     public var isReadOnly = false
     /// The id of the innermost panel it is in (one of ``StepPresentation/panels``), if any.
     public var panel: String?
+    /// Warnings and info notes of its validators on the current answer (``StepError/severity`` is
+    /// `warning` or `info`): shown with the question, never blocking.
+    public var notices: [StepError] = []
 }
 
 extension SurveySession {
@@ -154,6 +157,7 @@ extension SurveySession {
             error: lastErrors.first { $0.stepID == step.id },
             content: content(ofStep: step))
         presentation.isReadOnly = readOnly
+        if !survey.validators.isEmpty, !readOnly { presentation.notices = validatorNotices(ofStep: index) }
         return presentation
     }
 

@@ -16,6 +16,8 @@ public struct StepError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of the step's validator that refused the answer (`numeric`, `expression`, …), or
     /// `nil` when the question type or the required check did.
     public var validator: String?
+    /// ``Severity/error`` for a problem that blocks; a validator's `warning` or `info` notice does not.
+    public var severity: Severity = .error
 
     public init(stepID: String, error: AnswerError, message: String, validator: String? = nil) {
         self.stepID = stepID
@@ -25,6 +27,16 @@ public struct StepError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "\(stepID): \(message)" }
+}
+
+/// How serious a reported problem is (SurveyJS's validator `notificationType`).
+public enum Severity: String, Sendable, Hashable, CaseIterable {
+    /// Blocks Next until it is fixed.
+    case error
+    /// A likely problem, shown with the question; the respondent may go on.
+    case warning
+    /// Guidance, shown with the question; never blocks.
+    case info
 }
 
 /// A request the session cannot carry out.

@@ -20,6 +20,8 @@ struct CompiledValidator: Sendable {
     let typeName: String
     /// The author's message, or `nil` for the built-in one.
     let text: LocalizedText?
+    /// `error` blocks Next; `warning` and `info` are notices shown with the question.
+    var severity: Severity = .error
 
     /// SurveyJS's email pattern (survey-core 3.0.4's `EmailValidator`), written for ICU: the whole
     /// answer, a local part of characters other than `<>()[].,;:@"` and spaces (dot-separated) or a
@@ -117,10 +119,22 @@ extension SurveySession {
     /// `expression`, as in SurveyJS.
     mutating func appendValidatorErrors(ofStep index: Int, to errors: inout [StepError]) {
         guard let validators = survey.validators[index] else { return }
-        for validator in validators {
+        let blocking = validators.filter { $0.severity == .error }
+        for validator in blocking {
             if case .expression = validator.rule { evaluationCount += 1 }
         }
-        errors += validatorErrors(ofStep: index, validators)
+        errors += validatorErrors(ofStep: index, blocking)
+    }
+
+    /// The warnings and info notes of step `index`'s validators on its current answer (SurveyJS's
+    /// `notificationType` `warning` and `info`): shown with the question once it is answered, never
+    /// blocking.
+    func validatorNotices(ofStep index: Int) -> [StepError] {
+        guard let validators = survey.validators[index], !survey.steps[index].question.isEmpty(answers[index])
+        else { return [] }
+        let notices = validators.filter { $0.severity != .error }
+        guard !notices.isEmpty else { return [] }
+        return validatorErrors(ofStep: index, notices)
     }
 
     func validatorErrors(ofStep index: Int, _ validators: [CompiledValidator]) -> [StepError] {
@@ -151,7 +165,9 @@ extension SurveySession {
             } else {
                 message = context.strings.message(for: problem)
             }
-            errors.append(StepError(stepID: step.id, error: problem, message: message, validator: validator.typeName))
+            var error = StepError(stepID: step.id, error: problem, message: message, validator: validator.typeName)
+            error.severity = validator.severity
+            errors.append(error)
         }
         return errors
     }
@@ -161,7 +177,7 @@ extension SurveySession {
     /// which look for answers that let a respondent move on.
     package func validatorErrors(forStep stepID: String) -> [StepError] {
         guard let index = survey.stepIndexByID[stepID], let validators = survey.validators[index] else { return [] }
-        return validatorErrors(ofStep: index, validators)
+        return validatorErrors(ofStep: index, validators.filter { $0.severity == .error })
     }
 }
 
@@ -170,18 +186,21 @@ extension Survey {
     /// kind but `expression`): the answers a respondent can move on with, for the analysis.
     package func validatorsAccept(_ answer: JSONValue, step index: Int) -> Bool {
         guard let validators = validators[index], !steps[index].question.isEmpty(answer) else { return true }
-        return validators.allSatisfy { $0.problem(with: answer) == nil }
+        return validators.allSatisfy { $0.severity != .error || $0.problem(with: answer) == nil }
     }
 
     /// Whether step `index` has validators.
     package func hasValidators(step index: Int) -> Bool { validators[index] != nil }
 
-    /// Every expression validator, by step index, in document order.
-    package var analysisValidatorExpressions: [(step: Int, expression: Expression)] {
-        var result: [(step: Int, expression: Expression)] = []
-        for index in validators.keys.sorted() {
-            for validator in validators[index] ?? [] {
-                if case .expression(let expression) = validator.rule { result.append((index, expression)) }
+    /// Every expression validator, by step index, in document order, with its position in the
+    /// step's `validators` and whether it blocks (`notificationType` `error`).
+    package var analysisValidatorExpressions: [(step: Int, expression: Expression, index: Int, isBlocking: Bool)] {
+        var result: [(step: Int, expression: Expression, index: Int, isBlocking: Bool)] = []
+        for step in validators.keys.sorted() {
+            for (index, validator) in (validators[step] ?? []).enumerated() {
+                if case .expression(let expression) = validator.rule {
+                    result.append((step, expression, index, validator.severity == .error))
+                }
             }
         }
         return result
@@ -263,7 +282,10 @@ extension SurveyCompiler {
                 case .answerCount(let minimum, let maximum):
                     rule = .answerCount(minimum: minimum, maximum: maximum)
                 }
-                compiled.append(CompiledValidator(rule: rule, typeName: validator.typeName, text: validator.text))
+                compiled.append(
+                    CompiledValidator(
+                        rule: rule, typeName: validator.typeName, text: validator.text,
+                        severity: validator.notificationType))
             }
             if !compiled.isEmpty { result[index] = compiled }
         }

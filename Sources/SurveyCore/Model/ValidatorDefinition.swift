@@ -38,10 +38,14 @@ public struct ValidatorDefinition: Sendable, Hashable {
     public var kind: Kind
     /// The message shown when the check fails, per locale; `nil` for the built-in message.
     public var text: LocalizedText?
+    /// How a failure is reported (SurveyJS's `notificationType`): an ``Severity/error`` blocks Next;
+    /// a ``Severity/warning`` or an ``Severity/info`` note is shown with the question but never blocks.
+    public var notificationType: Severity = .error
 
-    public init(_ kind: Kind, text: LocalizedText? = nil) {
+    public init(_ kind: Kind, text: LocalizedText? = nil, notificationType: Severity = .error) {
         self.kind = kind
         self.text = text
+        self.notificationType = notificationType
     }
 
     /// The kind's name in the format: `expression`, `email`, `regex`, `numeric`, `text`, `answercount`.
@@ -85,6 +89,7 @@ extension ValidatorDefinition {
             put("maxCount", maximum)
         }
         if let text { members["text"] = text.jsonValue }
+        if notificationType != .error { members["notificationType"] = .string(notificationType.rawValue) }
         return .object(members)
     }
 
@@ -100,6 +105,13 @@ extension ValidatorDefinition {
         var reader = try OptionsReader(json, path: path, stepID: stepID)
         let type = try reader.string("type")
         text = try reader.optionalText("text")
+        if let name = try reader.optionalString("notificationType") {
+            guard let severity = Severity(rawValue: name) else {
+                throw reader.error(
+                    "notificationType", "'notificationType' must be \"error\", \"warning\" or \"info\", got '\(name)'")
+            }
+            notificationType = severity
+        }
         func bounds<Bound: Comparable>(
             _ low: String, _ high: String, read: (inout OptionsReader, String) throws(SurveyError) -> Bound?
         ) throws(SurveyError) -> (Bound?, Bound?) {

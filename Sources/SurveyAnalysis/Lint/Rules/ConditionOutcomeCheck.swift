@@ -84,6 +84,19 @@ final class ConditionOutcomeCheck: LintCheck {
                     context)
             case .branch(let owner, let branchIndex):
                 checkBranch(site, predicate, owner: owner, index: branchIndex, states, context)
+            case .validator(let step, _, let isBlocking):
+                guard model.steps[step].isEnabled, !context.unreachableSteps.contains(step),
+                    let state = visibleState(step, states, context)
+                else { continue }
+                let id = model.steps[step].id
+                decide(
+                    site, predicate, in: state,
+                    whenTrue:
+                        "it passes every answer '\(id)' can have, so it never \(isBlocking ? "refuses" : "shows") anything; correct or remove it",
+                    whenFalse: isBlocking
+                        ? "no answer passes it, so respondents cannot get past '\(id)'; correct the expression"
+                        : "it fails whatever the answer, so its notice always shows on '\(id)'; correct the expression",
+                    context)
             }
         }
     }

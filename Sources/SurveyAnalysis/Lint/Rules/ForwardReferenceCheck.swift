@@ -24,7 +24,7 @@ final class ForwardReferenceCheck: LintCheck {
             case .stepVisibility:
                 state = unit.isPage ? states.inUnit : gate
                 decidedBeforeShown = !unit.isPage
-            case .requirement, .choice:
+            case .requirement, .choice, .validator:
                 state = states.inUnit
             case .branch:
                 state = states.exit
