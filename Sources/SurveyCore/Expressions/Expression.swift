@@ -34,13 +34,14 @@ public struct Expression: Sendable {
     /// an Other choice) read `'other'` for an Other answer, and `{name-Comment}` its text.
     init(
         _ source: String, functions: ExpressionFunctionRegistry, resolve: @escaping (String) -> Int?,
-        otherChoices: [Int: OtherChoices]
+        otherChoices: [Int: OtherChoices], displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)? = nil
     ) throws(ExpressionCompileError) {
         var text = source
         typealias Parsed = (root: ExpressionNode, names: [String], slots: [Int], callsImpureFunction: Bool)
         let parsed: Result<Parsed, ExpressionCompileError> = text.withUTF8 { bytes in
             var parser = ExpressionParser(bytes: bytes, functions: functions, resolve: resolve)
             parser.otherChoices = otherChoices
+            parser.displayQuestion = displayQuestion
             do throws(ExpressionCompileError) {
                 let root = try parser.parse()
                 return .success((root, parser.referencedNames, parser.referencedSlots, parser.callsImpureFunction))

@@ -48,6 +48,9 @@ public struct FunctionContext: Sendable {
     public var today: String
     /// The values the host gave the survey's declared `variables` (`--var name=value`).
     public var variables: [String: JSONValue]
+    /// The respondent's locale and the survey's default one, for `displayValue()`.
+    public var locale = "en"
+    public var defaultLocale = "en"
 
     public init(today: String, variables: [String: JSONValue] = [:]) {
         self.today = today

@@ -58,6 +58,8 @@ struct ExpressionParser {
     var callsImpureFunction = false
     /// Questions with an Other choice, by slot (see ``OtherChoices``).
     var otherChoices: [Int: OtherChoices] = [:]
+    /// The configured question of a slot, for `displayValue('name')` (labels of choices and yes/no).
+    var displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)?
     /// How many parentheses, lists, calls and prefix operators enclose the current token
     /// (at most ``Expression/maximumNesting``).
     var nesting = 0
@@ -539,7 +541,59 @@ struct ExpressionParser {
                 at: start, kind: .wrongArgumentCount(word))
         }
         if !function.isPure { callsImpureFunction = true }
+        if function.name == "displayValue", function.origin == "built-in" {
+            return try displayValueCall(arguments, at: start)
+        }
         return .call(function, arguments)
+    }
+
+    /// `displayValue('name')` (SurveyJS's): the answer to question `name` as the respondent reads it
+    /// (choice labels, yes/no labels, in their language); `displayValue('name', value)` shows `value`
+    /// the way that question would.
+    mutating func displayValueCall(_ arguments: [ExpressionNode], at start: Int) throws(ExpressionCompileError)
+        -> ExpressionNode
+    {
+        guard case .literal(.string(let name)) = arguments[0] else {
+            throw error(
+                "displayValue() takes the question's name as a quoted string, such as displayValue('color')",
+                at: start)
+        }
+        guard let slot = resolve(name) else {
+            throw error(
+                "displayValue('\(name)'): no question or calculated value is called '\(name)'", at: start,
+                kind: .unknownReference(name))
+        }
+        if !referencedSlots.contains(slot) {
+            referencedSlots.append(slot)
+            referencedNames.append(name)
+        }
+        let question = displayQuestion?(slot)
+        // It reads the session's locale, as impure functions read its date.
+        callsImpureFunction = true
+        let display = ExpressionFunction(name: "displayValue", arity: 1...1, isPure: false) { arguments, context in
+            DisplayText.of(arguments[0], question: question, context: context)
+        }
+        return .call(display, [arguments.count > 1 ? arguments[1] : .variable(slot)])
+    }
+}
+
+/// How `displayValue()` reads a value.
+enum DisplayText {
+    static func of(_ value: JSONValue, question: ConfiguredQuestion?, context: FunctionContext) -> JSONValue {
+        // No answer reads as null, as in SurveyJS.
+        if value.isNull { return .null }
+        guard let question else { return .string(value.displayText) }
+        let input = question.input(
+            in: PresentationContext(locale: context.locale, defaultLocale: context.defaultLocale))
+        if case .boolean(let labels) = input, let flag = value.boolValue {
+            return .string(flag ? labels.trueLabel : labels.falseLabel)
+        }
+        guard let choices = input.choiceInput else { return .string(value.displayText) }
+        func label(_ element: JSONValue) -> String {
+            element.choiceKey.flatMap { key in choices.choices.first { $0.value == key }?.label } ?? element.displayText
+        }
+        if case .array(let elements) = value { return .string(elements.map(label).joined(separator: ", ")) }
+        return .string(label(value))
     }
 }
 

@@ -72,6 +72,12 @@ enum StandardFunctions {
         // year(d), month(d), day(d), weekday(d) (0 = Sunday); of today without an argument.
         datePart("year") { $0.year }, datePart("getYear") { $0.year }, datePart("month") { $0.month },
         datePart("day") { $0.day }, datePart("weekday") { $0.weekday },
+        // displayValue('q'[, value]): compiled specially (the parser gives it the question's labels);
+        // this is what it does with a value and no question.
+        ExpressionFunction(name: "displayValue", arity: 1...2) { arguments, _ in
+            guard let value = arguments.last, !value.isNull else { return .null }
+            return .string(value.displayText)
+        },
         ExpressionFunction(name: "getDate", arity: 1...1) { arguments, _ in
             date(arguments[0]).map { .string($0.description) } ?? .null
         },

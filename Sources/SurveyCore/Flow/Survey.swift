@@ -53,7 +53,8 @@ public struct Survey: Sendable {
     public var unitCount: Int { units.count }
     /// The total number of compiled expressions (visibility, requirement, branches, calculated values, choices).
     public let expressionCount: Int
-    /// Whether any expression calls a date-dependent function (`today()`, `age()`).
+    /// Whether any expression reads the session: a date function (`today()`, `age()`), a host
+    /// variable, or the locale (`displayValue()`).
     let usesDateFunctions: Bool
     /// The state every session starts from (all conditions evaluated with no answers).
     private(set) var initialState: InitialState?
@@ -99,7 +100,9 @@ public struct Survey: Sendable {
         calculatedRank = rank
         self.expressionCount = expressionCount
         self.usesDateFunctions = usesDateFunctions
-        let today = FunctionContext.current()
+        var today = FunctionContext.current()
+        today.locale = definition.defaultLocale
+        today.defaultLocale = definition.defaultLocale
         let initial = DerivedState.compute(survey: self, context: today)
         initialState = InitialState(today: today.today, values: initial.values, derived: initial.derived)
     }

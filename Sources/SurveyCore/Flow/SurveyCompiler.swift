@@ -16,6 +16,8 @@ struct SurveyCompiler {
     /// Steps whose question has an Other choice, with its other choice values: `{q}` reads `'other'`
     /// for an Other answer, `{q-Comment}` its text (as in SurveyJS). Known before expressions compile.
     var otherChoices: [Int: OtherChoices] = [:]
+    /// Each step's configured question by slot, for `displayValue('name')` (set once questions are configured).
+    var displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)?
 
     struct ConfigurationKey: Hashable, Sendable {
         let typeID: String
@@ -153,7 +155,10 @@ struct SurveyCompiler {
     ) -> Expression? {
         if own != nil, ownCompiled == nil { return nil }
         let text = (panelConditions + (own.map { [$0] } ?? [])).map { "(\($0))" }.joined(separator: " and ")
-        guard let expression = try? Expression(text, functions: functions, resolve: resolve, otherChoices: otherChoices)
+        guard
+            let expression = try? Expression(
+                text, functions: functions, resolve: resolve, otherChoices: otherChoices,
+                displayQuestion: displayQuestion)
         else { return ownCompiled }
         if expression.callsImpureFunction { usesDateFunctions = true }
         return expression
@@ -377,6 +382,8 @@ struct SurveyCompiler {
             configurationErrors.merge(configuration.errors[chunk]) { first, _ in first }
         }
         otherChoices = Self.otherChoices(of: questions)
+        let configuredQuestions = questions
+        displayQuestion = { $0 < configuredQuestions.count ? configuredQuestions[$0] : nil }
         let results = ChunkResults(count: chunkCount)
         let template = self
         let context = StepContext(
@@ -816,7 +823,8 @@ struct SurveyCompiler {
         guard let source else { return nil }
         do {
             let expression = try Expression(
-                source, functions: functions, resolve: resolve, otherChoices: otherChoices)
+                source, functions: functions, resolve: resolve, otherChoices: otherChoices,
+                displayQuestion: displayQuestion)
             if expression.callsImpureFunction { usesDateFunctions = true }
             return expression
         } catch {

@@ -73,10 +73,16 @@ public struct SurveySession {
         let declared = Set(survey.definition.variables.map(\.name))
         let given = variables.filter { declared.contains($0.key) }
         self.variables = given
-        functionContext = FunctionContext(today: today, variables: given)
+        var functions = FunctionContext(today: today, variables: given)
+        functions.locale = locale
+        functions.defaultLocale = survey.definition.defaultLocale
+        functionContext = functions
         answers = [JSONValue](repeating: .null, count: survey.steps.count)
         liveCount = [Int32](repeating: 0, count: survey.units.count)
-        if let initial = survey.initialState, given.isEmpty, initial.today == today || !survey.usesDateFunctions {
+        // The precomputed start holds unless an expression reads the session (the date, the locale).
+        if let initial = survey.initialState, given.isEmpty,
+            !survey.usesDateFunctions || (initial.today == today && locale == survey.definition.defaultLocale)
+        {
             values = initial.values
             derived = initial.derived
         } else {
