@@ -121,8 +121,13 @@ public struct HeadlessRenderer: SurveyRenderer {
         switch script {
         case .answers(let answers):
             for question in presentation.questions where question.collectsAnswer {
-                guard askedThisVisit.insert(question.id).inserted else { continue }
-                if let value = answers[question.id] { return .answer(stepID: question.id, value: value) }
+                if askedThisVisit.insert(question.id).inserted, let value = answers[question.id] {
+                    return .answer(stepID: question.id, value: value)
+                }
+                // Its comment box (`showCommentArea`), answered as `<id>-Comment`.
+                if let key = question.commentArea?.key, askedThisVisit.insert(key).inserted, let value = answers[key] {
+                    return .answer(stepID: key, value: value)
+                }
             }
             return .next
         case .actions(let actions):

@@ -94,7 +94,8 @@ public struct HeadlessRun: Sendable {
                 if case .answer(let stepID, _) = action { named.append(stepID) }
             }
         }
-        guard let unknown = named.first(where: { survey.question(forStep: $0) == nil }) else { return nil }
+        guard let unknown = named.first(where: { survey.question(forStep: $0) == nil && !survey.isComment($0) })
+        else { return nil }
         let suggestion = closestMatch(to: unknown, in: survey.stepIDs).map { " (did you mean '\($0)'?)" } ?? ""
         return RendererError(
             code: "unknownStep",

@@ -38,6 +38,11 @@ extension QuestionPresentation {
         if isReadOnly { members["readOnly"] = true }
         if let panel { members["panel"] = .string(panel) }
         if !notices.isEmpty { members["notices"] = .array(notices.map(\.eventJSON)) }
+        if let commentArea {
+            var area: [String: JSONValue] = ["label": .string(commentArea.label), "key": .string(commentArea.key)]
+            if let text = commentArea.text { area["text"] = .string(text) }
+            members["commentArea"] = .object(area)
+        }
         if let error { members["error"] = error.eventJSON }
         if let content, content.body != nil || content.media != nil { members["content"] = content.jsonValue }
         return .object(members)

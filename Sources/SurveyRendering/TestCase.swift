@@ -173,6 +173,6 @@ public struct TestCase: Sendable, Hashable {
     public func unknownSteps(in survey: Survey) -> [String] {
         let named =
             (expectations.shown ?? []) + (expectations.hidden ?? []) + (expectations.answers?.keys.sorted() ?? [])
-        return named.filter { survey.question(forStep: $0) == nil }
+        return named.filter { survey.question(forStep: $0) == nil && !survey.isComment($0) }
     }
 }

@@ -62,6 +62,8 @@ public struct TextRenderer: SurveyRenderer {
     var shownPanels: Set<String> = []
     /// Validator warnings and notes already printed on this visit (step id and message).
     var shownNotices: Set<String> = []
+    /// Questions whose comment box was asked on this visit.
+    var askedComments: Set<String> = []
     var drafts: [String: [String: JSONValue]] = [:]
 
     /// A renderer reading lines from `input` and writing text to `output` (which adds no line breaks).
@@ -83,6 +85,7 @@ public struct TextRenderer: SurveyRenderer {
             skippedErrors = []
             shownPanels = []
             shownNotices = []
+            askedComments = []
             showHeader(presentation)
         }
         // A required panel left unanswered: say so, and ask its questions again.
@@ -116,6 +119,16 @@ public struct TextRenderer: SurveyRenderer {
             }
             hasAnswerable = true
             let isErroneous = question.error != nil && !skippedErrors.contains(question.id)
+            // The comment box, once the question itself was asked.
+            if !isErroneous, asked.contains(question.id), let area = question.commentArea,
+                askedComments.insert(question.id).inserted
+            {
+                switch readLine(prompt: area.label + (area.text.map { " [\($0)]" } ?? "")) {
+                case .command(let action): return action
+                case .line(let text):
+                    if !text.allSatisfy(\.isWhitespace) { return .answer(stepID: area.key, value: .string(text)) }
+                }
+            }
             guard isErroneous || !asked.contains(question.id) else { continue }
             asked.insert(question.id)
             switch ask(question, presentation: presentation, parser: request.lineParser) {

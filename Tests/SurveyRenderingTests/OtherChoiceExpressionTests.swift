@@ -70,7 +70,9 @@ struct OtherChoiceExpressionTests {
         #expect {
             try SurveyLoader(registry: .builtins()).load(text: text, source: "o.json")
         } throws: { error in
-            "\(error)".contains("{pet-Comment} is the text of an Other answer, but 'pet' has no Other choice")
+            "\(error)".contains(
+                "{pet-Comment} is the text of an Other answer or a comment, but 'pet' has no Other choice and no showCommentArea"
+            )
         }
     }
 }

@@ -379,7 +379,7 @@ struct ExpressionParser {
         if name.hasSuffix("-Comment"), let slot = resolve(String(name.dropLast(8))) {
             guard let choices = otherChoices[slot] else {
                 throw error(
-                    "{\(name)} is the text of an Other answer, but '\(name.dropLast(8))' has no Other choice",
+                    "{\(name)} is the text of an Other answer or a comment, but '\(name.dropLast(8))' has no Other choice and no showCommentArea",
                     at: offset, kind: .unknownReference(name))
             }
             if !referencedSlots.contains(slot) {

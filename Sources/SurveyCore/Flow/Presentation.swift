@@ -77,6 +77,24 @@ public struct QuestionPresentation: Sendable, Hashable {
     /// Warnings and info notes of its validators on the current answer (``StepError/severity`` is
     /// `warning` or `info`): shown with the question, never blocking.
     public var notices: [StepError] = []
+    /// Its comment box (`showCommentArea`), if it has one.
+    public var commentArea: CommentArea?
+}
+
+/// A question's comment box: a free text beside the answer, answered as `<id>-Comment`.
+public struct CommentArea: Sendable, Hashable {
+    /// What the box is labelled (`commentText`, or the built-in "Comment"), localised and piped.
+    public var label: String
+    /// The comment so far.
+    public var text: String?
+    /// The key to answer it with: `<id>-Comment`.
+    public var key: String
+
+    public init(label: String, text: String? = nil, key: String) {
+        self.label = label
+        self.text = text
+        self.key = key
+    }
 }
 
 extension SurveySession {
@@ -158,6 +176,11 @@ extension SurveySession {
             content: content(ofStep: step))
         presentation.isReadOnly = readOnly
         if !survey.validators.isEmpty, !readOnly { presentation.notices = validatorNotices(ofStep: index) }
+        if let slot = survey.commentSlots[index] {
+            let label = survey.stepDefinition(step.id)?.commentText.map { pipe(context.text($0)) }
+            presentation.commentArea = CommentArea(
+                label: label ?? context.strings[.comment], text: values[slot].stringValue, key: step.id + "-Comment")
+        }
         return presentation
     }
 

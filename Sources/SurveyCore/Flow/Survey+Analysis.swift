@@ -110,7 +110,18 @@ extension Survey {
         }
         var variableIndex: [String: Int] = [:]
         for (index, variable) in definition.variables.enumerated() { variableIndex[variable.name] = index }
+        var commentPaths: [String: JSONPath] = [:]
+        let stepsWithPaths = commentSlots.isEmpty ? [] : analysisSteps
+        for index in commentSlots.keys {
+            commentPaths[stepsWithPaths[index].id + "-Comment"] = stepsWithPaths[index].path.appending(
+                "showCommentArea")
+        }
         return calculated.enumerated().map { position, value in
+            // A comment is set by the respondent, like a host variable by the host: its value is unknown.
+            if position >= definition.calculatedValues.count, let path = commentPaths[value.name] {
+                return AnalysisCalculatedValue(
+                    name: value.name, expression: value.expression, path: path, isVariable: true)
+            }
             if position >= definition.calculatedValues.count, let index = variableIndex[value.name] {
                 return AnalysisCalculatedValue(
                     name: value.name, expression: value.expression, path: JSONPath([.key("variables"), .index(index)]),

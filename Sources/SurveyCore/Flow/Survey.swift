@@ -44,6 +44,8 @@ public struct Survey: Sendable {
     let panels: [CompiledPanel]
     /// For each unit with panels, the range of its panels in ``panels``.
     let panelsByUnit: [Int: Range<Int>]
+    /// Steps with a comment box (`showCommentArea`), by step index: the value slot of `<id>-Comment`.
+    let commentSlots: [Int: Int]
 
     /// The survey id.
     public var id: String { definition.id }
@@ -65,8 +67,9 @@ public struct Survey: Sendable {
         unitIndexByID: [String: Int], calculatedIndexByName: [String: Int], watchers: WatcherTable,
         calculatedOrder: [Int], expressionCount: Int, usesDateFunctions: Bool, otherChoices: [Int: OtherChoices] = [:],
         triggers: [CompiledTrigger] = [], completionMessages: [(condition: Expression?, text: LocalizedText)] = [],
-        validators: [Int: [CompiledValidator]] = [:], panels: [CompiledPanel] = []
+        validators: [Int: [CompiledValidator]] = [:], panels: [CompiledPanel] = [], commentSlots: [Int: Int] = [:]
     ) {
+        self.commentSlots = commentSlots
         self.panels = panels
         var panelsByUnit: [Int: Range<Int>] = [:]
         for (index, panel) in panels.enumerated() {
@@ -127,6 +130,20 @@ public struct Survey: Sendable {
         let step = steps[index]
         let unit = definition.steps[Int(step.unitOffset)]
         return step.childOffset < 0 ? unit : unit.steps[Int(step.childOffset)]
+    }
+
+    /// Whether `key` is the comment of a step with a comment box (`showCommentArea`): `"<id>-Comment"`.
+    /// Answers to it set the comment; results report it under that key.
+    public func isComment(_ key: String) -> Bool {
+        commentStep(key) != nil
+    }
+
+    /// The step index whose comment `key` is.
+    func commentStep(_ key: String) -> Int? {
+        guard !commentSlots.isEmpty, key.hasSuffix("-Comment"), let index = stepIndexByID[String(key.dropLast(8))],
+            commentSlots[index] != nil
+        else { return nil }
+        return index
     }
 
     /// Whether `id` names a page or top-level step (a unit that can be on a path).

@@ -295,6 +295,22 @@ struct SurveyCompiler {
             }
         }
 
+        // Comment boxes (`showCommentArea`): `<id>-Comment` is a value the session sets, after the
+        // host variables among the calculated slots, so that expressions read it as `{<id>-Comment}`.
+        var commentSteps: [Int] = []
+        for (index, step) in flatSteps.enumerated() where step.definition.showCommentArea {
+            let name = step.definition.id + "-Comment"
+            if let previous = stepIndexByID[name] {
+                duplicate(name, at: step.path, member: "showCommentArea", previous: flatSteps[previous].path)
+            } else if calculatedIndexByName[name] != nil {
+                duplicate(name, at: step.path, member: "showCommentArea", previous: step.path)
+            } else if stepIndexByID[step.definition.id] == index {
+                calculatedIndexByName[name] =
+                    definition.calculatedValues.count + definition.variables.count + commentSteps.count
+                commentSteps.append(index)
+            }
+        }
+
         // Carried-forward choices: a question with `choicesFromQuestion` offers its source's
         // `options.choices` (sources that carry forward themselves are resolved first).
         let carries = flatSteps.contains { $0.definition.choicesFromQuestion != nil }
@@ -428,6 +444,7 @@ struct SurveyCompiler {
                     ("defaultValue", definition.defaultValue != nil),
                     ("defaultValueExpression", definition.defaultValueExpression != nil),
                     ("readOnly", definition.isReadOnly), ("enableIf", definition.enableIf != nil),
+                    ("showCommentArea", definition.showCommentArea), ("commentText", definition.commentText != nil),
                 ]
                 for (member, present) in stepOnly where present {
                     errors.append(
@@ -474,6 +491,27 @@ struct SurveyCompiler {
                     expression: Expression(hostVariable: variable.name, default: variable.defaultValue ?? .null)))
         }
         if !definition.variables.isEmpty { usesDateFunctions = true }
+        var commentSlots: [Int: Int] = [:]
+        for index in commentSteps {
+            let step = flatSteps[index]
+            let name = step.definition.id + "-Comment"
+            if let question = questions[index], !question.collectsAnswer {
+                errors.append(
+                    SurveyError(
+                        .invalidValue, "'\(step.definition.id)' takes no answer, so it has no comment area",
+                        path: step.path.appending("showCommentArea"), stepID: step.definition.id))
+            }
+            if otherChoices[index] != nil {
+                errors.append(
+                    SurveyError(
+                        .invalidValue,
+                        "'\(step.definition.id)' has an Other choice, whose text is already {\(name)}; leave out showCommentArea",
+                        path: step.path.appending("showCommentArea"), stepID: step.definition.id))
+            }
+            commentSlots[index] = stepCount + compiledCalculated.count
+            compiledCalculated.append(
+                CompiledCalculated(name: name, expression: Expression(hostVariable: name, default: .null)))
+        }
         var compiledMessages: [(condition: Expression?, text: LocalizedText)] = []
         for (index, message) in definition.completionMessages.enumerated() {
             let path = JSONPath.root.appending("completionMessages").appending(index)
@@ -550,7 +588,7 @@ struct SurveyCompiler {
             calculatedIndexByName: calculatedIndexByName, watchers: watchers, calculatedOrder: order,
             expressionCount: expressionCount, usesDateFunctions: usesDateFunctions, otherChoices: otherChoices,
             triggers: compiledTriggers, completionMessages: compiledMessages,
-            validators: validation.validators, panels: compiledPanels)
+            validators: validation.validators, panels: compiledPanels, commentSlots: commentSlots)
     }
 
     /// What compiling one step needs to look up (shared, read-only, by every chunk).

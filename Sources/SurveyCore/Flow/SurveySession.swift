@@ -225,7 +225,10 @@ public struct SurveySession {
     @discardableResult
     public mutating func answer(_ value: JSONValue, for stepID: String) throws(SessionError) -> JSONValue {
         guard status == .inProgress else { throw .finished(status) }
-        guard let index = survey.stepIndexByID[stepID] else { throw .unknownStep(stepID) }
+        guard let index = survey.stepIndexByID[stepID] else {
+            if let base = survey.commentStep(stepID) { return try comment(value, for: base, key: stepID) }
+            throw .unknownStep(stepID)
+        }
         let step = survey.steps[index]
         guard step.unit == path.last, derived.stepVisible[index] else {
             throw .stepNotCurrent(stepID, current: currentUnitID)
@@ -263,6 +266,45 @@ public struct SurveySession {
         emit(.answered(stepID: stepID, value: normalized.isNull ? JSONValue?.none : normalized))
         if !pendingTriggers.isEmpty { runTriggers() }
         return normalized
+    }
+
+    /// Stores the comment of step `index` (its `showCommentArea` box, answered as `key`,
+    /// `<id>-Comment`): a text, trimmed; empty or `null` clears it.
+    mutating func comment(_ value: JSONValue, for index: Int, key: String) throws(SessionError) -> JSONValue {
+        let step = survey.steps[index]
+        guard step.unit == path.last, derived.stepVisible[index] else {
+            throw .stepNotCurrent(key, current: currentUnitID)
+        }
+        var problem: AnswerError?
+        var normalized = JSONValue.null
+        if isReadOnly(index) {
+            problem = AnswerError(code: "readOnly", message: "This answer cannot be changed.")
+        } else if case .string(let text) = value {
+            let trimmed = text.trimmingWhitespace()
+            if !trimmed.isEmpty { normalized = .string(trimmed) }
+        } else if !value.isNull {
+            problem = .wrongShape(expected: "a text", got: value)
+        }
+        if let problem {
+            let stepError = StepError(stepID: key, error: problem, message: context.strings.message(for: problem))
+            lastErrors.removeAll { $0.stepID == key }
+            lastErrors.append(stepError)
+            emit(.validationFailed([stepError]))
+            throw .invalidAnswer(stepError)
+        }
+        guard let slot = survey.commentSlots[index] else { throw .unknownStep(key) }
+        actions.append(.answer(stepID: key, value: value))
+        pendingTriggers.removeAll(keepingCapacity: true)
+        setValue(slot, normalized)
+        emit(.answered(stepID: key, value: normalized.isNull ? JSONValue?.none : normalized))
+        if !pendingTriggers.isEmpty { runTriggers() }
+        return normalized
+    }
+
+    /// The comment of step `id` (its `showCommentArea` box), if any.
+    public func comment(for stepID: String) -> String? {
+        guard let index = survey.stepIndexByID[stepID], let slot = survey.commentSlots[index] else { return nil }
+        return values[slot].stringValue
     }
 
     // MARK: Triggers
@@ -472,13 +514,19 @@ public struct SurveySession {
             for (index, answer) in answers.enumerated() where !answer.isNull {
                 collected[survey.steps[index].id] = answer
             }
+            for (index, slot) in survey.commentSlots where !values[slot].isNull {
+                collected[survey.steps[index].id + "-Comment"] = values[slot]
+            }
         } else {
             var seen = Set<Int>(minimumCapacity: path.count)
             for unitIndex in path where seen.insert(unitIndex).inserted {
                 let unit = survey.units[unitIndex]
                 guard derived.unitVisible(unit, at: unitIndex) || unitIndex == path.last else { continue }
-                for index in unit.steps where derived.stepVisible[index] && !answers[index].isNull {
-                    collected[survey.steps[index].id] = answers[index]
+                for index in unit.steps where derived.stepVisible[index] {
+                    if !answers[index].isNull { collected[survey.steps[index].id] = answers[index] }
+                    if let slot = survey.commentSlots[index], !values[slot].isNull {
+                        collected[survey.steps[index].id + "-Comment"] = values[slot]
+                    }
                 }
             }
         }
@@ -559,6 +607,7 @@ public struct SurveySession {
     /// `clearInvisibleValues: "onHidden"`: the answer of a step just hidden is cleared.
     mutating func clearHiddenAnswer(of index: Int) {
         setAnswer(.null, at: index)
+        if let slot = survey.commentSlots[index] { setValue(slot, .null) }
     }
 
     /// Removes the choices of step `index`'s answer whose `visibleIf` no longer holds: a single

@@ -10,6 +10,7 @@ extension UIStrings {
         "noneOfTheAbove": "Nenhuma das anteriores",
         "selectAll": "Selecionar tudo",
         "required": "Obrigatório",
+        "comment": "Comentário",
         "optional": "Opcional",
         "yes": "Sim",
         "no": "Não",

@@ -10,6 +10,7 @@ extension UIStrings {
         "noneOfTheAbove": "None of the above",
         "selectAll": "Select all",
         "required": "Required",
+        "comment": "Comment",
         "optional": "Optional",
         "yes": "Yes",
         "no": "No",

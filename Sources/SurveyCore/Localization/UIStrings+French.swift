@@ -10,6 +10,7 @@ extension UIStrings {
         "noneOfTheAbove": "Aucune de ces réponses",
         "selectAll": "Tout sélectionner",
         "required": "Obligatoire",
+        "comment": "Commentaire",
         "optional": "Facultatif",
         "yes": "Oui",
         "no": "Non",

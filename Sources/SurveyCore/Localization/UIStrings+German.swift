@@ -10,6 +10,7 @@ extension UIStrings {
         "noneOfTheAbove": "Nichts davon",
         "selectAll": "Alle auswählen",
         "required": "Erforderlich",
+        "comment": "Kommentar",
         "optional": "Optional",
         "yes": "Ja",
         "no": "Nein",

@@ -10,6 +10,7 @@ extension UIStrings {
         "noneOfTheAbove": "Nessuna delle precedenti",
         "selectAll": "Seleziona tutto",
         "required": "Obbligatorio",
+        "comment": "Commento",
         "optional": "Facoltativo",
         "yes": "Sì",
         "no": "No",

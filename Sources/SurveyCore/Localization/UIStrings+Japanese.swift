@@ -10,6 +10,7 @@ extension UIStrings {
         "noneOfTheAbove": "該当なし",
         "selectAll": "すべて選択",
         "required": "必須",
+        "comment": "コメント",
         "optional": "任意",
         "yes": "はい",
         "no": "いいえ",

@@ -10,6 +10,7 @@ extension UIStrings {
         "noneOfTheAbove": "해당 없음",
         "selectAll": "모두 선택",
         "required": "필수",
+        "comment": "의견",
         "optional": "선택 사항",
         "yes": "예",
         "no": "아니요",

@@ -10,6 +10,7 @@ extension UIStrings {
         "noneOfTheAbove": "以上都不是",
         "selectAll": "全选",
         "required": "必填",
+        "comment": "备注",
         "optional": "选填",
         "yes": "是",
         "no": "否",

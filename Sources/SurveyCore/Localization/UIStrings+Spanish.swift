@@ -10,6 +10,7 @@ extension UIStrings {
         "noneOfTheAbove": "Ninguna de las anteriores",
         "selectAll": "Seleccionar todo",
         "required": "Obligatorio",
+        "comment": "Comentario",
         "optional": "Opcional",
         "yes": "Sí",
         "no": "No",

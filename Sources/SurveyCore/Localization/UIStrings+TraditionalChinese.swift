@@ -10,6 +10,7 @@ extension UIStrings {
         "noneOfTheAbove": "以上皆非",
         "selectAll": "全選",
         "required": "必填",
+        "comment": "備註",
         "optional": "選填",
         "yes": "是",
         "no": "否",

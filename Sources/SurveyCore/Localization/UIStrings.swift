@@ -130,6 +130,8 @@ public enum UIStringKey: String, Sendable, CaseIterable {
     case noneOfTheAbove
     /// "Select all": the item a multiple choice's `selectAll` option adds
     case selectAll
+    /// "Comment": the label of a question's comment box (`showCommentArea`) without `commentText`
+    case comment
     case yes, no, `true`, `false`, happy, sad, thumbsUp, thumbsDown
     /// "Question {current} of {total}"
     case progress

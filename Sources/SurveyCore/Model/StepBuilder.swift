@@ -46,7 +46,7 @@ struct StepBuilder {
     static let memberNames = [
         "id", "type", "title", "description", "required", "enabled", "visibleIf", "requiredIf", "branches", "options",
         "tags", "steps", "shuffle", "defaultValue", "defaultValueExpression", "readOnly", "enableIf",
-        "choicesFromQuestion", "choicesFromQuestionMode", "validators",
+        "choicesFromQuestion", "choicesFromQuestionMode", "validators", "showCommentArea", "commentText",
     ]
 
     let location: StepLocation
@@ -89,6 +89,8 @@ struct StepBuilder {
         if step.choicesFromQuestion != nil { extra.append("choicesFromQuestion") }
         if step.choicesFromQuestionMode != nil { extra.append("choicesFromQuestionMode") }
         if !step.validators.isEmpty { extra.append("validators") }
+        if step.showCommentArea { extra.append("showCommentArea") }
+        if step.commentText != nil { extra.append("commentText") }
         for key in extra { fail(key, "panels do not have '\(key)'; put it on the panel's questions") }
     }
 
@@ -113,15 +115,19 @@ struct StepBuilder {
             guard case .string(let type) = value else { return mismatch(key, "a string", value) }
             step.type = type
             hasType = true
-        case "title", "description":
+        case "title", "description", "commentText":
             if value.isNull { return }
             do {
                 let text = try LocalizedText(json: value, path: location.path.appending(key))
-                if key == "title" { step.title = text } else { step.description = text }
+                switch key {
+                case "title": step.title = text
+                case "description": step.description = text
+                default: step.commentText = text
+                }
             } catch {
                 errors.append(error)
             }
-        case "required", "enabled", "shuffle", "readOnly":
+        case "required", "enabled", "shuffle", "readOnly", "showCommentArea":
             if key == "shuffle" { hasShuffle = true }
             if value.isNull { return }
             guard case .bool(let flag) = value else { return mismatch(key, "true or false", value) }
@@ -129,6 +135,7 @@ struct StepBuilder {
             case "required": step.isRequired = flag
             case "enabled": step.isEnabled = flag
             case "readOnly": step.isReadOnly = flag
+            case "showCommentArea": step.showCommentArea = flag
             default: step.isShuffled = flag
             }
         case "visibleIf", "requiredIf", "defaultValueExpression", "enableIf":

@@ -378,6 +378,11 @@ public struct StepDefinition: Sendable, Hashable {
     public var validators: [ValidatorDefinition] = []
     /// For pages: the panels among its steps, outer before inner, in file order.
     public var panels: [PanelDefinition] = []
+    /// A comment box beside the question (SurveyJS's `showCommentArea`): its text is answered as
+    /// `<id>-Comment`, read as `{<id>-Comment}` and reported under that key.
+    public var showCommentArea = false
+    /// The comment box's label (SurveyJS's `commentText`); the built-in "Comment" when `nil`.
+    public var commentText: LocalizedText?
     /// For a page's step: the id of the innermost panel it is in (one of the page's ``panels``).
     /// A panel's steps are consecutive in the page's ``steps``.
     public var panel: String?
@@ -770,6 +775,8 @@ extension StepDefinition {
         if let choicesFromQuestionMode { members["choicesFromQuestionMode"] = .string(choicesFromQuestionMode) }
         if let enableIf { members["enableIf"] = .string(enableIf) }
         if let defaultValueExpression { members["defaultValueExpression"] = .string(defaultValueExpression) }
+        if showCommentArea { members["showCommentArea"] = .bool(true) }
+        if let commentText { members["commentText"] = commentText.jsonValue }
         return .object(members)
     }
 }
