@@ -101,8 +101,16 @@ public enum ResponseExport {
     }
 
     /// The answer columns for `survey`: its switched-on question steps in document order (content
-    /// steps and questions with `enabled: false` left out).
+    /// steps and questions with `enabled: false` left out), each question with a comment box followed by
+    /// `<id>-Comment`.
     public static func stepColumns(of survey: Survey) -> [String] {
-        survey.stepIDs.filter { survey.isSwitchedOn($0) && (survey.question(forStep: $0)?.collectsAnswer ?? false) }
+        var columns: [String] = []
+        for id in survey.stepIDs
+        where survey.isSwitchedOn(id) && (survey.question(forStep: id)?.collectsAnswer ?? false) {
+            columns.append(id)
+            // A comment box's text (`showCommentArea`) follows its question.
+            if survey.isComment(id + "-Comment") { columns.append(id + "-Comment") }
+        }
+        return columns
     }
 }
