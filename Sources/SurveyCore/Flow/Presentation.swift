@@ -176,7 +176,7 @@ extension SurveySession {
             content: content(ofStep: step))
         presentation.isReadOnly = readOnly
         if !survey.validators.isEmpty, !readOnly { presentation.notices = validatorNotices(ofStep: index) }
-        if let slot = survey.commentSlots[index] {
+        if !survey.commentSlots.isEmpty, let slot = survey.commentSlots[index] {
             let label = survey.stepDefinition(step.id)?.commentText.map { pipe(context.text($0)) }
             presentation.commentArea = CommentArea(
                 label: label ?? context.strings[.comment], text: values[slot].stringValue, key: step.id + "-Comment")

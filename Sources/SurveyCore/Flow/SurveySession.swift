@@ -414,7 +414,7 @@ public struct SurveySession {
             }
         }
         // A required panel needs one of its visible questions answered (unless none can be).
-        for panelIndex in survey.panelsByUnit[unitIndex] ?? 0..<0 {
+        for panelIndex in survey.panels.isEmpty ? 0..<0 : survey.panelsByUnit[unitIndex] ?? 0..<0 {
             let panel = survey.panels[panelIndex]
             let shown = panel.steps.filter { derived.stepVisible[$0] && survey.steps[$0].collectsAnswer }
             guard shown.contains(where: { !isReadOnly($0) }),
@@ -518,13 +518,14 @@ public struct SurveySession {
                 collected[survey.steps[index].id + "-Comment"] = values[slot]
             }
         } else {
+            let hasComments = !survey.commentSlots.isEmpty
             var seen = Set<Int>(minimumCapacity: path.count)
             for unitIndex in path where seen.insert(unitIndex).inserted {
                 let unit = survey.units[unitIndex]
                 guard derived.unitVisible(unit, at: unitIndex) || unitIndex == path.last else { continue }
                 for index in unit.steps where derived.stepVisible[index] {
                     if !answers[index].isNull { collected[survey.steps[index].id] = answers[index] }
-                    if let slot = survey.commentSlots[index], !values[slot].isNull {
+                    if hasComments, let slot = survey.commentSlots[index], !values[slot].isNull {
                         collected[survey.steps[index].id + "-Comment"] = values[slot]
                     }
                 }
@@ -607,7 +608,7 @@ public struct SurveySession {
     /// `clearInvisibleValues: "onHidden"`: the answer of a step just hidden is cleared.
     mutating func clearHiddenAnswer(of index: Int) {
         setAnswer(.null, at: index)
-        if let slot = survey.commentSlots[index] { setValue(slot, .null) }
+        if !survey.commentSlots.isEmpty, let slot = survey.commentSlots[index] { setValue(slot, .null) }
     }
 
     /// Removes the choices of step `index`'s answer whose `visibleIf` no longer holds: a single
