@@ -8,7 +8,8 @@ extension QuestionTypeRegistry {
         [
             TextType(), SingleChoiceType(), MultipleChoiceType(), BooleanType(), RatingType(), ScaleType(), NPSType(),
             NumberType(), DateType(), MatrixType(), RankingType(), ContactFormType(), FeedbackFormType(),
-            DiscoverySourceType(), VoiceType(), ContentType(),
+            DiscoverySourceType(), VoiceType(), ContentType(), DropdownType(), TagboxType(), SliderType(),
+            ExpressionType(),
         ]
     }
 

@@ -65,8 +65,16 @@ public struct ScaleType: QuestionType {
             }
             return try Self.readLabels(from: &reader, into: .nps)
         }
-        let minimum = try reader.double("min", default: 1)
-        let maximum = try reader.double("max", default: 5)
+        return try Self.readLabels(from: &reader, into: Self.readRange(from: &reader, minimum: 1, maximum: 5))
+    }
+
+    /// Reads `min`, `max` and `step` (with these defaults, step 1): `min < max`, `step > 0`, and
+    /// `max - min` a multiple of `step`.
+    static func readRange(from reader: inout OptionsReader, minimum low: Double, maximum high: Double)
+        throws(SurveyError) -> Options
+    {
+        let minimum = try reader.double("min", default: low)
+        let maximum = try reader.double("max", default: high)
         let step = try reader.double("step", default: 1)
         guard step > 0 else { throw reader.error("step", "'step' must be greater than 0", kind: .invalidOptions) }
         guard minimum < maximum else {
@@ -81,9 +89,7 @@ public struct ScaleType: QuestionType {
                 "'max' - 'min' (\(JSONValue.format(number: maximum - minimum))) must be a multiple of 'step' (\(JSONValue.format(number: step)))",
                 kind: .invalidOptions)
         }
-        return try Self.readLabels(
-            from: &reader,
-            into: Options(minimum: minimum, maximum: maximum, step: step, isNPS: false))
+        return Options(minimum: minimum, maximum: maximum, step: step, isNPS: false)
     }
 
     static func readLabels(from reader: inout OptionsReader, into options: Options) throws(SurveyError) -> Options {
@@ -94,12 +100,14 @@ public struct ScaleType: QuestionType {
     }
 
     public func input(for options: Options, in context: PresentationContext) -> InputPrimitive {
-        .number(
-            NumberInput(
-                minimum: options.minimum, maximum: options.maximum, step: options.step, isInteger: options.isInteger,
-                minimumLabel: options.minimumLabel?.resolved(in: context),
-                maximumLabel: options.maximumLabel?.resolved(in: context),
-                presentation: options.isNPS ? "nps" : "scale"))
+        .number(Self.numberInput(options, presentation: options.isNPS ? "nps" : "scale", in: context))
+    }
+
+    static func numberInput(_ options: Options, presentation: String, in context: PresentationContext) -> NumberInput {
+        NumberInput(
+            minimum: options.minimum, maximum: options.maximum, step: options.step, isInteger: options.isInteger,
+            minimumLabel: options.minimumLabel?.resolved(in: context),
+            maximumLabel: options.maximumLabel?.resolved(in: context), presentation: presentation)
     }
 
     public func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {

@@ -24,6 +24,7 @@ extension TextRenderer {
                 return nil
             }
             if text.allSatisfy(\.isWhitespace) { return nil }
+            if showSearch(text, in: question.input) { continue }
             var typed = text
             if case .freeText(let input) = question.input, input.isMultiline {
                 typed = readMoreLines(after: text)
@@ -107,6 +108,22 @@ extension TextRenderer {
         return lines.joined(separator: "\n")
     }
 
+    /// Drop-downs and tag boxes, and any list longer than 15 choices, can be searched with `/text`.
+    static func isSearchable(_ choices: ChoiceInput) -> Bool {
+        choices.presentation == "dropdown" || choices.presentation == "tagbox" || choices.choices.count > 15
+    }
+
+    /// `/text` typed at a searchable list: the choices whose label contains the text, with their
+    /// numbers in the full list; `false` when the line is no search.
+    func showSearch(_ typed: String, in input: InputPrimitive) -> Bool {
+        guard let choices = input.choiceInput, Self.isSearchable(choices), typed.hasPrefix("/") else { return false }
+        let text = typed.dropFirst().trimmingCharacters(in: .whitespaces).lowercased()
+        let found = choices.choices.enumerated().filter { text.isEmpty || $0.element.label.lowercased().contains(text) }
+        if found.isEmpty { line(paint("—", .dim)) }
+        for (offset, choice) in found { line("  \(offset + 1)) \(choice.label)") }
+        return true
+    }
+
     func showInput(_ input: InputPrimitive) {
         switch input {
         case .none:
@@ -114,6 +131,7 @@ extension TextRenderer {
         case .singleChoice(let choices):
             showChoices(choices.choices)
             line(paint(strings[.chooseOne], .dim))
+            if Self.isSearchable(choices) { line(paint(strings[.searchHint], .dim)) }
         case .multipleChoice(let choices):
             if let label = choices.selectAllLabel { line("  0) \(label)") }
             showChoices(choices.choices)
@@ -125,6 +143,7 @@ extension TextRenderer {
                 let hint = strings.format(.multipleChoiceHint, ["example": example])
                 line(paint(strings[.selectAllThatApply] + " · " + hint, .dim))
             }
+            if Self.isSearchable(choices) { line(paint(strings[.searchHint], .dim)) }
         case .number(let number):
             showNumber(number)
         case .boolean(let boolean):
@@ -205,6 +224,15 @@ extension TextRenderer {
             }.joined(separator: ", ")
         case .boolean(let boolean):
             return answer.boolValue == true ? boolean.trueLabel : boolean.falseLabel
+        case .freeText(let text) where text.presentation?.hasPrefix("expression/") == true:
+            guard let number = answer.numberValue else { return answer.displayText }
+            let style = (text.presentation ?? "").split(separator: "/").map(String.init)
+            switch style.count > 1 ? style[1] : "" {
+            case "percent": return JSONValue.format(number: (number * 10_000).rounded() / 100) + " %"
+            case "currency":
+                return (style.count > 2 ? style[2] + " " : "") + String(format: "%.2f", number)
+            default: return JSONValue.format(number: number)
+            }
         case .number(let number) where number.presentation == "stars":
             guard let stars = answer.intValue, let maximum = number.maximum.flatMap({ Int(exactly: $0) }), stars >= 0,
                 stars <= maximum

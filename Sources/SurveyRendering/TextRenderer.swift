@@ -113,7 +113,7 @@ public struct TextRenderer: SurveyRenderer {
             if question.isReadOnly {
                 if shownContent.insert(question.id).inserted {
                     showTitle(question)
-                    line(paint("= " + (question.answer?.displayText ?? "—"), .dim))
+                    line(paint("= " + (question.answer.map { display($0, for: question.input) } ?? "—"), .dim))
                 }
                 continue
             }

@@ -13,6 +13,7 @@ struct BuiltinsTests {
             Set(ids) == [
                 "text", "single-choice", "multiple-choice", "boolean", "rating", "scale", "nps", "number", "date",
                 "matrix", "ranking", "contact-form", "feedback-form", "discovery-source", "voice", "content",
+                "dropdown", "tagbox", "slider", "expression",
             ])
         for type in registry.types {
             #expect(!type.summary.isEmpty, "\(type.typeID) has no summary")
@@ -32,6 +33,7 @@ struct BuiltinsTests {
         let minimal: [String: JSONValue] = [
             "single-choice": ["choices": ["a"]], "multiple-choice": ["choices": ["a"]],
             "matrix": ["rows": ["r"], "columns": ["c"]], "ranking": ["items": ["a", "b"]],
+            "dropdown": ["choices": ["a"]], "tagbox": ["choices": ["a"]], "expression": ["expression": "1 + 1"],
         ]
         for type in QuestionTypeRegistry.builtins().types {
             let options = minimal[type.typeID] ?? [:]

@@ -761,9 +761,24 @@ struct SurveyCompiler {
         checkPiping(
             description, path: context.flatSteps[index].path.appending("description"), stepID: id,
             resolve: context.resolve)
-        let defaultExpression = compileExpression(
+        var defaultExpression = compileExpression(
             context.flatSteps[index].definition.defaultValueExpression, member: "defaultValueExpression",
             path: context.flatSteps[index].path, stepID: id, resolve: context.resolve)
+        // A computed question (its type gives the expression): always its value, never answered.
+        let computed = question?.computedValue
+        if let computed {
+            if context.flatSteps[index].definition.defaultValue != nil
+                || context.flatSteps[index].definition.defaultValueExpression != nil
+            {
+                errors.append(
+                    SurveyError(
+                        .invalidValue, "'\(id)' is computed from its expression, so it has no default",
+                        path: context.flatSteps[index].path, stepID: id))
+            }
+            defaultExpression = compileExpression(
+                computed, member: "expression", path: context.flatSteps[index].optionsPath, stepID: id,
+                resolve: context.resolve)
+        }
         var enableIf = compileExpression(
             context.flatSteps[index].definition.enableIf, member: "enableIf", path: context.flatSteps[index].path,
             stepID: id, resolve: context.resolve)
@@ -812,7 +827,8 @@ struct SurveyCompiler {
             collectsAnswer: collects,
             countsForProgress: collects || definition.settings.progressCountsContent,
             defaultValue: defaultValue, defaultExpression: defaultExpression,
-            isReadOnly: context.flatSteps[index].definition.isReadOnly || (panels?.isReadOnly ?? false),
+            isReadOnly: context.flatSteps[index].definition.isReadOnly || (panels?.isReadOnly ?? false)
+                || computed != nil,
             enableIf: enableIf)
     }
 

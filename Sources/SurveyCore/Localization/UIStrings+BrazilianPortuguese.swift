@@ -11,6 +11,7 @@ extension UIStrings {
         "selectAll": "Selecionar tudo",
         "required": "Obrigatório",
         "comment": "Comentário",
+        "searchHint": "Digite /texto para pesquisar na lista",
         "optional": "Opcional",
         "yes": "Sim",
         "no": "Não",

@@ -11,6 +11,7 @@ extension UIStrings {
         "selectAll": "Select all",
         "required": "Required",
         "comment": "Comment",
+        "searchHint": "Type /text to search the list",
         "optional": "Optional",
         "yes": "Yes",
         "no": "No",

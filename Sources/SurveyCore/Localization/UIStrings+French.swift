@@ -11,6 +11,7 @@ extension UIStrings {
         "selectAll": "Tout sélectionner",
         "required": "Obligatoire",
         "comment": "Commentaire",
+        "searchHint": "Tapez /texte pour chercher dans la liste",
         "optional": "Facultatif",
         "yes": "Oui",
         "no": "Non",

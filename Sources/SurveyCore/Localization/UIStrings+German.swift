@@ -11,6 +11,7 @@ extension UIStrings {
         "selectAll": "Alle auswählen",
         "required": "Erforderlich",
         "comment": "Kommentar",
+        "searchHint": "Geben Sie /Text ein, um die Liste zu durchsuchen",
         "optional": "Optional",
         "yes": "Ja",
         "no": "Nein",

@@ -11,6 +11,7 @@ extension UIStrings {
         "selectAll": "Seleziona tutto",
         "required": "Obbligatorio",
         "comment": "Commento",
+        "searchHint": "Digita /testo per cercare nell'elenco",
         "optional": "Facoltativo",
         "yes": "Sì",
         "no": "No",

@@ -11,6 +11,7 @@ extension UIStrings {
         "selectAll": "すべて選択",
         "required": "必須",
         "comment": "コメント",
+        "searchHint": "/テキスト と入力するとリストを検索できます",
         "optional": "任意",
         "yes": "はい",
         "no": "いいえ",

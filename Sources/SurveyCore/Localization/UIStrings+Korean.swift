@@ -11,6 +11,7 @@ extension UIStrings {
         "selectAll": "모두 선택",
         "required": "필수",
         "comment": "의견",
+        "searchHint": "/텍스트를 입력하면 목록을 검색합니다",
         "optional": "선택 사항",
         "yes": "예",
         "no": "아니요",

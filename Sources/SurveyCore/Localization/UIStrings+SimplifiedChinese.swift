@@ -11,6 +11,7 @@ extension UIStrings {
         "selectAll": "全选",
         "required": "必填",
         "comment": "备注",
+        "searchHint": "输入 /文字 以搜索列表",
         "optional": "选填",
         "yes": "是",
         "no": "否",

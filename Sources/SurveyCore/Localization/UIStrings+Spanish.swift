@@ -11,6 +11,7 @@ extension UIStrings {
         "selectAll": "Seleccionar todo",
         "required": "Obligatorio",
         "comment": "Comentario",
+        "searchHint": "Escribe /texto para buscar en la lista",
         "optional": "Opcional",
         "yes": "Sí",
         "no": "No",

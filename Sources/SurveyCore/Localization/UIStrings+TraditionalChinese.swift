@@ -11,6 +11,7 @@ extension UIStrings {
         "selectAll": "全選",
         "required": "必填",
         "comment": "備註",
+        "searchHint": "輸入 /文字 以搜尋清單",
         "optional": "選填",
         "yes": "是",
         "no": "否",

@@ -132,6 +132,8 @@ public enum UIStringKey: String, Sendable, CaseIterable {
     case selectAll
     /// "Comment": the label of a question's comment box (`showCommentArea`) without `commentText`
     case comment
+    /// "Type /text to search the list": the terminal's hint on drop-downs and tag boxes
+    case searchHint
     case yes, no, `true`, `false`, happy, sad, thumbsUp, thumbsDown
     /// "Question {current} of {total}"
     case progress

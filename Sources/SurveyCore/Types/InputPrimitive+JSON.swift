@@ -34,6 +34,7 @@ extension InputPrimitive {
             members["ordered"] = .bool(input.isOrdered)
             put("presentation", input.presentation)
             put("selectAll", input.selectAllLabel)
+            put("placeholder", input.placeholder)
         case .freeText(let input):
             members["multiline"] = .bool(input.isMultiline)
             put("minLength", input.minimumLength)
@@ -90,13 +91,14 @@ extension InputPrimitive {
                 try reader.optionalArray("choices") { (element, path) throws(SurveyError) -> Choice in
                     try Choice(json: element, path: path)
                 } ?? []
-            let input = ChoiceInput(
+            var input = ChoiceInput(
                 choices: choices, minimumSelections: try reader.optionalInt("minSelections"),
                 maximumSelections: try reader.optionalInt("maxSelections"),
                 isShuffled: try reader.bool("shuffle", default: false),
                 isOrdered: try reader.bool("ordered", default: false),
                 presentation: try reader.optionalString("presentation"),
                 selectAllLabel: try reader.optionalString("selectAll"))
+            input.placeholder = try reader.optionalString("placeholder")
             self = kind == "single-choice" ? .singleChoice(input) : .multipleChoice(input)
         case "free-text":
             self = .freeText(
@@ -153,7 +155,7 @@ extension InputPrimitive {
 
 extension Choice {
     /// The choice as a JSON object: `value`, `label`, `isOther`, and `icon`/`visibleIf` when set,
-    /// `isExclusive` when true.
+    /// `isExclusive` and `numeric` (the value is a number written as text) when true.
     public var jsonValue: JSONValue {
         var members: [String: JSONValue] = [
             "value": .string(value), "label": .string(label), "isOther": .bool(isOther),
@@ -161,6 +163,7 @@ extension Choice {
         if let iconName { members["icon"] = .string(iconName) }
         if let visibleIf { members["visibleIf"] = .string(visibleIf) }
         if isExclusive { members["isExclusive"] = .bool(true) }
+        if isNumeric { members["numeric"] = .bool(true) }
         return .object(members)
     }
 
@@ -174,5 +177,6 @@ extension Choice {
             iconName: try reader.optionalString("icon"),
             isOther: try reader.bool("isOther", default: false), visibleIf: try reader.optionalString("visibleIf"),
             isExclusive: try reader.bool("isExclusive", default: false))
+        isNumeric = try reader.bool("numeric", default: false)
     }
 }

@@ -103,6 +103,8 @@ public struct ChoiceInput: Sendable, Hashable {
     /// offered choice that is neither ``Choice/isOther`` nor ``Choice/isExclusive``. It is not a choice:
     /// the answer is the list of those values.
     public var selectAllLabel: String?
+    /// Text shown before anything is chosen (a drop-down's or a tag box's `placeholder`).
+    public var placeholder: String?
 
     public init(
         choices: [Choice], minimumSelections: Int? = nil, maximumSelections: Int? = nil, isShuffled: Bool = false,

@@ -66,6 +66,12 @@ public protocol QuestionType: Sendable {
 
     /// Body text and media shown with the step (content steps). The default is `nil`.
     func content(for options: Options, in context: PresentationContext) -> ContentPresentation?
+
+    /// An expression whose value is always the answer (a computed, read-only question such as
+    /// SurveyJS's `expression` question): the engine compiles it with the survey's names,
+    /// re-evaluates it when what it reads changes, stores the result through ``normalize(_:options:)``,
+    /// and never lets the respondent answer. The default is `nil`.
+    func computedValue(for options: Options) -> String?
 }
 
 extension QuestionType {
@@ -93,6 +99,8 @@ extension QuestionType {
     public func content(for options: Options, in context: PresentationContext) -> ContentPresentation? {
         nil
     }
+
+    public func computedValue(for options: Options) -> String? { nil }
 }
 
 extension JSONValue {

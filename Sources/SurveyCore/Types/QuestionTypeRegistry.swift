@@ -129,6 +129,8 @@ public struct ConfiguredQuestion: Sendable {
     public func isEmpty(_ answer: JSONValue) -> Bool { box.isEmpty(answer) }
     /// Body text and media shown with the step, for content steps.
     public func content(in context: PresentationContext) -> ContentPresentation? { box.content(in: context) }
+    /// The expression whose value is always the answer, for computed questions.
+    public var computedValue: String? { box.computedValue }
 }
 
 class AnyQuestionBox: @unchecked Sendable {
@@ -143,6 +145,7 @@ class AnyQuestionBox: @unchecked Sendable {
     }
     func isEmpty(_ answer: JSONValue) -> Bool { answer.isEmptyAnswer }
     func content(in context: PresentationContext) -> ContentPresentation? { nil }
+    var computedValue: String? { nil }
 }
 
 final class QuestionBox<T: QuestionType>: AnyQuestionBox, @unchecked Sendable {
@@ -173,4 +176,5 @@ final class QuestionBox<T: QuestionType>: AnyQuestionBox, @unchecked Sendable {
     override func content(in context: PresentationContext) -> ContentPresentation? {
         type.content(for: options, in: context)
     }
+    override var computedValue: String? { type.computedValue(for: options) }
 }

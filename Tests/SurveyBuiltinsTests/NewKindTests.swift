@@ -1,0 +1,150 @@
+import SurveyBuiltins
+import SurveyCore
+import Testing
+
+/// `dropdown` and `tagbox`: single and multiple choice with a placeholder and a searchable list.
+struct DropdownAndTagboxTests {
+    static let options: JSONValue = [
+        "choices": ["France", ["value": "de", "label": ["en": "Germany", "fr": "Allemagne"]], 3],
+        "placeholder": ["en": "Choose", "fr": "Choisir"],
+    ]
+
+    @Test func dropdownAnswersAsASingleChoice() throws {
+        let question = try configure(DropdownType(), Self.options)
+        #expect(try question.normalize("france") == "France")
+        #expect(try question.normalize("Allemagne") == "de")
+        #expect(try question.normalize("3") == 3)
+        #expect(answerError(question, "Spain")?.code == "notAChoice")
+        #expect(answerError(question, ["France"])?.code == "wrongShape")
+        guard case .singleChoice(let input) = question.input(in: PresentationContext(locale: "fr", defaultLocale: "en"))
+        else {
+            Issue.record("not a single choice")
+            return
+        }
+        #expect(input.presentation == "dropdown" && input.placeholder == "Choisir")
+        #expect(input.choices.map(\.label) == ["France", "Allemagne", "3"])
+    }
+
+    @Test func tagboxAnswersAsAMultipleChoice() throws {
+        let question = try configure(TagboxType(), ["choices": ["a", "b", "c"], "maxSelections": 2])
+        #expect(try question.normalize(["c", "a"]) == ["c", "a"])
+        #expect(answerError(question, ["a", "b", "c"])?.code == "tooManySelections")
+        #expect(answerError(question, "a")?.code == "wrongShape")
+        #expect(question.input(in: english).choiceInput?.presentation == "tagbox")
+        #expect(question.input(in: english).jsonValue["kind"] == "multiple-choice")
+    }
+
+    @Test(arguments: [
+        OptionErrorCase([:], .missingField, "$.options"),
+        OptionErrorCase(["choices": ["a"], "placeholder": 3], .invalidValue, "$.options.placeholder"),
+        OptionErrorCase(["choices": ["a", "a"]], .invalidOptions, "$.options.choices[1]"),
+        OptionErrorCase(["choices": ["a"], "presentation": "list"], .unknownField, "$.options.presentation"),
+    ])
+    func dropdownRejectsInvalidOptions(invalid: OptionErrorCase) {
+        invalid.check(DropdownType())
+    }
+
+    @Test(arguments: [
+        OptionErrorCase(["choices": ["a"], "maxSelections": 0], .invalidValue, "$.options.maxSelections"),
+        OptionErrorCase(["choices": ["a"], "placeholder": true], .invalidValue, "$.options.placeholder"),
+    ])
+    func tagboxRejectsInvalidOptions(invalid: OptionErrorCase) {
+        invalid.check(TagboxType())
+    }
+}
+
+/// `slider`: a number from min to max in steps (default 0–100).
+struct SliderTypeTests {
+    @Test func answersAreNumbersInRangeOnAStep() throws {
+        let question = try configure(SliderType(), ["min": 0, "max": 50, "step": 5])
+        #expect(try question.normalize(25) == 25)
+        #expect(try question.normalize("10") == 10)
+        #expect(answerError(question, 7)?.code == "notOnStep")
+        #expect(answerError(question, 55)?.code == "aboveMaximum")
+        #expect(answerError(question, "lots")?.code == "notANumber")
+        guard case .number(let input) = try configure(SliderType()).input(in: english) else {
+            Issue.record("not a number")
+            return
+        }
+        #expect(input.minimum == 0 && input.maximum == 100 && input.presentation == "slider")
+        let summary = question.summarize([10, 20, 30, .null], in: english)
+        #expect(summary.answered == 3 && summary.mean == 20)
+    }
+
+    @Test(arguments: [
+        OptionErrorCase(["min": 10, "max": 5], .invalidOptions, "$.options.max"),
+        OptionErrorCase(["step": 0], .invalidOptions, "$.options.step"),
+        OptionErrorCase(["max": 10, "step": 3], .invalidOptions, "$.options.step"),
+        OptionErrorCase(["preset": "nps"], .unknownField, "$.options.preset"),
+    ])
+    func rejectsInvalidOptions(invalid: OptionErrorCase) {
+        invalid.check(SliderType())
+    }
+}
+
+/// `expression`: a read-only value computed from other answers.
+struct ExpressionTypeTests {
+    static let text = """
+        {"formatVersion": 1, "id": "x", "title": "X", "steps": [
+          {"id": "p", "type": "page", "steps": [
+            {"id": "price", "type": "number"},
+            {"id": "quantity", "type": "number"},
+            {"id": "total", "type": "expression", "title": "Total",
+             "options": {"expression": "{price} * {quantity}", "maximumFractionDigits": 2, "displayStyle": "currency", "currency": "eur"}},
+            {"id": "big", "type": "text", "visibleIf": "{total} > 100"}
+          ]}
+        ]}
+        """
+
+    @Test func itsValueFollowsTheExpressionAndIsStored() throws {
+        let survey = try SurveyLoader(registry: .builtins()).load(text: Self.text)
+        var session = SurveySession(survey: survey)
+        try session.answer(19.999, for: "price")
+        try session.answer(10, for: "quantity")
+        #expect(session.answer(for: "total") == 199.99)
+        #expect(session.currentStep?.questions.map(\.id) == ["price", "quantity", "total", "big"])
+        let total = session.currentStep?.questions.first { $0.id == "total" }
+        #expect(total?.isReadOnly == true && total?.isRequired == false)
+        #expect(total?.input.jsonValue["presentation"] == "expression/currency/EUR")
+        #expect(throws: SessionError.self) { try session.answer(5, for: "total") }
+        try session.answer(1, for: "quantity")
+        #expect(session.answer(for: "total") == 20)
+        guard case .completed(let result) = session.next() else {
+            Issue.record("did not complete")
+            return
+        }
+        #expect(result.answers["total"] == 20)
+    }
+
+    @Test(arguments: [
+        OptionErrorCase([:], .missingField, "$.options"),
+        OptionErrorCase(["expression": " "], .invalidOptions, "$.options.expression"),
+        OptionErrorCase(["expression": "1", "displayStyle": "money"], .invalidOptions, "$.options.displayStyle"),
+        OptionErrorCase(["expression": "1", "currency": "EURO"], .invalidOptions, "$.options.currency"),
+        OptionErrorCase(
+            ["expression": "1", "maximumFractionDigits": 30], .invalidValue, "$.options.maximumFractionDigits"),
+    ])
+    func rejectsInvalidOptions(invalid: OptionErrorCase) {
+        invalid.check(ExpressionType())
+    }
+
+    @Test func aBadExpressionOrADefaultIsALoadError() {
+        func errors(_ options: String, extra: String = "") -> [SurveyError] {
+            let text = """
+                {"formatVersion": 1, "id": "x", "title": "X", "steps": [
+                  {"id": "t", "type": "expression", \(extra)"options": \(options)}]}
+                """
+            do {
+                _ = try SurveyLoader(registry: .builtins()).load(text: text)
+                return []
+            } catch {
+                return error.errors
+            }
+        }
+        let unknown = errors(#"{"expression": "{nope} + 1"}"#)
+        #expect(unknown.first?.path?.description == "$.steps[0].options.expression", "\(unknown)")
+        #expect(unknown.first?.message.contains("nope") == true)
+        #expect(
+            errors(#"{"expression": "1"}"#, extra: #""defaultValue": 2, "#).first?.message.contains("computed") == true)
+    }
+}
