@@ -14,6 +14,23 @@ struct UnusedCalculatedValueTests {
         #expect(found.first?.severity == .warning)
     }
 
+    @Test func valuesUsedByCompletionMessagesTriggersOrCommentsAreFine() throws {
+        let found = try findings(
+            .unusedCalculatedValue,
+            steps: """
+                {"id": "n", "type": "number", "showCommentArea": true},
+                {"id": "m", "type": "number"}
+                """,
+            extra: """
+                "calculatedValues": [{"name": "label", "expression": "displayValue('n')"}, {"name": "big", "expression": "{n} > 5"},
+                  {"name": "twice", "expression": "{n} * 2"}, {"name": "sum", "expression": "{n} + 1"}],
+                "completionMessages": [{"if": "{big}", "text": "You chose {label}"}, {"text": "Bye"}],
+                "triggers": [{"type": "runexpression", "if": "{n} notempty", "run": "{twice}", "target": "m"},
+                  {"type": "copyvalue", "if": "{n} > 1", "from": "sum", "target": "m"}]
+                """)
+        #expect(found.isEmpty, "\(listing(found))")
+    }
+
     @Test func valuesUsedByConditionsOtherValuesOrTextsAreFine() throws {
         let found = try findings(
             .unusedCalculatedValue,

@@ -18,6 +18,19 @@ final class UnusedCalculatedValueCheck: LintCheck {
         var texts: [JSONValue] = [definition.title.jsonValue]
         if let description = definition.description { texts.append(description.jsonValue) }
         texts += definition.steps.map(\.jsonValue)
+        // Completion messages and triggers read names too: their texts, conditions and expressions.
+        for message in definition.completionMessages {
+            texts.append(message.text.jsonValue)
+            if let condition = message.condition { texts.append(.string(condition)) }
+        }
+        for trigger in definition.triggers {
+            texts.append(.string(trigger.condition))
+            switch trigger.action {
+            case .runExpression(let expression, _): texts.append(.string(expression))
+            case .copyValue(let from, _): piped.insert(from)
+            default: break
+            }
+        }
         for text in texts { Self.collectPipes(in: text, into: &piped) }
         for (index, value) in model.calculated.enumerated() where piped.contains(value.name) {
             used.insert(model.stepCount + index)
@@ -36,7 +49,8 @@ final class UnusedCalculatedValueCheck: LintCheck {
         }
         for (index, value) in model.calculated.enumerated() {
             let slot = model.stepCount + index
-            guard !used.contains(slot) else { continue }
+            // A comment box's text is an answer, reported with the results whether read or not.
+            guard !used.contains(slot), !model.survey.isComment(value.name) else { continue }
             let only =
                 usedBy[slot].map { " (only the calculated value '\($0)' refers to it, and nothing uses that)" } ?? ""
             let what = value.isVariable ? "variable" : "calculated value"
