@@ -13,7 +13,7 @@ struct BuiltinsTests {
             Set(ids) == [
                 "text", "single-choice", "multiple-choice", "boolean", "rating", "scale", "nps", "number", "date",
                 "matrix", "ranking", "contact-form", "feedback-form", "discovery-source", "voice", "content",
-                "dropdown", "tagbox", "slider", "expression",
+                "dropdown", "tagbox", "slider", "expression", "multiple-text",
             ])
         for type in registry.types {
             #expect(!type.summary.isEmpty, "\(type.typeID) has no summary")
@@ -34,6 +34,7 @@ struct BuiltinsTests {
             "single-choice": ["choices": ["a"]], "multiple-choice": ["choices": ["a"]],
             "matrix": ["rows": ["r"], "columns": ["c"]], "ranking": ["items": ["a", "b"]],
             "dropdown": ["choices": ["a"]], "tagbox": ["choices": ["a"]], "expression": ["expression": "1 + 1"],
+            "multiple-text": ["items": [["name": "a"]]],
         ]
         for type in QuestionTypeRegistry.builtins().types {
             let options = minimal[type.typeID] ?? [:]

@@ -148,3 +148,76 @@ struct ExpressionTypeTests {
             errors(#"{"expression": "1"}"#, extra: #""defaultValue": 2, "#).first?.message.contains("computed") == true)
     }
 }
+
+/// `multiple-text`: named boxes answered together, each with its own kind and checks.
+struct MultipleTextTypeTests {
+    static let options: JSONValue = [
+        "items": [
+            ["name": "first", "title": ["en": "First name", "fr": "Prénom"], "required": true, "maxLength": 10],
+            ["name": "age", "inputType": "number", "min": 0, "max": 130],
+            ["name": "mail", "inputType": "email"],
+            ["name": "phone", "inputType": "tel"],
+        ]
+    ]
+
+    @Test func normalizesEachItem() throws {
+        let question = try configure(MultipleTextType(), Self.options)
+        #expect(
+            try question.normalize(["first": " Ada ", "age": "36", "mail": "ada@EXAMPLE.org", "phone": ""])
+                == ["first": "Ada", "age": 36, "mail": "ada@example.org"])
+        #expect(try question.normalize(["first": "Bo", "age": 7]) == ["first": "Bo", "age": 7])
+    }
+
+    static let invalidAnswers: [(answer: JSONValue, code: String, field: String)] = [
+        (["first": "Ada", "nick": "A"], "wrongShape", "nick"),
+        (["age": 3], "missingField", "first"),
+        (["first": "Alexandrina Victoria"], "tooLong", "first"),
+        (["first": "Ada", "age": "old"], "notANumber", "age"),
+        (["first": "Ada", "age": 200], "aboveMaximum", "age"),
+        (["first": "Ada", "mail": "nope"], "invalidEmail", "mail"),
+        (["first": "Ada", "phone": "12"], "invalidPhone", "phone"),
+        (["first": 5], "wrongShape", "first"),
+    ]
+
+    @Test func rejectsAnswersThatAreNotObjects() throws {
+        #expect(answerError(try configure(MultipleTextType(), Self.options), "Ada")?.code == "wrongShape")
+    }
+
+    @Test(arguments: invalidAnswers)
+    func rejectsInvalidAnswers(answer: JSONValue, code: String, field: String) throws {
+        let question = try configure(MultipleTextType(), Self.options)
+        let error = answerError(question, answer)
+        #expect(error?.code == code)
+        #expect(error?.field == field)
+    }
+
+    @Test func isAskedAsAComposite() throws {
+        let question = try configure(MultipleTextType(), Self.options)
+        guard case .composite(let input) = question.input(in: PresentationContext(locale: "fr", defaultLocale: "en"))
+        else {
+            Issue.record("not a composite")
+            return
+        }
+        #expect(input.presentation == "multiple-text")
+        #expect(input.fields.map(\.name) == ["first", "age", "mail", "phone"])
+        #expect(input.fields.map(\.label) == ["Prénom", "age", "mail", "phone"])
+        #expect(input.fields.map(\.isRequired) == [true, false, false, false])
+        #expect(try question.normalize([:]) == .null)
+    }
+
+    @Test(arguments: [
+        OptionErrorCase([:], .missingField, "$.options"),
+        OptionErrorCase(["items": []], .invalidOptions, "$.options.items"),
+        OptionErrorCase(["items": [["name": "a"], ["name": "a"]]], .invalidOptions, "$.options.items[1]"),
+        OptionErrorCase(
+            ["items": [["name": "a", "inputType": "colour"]]], .invalidOptions, "$.options.items[0].inputType"),
+        OptionErrorCase(["items": [["name": "a", "min": 1]]], .invalidOptions, "$.options.items[0].min"),
+        OptionErrorCase(
+            ["items": [["name": "a", "minLength": 5, "maxLength": 2]]], .invalidOptions, "$.options.items[0].maxLength"),
+        OptionErrorCase(["items": [["name": "a", "size": 2]]], .unknownField, "$.options.items[0].size"),
+        OptionErrorCase(["items": [["title": "A"]]], .missingField, "$.options.items[0]"),
+    ])
+    func rejectsInvalidOptions(invalid: OptionErrorCase) {
+        invalid.check(MultipleTextType())
+    }
+}
