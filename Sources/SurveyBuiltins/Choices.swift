@@ -48,12 +48,15 @@ struct ChoiceDefinition: Sendable, Hashable {
     var isExclusive: Bool = false
     /// The author wrote the value as a number: answers store it as one.
     var isNumeric: Bool = false
+    /// A picture of the choice (image-choice questions).
+    var imageReference: String? = nil
 
     func choice(in context: PresentationContext) -> Choice {
         var choice = Choice(
             value: value, label: label.resolved(in: context), iconName: iconName, isOther: isOther,
             visibleIf: visibleIf, isExclusive: isExclusive)
         choice.isNumeric = isNumeric
+        choice.imageReference = imageReference
         return choice
     }
 }

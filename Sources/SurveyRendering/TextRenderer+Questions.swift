@@ -168,7 +168,8 @@ extension TextRenderer {
 
     func showChoices(_ choices: [Choice]) {
         for (index, choice) in choices.enumerated() {
-            line("  \(index + 1)) \(choice.label)\(choice.isOther ? " …" : "")")
+            let image = choice.imageReference.map { "  [image: \($0)]" } ?? ""
+            line("  \(index + 1)) \(choice.label)\(choice.isOther ? " …" : "")" + paint(image, .dim))
         }
     }
 

@@ -13,7 +13,7 @@ struct BuiltinsTests {
             Set(ids) == [
                 "text", "single-choice", "multiple-choice", "boolean", "rating", "scale", "nps", "number", "date",
                 "matrix", "ranking", "contact-form", "feedback-form", "discovery-source", "voice", "content",
-                "dropdown", "tagbox", "slider", "expression", "multiple-text",
+                "dropdown", "tagbox", "slider", "expression", "multiple-text", "image-choice",
             ])
         for type in registry.types {
             #expect(!type.summary.isEmpty, "\(type.typeID) has no summary")
@@ -35,6 +35,7 @@ struct BuiltinsTests {
             "matrix": ["rows": ["r"], "columns": ["c"]], "ranking": ["items": ["a", "b"]],
             "dropdown": ["choices": ["a"]], "tagbox": ["choices": ["a"]], "expression": ["expression": "1 + 1"],
             "multiple-text": ["items": [["name": "a"]]],
+            "image-choice": ["choices": [["value": "a", "image": "a.png"]]],
         ]
         for type in QuestionTypeRegistry.builtins().types {
             let options = minimal[type.typeID] ?? [:]

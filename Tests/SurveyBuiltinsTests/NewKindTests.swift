@@ -221,3 +221,47 @@ struct MultipleTextTypeTests {
         invalid.check(MultipleTextType())
     }
 }
+
+/// `image-choice`: pictures to choose from, one or several.
+struct ImageChoiceTypeTests {
+    static let choices: JSONValue = [
+        ["value": "a", "image": "https://example.com/a.png", "label": "Round"], ["value": 2, "image": "images/b.png"],
+    ]
+
+    @Test func oneOrSeveralPictures() throws {
+        let single = try configure(ImageChoiceType(), ["choices": Self.choices])
+        #expect(try single.normalize("round") == "a")
+        #expect(try single.normalize("2") == 2)
+        #expect(answerError(single, ["a"])?.code == "wrongShape")
+        #expect(answerError(single, "c")?.code == "notAChoice")
+        guard case .singleChoice(let input) = single.input(in: english) else {
+            Issue.record("not a single choice")
+            return
+        }
+        #expect(input.presentation == "images")
+        #expect(input.choices.map(\.imageReference) == ["https://example.com/a.png", "images/b.png"])
+        #expect(input.choices.first?.jsonValue["image"] == "https://example.com/a.png")
+        let multiple = try configure(
+            ImageChoiceType(), ["choices": Self.choices, "multiple": true, "maxSelections": 1])
+        #expect(try multiple.normalize(["a"]) == ["a"])
+        #expect(answerError(multiple, ["a", 2])?.code == "tooManySelections")
+        #expect(multiple.input(in: english).jsonValue["kind"] == "multiple-choice")
+    }
+
+    @Test(arguments: [
+        OptionErrorCase([:], .missingField, "$.options"),
+        OptionErrorCase(["choices": ["a"]], .invalidValue, "$.options.choices[0]"),
+        OptionErrorCase(["choices": [["value": "a"]]], .missingField, "$.options.choices[0].image"),
+        OptionErrorCase(["choices": [["value": "a", "image": " "]]], .invalidOptions, "$.options.choices[0].image"),
+        OptionErrorCase(
+            ["choices": [["value": "a", "image": "x", "size": 1]]], .unknownField, "$.options.choices[0].size"),
+        OptionErrorCase(
+            ["choices": [["value": "a", "image": "x"]], "maxSelections": 1], .invalidOptions, "$.options.maxSelections"),
+        OptionErrorCase(
+            ["choices": [["value": "a", "image": "x"], ["value": "a", "image": "y"]]], .invalidOptions,
+            "$.options.choices[1]"),
+    ])
+    func rejectsInvalidOptions(invalid: OptionErrorCase) {
+        invalid.check(ImageChoiceType())
+    }
+}

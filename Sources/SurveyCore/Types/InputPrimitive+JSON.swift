@@ -155,7 +155,7 @@ extension InputPrimitive {
 
 extension Choice {
     /// The choice as a JSON object: `value`, `label`, `isOther`, and `icon`/`visibleIf` when set,
-    /// `isExclusive` and `numeric` (the value is a number written as text) when true.
+    /// `isExclusive` and `numeric` (the value is a number written as text) when true, `image` when set.
     public var jsonValue: JSONValue {
         var members: [String: JSONValue] = [
             "value": .string(value), "label": .string(label), "isOther": .bool(isOther),
@@ -164,6 +164,7 @@ extension Choice {
         if let visibleIf { members["visibleIf"] = .string(visibleIf) }
         if isExclusive { members["isExclusive"] = .bool(true) }
         if isNumeric { members["numeric"] = .bool(true) }
+        if let imageReference { members["image"] = .string(imageReference) }
         return .object(members)
     }
 
@@ -178,5 +179,6 @@ extension Choice {
             isOther: try reader.bool("isOther", default: false), visibleIf: try reader.optionalString("visibleIf"),
             isExclusive: try reader.bool("isExclusive", default: false))
         isNumeric = try reader.bool("numeric", default: false)
+        imageReference = try reader.optionalString("image")
     }
 }

@@ -62,6 +62,9 @@ public struct Choice: Sendable, Hashable {
     public var visibleIf: String?
     /// Whether picking this choice excludes every other ("None of the above"): it is answered alone.
     public var isExclusive: Bool
+    /// A reference to the choice's picture (an `image-choice` question's): a URL or a file path,
+    /// never the bytes.
+    public var imageReference: String?
     /// Whether the author gave the value as a JSON number (`2`, as SurveyJS allows): ``value`` is then
     /// its text (`"2"`) and answers store the number.
     public var isNumeric = false
