@@ -10,7 +10,8 @@
 # state. Each starts from Tests/Fuzz/Corpus/<target>/ (new interesting inputs go to a scratch
 # copy, not the repository). A crash, leak or timeout (10 s per input) stops with the input saved as
 # .build/fuzz/crash-<target>-*; add it to the corpus as a regression test once fixed
-# (`swift test --filter CorpusReplayTests` replays the corpus).
+# (`swift test --filter CorpusReplayTests` replays the corpus). The timeout is wall-clock time: run
+# long runs on an otherwise idle machine (a niced fuzzer starved by builds can report a false one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,7 +44,9 @@ for target in "${targets[@]}"; do
     log="$build/fuzz-$target.log"
     suffix=""
     [ "$jobs" -le 1 ] || suffix=" × $jobs jobs"
-    echo "fuzzing $target (${runs:+$runs runs}${runs:-$seconds s}$suffix)…" >&2
+    amount="$seconds s"
+    [ -z "$runs" ] || amount="$runs runs"
+    echo "fuzzing $target ($amount$suffix)…" >&2
     parallel=()
     logs="$log"
     workdir=.
