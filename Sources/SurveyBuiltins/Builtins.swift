@@ -9,7 +9,7 @@ extension QuestionTypeRegistry {
             TextType(), SingleChoiceType(), MultipleChoiceType(), BooleanType(), RatingType(), ScaleType(), NPSType(),
             NumberType(), DateType(), MatrixType(), RankingType(), ContactFormType(), FeedbackFormType(),
             DiscoverySourceType(), VoiceType(), ContentType(), DropdownType(), TagboxType(), SliderType(),
-            ExpressionType(), MultipleTextType(), ImageChoiceType(),
+            ExpressionType(), MultipleTextType(), ImageChoiceType(), FileType(), SignatureType(),
         ]
     }
 

@@ -42,27 +42,7 @@ public struct VoiceType: QuestionType {
             throw reader.error(
                 "maxDurationSeconds", "'maxDurationSeconds' must be greater than 0", kind: .invalidOptions)
         }
-        var formats = Self.defaultFormats
-        if let names = try reader.optionalStringArray("formats") {
-            guard !names.isEmpty else {
-                throw reader.error("formats", "'formats' must list at least one file type", kind: .invalidOptions)
-            }
-            formats = []
-            for (index, name) in names.enumerated() {
-                let format = Self.canonicalFormat(name)
-                let path = reader.path.appending("formats").appending(index)
-                guard !format.isEmpty, !format.contains("/") else {
-                    throw SurveyError(
-                        .invalidOptions, "'\(name)' is not a file extension such as \"m4a\"", path: path,
-                        stepID: reader.stepID)
-                }
-                guard !formats.contains(format) else {
-                    throw SurveyError(
-                        .invalidOptions, "format '\(format)' is listed twice", path: path, stepID: reader.stepID)
-                }
-                formats.append(format)
-            }
-        }
+        let formats = try FileReferences.formats(from: &reader, default: Self.defaultFormats)
         return Options(maximumDuration: maximum, formats: formats)
     }
 
@@ -81,7 +61,7 @@ public struct VoiceType: QuestionType {
         case .string(let path):
             file = path.trimmed
         case .object(let members):
-            if members["data"] != nil || members["base64"] != nil { throw Self.inlineData }
+            if FileReferences.carriesBytes(members) { throw Self.inlineData }
             let form = try FormAnswer(
                 answer, allowed: ["file", "durationSeconds", "format"], describedAs: "an object with a 'file'")
             guard let path = try form.text("file") else {
@@ -90,7 +70,7 @@ public struct VoiceType: QuestionType {
                 throw error
             }
             file = path
-            format = try form.text("format").map(Self.canonicalFormat)
+            format = try form.text("format").map(FileReferences.canonicalFormat)
             if let seconds = form.members["durationSeconds"] {
                 duration = try NumberRules.number(from: seconds, field: "durationSeconds")
             }
@@ -98,11 +78,9 @@ public struct VoiceType: QuestionType {
             throw AnswerError.wrongShape(expected: "a file path or an object with a 'file'", got: answer)
         }
         if file.isEmpty { throw AnswerError.wrongShape(expected: "a file path or URI", got: .string(file)) }
-        if file.lowercased().hasPrefix("data:") { throw Self.inlineData }
-        guard let format = format ?? Self.fileExtension(of: file), options.formats.contains(format) else {
-            let list = options.formats.joined(separator: ", ")
-            throw AnswerError(
-                code: "unsupportedFormat", message: "Use a file of type \(list).", arguments: ["formats": list])
+        if FileReferences.isDataURI(file) { throw Self.inlineData }
+        guard let format = format ?? FileReferences.fileExtension(of: file), options.formats.contains(format) else {
+            throw FileReferences.unsupportedFormat(options.formats)
         }
         var result: [String: JSONValue] = ["file": .string(file), "format": .string(format)]
         if let duration {
@@ -133,25 +111,5 @@ public struct VoiceType: QuestionType {
             minimum: durations.first, maximum: durations.last)
     }
 
-    static let inlineData = AnswerError(
-        code: "wrongShape", message: "Store a reference to the recording (a file path or URI), not the audio bytes.",
-        arguments: ["expected": "a file path or URI", "got": "inline audio data"])
-
-    /// Lower-cased, without a leading dot.
-    static func canonicalFormat(_ name: String) -> String {
-        let lowered = name.trimmed.lowercased()
-        return lowered.hasPrefix(".") ? String(lowered.dropFirst()) : lowered
-    }
-
-    /// The lower-cased extension of a path or URI's last component, ignoring a URI's query and fragment.
-    static func fileExtension(of file: String) -> String? {
-        var path = Substring(file)
-        if file.contains("://"), let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) {
-            path = path[..<end]
-        }
-        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? path
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
-        let ext = name[name.index(after: dot)...]
-        return ext.isEmpty ? nil : ext.lowercased()
-    }
+    static let inlineData = FileReferences.inlineData("the recording", kind: "audio")
 }

@@ -36,6 +36,9 @@ extension TextRenderer {
                 } else {
                     value = try parser.parse(typed, forStep: question.id)
                 }
+                if case .fileReference(let file) = question.input, file.maximumSizeBytes != nil {
+                    value = try Self.withLocalFileSizes(value)
+                }
                 if let choices = question.input.choiceInput, let other = choices.choices.first(where: \.isOther) {
                     switch askOtherText(in: value, other: other) {
                     case .some(.line(let replaced)):
@@ -58,6 +61,31 @@ extension TextRenderer {
                 showError(strings.message(for: error))
             }
         }
+    }
+
+    /// A file answer typed in the terminal with each local file's `size` filled in from the file
+    /// system (a file question with a size limit needs it); URIs are left as they are.
+    /// - Throws: ``AnswerError`` `fileNotFound` when a local path names no readable regular file.
+    static func withLocalFileSizes(_ value: JSONValue) throws(AnswerError) -> JSONValue {
+        func sized(_ file: JSONValue) throws(AnswerError) -> JSONValue {
+            guard case .object(var members) = file, members["size"] == nil,
+                let path = members["file"]?.stringValue, !path.contains("://")
+            else { return file }
+            let expanded = (path as NSString).expandingTildeInPath
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: expanded),
+                attributes[.type] as? FileAttributeType == .typeRegular,
+                let size = (attributes[.size] as? NSNumber)?.doubleValue
+            else {
+                throw AnswerError(
+                    code: "fileNotFound", message: "No file at \(path).", arguments: ["file": path])
+            }
+            members["size"] = .number(size)
+            return .object(members)
+        }
+        guard case .array(let files) = value else { return try sized(value) }
+        var result: [JSONValue] = []
+        for file in files { result.append(try sized(file)) }
+        return .array(result)
     }
 
     /// A line typed for a choice question, read against the choices as shown: numbers are positions
@@ -158,8 +186,12 @@ extension TextRenderer {
             if text.isMultiline { hint += " · " + strings[.multilineHint] }
             line(paint(hint, .dim))
         case .fileReference(let file):
-            var hint = "📎 " + file.allowedFormats.joined(separator: ", ")
+            var hint = "📎 " + (file.allowedFormats.isEmpty ? "*" : file.allowedFormats.joined(separator: ", "))
             if let seconds = file.maximumDurationSeconds { hint += "  ≤ \(JSONValue.format(number: seconds)) s" }
+            if let bytes = file.maximumSizeBytes { hint += "  ≤ \(FileInput.byteCount(bytes))" }
+            if file.maximumCount != 1, file.presentation == "file" {
+                hint += "  · " + (file.maximumCount.map { "≤ \($0) " } ?? "") + "path, path, …"
+            }
             line(paint(style.usesSymbols ? hint : String(hint.dropFirst(2)), .dim))
         case .composite:
             break

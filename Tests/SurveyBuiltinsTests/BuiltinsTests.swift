@@ -13,7 +13,7 @@ struct BuiltinsTests {
             Set(ids) == [
                 "text", "single-choice", "multiple-choice", "boolean", "rating", "scale", "nps", "number", "date",
                 "matrix", "ranking", "contact-form", "feedback-form", "discovery-source", "voice", "content",
-                "dropdown", "tagbox", "slider", "expression", "multiple-text", "image-choice",
+                "dropdown", "tagbox", "slider", "expression", "multiple-text", "image-choice", "file", "signature",
             ])
         for type in registry.types {
             #expect(!type.summary.isEmpty, "\(type.typeID) has no summary")

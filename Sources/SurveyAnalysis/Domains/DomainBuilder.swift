@@ -46,10 +46,8 @@ struct DomainBuilder {
         case .composite(let composite):
             return compositeDomain(composite, usages: usages)
         case .fileReference(let file):
-            let candidates = (file.allowedFormats.isEmpty ? ["m4a"] : file.allowedFormats).prefix(1).map {
-                JSONValue.string("recording.\($0)")
-            }
-            return finish(AnswerDomain(kind: .file, values: [.null], isEnumerated: false), candidates)
+            return finish(
+                AnswerDomain(kind: .file, values: [.null], isEnumerated: false), [file.sampleAnswer(name: "recording")])
         }
     }
 

@@ -325,9 +325,7 @@ struct SimulationPlan: Sendable {
             }
             return [.object(answer)]
         case .fileReference(let file):
-            return [
-                ["file": .string("recordings/simulated." + (file.allowedFormats.first ?? "m4a")), "durationSeconds": 1]
-            ]
+            return [file.sampleAnswer(name: "recordings/simulated")]
         }
     }
 

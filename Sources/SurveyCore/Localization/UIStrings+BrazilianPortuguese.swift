@@ -68,6 +68,8 @@ extension UIStrings {
         "error.missingField": "Preencha “{field}”.",
         "error.unsupportedFormat": "Use um arquivo do tipo {formats}.",
         "error.tooLongRecording": "A gravação pode ter no máximo {max} segundos.",
+        "error.fileTooLarge": "O arquivo pode ter no máximo {max}.",
+        "error.tooManyFiles": "Anexe no máximo {max} arquivos.",
         "error.pluginFailure": "Não foi possível verificar esta resposta. Tente novamente.",
         "error.notAnswerable": "Esta etapa não requer resposta.",
         "error.readOnly": "Esta resposta não pode ser alterada.",

@@ -68,6 +68,8 @@ extension UIStrings {
         "error.missingField": "Fill in '{field}'.",
         "error.unsupportedFormat": "Use a file of type {formats}.",
         "error.tooLongRecording": "The recording may be at most {max} seconds long.",
+        "error.fileTooLarge": "The file may be at most {max}.",
+        "error.tooManyFiles": "Attach at most {max} files.",
         "error.pluginFailure": "This answer could not be checked. Please try again.",
         "error.notAnswerable": "This step takes no answer.",
         "error.readOnly": "This answer cannot be changed.",

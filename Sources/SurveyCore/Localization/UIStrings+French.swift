@@ -68,6 +68,8 @@ extension UIStrings {
         "error.missingField": "Remplissez le champ «\u{00A0}{field}\u{00A0}».",
         "error.unsupportedFormat": "Utilisez un fichier de type {formats}.",
         "error.tooLongRecording": "L’enregistrement ne doit pas dépasser {max} secondes.",
+        "error.fileTooLarge": "Le fichier ne doit pas dépasser {max}.",
+        "error.tooManyFiles": "Joignez au plus {max} fichiers.",
         "error.pluginFailure": "Impossible de vérifier cette réponse. Veuillez réessayer.",
         "error.notAnswerable": "Cette étape n’attend pas de réponse.",
         "error.readOnly": "Cette réponse ne peut pas être modifiée.",

@@ -68,6 +68,8 @@ extension UIStrings {
         "error.missingField": "Füllen Sie „{field}“ aus.",
         "error.unsupportedFormat": "Verwenden Sie eine Datei vom Typ {formats}.",
         "error.tooLongRecording": "Die Aufnahme darf höchstens {max} Sekunden lang sein.",
+        "error.fileTooLarge": "Die Datei darf höchstens {max} groß sein.",
+        "error.tooManyFiles": "Hängen Sie höchstens {max} Dateien an.",
         "error.pluginFailure": "Diese Antwort konnte nicht geprüft werden. Bitte versuchen Sie es erneut.",
         "error.notAnswerable": "Dieser Schritt erfordert keine Antwort.",
         "error.readOnly": "Diese Antwort kann nicht geändert werden.",

@@ -68,6 +68,8 @@ extension UIStrings {
         "error.missingField": "Compila il campo «{field}».",
         "error.unsupportedFormat": "Usa un file di tipo {formats}.",
         "error.tooLongRecording": "La registrazione può durare al massimo {max} secondi.",
+        "error.fileTooLarge": "Il file può essere al massimo di {max}.",
+        "error.tooManyFiles": "Allega al massimo {max} file.",
         "error.pluginFailure": "Non è stato possibile verificare questa risposta. Riprova.",
         "error.notAnswerable": "Questo passaggio non richiede una risposta.",
         "error.readOnly": "Questa risposta non può essere modificata.",

@@ -68,6 +68,8 @@ extension UIStrings {
         "error.missingField": "Completa “{field}”.",
         "error.unsupportedFormat": "Usa un archivo de tipo {formats}.",
         "error.tooLongRecording": "La grabación puede durar como máximo {max} segundos.",
+        "error.fileTooLarge": "El archivo puede ocupar como máximo {max}.",
+        "error.tooManyFiles": "Adjunte como máximo {max} archivos.",
         "error.pluginFailure": "No se pudo comprobar esta respuesta. Inténtalo de nuevo.",
         "error.notAnswerable": "Este paso no admite respuesta.",
         "error.readOnly": "Esta respuesta no se puede cambiar.",

@@ -68,6 +68,8 @@ extension UIStrings {
         "error.missingField": "請填寫「{field}」。",
         "error.unsupportedFormat": "請使用 {formats} 類型的檔案。",
         "error.tooLongRecording": "錄音長度不得超過 {max} 秒。",
+        "error.fileTooLarge": "檔案不得超過 {max}。",
+        "error.tooManyFiles": "最多可附加 {max} 個檔案。",
         "error.pluginFailure": "無法檢查此回答，請再試一次。",
         "error.notAnswerable": "此步驟無需回答。",
         "error.readOnly": "此回答無法變更。",

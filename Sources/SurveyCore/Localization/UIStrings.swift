@@ -191,6 +191,10 @@ public enum UIStringKey: String, Sendable, CaseIterable {
     case errorMissingField = "error.missingField"
     case errorUnsupportedFormat = "error.unsupportedFormat"
     case errorTooLongRecording = "error.tooLongRecording"
+    /// A `file` question's file above `maxSizeBytes`: "The file may be at most {max}." (`max` like "5 MB").
+    case errorFileTooLarge = "error.fileTooLarge"
+    /// A `file` question with more files than `maxFiles`: "Attach at most {max} files."
+    case errorTooManyFiles = "error.tooManyFiles"
     case errorNotAnswerable = "error.notAnswerable"
     case errorPluginFailure = "error.pluginFailure"
     case errorReadOnly = "error.readOnly"

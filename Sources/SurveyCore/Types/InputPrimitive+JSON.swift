@@ -70,6 +70,8 @@ extension InputPrimitive {
             members["formats"] = .array(input.allowedFormats.map { .string($0) })
             put("maxDurationSeconds", input.maximumDurationSeconds)
             put("presentation", input.presentation)
+            put("maxSizeBytes", input.maximumSizeBytes)
+            put("maxFiles", input.maximumCount)
         }
         return .object(members)
     }
@@ -146,7 +148,9 @@ extension InputPrimitive {
                 FileInput(
                     allowedFormats: try reader.optionalStringArray("formats") ?? [],
                     maximumDurationSeconds: try reader.optionalDouble("maxDurationSeconds"),
-                    presentation: try reader.optionalString("presentation")))
+                    presentation: try reader.optionalString("presentation"),
+                    maximumSizeBytes: try reader.optionalInt("maxSizeBytes", in: 1...Int.max),
+                    maximumCount: try reader.optionalInt("maxFiles", in: 1...Int.max)))
         default:
             throw reader.error("kind", "unknown input kind '\(kind)'")
         }

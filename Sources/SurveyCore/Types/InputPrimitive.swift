@@ -237,16 +237,50 @@ public struct CompositeInput: Sendable, Hashable {
 
 /// A file reference (voice recordings, attachments).
 public struct FileInput: Sendable, Hashable {
-    /// Allowed file extensions, lower-case without the dot ("m4a", "wav").
+    /// Allowed file extensions, lower-case without the dot ("m4a", "wav"); empty for any type.
     public var allowedFormats: [String]
     /// Longest allowed recording, in seconds.
     public var maximumDurationSeconds: Double?
-    /// What kind of file, e.g. "audio".
+    /// What kind of file, e.g. "audio", "file" or "signature".
     public var presentation: String?
+    /// Largest allowed file, in bytes; when set, each file in an answer must say its `size`.
+    public var maximumSizeBytes: Int?
+    /// Most files in one answer (`1` for a single file); `nil` for no limit. The answer is then an
+    /// array of files rather than one.
+    public var maximumCount: Int?
 
-    public init(allowedFormats: [String], maximumDurationSeconds: Double? = nil, presentation: String? = nil) {
+    public init(
+        allowedFormats: [String], maximumDurationSeconds: Double? = nil, presentation: String? = nil,
+        maximumSizeBytes: Int? = nil, maximumCount: Int? = nil
+    ) {
         self.allowedFormats = allowedFormats
         self.maximumDurationSeconds = maximumDurationSeconds
         self.presentation = presentation
+        self.maximumSizeBytes = maximumSizeBytes
+        self.maximumCount = maximumCount
+    }
+
+    /// An answer of the shape front ends build for this input, naming a file `name` with the first
+    /// allowed extension (for simulation and analysis): `{"file", "durationSeconds"?, "size"?}`, in an
+    /// array unless the input takes exactly one file or is a recording.
+    public func sampleAnswer(name: String) -> JSONValue {
+        var file: [String: JSONValue] = ["file": .string(name + "." + (allowedFormats.first ?? "pdf"))]
+        if maximumDurationSeconds != nil { file["durationSeconds"] = 1 }
+        if maximumSizeBytes != nil { file["size"] = 1 }
+        return maximumCount == nil && presentation == "file" ? .array([.object(file)]) : .object(file)
+    }
+
+    /// A byte count for people: "512 bytes", "1.5 KB", "10 MB" (powers of 1024, at most one decimal).
+    public static func byteCount(_ bytes: Int) -> String {
+        let units = ["KB", "MB", "GB", "TB"]
+        guard bytes >= 1024 else { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
+        var value = Double(bytes) / 1024
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        let rounded = (value * 10).rounded() / 10
+        return JSONValue.format(number: rounded) + " " + units[unit]
     }
 }

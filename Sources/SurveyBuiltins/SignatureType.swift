@@ -1,0 +1,78 @@
+import SurveyCore
+
+/// A signature drawn by the respondent (SurveyJS's `signaturepad`), stored as a reference to the
+/// image file the front end saved (path or URI), never the bytes.
+///
+/// | Option | Type | Default | Meaning |
+/// |---|---|---|---|
+/// | `formats` | non-empty array of extensions | `["png", "svg", "jpeg", "jpg"]` | Allowed image types (case-insensitive, a leading dot is ignored). |
+///
+/// **Answer:** `{ "file": "<path or URI>", "format"?: "<extension>" }` or a plain path string,
+/// normalised to `{ "file", "format" }`; without `format` the file's extension is used (ignoring a
+/// URI's query and fragment). Inline images (a `data` or `base64` member, or a `data:` URI such as
+/// SurveyJS stores) are refused. Errors: `wrongShape`, `unsupportedFormat` (`formats`).
+///
+/// As an input it is a `file-reference` with presentation `"signature"` and `maxFiles` 1; the
+/// terminal asks for the image's path. The summary counts signatures per format.
+///
+/// ```json
+/// { "id": "signed", "type": "signature", "title": "Sign here", "required": true }
+/// ```
+public struct SignatureType: QuestionType {
+    /// The decoded options of a signature question.
+    public struct Options: Sendable {
+        var formats: [String]
+    }
+
+    static let defaultFormats = ["png", "svg", "jpeg", "jpg"]
+
+    /// Creates the type (its configuration comes from each question's options).
+    public init() {}
+
+    public var typeID: String { "signature" }
+    public var summary: String { "A drawn signature, stored as a reference to its image file (png, svg, jpeg)" }
+
+    public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
+        Options(formats: try FileReferences.formats(from: &reader, default: Self.defaultFormats))
+    }
+
+    public func input(for options: Options, in context: PresentationContext) -> InputPrimitive {
+        .fileReference(FileInput(allowedFormats: options.formats, presentation: "signature", maximumCount: 1))
+    }
+
+    public func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {
+        let file: String
+        var format: String?
+        switch answer {
+        case .null: return .null
+        case .string(let path): file = path.trimmed
+        case .object(let members):
+            if FileReferences.carriesBytes(members) { throw Self.inlineData }
+            let form = try FormAnswer(answer, allowed: ["file", "format"], describedAs: "an object with a 'file'")
+            guard let path = try form.text("file") else {
+                var error = AnswerError.wrongShape(expected: "a file path or URI", got: form.members["file"] ?? .null)
+                error.field = "file"
+                throw error
+            }
+            file = path
+            format = try form.text("format").map(FileReferences.canonicalFormat)
+        default:
+            throw AnswerError.wrongShape(expected: "a file path or an object with a 'file'", got: answer)
+        }
+        if file.isEmpty { return .null }
+        if FileReferences.isDataURI(file) { throw Self.inlineData }
+        guard let format = format ?? FileReferences.fileExtension(of: file), options.formats.contains(format) else {
+            throw FileReferences.unsupportedFormat(options.formats)
+        }
+        return .object(["file": .string(file), "format": .string(format)])
+    }
+
+    public func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
+        let answered = answers.filter { !$0.isEmptyAnswer }
+        return AnswerSummary(
+            answered: answered.count,
+            buckets: FileReferences.formatBuckets(options.formats, files: answered.map { [$0] }))
+    }
+
+    static let inlineData = FileReferences.inlineData("the signature image", kind: "image")
+}

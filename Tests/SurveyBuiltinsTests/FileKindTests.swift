@@ -1,0 +1,147 @@
+import SurveyBuiltins
+import SurveyCore
+import Testing
+
+/// `file`: attached files as references, with allowed types, a size limit and a count.
+struct FileTypeTests {
+    @Test func aPathOrOneFileIsAnArrayOfOneNormalisedFile() throws {
+        let question = try configure(FileType())
+        #expect(try question.normalize("docs/CV.PDF") == [["file": "docs/CV.PDF", "name": "CV.PDF", "format": "pdf"]])
+        #expect(
+            try question.normalize([
+                "content": "https://files.example/a1?sig=x", "name": "scan.JPG", "type": "image/jpeg", "size": 2048,
+            ]) == [
+                [
+                    "file": "https://files.example/a1?sig=x", "name": "scan.JPG", "format": "jpg", "type": "image/jpeg",
+                    "size": 2048,
+                ]
+            ])
+        #expect(try question.normalize([]) == .null)
+        #expect(try question.normalize(["README"]) == [["file": "README", "name": "README"]])
+    }
+
+    @Test func formatsSizeAndCountAreChecked() throws {
+        let question = try configure(
+            FileType(), ["formats": ["PDF", ".docx"], "maxSizeBytes": 1_048_576, "multiple": true, "maxFiles": 2])
+        #expect(
+            try question.normalize([["file": "a.pdf", "size": 10], ["file": "b.docx", "size": 1_048_576]])
+                == [
+                    ["file": "a.pdf", "name": "a.pdf", "format": "pdf", "size": 10],
+                    ["file": "b.docx", "name": "b.docx", "format": "docx", "size": 1_048_576],
+                ])
+        let wrongType = answerError(question, [["file": "a.pdf", "size": 1], ["file": "b.exe", "size": 1]])
+        #expect(wrongType?.code == "unsupportedFormat" && wrongType?.field == "files[1]")
+        #expect(wrongType?.arguments["formats"] == "pdf, docx")
+        let tooLarge = answerError(question, [["file": "a.pdf", "size": 1_048_577]])
+        #expect(tooLarge?.code == "fileTooLarge" && tooLarge?.arguments["max"] == "1 MB")
+        #expect(tooLarge?.field == "files[0].size")
+        let noSize = answerError(question, ["a.pdf"])
+        #expect(noSize?.code == "missingField" && noSize?.field == "files[0].size")
+        let three = (1...3).map { JSONValue.object(["file": .string("f\($0).pdf"), "size": 1]) }
+        #expect(answerError(question, .array(three))?.code == "tooManyFiles")
+        #expect(answerError(question, [["file": "a.pdf", "size": -1]])?.code == "wrongShape")
+        #expect(answerError(question, [["file": "a.pdf", "size": 1.5]])?.code == "wrongShape")
+    }
+
+    @Test func aSingleFileQuestionTakesOneFile() throws {
+        let question = try configure(FileType())
+        #expect(answerError(question, ["a.pdf", "b.pdf"])?.code == "tooManyFiles")
+        guard case .fileReference(let input) = question.input(in: english) else {
+            Issue.record("not a file reference")
+            return
+        }
+        #expect(input.maximumCount == 1 && input.presentation == "file" && input.allowedFormats.isEmpty)
+        #expect(try question.parse(line: " a, b.pdf ", in: english) == [["file": "a, b.pdf"]])
+        let several = try configure(FileType(), ["multiple": true])
+        #expect(try several.parse(line: "a.pdf, b.pdf", in: english) == [["file": "a.pdf"], ["file": "b.pdf"]])
+        #expect(several.input(in: english).jsonValue["maxFiles"] == nil)
+    }
+
+    @Test func inlineBytesAndBadShapesAreRefused() throws {
+        let question = try configure(FileType())
+        #expect(
+            answerError(question, "data:application/pdf;base64,JVBERi0=")?.message.contains("not the file bytes")
+                == true)
+        #expect(
+            answerError(question, [["name": "a.pdf", "content": "data:application/pdf;base64,AA=="]])?.code
+                == "wrongShape")
+        #expect(answerError(question, [["file": "a.pdf", "base64": "AA=="]])?.code == "wrongShape")
+        let unknown = answerError(question, [["file": "a.pdf", "colour": "red"]])
+        #expect(unknown?.code == "wrongShape" && unknown?.field == "files[0].colour")
+        #expect(answerError(question, [["file": "a.pdf", "content": "b.pdf"]])?.field == "files[0].content")
+        #expect(answerError(question, [["name": "a.pdf"]])?.field == "files[0].file")
+        #expect(answerError(question, 3)?.code == "wrongShape")
+        #expect(answerError(question, [3])?.field == "files[0]")
+    }
+
+    @Test func theSummaryCountsFormatsAndFiles() throws {
+        let question = try configure(FileType(), ["multiple": true])
+        let answers: [JSONValue] = [
+            try question.normalize(["a.pdf", "b.png"]), try question.normalize(["c.pdf"]), .null,
+        ]
+        let summary = question.summarize(answers, in: english)
+        #expect(summary.answered == 2)
+        #expect(summary.buckets.map(\.value) == ["pdf", "png"])
+        #expect(summary.buckets.map(\.count) == [2, 1])
+        #expect(summary.mean == 1.5 && summary.maximum == 2)
+    }
+
+    @Test(arguments: [
+        OptionErrorCase(["formats": []], .invalidOptions, "$.options.formats"),
+        OptionErrorCase(["formats": ["a/b"]], .invalidOptions, "$.options.formats[0]"),
+        OptionErrorCase(["formats": ["pdf", ".PDF"]], .invalidOptions, "$.options.formats[1]"),
+        OptionErrorCase(["maxSizeBytes": 0], .invalidValue, "$.options.maxSizeBytes"),
+        OptionErrorCase(["maxSizeBytes": 1.5], .invalidValue, "$.options.maxSizeBytes"),
+        OptionErrorCase(["maxFiles": 3], .invalidOptions, "$.options.maxFiles"),
+        OptionErrorCase(["multiple": "yes"], .invalidValue, "$.options.multiple"),
+        OptionErrorCase(["allowMultiple": true], .unknownField, "$.options.allowMultiple"),
+    ])
+    func rejectsInvalidOptions(invalid: OptionErrorCase) {
+        invalid.check(FileType())
+    }
+
+    @Test func byteCountsReadAsPeopleWriteThem() {
+        #expect(FileInput.byteCount(1) == "1 byte")
+        #expect(FileInput.byteCount(1023) == "1023 bytes")
+        #expect(FileInput.byteCount(1536) == "1.5 KB")
+        #expect(FileInput.byteCount(5 * 1_048_576) == "5 MB")
+        #expect(FileInput.byteCount(3 * 1_073_741_824 / 2) == "1.5 GB")
+    }
+}
+
+/// `signature`: a reference to the image of a drawn signature.
+struct SignatureTypeTests {
+    @Test func answersAreImageReferences() throws {
+        let question = try configure(SignatureType())
+        #expect(try question.normalize("sig/123.PNG") == ["file": "sig/123.PNG", "format": "png"])
+        #expect(
+            try question.normalize(["file": "https://x.example/s?id=1", "format": "SVG"]) == [
+                "file": "https://x.example/s?id=1", "format": "svg",
+            ])
+        #expect(try question.normalize("") == .null)
+        #expect(answerError(question, "sig.gif")?.code == "unsupportedFormat")
+        #expect(
+            answerError(question, "data:image/png;base64,iVBORw0KGgo=")?.message.contains("signature image") == true)
+        #expect(answerError(question, ["file": "s.png", "width": 3])?.field == "width")
+        #expect(answerError(question, ["s.png"])?.code == "wrongShape")
+        let gifs = try configure(SignatureType(), ["formats": ["gif"]])
+        #expect(try gifs.normalize("s.gif") == ["file": "s.gif", "format": "gif"])
+        guard case .fileReference(let input) = question.input(in: english) else {
+            Issue.record("not a file reference")
+            return
+        }
+        #expect(input.presentation == "signature" && input.maximumCount == 1)
+        #expect(input.allowedFormats == ["png", "svg", "jpeg", "jpg"])
+        let summary = question.summarize(
+            [try question.normalize("a.png"), try question.normalize("b.svg"), .null], in: english)
+        #expect(summary.answered == 2 && summary.buckets.map(\.count) == [1, 1, 0, 0])
+    }
+
+    @Test(arguments: [
+        OptionErrorCase(["formats": []], .invalidOptions, "$.options.formats"),
+        OptionErrorCase(["penColor": "blue"], .unknownField, "$.options.penColor"),
+    ])
+    func rejectsInvalidOptions(invalid: OptionErrorCase) {
+        invalid.check(SignatureType())
+    }
+}
