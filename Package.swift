@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "SurveyStoreSQLite", targets: ["SurveyStoreSQLite"]),
         .library(name: "SurveyStorePostgres", targets: ["SurveyStorePostgres"]),
         .library(name: "SurveyAnalysis", targets: ["SurveyAnalysis"]),
+        .library(name: "SurveyImport", targets: ["SurveyImport"]),
         .executable(name: "survey", targets: ["SurveyCLI"]),
     ],
     targets: [
@@ -35,6 +36,8 @@ let package = Package(
         ),
         // Static analysis of compiled surveys: lint rules, the flow graph and its export.
         .target(name: "SurveyAnalysis", dependencies: ["SurveyCore"], swiftSettings: strictSettings),
+        // SurveyJS surveys → this engine's format, with a note for everything not carried over.
+        .target(name: "SurveyImport", dependencies: ["SurveyCore"], swiftSettings: strictSettings),
         // Responses: the ResponseStore protocol, the response and funnel model, the recorder that
         // observes a session, the in-memory store and the conformance suite every store passes.
         .target(name: "SurveyResponses", dependencies: ["SurveyCore"], swiftSettings: strictSettings),
@@ -55,7 +58,7 @@ let package = Package(
             name: "SurveyCLI",
             dependencies: [
                 "SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyPluginLoader", "SurveyResponses",
-                "SurveyStoreSQLite", "SurveyStorePostgres", "SurveyAnalysis",
+                "SurveyStoreSQLite", "SurveyStorePostgres", "SurveyAnalysis", "SurveyImport",
             ],
             swiftSettings: strictSettings
         ),
@@ -89,6 +92,11 @@ let package = Package(
                 "SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyResponses", "SurveyStoreSQLite",
                 "SurveyStorePostgres", "CLibPQ",
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SurveyImportTests",
+            dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyImport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

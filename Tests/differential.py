@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "Tests" / "Differential"
 CASES = SUITE / "cases"
 EXPECTATIONS = SUITE / "expectations.json"
+IMPORTED_EXPECTATIONS = SUITE / "expectations-imported.json"
 PEER_SCRIPT = SUITE / "peer.js"
 CASE_FILES = ("surveyjs.json", "survey.json", "answers.json")
 
@@ -173,6 +174,8 @@ class Case:
     directory: Path
     surveyjs: dict
     answers: dict
+    # The answer script of this run (a corpus survey may have several: answers-<variant>.json).
+    answers_file: str = "answers.json"
 
     def file(self, name: str) -> Path:
         return self.directory / name
@@ -210,23 +213,35 @@ def surveyjs_question_names(surveyjs: dict) -> set[str]:
     return names
 
 
-def load_case(directory: Path) -> Case:
-    missing = [name for name in CASE_FILES if not (directory / name).is_file()]
+def load_cases(directory: Path, imported: bool) -> list[Case]:
+    """The runs of one case directory: one per answer script (answers.json, answers-<variant>.json).
+
+    With `imported`, our side converts surveyjs.json itself, so survey.json is not needed."""
+    needed = ("surveyjs.json", "answers.json") if imported else CASE_FILES
+    missing = [name for name in needed if not (directory / name).is_file()]
     if missing:
-        raise CaseError(f"{directory}: missing {', '.join(missing)} (a case needs {', '.join(CASE_FILES)})")
+        raise CaseError(f"{directory}: missing {', '.join(missing)} (a case needs {', '.join(needed)})")
     surveyjs = read_json(directory / "surveyjs.json")
-    ours = read_json(directory / "survey.json")
-    answers = read_json(directory / "answers.json")
-    for name, value in (("surveyjs.json", surveyjs), ("survey.json", ours), ("answers.json", answers)):
+    files = [("surveyjs.json", surveyjs)]
+    if not imported:
+        files.append(("survey.json", read_json(directory / "survey.json")))
+    scripts = ["answers.json"] + sorted(path.name for path in directory.glob("answers-*.json"))
+    runs = [(name, read_json(directory / name)) for name in scripts]
+    for name, value in files + runs:
         if not isinstance(value, dict):
             raise CaseError(f"{directory / name}: expected a JSON object, got {type(value).__name__}")
     # An answer for a name SurveyJS has no question for would be silently unused there.
     names = surveyjs_question_names(surveyjs)
-    for key in answers:
-        base = key[: -len("-Comment")] if key.endswith("-Comment") else key
-        if base not in names:
-            raise CaseError(f"{directory / 'answers.json'}: '{key}' names no question of surveyjs.json")
-    return Case(directory.name, directory, surveyjs, answers)
+    cases = []
+    for script, answers in runs:
+        for key in answers:
+            base = key[: -len("-Comment")] if key.endswith("-Comment") else key
+            if base not in names:
+                raise CaseError(f"{directory / script}: '{key}' names no question of surveyjs.json")
+        variant = script[len("answers-"):-len(".json")] if script != "answers.json" else ""
+        name = directory.name + (f":{variant}" if variant else "")
+        cases.append(Case(name, directory, surveyjs, answers, script))
+    return cases
 
 
 def heading_anchors(markdown: str) -> set[str]:
@@ -249,19 +264,19 @@ def heading_anchors(markdown: str) -> set[str]:
     return anchors
 
 
-def load_expectations(case_names: set[str]) -> dict[str, dict]:
-    if not EXPECTATIONS.is_file():
+def load_expectations(case_names: set[str], file: Path = EXPECTATIONS) -> dict[str, dict]:
+    if not file.is_file():
         return {}
-    data = read_json(EXPECTATIONS)
+    data = read_json(file)
     if not isinstance(data, dict):
-        raise CaseError(f"{EXPECTATIONS}: expected an object {{case name: expectation}}")
+        raise CaseError(f"{file}: expected an object {{case name: expectation}}")
     result: dict[str, dict] = {}
     for name, entry in data.items():
         if name.startswith("$"):
             continue  # "$comment" and the like
-        where = f"{EXPECTATIONS}: '{name}'"
+        where = f"{file}: '{name}'"
         if name not in case_names:
-            raise CaseError(f"{where} is not a case in {CASES}")
+            raise CaseError(f"{where} is not a case in {file.parent}")
         if not isinstance(entry, dict):
             raise CaseError(f"{where}: expected an object")
         if "pending" in entry:
@@ -299,11 +314,13 @@ class Outcome:
     blockers: list | None = None
     # The run could not be made at all (a crash, unreadable output): the case is broken.
     broken: str | None = None
+    # Imported runs: how many items of surveyjs.json our conversion did not carry over.
+    not_converted: int = 0
 
 
 def run_surveyjs(node: str, core: Path, cases: list[Case]) -> dict[str, Outcome]:
     request = [
-        {"name": case.name, "surveyjs": str(case.file("surveyjs.json")), "answers": str(case.file("answers.json"))}
+        {"name": case.name, "surveyjs": str(case.file("surveyjs.json")), "answers": str(case.file(case.answers_file))}
         for case in cases
     ]
     result = subprocess.run(
@@ -333,9 +350,11 @@ def run_surveyjs(node: str, core: Path, cases: list[Case]) -> dict[str, Outcome]
     return outcomes
 
 
-def run_ours(binary: str, case: Case, today: str) -> Outcome:
+def run_ours(binary: str, case: Case, today: str, imported: bool) -> Outcome:
+    # Imported: our engine reads the SurveyJS file itself and converts it in memory.
+    survey = case.file("surveyjs.json" if imported else "survey.json")
     command = [
-        binary, "test", str(case.file("survey.json")), "--answers", str(case.file("answers.json")),
+        binary, "test", str(survey), "--answers", str(case.file(case.answers_file)),
         "--today", today, "--locale", "en",
     ]
     try:
@@ -347,6 +366,8 @@ def run_ours(binary: str, case: Case, today: str) -> Outcome:
         detail = " ".join(result.stderr.split())[-500:]
         return Outcome(broken=f"survey test exited {result.returncode}: {detail or 'no message'}")
     outcome = Outcome()
+    outcome.not_converted = sum(1 for line in result.stderr.splitlines()
+                                if line.startswith("warning: ") and ": not converted: " in line)
     visits: dict[int, str] = {}
     for line in result.stdout.splitlines():
         try:
@@ -464,29 +485,43 @@ def main() -> int:
                         help="run only this case (repeatable)")
     parser.add_argument("--verbose", action="store_true",
                         help="also show what differs for documented and pending cases, and why runs stopped")
+    parser.add_argument("--imported", action="store_true",
+                        help="our side runs surveyjs.json itself (`survey import`'s conversion, in memory) "
+                        "instead of survey.json")
+    parser.add_argument("--cases", metavar="DIR", type=Path,
+                        help="another directory of cases, e.g. Tests/SurveyJSCorpus (implies --imported; "
+                        "its expectations are DIR/expectations.json when present)")
     arguments = parser.parse_args()
+    cases_directory = arguments.cases.resolve() if arguments.cases else CASES
+    imported = arguments.imported or arguments.cases is not None
+    expectations_file = EXPECTATIONS if cases_directory == CASES else cases_directory / "expectations.json"
 
     # Bad input is an error before anything runs.
     problems: list[str] = []
-    if not CASES.is_dir():
-        print(f"differential.py: {CASES} does not exist", file=sys.stderr)
+    if not cases_directory.is_dir():
+        print(f"differential.py: {cases_directory} does not exist", file=sys.stderr)
         return 1
-    directories = sorted(path for path in CASES.iterdir() if path.is_dir())
+    directories = sorted(path for path in cases_directory.iterdir() if path.is_dir())
     all_names = {path.name for path in directories}
     for name in arguments.case:
         if name not in all_names:
-            problems.append(f"--case {name}: there is no {CASES / name}")
+            problems.append(f"--case {name}: there is no {cases_directory / name}")
     chosen = [path for path in directories if not arguments.case or path.name in arguments.case]
     cases: list[Case] = []
     for directory in chosen:
         try:
-            cases.append(load_case(directory))
+            cases += load_cases(directory, imported)
         except CaseError as error:
             problems.append(str(error))
-    stray = sorted(path.name for path in CASES.iterdir() if not path.is_dir())
-    problems += [f"{CASES / name}: not a case directory" for name in stray]
+    known_files = {"expectations.json", "README.md", "check.js"}
+    stray = sorted(path.name for path in cases_directory.iterdir()
+                   if not path.is_dir() and not (cases_directory != CASES and path.name in known_files))
+    problems += [f"{cases_directory / name}: not a case directory" for name in stray]
     try:
-        expectations = load_expectations(all_names)
+        expectations = load_expectations(all_names, expectations_file) if expectations_file.is_file() else {}
+        # Differences of the conversion itself (docs/import.md), on top of the engine's.
+        if imported and cases_directory == CASES and IMPORTED_EXPECTATIONS.is_file():
+            expectations.update(load_expectations(all_names, IMPORTED_EXPECTATIONS))
     except CaseError as error:
         problems.append(str(error))
         expectations = {}
@@ -514,13 +549,14 @@ def main() -> int:
         print(f"differential.py: the SurveyJS side failed: {error}", file=sys.stderr)
         return 1
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
-        ours = dict(zip((case.name for case in cases), pool.map(lambda case: run_ours(binary, case, today), cases)))
+        ours = dict(zip((case.name for case in cases),
+                        pool.map(lambda case: run_ours(binary, case, today, imported), cases)))
 
     counts = {"same": 0, "documented": 0, "pending": 0, "different": 0, "broken": 0}
     stale: list[str] = []
     width = max(len(case.name) for case in cases) if cases else 0
     for case in cases:
-        expectation = expectations.get(case.name)
+        expectation = expectations.get(case.name) or expectations.get(case.name.split(":")[0])
         theirs_outcome = theirs.get(case.name) or Outcome(broken="survey-core reported nothing")
         ours_outcome = ours[case.name]
         broken = theirs_outcome.broken or ours_outcome.broken
@@ -545,6 +581,8 @@ def main() -> int:
                 status = "different"
                 line = "DIFFERENT: " + "; ".join(details)
         counts[status] += 1
+        if imported and ours_outcome.not_converted:
+            line += f" [{ours_outcome.not_converted} not converted]"
         print(f"{case.name:<{width}}  {line}")
         if arguments.verbose:
             if status in ("documented", "pending"):
@@ -565,6 +603,10 @@ def main() -> int:
 
     summary = (f"{len(cases)} cases: {counts['same']} same, {counts['documented']} documented, "
                f"{counts['pending']} pending, {counts['different']} different")
+    if imported:
+        whole = {case.directory.name for case in cases if not ours[case.name].not_converted}
+        surveys = {case.directory.name for case in cases}
+        summary = (f"imported from surveyjs.json: {len(whole)} of {len(surveys)} surveys converted whole; " + summary)
     if counts["broken"]:
         summary += f", {counts['broken']} broken"
     print(summary + f" (survey-core {SURVEYJS_VERSION}, {core})")

@@ -274,7 +274,7 @@ enum ValidateCommand: Command {
             do {
                 let text = try context.read(file)
                 do {
-                    _ = try loader.load(text: text, source: file)
+                    _ = try SurveySource.load(text, file: file, with: loader)
                 } catch {
                     for problem in error.errors { Console.error(problem.description) }
                     problems += error.errors.count

@@ -1,5 +1,6 @@
 import SurveyAnalysis
 import SurveyCore
+import SurveyImport
 
 // MARK: lint
 
@@ -64,9 +65,25 @@ enum LintCommand: Command {
                     LintFinding(rule: .invalidSurvey, severity: .error, message: error.description, file: file))
                 continue
             }
-            do {
-                let survey = try loader.load(text: text, source: file)
-                findings += linter.lint(survey, source: text, file: file)
+            do throws(SurveyLoadError) {
+                if let conversion = SurveySource.convertIfSurveyJS(text, file: file) {
+                    let survey: Survey
+                    do {
+                        survey = try loader.load(text: conversion.text)
+                    } catch {
+                        throw SurveyLoadError(
+                            errors: SurveySource.locate(error, in: conversion, original: text, file: file))
+                    }
+                    findings += linter.lint(survey, source: conversion.text, file: file).map { finding in
+                        var located = finding
+                        located.path = finding.path.flatMap { conversion.origin(of: $0) }
+                        located.position = located.path.flatMap { SourceLocator.position(of: $0, in: text) }
+                        return located
+                    }
+                } else {
+                    let survey = try loader.load(text: text, source: file)
+                    findings += linter.lint(survey, source: text, file: file)
+                }
             } catch {
                 findings += error.errors.map { problem in
                     LintFinding(

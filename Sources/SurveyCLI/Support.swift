@@ -212,7 +212,8 @@ struct CommandContext {
         let (registry, functions) = try registries(plugins: plugins)
         let text = try read(path)
         do {
-            return (try SurveyLoader(registry: registry, functions: functions).load(text: text, source: path), registry)
+            let loader = SurveyLoader(registry: registry, functions: functions)
+            return (try SurveySource.load(text, file: path, with: loader), registry)
         } catch {
             throw InputError(error.errors.map(\.description))
         }

@@ -4,7 +4,7 @@ import SurveyPluginLoader
 /// `survey`: a thin shell over SurveyRendering and SurveyBuiltins.
 let commands: [any Command.Type] = [
     RunCommand.self, TestCommand.self, ValidateCommand.self, LintCommand.self, GraphCommand.self, TypesCommand.self,
-    ResponsesCommand.self, SimulateCommand.self, PathsCommand.self, CoverageCommand.self,
+    ResponsesCommand.self, SimulateCommand.self, PathsCommand.self, CoverageCommand.self, ImportCommand.self,
 ]
 
 let overview = """

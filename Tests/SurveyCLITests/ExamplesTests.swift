@@ -40,6 +40,22 @@ struct ExamplesTests {
         }
     }
 
+    /// The README's SurveyJS example converts whole and runs, as a file of its own format.
+    @Test func theSurveyJSExampleConvertsAndRuns() throws {
+        let converted = try SurveyBinary.run(
+            ["import", "surveyjs", "Examples/surveyjs/patient-intake.json", "--strict"], directory: Self.root)
+        #expect(converted.status == 0, "\(converted.stderr)")
+        #expect(converted.stderr.hasSuffix("0 not converted, 2 ignored (layout only); the result is valid\n"))
+        let run = try SurveyBinary.run(
+            [
+                "test", "Examples/surveyjs/patient-intake.json", "--answers",
+                "Examples/surveyjs/patient-intake-pain.answers.json", "--quiet", "--today", "2026-12-01",
+                "--expect-path", "about,pain-details,history",
+            ], directory: Self.root)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("warning"))
+    }
+
     @Test func aWrongExpectedPathFailsWithADiff() throws {
         let result = try SurveyBinary.run(
             [

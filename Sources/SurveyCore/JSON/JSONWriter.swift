@@ -8,7 +8,20 @@ public enum JSONWriter {
         return output
     }
 
-    static func write(_ value: JSONValue, into output: inout String, pretty: Bool, indent: Int) {
+    /// JSON text for `value` like ``string(from:pretty:)``, except that in every object the keys
+    /// listed in `keyOrder` come first, in that order (the others follow, sorted): for files people
+    /// read, where `"id"` and `"type"` belong at the top.
+    public static func string(from value: JSONValue, pretty: Bool, keyOrder: [String]) -> String {
+        var output = ""
+        var rank: [String: Int] = [:]
+        for (index, key) in keyOrder.enumerated() where rank[key] == nil { rank[key] = index }
+        write(value, into: &output, pretty: pretty, indent: 0, rank: rank)
+        return output
+    }
+
+    static func write(
+        _ value: JSONValue, into output: inout String, pretty: Bool, indent: Int, rank: [String: Int] = [:]
+    ) {
         switch value {
         case .null: output += "null"
         case .bool(let flag): output += flag ? "true" : "false"
@@ -23,7 +36,7 @@ public enum JSONWriter {
             for (offset, element) in elements.enumerated() {
                 if offset > 0 { output += "," }
                 if pretty { newline(into: &output, indent: indent + 1) }
-                write(element, into: &output, pretty: pretty, indent: indent + 1)
+                write(element, into: &output, pretty: pretty, indent: indent + 1, rank: rank)
             }
             if pretty { newline(into: &output, indent: indent) }
             output += "]"
@@ -33,12 +46,16 @@ public enum JSONWriter {
                 return
             }
             output += "{"
-            for (offset, key) in members.keys.sorted().enumerated() {
+            let keys =
+                rank.isEmpty
+                ? members.keys.sorted()
+                : members.keys.sorted { (rank[$0] ?? Int.max, $0) < (rank[$1] ?? Int.max, $1) }
+            for (offset, key) in keys.enumerated() {
                 if offset > 0 { output += "," }
                 if pretty { newline(into: &output, indent: indent + 1) }
                 writeString(key, into: &output)
                 output += pretty ? ": " : ":"
-                write(members[key] ?? .null, into: &output, pretty: pretty, indent: indent + 1)
+                write(members[key] ?? .null, into: &output, pretty: pretty, indent: indent + 1, rank: rank)
             }
             if pretty { newline(into: &output, indent: indent) }
             output += "}"

@@ -1,0 +1,136 @@
+import SurveyCore
+import SurveyImport
+
+// MARK: import
+
+enum ImportCommand: Command {
+    static let spec = CommandSpec(
+        name: "import", summary: "Convert a SurveyJS survey into this engine's format, listing what did not convert.",
+        usage: "import surveyjs FILE [--out PATH] [--id ID] [--strict] [--plugin PATH]...",
+        positionalHelp: [
+            ("surveyjs", "The format of FILE (SurveyJS's JSON; the only one so far)."),
+            ("FILE", "The SurveyJS survey (JSON)."),
+        ],
+        options: [
+            .init(
+                name: "--out", valueName: "PATH", help: "Write the converted survey here (default: standard output)."),
+            .init(name: "--id", valueName: "ID", help: "The survey id (default: FILE's name without .json)."),
+            .init(
+                name: "--strict", valueName: nil, help: "Fail (exit 1, nothing written) if anything is not converted."),
+            pluginOption, isolatePluginsOption, pluginTimeoutOption,
+        ],
+        minimumPositionals: 2, maximumPositionals: 2,
+        discussion: """
+            Every property, element, trigger or validator that is not carried over is listed on stderr as
+            FILE:LINE:COL: not converted: what (why); properties that only change the layout are listed as
+            "ignored (layout only)" and do not fail --strict. The converted survey is then loaded as
+            'survey validate' would; a problem there is reported at the SurveyJS element it came from and
+            exits 1 (the survey is still written, to fix by hand). 'survey run', 'test', 'validate', 'lint',
+            'paths', 'coverage', 'graph' and 'simulate' take a SurveyJS file directly and convert it in
+            memory. See docs/import.md.
+            """)
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard arguments.positionals[0] == "surveyjs" else {
+            throw UsageError(
+                "the only format is 'surveyjs', got '\(arguments.positionals[0])'", command: spec.name)
+        }
+        let file = arguments.positionals[1]
+        let text = try context.read(file)
+        let id = arguments.value("--id") ?? SurveySource.defaultID(for: file)
+        let conversion: SurveyJSConversion
+        do {
+            conversion = try SurveyJSImporter.convert(text: text, source: file, id: id)
+        } catch {
+            throw InputError(error.description)
+        }
+        for note in conversion.notes { Console.error(note.description) }
+        let missing = conversion.notes.filter { $0.kind == .notConverted }.count
+        let layout = conversion.notes.count - missing
+        let summary =
+            "\(file): converted from SurveyJS; \(missing) not converted, \(layout) ignored (layout only)"
+        if arguments.flag("--strict"), missing > 0 {
+            Console.error(summary + "; --strict: nothing written")
+            return .failure
+        }
+        let out = arguments.value("--out")
+        if let out { try context.checkWritable(out) }
+        let (registry, functions) = try context.registries(plugins: PluginSelection(arguments))
+        var problems: [String] = []
+        do {
+            _ = try SurveyLoader(registry: registry, functions: functions).load(text: conversion.text)
+        } catch {
+            problems = SurveySource.locate(error, in: conversion, original: text, file: file).map(\.description)
+        }
+        if let out {
+            try context.write(conversion.text, to: out)
+        } else {
+            Console.out(conversion.text)
+        }
+        for problem in problems { Console.error(problem) }
+        Console.error(
+            summary
+                + (problems.isEmpty
+                    ? "; the result is valid"
+                    : "; the result does not load (\(problems.count) problem\(problems.count == 1 ? "" : "s"))"))
+        return problems.isEmpty ? .success : .failure
+    }
+}
+
+/// Survey files as commands read them: this engine's format, or SurveyJS's converted in memory.
+enum SurveySource {
+    /// The survey id for a file: its name without the directory and `.json`.
+    static func defaultID(for file: String) -> String {
+        var name = Substring(file.split(separator: "/").last ?? Substring(file))
+        if name.hasSuffix(".json") { name = name.dropLast(5) }
+        if name.hasSuffix(".surveyjs") { name = name.dropLast(9) }
+        return name.isEmpty ? "survey" : String(name)
+    }
+
+    /// Loads `text` with `loader`; a SurveyJS survey (by its shape) is converted first, its
+    /// not-converted items printed on stderr as warnings, and load errors are placed at the SurveyJS
+    /// elements they come from.
+    static func load(_ text: String, file: String, with loader: SurveyLoader) throws(SurveyLoadError) -> Survey {
+        guard let conversion = convertIfSurveyJS(text, file: file) else {
+            return try loader.load(text: text, source: file)
+        }
+        do {
+            return try loader.load(text: conversion.text)
+        } catch {
+            throw SurveyLoadError(errors: locate(error, in: conversion, original: text, file: file))
+        }
+    }
+
+    /// The conversion of `text` when it is a SurveyJS survey (warnings printed), else `nil`.
+    static func convertIfSurveyJS(_ text: String, file: String) -> SurveyJSConversion? {
+        guard text.contains("\"pages\"") || text.contains("\"elements\"") || text.contains("\"questions\""),
+            let json = try? JSONParser.parse(text), SurveyJSImporter.looksLikeSurveyJS(json),
+            let conversion = try? SurveyJSImporter.convert(text: text, source: file, id: defaultID(for: file))
+        else { return nil }
+        let missing = conversion.notes.filter { $0.kind == .notConverted }
+        for note in missing { Console.error("warning: " + note.description) }
+        if !missing.isEmpty {
+            Console.error(
+                "warning: \(file) is a SurveyJS survey; \(missing.count) item\(missing.count == 1 ? " was" : "s were") not converted (see 'survey import surveyjs \(file)')"
+            )
+        }
+        return conversion
+    }
+
+    /// Load errors of a converted survey, placed at the SurveyJS element each comes from.
+    static func locate(_ error: SurveyLoadError, in conversion: SurveyJSConversion, original: String, file: String)
+        -> [SurveyError]
+    {
+        error.errors.map { problem in
+            var located = problem
+            located.file = file
+            let origin = problem.path.flatMap { conversion.origin(of: $0) }
+            located.path = origin
+            located.position = origin.flatMap { SourceLocator.position(of: $0, in: original) }
+            if let path = problem.path, !path.components.isEmpty {
+                located.message += " (in the converted survey at \(path))"
+            }
+            return located
+        }
+    }
+}

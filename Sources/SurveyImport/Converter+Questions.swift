@@ -1,0 +1,668 @@
+import Foundation
+import SurveyCore
+
+/// A question's kind in this engine, with its options.
+struct ConvertedKind {
+    var type: String
+    var options: [String: JSONValue] = [:]
+    /// Validators the kind implies (an `email` text adds an email check, as SurveyJS does).
+    var validators: [JSONValue] = []
+    /// Members of this kind that only affect layout.
+    var layout: Set<String> = []
+}
+
+extension Converter {
+    /// Converts the type-specific members of a question; `nil` for a type the converter does not know.
+    mutating func question(_ type: String, _ members: inout Members, id: String) -> ConvertedKind? {
+        switch type {
+        case "text": return textQuestion(&members)
+        case "comment":
+            var kind = ConvertedKind(type: "text", options: ["multiline": true])
+            textLimits(&members, into: &kind)
+            return kind
+        case "radiogroup", "dropdown", "buttongroup":
+            var kind = ConvertedKind(type: type == "dropdown" ? "dropdown" : "single-choice")
+            choiceOptions(&members, into: &kind, multiple: false)
+            if type == "dropdown" {
+                placeholder(&members, into: &kind)
+                generatedChoices(&members, into: &kind)
+            }
+            return kind
+        case "checkbox", "tagbox":
+            var kind = ConvertedKind(type: type == "tagbox" ? "tagbox" : "multiple-choice")
+            choiceOptions(&members, into: &kind, multiple: true)
+            if type == "tagbox" { placeholder(&members, into: &kind) }
+            return kind
+        case "imagepicker":
+            var kind = ConvertedKind(type: "image-choice")
+            let multiple = members.take("multiSelect") == .bool(true)
+            if multiple { kind.options["multiple"] = true }
+            choiceOptions(&members, into: &kind, multiple: multiple, images: true)
+            return kind
+        case "boolean":
+            var kind = ConvertedKind(type: "boolean")
+            for (from, to) in [("labelTrue", "trueLabel"), ("labelFalse", "falseLabel")] {
+                if let label = text(members.take(from), members.path(from)) { kind.options[to] = label }
+            }
+            for key in ["valueTrue", "valueFalse"] {
+                if let value = members.take(key), value != .bool(key == "valueTrue") {
+                    note(
+                        .notConverted, members.path(key), "\(key) \(describe(value))",
+                        "a Boolean answer is stored as true or false")
+                }
+            }
+            return kind
+        case "rating": return rating(&members)
+        case "ranking":
+            var kind = ConvertedKind(type: "ranking")
+            choiceOptions(&members, into: &kind, multiple: true, itemsKey: "items")
+            return kind
+        case "matrix": return matrix(&members)
+        case "html":
+            var kind = ConvertedKind(type: "content")
+            if let html = text(members.take("html"), members.path("html")) { kind.options["body"] = html }
+            return kind
+        case "image":
+            var kind = ConvertedKind(
+                type: "content", layout: ["imageFit", "imageHeight", "imageWidth", "contentMode", "altText"])
+            if let link = members.take("imageLink")?.stringValue, !link.isEmpty {
+                var media: [String: JSONValue] = ["url": .string(link), "kind": "image"]
+                if let alt = text(members.take("altText"), members.path("altText")) { media["alt"] = alt }
+                if members.take("contentMode")?.stringValue == "video" { media["kind"] = "video" }
+                kind.options["media"] = .object(media)
+            }
+            return kind
+        case "expression": return expressionQuestion(&members)
+        case "multipletext": return multipleText(&members)
+        case "file": return file(&members)
+        case "signaturepad":
+            var kind = ConvertedKind(
+                type: "signature",
+                layout: [
+                    "signatureWidth", "signatureHeight", "penColor", "backgroundColor", "backgroundImage",
+                    "penMinWidth",
+                    "penMaxWidth", "allowClear", "showPlaceholder", "placeholder", "placeholderReadOnly",
+                    "storeDataAsText", "signatureAutoScaleEnabled", "waitForUpload",
+                ])
+            if let format = members.take("dataFormat")?.stringValue {
+                switch format {
+                case "png", "svg": kind.options["formats"] = [.string(format)]
+                case "jpeg", "jpg": kind.options["formats"] = ["jpeg", "jpg"]
+                default:
+                    note(
+                        .notConverted, members.path("dataFormat"), "dataFormat '\(format)'", "expected png, jpeg or svg"
+                    )
+                }
+            }
+            return kind
+        case "slider":
+            var kind = ConvertedKind(type: "slider")
+            for key in ["min", "max", "step"] {
+                if let value = members.take(key) {
+                    if value.numberValue != nil {
+                        kind.options[key] = value
+                    } else {
+                        note(.notConverted, members.path(key), "\(key) \(describe(value))", "expected a number")
+                    }
+                }
+            }
+            return kind
+        default:
+            return nil
+        }
+    }
+
+    // MARK: Text
+
+    mutating func textQuestion(_ members: inout Members) -> ConvertedKind {
+        let inputType = members.take("inputType")?.stringValue ?? "text"
+        switch inputType {
+        case "number", "range":
+            var kind = ConvertedKind(type: inputType == "range" ? "slider" : "number")
+            for key in ["min", "max", "step"] {
+                guard let value = members.take(key) else { continue }
+                if let number = value.numberValue ?? value.stringValue.flatMap(Double.init) {
+                    kind.options[key] = .number(number)
+                } else {
+                    note(.notConverted, members.path(key), "\(key) \(describe(value))", "expected a number")
+                }
+            }
+            expressionBounds(&members)
+            kind.layout = ["placeholder", "maxLength"]
+            return kind
+        case "date":
+            var kind = ConvertedKind(type: "date")
+            for (from, to) in [("min", "earliest"), ("max", "latest")] {
+                guard let value = members.take(from) else { continue }
+                if let date = value.stringValue, date.count == 10 {
+                    kind.options[to] = value
+                } else {
+                    note(.notConverted, members.path(from), "\(from) \(describe(value))", "expected a date YYYY-MM-DD")
+                }
+            }
+            expressionBounds(&members)
+            kind.layout = ["placeholder", "maxLength", "step"]
+            return kind
+        default:
+            var kind = ConvertedKind(type: "text")
+            textLimits(&members, into: &kind)
+            switch inputType {
+            case "text", "password", "tel", "url", "color", "search": break
+            case "email": kind.validators.append(["type": "email"])
+            case "time", "month", "week", "datetime-local", "datetime":
+                note(
+                    .notConverted, members.path("inputType"), "inputType '\(inputType)'",
+                    "asked as free text: the answer is not checked to be a \(inputType)")
+            default:
+                note(.notConverted, members.path("inputType"), "inputType '\(inputType)'", "asked as free text")
+            }
+            for key in ["min", "max", "step"] where members.take(key) != nil {
+                note(
+                    .notConverted, members.path(key), "\(key) on inputType '\(inputType)'",
+                    "bounds apply to numbers and dates only")
+            }
+            expressionBounds(&members)
+            return kind
+        }
+    }
+
+    mutating func expressionBounds(_ members: inout Members) {
+        for key in ["minValueExpression", "maxValueExpression"] where members.take(key) != nil {
+            note(
+                .notConverted, members.path(key), "'\(key)'",
+                "bounds given by an expression are not supported; use an expression validator")
+        }
+    }
+
+    mutating func textLimits(_ members: inout Members, into kind: inout ConvertedKind) {
+        if let length = members.take("maxLength") {
+            if let count = length.intValue, count > 0 { kind.options["maxLength"] = .number(Double(count)) }
+        } else if let maximumTextLength {
+            kind.options["maxLength"] = .number(Double(maximumTextLength))
+        }
+        placeholder(&members, into: &kind)
+        kind.layout.formUnion(["rows", "autoGrow", "allowResize", "acceptCarriageReturn"])
+    }
+
+    mutating func placeholder(_ members: inout Members, into kind: inout ConvertedKind) {
+        if let hint = text(
+            members.take(anyOf: "placeholder", "placeHolder", "optionsCaption")?.value, members.path("placeholder"))
+        {
+            kind.options["placeholder"] = hint
+        }
+    }
+
+    // MARK: Choices
+
+    /// `choices` (or `items` for ranking), Other, None, Select all, order and selection limits.
+    mutating func choiceOptions(
+        _ members: inout Members, into kind: inout ConvertedKind, multiple: Bool, images: Bool = false,
+        itemsKey: String = "choices"
+    ) {
+        let choicesVisibleIf = expression(members.take("choicesVisibleIf"), members.path("choicesVisibleIf"))
+        var choices = self.choices(members.take("choices"), path: members.path("choices"), images: images)
+        if let condition = choicesVisibleIf?.stringValue {
+            choices = choices.map { Self.applyItemCondition(condition, to: $0) }
+        }
+        if let order = members.take("choicesOrder")?.stringValue {
+            switch order {
+            case "random": kind.options["shuffle"] = true
+            case "asc", "desc":
+                choices.sort { Self.sortKey($0) < Self.sortKey($1) }
+                if order == "desc" { choices.reverse() }
+            case "none": break
+            default:
+                note(
+                    .notConverted, members.path("choicesOrder"), "choicesOrder '\(order)'",
+                    "expected none, asc, desc or random")
+            }
+        }
+        // Choices copied from another question need none of their own.
+        if !choices.isEmpty || members.members["choicesFromQuestion"] == nil {
+            kind.options[itemsKey] = .array(choices)
+        }
+        if itemsKey == "items" { return }
+        if let other = members.take(anyOf: "showOtherItem", "hasOther"), other.value == .bool(true) {
+            kind.options["other"] = text(members.take("otherText"), members.path("otherText")) ?? true
+        } else if members.take("otherText") != nil {
+            note(.layoutOnly, members.path("otherText"), "property 'otherText'", "there is no Other item")
+        }
+        if let none = members.take(anyOf: "showNoneItem", "hasNone"), none.value == .bool(true) {
+            kind.options["none"] = text(members.take("noneText"), members.path("noneText")) ?? true
+        } else {
+            _ = members.take("noneText")
+        }
+        if multiple {
+            if let all = members.take(anyOf: "showSelectAllItem", "hasSelectAll"), all.value == .bool(true) {
+                kind.options["selectAll"] = text(members.take("selectAllText"), members.path("selectAllText")) ?? true
+            } else {
+                _ = members.take("selectAllText")
+            }
+            for (from, to) in [("minSelectedChoices", "minSelections"), ("maxSelectedChoices", "maxSelections")] {
+                if let value = members.take(from), let count = value.intValue, count > 0 {
+                    kind.options[to] = .number(Double(count))
+                }
+            }
+        }
+        if members.take("choicesByUrl") != nil {
+            note(
+                .notConverted, members.path("choicesByUrl"), "'choicesByUrl'",
+                "choices fetched from a URL are not supported yet; only the listed choices are offered")
+        }
+        if let enable = members.take("choicesEnableIf") {
+            note(
+                .notConverted, members.path("choicesEnableIf"), "choicesEnableIf \(describe(enable))",
+                "choices cannot be disabled, only hidden")
+        }
+        kind.layout.formUnion([
+            "colCount", "separateSpecialChoices", "showClearButton", "allowClear", "otherPlaceholder", "searchEnabled",
+            "hideSelectedItems", "closeOnSelect", "searchMode", "choicesLazyLoadEnabled", "choicesLazyLoadPageSize",
+            "itemComponent", "showLabel", "imageFit", "imageHeight", "imageWidth", "contentMode", "longTap",
+            "otherErrorText", "renderAs", "textWrapEnabled", "inputFieldComponent",
+        ])
+    }
+
+    /// SurveyJS choices → ours: plain values stay; objects keep `value`, `text` (as `label`),
+    /// `visibleIf` and, for pictures, `imageLink` (as `image`).
+    mutating func choices(_ json: JSONValue?, path: JSONPath, images: Bool) -> [JSONValue] {
+        guard let json else { return [] }
+        guard case .array(let list) = json else {
+            note(.notConverted, path, "choices that are \(json.kindDescription)", "expected an array")
+            return []
+        }
+        var result: [JSONValue] = []
+        for (index, item) in list.enumerated() {
+            let itemPath = path.appending(index)
+            switch item {
+            case .string, .number:
+                result.append(images ? ["value": item] : item)
+            case .object(let object):
+                var members = Members(object, path: itemPath)
+                guard let value = members.take("value"), value.stringValue != nil || value.numberValue != nil else {
+                    note(.notConverted, itemPath, "a choice without a string or number value", "the choice is left out")
+                    continue
+                }
+                var choice: [String: JSONValue] = ["value": value]
+                if let label = text(members.take("text"), members.path("text")) { choice["label"] = label }
+                if let condition = expression(members.take("visibleIf"), members.path("visibleIf")) {
+                    choice["visibleIf"] = condition
+                }
+                if images, let link = members.take("imageLink")?.stringValue { choice["image"] = .string(link) }
+                if members.take("enableIf") != nil {
+                    note(
+                        .notConverted, members.path("enableIf"), "a choice's enableIf",
+                        "choices cannot be disabled, only hidden")
+                }
+                finish(members)
+                result.append(.object(choice))
+            default:
+                note(.notConverted, itemPath, "a choice that is \(item.kindDescription)", "the choice is left out")
+            }
+        }
+        return result
+    }
+
+    /// `choicesMin`/`choicesMax`/`choicesStep` of a drop-down: numeric choices after the listed ones.
+    mutating func generatedChoices(_ members: inout Members, into kind: inout ConvertedKind) {
+        let low = members.take("choicesMin")?.numberValue
+        let high = members.take("choicesMax")?.numberValue
+        let step = members.take("choicesStep")?.numberValue ?? 1
+        guard let low, let high, high >= low, step > 0, (high - low) / step <= 10_000 else { return }
+        var choices = kind.options["choices"]?.arrayValue ?? []
+        var value = low
+        while value <= high + step / 1e9 {
+            choices.append(.number(value))
+            value += step
+        }
+        kind.options["choices"] = .array(choices)
+    }
+
+    /// A choice with `choicesVisibleIf`'s `{item}` replaced by its value, added to its own condition.
+    static func applyItemCondition(_ condition: String, to choice: JSONValue) -> JSONValue {
+        var members: [String: JSONValue] = choice.objectMembers ?? ["value": choice]
+        let literal: String
+        switch members["value"] {
+        case .number(let number)?: literal = JSONValue.format(number: number)
+        case .string(let text)?: literal = "'" + text.replacingOccurrences(of: "'", with: "\\'") + "'"
+        default: return choice
+        }
+        let expanded = condition.replacingOccurrences(of: "{item}", with: literal)
+        if let own = members["visibleIf"]?.stringValue {
+            members["visibleIf"] = .string("(\(own)) and (\(expanded))")
+        } else {
+            members["visibleIf"] = .string(expanded)
+        }
+        return .object(members)
+    }
+
+    static func sortKey(_ choice: JSONValue) -> String {
+        let label = choice["label"].map { label -> String in
+            label.stringValue ?? label["default"]?.stringValue ?? label["en"]?.stringValue ?? ""
+        }
+        return (label ?? choice["value"].map { JSONValue.format(text: $0) } ?? JSONValue.format(text: choice))
+            .lowercased()
+    }
+
+    // MARK: Rating, matrix, expression, multiple text, file
+
+    mutating func rating(_ members: inout Members) -> ConvertedKind {
+        var layout: Set<String> = [
+            "rateType", "displayMode", "scaleColorMode", "rateColorMode", "displayRateDescriptionsAsExtremeItems",
+            "rateDescriptionLocation", "autoGenerate",
+        ]
+        let minLabel = text(members.take("minRateDescription"), members.path("minRateDescription"))
+        let maxLabel = text(members.take("maxRateDescription"), members.path("maxRateDescription"))
+        if let values = members.take("rateValues"), case .array(let list) = values, !list.isEmpty,
+            members.members["autoGenerate"] != .bool(true)
+        {
+            var kind = ConvertedKind(type: "single-choice", options: ["presentation": "rating"])
+            kind.options["choices"] = .array(choices(values, path: members.path("rateValues"), images: false))
+            layout.formUnion(["rateMin", "rateMax", "rateStep", "rateCount"])
+            kind.layout = layout
+            if minLabel != nil || maxLabel != nil {
+                note(
+                    .layoutOnly, members.path("minRateDescription"), "rate descriptions",
+                    "custom rate values carry their own texts")
+            }
+            return kind
+        }
+        let low = members.take("rateMin")?.numberValue ?? 1
+        let step = members.take("rateStep")?.numberValue ?? 1
+        var high = members.take("rateMax")?.numberValue ?? 5
+        if let count = members.take("rateCount")?.intValue, members.members["rateMax"] == nil, count > 0 {
+            high = low + Double(count - 1) * step
+        }
+        var kind: ConvertedKind
+        if low == 0, high == 10, step == 1 {
+            kind = ConvertedKind(type: "nps")
+        } else if low == 1, step == 1, high >= 2, high <= 10, high == high.rounded(), minLabel == nil, maxLabel == nil {
+            kind = ConvertedKind(type: "rating", options: high == 5 ? [:] : ["stars": .number(high)])
+        } else {
+            kind = ConvertedKind(
+                type: "scale", options: ["min": .number(low), "max": .number(high), "step": .number(step)])
+        }
+        if kind.type != "rating" {
+            if let minLabel { kind.options["minLabel"] = minLabel }
+            if let maxLabel { kind.options["maxLabel"] = maxLabel }
+        }
+        kind.layout = layout
+        return kind
+    }
+
+    mutating func matrix(_ members: inout Members) -> ConvertedKind {
+        var kind = ConvertedKind(
+            type: "matrix",
+            layout: [
+                "alternateRows", "columnMinWidth", "rowTitleWidth", "showHeader", "verticalAlign", "cells",
+                "isAllRowRequired",
+            ])
+        for key in ["rows", "columns"] {
+            var list = choices(members.take(key), path: members.path(key), images: false)
+            for index in list.indices {
+                if var choice = list[index].objectMembers, choice.removeValue(forKey: "visibleIf") != nil {
+                    note(
+                        .notConverted, members.path(key).appending(index).appending("visibleIf"),
+                        "a \(key == "rows" ? "row" : "column")'s visibleIf", "matrix rows and columns are always shown")
+                    list[index] = .object(choice)
+                }
+            }
+            kind.options[key] = .array(list)
+        }
+        if members.take("isAllRowRequired") == .bool(true) { kind.options["allRowsRequired"] = true }
+        if members.members["cells"] != nil {
+            note(.layoutOnly, members.path("cells"), "property 'cells'", "cell texts are not shown")
+            _ = members.take("cells")
+        }
+        for key in ["rowsVisibleIf", "columnsVisibleIf", "rowsOrder", "eachRowUnique", "hideIfRowsEmpty"]
+        where members.take(key) != nil {
+            note(.notConverted, members.path(key), "'\(key)'", "matrix rows and columns are always shown, in order")
+        }
+        return kind
+    }
+
+    mutating func expressionQuestion(_ members: inout Members) -> ConvertedKind {
+        var kind = ConvertedKind(type: "expression", layout: ["format", "minimumFractionDigits", "useGrouping"])
+        kind.options["expression"] = expression(members.take("expression"), members.path("expression")) ?? "''"
+        if let style = members.take("displayStyle")?.stringValue {
+            switch style {
+            case "none", "decimal", "percent", "currency": kind.options["displayStyle"] = .string(style)
+            default:
+                note(.layoutOnly, members.path("displayStyle"), "displayStyle '\(style)'", "shown as a plain value")
+            }
+        }
+        if let currency = members.take("currency")?.stringValue { kind.options["currency"] = .string(currency) }
+        if let digits = members.take("maximumFractionDigits")?.intValue, digits >= 0, digits <= 20 {
+            kind.options["maximumFractionDigits"] = .number(Double(digits))
+        }
+        return kind
+    }
+
+    mutating func multipleText(_ members: inout Members) -> ConvertedKind {
+        var kind = ConvertedKind(
+            type: "multiple-text", layout: ["colCount", "itemSize", "itemTitleWidth", "inputSize"])
+        guard case .array(let list)? = members.take("items") else { return kind }
+        var items: [JSONValue] = []
+        for (index, json) in list.enumerated() {
+            let path = members.path("items").appending(index)
+            if case .string(let name) = json {
+                items.append(["name": .string(name)])
+                continue
+            }
+            guard let object = json.objectMembers else {
+                note(.notConverted, path, "an item that is \(json.kindDescription)", "the item is left out")
+                continue
+            }
+            var item = Members(object, path: path)
+            guard let name = name(item.take("name")) else {
+                note(.notConverted, path, "an item without a name", "the item is left out")
+                continue
+            }
+            var result: [String: JSONValue] = ["name": .string(name)]
+            if let title = text(item.take("title"), item.path("title")) { result["title"] = title }
+            if let hint = text(item.take("placeholder"), item.path("placeholder")) { result["placeholder"] = hint }
+            if item.take("isRequired") == .bool(true) { result["required"] = true }
+            let inputType = item.take("inputType")?.stringValue ?? "text"
+            switch inputType {
+            case "text", "number", "email", "tel": result["inputType"] = .string(inputType)
+            default:
+                note(.notConverted, item.path("inputType"), "inputType '\(inputType)' of an item", "asked as free text")
+            }
+            if let length = item.take("maxLength")?.intValue, length > 0, inputType != "number" {
+                result["maxLength"] = .number(Double(length))
+            }
+            for key in ["min", "max"] {
+                if let value = item.take(key)?.numberValue, inputType == "number" { result[key] = .number(value) }
+            }
+            if case .array(let validators)? = item.take("validators") {
+                for (position, validator) in validators.enumerated() {
+                    let validatorPath = item.path("validators").appending(position)
+                    var checks = Members(validator.objectMembers ?? [:], path: validatorPath)
+                    switch checks.take("type")?.stringValue {
+                    case "numeric" where inputType == "number":
+                        if let low = checks.take("minValue")?.numberValue { result["min"] = .number(low) }
+                        if let high = checks.take("maxValue")?.numberValue { result["max"] = .number(high) }
+                    case "text" where inputType != "number":
+                        if let low = checks.take("minLength")?.intValue, low > 0 {
+                            result["minLength"] = .number(Double(low))
+                        }
+                        if let high = checks.take("maxLength")?.intValue, high > 0 {
+                            result["maxLength"] = .number(Double(high))
+                        }
+                    case "email" where inputType == "text" || inputType == "email":
+                        result["inputType"] = "email"
+                    default:
+                        note(
+                            .notConverted, validatorPath, "a validator of an item",
+                            "items take numeric, text and email checks only")
+                        continue
+                    }
+                    _ = checks.take("text")
+                    finish(checks)
+                }
+            }
+            finish(item, layout: ["size", "inputMask", "maskType", "maskSettings"])
+            items.append(.object(result))
+        }
+        kind.options["items"] = .array(items)
+        return kind
+    }
+
+    mutating func file(_ members: inout Members) -> ConvertedKind {
+        var kind = ConvertedKind(
+            type: "file",
+            layout: [
+                "storeDataAsText", "waitForUpload", "showPreview", "allowImagesPreview", "imageHeight", "imageWidth",
+                "needConfirmRemoveFile", "sourceType", "filePlaceholder", "allowCameraAccess", "photoPlaceholder",
+                "fileOrPhotoPlaceholder",
+            ])
+        if members.take("allowMultiple") == .bool(true) { kind.options["multiple"] = true }
+        if let size = members.take("maxSize")?.intValue, size > 0 {
+            kind.options["maxSizeBytes"] = .number(Double(size))
+        }
+        if let accepted = members.take("acceptedTypes")?.stringValue, !accepted.isEmpty {
+            var formats: [String] = []
+            for token in accepted.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
+                if token.hasPrefix(".") {
+                    formats.append(String(token.dropFirst()))
+                } else if let known = Vocabulary.mimeFormats[token] {
+                    formats += known
+                } else {
+                    note(
+                        .notConverted, members.path("acceptedTypes"), "accepted type '\(token)'",
+                        "only file extensions and common MIME types are checked")
+                }
+            }
+            var seen = Set<String>()
+            formats = formats.filter { seen.insert($0).inserted }
+            if !formats.isEmpty { kind.options["formats"] = .array(formats.map { .string($0) }) }
+        }
+        return kind
+    }
+
+    // MARK: Validators, triggers, calculated values
+
+    mutating func validators(_ json: JSONValue, path: JSONPath) -> [JSONValue] {
+        guard case .array(let list) = json else {
+            note(.notConverted, path, "validators that are \(json.kindDescription)", "expected an array")
+            return []
+        }
+        var result: [JSONValue] = []
+        for (index, item) in list.enumerated() {
+            var members = Members(item.objectMembers ?? [:], path: path.appending(index))
+            guard var type = members.take("type")?.stringValue else {
+                note(.notConverted, members.path, "a validator without a type", "the validator is left out")
+                continue
+            }
+            if type.hasSuffix("validator") { type.removeLast("validator".count) }
+            let keys: [String]
+            switch type {
+            case "expression": keys = ["expression"]
+            case "email": keys = []
+            case "regex": keys = ["regex", "caseInsensitive"]
+            case "numeric": keys = ["minValue", "maxValue"]
+            case "text": keys = ["minLength", "maxLength", "allowDigits"]
+            case "answercount": keys = ["minCount", "maxCount"]
+            default:
+                note(.notConverted, members.path, "validator '\(type)'", "not a SurveyJS validator the converter knows")
+                continue
+            }
+            var validator: [String: JSONValue] = ["type": .string(type)]
+            for key in keys + ["notificationType"] {
+                if let value = members.take(key) { validator[key] = value }
+            }
+            if let message = text(members.take("text"), members.path("text")) { validator["text"] = message }
+            finish(members)
+            result.append(.object(validator))
+        }
+        return result
+    }
+
+    mutating func triggers(_ json: JSONValue, path: JSONPath) -> [JSONValue] {
+        guard case .array(let list) = json else {
+            note(.notConverted, path, "triggers that are \(json.kindDescription)", "expected an array")
+            return []
+        }
+        var result: [JSONValue] = []
+        for (index, item) in list.enumerated() {
+            var members = Members(item.objectMembers ?? [:], path: path.appending(index))
+            let type = members.take("type")?.stringValue ?? ""
+            guard let condition = expression(members.take("expression"), members.path("expression")) else {
+                note(.notConverted, members.path, "a \(type) trigger without an expression", "the trigger is left out")
+                continue
+            }
+            var trigger: [String: JSONValue] = ["if": condition]
+            switch type.hasSuffix("trigger") ? String(type.dropLast("trigger".count)) : type {
+            case "complete":
+                trigger["type"] = "complete"
+            case "skip":
+                trigger["type"] = "skip"
+                trigger["goto"] = members.take("gotoName")
+            case "setvalue":
+                trigger["type"] = "setvalue"
+                trigger["target"] = members.take("setToName")
+                trigger["value"] = members.members["setValue"] ?? .null
+                _ = members.take("setValue")
+                if members.take("isVariable") == .bool(true) {
+                    note(
+                        .notConverted, members.path("isVariable"), "a setvalue trigger on a variable",
+                        "only questions can be set; the trigger is left out")
+                    continue
+                }
+            case "copyvalue":
+                trigger["type"] = "copyvalue"
+                trigger["target"] = members.take("setToName")
+                trigger["from"] = members.take("fromName")
+            case "runexpression":
+                trigger["type"] = "runexpression"
+                trigger["run"] = members.take("runExpression")
+                if let target = members.take("setToName") { trigger["target"] = target }
+            default:
+                note(
+                    .notConverted, members.path, "a '\(type)' trigger",
+                    "only complete, skip, setvalue, copyvalue and runexpression triggers are supported")
+                continue
+            }
+            let needed: [String] =
+                switch trigger["type"]?.stringValue {
+                case "skip": ["goto"]
+                case "setvalue": ["target"]
+                case "copyvalue": ["target", "from"]
+                case "runexpression": ["run"]
+                default: []
+                }
+            if needed.contains(where: { trigger[$0] == nil }) {
+                note(.notConverted, members.path, "a \(type) trigger missing a member", "the trigger is left out")
+                continue
+            }
+            origins[JSONPath.root.appending("triggers").appending(result.count)] = members.path
+            finish(members)
+            result.append(.object(trigger))
+        }
+        return result
+    }
+
+    mutating func calculatedValues(_ json: JSONValue, path: JSONPath) -> [JSONValue] {
+        guard case .array(let list) = json else {
+            note(.notConverted, path, "calculatedValues that are \(json.kindDescription)", "expected an array")
+            return []
+        }
+        var result: [JSONValue] = []
+        for (index, item) in list.enumerated() {
+            var members = Members(item.objectMembers ?? [:], path: path.appending(index))
+            guard let name = name(members.take("name")),
+                let value = expression(members.take("expression"), members.path("expression"))
+            else {
+                note(
+                    .notConverted, members.path, "a calculated value without a name and an expression", "it is left out"
+                )
+                continue
+            }
+            var calculated: [String: JSONValue] = ["name": .string(name), "expression": value]
+            if members.take("includeIntoResult") == .bool(true) { calculated["includeIntoResult"] = true }
+            origins[JSONPath.root.appending("calculatedValues").appending(result.count)] = members.path
+            finish(members)
+            result.append(.object(calculated))
+        }
+        return result
+    }
+}

@@ -1,0 +1,355 @@
+import SurveyCore
+
+/// One conversion: walks the SurveyJS survey, builds ours, and keeps the notes.
+struct Converter {
+    var notes: [ImportNote] = []
+    var origins: [JSONPath: JSONPath] = [:]
+    /// Survey-wide settings that apply to every question (`maxTextLength`) or page (`questionsOrder`).
+    var maximumTextLength: Int?
+    var shufflesPages = false
+    var pageCount = 0
+    var elementCount = 0
+
+    mutating func note(_ kind: ImportNote.Kind, _ path: JSONPath, _ what: String, _ why: String) {
+        notes.append(ImportNote(kind, path: path, what: what, why: why))
+    }
+
+    /// Notes every member of `members` the conversion did not use.
+    mutating func finish(_ members: Members, layout: Set<String> = []) {
+        for key in members.unused {
+            let path = members.path(key)
+            if layout.contains(key) || Vocabulary.layout.contains(key) {
+                note(.layoutOnly, path, "property '\(key)'", "it changes only how the survey looks")
+            } else if let reason = Vocabulary.unsupported[key] {
+                note(.notConverted, path, "property '\(key)'", reason)
+            } else {
+                note(.notConverted, path, "property '\(key)'", "not a SurveyJS property the converter knows")
+            }
+        }
+    }
+
+    // MARK: - Survey
+
+    mutating func survey(_ json: JSONValue, id: String) throws(SurveyJSImportError) -> JSONValue {
+        var members = Members(json.objectMembers ?? [:], path: .root)
+        var result: [String: JSONValue] = ["formatVersion": 1, "id": .string(id)]
+        result["title"] = text(members.take("title"), members.path("title")) ?? .string(id)
+        if let description = text(members.take("description"), members.path("description")) {
+            result["description"] = description
+        }
+        if let locale = members.take("locale") {
+            if let code = locale.stringValue, !code.isEmpty {
+                result["defaultLocale"] = .string(code)
+            } else {
+                note(.notConverted, members.path("locale"), "'locale'", "expected a locale code such as \"de\"")
+            }
+        }
+        if let length = members.take("maxTextLength") {
+            if let count = length.intValue, count > 0 { maximumTextLength = count }
+        }
+        if let order = members.take("questionsOrder")?.stringValue {
+            if order == "random" {
+                shufflesPages = true
+            } else if order != "initial" && order != "default" {
+                note(
+                    .notConverted, members.path("questionsOrder"), "questionsOrder '\(order)'",
+                    "only \"random\" is known")
+            }
+        }
+        var settings: [String: JSONValue] = [:]
+        if let clear = members.take("clearInvisibleValues") {
+            switch clear.stringValue {
+            case "onComplete", "onHidden", "none": settings["clearInvisibleValues"] = clear
+            case "onHiddenContainer":
+                settings["clearInvisibleValues"] = "onHidden"
+                note(
+                    .notConverted, members.path("clearInvisibleValues"), "clearInvisibleValues 'onHiddenContainer'",
+                    "converted as \"onHidden\": an answer is cleared when its question is hidden, not only its page or panel"
+                )
+            default:
+                note(
+                    .notConverted, members.path("clearInvisibleValues"), "clearInvisibleValues \(describe(clear))",
+                    "expected onComplete, onHidden, onHiddenContainer or none")
+            }
+        }
+        if let mode = members.take("checkErrorsMode")?.stringValue, mode != "onNextPage" {
+            note(
+                .notConverted, members.path("checkErrorsMode"), "checkErrorsMode '\(mode)'",
+                "answers are checked when given and on Next")
+        }
+        if let mode = members.take("questionsOnPageMode")?.stringValue, mode != "standard" {
+            note(
+                .notConverted, members.path("questionsOnPageMode"), "questionsOnPageMode '\(mode)'",
+                "pages are kept as the file has them")
+        }
+        if let others = members.take("storeOthersAsComment"), others != .bool(true) {
+            note(
+                .notConverted, members.path("storeOthersAsComment"), "storeOthersAsComment \(describe(others))",
+                "an Other text is always stored as the answer's own text")
+        }
+        if !settings.isEmpty { result["settings"] = .object(settings) }
+
+        var steps: [JSONValue] = []
+        if let pages = members.take("pages") {
+            guard case .array(let list) = pages else {
+                throw SurveyJSImportError(
+                    "'pages' must be an array, got \(pages.kindDescription)", path: members.path("pages"))
+            }
+            for (index, page) in list.enumerated() {
+                let path = members.path("pages").appending(index)
+                if let converted = self.page(
+                    page, path: path, ours: JSONPath.root.appending("steps").appending(steps.count))
+                {
+                    steps.append(converted)
+                }
+            }
+        }
+        for key in ["elements", "questions"] {
+            guard let elements = members.take(key) else { continue }
+            // Elements outside pages make one page, as SurveyJS does.
+            pageCount += 1
+            let ours = JSONPath.root.appending("steps").appending(steps.count)
+            origins[ours] = members.path(key)
+            let inner = self.elements(elements, path: members.path(key), ours: ours.appending("steps"))
+            steps.append(.object(["id": .string("page\(pageCount)"), "type": "page", "steps": .array(inner)]))
+        }
+        if steps.isEmpty {
+            throw SurveyJSImportError("the survey has no pages and no elements")
+        }
+        result["steps"] = .array(steps)
+
+        if let calculated = members.take("calculatedValues") {
+            result["calculatedValues"] = .array(calculatedValues(calculated, path: members.path("calculatedValues")))
+        }
+        if let triggers = members.take("triggers") {
+            let converted = self.triggers(triggers, path: members.path("triggers"))
+            if !converted.isEmpty { result["triggers"] = .array(converted) }
+        }
+        var messages: [JSONValue] = []
+        if let conditional = members.take("completedHtmlOnCondition") {
+            for (index, item) in (conditional.arrayValue ?? []).enumerated() {
+                var entry = Members(
+                    item.objectMembers ?? [:], path: members.path("completedHtmlOnCondition").appending(index))
+                guard let condition = expression(entry.take("expression"), entry.path("expression")),
+                    let html = text(entry.take("html"), entry.path("html"))
+                else {
+                    note(
+                        .notConverted, entry.path, "a completedHtmlOnCondition entry", "it needs an expression and html"
+                    )
+                    continue
+                }
+                messages.append(["if": condition, "text": html])
+                finish(entry)
+            }
+        }
+        if let html = text(members.take("completedHtml"), members.path("completedHtml")) {
+            messages.append(["text": html])
+        }
+        if !messages.isEmpty { result["completionMessages"] = .array(messages) }
+        finish(members)
+        return .object(result)
+    }
+
+    // MARK: - Pages, panels, elements
+
+    mutating func page(_ json: JSONValue, path: JSONPath, ours: JSONPath) -> JSONValue? {
+        guard let object = json.objectMembers else {
+            note(.notConverted, path, "a page that is \(json.kindDescription)", "a page is an object")
+            return nil
+        }
+        pageCount += 1
+        var members = Members(object, path: path)
+        var result: [String: JSONValue] = ["type": "page"]
+        result["id"] = .string(name(members.take("name")) ?? "page\(pageCount)")
+        copyCommon(&members, into: &result, keys: ["title", "description"])
+        if let condition = expression(members.take("visibleIf"), members.path("visibleIf")) {
+            result["visibleIf"] = condition
+        }
+        if members.take("visible") == .bool(false) { result["enabled"] = false }
+        if let order = members.take("questionsOrder")?.stringValue {
+            if order == "random" { result["shuffle"] = true }
+        } else if shufflesPages {
+            result["shuffle"] = true
+        }
+        origins[ours] = path
+        var inner: [JSONValue] = []
+        for key in ["elements", "questions"] {
+            if let elements = members.take(key) {
+                inner += self.elements(
+                    elements, path: members.path(key), ours: ours.appending("steps"), offset: inner.count)
+            }
+        }
+        result["steps"] = .array(inner)
+        finish(members)
+        return .object(result)
+    }
+
+    mutating func elements(_ json: JSONValue, path: JSONPath, ours: JSONPath, offset: Int = 0) -> [JSONValue] {
+        guard case .array(let list) = json else {
+            note(.notConverted, path, "'\(path.components.last.map { "\($0)" } ?? "elements")'", "expected an array")
+            return []
+        }
+        var result: [JSONValue] = []
+        for (index, element) in list.enumerated() {
+            if let converted = self.element(
+                element, path: path.appending(index), ours: ours.appending(offset + result.count))
+            {
+                result.append(converted)
+            }
+        }
+        return result
+    }
+
+    mutating func element(_ json: JSONValue, path: JSONPath, ours: JSONPath) -> JSONValue? {
+        guard let object = json.objectMembers else {
+            note(.notConverted, path, "an element that is \(json.kindDescription)", "an element is an object")
+            return nil
+        }
+        elementCount += 1
+        var members = Members(object, path: path)
+        guard let type = members.take("type")?.stringValue else {
+            note(.notConverted, path, "an element without a 'type'", "the element is left out")
+            return nil
+        }
+        let id: String
+        if let given = name(members.take("name")) {
+            id = given
+        } else {
+            id = "question\(elementCount)"
+            note(.notConverted, members.path("name"), "an element without a name", "it is named '\(id)'")
+        }
+        if let reason = Vocabulary.unconvertedTypes[type] {
+            note(.notConverted, path, "\(type) '\(id)'", reason + "; the element is left out")
+            return nil
+        }
+        var result: [String: JSONValue] = ["id": .string(id)]
+        origins[ours] = path
+        if type == "panel" || type == "flowpanel" {
+            result["type"] = "panel"
+            copyCommon(&members, into: &result, keys: ["title", "description"])
+            copyConditions(&members, into: &result, keys: ["visibleIf", "enableIf", "requiredIf"])
+            if let required = members.take("isRequired") { result["required"] = required }
+            if let readOnly = members.take("readOnly") { result["readOnly"] = readOnly }
+            if members.take("visible") == .bool(false) { result["enabled"] = false }
+            if let order = members.take("questionsOrder")?.stringValue, order == "random" {
+                note(
+                    .notConverted, members.path("questionsOrder"), "questionsOrder 'random' on a panel",
+                    "only pages shuffle")
+            }
+            var inner: [JSONValue] = []
+            for key in ["elements", "questions"] {
+                if let elements = members.take(key) {
+                    inner += self.elements(
+                        elements, path: members.path(key), ours: ours.appending("steps"), offset: inner.count)
+                }
+            }
+            result["steps"] = .array(inner)
+            finish(members)
+            return .object(result)
+        }
+        guard let kind = question(type, &members, id: id) else {
+            note(
+                .notConverted, members.path("type"), "type '\(type)'",
+                "not a SurveyJS question type the converter knows; the element is left out")
+            return nil
+        }
+        result["type"] = .string(kind.type)
+        if !kind.options.isEmpty { result["options"] = .object(kind.options) }
+        copyCommon(&members, into: &result, keys: ["title", "description"])
+        copyConditions(&members, into: &result, keys: ["visibleIf", "enableIf", "requiredIf"])
+        if let required = members.take("isRequired") { result["required"] = required }
+        if let readOnly = members.take("readOnly") { result["readOnly"] = readOnly }
+        if members.take("visible") == .bool(false) { result["enabled"] = false }
+        if let value = members.take("defaultValue") { result["defaultValue"] = value }
+        if let value = expression(members.take("defaultValueExpression"), members.path("defaultValueExpression")) {
+            result["defaultValueExpression"] = value
+        }
+        if let source = members.take("choicesFromQuestion") { result["choicesFromQuestion"] = source }
+        if let mode = members.take("choicesFromQuestionMode") { result["choicesFromQuestionMode"] = mode }
+        if let comment = members.take(anyOf: "showCommentArea", "hasComment"), comment.value == .bool(true) {
+            result["showCommentArea"] = true
+        }
+        if let label = text(members.take("commentText"), members.path("commentText")) { result["commentText"] = label }
+        var validators = kind.validators
+        if let list = members.take("validators") {
+            validators += self.validators(list, path: members.path("validators"))
+        }
+        if !validators.isEmpty { result["validators"] = .array(validators) }
+        finish(members, layout: kind.layout)
+        return .object(result)
+    }
+
+    /// Copies localisable texts.
+    mutating func copyCommon(_ members: inout Members, into result: inout [String: JSONValue], keys: [String]) {
+        for key in keys {
+            if let value = text(members.take(key), members.path(key)) { result[key] = value }
+        }
+    }
+
+    mutating func copyConditions(_ members: inout Members, into result: inout [String: JSONValue], keys: [String]) {
+        for key in keys {
+            if let value = expression(members.take(key), members.path(key)) { result[key] = value }
+        }
+    }
+
+    // MARK: - Values
+
+    /// A localisable text: a string, or an object of strings by locale (`default` stays the neutral text).
+    mutating func text(_ value: JSONValue?, _ path: JSONPath) -> JSONValue? {
+        guard let value else { return nil }
+        switch value {
+        case .string: return value
+        case .number, .bool: return .string(JSONValue.format(text: value))
+        case .object(let translations):
+            var result: [String: JSONValue] = [:]
+            for (locale, text) in translations {
+                guard case .string = text else {
+                    note(
+                        .notConverted, path.appending(locale), "a \(text.kindDescription) as a text",
+                        "expected a string")
+                    continue
+                }
+                result[locale] = text
+            }
+            return result.isEmpty ? nil : .object(result)
+        default:
+            note(
+                .notConverted, path, "\(value.kindDescription) as a text",
+                "expected a string or an object of strings by locale")
+            return nil
+        }
+    }
+
+    mutating func expression(_ value: JSONValue?, _ path: JSONPath) -> JSONValue? {
+        guard let value else { return nil }
+        guard case .string(let text) = value else {
+            note(.notConverted, path, "\(value.kindDescription) as an expression", "expected a string")
+            return nil
+        }
+        return text.allSatisfy(\.isWhitespace) ? nil : value
+    }
+
+    func name(_ value: JSONValue?) -> String? {
+        switch value {
+        case .string(let text) where !text.isEmpty: return text
+        case .number(let number): return JSONValue.format(number: number)
+        default: return nil
+        }
+    }
+
+    func describe(_ value: JSONValue) -> String {
+        JSONWriter.string(from: value)
+    }
+}
+
+extension JSONValue {
+    /// A scalar written as text (`3` → "3", `true` → "true").
+    static func format(text value: JSONValue) -> String {
+        switch value {
+        case .string(let text): return text
+        case .number(let number): return format(number: number)
+        case .bool(let flag): return flag ? "true" : "false"
+        default: return JSONWriter.string(from: value)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import SurveyCore
+
+/// Something of a SurveyJS survey the conversion did not carry over, with where it is.
+public struct ImportNote: Sendable, Hashable, CustomStringConvertible {
+    /// How much leaving it out matters.
+    public enum Kind: String, Sendable, Hashable {
+        /// It changes what respondents see, what they are asked or what is stored: the converted
+        /// survey behaves differently. `--strict` refuses a conversion with any of these.
+        case notConverted = "not converted"
+        /// It only changes layout or styling (widths, title positions, numbering, button texts):
+        /// the flow and the data are the same without it.
+        case layoutOnly = "ignored (layout only)"
+    }
+
+    /// How much it matters.
+    public var kind: Kind
+    /// Where it is in the SurveyJS JSON.
+    public var path: JSONPath
+    /// What was left out, e.g. "property 'maxTimeToFinish'".
+    public var what: String
+    /// Why, e.g. "timers are not supported".
+    public var why: String
+    /// The line and column of ``path`` in the source text, when known.
+    public var position: SourcePosition?
+    /// The source file, when known.
+    public var file: String?
+
+    public init(
+        _ kind: Kind, path: JSONPath, what: String, why: String, position: SourcePosition? = nil, file: String? = nil
+    ) {
+        self.kind = kind
+        self.path = path
+        self.what = what
+        self.why = why
+        self.position = position
+        self.file = file
+    }
+
+    /// `FILE:LINE:COL: not converted: what (why)`.
+    public var description: String {
+        var prefix = ""
+        if let file { prefix += file + ":" }
+        if let position { prefix += "\(position.line):\(position.column):" }
+        let place = position == nil && !path.components.isEmpty ? " at \(path)" : ""
+        return (prefix.isEmpty ? "" : prefix + " ") + "\(kind.rawValue): \(what)\(place) (\(why))"
+    }
+}
+
+/// A SurveyJS survey that cannot be converted at all (not an object, no pages or elements).
+public struct SurveyJSImportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong.
+    public var message: String
+    /// Where, in the SurveyJS JSON.
+    public var path: JSONPath
+    /// The line and column, when known.
+    public var position: SourcePosition?
+    /// The source file, when known.
+    public var file: String?
+
+    public init(_ message: String, path: JSONPath = .root, position: SourcePosition? = nil, file: String? = nil) {
+        self.message = message
+        self.path = path
+        self.position = position
+        self.file = file
+    }
+
+    public var description: String {
+        var prefix = ""
+        if let file { prefix += file + ":" }
+        if let position { prefix += "\(position.line):\(position.column):" }
+        return (prefix.isEmpty ? "" : prefix + " ") + message
+    }
+}

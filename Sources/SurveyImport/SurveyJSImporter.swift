@@ -1,0 +1,143 @@
+import SurveyCore
+
+/// A SurveyJS survey converted into this engine's format.
+public struct SurveyJSConversion: Sendable {
+    /// The survey in this engine's format (load it with `SurveyLoader`).
+    public var survey: JSONValue
+    /// Everything that was not carried over (in the order of the file when converted from text).
+    public var notes: [ImportNote]
+    /// Where each converted page, panel, question, trigger and calculated value came from: a path
+    /// in ``survey`` → the path of its SurveyJS element.
+    public var origins: [JSONPath: JSONPath]
+
+    /// Whether anything that changes behaviour or data was left out.
+    public var isWhole: Bool { !notes.contains { $0.kind == .notConverted } }
+
+    /// The survey as JSON text for people: two-space indents, `id` and `type` first in every object.
+    public var text: String {
+        JSONWriter.string(from: survey, pretty: true, keyOrder: Self.keyOrder) + "\n"
+    }
+
+    /// The SurveyJS path the element at `path` (or its nearest converted ancestor) came from.
+    public func origin(of path: JSONPath) -> JSONPath? {
+        var components = path.components
+        while true {
+            if let origin = origins[JSONPath(components)] { return origin }
+            if components.isEmpty { return nil }
+            components.removeLast()
+        }
+    }
+
+    static let keyOrder = [
+        "formatVersion", "id", "version", "type", "name", "title", "description", "defaultLocale", "settings",
+        "if", "value", "label", "expression", "required", "requiredIf", "visibleIf", "enableIf", "readOnly", "enabled",
+        "options", "calculatedValues", "triggers", "completionMessages", "steps",
+    ]
+}
+
+/// Converts surveys written in SurveyJS's JSON format (survey-core 1.x–2.x: pages, panels, elements,
+/// triggers, calculated values, validators) into this engine's format.
+///
+/// The conversion never drops anything silently: what it cannot carry over is an ``ImportNote``
+/// naming the JSON path and the reason. Expressions are copied as they are (the expression
+/// language is SurveyJS's); `choicesVisibleIf` with `{item}` becomes a `visibleIf` on each choice.
+/// docs/import.md lists every mapping.
+public enum SurveyJSImporter {
+    /// Whether `json` is a SurveyJS survey rather than one in this engine's format: an object with
+    /// `pages`, `elements` or `questions` and neither `formatVersion` nor `steps`.
+    public static func looksLikeSurveyJS(_ json: JSONValue) -> Bool {
+        guard case .object(let members) = json, members["formatVersion"] == nil, members["steps"] == nil else {
+            return false
+        }
+        return members["pages"] != nil || members["elements"] != nil || members["questions"] != nil
+    }
+
+    /// Converts a parsed SurveyJS survey; `id` becomes the survey id (SurveyJS surveys have none:
+    /// use the file's name).
+    /// - Throws: ``SurveyJSImportError`` when `json` is not a SurveyJS survey at all.
+    public static func convert(_ json: JSONValue, id: String) throws(SurveyJSImportError) -> SurveyJSConversion {
+        guard case .object = json else {
+            throw SurveyJSImportError("a SurveyJS survey is a JSON object, got \(json.kindDescription)")
+        }
+        var converter = Converter()
+        let survey = try converter.survey(json, id: id)
+        return SurveyJSConversion(survey: survey, notes: converter.notes, origins: converter.origins)
+    }
+
+    /// Parses and converts SurveyJS JSON text; notes and errors carry `source` and line:column.
+    /// - Throws: ``SurveyJSImportError`` for invalid JSON or a text that is not a SurveyJS survey.
+    public static func convert(text: String, source: String?, id: String) throws(SurveyJSImportError)
+        -> SurveyJSConversion
+    {
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(text)
+        } catch {
+            throw SurveyJSImportError("invalid JSON: \(error.message)", position: error.position, file: source)
+        }
+        var conversion: SurveyJSConversion
+        do {
+            conversion = try convert(json, id: id)
+        } catch {
+            var located = error
+            located.file = source
+            located.position = SourceLocator.position(of: error.path, in: text)
+            throw located
+        }
+        let positions = text.utf8.withContiguousStorageIfAvailable {
+            SourceLocator.positions(of: conversion.notes.map(\.path), in: $0)
+        }
+        for index in conversion.notes.indices {
+            conversion.notes[index].file = source
+            conversion.notes[index].position =
+                positions?[index] ?? SourceLocator.position(of: conversion.notes[index].path, in: text)
+        }
+        // In the order of the file.
+        conversion.notes = conversion.notes.enumerated().sorted { a, b in
+            let left = a.element.position.map { ($0.line, $0.column) } ?? (Int.max, a.offset)
+            let right = b.element.position.map { ($0.line, $0.column) } ?? (Int.max, b.offset)
+            return left != right ? left < right : a.offset < b.offset
+        }.map(\.element)
+        return conversion
+    }
+}
+
+/// The members of one SurveyJS object, with the ones the conversion used.
+struct Members {
+    let members: [String: JSONValue]
+    let path: JSONPath
+    private(set) var used: Set<String> = []
+
+    init(_ members: [String: JSONValue], path: JSONPath) {
+        self.members = members
+        self.path = path
+    }
+
+    /// The value of `key` (marking it used), `nil` when absent or `null`.
+    mutating func take(_ key: String) -> JSONValue? {
+        used.insert(key)
+        guard let value = members[key], !value.isNull else { return nil }
+        return value
+    }
+
+    /// The first of `keys` present (SurveyJS renamed several properties: `hasOther` → `showOtherItem`).
+    mutating func take(anyOf keys: String...) -> (key: String, value: JSONValue)? {
+        var found: (String, JSONValue)?
+        for key in keys {
+            if let value = take(key), found == nil { found = (key, value) }
+        }
+        return found
+    }
+
+    func path(_ key: String) -> JSONPath { path.appending(key) }
+
+    /// The members not used, sorted.
+    var unused: [String] { members.keys.filter { !used.contains($0) }.sorted() }
+}
+
+extension JSONValue {
+    var objectMembers: [String: JSONValue]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+}

@@ -1,0 +1,85 @@
+/// What the converter knows of SurveyJS's vocabulary besides what it converts.
+enum Vocabulary {
+    /// Properties, on any element or on the survey, that only change how things look.
+    static let layout: Set<String> = [
+        // Elements
+        "width", "minWidth", "maxWidth", "startWithNewLine", "titleLocation", "descriptionLocation", "hideNumber",
+        "indent", "errorLocation", "visibleIndex", "inputSize", "size", "autocomplete", "dataList", "textUpdateMode",
+        "commentPlaceholder", "state", "innerIndent", "showNumber", "showQuestionNumbers", "questionTitleLocation",
+        "questionStartIndex", "navigationTitle", "navigationDescription", "navigationButtonsVisibility", "showTitle",
+        "useDisplayValuesInDynamicTexts", "titleTagName", "renderMode", "displayMode", "questionErrorLocation",
+        "questionTitleWidth", "isRequiredText",
+        // Survey
+        "showProgressBar", "progressBarType", "progressBarShowPageTitles", "progressBarShowPageNumbers", "showTOC",
+        "tocLocation", "showPageTitles", "showPageNumbers", "widthMode", "fitToContainer", "headerView", "logo",
+        "logoPosition", "logoWidth", "logoHeight", "logoFit", "backgroundImage", "backgroundImageFit",
+        "backgroundImageAttachment", "backgroundOpacity", "completeText", "pageNextText", "pagePrevText",
+        "startSurveyText", "previewText", "editText", "showPrevButton", "showNavigationButtons",
+        "navigationButtonsLocation", "questionDescriptionLocation", "focusFirstQuestionAutomatic",
+        "focusOnFirstError", "showBrandInfo", "loadingHtml", "completedBeforeHtml", "requiredText",
+        "showCompletedPage", "showPreviewBeforeComplete", "firstPageIsStarted", "firstPageIsStartPage",
+        "goNextPageAutomatic", "autoAdvanceEnabled", "autoAdvanceAllowComplete", "allowCompleteSurveyAutomatic",
+        "showInvisibleElements", "sendResultOnPageNext", "storeOthersAsComment", "showQuestionNumbers",
+        "questionTitlePattern", "autoGrowComment", "allowResizeComment", "commentAreaRows", "showTimerPanel",
+        "showTimerPanelMode", "showTimer", "timerLocation", "timerInfoMode", "matrixDragHandleArea",
+        "readOnlyCommentRenderMode", "readOnlyTextRenderMode", "questionsOnPageMode", "navigateToUrlOnCondition",
+    ]
+
+    /// Properties whose absence changes behaviour or data, with why they are not converted.
+    static let unsupported: [String: String] = [
+        "maxTimeToFinish": "time limits are not supported",
+        "maxTimeToFinishPage": "time limits are not supported",
+        "timeLimit": "time limits are not supported",
+        "timeLimitPerPage": "time limits are not supported",
+        "valueName": "storing an answer under another name is not supported",
+        "correctAnswer": "quiz scoring is not supported",
+        "requiredErrorText": "custom messages for a required answer are not supported",
+        "minErrorText": "custom messages for bounds are not supported",
+        "maxErrorText": "custom messages for bounds are not supported",
+        "inputMask": "input masks are not supported yet",
+        "maskType": "input masks are not supported yet",
+        "maskSettings": "input masks are not supported yet",
+        "cookieName": "asking once per browser is not supported; use settings.askAgain",
+        "surveyId": "the SurveyJS service is not used",
+        "surveyPostId": "the SurveyJS service is not used",
+        "clientId": "the SurveyJS service is not used",
+        "mode": "display-only surveys are not supported",
+        "isSinglePage": "pages are kept as the file has them",
+        "navigateToUrl": "navigating to a URL after completion is not supported",
+        "clearIfInvisible": "per-question clearing is not supported; use settings.clearInvisibleValues",
+        "clearValueOnDisableItems": "choices are never disabled",
+        "hideIfChoicesEmpty": "a question with no visible choice is still shown",
+        "enableIf": "pages cannot be disabled",
+        "readOnly": "pages cannot be read-only",
+        "maxOthersLength": "the length of Other texts is not limited",
+        "selectToRankEnabled": "every item must be ranked",
+        "defaultPanelValue": "repeats are not supported yet",
+        "resetValueIf": "resetting a value on a condition is not supported",
+        "setValueIf": "setting a value on a condition is not supported; use a setvalue trigger",
+        "setValueExpression": "setting a value on a condition is not supported; use a setvalue trigger",
+    ]
+
+    /// Element types that cannot be converted yet, with why.
+    static let unconvertedTypes: [String: String] = [
+        "paneldynamic": "repeating groups (dynamic panels) are not supported yet",
+        "matrixdynamic": "repeating rows (dynamic matrices) are not supported yet",
+        "matrixdropdown": "matrices with a kind per column are not supported yet",
+        "custom": "custom components are not supported",
+        "composite": "composite components are not supported",
+    ]
+
+    /// MIME types of `acceptedTypes` and the file extensions that stand for them.
+    static let mimeFormats: [String: [String]] = [
+        "image/*": ["png", "jpg", "jpeg", "gif", "webp", "svg", "heic", "bmp", "tif", "tiff"],
+        "image/png": ["png"], "image/jpeg": ["jpg", "jpeg"], "image/gif": ["gif"], "image/webp": ["webp"],
+        "image/svg+xml": ["svg"],
+        "audio/*": ["mp3", "m4a", "wav", "ogg", "opus", "aac", "flac"],
+        "video/*": ["mp4", "mov", "webm", "mkv", "avi"],
+        "application/pdf": ["pdf"], "text/plain": ["txt"], "text/csv": ["csv"],
+        "application/msword": ["doc"],
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document": ["docx"],
+        "application/vnd.ms-excel": ["xls"],
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": ["xlsx"],
+        "application/zip": ["zip"],
+    ]
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+/// `survey import surveyjs` and SurveyJS files given straight to the other commands.
+@Suite struct ImportCommandTests {
+    static let survey = """
+        {
+          "title": "Clinic",
+          "pages": [
+            {"name": "p1", "elements": [
+              {"type": "text", "name": "age", "inputType": "number", "isRequired": true, "width": "50%"},
+              {"type": "radiogroup", "name": "visit", "choices": ["first", "follow-up"], "showOtherItem": true}
+            ]},
+            {"name": "p2", "visibleIf": "{age} >= 18", "elements": [
+              {"type": "comment", "name": "reason", "maxTimeToFinish": 5}
+            ]}
+          ]
+        }
+        """
+
+    func write(_ text: String, name: String = "clinic.json") throws -> URL {
+        let url = try Fixtures.temporaryDirectory().appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    @Test func convertsToAFileAndListsWhatItLeftOut() throws {
+        let input = try write(Self.survey)
+        let output = input.deletingLastPathComponent().appendingPathComponent("clinic.survey.json")
+        let result = try SurveyBinary.run(["import", "surveyjs", input.path, "--out", output.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(
+            lines.contains(
+                "\(input.path):9:64: not converted: property 'maxTimeToFinish' (time limits are not supported)"))
+        #expect(lines.contains { $0.hasPrefix("\(input.path):5:91: ignored (layout only): property 'width'") })
+        #expect(
+            lines.last
+                == "\(input.path): converted from SurveyJS; 1 not converted, 1 ignored (layout only); the result is valid"
+        )
+        let converted = try String(contentsOf: output, encoding: .utf8)
+        #expect(converted.hasPrefix("{\n  \"formatVersion\": 1,\n  \"id\": \"clinic\",\n  \"title\": \"Clinic\","))
+        let validated = try SurveyBinary.run(["validate", output.path])
+        #expect(validated.status == 0, "\(validated.stderr)")
+    }
+
+    @Test func strictRefusesAnythingNotConverted() throws {
+        let input = try write(Self.survey)
+        let output = input.deletingLastPathComponent().appendingPathComponent("out.json")
+        let result = try SurveyBinary.run(["import", "surveyjs", input.path, "--strict", "--out", output.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("--strict: nothing written"))
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+        // Layout-only items do not fail --strict.
+        let layoutOnly = try write(
+            #"{"pages": [{"name": "p", "elements": [{"type": "boolean", "name": "b", "width": "1"}]}]}"#)
+        let accepted = try SurveyBinary.run(["import", "surveyjs", layoutOnly.path, "--strict", "--id", "b"])
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        #expect(accepted.stdout.contains("\"id\": \"b\""))
+    }
+
+    @Test func aResultThatDoesNotLoadIsReportedAtTheSurveyJSElement() throws {
+        let input = try write(
+            """
+            {"pages": [{"name": "p", "elements": [
+              {"type": "paneldynamic", "name": "kids"},
+              {"type": "text", "name": "n", "visibleIf": "{kids} notempty"}]}]}
+            """)
+        let result = try SurveyBinary.run(["import", "surveyjs", input.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(input.path):2:3: not converted: paneldynamic 'kids'"))
+        #expect(result.stderr.contains("\(input.path):3:3: "))
+        #expect(result.stderr.contains("kids"))
+        #expect(result.stderr.contains("the result does not load (1 problem)"))
+        #expect(result.stdout.contains("\"formatVersion\": 1"))
+    }
+
+    @Test func otherCommandsTakeASurveyJSFileDirectly() throws {
+        let input = try write(Self.survey)
+        let answers = input.deletingLastPathComponent().appendingPathComponent("answers.json")
+        try Data(#"{"age": 40, "visit": "first", "reason": "checkup"}"#.utf8).write(to: answers)
+        let tested = try SurveyBinary.run([
+            "test", input.path, "--answers", answers.path, "--expect-path", "p1,p2",
+        ])
+        #expect(tested.status == 0, "\(tested.stdout)\(tested.stderr)")
+        #expect(tested.stderr.contains("warning: \(input.path):9:64: not converted: property 'maxTimeToFinish'"))
+        #expect(tested.stderr.contains("1 item was not converted (see 'survey import surveyjs"))
+        let validated = try SurveyBinary.run(["validate", input.path])
+        #expect(validated.status == 0 && validated.stdout.contains("valid"))
+        let broken = try write(
+            #"{"pages": [{"name": "p", "elements": [{"type": "text", "name": "a", "visibleIf": "{nope} = 1"}]}]}"#)
+        let linted = try SurveyBinary.run(["lint", broken.path])
+        #expect(linted.status == 1)
+        #expect(linted.stdout.contains("\(broken.path):1:39:"), "\(linted.stdout)")
+    }
+
+    @Test func usageErrors() throws {
+        let result = try SurveyBinary.run(["import", "typeform", "x.json"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("the only format is 'surveyjs', got 'typeform'"))
+        let missing = try SurveyBinary.run(["import", "surveyjs", "/nonexistent/x.json"])
+        #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/x.json: cannot read the file"))
+        let notSurvey = try SurveyBinary.run(["import", "surveyjs", try write("[1, 2]").path])
+        #expect(notSurvey.status == 1 && notSurvey.stderr.contains("a SurveyJS survey is a JSON object, got an array"))
+    }
+}

@@ -1,0 +1,241 @@
+import SurveyBuiltins
+import SurveyCore
+import SurveyImport
+import Testing
+
+/// Converts `text` and loads the result with the built-in kinds.
+func convertAndLoad(_ text: String) throws -> (SurveyJSConversion, Survey) {
+    let conversion = try SurveyJSImporter.convert(text: text, source: "in.json", id: "in")
+    let survey = try SurveyLoader(registry: .builtins()).load(text: conversion.text)
+    return (conversion, survey)
+}
+
+@Suite struct SurveyJSImporterTests {
+    static let intake = """
+        {
+          "title": {"default": "Intake", "fr": "Accueil"},
+          "locale": "fr",
+          "pages": [
+            {"name": "about", "elements": [
+              {"type": "text", "name": "age", "inputType": "number", "min": 0, "max": "120", "isRequired": true},
+              {"type": "text", "name": "mail", "inputType": "email", "startWithNewLine": false},
+              {"type": "radiogroup", "name": "smoker", "choices": [{"value": "y", "text": {"default": "Yes", "fr": "Oui"}}, "n"],
+               "showOtherItem": true, "otherText": "Sometimes"},
+              {"type": "checkbox", "name": "drinks", "choices": ["tea", "coffee", 3], "choicesVisibleIf": "{item} != 'tea' or {age} > 18",
+               "showNoneItem": true, "maxSelectedChoices": 2, "choicesOrder": "desc"}
+            ]},
+            {"name": "more", "visibleIf": "{age} >= 18", "questionsOrder": "random", "elements": [
+              {"type": "panel", "name": "habits", "isRequired": true, "elements": [
+                {"type": "rating", "name": "sleep", "rateMax": 10, "rateMin": 0},
+                {"type": "rating", "name": "mood", "rateMax": 4},
+                {"type": "rating", "name": "pain", "rateMin": 1, "rateMax": 7, "minRateDescription": "none"},
+                {"type": "comment", "name": "notes", "maxLength": 200},
+                {"type": "boolean", "name": "ok", "labelTrue": "Fine"}
+              ]},
+              {"type": "paneldynamic", "name": "kids", "templateElements": []},
+              {"type": "file", "name": "scan", "acceptedTypes": ".pdf,image/*", "maxSize": 1024, "storeDataAsText": false},
+              {"type": "signaturepad", "name": "sig", "dataFormat": "svg"},
+              {"type": "html", "name": "bye", "html": "<b>Thanks</b>"}
+            ]}
+          ],
+          "triggers": [
+            {"type": "complete", "expression": "{age} < 18"},
+            {"type": "setvalue", "expression": "{smoker} = 'n'", "setToName": "notes", "setValue": "none"},
+            {"type": "visible", "expression": "{age} > 1", "questions": ["mail"]}
+          ],
+          "calculatedValues": [{"name": "adult", "expression": "{age} >= 18", "includeIntoResult": true}],
+          "completedHtmlOnCondition": [{"expression": "{adult}", "html": "Adult"}],
+          "completedHtml": "Done",
+          "maxTimeToFinish": 60,
+          "showProgressBar": "top"
+        }
+        """
+
+    @Test func convertsTheSurveyAndItLoads() throws {
+        let (conversion, survey) = try convertAndLoad(Self.intake)
+        let json = conversion.survey
+        #expect(json["id"] == "in" && json["defaultLocale"] == "fr")
+        #expect(json["title"] == ["default": "Intake", "fr": "Accueil"])
+        #expect(
+            survey.stepIDs == [
+                "age", "mail", "smoker", "drinks", "sleep", "mood", "pain", "notes", "ok", "scan", "sig", "bye",
+            ])
+        let about = try #require(json["steps"]?.arrayValue?.first?["steps"]?.arrayValue)
+        #expect(about[0]["type"] == "number" && about[0]["options"] == ["min": 0, "max": 120])
+        #expect(about[0]["required"] == true)
+        #expect(about[1]["type"] == "text" && about[1]["validators"] == [["type": "email"]])
+        #expect(about[2]["options"]?["other"] == "Sometimes")
+        #expect(
+            about[2]["options"]?["choices"]?.arrayValue?.first == [
+                "value": "y", "label": ["default": "Yes", "fr": "Oui"],
+            ])
+        let drinks = try #require(about[3]["options"])
+        #expect(drinks["none"] == true && drinks["maxSelections"] == 2)
+        // desc by text, and {item} replaced by each value.
+        #expect(
+            drinks["choices"] == [
+                ["value": "tea", "visibleIf": "'tea' != 'tea' or {age} > 18"],
+                ["value": "coffee", "visibleIf": "'coffee' != 'tea' or {age} > 18"],
+                ["value": 3, "visibleIf": "3 != 'tea' or {age} > 18"],
+            ])
+        let more = try #require(json["steps"]?.arrayValue?.last)
+        #expect(more["shuffle"] == true && more["visibleIf"] == "{age} >= 18")
+        let panel = try #require(more["steps"]?.arrayValue?.first)
+        #expect(panel["type"] == "panel" && panel["required"] == true)
+        let kinds = panel["steps"]?.arrayValue?.map { $0["type"]?.stringValue ?? "" }
+        #expect(kinds == ["nps", "rating", "scale", "text", "boolean"])
+        #expect(panel["steps"]?.arrayValue?[1]["options"] == ["stars": 4])
+        #expect(panel["steps"]?.arrayValue?[2]["options"] == ["min": 1, "max": 7, "step": 1, "minLabel": "none"])
+        let file = try #require(more["steps"]?.arrayValue?[1])
+        #expect(file["id"] == "scan" && file["options"]?["maxSizeBytes"] == 1024)
+        #expect(file["options"]?["formats"]?.arrayValue?.prefix(3) == ["pdf", "png", "jpg"])
+        #expect(json["triggers"]?.arrayValue?.count == 2)
+        #expect(
+            json["triggers"]?.arrayValue?.last == [
+                "type": "setvalue", "if": "{smoker} = 'n'", "target": "notes", "value": "none",
+            ])
+        #expect(json["completionMessages"] == [["if": "{adult}", "text": "Adult"], ["text": "Done"]])
+        #expect(
+            json["calculatedValues"] == [["name": "adult", "expression": "{age} >= 18", "includeIntoResult": true]])
+    }
+
+    @Test func notesSayWhatWasLeftOutAndWhere() throws {
+        let conversion = try SurveyJSImporter.convert(text: Self.intake, source: "in.json", id: "in")
+        let lines = conversion.notes.map(\.description)
+        #expect(!conversion.isWhole)
+        #expect(lines.contains { $0.hasPrefix("in.json:21:7: not converted: paneldynamic 'kids' (repeating groups") })
+        #expect(
+            lines.contains("in.json:35:22: not converted: property 'maxTimeToFinish' (time limits are not supported)"))
+        #expect(lines.contains { $0.hasPrefix("in.json:30:5: not converted: a 'visible' trigger") })
+        #expect(lines.contains { $0.hasPrefix("in.json:36:22: ignored (layout only): property 'showProgressBar'") })
+        #expect(lines.contains { $0.hasPrefix("in.json:7:82: ignored (layout only): property 'startWithNewLine'") })
+        #expect(lines.contains { $0.contains("property 'storeDataAsText'") && $0.contains("layout only") })
+        #expect(conversion.notes.filter { $0.kind == .notConverted }.count == 3)
+    }
+
+    @Test func everyConvertedElementKnowsItsOrigin() throws {
+        let conversion = try SurveyJSImporter.convert(text: Self.intake, source: "in.json", id: "in")
+        let ours = JSONPath.root.appending("steps").appending(1).appending("steps").appending(0).appending("steps")
+            .appending(2)
+        #expect(
+            conversion.origin(of: ours.appending("options").appending("minLabel"))?.description
+                == "$.pages[1].elements[0].elements[2]")
+        #expect(conversion.origin(of: JSONPath.root.appending("triggers").appending(1))?.description == "$.triggers[1]")
+        // The file, signature and content steps come after the left-out dynamic panel.
+        #expect(
+            conversion.origin(of: JSONPath.root.appending("steps").appending(1).appending("steps").appending(1))?
+                .description == "$.pages[1].elements[2]")
+    }
+
+    @Test func recognisesSurveyJSByItsShape() throws {
+        #expect(SurveyJSImporter.looksLikeSurveyJS(["pages": []]))
+        #expect(SurveyJSImporter.looksLikeSurveyJS(["elements": [], "title": "x"]))
+        #expect(!SurveyJSImporter.looksLikeSurveyJS(["formatVersion": 1, "steps": [], "pages": []]))
+        #expect(!SurveyJSImporter.looksLikeSurveyJS(["title": "x"]))
+        #expect(!SurveyJSImporter.looksLikeSurveyJS(["pages"]))
+    }
+
+    @Test func topLevelElementsMakeOnePageAndUnnamedThingsGetSurveyJSNames() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"{"elements": [{"type": "text"}, {"type": "text", "name": "b"}], "pages": [{"elements": [{"type": "boolean", "name": "c"}]}]}"#
+        )
+        #expect(survey.stepIDs == ["c", "question2", "b"])
+        #expect(conversion.survey["steps"]?.arrayValue?.map { $0["id"]?.stringValue ?? "" } == ["page1", "page2"])
+        #expect(conversion.notes.map(\.description).contains { $0.contains("an element without a name") })
+        #expect(conversion.survey["title"] == "in")
+    }
+
+    @Test func whatIsNotASurveyIsAnError() {
+        #expect(throws: SurveyJSImportError.self) {
+            try SurveyJSImporter.convert(text: "[1]", source: "a.json", id: "a")
+        }
+        #expect(throws: SurveyJSImportError.self) {
+            try SurveyJSImporter.convert(text: #"{"pages": []}"#, source: nil, id: "a")
+        }
+        do {
+            _ = try SurveyJSImporter.convert(text: "{\n  \"pages\": 3}", source: "a.json", id: "a")
+            Issue.record("accepted pages: 3")
+        } catch {
+            #expect(error.description == "a.json:2:12: 'pages' must be an array, got an integer")
+        }
+        do {
+            _ = try SurveyJSImporter.convert(text: "{\"pages\": [", source: "b.json", id: "b")
+            Issue.record("accepted invalid JSON")
+        } catch {
+            #expect(error.description.hasPrefix("b.json:1:12: invalid JSON"))
+        }
+    }
+
+    @Test func unknownTypesAndPropertiesAreNotedNotDropped() throws {
+        let conversion = try SurveyJSImporter.convert(
+            text:
+                #"{"pages": [{"name": "p", "elements": [{"type": "sparkle", "name": "s"}, {"type": "text", "name": "t", "colour": 1, "valueName": "x"}]}]}"#,
+            source: nil, id: "x")
+        let lines = conversion.notes.map(\.description)
+        #expect(lines.contains { $0.contains("type 'sparkle'") && $0.contains("left out") })
+        #expect(
+            lines.contains {
+                $0.contains("property 'colour'") && $0.contains("not a SurveyJS property the converter knows")
+            })
+        #expect(lines.contains { $0.contains("property 'valueName'") && $0.contains("another name") })
+        #expect(conversion.survey["steps"]?.arrayValue?.first?["steps"]?.arrayValue?.count == 1)
+    }
+
+    @Test func validatorsAndTriggersKeepTheirMembers() throws {
+        let (conversion, _) = try convertAndLoad(
+            """
+            {"pages": [{"name": "p", "elements": [
+              {"type": "text", "name": "zip", "validators": [{"type": "regexvalidator", "regex": "^[0-9]{5}$", "text": "5 digits"},
+                                                            {"type": "text", "minLength": 5, "notificationType": "warning"}]},
+              {"type": "text", "name": "copy"}, {"type": "text", "name": "gross", "inputType": "number"}]},
+              {"name": "q", "elements": [{"type": "text", "name": "last"}]}],
+             "triggers": [{"type": "skip", "expression": "{zip} = '00000'", "gotoName": "last"},
+                          {"type": "copyvalue", "expression": "{zip} notempty", "fromName": "zip", "setToName": "copy"},
+                          {"type": "runexpression", "expression": "true", "runExpression": "2 * 3", "setToName": "gross"},
+                          {"type": "skip", "expression": "true"}]}
+            """)
+        let steps = try #require(conversion.survey["steps"]?.arrayValue?.first?["steps"]?.arrayValue)
+        #expect(
+            steps[0]["validators"] == [
+                ["type": "regex", "regex": "^[0-9]{5}$", "text": "5 digits"],
+                ["type": "text", "minLength": 5, "notificationType": "warning"],
+            ])
+        #expect(
+            conversion.survey["triggers"] == [
+                ["type": "skip", "if": "{zip} = '00000'", "goto": "last"],
+                ["type": "copyvalue", "if": "{zip} notempty", "from": "zip", "target": "copy"],
+                ["type": "runexpression", "if": "true", "run": "2 * 3", "target": "gross"],
+            ])
+        #expect(conversion.notes.map(\.description).contains { $0.contains("a skip trigger missing a member") })
+    }
+
+    @Test func theOutputIsReadableAndStable() throws {
+        let conversion = try SurveyJSImporter.convert(
+            text:
+                #"{"title": "T", "pages": [{"name": "p", "elements": [{"type": "boolean", "name": "b", "title": "B?"}]}]}"#,
+            source: nil, id: "t")
+        #expect(
+            conversion.text == """
+                {
+                  "formatVersion": 1,
+                  "id": "t",
+                  "title": "T",
+                  "steps": [
+                    {
+                      "id": "p",
+                      "type": "page",
+                      "steps": [
+                        {
+                          "id": "b",
+                          "type": "boolean",
+                          "title": "B?"
+                        }
+                      ]
+                    }
+                  ]
+                }
+
+                """)
+        #expect(conversion.isWhole && conversion.notes.isEmpty)
+    }
+}

@@ -1,0 +1,167 @@
+#!/usr/bin/env node
+// Replays every case of the SurveyJS corpus (Tests/SurveyJSCorpus) through survey-core 3.0.4 with
+// the differential suite's own peer (Tests/Differential/peer.js, run through its CLI) and checks
+// that each run is clean and goes where it was written to go.
+//
+//   node Tests/SurveyJSCorpus/check.js              one line per run: completed/stopped, pages
+//   node Tests/SurveyJSCorpus/check.js --verbose    also the pages visited and survey.data
+//   node Tests/SurveyJSCorpus/check.js CASE...      only these case directories
+//
+// survey-core comes from $SURVEY_CORE_JS, else ${SURVEYJS_CACHE:-/tmp/surveyjs-cache}/
+// survey-core-3.0.4/survey.core.min.js, which `python3 Tests/differential.py` downloads on first
+// use (docs/differential.md, "What it needs").
+//
+// A run is one answer script of a case: answers.json is CASE, answers-VARIANT.json is
+// CASE:VARIANT (the names differential.py gives them). A run is bad, and the exit status 1, when
+// survey-core warned (an expression it cannot parse, …), survey.jsonErrors is not empty (an
+// unknown property or type), an answer was never used (its question was never shown), an answer
+// names no question of surveyjs.json, or the run did not end as EXPECTED below says (completed or
+// stopped, and the exact pages visited). Exit status 2: survey-core or node cannot be used.
+"use strict";
+const fs = require("fs");
+const path = require("path");
+const { spawnSync } = require("child_process");
+
+const CORPUS = __dirname;
+const PEER = path.join(CORPUS, "..", "Differential", "peer.js");
+
+// What each run must do in survey-core: the pages it visits, in order, and whether it completes.
+// A run that stops on purpose says so with `stopped` (the page it stops on is the last visited).
+const EXPECTED = {
+  "event-registration": { visited: ["attendee", "format", "venue", "consent"] },
+  "event-registration:online": { visited: ["attendee", "format", "stream", "consent"] },
+};
+
+function fail(message) {
+  process.stderr.write(`check.js: ${message}\n`);
+  process.exit(2);
+}
+
+function surveyCore() {
+  if (process.env.SURVEY_CORE_JS) return process.env.SURVEY_CORE_JS;
+  const cache = process.env.SURVEYJS_CACHE || "/tmp/surveyjs-cache";
+  return path.join(cache, "survey-core-3.0.4", "survey.core.min.js");
+}
+
+// The names of surveyjs.json's questions and panels, as differential.py collects them.
+function questionNames(survey) {
+  const names = new Set();
+  const visit = (elements) => {
+    for (const element of Array.isArray(elements) ? elements : []) {
+      if (!element || typeof element !== "object") continue;
+      if (typeof element.name === "string") names.add(element.name);
+      visit(element.elements);
+      visit(element.templateElements);
+    }
+  };
+  for (const page of survey.pages || []) visit(page && page.elements);
+  visit(survey.elements);
+  visit(survey.questions);
+  return names;
+}
+
+function readJSON(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (error) {
+    fail(`${file}: ${error.message}`);
+  }
+}
+
+const args = process.argv.slice(2);
+const verbose = args.includes("--verbose");
+const chosen = args.filter((arg) => arg !== "--verbose");
+const core = surveyCore();
+if (!fs.existsSync(core)) {
+  fail(`${core} is missing: run \`python3 Tests/differential.py\` once (it downloads survey-core 3.0.4), ` +
+    "or set SURVEY_CORE_JS=/path/to/survey.core.min.js");
+}
+
+const directories = fs.readdirSync(CORPUS, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
+for (const name of chosen) if (!directories.includes(name)) fail(`there is no case ${name} in ${CORPUS}`);
+
+const runs = [];
+const problems = new Map(); // run name -> [problem]
+const note = (name, problem) => problems.set(name, (problems.get(name) || []).concat(problem));
+for (const directory of directories.filter((name) => !chosen.length || chosen.includes(name))) {
+  const folder = path.join(CORPUS, directory);
+  const surveyFile = path.join(folder, "surveyjs.json");
+  if (!fs.existsSync(surveyFile) || !fs.existsSync(path.join(folder, "answers.json"))) {
+    fail(`${folder}: a case needs surveyjs.json and answers.json`);
+  }
+  const names = questionNames(readJSON(surveyFile));
+  const scripts = ["answers.json"].concat(
+    fs.readdirSync(folder).filter((file) => /^answers-.+\.json$/.test(file)).sort());
+  for (const script of scripts) {
+    const name = script === "answers.json" ? directory : `${directory}:${script.slice(8, -5)}`;
+    const answers = readJSON(path.join(folder, script));
+    for (const key of Object.keys(answers)) {
+      const base = key.endsWith("-Comment") ? key.slice(0, -8) : key;
+      if (!names.has(base)) note(name, `${script}: '${key}' names no question of surveyjs.json`);
+    }
+    if (!EXPECTED[name]) note(name, "no entry in EXPECTED (check.js)");
+    runs.push({ name, surveyjs: surveyFile, answers: path.join(folder, script) });
+  }
+}
+
+const peer = spawnSync(process.env.NODE || process.execPath, [PEER, core], {
+  input: JSON.stringify(runs),
+  encoding: "utf8",
+  maxBuffer: 64 * 1024 * 1024,
+});
+if (peer.error) fail(`cannot run ${PEER}: ${peer.error.message}`);
+if (peer.status !== 0) fail(`${PEER} exited with ${peer.status}: ${peer.stderr.trim()}`);
+const results = peer.stdout.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
+if (results.length !== runs.length) fail(`${PEER} answered ${results.length} of ${runs.length} runs`);
+
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+let completed = 0;
+let stopped = 0;
+const width = Math.max(...runs.map((run) => run.name.length)) + 2;
+for (const result of results) {
+  const name = result.name;
+  let line;
+  if (!result.ok) {
+    note(name, `survey-core failed: ${result.error.split("\n")[0]}`);
+    line = "BROKEN";
+  } else {
+    for (const warning of result.warnings) note(name, `survey-core warning: ${warning}`);
+    for (const error of result.jsonErrors) note(name, `jsonError: ${error}`);
+    if (result.unused.length) note(name, `answers never used: ${result.unused.join(", ")}`);
+    const expected = EXPECTED[name];
+    if (expected) {
+      if (Boolean(expected.stopped) === result.completed) {
+        note(name, expected.stopped ? "completed, but it is expected to stop" : `did not complete (${result.state})`);
+      }
+      if (!same(expected.visited, result.visited)) {
+        note(name, `visited ${result.visited.join(" > ")}; expected ${expected.visited.join(" > ")}`);
+      }
+    }
+    const count = `${result.visited.length} page${result.visited.length === 1 ? "" : "s"}`;
+    if (result.completed) {
+      completed += 1;
+      line = `completed, ${count}`;
+    } else {
+      stopped += 1;
+      const why = result.blocked
+        ? `stopped on ${result.blocked.page} (${result.blocked.errors.map((error) => error.name).join(", ")})`
+        : `stopped (${result.state})`;
+      line = `${why}, ${count}`;
+    }
+  }
+  const bad = problems.get(name) || [];
+  process.stdout.write(`${name.padEnd(width)}${bad.length ? "BAD " : ""}${line}\n`);
+  for (const problem of bad) process.stdout.write(`${" ".repeat(width)}  ${problem}\n`);
+  if (verbose && result.ok) {
+    process.stdout.write(`${" ".repeat(width)}  pages: ${result.visited.join(" > ")}\n`);
+    process.stdout.write(`${" ".repeat(width)}  data: ${JSON.stringify(result.data)}\n`);
+  }
+}
+const bad = results.filter((result) => problems.has(result.name)).length;
+const surveys = new Set(results.map((result) => result.name.split(":")[0])).size;
+process.stdout.write(`${surveys} surveys, ${results.length} runs: ${completed} completed, ${stopped} stopped; ` +
+  `${bad} bad (survey-core ${results[0] && results[0].version || "?"})\n`);
+process.exit(bad ? 1 : 0);
