@@ -58,6 +58,7 @@ extension Converter {
             choiceOptions(&members, into: &kind, multiple: true, itemsKey: "items")
             return kind
         case "matrix": return matrix(&members)
+        case "matrixdropdown": return matrixDropdown(&members)
         case "html":
             var kind = ConvertedKind(type: "content")
             if let html = text(members.take("html"), members.path("html")) { kind.options["body"] = html }
@@ -417,6 +418,103 @@ extension Converter {
         where members.take(key) != nil {
             note(.notConverted, members.path(key), "'\(key)'", "matrix rows and columns are always shown, in order")
         }
+        return kind
+    }
+
+    /// `matrixdropdown`: rows, and columns each with its `cellType` (or the question's), title,
+    /// `isRequired` and kind-specific members.
+    mutating func matrixDropdown(_ members: inout Members) -> ConvertedKind {
+        var kind = ConvertedKind(
+            type: "matrix-dropdown",
+            layout: [
+                "alternateRows", "columnMinWidth", "rowTitleWidth", "showHeader", "verticalAlign", "columnLayout",
+                "columnColCount", "horizontalScroll", "placeholder", "detailPanelMode", "transposeData",
+            ])
+        kind.options["rows"] = .array(
+            choices(members.take("rows"), path: members.path("rows"), images: false).map { row in
+                guard var choice = row.objectMembers, choice.removeValue(forKey: "visibleIf") != nil else { return row }
+                note(.notConverted, members.path("rows"), "a row's visibleIf", "matrix rows are always shown")
+                return .object(choice)
+            })
+        let shared = choices(members.take("choices"), path: members.path("choices"), images: false)
+        if !shared.isEmpty { kind.options["choices"] = .array(shared) }
+        let defaultType = members.take("cellType")?.stringValue ?? "dropdown"
+        if members.take("isAllRowRequired") == .bool(true) { kind.options["allRowsRequired"] = true }
+        var columns: [JSONValue] = []
+        for (index, json) in (members.take("columns")?.arrayValue ?? []).enumerated() {
+            var column = Members(json.objectMembers ?? [:], path: members.path("columns").appending(index))
+            guard let name = name(column.take("name")) else {
+                note(.notConverted, column.path, "a column without a name", "the column is left out")
+                continue
+            }
+            var result: [String: JSONValue] = ["name": .string(name)]
+            if let title = text(column.take("title"), column.path("title")) { result["title"] = title }
+            if column.take("isRequired") == .bool(true) { result["required"] = true }
+            let cellType = column.take("cellType")?.stringValue.flatMap { $0 == "default" ? nil : $0 } ?? defaultType
+            var cell = ConvertedKind(type: "text")
+            switch cellType {
+            case "dropdown", "radiogroup", "checkbox", "tagbox":
+                let multiple = cellType == "checkbox" || cellType == "tagbox"
+                cell.type =
+                    ["dropdown": "dropdown", "radiogroup": "single-choice", "checkbox": "multiple-choice"][cellType]
+                    ?? "tagbox"
+                if column.members["choices"] != nil {
+                    choiceOptions(&column, into: &cell, multiple: multiple)
+                } else {
+                    var empty = Members([:], path: column.path)
+                    choiceOptions(&empty, into: &cell, multiple: multiple)
+                    cell.options.removeValue(forKey: "choices")
+                    for key in ["showOtherItem", "hasOther", "showNoneItem", "hasNone", "otherText", "noneText"] {
+                        if column.members[key] != nil {
+                            note(
+                                .notConverted, column.path(key), "'\(key)' of a column without its own choices",
+                                "give the column its choices")
+                            _ = column.take(key)
+                        }
+                    }
+                }
+            case "text":
+                cell = textQuestion(&column)
+            case "comment":
+                cell = ConvertedKind(type: "text", options: ["multiline": true])
+                textLimits(&column, into: &cell)
+            case "boolean":
+                cell.type = "boolean"
+                for (from, to) in [("labelTrue", "trueLabel"), ("labelFalse", "falseLabel")] {
+                    if let label = text(column.take(from), column.path(from)) { cell.options[to] = label }
+                }
+            case "rating":
+                cell = rating(&column)
+            default:
+                note(.notConverted, column.path("cellType"), "cellType '\(cellType)'", "asked as free text")
+            }
+            guard
+                [
+                    "dropdown", "single-choice", "multiple-choice", "tagbox", "text", "number", "boolean", "rating",
+                    "date",
+                ].contains(cell.type)
+            else {
+                note(
+                    .notConverted, column.path("cellType"), "a \(cellType) column that would be '\(cell.type)'",
+                    "asked as free text")
+                result["cellType"] = "text"
+                columns.append(.object(result))
+                continue
+            }
+            if cell.type != "dropdown" { result["cellType"] = .string(cell.type) }
+            if !cell.options.isEmpty { result["options"] = .object(cell.options) }
+            if !cell.validators.isEmpty {
+                note(
+                    .notConverted, column.path, "the checks of column '\(name)'",
+                    "columns take their kind's options, not validators")
+            }
+            _ = column.take("visibleIf").map { _ in
+                note(.notConverted, column.path("visibleIf"), "a column's visibleIf", "columns are always shown")
+            }
+            finish(column, layout: cell.layout.union(["width", "minWidth", "totalType", "totalDisplayStyle"]))
+            columns.append(.object(result))
+        }
+        kind.options["columns"] = .array(columns)
         return kind
     }
 

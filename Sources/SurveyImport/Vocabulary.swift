@@ -63,7 +63,6 @@ enum Vocabulary {
     static let unconvertedTypes: [String: String] = [
         "paneldynamic": "repeating groups (dynamic panels) are not supported yet",
         "matrixdynamic": "repeating rows (dynamic matrices) are not supported yet",
-        "matrixdropdown": "matrices with a kind per column are not supported yet",
         "custom": "custom components are not supported",
         "composite": "composite components are not supported",
     ]

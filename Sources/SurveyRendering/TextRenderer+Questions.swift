@@ -289,13 +289,28 @@ extension TextRenderer {
         var fields = composite.fields
         if let error = question.error {
             showError(error.message)
+            // A cell's error ("row.column") asks its row again.
             if let field = error.error.field, drafts[question.id] != nil,
                 let only = fields.first(where: { $0.name == field })
+                    ?? fields.first(where: { field.hasPrefix($0.name + ".") })
             {
                 fields = [only]
             }
         }
         for field in fields {
+            // A field of fields (a matrix-dropdown row): ask each cell as "row › column".
+            if case .composite(let cells) = field.input {
+                var row = draft[field.name]?.objectValue ?? [:]
+                for cell in cells.fields {
+                    switch askField(cell, label: field.label + " › " + cell.label, current: row[cell.name]) {
+                    case .command(let action): return action
+                    case .value(let value): row[cell.name] = value
+                    case .skipped: break
+                    }
+                }
+                if !row.isEmpty { draft[field.name] = .object(row) }
+                continue
+            }
             if !isMatrix { showFieldInput(field.input) }
             let label = field.label + (field.isRequired ? " *" : "")
             let current = draft[field.name].map { " [" + display($0, for: field.input) + "]" } ?? ""
@@ -327,6 +342,34 @@ extension TextRenderer {
         guard !draft.isEmpty else { return nil }
         drafts[question.id] = draft
         return .answer(stepID: question.id, value: .object(draft))
+    }
+
+    /// What asking one field gave.
+    enum FieldReply {
+        case value(JSONValue)
+        case skipped
+        case command(RendererAction)
+    }
+
+    /// Asks one field of a composite until its line parses (an empty line skips it).
+    mutating func askField(_ field: CompositeField, label: String, current: JSONValue?) -> FieldReply {
+        showFieldInput(field.input)
+        let prompt =
+            label + (field.isRequired ? " *" : "") + (current.map { " [" + display($0, for: field.input) + "]" } ?? "")
+        while true {
+            let reply = readLine(prompt: prompt)
+            guard case .line(let text) = reply else {
+                if case .command(let action) = reply { return .command(action) }
+                return .skipped
+            }
+            if text.allSatisfy(\.isWhitespace) { return .skipped }
+            if showSearch(text, in: field.input) { continue }
+            do {
+                return .value(try field.input.parse(line: text))
+            } catch {
+                showError(strings.message(for: error))
+            }
+        }
     }
 
     func showFieldInput(_ input: InputPrimitive) {

@@ -113,6 +113,14 @@ function walk(surveyJSON, answers) {
         for (const error of element.errors || []) {
           errors.push({ name: element.name, error: error.getText ? error.getText() : String(error.text) });
         }
+        // A matrix with a kind per column (matrixdropdown) keeps its errors in its cells' questions.
+        for (const row of (element.getType && element.getType() === "matrixdropdown" && element.visibleRows) || []) {
+          for (const cell of row.cells || []) {
+            for (const error of (cell.question && cell.question.errors) || []) {
+              errors.push({ name: element.name, error: error.getText ? error.getText() : String(error.text) });
+            }
+          }
+        }
       }
       blocked = { page: page.name, errors };
       break;

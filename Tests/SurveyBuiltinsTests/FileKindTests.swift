@@ -145,3 +145,102 @@ struct SignatureTypeTests {
         invalid.check(SignatureType())
     }
 }
+
+/// `matrix-dropdown`: rows × columns, each column a question of its own kind.
+struct MatrixDropdownTypeTests {
+    static let options: JSONValue = [
+        "rows": ["Email", ["value": "chat", "label": ["en": "Chat", "fr": "Messagerie"]]],
+        "choices": ["daily", "weekly", "never"],
+        "columns": [
+            ["name": "often", "title": ["en": "How often", "fr": "Fréquence"], "required": true],
+            ["name": "hours", "cellType": "number", "options": ["min": 0, "max": 80]],
+            ["name": "tools", "cellType": "multiple-choice", "options": ["choices": ["web", "app"]]],
+            ["name": "likes", "cellType": "boolean"],
+        ],
+    ]
+
+    @Test func eachCellIsCheckedByItsColumnsKind() throws {
+        let question = try configure(MatrixDropdownType(), Self.options)
+        #expect(
+            try question.normalize([
+                "Email": ["often": "Daily", "hours": "5", "tools": ["app"], "likes": true],
+                "chat": ["often": "never", "hours": nil, "tools": []],
+            ]) == [
+                "Email": ["often": "daily", "hours": 5, "tools": ["app"], "likes": true], "chat": ["often": "never"],
+            ])
+        #expect(try question.normalize([:]) == .null)
+        #expect(try question.normalize(["Email": [:]]) == .null)
+        let range = answerError(question, ["Email": ["often": "daily", "hours": 81]])
+        #expect(range?.code == "aboveMaximum" && range?.field == "Email.hours")
+        let choice = answerError(question, ["chat": ["often": "hourly"]])
+        #expect(choice?.code == "notAChoice" && choice?.field == "chat.often")
+        let missing = answerError(question, ["chat": ["hours": 3]])
+        #expect(missing?.code == "missingField" && missing?.field == "Email.often")
+        #expect(missing?.arguments["field"] == "How often")
+        do {
+            _ = try question.normalize(
+                ["chat": ["hours": 3]], in: PresentationContext(locale: "fr", defaultLocale: "en"))
+            Issue.record("accepted a row without its required cell")
+        } catch {
+            #expect(error.arguments["field"] == "Fréquence")
+        }
+    }
+
+    @Test func wrongShapesNameTheRowOrColumn() throws {
+        let question = try configure(MatrixDropdownType(), Self.options)
+        #expect(answerError(question, "daily")?.code == "wrongShape")
+        #expect(answerError(question, ["Fax": ["often": "daily"]])?.field == "Fax")
+        #expect(answerError(question, ["Email": ["colour": "red"]])?.field == "Email.colour")
+        #expect(answerError(question, ["Email": "daily"])?.field == "Email")
+        let everyRow = try configure(
+            MatrixDropdownType(),
+            ["rows": ["a", "b"], "columns": [["name": "n", "cellType": "text"]], "allRowsRequired": true])
+        #expect(answerError(everyRow, ["a": ["n": "x"]])?.code == "missingRow")
+    }
+
+    @Test func itIsAskedAsAFormOfRowsOfCells() throws {
+        let question = try configure(MatrixDropdownType(), Self.options)
+        guard case .composite(let rows) = question.input(in: PresentationContext(locale: "fr", defaultLocale: "en"))
+        else {
+            Issue.record("not a composite")
+            return
+        }
+        #expect(rows.presentation == "matrix-dropdown")
+        #expect(rows.fields.map(\.label) == ["Email", "Messagerie"])
+        guard case .composite(let cells) = rows.fields[0].input else {
+            Issue.record("a row is not a composite")
+            return
+        }
+        #expect(cells.fields.map(\.name) == ["often", "hours", "tools", "likes"])
+        #expect(cells.fields[0].label == "Fréquence" && cells.fields[0].isRequired)
+        #expect(cells.fields[0].input.choiceInput?.presentation == "dropdown")
+        #expect(cells.fields[1].input.kindName == "number")
+        let summary = question.summarize(
+            [try question.normalize(["Email": ["often": "daily"], "chat": ["often": "weekly", "hours": 2]]), .null],
+            in: english)
+        #expect(summary.answered == 1)
+        #expect(summary.buckets.filter { $0.count == 1 }.map(\.value) == ["Email.often", "chat.often", "chat.hours"])
+    }
+
+    @Test(arguments: [
+        OptionErrorCase(["rows": ["a"]], .missingField, "$.options"),
+        OptionErrorCase(["rows": ["a"], "columns": []], .invalidOptions, "$.options.columns"),
+        OptionErrorCase(["rows": ["a"], "columns": [["name": "c"]]], .missingField, "$.options.columns[0]"),
+        OptionErrorCase(
+            ["rows": ["a"], "columns": [["name": "c", "cellType": "sparkle"]]], .invalidOptions,
+            "$.options.columns[0].cellType"),
+        OptionErrorCase(
+            ["rows": ["a"], "columns": [["name": "c", "cellType": "number", "options": ["min": "x"]]]], .invalidValue,
+            "$.options.columns[0].options.min"),
+        OptionErrorCase(
+            ["rows": ["a"], "columns": [["name": "c", "cellType": "text"], ["name": "c", "cellType": "text"]]],
+            .invalidOptions,
+            "$.options.columns[1]"),
+        OptionErrorCase(
+            ["rows": ["a"], "columns": [["name": "c", "cellType": "text", "colour": 1]]], .unknownField,
+            "$.options.columns[0].colour"),
+    ])
+    func rejectsInvalidOptions(invalid: OptionErrorCase) {
+        invalid.check(MatrixDropdownType())
+    }
+}

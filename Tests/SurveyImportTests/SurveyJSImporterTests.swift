@@ -209,6 +209,30 @@ func convertAndLoad(_ text: String) throws -> (SurveyJSConversion, Survey) {
         #expect(conversion.notes.map(\.description).contains { $0.contains("a skip trigger missing a member") })
     }
 
+    @Test func aMatrixDropdownKeepsAKindPerColumn() throws {
+        let (conversion, survey) = try convertAndLoad(
+            """
+            {"pages": [{"name": "p", "elements": [{"type": "matrixdropdown", "name": "m", "rows": ["a"], "choices": [1, 2],
+              "cellType": "radiogroup",
+              "columns": [{"name": "c1"}, {"name": "c2", "cellType": "text", "inputType": "number", "isRequired": true},
+                          {"name": "c3", "cellType": "comment"}, {"name": "c4", "cellType": "expression"},
+                          {"name": "c5", "cellType": "dropdown", "choices": ["x"], "showOtherItem": true}]}]}]}
+            """)
+        #expect(survey.stepIDs == ["m"])
+        let options = try #require(
+            conversion.survey["steps"]?.arrayValue?.first?["steps"]?.arrayValue?.first?["options"])
+        #expect(options["rows"] == ["a"] && options["choices"] == [1, 2])
+        #expect(
+            options["columns"] == [
+                ["name": "c1", "cellType": "single-choice"],
+                ["name": "c2", "cellType": "number", "required": true],
+                ["name": "c3", "cellType": "text", "options": ["multiline": true]],
+                ["name": "c4", "cellType": "text"],
+                ["name": "c5", "options": ["choices": ["x"], "other": true]],
+            ])
+        #expect(conversion.notes.map(\.description).contains { $0.contains("cellType 'expression'") })
+    }
+
     @Test func theOutputIsReadableAndStable() throws {
         let conversion = try SurveyJSImporter.convert(
             text:

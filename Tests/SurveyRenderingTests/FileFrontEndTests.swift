@@ -84,3 +84,47 @@ import Testing
         #expect(answers["sig"] == ["file": "s/1.svg", "format": "svg"])
     }
 }
+
+/// `matrix-dropdown` through the terminal (a row at a time, "row › column") and the protocol.
+@Suite struct MatrixDropdownFrontEndTests {
+    static let text = """
+        {"formatVersion": 1, "id": "md", "title": "Tools", "steps": [
+          {"id": "usage", "type": "matrix-dropdown", "title": "How do you use them?",
+           "options": {"rows": ["Email", "Chat"], "choices": ["daily", "weekly", "never"],
+             "columns": [{"name": "often", "title": "How often"},
+                         {"name": "hours", "title": "Hours", "cellType": "number", "options": {"max": 80}}]}},
+          {"id": "why", "type": "text", "visibleIf": "{usage.Email.often} = 'daily'"}
+        ]}
+        """
+
+    static func load() throws -> Survey {
+        try SurveyLoader(registry: .builtins()).load(text: text, source: "md.json")
+    }
+
+    @Test func theTerminalAsksEachCellAndReAsksTheRowAtFault() throws {
+        let (outcome, output) = runText(try Self.load(), ["1", "100", "/wee", "2", "", "", "50", "because"])
+        #expect(output.contains("Email › How often › "))
+        #expect(output.contains("Chat › Hours › "))
+        #expect(output.contains("Enter a value of at most 80."))
+        #expect(output.contains("  2) weekly"))
+        let answers = try #require(outcome.result?.answers)
+        #expect(answers["usage"] == ["Email": ["often": "daily", "hours": 50], "Chat": ["often": "weekly"]])
+        #expect(answers["why"] == "because")
+    }
+
+    @Test func theProtocolSendsRowsOfCells() throws {
+        let (outcome, events) = runJSON(
+            try Self.load(),
+            [
+                #"{"command":"answer","stepId":"usage","value":{"Chat":{"often":"never","hours":1}}}"#,
+                #"{"command":"next"}"#,
+            ])
+        let input = try #require(
+            events.first { $0.event == "step" }?["step"]?["questions"]?.arrayValue?.first?["input"])
+        #expect(input["kind"] == "composite" && input["presentation"] == "matrix-dropdown")
+        let row = try #require(input["fields"]?.arrayValue?.first)
+        #expect(row["name"] == "Email" && row["input"]?["kind"] == "composite")
+        #expect(row["input"]?["fields"]?.arrayValue?.map { $0["name"] ?? .null } == ["often", "hours"])
+        #expect(outcome.result?.answers["usage"] == ["Chat": ["often": "never", "hours": 1]])
+    }
+}

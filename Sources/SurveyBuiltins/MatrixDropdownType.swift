@@ -1,0 +1,217 @@
+import SurveyCore
+
+/// Rows × columns where each column is a question of its own kind (SurveyJS's `matrixdropdown`):
+/// for each product, a drop-down of how often, a number of how many, a yes/no.
+///
+/// | Option | Type | Default | Meaning |
+/// |---|---|---|---|
+/// | `rows` | array, required, non-empty | — | Each a string or `{ "value", "label"? }`; values unique. |
+/// | `columns` | array, required, non-empty | — | Each `{ "name", "title"?, "cellType"?, "required"?, "options"? }`; names unique. |
+/// | `choices` | array | none | The choices of choice columns that have none of their own. |
+/// | `allRowsRequired` | Boolean | `false` | Every row must have at least one cell answered. |
+///
+/// Column members: `name` (the key in each row's answer), `title` (text; default the name),
+/// `cellType` (`"dropdown"` default, `"single-choice"`, `"multiple-choice"`, `"tagbox"`, `"text"`,
+/// `"number"`, `"boolean"`, `"rating"`, `"date"`), `required` (every row must answer this column), and
+/// `options`, read exactly as that kind's own options (`{"min": 0}` for a number column;
+/// `choices` defaults to the question's).
+///
+/// **Answer:** an object from row value to an object from column name to that cell's answer, each
+/// checked and normalised by its column's kind; empty cells and rows are left out, and an answer with
+/// no cell filled is no answer. Errors carry `field` `"<row>.<column>"` and the cell kind's own code,
+/// or `wrongShape` (not an object, an unknown row or column), `missingField` (`field` the column's
+/// title) for an empty required cell, `missingRow` (`row`) with `allRowsRequired`.
+///
+/// As an input it is a `composite` with presentation `"matrix-dropdown"`: a field per row whose input
+/// is a `composite` of the columns. The summary has a bucket per row and column, value
+/// `"<row>.<column>"`, counting the rows that answered that cell.
+///
+/// ```json
+/// { "id": "usage", "type": "matrix-dropdown", "title": "How do you use…",
+///   "options": { "rows": ["Email", "Chat"], "choices": ["daily", "weekly", "never"],
+///                "columns": [ { "name": "often", "title": "How often" },
+///                             { "name": "hours", "cellType": "number", "options": { "min": 0, "max": 24 } } ] } }
+/// ```
+public struct MatrixDropdownType: QuestionType {
+    /// One column: a configured question of its kind.
+    struct Column: Sendable {
+        var name: String
+        var title: LocalizedText?
+        var isRequired: Bool
+        var question: ConfiguredQuestion
+    }
+
+    /// The decoded options of a matrix-dropdown question.
+    public struct Options: Sendable {
+        var rows: [ChoiceDefinition]
+        var columns: [Column]
+        var isEveryRowRequired: Bool
+    }
+
+    /// The kinds a column may have.
+    static let cellTypes: [String: AnyQuestionType] = [
+        "dropdown": AnyQuestionType(DropdownType()), "single-choice": AnyQuestionType(SingleChoiceType()),
+        "multiple-choice": AnyQuestionType(MultipleChoiceType()), "tagbox": AnyQuestionType(TagboxType()),
+        "text": AnyQuestionType(TextType()), "number": AnyQuestionType(NumberType()),
+        "boolean": AnyQuestionType(BooleanType()), "rating": AnyQuestionType(RatingType()),
+        "date": AnyQuestionType(DateType()),
+    ]
+    static let choiceCellTypes: Set<String> = ["dropdown", "single-choice", "multiple-choice", "tagbox"]
+
+    /// Creates the type (its configuration comes from each question's options).
+    public init() {}
+
+    public var typeID: String { "matrix-dropdown" }
+    public var summary: String {
+        "Rows × columns where each column has its own kind (drop-down, number, text, yes/no…)"
+    }
+
+    public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
+        let rows = try ChoiceList.readRequired("rows", from: &reader, form: .plain, allowsNumbers: true)
+        let sharedChoices = reader.value("choices")
+        let stepID = reader.stepID
+        guard
+            let columns = try reader.optionalArray(
+                "columns",
+                { (json, path) throws(SurveyError) -> Column in
+                    var column = try OptionsReader(json, path: path, stepID: stepID)
+                    let name = try column.string("name")
+                    guard !name.isEmpty else {
+                        throw column.error("name", "'name' must not be empty", kind: .invalidOptions)
+                    }
+                    let cellType = try column.string("cellType", default: "dropdown")
+                    guard let kind = Self.cellTypes[cellType] else {
+                        throw column.error(
+                            "cellType",
+                            Suggestion.unknown("cellType", cellType, validValues: Self.cellTypes.keys.sorted()),
+                            kind: .invalidOptions)
+                    }
+                    var options = column.value("options") ?? .object([:])
+                    if Self.choiceCellTypes.contains(cellType), case .object(var members) = options,
+                        members["choices"] == nil
+                    {
+                        guard let sharedChoices else {
+                            throw column.error(
+                                nil, "a \(cellType) column needs 'choices' in its options or in the question's",
+                                kind: .missingField)
+                        }
+                        members["choices"] = sharedChoices
+                        options = .object(members)
+                    }
+                    let question = try kind.configure(options: options, path: path.appending("options"), stepID: stepID)
+                    let result = Column(
+                        name: name, title: try column.optionalText("title"),
+                        isRequired: try column.bool("required", default: false), question: question)
+                    try column.finish()
+                    return result
+                })
+        else {
+            throw reader.error(nil, "missing required member 'columns' (an array of columns)", kind: .missingField)
+        }
+        guard !columns.isEmpty else {
+            throw reader.error("columns", "'columns' must have at least 1 element", kind: .invalidOptions)
+        }
+        var seen: [String: Int] = [:]
+        for (index, column) in columns.enumerated() {
+            if let first = seen[column.name] {
+                throw SurveyError(
+                    .invalidOptions, "duplicate column name '\(column.name)' (already used by columns[\(first)])",
+                    path: reader.path.appending("columns").appending(index), stepID: stepID)
+            }
+            seen[column.name] = index
+        }
+        return Options(
+            rows: rows, columns: columns, isEveryRowRequired: try reader.bool("allRowsRequired", default: false))
+    }
+
+    public func input(for options: Options, in context: PresentationContext) -> InputPrimitive {
+        let cells = CompositeInput(
+            fields: options.columns.map { column in
+                CompositeField(
+                    name: column.name, label: column.title.map { context.text($0) } ?? column.name,
+                    isRequired: column.isRequired, input: column.question.input(in: context))
+            },
+            presentation: "matrix-dropdown-row")
+        return .composite(
+            CompositeInput(
+                fields: options.rows.map {
+                    CompositeField(
+                        name: $0.value, label: $0.label.resolved(in: context),
+                        isRequired: options.isEveryRowRequired || options.columns.contains(where: \.isRequired),
+                        input: .composite(cells))
+                },
+                presentation: "matrix-dropdown"))
+    }
+
+    public func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {
+        try normalize(answer, options: options, in: .english)
+    }
+
+    public func normalize(_ answer: JSONValue, options: Options, in context: PresentationContext) throws(AnswerError)
+        -> JSONValue
+    {
+        let form = try FormAnswer(
+            answer, allowed: options.rows.map(\.value), describedAs: "an object with a member per row")
+        var result: [String: JSONValue] = [:]
+        for row in options.rows {
+            var cells: [String: JSONValue] = [:]
+            if let value = form.members[row.value] {
+                let rowForm: FormAnswer
+                do {
+                    rowForm = try FormAnswer(
+                        value, allowed: options.columns.map(\.name), describedAs: "an object with a member per column")
+                } catch {
+                    var located = error
+                    located.field = error.field.map { "\(row.value).\($0)" } ?? row.value
+                    throw located
+                }
+                for column in options.columns {
+                    guard let cell = rowForm.members[column.name], !column.question.isEmpty(cell) else { continue }
+                    do {
+                        let normal = try column.question.normalize(cell, in: context)
+                        if !column.question.isEmpty(normal) { cells[column.name] = normal }
+                    } catch {
+                        var located = error
+                        located.field = "\(row.value).\(column.name)"
+                        throw located
+                    }
+                }
+            }
+            if !cells.isEmpty { result[row.value] = .object(cells) }
+        }
+        if result.isEmpty { return .null }
+        for row in options.rows {
+            let cells = result[row.value]?.objectValue ?? [:]
+            if cells.isEmpty, options.isEveryRowRequired {
+                let label = row.label.resolved(in: context)
+                throw AnswerError(
+                    code: "missingRow", message: "Answer the row '\(label)'.", arguments: ["row": label],
+                    field: row.value)
+            }
+            for column in options.columns where column.isRequired && cells[column.name] == nil {
+                let label = column.title.map { context.text($0) } ?? column.name
+                throw AnswerError(
+                    code: "missingField", message: "Fill in '\(label)'.", arguments: ["field": label],
+                    field: "\(row.value).\(column.name)")
+            }
+        }
+        return .object(result)
+    }
+
+    public func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
+        let answered = answers.filter { !$0.isEmptyAnswer }
+        var buckets: [AnswerSummary.Bucket] = []
+        for row in options.rows {
+            for column in options.columns {
+                let count = answered.filter { $0[row.value]?[column.name] != nil }.count
+                buckets.append(
+                    .init(
+                        value: "\(row.value).\(column.name)",
+                        label: row.label.resolved(in: context) + ": "
+                            + (column.title.map { context.text($0) } ?? column.name),
+                        count: count, percentage: Summaries.percentage(count, of: answered.count)))
+            }
+        }
+        return AnswerSummary(answered: answered.count, buckets: buckets)
+    }
+}
