@@ -150,7 +150,7 @@ let package = Package(
         ),
         // Fuzz targets (Tests/fuzz.sh runs them under libFuzzer; the tests replay their corpus).
         .target(
-            name: "SurveyFuzzTargets", dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyRendering"],
+            name: "SurveyFuzzTargets", dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyImport"],
             path: "Tests/Fuzz/SurveyFuzzTargets", swiftSettings: strictSettings),
         .executableTarget(
             name: "SurveyFuzz", dependencies: ["SurveyFuzzTargets"], path: "Tests/Fuzz/SurveyFuzz",

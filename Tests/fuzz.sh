@@ -7,11 +7,12 @@
 #   Tests/fuzz.sh --runs 5000000 --jobs 2 protocol   # 2 processes of 5,000,000 each: 10M on 2 cores
 #
 # Targets (Tests/Fuzz/SurveyFuzzTargets/FuzzTargets.swift): json, loader, expression, protocol,
-# state. Each starts from Tests/Fuzz/Corpus/<target>/ (new interesting inputs go to a scratch
-# copy, not the repository). A crash, leak or timeout (10 s per input) stops with the input saved as
-# .build/fuzz/crash-<target>-*; add it to the corpus as a regression test once fixed
-# (`swift test --filter CorpusReplayTests` replays the corpus). The timeout is wall-clock time: run
-# long runs on an otherwise idle machine (a niced fuzzer starved by builds can report a false one).
+# state, surveyjs (the SurveyJS importer). Each starts from Tests/Fuzz/Corpus/<target>/ (new
+# interesting inputs go to a scratch copy, not the repository). A crash, leak or timeout (10 s per
+# input) stops with the input saved as .build/fuzz/crash-<target>-*; add it to the corpus as a
+# regression test once fixed (`swift test --filter CorpusReplayTests` replays the corpus). The
+# timeout is wall-clock time: run long runs on an otherwise idle machine (a niced fuzzer starved by
+# builds can report a false one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,11 +25,11 @@ while [ $# -gt 0 ]; do
         --seconds) seconds="$2"; shift 2 ;;
         --runs) runs="$2"; shift 2 ;;
         --jobs) jobs="$2"; shift 2 ;;
-        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
         *) targets+=("$1"); shift ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(json loader expression protocol state)
+[ ${#targets[@]} -gt 0 ] || targets=(json loader expression protocol state surveyjs)
 
 build=.build/fuzz
 swift build -c release --build-path "$build" --product SurveyFuzz \

@@ -9,10 +9,31 @@ import SurveyCore
 /// | `minLength` | integer ≥ 0 | none | Fewest characters (after trimming). |
 /// | `maxLength` | integer ≥ 0 | none | Most characters; at least `minLength`. |
 /// | `pattern` | string | none | A regular expression (`NSRegularExpression` syntax) the whole answer must match. |
-/// | `placeholder` | text | none | Hint shown in an empty field. |
+/// | `placeholder` | text | none | Hint shown in an empty field (default: a mask's pattern). |
+/// | `inputType` | string | `"text"` | What the text must be (SurveyJS's `inputType`): `email`, `tel`, `url`, `color`, `password`, `time`, `month`, `week`, `datetime-local`. |
+/// | `mask` | object | none | An input mask (SurveyJS's `maskType` and `maskSettings`), below. |
 ///
 /// **Answer:** a string, normalised by trimming surrounding whitespace. Lengths count characters
 /// (grapheme clusters). Errors: `wrongShape`, `tooShort` (`min`), `tooLong` (`max`), `patternMismatch`.
+///
+/// `inputType` checks and normalises the text: `email` (lower-cased domain; `invalidEmail`), `tel`
+/// (7–15 digits; `invalidPhone`), `url` (`http`/`https`), `color` (`#rrggbb`, lower-case; `#abc`
+/// expands), `time` (`HH:MM`), `month` (`YYYY-MM`), `week` (`YYYY-Www`), `datetime-local`
+/// (`YYYY-MM-DDTHH:MM`); `password` only asks front ends to hide what is typed. These errors are
+/// `invalidFormat` with an `example` ("Enter a value like 14:30."). `number`, `date` and `range`
+/// are kinds of their own (`"type": "number"`, `"date"`, `"slider"`): naming them is a load error
+/// that says so. Front ends get the input type as the presentation hint (`tel` as `"phone"`).
+///
+/// `mask` (`type` and its settings): `{"type": "pattern", "pattern": "+1 (999) 999-9999"}` — `9` a
+/// digit, `a` a letter, `#` either, the rest literal; the text may be typed with or without the
+/// literals and is kept without them (`"5551234567"`) unless `"saveMaskedValue": true`.
+/// `{"type": "numeric", "decimalSeparator"?: ".", "thousandsSeparator"?: ",", "precision"?: 2,
+/// "allowNegativeValues"?: true, "min"?, "max"?}` — a number typed with those separators, kept as a
+/// JSON number truncated to `precision` decimals. `"currency"` is `numeric` with `prefix` and
+/// `suffix` ("$", " €") that may be typed. `{"type": "datetime", "pattern": "mm/dd/yyyy"}` — a date
+/// (`dd`, `mm`, `yyyy` or `yy`), a time (`HH:MM`) or both, kept in ISO 8601 (`2026-12-01`, `14:30`,
+/// `2026-12-01T14:30`); the date must exist. A text that does not fit is `invalidFormat` (with the
+/// pattern as `example`), or `notANumber`, `belowMinimum`, `aboveMaximum`.
 ///
 /// ```json
 /// { "id": "zip", "type": "text", "title": "Postcode",
@@ -26,6 +47,8 @@ public struct TextType: QuestionType {
         var maximumLength: Int?
         var pattern: NSRegularExpression?
         var placeholder: LocalizedText?
+        var inputType = TextInputType.text
+        var mask: TextMask?
     }
 
     /// Creates the type (its configuration comes from each question's options).
@@ -53,6 +76,28 @@ public struct TextType: QuestionType {
             }
         }
         options.placeholder = try reader.optionalText("placeholder")
+        if let name = try reader.optionalString("inputType") {
+            if let kind = TextInputType.ownKinds[name] {
+                throw reader.error(
+                    "inputType", "inputType '\(name)' is a kind of its own: use \"type\": \"\(kind)\"",
+                    kind: .invalidOptions)
+            }
+            guard let inputType = TextInputType(rawValue: name) else {
+                throw reader.error(
+                    "inputType",
+                    Suggestion.unknown("inputType", name, validValues: TextInputType.allCases.map(\.rawValue)),
+                    kind: .invalidOptions)
+            }
+            options.inputType = inputType
+        }
+        if let json = reader.value("mask") {
+            var maskReader = try OptionsReader(json, path: reader.path.appending("mask"), stepID: reader.stepID)
+            options.mask = try TextMask.read(from: &maskReader)
+            try maskReader.finish()
+            if options.inputType != .text {
+                throw reader.error("mask", "'mask' is for \"inputType\": \"text\" questions", kind: .invalidOptions)
+            }
+        }
         return options
     }
 
@@ -60,12 +105,19 @@ public struct TextType: QuestionType {
         .freeText(
             TextInput(
                 isMultiline: options.isMultiline, minimumLength: options.minimumLength,
-                maximumLength: options.maximumLength, placeholder: context.text(options.placeholder)))
+                maximumLength: options.maximumLength,
+                placeholder: context.text(options.placeholder) ?? options.mask?.placeholder,
+                presentation: options.mask?.presentation ?? options.inputType.presentation))
     }
 
     public func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {
+        var answer = answer
+        if let mask = options.mask {
+            answer = try mask.normalize(answer)
+            guard case .string = answer else { return answer }
+        }
         guard case .string(let raw) = answer else { throw AnswerError.wrongShape(expected: "text", got: answer) }
-        let text = raw.trimmed
+        let text = try options.inputType.normalize(raw.trimmed)
         if let minimum = options.minimumLength, text.count < minimum {
             throw AnswerError(
                 code: "tooShort", message: "Enter at least \(minimum) characters.", arguments: ["min": String(minimum)])

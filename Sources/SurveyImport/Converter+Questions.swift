@@ -148,14 +148,18 @@ extension Converter {
             var kind = ConvertedKind(type: "text")
             textLimits(&members, into: &kind)
             switch inputType {
-            case "text", "password", "tel", "url", "color", "search": break
+            case "text", "search": break
+            // survey-core checks an email address on Next, as a validator does.
             case "email": kind.validators.append(["type": "email"])
-            case "time", "month", "week", "datetime-local", "datetime":
-                note(
-                    .notConverted, members.path("inputType"), "inputType '\(inputType)'",
-                    "asked as free text: the answer is not checked to be a \(inputType)")
+            case "password", "tel", "url", "color", "time", "month", "week", "datetime-local":
+                kind.options["inputType"] = .string(inputType)
+            case "datetime":
+                kind.options["inputType"] = "datetime-local"
             default:
                 note(.notConverted, members.path("inputType"), "inputType '\(inputType)'", "asked as free text")
+            }
+            if let maskType = members.take("maskType")?.stringValue, maskType != "none" {
+                mask(maskType, &members, into: &kind)
             }
             for key in ["min", "max", "step"] where members.take(key) != nil {
                 note(
@@ -165,6 +169,44 @@ extension Converter {
             expressionBounds(&members)
             return kind
         }
+    }
+
+    /// `maskType` with `maskSettings` → the text's `mask`.
+    mutating func mask(_ type: String, _ members: inout Members, into kind: inout ConvertedKind) {
+        let known: [String: [String]] = [
+            "pattern": ["pattern", "saveMaskedValue"],
+            "numeric": ["decimalSeparator", "thousandsSeparator", "precision", "allowNegativeValues", "min", "max"],
+            "currency": [
+                "decimalSeparator", "thousandsSeparator", "precision", "allowNegativeValues", "min", "max", "prefix",
+                "suffix",
+            ],
+            "datetime": ["pattern"],
+        ]
+        guard let keys = known[type], kind.options["inputType"] == nil else {
+            note(
+                .notConverted, members.path("maskType"), "maskType '\(type)'",
+                "masks are pattern, numeric, currency or datetime, on plain text")
+            _ = members.take("maskSettings")
+            return
+        }
+        var mask: [String: JSONValue] = ["type": .string(type)]
+        var settings = Members(members.take("maskSettings")?.objectMembers ?? [:], path: members.path("maskSettings"))
+        for key in keys {
+            if let value = settings.take(key) { mask[key] = value }
+        }
+        if type != "pattern", let saved = settings.take("saveMaskedValue"), saved == .bool(true) {
+            note(
+                .notConverted, settings.path("saveMaskedValue"), "saveMaskedValue on a \(type) mask",
+                "the number itself is kept")
+        }
+        if type == "datetime", mask["pattern"] == nil { mask["pattern"] = "mm/dd/yyyy" }
+        if type == "pattern", mask["pattern"] == nil {
+            note(.notConverted, settings.path, "a pattern mask without a pattern", "no mask is applied")
+            finish(settings)
+            return
+        }
+        finish(settings)
+        kind.options["mask"] = .object(mask)
     }
 
     mutating func expressionBounds(_ members: inout Members) {

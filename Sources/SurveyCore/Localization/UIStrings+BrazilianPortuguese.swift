@@ -70,6 +70,7 @@ extension UIStrings {
         "error.tooLongRecording": "A gravação pode ter no máximo {max} segundos.",
         "error.fileTooLarge": "O arquivo pode ter no máximo {max}.",
         "error.tooManyFiles": "Anexe no máximo {max} arquivos.",
+        "error.invalidFormat": "Digite um valor como {example}.",
         "error.pluginFailure": "Não foi possível verificar esta resposta. Tente novamente.",
         "error.notAnswerable": "Esta etapa não requer resposta.",
         "error.readOnly": "Esta resposta não pode ser alterada.",

@@ -70,6 +70,7 @@ extension UIStrings {
         "error.tooLongRecording": "The recording may be at most {max} seconds long.",
         "error.fileTooLarge": "The file may be at most {max}.",
         "error.tooManyFiles": "Attach at most {max} files.",
+        "error.invalidFormat": "Enter a value like {example}.",
         "error.pluginFailure": "This answer could not be checked. Please try again.",
         "error.notAnswerable": "This step takes no answer.",
         "error.readOnly": "This answer cannot be changed.",

@@ -70,6 +70,7 @@ extension UIStrings {
         "error.tooLongRecording": "L’enregistrement ne doit pas dépasser {max} secondes.",
         "error.fileTooLarge": "Le fichier ne doit pas dépasser {max}.",
         "error.tooManyFiles": "Joignez au plus {max} fichiers.",
+        "error.invalidFormat": "Saisissez une valeur comme {example}.",
         "error.pluginFailure": "Impossible de vérifier cette réponse. Veuillez réessayer.",
         "error.notAnswerable": "Cette étape n’attend pas de réponse.",
         "error.readOnly": "Cette réponse ne peut pas être modifiée.",

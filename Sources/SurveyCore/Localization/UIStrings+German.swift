@@ -70,6 +70,7 @@ extension UIStrings {
         "error.tooLongRecording": "Die Aufnahme darf höchstens {max} Sekunden lang sein.",
         "error.fileTooLarge": "Die Datei darf höchstens {max} groß sein.",
         "error.tooManyFiles": "Hängen Sie höchstens {max} Dateien an.",
+        "error.invalidFormat": "Geben Sie einen Wert wie {example} ein.",
         "error.pluginFailure": "Diese Antwort konnte nicht geprüft werden. Bitte versuchen Sie es erneut.",
         "error.notAnswerable": "Dieser Schritt erfordert keine Antwort.",
         "error.readOnly": "Diese Antwort kann nicht geändert werden.",

@@ -70,6 +70,7 @@ extension UIStrings {
         "error.tooLongRecording": "La registrazione può durare al massimo {max} secondi.",
         "error.fileTooLarge": "Il file può essere al massimo di {max}.",
         "error.tooManyFiles": "Allega al massimo {max} file.",
+        "error.invalidFormat": "Inserisci un valore come {example}.",
         "error.pluginFailure": "Non è stato possibile verificare questa risposta. Riprova.",
         "error.notAnswerable": "Questo passaggio non richiede una risposta.",
         "error.readOnly": "Questa risposta non può essere modificata.",

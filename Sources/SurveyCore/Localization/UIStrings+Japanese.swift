@@ -70,6 +70,7 @@ extension UIStrings {
         "error.tooLongRecording": "録音は{max}秒以内にしてください。",
         "error.fileTooLarge": "ファイルは{max}以下にしてください。",
         "error.tooManyFiles": "添付できるファイルは{max}個までです。",
+        "error.invalidFormat": "{example} のような形式で入力してください。",
         "error.pluginFailure": "この回答を確認できませんでした。もう一度お試しください。",
         "error.notAnswerable": "このステップには回答は不要です。",
         "error.readOnly": "この回答は変更できません。",

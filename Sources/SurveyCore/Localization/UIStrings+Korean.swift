@@ -70,6 +70,7 @@ extension UIStrings {
         "error.tooLongRecording": "녹음은 최대 {max}초까지 가능합니다.",
         "error.fileTooLarge": "파일은 최대 {max}까지 가능합니다.",
         "error.tooManyFiles": "파일은 최대 {max}개까지 첨부할 수 있습니다.",
+        "error.invalidFormat": "{example}와 같은 형식으로 입력하세요.",
         "error.pluginFailure": "이 답변을 확인할 수 없습니다. 다시 시도해 주세요.",
         "error.notAnswerable": "이 단계는 답변이 필요하지 않습니다.",
         "error.readOnly": "이 답변은 변경할 수 없습니다.",

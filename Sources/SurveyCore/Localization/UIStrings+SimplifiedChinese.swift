@@ -70,6 +70,7 @@ extension UIStrings {
         "error.tooLongRecording": "录音时长不能超过 {max} 秒。",
         "error.fileTooLarge": "文件不能超过 {max}。",
         "error.tooManyFiles": "最多可附加 {max} 个文件。",
+        "error.invalidFormat": "请按 {example} 的格式输入。",
         "error.pluginFailure": "无法检查此回答，请重试。",
         "error.notAnswerable": "此步骤无需回答。",
         "error.readOnly": "此回答无法更改。",

@@ -70,6 +70,7 @@ extension UIStrings {
         "error.tooLongRecording": "La grabación puede durar como máximo {max} segundos.",
         "error.fileTooLarge": "El archivo puede ocupar como máximo {max}.",
         "error.tooManyFiles": "Adjunte como máximo {max} archivos.",
+        "error.invalidFormat": "Introduzca un valor como {example}.",
         "error.pluginFailure": "No se pudo comprobar esta respuesta. Inténtalo de nuevo.",
         "error.notAnswerable": "Este paso no admite respuesta.",
         "error.readOnly": "Esta respuesta no se puede cambiar.",

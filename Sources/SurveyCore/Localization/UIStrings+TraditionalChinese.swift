@@ -70,6 +70,7 @@ extension UIStrings {
         "error.tooLongRecording": "錄音長度不得超過 {max} 秒。",
         "error.fileTooLarge": "檔案不得超過 {max}。",
         "error.tooManyFiles": "最多可附加 {max} 個檔案。",
+        "error.invalidFormat": "請按 {example} 的格式輸入。",
         "error.pluginFailure": "無法檢查此回答，請再試一次。",
         "error.notAnswerable": "此步驟無需回答。",
         "error.readOnly": "此回答無法變更。",

@@ -195,6 +195,8 @@ public enum UIStringKey: String, Sendable, CaseIterable {
     case errorFileTooLarge = "error.fileTooLarge"
     /// A `file` question with more files than `maxFiles`: "Attach at most {max} files."
     case errorTooManyFiles = "error.tooManyFiles"
+    /// A text that does not fit its `inputType` or mask: "Enter a value like {example}."
+    case errorInvalidFormat = "error.invalidFormat"
     case errorNotAnswerable = "error.notAnswerable"
     case errorPluginFailure = "error.pluginFailure"
     case errorReadOnly = "error.readOnly"

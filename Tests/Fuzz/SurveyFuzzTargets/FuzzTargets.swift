@@ -1,5 +1,6 @@
 import SurveyBuiltins
 import SurveyCore
+import SurveyImport
 import SurveyRendering
 
 /// The fuzz targets: each takes arbitrary bytes and drives one input surface of the engine. None
@@ -11,6 +12,7 @@ public enum FuzzTargets {
     /// The targets by name.
     public static let all: [String: @Sendable ([UInt8]) -> Void] = [
         "json": json, "loader": loader, "expression": expression, "protocol": eventProtocol, "state": state,
+        "surveyjs": surveyJS,
     ]
 
     static let registry = QuestionTypeRegistry.builtins()
@@ -105,6 +107,20 @@ public enum FuzzTargets {
         _ = session.currentStep
         session.next()
         _ = session.state.jsonValue
+    }
+
+    /// The SurveyJS importer on raw bytes: the conversion is valid JSON, the same every time, and what
+    /// loads is walked.
+    @Sendable public static func surveyJS(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let conversion = try? SurveyJSImporter.convert(text: text, source: "fuzz.json", id: "fuzz") else { return }
+        let written = conversion.text
+        guard (try? JSONParser.parse(written)) == conversion.survey else { fatalError("the conversion is not its JSON") }
+        guard (try? SurveyJSImporter.convert(text: text, source: "fuzz.json", id: "fuzz"))?.text == written else {
+            fatalError("two conversions of the same input differ")
+        }
+        guard let survey = try? SurveyLoader(registry: registry).load(text: written, source: "fuzz") else { return }
+        walk(survey, answers: [.string("yes"), .number(3), .bool(true), .array([.string("a")]), .null])
     }
 
     static func walk(_ survey: Survey, answers: [JSONValue]) {
