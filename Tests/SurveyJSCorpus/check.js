@@ -13,10 +13,15 @@
 //
 // A run is one answer script of a case: answers.json is CASE, answers-VARIANT.json is
 // CASE:VARIANT (the names differential.py gives them). A run is bad, and the exit status 1, when
-// survey-core warned (an expression it cannot parse, …), survey.jsonErrors is not empty (an
-// unknown property or type), an answer was never used (its question was never shown), an answer
-// names no question of surveyjs.json, or the run did not end as EXPECTED below says (completed or
-// stopped, and the exact pages visited). Exit status 2: survey-core or node cannot be used.
+// * survey-core warned (an expression it cannot parse, ...) or survey.jsonErrors is not empty (an
+//   unknown property or type);
+// * an answer names no question of surveyjs.json, or was never used (its question never shown);
+// * an answer is not in survey.data as given at the end (its question was hidden by then and
+//   survey-core cleared it, or something changed it; inside dynamic panels and matrix rows each
+//   given member is checked);
+// * the run did not end as EXPECTED below says: the exact pages visited, and completed or stopped.
+// An EXPECTED entry without a run is an error too. Exit status 2: survey-core or node cannot be
+// used, or a file cannot be read.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -28,8 +33,85 @@ const PEER = path.join(CORPUS, "..", "Differential", "peer.js");
 // What each run must do in survey-core: the pages it visits, in order, and whether it completes.
 // A run that stops on purpose says so with `stopped` (the page it stops on is the last visited).
 const EXPECTED = {
+  "app-onboarding": { visited: ["welcome", "habits", "reminders", "look"] },
+  "app-onboarding:no-reminders": { visited: ["welcome", "habits", "reminders", "look"] },
+  "bug-report": { visited: ["summary", "reproduce", "environment", "followup"] },
+  "bug-report:intermittent": { visited: ["summary", "reproduce", "environment", "followup"] },
+  "car-service-booking": { visited: ["vehicle", "work", "appointment", "contact"] },
+  "car-service-booking:electric": { visited: ["vehicle", "work", "appointment", "contact"] },
+  "clinic-intake": { visited: ["patient", "visit", "history", "pregnancy", "insurance", "consent"] },
+  "clinic-intake:checkup": { visited: ["patient", "visit", "history", "insurance", "consent"] },
+  "conference-talk-proposal": { visited: ["speaker", "talk", "workshop", "cospeaker", "extras"] },
+  "conference-talk-proposal:lightning": { visited: ["speaker", "talk", "cospeaker", "extras"] },
+  "course-evaluation": { visited: ["about", "teaching", "labs", "summary"] },
+  "course-evaluation:absent": { visited: ["about", "teaching", "summary"] },
+  "customer-satisfaction": { visited: ["order", "experience", "overall"] },
+  "customer-satisfaction:happy": { visited: ["order", "experience", "overall"] },
+  "employee-engagement": { visited: ["context", "engagement", "wellbeing", "managers", "open"] },
+  "employee-engagement:individual": { visited: ["context", "engagement", "wellbeing", "open"] },
   "event-registration": { visited: ["attendee", "format", "venue", "consent"] },
   "event-registration:online": { visited: ["attendee", "format", "stream", "consent"] },
+  "expense-report": { visited: ["trip", "costs", "approval"] },
+  "expense-report:single-receipt": { visited: ["trip", "costs", "approval"] },
+  "family-health-history": { visited: ["patient", "familyMembers", "counselling", "finish"] },
+  "family-health-history:one-relative": { visited: ["patient", "familyMembers", "finish"] },
+  "gym-membership": { visited: ["member", "choosePlan", "health", "induction", "terms"] },
+  "gym-membership:swimmer": { visited: ["member", "choosePlan", "health", "terms"] },
+  "health-screening": { visited: ["visitor", "symptoms", "clear"] },
+  "health-screening:fever-only": { visited: ["visitor", "symptoms", "postpone"] },
+  "health-screening:unwell": { visited: ["visitor", "symptoms", "gastro", "postpone"] },
+  "home-repair-request": { visited: ["tenant", "problem", "emergency", "access"] },
+  "home-repair-request:routine": { visited: ["tenant", "problem", "access"] },
+  "hotel-stay-feedback": { visited: ["stay", "business", "overall"] },
+  "hotel-stay-feedback:leisure": { visited: ["stay", "overall"] },
+  "household-census": { visited: ["home", "others", "work"] },
+  "household-census:alone": { visited: ["home", "work"] },
+  "insurance-quote": { visited: ["driver", "vehicle", "addresses", "correspondence", "quote"] },
+  "insurance-quote:claims": { visited: ["driver", "claims", "vehicle", "addresses", "correspondence", "quote"] },
+  "job-application": { visited: ["contact", "position", "leadership", "documents", "logistics"] },
+  "job-application:junior": { visited: ["contact", "position", "documents", "logistics"] },
+  "loan-prequalification": { visited: ["applicant", "finances", "loan"] },
+  "loan-prequalification:minor": { visited: ["applicant"] },
+  "loan-prequalification:overextended": { visited: ["applicant", "finances"] },
+  "market-research-screener": { visited: ["screener", "usage", "availability"] },
+  "market-research-screener:light-drinker": { visited: ["screener", "usage"] },
+  "market-research-screener:screened-out": { visited: ["screener"] },
+  "nps-feedback": { visited: ["score", "detractor", "followup"] },
+  "nps-feedback:passive": { visited: ["score", "passive", "followup"] },
+  "nps-feedback:promoter": { visited: ["score", "promoter", "followup"] },
+  "order-form": { visited: ["shirts", "delivery", "review"] },
+  "order-form:collect": { visited: ["shirts", "delivery", "review"] },
+  "pet-adoption": { visited: ["animal", "home", "daily", "experience", "agreement"] },
+  "pet-adoption:cat-flat": { visited: ["animal", "home", "daily", "experience", "agreement"] },
+  "product-feedback": { visited: ["usage", "ratings", "improve"] },
+  "product-feedback:unhappy": { visited: ["usage", "ratings", "improve"] },
+  "rental-application": { visited: ["applicant", "household", "income", "guarantor", "history", "documents"] },
+  "rental-application:high-earner": { visited: ["applicant", "household", "income", "history", "documents"] },
+  "research-consent": { visited: ["information", "participant", "sleep", "sign"] },
+  "research-consent:declined": { visited: ["information"] },
+  "research-consent:shift-worker": { visited: ["information", "participant"] },
+  "restaurant-feedback": { visited: ["visit", "food", "service", "last"] },
+  "restaurant-feedback:delivery": { visited: ["visit", "food", "delivery", "last"] },
+  "school-enrollment": { visited: ["family", "enrolment", "transport", "consents"] },
+  "school-enrollment:one-child": { visited: ["family", "enrolment", "consents"] },
+  "sports-club-membership": { visited: ["person", "membership", "confirm"] },
+  "sports-club-membership:non-swimmer": { visited: ["person", "membership"], stopped: true },
+  "sports-club-membership:youth": { visited: ["person", "membership", "guardian", "confirm"] },
+  "support-ticket": { visited: ["order", "items", "resolution"] },
+  "support-ticket:bad-order-number": { visited: ["order"], stopped: true },
+  "support-ticket:other-problem": { visited: ["order", "resolution"] },
+  "team-offsite": { visited: ["team", "people", "programme"] },
+  "team-offsite:solo": { visited: ["team", "people", "programme"] },
+  "travel-booking": { visited: ["trip", "rail", "hotel", "traveller"] },
+  "travel-booking:oneway": { visited: ["trip", "rail", "hotel", "traveller"] },
+  "volunteer-signup": { visited: ["you", "helping", "availability", "finish"] },
+  "volunteer-signup:teen": { visited: ["you", "helping", "availability", "finish"] },
+  "website-usability": { visited: ["visitTask", "ease", "improve"] },
+  "website-usability:success": { visited: ["visitTask", "ease", "improve"] },
+  "wedding-rsvp": { visited: ["reply", "party", "meals"] },
+  "wedding-rsvp:decline": { visited: ["reply"] },
+  "weekly-timesheet": { visited: ["week", "overtime", "submit"] },
+  "weekly-timesheet:leave": { visited: ["week", "leave", "submit"] },
 };
 
 function fail(message) {
@@ -58,6 +140,21 @@ function questionNames(survey) {
   visit(survey.elements);
   visit(survey.questions);
   return names;
+}
+
+// Where `data` does not hold `given` (an answer script's value): members of objects are looked up
+// by name (data may have more: expressions, comments, totals), arrays must have the same length.
+function missing(given, data, where) {
+  if (Array.isArray(given)) {
+    if (!Array.isArray(data) || data.length !== given.length) return [where];
+    return given.flatMap((item, index) => missing(item, data[index], `${where}[${index}]`));
+  }
+  if (given && typeof given === "object") {
+    if (!data || typeof data !== "object" || Array.isArray(data)) return [where];
+    return Object.keys(given).flatMap((key) =>
+      Object.prototype.hasOwnProperty.call(data, key) ? missing(given[key], data[key], `${where}.${key}`) : [`${where}.${key}`]);
+  }
+  return given === data ? [] : [where];
 }
 
 function readJSON(file) {
@@ -103,12 +200,12 @@ for (const directory of directories.filter((name) => !chosen.length || chosen.in
       if (!names.has(base)) note(name, `${script}: '${key}' names no question of surveyjs.json`);
     }
     if (!EXPECTED[name]) note(name, "no entry in EXPECTED (check.js)");
-    runs.push({ name, surveyjs: surveyFile, answers: path.join(folder, script) });
+    runs.push({ name, surveyjs: surveyFile, answers: path.join(folder, script), given: answers });
   }
 }
 
 const peer = spawnSync(process.env.NODE || process.execPath, [PEER, core], {
-  input: JSON.stringify(runs),
+  input: JSON.stringify(runs.map(({ name, surveyjs, answers }) => ({ name, surveyjs, answers }))),
   encoding: "utf8",
   maxBuffer: 64 * 1024 * 1024,
 });
@@ -118,6 +215,7 @@ const results = peer.stdout.trim().split("\n").filter(Boolean).map((line) => JSO
 if (results.length !== runs.length) fail(`${PEER} answered ${results.length} of ${runs.length} runs`);
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const given = new Map(runs.map((run) => [run.name, run.given]));
 let completed = 0;
 let stopped = 0;
 const width = Math.max(...runs.map((run) => run.name.length)) + 2;
@@ -131,6 +229,9 @@ for (const result of results) {
     for (const warning of result.warnings) note(name, `survey-core warning: ${warning}`);
     for (const error of result.jsonErrors) note(name, `jsonError: ${error}`);
     if (result.unused.length) note(name, `answers never used: ${result.unused.join(", ")}`);
+    const lost = Object.keys(given.get(name)).filter((key) => !result.unused.includes(key))
+      .flatMap((key) => missing(given.get(name)[key], (result.data || {})[key], key));
+    if (lost.length) note(name, `answers not kept as given in survey.data: ${lost.join(", ")}`);
     const expected = EXPECTED[name];
     if (expected) {
       if (Boolean(expected.stopped) === result.completed) {
@@ -160,7 +261,13 @@ for (const result of results) {
     process.stdout.write(`${" ".repeat(width)}  data: ${JSON.stringify(result.data)}\n`);
   }
 }
-const bad = results.filter((result) => problems.has(result.name)).length;
+let bad = results.filter((result) => problems.has(result.name)).length;
+if (!chosen.length) {
+  for (const name of Object.keys(EXPECTED).filter((name) => !runs.some((run) => run.name === name))) {
+    process.stdout.write(`${name.padEnd(width)}BAD EXPECTED names a run that does not exist\n`);
+    bad += 1;
+  }
+}
 const surveys = new Set(results.map((result) => result.name.split(":")[0])).size;
 process.stdout.write(`${surveys} surveys, ${results.length} runs: ${completed} completed, ${stopped} stopped; ` +
   `${bad} bad (survey-core ${results[0] && results[0].version || "?"})\n`);
