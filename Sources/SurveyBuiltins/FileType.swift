@@ -6,7 +6,7 @@ import SurveyCore
 /// | Option | Type | Default | Meaning |
 /// |---|---|---|---|
 /// | `formats` | non-empty array of extensions | any | Allowed file types (case-insensitive, a leading dot is ignored). |
-/// | `maxSizeBytes` | integer ≥ 1 | none | Largest allowed file; each file must then say its `size`. |
+/// | `maxSizeBytes` | integer ≥ 1 | none | Largest allowed file, checked against each file's `size` when it is given (the terminal fills it in for local files). |
 /// | `multiple` | Boolean | `false` | Whether several files may be attached (SurveyJS's `allowMultiple`). |
 /// | `maxFiles` | integer ≥ 1 | none | Most files, with `multiple`. |
 ///
@@ -17,7 +17,8 @@ import SurveyCore
 /// the MIME type as given, `size` a whole number of bytes. An empty array is no answer. Inline bytes (a
 /// `data` or `base64` member, or a `data:` URI) are refused. Errors (with `field` `files[i].member`
 /// where one file is at fault): `wrongShape`, `unsupportedFormat` (`formats`), `fileTooLarge` (`max`,
-/// e.g. "5 MB"), `missingField` (`size`, when `maxSizeBytes` is set), `tooManyFiles` (`max`).
+/// e.g. "5 MB"), `tooManyFiles` (`max`). The engine never sees the bytes, so a file without `size`
+/// cannot be checked against `maxSizeBytes`: front ends that have the file should send its size.
 ///
 /// As an input it is a `file-reference` with presentation `"file"` and `maxSizeBytes` / `maxFiles`
 /// (`1` unless `multiple`); the terminal takes paths separated by commas and fills in each local
@@ -158,11 +159,6 @@ public struct FileType: QuestionType {
                     "size")
             }
             result["size"] = .number(bytes)
-        } else if options.maximumSize != nil {
-            throw fault(
-                AnswerError(
-                    code: "missingField", message: "Fill in 'size' (the file's size in bytes).",
-                    arguments: ["field": "size"]), "size")
         }
         return .object(result)
     }

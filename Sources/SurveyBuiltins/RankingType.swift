@@ -4,7 +4,7 @@ import SurveyCore
 ///
 /// | Option | Type | Default | Meaning |
 /// |---|---|---|---|
-/// | `items` | array, required, at least 2 | — | Each a string or `{ "value", "label"?, "icon"?, "visibleIf"? }`; values unique. |
+/// | `items` | array, required, at least 2 | — | Each a string or `{ "value", "label"?, "icon"?, "visibleIf"? }`; values unique. `choices` is accepted instead (SurveyJS's name; what `choicesFromQuestion` fills in). |
 /// | `shuffle` | Boolean | `false` | Offer the items in a seeded random starting order. |
 /// | `presentation` | string | none | A presentation hint. |
 ///
@@ -33,7 +33,12 @@ public struct RankingType: QuestionType {
     public var summary: String { "An ordering of all items, most preferred first" }
 
     public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
-        let items = try ChoiceList.read("items", from: &reader, minimumCount: 2, allowsNumbers: true)
+        // `choices` is SurveyJS's name, and what `choicesFromQuestion` carries forward.
+        let key = reader.contains("choices") ? "choices" : "items"
+        if key == "choices", reader.contains("items") {
+            throw reader.error("choices", "give the items as 'items' or 'choices', not both", kind: .invalidOptions)
+        }
+        let items = try ChoiceList.read(key, from: &reader, minimumCount: 2, allowsNumbers: true)
         guard let items else {
             throw reader.error(
                 nil, "missing required member 'items' (an array of at least 2 items)", kind: .missingField)
@@ -45,12 +50,19 @@ public struct RankingType: QuestionType {
     }
 
     public func input(for options: Options, in context: PresentationContext) -> InputPrimitive {
-        let count = options.items.choices.count
+        let count = options.items.choices.count { !context.hiddenChoices.contains($0.value) }
         return .multipleChoice(
             options.items.input(in: context, minimumSelections: count, maximumSelections: count, isOrdered: true))
     }
 
     public func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {
+        try normalize(answer, options: options, in: .english)
+    }
+
+    /// Every item offered (not in ``PresentationContext/hiddenChoices``) must be ranked.
+    public func normalize(_ answer: JSONValue, options: Options, in context: PresentationContext) throws(AnswerError)
+        -> JSONValue
+    {
         guard case .array(let elements) = answer else {
             throw AnswerError.wrongShape(expected: "a list of all items in order", got: answer)
         }
@@ -61,7 +73,7 @@ public struct RankingType: QuestionType {
             guard seen.insert(value).inserted else { throw ChoiceSet.duplicateSelection(value) }
             ranking.append(options.items.stored(.choice(value)))
         }
-        let count = options.items.choices.count
+        let count = options.items.choices.count { !context.hiddenChoices.contains($0.value) }
         guard ranking.count == count else {
             throw AnswerError(
                 code: "incompleteRanking", message: "Rank all \(count) items.", arguments: ["count": String(count)])

@@ -46,9 +46,11 @@ enum ImportCommand: Command {
         }
         for note in conversion.notes { Console.error(note.description) }
         let missing = conversion.notes.filter { $0.kind == .notConverted }.count
-        let layout = conversion.notes.count - missing
+        let layout = conversion.notes.filter { $0.kind == .layoutOnly }.count
+        let renamed = conversion.notes.count - missing - layout
         let summary =
             "\(file): converted from SurveyJS; \(missing) not converted, \(layout) ignored (layout only)"
+            + (renamed > 0 ? ", \(renamed) renamed" : "")
         if arguments.flag("--strict"), missing > 0 {
             Console.error(summary + "; --strict: nothing written")
             return .failure

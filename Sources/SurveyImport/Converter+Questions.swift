@@ -451,7 +451,9 @@ extension Converter {
             }
             kind.options[key] = .array(list)
         }
-        if members.take("isAllRowRequired") == .bool(true) { kind.options["allRowsRequired"] = true }
+        if members.take(anyOf: "eachRowRequired", "isAllRowRequired")?.value == .bool(true) {
+            kind.options["allRowsRequired"] = true
+        }
         if members.members["cells"] != nil {
             note(.layoutOnly, members.path("cells"), "property 'cells'", "cell texts are not shown")
             _ = members.take("cells")
@@ -481,7 +483,9 @@ extension Converter {
         let shared = choices(members.take("choices"), path: members.path("choices"), images: false)
         if !shared.isEmpty { kind.options["choices"] = .array(shared) }
         let defaultType = members.take("cellType")?.stringValue ?? "dropdown"
-        if members.take("isAllRowRequired") == .bool(true) { kind.options["allRowsRequired"] = true }
+        if members.take(anyOf: "eachRowRequired", "isAllRowRequired")?.value == .bool(true) {
+            kind.options["allRowsRequired"] = true
+        }
         var columns: [JSONValue] = []
         for (index, json) in (members.take("columns")?.arrayValue ?? []).enumerated() {
             var column = Members(json.objectMembers ?? [:], path: members.path("columns").appending(index))
@@ -549,6 +553,11 @@ extension Converter {
                 note(
                     .notConverted, column.path, "the checks of column '\(name)'",
                     "columns take their kind's options, not validators")
+            }
+            if column.take("validators") != nil {
+                note(
+                    .notConverted, column.path("validators"), "the validators of column '\(name)'",
+                    "a column checks what its kind's options say (min, max, maxLength…), not validators")
             }
             _ = column.take("visibleIf").map { _ in
                 note(.notConverted, column.path("visibleIf"), "a column's visibleIf", "columns are always shown")
@@ -655,7 +664,11 @@ extension Converter {
                 "needConfirmRemoveFile", "sourceType", "filePlaceholder", "allowCameraAccess", "photoPlaceholder",
                 "fileOrPhotoPlaceholder",
             ])
-        if members.take("allowMultiple") == .bool(true) { kind.options["multiple"] = true }
+        let multiple = members.take("allowMultiple") == .bool(true)
+        if multiple { kind.options["multiple"] = true }
+        if let count = members.take("maxFiles")?.intValue, count > 0 {
+            if multiple { kind.options["maxFiles"] = .number(Double(count)) }
+        }
         if let size = members.take("maxSize")?.intValue, size > 0 {
             kind.options["maxSizeBytes"] = .number(Double(size))
         }

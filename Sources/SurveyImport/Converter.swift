@@ -116,6 +116,7 @@ struct Converter {
         if steps.isEmpty {
             throw SurveyJSImportError("the survey has no pages and no elements")
         }
+        renameClashingPages(&steps)
         result["steps"] = .array(steps)
 
         if let calculated = members.take("calculatedValues") {
@@ -148,6 +149,38 @@ struct Converter {
         if !messages.isEmpty { result["completionMessages"] = .array(messages) }
         finish(members)
         return .object(result)
+    }
+
+    /// SurveyJS keeps page names apart from question names; here they share one namespace, so a
+    /// page named like a question (or a calculated value) becomes `<name>-page`.
+    mutating func renameClashingPages(_ steps: inout [JSONValue]) {
+        var taken = Set<String>()
+        func collect(_ list: [JSONValue]) {
+            for step in list {
+                if step["type"] != "page", let id = step["id"]?.stringValue { taken.insert(id) }
+                collect(step["steps"]?.arrayValue ?? [])
+            }
+        }
+        collect(steps)
+        var pageIDs = Set(steps.compactMap { $0["type"] == "page" ? $0["id"]?.stringValue : nil })
+        for index in steps.indices {
+            guard steps[index]["type"] == "page", let id = steps[index]["id"]?.stringValue, taken.contains(id),
+                var page = steps[index].objectMembers
+            else { continue }
+            var renamed = id + "-page"
+            var counter = 2
+            while taken.contains(renamed) || pageIDs.contains(renamed) {
+                renamed = "\(id)-page\(counter)"
+                counter += 1
+            }
+            pageIDs.insert(renamed)
+            page["id"] = .string(renamed)
+            steps[index] = .object(page)
+            let origin = origins[JSONPath.root.appending("steps").appending(index)] ?? .root
+            note(
+                .renamed, origin.appending("name"), "page '\(id)' is now '\(renamed)'",
+                "a question has the same name, and pages and questions share one namespace here")
+        }
     }
 
     // MARK: - Pages, panels, elements

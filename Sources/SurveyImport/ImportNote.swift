@@ -10,6 +10,9 @@ public struct ImportNote: Sendable, Hashable, CustomStringConvertible {
         /// It only changes layout or styling (widths, title positions, numbering, button texts):
         /// the flow and the data are the same without it.
         case layoutOnly = "ignored (layout only)"
+        /// A name had to change because this format keeps pages and questions in one namespace (a
+        /// page named like a question). Data keys never change; only the page id does.
+        case renamed = "renamed"
     }
 
     /// How much it matters.

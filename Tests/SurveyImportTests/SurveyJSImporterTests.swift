@@ -233,6 +233,23 @@ func convertAndLoad(_ text: String) throws -> (SurveyJSConversion, Survey) {
         #expect(conversion.notes.map(\.description).contains { $0.contains("cellType 'expression'") })
     }
 
+    @Test func aPageNamedLikeAQuestionIsRenamedAndTheSurveyLoads() throws {
+        let (conversion, survey) = try convertAndLoad(
+            """
+            {"pages": [{"name": "summary", "elements": [{"type": "text", "name": "summary"},
+              {"type": "matrix", "name": "m", "rows": ["r"], "columns": ["c"], "eachRowRequired": true},
+              {"type": "file", "name": "f", "allowMultiple": true, "maxFiles": 3}]}]}
+            """)
+        #expect(survey.stepIDs == ["summary", "m", "f"])
+        #expect(conversion.survey["steps"]?.arrayValue?.first?["id"] == "summary-page")
+        #expect(conversion.notes.map(\.kind) == [.renamed])
+        #expect(conversion.notes.first?.description.contains("page 'summary' is now 'summary-page'") == true)
+        #expect(conversion.isWhole)
+        let steps = conversion.survey["steps"]?.arrayValue?.first?["steps"]?.arrayValue
+        #expect(steps?[1]["options"]?["allRowsRequired"] == true)
+        #expect(steps?[2]["options"] == ["multiple": true, "maxFiles": 3])
+    }
+
     @Test func theOutputIsReadableAndStable() throws {
         let conversion = try SurveyJSImporter.convert(
             text:

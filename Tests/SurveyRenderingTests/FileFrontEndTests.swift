@@ -34,14 +34,17 @@ import Testing
         let big = directory.appendingPathComponent("big.txt").path
         let missing = directory.appendingPathComponent("none.txt").path
         let (outcome, output) = runText(
-            try Self.load(), [missing, big, "\(small), https://cdn.example/b.pdf", "", "sig.png"])
+            try Self.load(), [missing, big, "\(small), https://cdn.example/b.pdf", "sig.png"])
         #expect(output.contains("txt, pdf  ≤ 64 bytes  · ≤ 2 path, path, …"))
         #expect(output.contains("No file at \(missing)."))
         #expect(output.contains("The file may be at most 64 bytes."))
         let answers = try #require(outcome.result?.answers)
-        // The URI cannot be measured, so the size check asks for it.
-        #expect(answers["docs"] == nil)
-        #expect(output.contains("Fill in 'size'"))
+        // The local file is measured; the URI cannot be, and is kept without a size.
+        #expect(
+            answers["docs"] == [
+                ["file": .string(small), "name": "small.txt", "format": "txt", "size": 5],
+                ["file": "https://cdn.example/b.pdf", "name": "b.pdf", "format": "pdf"],
+            ])
     }
 
     @Test func theTerminalTakesSeveralFilesAndASignature() throws {
@@ -126,5 +129,26 @@ import Testing
         #expect(row["name"] == "Email" && row["input"]?["kind"] == "composite")
         #expect(row["input"]?["fields"]?.arrayValue?.map { $0["name"] ?? .null } == ["often", "hours"])
         #expect(outcome.result?.answers["usage"] == ["Chat": ["often": "never", "hours": 1]])
+    }
+}
+
+/// A ranking ranks the items offered: hidden ones (a carried-forward selection) are left out.
+@Suite struct RankingOfOfferedItemsTests {
+    @Test func aCarriedForwardRankingRanksOnlyTheSelectedItems() throws {
+        let survey = try SurveyLoader(registry: .builtins()).load(
+            text: """
+                {"formatVersion": 1, "id": "rk", "title": "R", "steps": [
+                  {"id": "habits", "type": "multiple-choice", "options": {"choices": ["run", "read", "sleep", "cook"]}},
+                  {"id": "order", "type": "ranking", "choicesFromQuestion": "habits", "choicesFromQuestionMode": "selected"}]}
+                """, source: "rk.json")
+        var session = SurveySession(survey: survey)
+        try session.answer(["read", "cook"], for: "habits")
+        session.next()
+        let input = try #require(session.currentStep?.questions.first?.input.choiceInput)
+        #expect(input.choices.map(\.value) == ["read", "cook"])
+        #expect(input.minimumSelections == 2 && input.maximumSelections == 2)
+        #expect(throws: SessionError.self) { try session.answer(["cook"], for: "order") }
+        #expect(throws: SessionError.self) { try session.answer(["cook", "read", "run"], for: "order") }
+        #expect(try session.answer(["cook", "read"], for: "order") == ["cook", "read"])
     }
 }

@@ -141,7 +141,7 @@ extension SurveySession {
 
     func presentation(ofStep index: Int) -> QuestionPresentation {
         let step = survey.steps[index]
-        var input = step.question.input(in: context)
+        var input = step.question.input(in: choiceContext(for: step))
         if var choices = input.choiceInput {
             if !step.choiceConditions.isEmpty {
                 choices.choices.removeAll { choice in

@@ -247,7 +247,7 @@ public struct SurveySession {
             normalized = .null
         } else {
             do {
-                normalized = try step.question.normalize(value, in: context)
+                normalized = try step.question.normalize(value, in: choiceContext(for: step))
                 try checkChoiceVisibility(normalized, step: step)
             } catch {
                 let stepError = StepError(stepID: stepID, error: error, message: context.strings.message(for: error))
@@ -376,6 +376,16 @@ public struct SurveySession {
             }
         }
         return true
+    }
+
+    /// The presentation context for `step`, with the choices it does not offer now.
+    func choiceContext(for step: CompiledStep) -> PresentationContext {
+        guard !step.choiceConditions.isEmpty else { return context }
+        var result = context
+        for (choice, condition) in step.choiceConditions where !condition.isTrue(values, context: functionContext) {
+            result.hiddenChoices.insert(choice)
+        }
+        return result
     }
 
     func checkChoiceVisibility(_ value: JSONValue, step: CompiledStep) throws(AnswerError) {

@@ -243,7 +243,7 @@ public struct FileInput: Sendable, Hashable {
     public var maximumDurationSeconds: Double?
     /// What kind of file, e.g. "audio", "file" or "signature".
     public var presentation: String?
-    /// Largest allowed file, in bytes; when set, each file in an answer must say its `size`.
+    /// Largest allowed file, in bytes, checked against each file's `size` when an answer gives it.
     public var maximumSizeBytes: Int?
     /// Most files in one answer (`1` for a single file); `nil` for no limit. The answer is then an
     /// array of files rather than one.

@@ -124,6 +124,10 @@ public struct PresentationContext: Sendable {
     public var defaultLocale: String
     /// Built-in UI strings (Yes, No, Other, …) in ``locale``.
     public var strings: UIStrings
+    /// The values of choices not offered right now, because their `visibleIf` (or a carried-forward
+    /// choice's condition) does not hold. Sessions set it when asking and checking a question with
+    /// conditional choices; a type that needs every choice answered (a ranking) leaves these out.
+    public var hiddenChoices: Set<String> = []
 
     public init(locale: String, defaultLocale: String, strings: UIStrings? = nil) {
         self.locale = locale
