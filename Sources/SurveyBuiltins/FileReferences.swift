@@ -82,6 +82,31 @@ enum FileReferences {
             arguments: ["expected": "a file path or URI", "got": "inline \(kind) data"])
     }
 
+    /// One file answer: a path string, or `{ "file", "format"?, …extra }`.
+    /// - Returns: the trimmed path, the canonical `format` when given, and the form (for `extra` members).
+    /// - Throws: `wrongShape` (a shape other than those, a missing `file`, an unknown member, or inline
+    ///   bytes, as `inlineData`).
+    static func reference(
+        _ answer: JSONValue, extra: [String] = [], inlineData: AnswerError
+    ) throws(AnswerError) -> (file: String, format: String?, form: FormAnswer?) {
+        switch answer {
+        case .string(let path):
+            return (path.trimmed, nil, nil)
+        case .object(let members):
+            if carriesBytes(members) { throw inlineData }
+            let form = try FormAnswer(
+                answer, allowed: ["file", "format"] + extra, describedAs: "an object with a 'file'")
+            guard let path = try form.text("file") else {
+                var error = AnswerError.wrongShape(expected: "a file path or URI", got: form.members["file"] ?? .null)
+                error.field = "file"
+                throw error
+            }
+            return (path, try form.text("format").map(canonicalFormat), form)
+        default:
+            throw AnswerError.wrongShape(expected: "a file path or an object with a 'file'", got: answer)
+        }
+    }
+
     /// `unsupportedFormat` with the allowed list.
     static func unsupportedFormat(_ formats: [String], field: String? = nil) -> AnswerError {
         let list = formats.joined(separator: ", ")

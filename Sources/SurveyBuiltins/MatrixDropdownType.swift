@@ -70,56 +70,34 @@ public struct MatrixDropdownType: QuestionType {
         let rows = try ChoiceList.readRequired("rows", from: &reader, form: .plain, allowsNumbers: true)
         let sharedChoices = reader.value("choices")
         let stepID = reader.stepID
-        guard
-            let columns = try reader.optionalArray(
-                "columns",
-                { (json, path) throws(SurveyError) -> Column in
-                    var column = try OptionsReader(json, path: path, stepID: stepID)
-                    let name = try column.string("name")
-                    guard !name.isEmpty else {
-                        throw column.error("name", "'name' must not be empty", kind: .invalidOptions)
-                    }
-                    let cellType = try column.string("cellType", default: "dropdown")
-                    guard let kind = Self.cellTypes[cellType] else {
-                        throw column.error(
-                            "cellType",
-                            Suggestion.unknown("cellType", cellType, validValues: Self.cellTypes.keys.sorted()),
-                            kind: .invalidOptions)
-                    }
-                    var options = column.value("options") ?? .object([:])
-                    if Self.choiceCellTypes.contains(cellType), case .object(var members) = options,
-                        members["choices"] == nil
-                    {
-                        guard let sharedChoices else {
-                            throw column.error(
-                                nil, "a \(cellType) column needs 'choices' in its options or in the question's",
-                                kind: .missingField)
-                        }
-                        members["choices"] = sharedChoices
-                        options = .object(members)
-                    }
-                    let question = try kind.configure(options: options, path: path.appending("options"), stepID: stepID)
-                    let result = Column(
-                        name: name, title: try column.optionalText("title"),
-                        isRequired: try column.bool("required", default: false), question: question)
-                    try column.finish()
-                    return result
-                })
-        else {
-            throw reader.error(nil, "missing required member 'columns' (an array of columns)", kind: .missingField)
-        }
-        guard !columns.isEmpty else {
-            throw reader.error("columns", "'columns' must have at least 1 element", kind: .invalidOptions)
-        }
-        var seen: [String: Int] = [:]
-        for (index, column) in columns.enumerated() {
-            if let first = seen[column.name] {
-                throw SurveyError(
-                    .invalidOptions, "duplicate column name '\(column.name)' (already used by columns[\(first)])",
-                    path: reader.path.appending("columns").appending(index), stepID: stepID)
+        let columns = try NamedOptions.read("columns", what: "column", from: &reader) {
+            (column: inout OptionsReader, name: String) throws(SurveyError) -> Column in
+            let cellType = try column.string("cellType", default: "dropdown")
+            guard let kind = Self.cellTypes[cellType] else {
+                throw column.error(
+                    "cellType",
+                    Suggestion.unknown("cellType", cellType, validValues: Self.cellTypes.keys.sorted()),
+                    kind: .invalidOptions)
             }
-            seen[column.name] = index
-        }
+            var options = column.value("options") ?? .object([:])
+            if Self.choiceCellTypes.contains(cellType), case .object(var members) = options,
+                members["choices"] == nil
+            {
+                guard let sharedChoices else {
+                    throw column.error(
+                        nil, "a \(cellType) column needs 'choices' in its options or in the question's",
+                        kind: .missingField)
+                }
+                members["choices"] = sharedChoices
+                options = .object(members)
+            }
+            let question = try kind.configure(
+                options: options, path: column.path.appending("options"), stepID: stepID)
+            let result = Column(
+                name: name, title: try column.optionalText("title"),
+                isRequired: try column.bool("required", default: false), question: question)
+            return result
+        }.map(\.element)
         return Options(
             rows: rows, columns: columns, isEveryRowRequired: try reader.bool("allRowsRequired", default: false))
     }

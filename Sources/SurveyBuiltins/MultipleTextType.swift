@@ -50,60 +50,36 @@ public struct MultipleTextType: QuestionType {
     public var summary: String { "Several named text or number boxes answered together, each with its own checks" }
 
     public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
-        let stepID = reader.stepID
-        guard
-            let items = try reader.optionalArray(
-                "items",
-                { (json, path) throws(SurveyError) -> Item in
-                    var item = try OptionsReader(json, path: path, stepID: stepID)
-                    let name = try item.string("name")
-                    guard !name.isEmpty else {
-                        throw item.error("name", "'name' must not be empty", kind: .invalidOptions)
-                    }
-                    let kind = try item.string("inputType", default: "text")
-                    guard Self.kinds.contains(kind) else {
-                        throw item.error(
-                            "inputType", Suggestion.unknown("inputType", kind, validValues: Self.kinds),
-                            kind: .invalidOptions)
-                    }
-                    let result = Item(
-                        name: name, title: try item.optionalText("title"), kind: kind,
-                        isRequired: try item.bool("required", default: false),
-                        minimumLength: try item.optionalInt("minLength", in: 0...1_000_000),
-                        maximumLength: try item.optionalInt("maxLength", in: 1...1_000_000),
-                        minimum: try item.optionalDouble("min"), maximum: try item.optionalDouble("max"),
-                        placeholder: try item.optionalText("placeholder"))
-                    if let low = result.minimumLength, let high = result.maximumLength, low > high {
-                        throw item.error(
-                            "maxLength", "'maxLength' must not be less than 'minLength'", kind: .invalidOptions)
-                    }
-                    if let low = result.minimum, let high = result.maximum, low > high {
-                        throw item.error("max", "'max' must not be less than 'min'", kind: .invalidOptions)
-                    }
-                    if kind != "number", result.minimum != nil || result.maximum != nil {
-                        throw item.error(
-                            result.minimum != nil ? "min" : "max",
-                            "'min' and 'max' are for \"inputType\": \"number\" items",
-                            kind: .invalidOptions)
-                    }
-                    try item.finish()
-                    return result
-                })
-        else {
-            throw reader.error(nil, "missing required member 'items' (an array of items)", kind: .missingField)
-        }
-        guard !items.isEmpty else {
-            throw reader.error("items", "'items' must have at least 1 element", kind: .invalidOptions)
-        }
-        var seen: [String: Int] = [:]
-        for (index, item) in items.enumerated() {
-            if let first = seen[item.name] {
-                throw SurveyError(
-                    .invalidOptions, "duplicate item name '\(item.name)' (already used by items[\(first)])",
-                    path: reader.path.appending("items").appending(index), stepID: stepID)
+        let items = try NamedOptions.read("items", what: "item", from: &reader) {
+            (item: inout OptionsReader, name: String) throws(SurveyError) -> Item in
+            let kind = try item.string("inputType", default: "text")
+            guard Self.kinds.contains(kind) else {
+                throw item.error(
+                    "inputType", Suggestion.unknown("inputType", kind, validValues: Self.kinds),
+                    kind: .invalidOptions)
             }
-            seen[item.name] = index
-        }
+            let result = Item(
+                name: name, title: try item.optionalText("title"), kind: kind,
+                isRequired: try item.bool("required", default: false),
+                minimumLength: try item.optionalInt("minLength", in: 0...1_000_000),
+                maximumLength: try item.optionalInt("maxLength", in: 1...1_000_000),
+                minimum: try item.optionalDouble("min"), maximum: try item.optionalDouble("max"),
+                placeholder: try item.optionalText("placeholder"))
+            if let low = result.minimumLength, let high = result.maximumLength, low > high {
+                throw item.error(
+                    "maxLength", "'maxLength' must not be less than 'minLength'", kind: .invalidOptions)
+            }
+            if let low = result.minimum, let high = result.maximum, low > high {
+                throw item.error("max", "'max' must not be less than 'min'", kind: .invalidOptions)
+            }
+            if kind != "number", result.minimum != nil || result.maximum != nil {
+                throw item.error(
+                    result.minimum != nil ? "min" : "max",
+                    "'min' and 'max' are for \"inputType\": \"number\" items",
+                    kind: .invalidOptions)
+            }
+            return result
+        }.map(\.element)
         return Options(items: items)
     }
 

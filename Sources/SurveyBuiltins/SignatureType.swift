@@ -41,24 +41,10 @@ public struct SignatureType: QuestionType {
     }
 
     public func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {
-        let file: String
-        var format: String?
-        switch answer {
-        case .null: return .null
-        case .string(let path): file = path.trimmed
-        case .object(let members):
-            if FileReferences.carriesBytes(members) { throw Self.inlineData }
-            let form = try FormAnswer(answer, allowed: ["file", "format"], describedAs: "an object with a 'file'")
-            guard let path = try form.text("file") else {
-                var error = AnswerError.wrongShape(expected: "a file path or URI", got: form.members["file"] ?? .null)
-                error.field = "file"
-                throw error
-            }
-            file = path
-            format = try form.text("format").map(FileReferences.canonicalFormat)
-        default:
-            throw AnswerError.wrongShape(expected: "a file path or an object with a 'file'", got: answer)
-        }
+        if answer.isNull { return .null }
+        let reference = try FileReferences.reference(answer, inlineData: Self.inlineData)
+        let file = reference.file
+        let format = reference.format
         if file.isEmpty { return .null }
         if FileReferences.isDataURI(file) { throw Self.inlineData }
         guard let format = format ?? FileReferences.fileExtension(of: file), options.formats.contains(format) else {

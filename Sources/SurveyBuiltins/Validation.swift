@@ -204,3 +204,45 @@ extension String {
         return trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
+
+/// Arrays of named objects in options (a multiple-text's items, a matrix-dropdown's columns).
+enum NamedOptions {
+    /// Reads the required, non-empty array `key`, each element by `read` (given a reader for it and
+    /// its non-empty `name`), and checks that the names are unique; `what` names an element in errors
+    /// ("item", "column").
+    static func read<Element>(
+        _ key: String, what: String, from reader: inout OptionsReader,
+        _ read: (inout OptionsReader, String) throws(SurveyError) -> Element
+    ) throws(SurveyError) -> [(name: String, element: Element)] {
+        let stepID = reader.stepID
+        guard
+            let elements = try reader.optionalArray(
+                key,
+                { (json, path) throws(SurveyError) -> (name: String, element: Element) in
+                    var element = try OptionsReader(json, path: path, stepID: stepID)
+                    let name = try element.string("name")
+                    guard !name.isEmpty else {
+                        throw element.error("name", "'name' must not be empty", kind: .invalidOptions)
+                    }
+                    let result = try read(&element, name)
+                    try element.finish()
+                    return (name, result)
+                })
+        else {
+            throw reader.error(nil, "missing required member '\(key)' (an array of \(what)s)", kind: .missingField)
+        }
+        guard !elements.isEmpty else {
+            throw reader.error(key, "'\(key)' must have at least 1 element", kind: .invalidOptions)
+        }
+        var seen: [String: Int] = [:]
+        for (index, element) in elements.enumerated() {
+            if let first = seen[element.name] {
+                throw SurveyError(
+                    .invalidOptions, "duplicate \(what) name '\(element.name)' (already used by \(key)[\(first)])",
+                    path: reader.path.appending(key).appending(index), stepID: stepID)
+            }
+            seen[element.name] = index
+        }
+        return elements
+    }
+}

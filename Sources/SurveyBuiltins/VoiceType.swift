@@ -54,32 +54,16 @@ public struct VoiceType: QuestionType {
     }
 
     public func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {
-        let file: String
-        var format: String?
         var duration: Double?
-        switch answer {
-        case .string(let path):
-            file = path.trimmed
-        case .object(let members):
-            if FileReferences.carriesBytes(members) { throw Self.inlineData }
-            let form = try FormAnswer(
-                answer, allowed: ["file", "durationSeconds", "format"], describedAs: "an object with a 'file'")
-            guard let path = try form.text("file") else {
-                var error = AnswerError.wrongShape(expected: "a file path or URI", got: form.members["file"] ?? .null)
-                error.field = "file"
-                throw error
-            }
-            file = path
-            format = try form.text("format").map(FileReferences.canonicalFormat)
-            if let seconds = form.members["durationSeconds"] {
-                duration = try NumberRules.number(from: seconds, field: "durationSeconds")
-            }
-        default:
-            throw AnswerError.wrongShape(expected: "a file path or an object with a 'file'", got: answer)
+        let reference = try FileReferences.reference(answer, extra: ["durationSeconds"], inlineData: Self.inlineData)
+        let file = reference.file
+        if let seconds = reference.form?.members["durationSeconds"] {
+            duration = try NumberRules.number(from: seconds, field: "durationSeconds")
         }
         if file.isEmpty { throw AnswerError.wrongShape(expected: "a file path or URI", got: .string(file)) }
         if FileReferences.isDataURI(file) { throw Self.inlineData }
-        guard let format = format ?? FileReferences.fileExtension(of: file), options.formats.contains(format) else {
+        guard let format = reference.format ?? FileReferences.fileExtension(of: file), options.formats.contains(format)
+        else {
             throw FileReferences.unsupportedFormat(options.formats)
         }
         var result: [String: JSONValue] = ["file": .string(file), "format": .string(format)]

@@ -694,11 +694,17 @@ extension Converter {
 
     // MARK: Validators, triggers, calculated values
 
-    mutating func validators(_ json: JSONValue, path: JSONPath) -> [JSONValue] {
+    /// The elements of an array member, or none (with a note) when it is not an array.
+    mutating func array(_ json: JSONValue, _ path: JSONPath, _ what: String) -> [JSONValue] {
         guard case .array(let list) = json else {
-            note(.notConverted, path, "validators that are \(json.kindDescription)", "expected an array")
+            note(.notConverted, path, "\(what) that are \(json.kindDescription)", "expected an array")
             return []
         }
+        return list
+    }
+
+    mutating func validators(_ json: JSONValue, path: JSONPath) -> [JSONValue] {
+        let list = array(json, path, "validators")
         var result: [JSONValue] = []
         for (index, item) in list.enumerated() {
             var members = Members(item.objectMembers ?? [:], path: path.appending(index))
@@ -731,10 +737,7 @@ extension Converter {
     }
 
     mutating func triggers(_ json: JSONValue, path: JSONPath) -> [JSONValue] {
-        guard case .array(let list) = json else {
-            note(.notConverted, path, "triggers that are \(json.kindDescription)", "expected an array")
-            return []
-        }
+        let list = array(json, path, "triggers")
         var result: [JSONValue] = []
         for (index, item) in list.enumerated() {
             var members = Members(item.objectMembers ?? [:], path: path.appending(index))
@@ -795,10 +798,7 @@ extension Converter {
     }
 
     mutating func calculatedValues(_ json: JSONValue, path: JSONPath) -> [JSONValue] {
-        guard case .array(let list) = json else {
-            note(.notConverted, path, "calculatedValues that are \(json.kindDescription)", "expected an array")
-            return []
-        }
+        let list = array(json, path, "calculatedValues")
         var result: [JSONValue] = []
         for (index, item) in list.enumerated() {
             var members = Members(item.objectMembers ?? [:], path: path.appending(index))

@@ -205,6 +205,13 @@ struct Converter {
             result["shuffle"] = true
         }
         origins[ours] = path
+        result["steps"] = .array(children(&members, ours: ours))
+        finish(members)
+        return .object(result)
+    }
+
+    /// The converted `elements` (and the old `questions`) of a page or panel at `ours`.
+    mutating func children(_ members: inout Members, ours: JSONPath) -> [JSONValue] {
         var inner: [JSONValue] = []
         for key in ["elements", "questions"] {
             if let elements = members.take(key) {
@@ -212,9 +219,7 @@ struct Converter {
                     elements, path: members.path(key), ours: ours.appending("steps"), offset: inner.count)
             }
         }
-        result["steps"] = .array(inner)
-        finish(members)
-        return .object(result)
+        return inner
     }
 
     mutating func elements(_ json: JSONValue, path: JSONPath, ours: JSONPath, offset: Int = 0) -> [JSONValue] {
@@ -269,14 +274,7 @@ struct Converter {
                     .notConverted, members.path("questionsOrder"), "questionsOrder 'random' on a panel",
                     "only pages shuffle")
             }
-            var inner: [JSONValue] = []
-            for key in ["elements", "questions"] {
-                if let elements = members.take(key) {
-                    inner += self.elements(
-                        elements, path: members.path(key), ours: ours.appending("steps"), offset: inner.count)
-                }
-            }
-            result["steps"] = .array(inner)
+            result["steps"] = .array(children(&members, ours: ours))
             finish(members)
             return .object(result)
         }

@@ -41,11 +41,9 @@ public struct ImportNote: Sendable, Hashable, CustomStringConvertible {
 
     /// `FILE:LINE:COL: not converted: what (why)`.
     public var description: String {
-        var prefix = ""
-        if let file { prefix += file + ":" }
-        if let position { prefix += "\(position.line):\(position.column):" }
         let place = position == nil && !path.components.isEmpty ? " at \(path)" : ""
-        return (prefix.isEmpty ? "" : prefix + " ") + "\(kind.rawValue): \(what)\(place) (\(why))"
+        return SourcePosition.messagePrefix(file: file, position: position)
+            + "\(kind.rawValue): \(what)\(place) (\(why))"
     }
 }
 
@@ -68,9 +66,6 @@ public struct SurveyJSImportError: Error, Sendable, Hashable, CustomStringConver
     }
 
     public var description: String {
-        var prefix = ""
-        if let file { prefix += file + ":" }
-        if let position { prefix += "\(position.line):\(position.column):" }
-        return (prefix.isEmpty ? "" : prefix + " ") + message
+        SourcePosition.messagePrefix(file: file, position: position) + message
     }
 }

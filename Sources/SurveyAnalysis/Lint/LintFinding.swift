@@ -99,10 +99,9 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
 
     /// `FILE:LINE:COL: severity: message [rule] (step 'id')`.
     public var description: String {
-        var prefix = ""
-        if let file { prefix += file + ":" }
-        if let position { prefix += "\(position.line):\(position.column):" }
-        var text = (prefix.isEmpty ? "" : prefix + " ") + "\(severity.rawValue): \(message) [\(rule.id)]"
+        var text =
+            SourcePosition.messagePrefix(file: file, position: position)
+            + "\(severity.rawValue): \(message) [\(rule.id)]"
         if let stepID, !message.contains("'\(stepID)'") { text += " (step '\(stepID)')" }
         return text
     }

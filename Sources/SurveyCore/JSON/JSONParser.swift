@@ -12,6 +12,15 @@ public struct SourcePosition: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(line):\(column)" }
 
+    /// The start of a message about a place in a file: `FILE:LINE:COL: `, leaving out what is
+    /// unknown (`FILE: `, `LINE:COL: ` or nothing).
+    public static func messagePrefix(file: String?, position: SourcePosition?) -> String {
+        var prefix = ""
+        if let file { prefix += file + ":" }
+        if let position { prefix += "\(position.line):\(position.column):" }
+        return prefix.isEmpty ? "" : prefix + " "
+    }
+
     /// The line and column of a UTF-8 byte offset in `bytes`.
     public static func of(offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SourcePosition {
         var line = 1

@@ -59,10 +59,7 @@ public struct SurveyError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// `FILE:LINE:COL: message (at $.path, step 'id')`, leaving out what is unknown.
     public var description: String {
-        var prefix = ""
-        if let file { prefix += file + ":" }
-        if let position { prefix += "\(position.line):\(position.column):" }
-        var text = prefix.isEmpty ? message : prefix + " " + message
+        var text = SourcePosition.messagePrefix(file: file, position: position) + message
         var context: [String] = []
         if let stepID, !message.contains("'\(stepID)'") { context.append("step '\(stepID)'") }
         if let path, !path.components.isEmpty { context.append("at \(path)") }
