@@ -519,7 +519,8 @@ def main() -> int:
     problems += [f"{cases_directory / name}: not a case directory" for name in stray]
     try:
         # Entries name a case directory (every run of it) or one run (`name:variant`).
-        run_names = all_names | {case.name for case in cases}
+        run_names = all_names | {f"{path.name}:{script.name[len('answers-'):-len('.json')]}"
+                                 for path in directories for script in path.glob("answers-*.json")}
         expectations = load_expectations(run_names, expectations_file) if expectations_file.is_file() else {}
         # Differences of the conversion itself (docs/import.md), on top of the engine's.
         if imported and cases_directory == CASES and IMPORTED_EXPECTATIONS.is_file():

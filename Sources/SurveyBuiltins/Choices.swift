@@ -184,6 +184,8 @@ struct ChoiceSet: Sendable, Hashable {
     var choices: [ChoiceDefinition]
     var isShuffled: Bool = false
     var presentation: String? = nil
+    /// Whether an answer may be a value of the respondent's own (`allowCustomChoices`).
+    var allowsCustomChoices = false
 
     /// The value of the choice added by the `other` option.
     static let otherValue = "other"
@@ -274,10 +276,12 @@ struct ChoiceSet: Sendable, Hashable {
         in context: PresentationContext, minimumSelections: Int? = nil, maximumSelections: Int? = nil,
         isOrdered: Bool = false
     ) -> ChoiceInput {
-        ChoiceInput(
+        var input = ChoiceInput(
             choices: choices.map { $0.choice(in: context) }, minimumSelections: minimumSelections,
             maximumSelections: maximumSelections, isShuffled: isShuffled, isOrdered: isOrdered,
             presentation: presentation)
+        input.allowsCustomChoices = allowsCustomChoices
+        return input
     }
 
     /// Matches one answered value: a choice value (exact, then ignoring case), then a label in any
@@ -305,7 +309,7 @@ struct ChoiceSet: Sendable, Hashable {
             if match.isOther { throw Self.otherTextRequired(field: field) }
             return .choice(match.value)
         }
-        if other != nil, !text.isEmpty { return .other(text) }
+        if other != nil || allowsCustomChoices, !text.isEmpty { return .other(text) }
         throw Self.notAChoice(text, field: field)
     }
 

@@ -7,6 +7,7 @@ import SurveyCore
 /// | `choices` | array, required, non-empty | — | As for `single-choice` (strings, numbers or objects). |
 /// | `other`, `none`, `shuffle` | | | As for `single-choice`. |
 /// | `placeholder` | text | none | Shown in the closed list before a choice is made. |
+/// | `allowCustomChoices` | Boolean | `false` | The respondent may answer a value of their own (SurveyJS's `allowCustomChoices`): a text that matches no choice is the answer. |
 ///
 /// **Answer:** as `single-choice`: the chosen value (a number for a numeric choice), a label in any
 /// locale, or an Other text. Presentation hint `"dropdown"`, with the `placeholder` in
@@ -37,8 +38,10 @@ public struct DropdownType: QuestionType {
                 "presentation", "a dropdown is always presented as a drop-down list; leave out 'presentation'",
                 kind: .unknownField)
         }
+        let custom = try reader.bool("allowCustomChoices", default: false)
         var choices = try SingleChoiceType().makeOptions(from: &reader)
         choices.choices.presentation = "dropdown"
+        choices.choices.allowsCustomChoices = custom
         return Options(choices: choices, placeholder: placeholder)
     }
 
@@ -59,6 +62,7 @@ public struct DropdownType: QuestionType {
 /// |---|---|---|---|
 /// | `choices`, `other`, `none`, `selectAll`, `shuffle`, `minSelections`, `maxSelections` | | | As for `multiple-choice`. |
 /// | `placeholder` | text | none | Shown in the empty box. |
+/// | `allowCustomChoices` | Boolean | `false` | The respondent may add tags of their own: each text that matches no choice is kept as typed. |
 ///
 /// **Answer:** as `multiple-choice`: a list of unique choice values in the respondent's order.
 /// Presentation hint `"tagbox"`; in the terminal `/text` lists the choices whose label contains the
@@ -88,7 +92,8 @@ public struct TagboxType: QuestionType {
                 "presentation", "a tagbox is always presented as a tag box; leave out 'presentation'",
                 kind: .unknownField)
         }
-        var choices = try MultipleChoiceType().makeOptions(from: &reader)
+        let custom = try reader.bool("allowCustomChoices", default: false)
+        var choices = try MultipleChoiceType().makeOptions(from: &reader, allowsCustomChoices: custom)
         choices.choices.presentation = "tagbox"
         return Options(choices: choices, placeholder: placeholder)
     }

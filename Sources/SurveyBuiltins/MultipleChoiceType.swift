@@ -41,7 +41,13 @@ public struct MultipleChoiceType: QuestionType {
     public var summary: String { "Any number of a list of choices, with min/max selections and optional Other text" }
 
     public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
+        try makeOptions(from: &reader, allowsCustomChoices: false)
+    }
+
+    /// Reads the options; with custom choices (a tag box's), selection limits may exceed the choices.
+    func makeOptions(from reader: inout OptionsReader, allowsCustomChoices: Bool) throws(SurveyError) -> Options {
         var choices = try ChoiceSet.read(from: &reader)
+        choices.allowsCustomChoices = allowsCustomChoices
         try choices.addNone(from: &reader)
         let selectAll = try ChoiceSet.readLabel("selectAll", builtin: .selectAll, from: &reader)
         // "None of the above" is never picked with another choice, so it adds nothing to what can be selected.
@@ -53,12 +59,12 @@ public struct MultipleChoiceType: QuestionType {
                 "maxSelections", "'maxSelections' (\(maximum)) must not be less than 'minSelections' (\(minimum))",
                 kind: .invalidOptions)
         }
-        if let maximum, maximum > count {
+        if let maximum, maximum > count, !allowsCustomChoices {
             throw reader.error(
                 "maxSelections", "'maxSelections' (\(maximum)) is more than the \(count) choices", kind: .invalidOptions
             )
         }
-        if let minimum, minimum > count {
+        if let minimum, minimum > count, !allowsCustomChoices {
             throw reader.error(
                 "minSelections", "'minSelections' (\(minimum)) is more than the \(count) choices", kind: .invalidOptions
             )
@@ -110,6 +116,10 @@ public struct MultipleChoiceType: QuestionType {
             case .choice(let value):
                 guard picked.insert(value).inserted else { throw ChoiceSet.duplicateSelection(value) }
                 values.append(options.choices.stored(selection))
+            case .other(let text) where options.choices.other == nil:
+                // A custom choice (allowCustomChoices): any number, each once.
+                guard picked.insert(text).inserted else { throw ChoiceSet.duplicateSelection(text) }
+                values.append(.string(text))
             case .other(let text):
                 if let otherText {
                     if otherText == text { throw ChoiceSet.duplicateSelection(text) }

@@ -26,12 +26,16 @@ extension Converter {
             if type == "dropdown" {
                 placeholder(&members, into: &kind)
                 generatedChoices(&members, into: &kind)
+                customChoices(&members, into: &kind)
             }
             return kind
         case "checkbox", "tagbox":
             var kind = ConvertedKind(type: type == "tagbox" ? "tagbox" : "multiple-choice")
             choiceOptions(&members, into: &kind, multiple: true)
-            if type == "tagbox" { placeholder(&members, into: &kind) }
+            if type == "tagbox" {
+                placeholder(&members, into: &kind)
+                customChoices(&members, into: &kind)
+            }
             return kind
         case "imagepicker":
             var kind = ConvertedKind(type: "image-choice")
@@ -343,6 +347,11 @@ extension Converter {
             }
         }
         return result
+    }
+
+    /// `allowCustomChoices` of a drop-down or tag box.
+    mutating func customChoices(_ members: inout Members, into kind: inout ConvertedKind) {
+        if members.take("allowCustomChoices") == .bool(true) { kind.options["allowCustomChoices"] = true }
     }
 
     /// `choicesMin`/`choicesMax`/`choicesStep` of a drop-down: numeric choices after the listed ones.

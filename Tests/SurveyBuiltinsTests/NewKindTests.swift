@@ -34,6 +34,24 @@ struct DropdownAndTagboxTests {
         #expect(question.input(in: english).jsonValue["kind"] == "multiple-choice")
     }
 
+    @Test func customChoicesAreKeptAsTyped() throws {
+        let city = try configure(DropdownType(), ["choices": ["Paris", "Lyon"], "allowCustomChoices": true])
+        #expect(try city.normalize("lyon") == "Lyon")
+        #expect(try city.normalize(" Nantes ") == "Nantes")
+        #expect(city.input(in: english).choiceInput?.allowsCustomChoices == true)
+        #expect(city.input(in: english).jsonValue["allowCustomChoices"] == true)
+        #expect(try city.parse(line: "Nantes", in: english) == "Nantes")
+        let strict = try configure(DropdownType(), ["choices": ["Paris"]])
+        #expect(answerError(strict, "Nantes")?.code == "notAChoice")
+        #expect(strict.input(in: english).jsonValue["allowCustomChoices"] == nil)
+        let tags = try configure(
+            TagboxType(), ["choices": ["swift", "go"], "allowCustomChoices": true, "maxSelections": 3])
+        #expect(try tags.normalize(["go", "zig"]) == ["go", "zig"])
+        #expect(answerError(tags, ["go", "zig", "odin", "c"])?.code == "tooManySelections")
+        #expect(try tags.parse(line: "2, zig", in: english) == ["go", "zig"])
+        #expect(optionError(TagboxType(), ["choices": ["a"], "maxSelections": 3]) != nil)
+    }
+
     @Test(arguments: [
         OptionErrorCase([:], .missingField, "$.options"),
         OptionErrorCase(["choices": ["a"], "placeholder": 3], .invalidValue, "$.options.placeholder"),

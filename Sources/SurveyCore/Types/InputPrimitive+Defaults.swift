@@ -29,13 +29,16 @@ extension InputPrimitive {
             default: throw AnswerError(code: "notABoolean", message: "Answer yes or no.")
             }
         case .singleChoice(let input):
-            return .string(try Self.choiceValue(text, in: input.choices))
+            return .string(try Self.choiceValue(text, in: input.choices, allowsCustom: input.allowsCustomChoices))
         case .multipleChoice(let input):
             if text.isEmpty { return .array([]) }
             var values: [JSONValue] = []
             for part in text.split(separator: ",") {
                 values.append(
-                    .string(try Self.choiceValue(part.trimmingCharacters(in: .whitespaces), in: input.choices)))
+                    .string(
+                        try Self.choiceValue(
+                            part.trimmingCharacters(in: .whitespaces), in: input.choices,
+                            allowsCustom: input.allowsCustomChoices)))
             }
             return .array(values)
         case .composite:
@@ -49,7 +52,9 @@ extension InputPrimitive {
         }
     }
 
-    static func choiceValue(_ text: String, in choices: [Choice]) throws(AnswerError) -> String {
+    static func choiceValue(_ text: String, in choices: [Choice], allowsCustom: Bool = false) throws(AnswerError)
+        -> String
+    {
         if let number = Int(text), number >= 1, number <= choices.count {
             return choices[number - 1].value
         }
@@ -58,7 +63,7 @@ extension InputPrimitive {
             return match.value
         }
         // Unknown text: kept as typed, so a type with an "Other" choice can accept it as the other text.
-        if choices.contains(where: \.isOther) { return text }
+        if allowsCustom || choices.contains(where: \.isOther) { return text }
         throw AnswerError(
             code: "notAChoice", message: "'\(text)' is not one of the choices.", arguments: ["value": text])
     }

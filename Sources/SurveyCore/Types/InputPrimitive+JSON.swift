@@ -35,6 +35,7 @@ extension InputPrimitive {
             put("presentation", input.presentation)
             put("selectAll", input.selectAllLabel)
             put("placeholder", input.placeholder)
+            if input.allowsCustomChoices { members["allowCustomChoices"] = true }
         case .freeText(let input):
             members["multiline"] = .bool(input.isMultiline)
             put("minLength", input.minimumLength)
@@ -101,6 +102,7 @@ extension InputPrimitive {
                 presentation: try reader.optionalString("presentation"),
                 selectAllLabel: try reader.optionalString("selectAll"))
             input.placeholder = try reader.optionalString("placeholder")
+            input.allowsCustomChoices = try reader.bool("allowCustomChoices", default: false)
             self = kind == "single-choice" ? .singleChoice(input) : .multipleChoice(input)
         case "free-text":
             self = .freeText(

@@ -108,6 +108,10 @@ public struct ChoiceInput: Sendable, Hashable {
     public var selectAllLabel: String?
     /// Text shown before anything is chosen (a drop-down's or a tag box's `placeholder`).
     public var placeholder: String?
+    /// Whether the respondent may answer a value of their own that is not among ``choices``
+    /// (SurveyJS's `allowCustomChoices`): the typed text is the answer (an element of it, for a
+    /// multiple choice).
+    public var allowsCustomChoices = false
 
     public init(
         choices: [Choice], minimumSelections: Int? = nil, maximumSelections: Int? = nil, isShuffled: Bool = false,
