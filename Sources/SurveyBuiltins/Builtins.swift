@@ -10,7 +10,7 @@ extension QuestionTypeRegistry {
             NumberType(), DateType(), MatrixType(), RankingType(), ContactFormType(), FeedbackFormType(),
             DiscoverySourceType(), VoiceType(), ContentType(), DropdownType(), TagboxType(), SliderType(),
             ExpressionType(), MultipleTextType(), ImageChoiceType(), FileType(), SignatureType(),
-            MatrixDropdownType(),
+            MatrixDropdownType(), RepeatType(),
         ]
     }
 

@@ -63,6 +63,8 @@ extension Converter {
             return kind
         case "matrix": return matrix(&members)
         case "matrixdropdown": return matrixDropdown(&members)
+        case "paneldynamic": return repeatGroup(&members, itemsKey: "templateElements", dynamicMatrix: false)
+        case "matrixdynamic": return repeatGroup(&members, itemsKey: "columns", dynamicMatrix: true)
         case "html":
             var kind = ConvertedKind(type: "content")
             if let html = text(members.take("html"), members.path("html")) { kind.options["body"] = html }
@@ -575,6 +577,102 @@ extension Converter {
             columns.append(.object(result))
         }
         kind.options["columns"] = .array(columns)
+        return kind
+    }
+
+    /// `paneldynamic` (template elements) and `matrixdynamic` (columns) → `repeat`: one instance per
+    /// panel or row, `panelCount`/`rowCount` (or `panelCountExpression`) as `count`, the min and max
+    /// counts, `templateTitle` as `itemTitle`.
+    mutating func repeatGroup(_ members: inout Members, itemsKey: String, dynamicMatrix: Bool) -> ConvertedKind {
+        var kind = ConvertedKind(
+            type: "repeat",
+            layout: [
+                "renderMode", "displayMode", "templateTabTitle", "tabTitlePlaceholder", "panelAddText",
+                "panelRemoveText", "addPanelText", "removePanelText", "showQuestionNumbers", "showRangeInProgress",
+                "panelPrevText", "panelNextText", "noEntriesText", "templateDescription", "confirmDelete",
+                "confirmDeleteText", "allowAddPanel", "allowRemovePanel", "addRowText", "removeRowText",
+                "allowAddRows", "allowRemoveRows", "addRowLocation", "hideColumnsIfEmpty", "emptyRowsText",
+                "columnMinWidth", "rowTitleWidth", "showHeader", "alternateRows", "verticalAlign",
+                "allowRowsDragAndDrop", "templateVisibleIf", "panelsState", "tabAlign", "newPanelPosition",
+                "keyName", "keyDuplicationError", "defaultRowValue", "copyDefaultValueFromLastEntry",
+                "detailPanelMode", "transposeData", "showCommentArea",
+            ])
+        let countKeys =
+            dynamicMatrix
+            ? ("rowCount", "minRowCount", "maxRowCount") : ("panelCount", "minPanelCount", "maxPanelCount")
+        if let expression = expression(members.take("panelCountExpression"), members.path("panelCountExpression")) {
+            kind.options["count"] = expression
+            _ = members.take(countKeys.0)
+        } else if let count = members.take(countKeys.0)?.intValue, count >= 0 {
+            // SurveyJS starts a dynamic panel or matrix with this many; respondents may add more.
+            kind.options["minCount"] = .number(Double(count))
+        }
+        if let minimum = members.take(countKeys.1)?.intValue, minimum > 0 {
+            kind.options["minCount"] = .number(Double(max(minimum, kind.options["minCount"]?.intValue ?? 0)))
+        }
+        if let maximum = members.take(countKeys.2)?.intValue, maximum >= 0 {
+            kind.options["maxCount"] = .number(Double(maximum))
+        }
+        if let title = text(members.take("templateTitle"), members.path("templateTitle")) {
+            kind.options["itemTitle"] = title
+        }
+        let defaultType = dynamicMatrix ? (members.take("cellType")?.stringValue ?? "dropdown") : "text"
+        let shared = dynamicMatrix ? choices(members.take("choices"), path: members.path("choices"), images: false) : []
+        var items: [JSONValue] = []
+        for (index, json) in (members.take(itemsKey)?.arrayValue ?? []).enumerated() {
+            var item = Members(json.objectMembers ?? [:], path: members.path(itemsKey).appending(index))
+            guard let name = name(item.take("name")) else {
+                note(.notConverted, item.path, "an item without a name", "it is left out")
+                continue
+            }
+            var type =
+                (dynamicMatrix ? item.take("cellType")?.stringValue : item.take("type")?.stringValue) ?? defaultType
+            if type == "default" { type = defaultType }
+            if dynamicMatrix, ["dropdown", "radiogroup", "checkbox", "tagbox"].contains(type),
+                item.members["choices"] == nil
+            {
+                item = Members(item.members.merging(["choices": .array(shared)]) { own, _ in own }, path: item.path)
+                item.markUsed(["name", "cellType"])
+            }
+            guard let converted = question(type, &item, id: name) else {
+                note(
+                    .notConverted, item.path, "item '\(name)' of type '\(type)'",
+                    "not a kind a repeat's items can have; left out")
+                continue
+            }
+            guard RepeatKinds.all.contains(converted.type) else {
+                note(
+                    .notConverted, item.path, "item '\(name)' (\(type))",
+                    "a repeat's items are text, number, boolean, date, rating and choice questions; left out")
+                continue
+            }
+            var result: [String: JSONValue] = ["name": .string(name)]
+            if converted.type != "text" { result["type"] = .string(converted.type) }
+            if !converted.options.isEmpty { result["options"] = .object(converted.options) }
+            if let title = text(item.take("title"), item.path("title")) { result["title"] = title }
+            if item.take("isRequired") == .bool(true) { result["required"] = true }
+            if let condition = expression(item.take("visibleIf"), item.path("visibleIf")) {
+                result["visibleIf"] = condition
+            }
+            let validators = item.take("validators")
+            if !converted.validators.isEmpty || validators != nil {
+                note(
+                    .notConverted, item.path("validators"), "the validators of item '\(name)'",
+                    "an item checks what its kind's options say, not validators")
+            }
+            for key in ["enableIf", "requiredIf", "defaultValue", "readOnly"] where item.take(key) != nil {
+                note(
+                    .notConverted, item.path(key), "'\(key)' of item '\(name)'",
+                    "repeat items take visibleIf and required only")
+            }
+            finish(
+                item,
+                layout: converted.layout.union([
+                    "width", "minWidth", "startWithNewLine", "titleLocation", "totalType", "totalDisplayStyle",
+                ]))
+            items.append(.object(result))
+        }
+        kind.options["items"] = .array(items)
         return kind
     }
 

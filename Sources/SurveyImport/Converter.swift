@@ -284,6 +284,10 @@ struct Converter {
                 "not a SurveyJS question type the converter knows; the element is left out")
             return nil
         }
+        if kind.type == "repeat", kind.options["items"]?.arrayValue?.isEmpty ?? true {
+            note(.notConverted, path, "\(type) '\(id)'", "it has no items this engine can ask; the element is left out")
+            return nil
+        }
         result["type"] = .string(kind.type)
         if !kind.options.isEmpty { result["options"] = .object(kind.options) }
         copyCommon(&members, into: &result, keys: ["title", "description"])

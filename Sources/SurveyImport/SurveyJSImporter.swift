@@ -131,6 +131,9 @@ struct Members {
 
     func path(_ key: String) -> JSONPath { path.appending(key) }
 
+    /// Marks `keys` as used without reading them.
+    mutating func markUsed(_ keys: [String]) { used.formUnion(keys) }
+
     /// The members not used, sorted.
     var unused: [String] { members.keys.filter { !used.contains($0) }.sorted() }
 }

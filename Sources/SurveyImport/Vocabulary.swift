@@ -61,8 +61,6 @@ enum Vocabulary {
 
     /// Element types that cannot be converted yet, with why.
     static let unconvertedTypes: [String: String] = [
-        "paneldynamic": "repeating groups (dynamic panels) are not supported yet",
-        "matrixdynamic": "repeating rows (dynamic matrices) are not supported yet",
         "custom": "custom components are not supported",
         "composite": "composite components are not supported",
     ]
@@ -80,5 +78,12 @@ enum Vocabulary {
         "application/vnd.ms-excel": ["xls"],
         "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": ["xlsx"],
         "application/zip": ["zip"],
+    ]
+}
+
+/// The kinds a repeat's items may have here.
+enum RepeatKinds {
+    static let all: Set<String> = [
+        "text", "number", "boolean", "date", "rating", "single-choice", "dropdown", "multiple-choice", "tagbox",
     ]
 }

@@ -6,6 +6,9 @@ extension TextRenderer {
     mutating func ask(_ question: QuestionPresentation, presentation: StepPresentation, parser: LineParser)
         -> RendererAction?
     {
+        if case .repeating(let group) = question.input {
+            return askRepeat(question, group)
+        }
         showTitle(question)
         if case .composite(let composite) = question.input {
             return askComposite(question, composite)
@@ -193,7 +196,7 @@ extension TextRenderer {
                 hint += "  · " + (file.maximumCount.map { "≤ \($0) " } ?? "") + "path, path, …"
             }
             line(paint(style.usesSymbols ? hint : String(hint.dropFirst(2)), .dim))
-        case .composite:
+        case .composite, .repeating:
             break
         }
     }
@@ -344,6 +347,90 @@ extension TextRenderer {
         return .answer(stepID: question.id, value: .object(draft))
     }
 
+    /// Asks a repeat instance by instance, field by field; each answered field is sent as the whole
+    /// answer so far, and the next call goes on from there with the fields the engine now shows.
+    mutating func askRepeat(_ question: QuestionPresentation, _ group: RepeatInput) -> RendererAction? {
+        var cursor: RepeatCursor
+        if let saved = repeatCursors[question.id] {
+            cursor = saved
+        } else {
+            showTitle(question)
+            cursor = RepeatCursor(draft: (question.answer?.arrayValue ?? []).map { $0.objectValue ?? [:] })
+            var bounds = group.count.map { "\($0) × " } ?? ""
+            if group.count == nil {
+                bounds = "\(group.minimumCount)–" + (group.maximumCount.map(String.init) ?? "…") + " × "
+            }
+            line(paint(bounds + group.fields.map(\.label).joined(separator: ", "), .dim))
+        }
+        if let error = question.error {
+            showError(error.message)
+            // "index.item": start again at that instance and item.
+            if let field = error.error.field {
+                let parts = field.split(separator: ".", maxSplits: 1).map(String.init)
+                if let index = Int(parts[0]) {
+                    cursor.instance = index
+                    cursor.field = parts.count > 1 ? group.fields.firstIndex { $0.name == parts[1] } ?? 0 : 0
+                    cursor.headed = false
+                }
+            }
+        }
+        instances: while true {
+            if cursor.field == 0, !cursor.headed {
+                if let count = group.count {
+                    if cursor.instance >= count { break instances }
+                } else if cursor.instance >= (group.maximumCount ?? Int.max) {
+                    break instances
+                } else if cursor.instance >= cursor.draft.count, cursor.instance >= group.minimumCount {
+                    let reply = readLine(prompt: strings[.addEntry] + " [y/N]")
+                    if case .command(let action) = reply {
+                        repeatCursors[question.id] = cursor
+                        return action
+                    }
+                    guard case .line(let text) = reply, Self.isYes(text) else { break instances }
+                }
+                let title =
+                    cursor.instance < group.instanceTitles.count
+                    ? group.instanceTitles[cursor.instance] : "#\(cursor.instance + 1)"
+                line(paint("— " + title + " —", .bold))
+                cursor.headed = true
+                while cursor.draft.count <= cursor.instance { cursor.draft.append([:]) }
+            }
+            if cursor.field >= group.fields.count {
+                cursor.instance += 1
+                cursor.field = 0
+                cursor.headed = false
+                continue
+            }
+            let field = group.fields[cursor.field]
+            let hidden = cursor.instance < group.hiddenFields.count ? group.hiddenFields[cursor.instance] : []
+            if hidden.contains(field.name) {
+                cursor.field += 1
+                continue
+            }
+            switch askField(field, label: field.label, current: cursor.draft[cursor.instance][field.name]) {
+            case .command(let action):
+                repeatCursors[question.id] = cursor
+                return action
+            case .skipped:
+                cursor.field += 1
+            case .value(let value):
+                cursor.draft[cursor.instance][field.name] = value
+                cursor.field += 1
+                repeatCursors[question.id] = cursor
+                return .answer(stepID: question.id, value: .array(cursor.draft.map { .object($0) }))
+            }
+        }
+        repeatCursors[question.id] = nil
+        let answer = JSONValue.array(cursor.draft.map { .object($0) })
+        return cursor.draft.isEmpty || question.answer == answer ? nil : .answer(stepID: question.id, value: answer)
+    }
+
+    /// Whether a reply means yes (in the engine's languages, or y/n).
+    static func isYes(_ text: String) -> Bool {
+        ["y", "yes", "o", "oui", "j", "ja", "s", "si", "sí", "sim", "はい", "네", "是"].contains(
+            text.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
     /// What asking one field gave.
     enum FieldReply {
         case value(JSONValue)
@@ -378,4 +465,14 @@ extension TextRenderer {
         default: break
         }
     }
+}
+
+/// How far a repeat has been filled in, in the terminal.
+struct RepeatCursor {
+    /// The instances so far.
+    var draft: [[String: JSONValue]]
+    var instance = 0
+    var field = 0
+    /// Whether the current instance's heading was shown.
+    var headed = false
 }

@@ -65,6 +65,9 @@ public struct TextRenderer: SurveyRenderer {
     /// Questions whose comment box was asked on this visit.
     var askedComments: Set<String> = []
     var drafts: [String: [String: JSONValue]] = [:]
+    /// Where the respondent is in a repeat being filled in, by question id (each answered field is
+    /// sent at once, so that the engine decides what the next fields of the instance are).
+    var repeatCursors: [String: RepeatCursor] = [:]
 
     /// A renderer reading lines from `input` and writing text to `output` (which adds no line breaks).
     public init(input: some LineSource, style: Style = .plain, output: @escaping (String) -> Void) {
@@ -129,7 +132,7 @@ public struct TextRenderer: SurveyRenderer {
                     if !text.allSatisfy(\.isWhitespace) { return .answer(stepID: area.key, value: .string(text)) }
                 }
             }
-            guard isErroneous || !asked.contains(question.id) else { continue }
+            guard isErroneous || !asked.contains(question.id) || repeatCursors[question.id] != nil else { continue }
             asked.insert(question.id)
             switch ask(question, presentation: presentation, parser: request.lineParser) {
             case .some(let action): return action

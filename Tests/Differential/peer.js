@@ -113,6 +113,14 @@ function walk(surveyJSON, answers) {
         for (const error of element.errors || []) {
           errors.push({ name: element.name, error: error.getText ? error.getText() : String(error.text) });
         }
+        // A dynamic panel keeps its errors in its panels' questions.
+        for (const panel of (element.getType && element.getType() === "paneldynamic" && element.panels) || []) {
+          for (const inner of panel.questions || []) {
+            for (const error of inner.errors || []) {
+              errors.push({ name: element.name, error: error.getText ? error.getText() : String(error.text) });
+            }
+          }
+        }
         // A matrix with a kind per column (matrixdropdown) keeps its errors in its cells' questions.
         for (const row of (element.getType && element.getType() === "matrixdropdown" && element.visibleRows) || []) {
           for (const cell of row.cells || []) {

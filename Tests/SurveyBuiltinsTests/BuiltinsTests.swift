@@ -14,7 +14,7 @@ struct BuiltinsTests {
                 "text", "single-choice", "multiple-choice", "boolean", "rating", "scale", "nps", "number", "date",
                 "matrix", "ranking", "contact-form", "feedback-form", "discovery-source", "voice", "content",
                 "dropdown", "tagbox", "slider", "expression", "multiple-text", "image-choice", "file", "signature",
-                "matrix-dropdown",
+                "matrix-dropdown", "repeat",
             ])
         for type in registry.types {
             #expect(!type.summary.isEmpty, "\(type.typeID) has no summary")
@@ -38,6 +38,7 @@ struct BuiltinsTests {
             "multiple-text": ["items": [["name": "a"]]],
             "image-choice": ["choices": [["value": "a", "image": "a.png"]]],
             "matrix-dropdown": ["rows": ["r"], "columns": [["name": "c", "cellType": "text"]]],
+            "repeat": ["items": [["name": "a"]]],
         ]
         for type in QuestionTypeRegistry.builtins().types {
             let options = minimal[type.typeID] ?? [:]

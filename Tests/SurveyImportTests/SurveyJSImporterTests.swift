@@ -103,7 +103,7 @@ func convertAndLoad(_ text: String) throws -> (SurveyJSConversion, Survey) {
         let conversion = try SurveyJSImporter.convert(text: Self.intake, source: "in.json", id: "in")
         let lines = conversion.notes.map(\.description)
         #expect(!conversion.isWhole)
-        #expect(lines.contains { $0.hasPrefix("in.json:21:7: not converted: paneldynamic 'kids' (repeating groups") })
+        #expect(lines.contains { $0.hasPrefix("in.json:21:7: not converted: paneldynamic 'kids' (it has no items") })
         #expect(
             lines.contains("in.json:35:22: not converted: property 'maxTimeToFinish' (time limits are not supported)"))
         #expect(lines.contains { $0.hasPrefix("in.json:30:5: not converted: a 'visible' trigger") })
@@ -248,6 +248,41 @@ func convertAndLoad(_ text: String) throws -> (SurveyJSConversion, Survey) {
         let steps = conversion.survey["steps"]?.arrayValue?.first?["steps"]?.arrayValue
         #expect(steps?[1]["options"]?["allRowsRequired"] == true)
         #expect(steps?[2]["options"] == ["multiple": true, "maxFiles": 3])
+    }
+
+    @Test func dynamicPanelsAndMatricesBecomeRepeats() throws {
+        let (conversion, survey) = try convertAndLoad(
+            """
+            {"pages": [{"name": "p", "elements": [
+              {"type": "text", "name": "n", "inputType": "number"},
+              {"type": "paneldynamic", "name": "kids", "panelCountExpression": "{n}", "maxPanelCount": 5,
+               "templateTitle": "Child {panelIndex}", "panelAddText": "Add",
+               "templateElements": [{"type": "text", "name": "name", "isRequired": true},
+                                    {"type": "text", "name": "age", "inputType": "number", "visibleIf": "{panel.name} notempty"},
+                                    {"type": "html", "name": "hint", "html": "x"}]},
+              {"type": "matrixdynamic", "name": "rows", "rowCount": 2, "choices": ["a", "b"],
+               "columns": [{"name": "pick"}, {"name": "note", "cellType": "text"}]}]}]}
+            """)
+        #expect(survey.stepIDs == ["n", "kids", "rows"])
+        let steps = try #require(conversion.survey["steps"]?.arrayValue?.first?["steps"]?.arrayValue)
+        #expect(
+            steps[1]["options"] == [
+                "count": "{n}", "maxCount": 5, "itemTitle": "Child {panelIndex}",
+                "items": [
+                    ["name": "name", "required": true],
+                    ["name": "age", "type": "number", "visibleIf": "{panel.name} notempty"],
+                ],
+            ])
+        #expect(
+            steps[2]["options"] == [
+                "minCount": 2,
+                "items": [
+                    ["name": "pick", "type": "dropdown", "options": ["choices": ["a", "b"]]], ["name": "note"],
+                ],
+            ])
+        let lines = conversion.notes.map(\.description)
+        #expect(lines.contains { $0.contains("item 'hint'") && $0.contains("left out") })
+        #expect(lines.contains { $0.contains("property 'panelAddText'") && $0.contains("layout only") })
     }
 
     @Test func theOutputIsReadableAndStable() throws {

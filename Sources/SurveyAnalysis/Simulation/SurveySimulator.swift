@@ -326,6 +326,14 @@ struct SimulationPlan: Sendable {
             return [.object(answer)]
         case .fileReference(let file):
             return [file.sampleAnswer(name: "recordings/simulated")]
+        case .repeating(let group):
+            // As many instances as are asked for (or the fewest allowed, at least one), each filled in.
+            var instance: [String: JSONValue] = [:]
+            for field in group.fields {
+                if let first = candidates(for: field.input).first { instance[field.name] = first }
+            }
+            let count = group.count ?? max(group.minimumCount, min(1, group.maximumCount ?? 1))
+            return [.array(Array(repeating: .object(instance), count: count))]
         }
     }
 

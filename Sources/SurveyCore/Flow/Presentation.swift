@@ -141,7 +141,9 @@ extension SurveySession {
 
     func presentation(ofStep index: Int) -> QuestionPresentation {
         let step = survey.steps[index]
-        var input = step.question.input(in: choiceContext(for: step))
+        var asking = choiceContext(for: step)
+        if !step.typeExpressions.isEmpty || step.question.checksAgainOnNext { asking.answer = answers[index] }
+        var input = step.question.input(in: asking)
         if var choices = input.choiceInput {
             if !step.choiceConditions.isEmpty {
                 choices.choices.removeAll { choice in
@@ -239,13 +241,21 @@ extension SurveySession {
         {
             return choices.text(values[index])
         }
-        var parts = name.split(separator: ".").map(String.init)
+        // `{q.member}`, and SurveyJS's `{group[0].member}` (an index is a member, as in expressions).
+        let dotted = name.contains("[") ? String(name.compactMap { $0 == "[" ? "." : ($0 == "]" ? nil : $0) }) : name
+        var parts = dotted.split(separator: ".").map(String.init)
         var keys: [String] = []
         while parts.count > 1 {
             keys.insert(parts.removeLast(), at: 0)
             if let slot = slot(parts.joined(separator: ".")) {
                 var value = values[slot]
-                for key in keys { value = value[key] ?? .null }
+                for key in keys {
+                    if case .array(let elements) = value, let index = Int(key) {
+                        value = elements.indices.contains(index) ? elements[index] : .null
+                    } else {
+                        value = value[key] ?? .null
+                    }
+                }
                 return value
             }
         }

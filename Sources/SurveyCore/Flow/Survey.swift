@@ -246,6 +246,8 @@ final class CompiledStep: Sendable {
     let isReadOnly: Bool
     /// Editable only while this holds.
     let enableIf: Expression?
+    /// The question type's own expressions (``QuestionType/expressions(for:)``), by name.
+    let typeExpressions: [String: Expression]
 
     init(
         id: String,
@@ -266,8 +268,10 @@ final class CompiledStep: Sendable {
         defaultValue: JSONValue? = nil,
         defaultExpression: Expression? = nil,
         isReadOnly: Bool = false,
-        enableIf: Expression? = nil
+        enableIf: Expression? = nil,
+        typeExpressions: [String: Expression] = [:]
     ) {
+        self.typeExpressions = typeExpressions
         self.isReadOnly = isReadOnly
         self.enableIf = enableIf
         self.defaultValue = defaultValue

@@ -779,6 +779,14 @@ struct SurveyCompiler {
                 computed, member: "expression", path: context.flatSteps[index].optionsPath, stepID: id,
                 resolve: context.resolve)
         }
+        var typeExpressions: [String: Expression] = [:]
+        for (name, source) in (question?.expressions ?? [:]).sorted(by: { $0.key < $1.key }) {
+            if let compiled = compileExpression(
+                source, member: name, path: context.flatSteps[index].optionsPath, stepID: id, resolve: context.resolve)
+            {
+                typeExpressions[name] = compiled
+            }
+        }
         var enableIf = compileExpression(
             context.flatSteps[index].definition.enableIf, member: "enableIf", path: context.flatSteps[index].path,
             stepID: id, resolve: context.resolve)
@@ -829,7 +837,7 @@ struct SurveyCompiler {
             defaultValue: defaultValue, defaultExpression: defaultExpression,
             isReadOnly: context.flatSteps[index].definition.isReadOnly || (panels?.isReadOnly ?? false)
                 || computed != nil,
-            enableIf: enableIf)
+            enableIf: enableIf, typeExpressions: typeExpressions)
     }
 
     mutating func configure(_ flatSteps: [FlatStep], at index: Int) -> ConfiguredQuestion? {
@@ -1031,7 +1039,7 @@ struct SurveyCompiler {
         if let plain = text.plainText, !plain.utf8.contains(UInt8(ascii: "{")) { return }
         for (locale, value) in text.translations where value.utf8.contains(UInt8(ascii: "{")) {
             for name in PipedText.references(in: value) {
-                let root = name.split(separator: ".").first.map(String.init) ?? name
+                let root = name.split(whereSeparator: { $0 == "." || $0 == "[" }).first.map(String.init) ?? name
                 let isOtherText =
                     name.hasSuffix("-Comment")
                     && resolve(String(name.dropLast(8))).map {

@@ -378,12 +378,16 @@ public struct SurveySession {
         return true
     }
 
-    /// The presentation context for `step`, with the choices it does not offer now.
+    /// The presentation context for `step`: the choices it does not offer now, and the values of its
+    /// type's own expressions.
     func choiceContext(for step: CompiledStep) -> PresentationContext {
-        guard !step.choiceConditions.isEmpty else { return context }
+        guard !step.choiceConditions.isEmpty || !step.typeExpressions.isEmpty else { return context }
         var result = context
         for (choice, condition) in step.choiceConditions where !condition.isTrue(values, context: functionContext) {
             result.hiddenChoices.insert(choice)
+        }
+        for (name, expression) in step.typeExpressions {
+            result.expressionValues[name] = expression.evaluate(values, context: functionContext)
         }
         return result
     }
@@ -419,7 +423,21 @@ public struct SurveySession {
             if isRequired, step.question.isEmpty(answers[index]) {
                 errors.append(
                     StepError(stepID: step.id, error: .required, message: context.strings.message(for: .required)))
-            } else if !survey.validators.isEmpty {
+                continue
+            }
+            // A kind whose answer is complete only now (a repeat) is checked once more.
+            if step.question.checksAgainOnNext, !answers[index].isNull {
+                var final = choiceContext(for: step)
+                final.isFinalCheck = true
+                do {
+                    _ = try step.question.normalize(answers[index], in: final)
+                } catch {
+                    errors.append(
+                        StepError(stepID: step.id, error: error, message: context.strings.message(for: error)))
+                    continue
+                }
+            }
+            if !survey.validators.isEmpty {
                 appendValidatorErrors(ofStep: index, to: &errors)
             }
         }

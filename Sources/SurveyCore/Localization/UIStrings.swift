@@ -134,6 +134,8 @@ public enum UIStringKey: String, Sendable, CaseIterable {
     case comment
     /// "Type /text to search the list": the terminal's hint on drop-downs and tag boxes
     case searchHint
+    /// "Add an entry?": the terminal's question before another instance of a repeat
+    case addEntry
     case yes, no, `true`, `false`, happy, sad, thumbsUp, thumbsDown
     /// "Question {current} of {total}"
     case progress
@@ -197,6 +199,10 @@ public enum UIStringKey: String, Sendable, CaseIterable {
     case errorTooManyFiles = "error.tooManyFiles"
     /// A text that does not fit its `inputType` or mask: "Enter a value like {example}."
     case errorInvalidFormat = "error.invalidFormat"
+    /// A repeat with fewer instances than it needs: "Add at least {min} entries."
+    case errorTooFewEntries = "error.tooFewEntries"
+    /// A repeat with more instances than it may have: "Add at most {max} entries."
+    case errorTooManyEntries = "error.tooManyEntries"
     case errorNotAnswerable = "error.notAnswerable"
     case errorPluginFailure = "error.pluginFailure"
     case errorReadOnly = "error.readOnly"

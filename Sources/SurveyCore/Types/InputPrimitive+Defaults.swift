@@ -41,7 +41,7 @@ extension InputPrimitive {
                             allowsCustom: input.allowsCustomChoices)))
             }
             return .array(values)
-        case .composite:
+        case .composite, .repeating:
             do {
                 return try JSONParser.parse(text)
             } catch {
@@ -126,7 +126,7 @@ extension InputPrimitive {
                 buckets: counts.keys.sorted().map {
                     .init(value: $0, label: $0, count: counts[$0] ?? 0, percentage: percent(counts[$0] ?? 0))
                 })
-        case .none, .freeText, .composite, .fileReference:
+        case .none, .freeText, .composite, .fileReference, .repeating:
             return AnswerSummary(answered: total)
         }
     }

@@ -59,14 +59,15 @@ extension InputPrimitive {
             put("earliest", input.earliest)
             put("latest", input.latest)
         case .composite(let input):
-            members["fields"] = .array(
-                input.fields.map { field in
-                    .object([
-                        "name": .string(field.name), "label": .string(field.label), "required": .bool(field.isRequired),
-                        "input": field.input.jsonValue,
-                    ])
-                })
+            members["fields"] = .array(input.fields.map(\.jsonValue))
             put("presentation", input.presentation)
+        case .repeating(let input):
+            members["fields"] = .array(input.fields.map(\.jsonValue))
+            members["minCount"] = .number(Double(input.minimumCount))
+            put("maxCount", input.maximumCount)
+            put("count", input.count)
+            members["instanceTitles"] = .array(input.instanceTitles.map { .string($0) })
+            members["hidden"] = .array(input.hiddenFields.map { .array($0.map { .string($0) }) })
         case .fileReference(let input):
             members["formats"] = .array(input.allowedFormats.map { .string($0) })
             put("maxDurationSeconds", input.maximumDurationSeconds)
@@ -130,21 +131,23 @@ extension InputPrimitive {
             self = .date(
                 DateInput(earliest: try reader.optionalString("earliest"), latest: try reader.optionalString("latest")))
         case "composite":
-            let fields =
-                try reader.optionalArray("fields") { (element, path) throws(SurveyError) -> CompositeField in
-                    var field = try OptionsReader(element, path: path)
-                    let name = try field.string("name")
-                    let label = try field.string("label", default: name)
-                    let isRequired = try field.bool("required", default: false)
-                    guard let input = field.value("input") else {
-                        throw field.error(
-                            nil, "missing required member 'input' (an input primitive)", kind: .missingField)
-                    }
-                    return CompositeField(
-                        name: name, label: label, isRequired: isRequired,
-                        input: try InputPrimitive(json: input, path: path.appending("input")))
-                } ?? []
+            let fields = try reader.optionalArray("fields", CompositeField.init(json:path:)) ?? []
             self = .composite(CompositeInput(fields: fields, presentation: try reader.optionalString("presentation")))
+        case "repeat":
+            self = .repeating(
+                RepeatInput(
+                    fields: try reader.optionalArray("fields", CompositeField.init(json:path:)) ?? [],
+                    minimumCount: try reader.int("minCount", default: 0, in: 0...Int.max),
+                    maximumCount: try reader.optionalInt("maxCount", in: 0...Int.max),
+                    count: try reader.optionalInt("count", in: 0...Int.max),
+                    instanceTitles: try reader.optionalStringArray("instanceTitles") ?? [],
+                    hiddenFields: try reader.optionalArray("hidden") {
+                        (element, path) throws(SurveyError) -> [String] in
+                        guard case .array(let names) = element else {
+                            throw SurveyError(.invalidValue, "expected an array of field names", path: path)
+                        }
+                        return names.compactMap(\.stringValue)
+                    } ?? []))
         case "file-reference":
             self = .fileReference(
                 FileInput(
@@ -186,5 +189,28 @@ extension Choice {
             isExclusive: try reader.bool("isExclusive", default: false))
         isNumeric = try reader.bool("numeric", default: false)
         imageReference = try reader.optionalString("image")
+    }
+}
+
+extension CompositeField {
+    /// The field as JSON: `{"name", "label", "required", "input"}`.
+    public var jsonValue: JSONValue {
+        .object([
+            "name": .string(name), "label": .string(label), "required": .bool(isRequired), "input": input.jsonValue,
+        ])
+    }
+
+    /// Reads a field from its JSON form.
+    init(json element: JSONValue, path: JSONPath) throws(SurveyError) {
+        var field = try OptionsReader(element, path: path)
+        let name = try field.string("name")
+        let label = try field.string("label", default: name)
+        let isRequired = try field.bool("required", default: false)
+        guard let input = field.value("input") else {
+            throw field.error(nil, "missing required member 'input' (an input primitive)", kind: .missingField)
+        }
+        self.init(
+            name: name, label: label, isRequired: isRequired,
+            input: try InputPrimitive(json: input, path: path.appending("input")))
     }
 }

@@ -23,6 +23,9 @@ public enum InputPrimitive: Sendable, Hashable {
     case composite(CompositeInput)
     /// A reference to a file (such as a voice recording); the answer stores the reference, not the bytes.
     case fileReference(FileInput)
+    /// A group of fields answered once per instance (a repeat); the answer is an array of objects
+    /// keyed by field name, one per instance.
+    case repeating(RepeatInput)
 
     /// The primitive's name as it appears in JSON (`"single-choice"`, …).
     public var kindName: String {
@@ -36,6 +39,7 @@ public enum InputPrimitive: Sendable, Hashable {
         case .date: return "date"
         case .composite: return "composite"
         case .fileReference: return "file-reference"
+        case .repeating: return "repeat"
         }
     }
 
@@ -236,6 +240,36 @@ public struct CompositeInput: Sendable, Hashable {
     public init(fields: [CompositeField], presentation: String? = nil) {
         self.fields = fields
         self.presentation = presentation
+    }
+}
+
+/// A repeating group: the same fields answered for each instance ("for each child…").
+public struct RepeatInput: Sendable, Hashable {
+    /// The fields of one instance.
+    public var fields: [CompositeField]
+    /// Fewest instances.
+    public var minimumCount: Int
+    /// Most instances, or `nil` for no limit.
+    public var maximumCount: Int?
+    /// How many instances there are when that is decided (a fixed count, an earlier answer, the
+    /// choices of a loop); `nil` when the respondent adds and removes them (between the bounds).
+    public var count: Int?
+    /// Each instance's heading, already piped (`Child 2`, `About Alice`), one per instance shown: as
+    /// many as ``count``, or as the current answer has (plus one for an instance being added).
+    public var instanceTitles: [String]
+    /// For each instance of the current answer, the names of the fields its conditions hide now.
+    public var hiddenFields: [[String]]
+
+    public init(
+        fields: [CompositeField], minimumCount: Int = 0, maximumCount: Int? = nil, count: Int? = nil,
+        instanceTitles: [String] = [], hiddenFields: [[String]] = []
+    ) {
+        self.fields = fields
+        self.minimumCount = minimumCount
+        self.maximumCount = maximumCount
+        self.count = count
+        self.instanceTitles = instanceTitles
+        self.hiddenFields = hiddenFields
     }
 }
 

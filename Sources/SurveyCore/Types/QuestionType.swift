@@ -72,6 +72,19 @@ public protocol QuestionType: Sendable {
     /// re-evaluates it when what it reads changes, stores the result through ``normalize(_:options:)``,
     /// and never lets the respondent answer. The default is `nil`.
     func computedValue(for options: Options) -> String?
+
+    /// Expressions over the survey's names that the type reads (a repeat's count from an earlier
+    /// answer, the answers its inner conditions mention), by a name of the type's choosing. The engine
+    /// compiles them when the survey loads (an unknown name is a load error at the step) and evaluates
+    /// them whenever it asks the question or checks an answer: their values reach
+    /// ``input(for:in:)`` and ``normalize(_:options:in:)`` as ``PresentationContext/expressionValues``.
+    /// The default is none.
+    func expressions(for options: Options) -> [String: String]
+
+    /// Whether the engine checks the answer again on Next, with ``PresentationContext/isFinalCheck``
+    /// set: for kinds whose answer is built up in several steps (a repeat, instance by instance) and
+    /// is complete only then, or whose check depends on ``expressions(for:)``. The default is `false`.
+    func checksAgainOnNext(for options: Options) -> Bool
 }
 
 extension QuestionType {
@@ -101,6 +114,10 @@ extension QuestionType {
     }
 
     public func computedValue(for options: Options) -> String? { nil }
+
+    public func expressions(for options: Options) -> [String: String] { [:] }
+
+    public func checksAgainOnNext(for options: Options) -> Bool { false }
 }
 
 extension JSONValue {
@@ -128,6 +145,13 @@ public struct PresentationContext: Sendable {
     /// choice's condition) does not hold. Sessions set it when asking and checking a question with
     /// conditional choices; a type that needs every choice answered (a ranking) leaves these out.
     public var hiddenChoices: Set<String> = []
+    /// The values of the type's ``QuestionType/expressions(for:)``, by their names, as they are now.
+    public var expressionValues: [String: JSONValue] = [:]
+    /// The question's current answer, when the session asks it (`nil` when checking an answer).
+    public var answer: JSONValue?
+    /// Whether this check is the one on Next (``QuestionType/checksAgainOnNext(for:)``): the answer
+    /// must then be complete.
+    public var isFinalCheck = false
 
     public init(locale: String, defaultLocale: String, strings: UIStrings? = nil) {
         self.locale = locale

@@ -131,6 +131,10 @@ public struct ConfiguredQuestion: Sendable {
     public func content(in context: PresentationContext) -> ContentPresentation? { box.content(in: context) }
     /// The expression whose value is always the answer, for computed questions.
     public var computedValue: String? { box.computedValue }
+    /// The expressions the type reads (``QuestionType/expressions(for:)``).
+    public var expressions: [String: String] { box.expressions }
+    /// Whether the engine checks the answer again on Next (``QuestionType/checksAgainOnNext(for:)``).
+    public var checksAgainOnNext: Bool { box.checksAgainOnNext }
 }
 
 class AnyQuestionBox: @unchecked Sendable {
@@ -146,6 +150,8 @@ class AnyQuestionBox: @unchecked Sendable {
     func isEmpty(_ answer: JSONValue) -> Bool { answer.isEmptyAnswer }
     func content(in context: PresentationContext) -> ContentPresentation? { nil }
     var computedValue: String? { nil }
+    var expressions: [String: String] { [:] }
+    var checksAgainOnNext: Bool { false }
 }
 
 final class QuestionBox<T: QuestionType>: AnyQuestionBox, @unchecked Sendable {
@@ -177,4 +183,6 @@ final class QuestionBox<T: QuestionType>: AnyQuestionBox, @unchecked Sendable {
         type.content(for: options, in: context)
     }
     override var computedValue: String? { type.computedValue(for: options) }
+    override var expressions: [String: String] { type.expressions(for: options) }
+    override var checksAgainOnNext: Bool { type.checksAgainOnNext(for: options) }
 }

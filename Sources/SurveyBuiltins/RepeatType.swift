@@ -1,0 +1,346 @@
+import Foundation
+import SurveyCore
+
+/// A repeating group (SurveyJS's `paneldynamic`, ODK's `repeat`, Qualtrics' loop & merge): the
+/// same items answered once per instance — "for each child, their name and age".
+///
+/// | Option | Type | Default | Meaning |
+/// |---|---|---|---|
+/// | `items` | array, required, non-empty | — | Each `{ "name", "title"?, "type"?, "required"?, "visibleIf"?, "options"? }`; names unique. |
+/// | `count` | integer ≥ 0, or an expression | none | A fixed number of instances (`3`), or an expression giving it (`"{children}"`). |
+/// | `eachOf` | step id | none | Loop & merge: one instance per value of that (multiple-choice) answer, `{item}` being the value. |
+/// | `minCount`, `maxCount` | integer ≥ 0 | `0`, none | Bounds on the number of instances (with neither `count` nor `eachOf` the respondent adds them). |
+/// | `itemTitle` | text | none | Each instance's heading: `{panelIndex}` is its position from 1, `{item}` its loop value, `{panel.x}` its answer to item `x`. |
+///
+/// Item members: `name` (the key in each instance), `title`, `type` (`"text"` default; also
+/// `"number"`, `"boolean"`, `"date"`, `"rating"`, `"single-choice"`, `"dropdown"`,
+/// `"multiple-choice"`, `"tagbox"`), `required`, `visibleIf` (an expression that may read the same
+/// instance's answers as `{panel.x}`, its position as `{panelIndex}`, the loop value as `{item}`, and
+/// any of the survey's names), and `options` (that kind's own options).
+///
+/// **Answer:** an array with one object per instance, from item name to that item's answer, each
+/// checked by its item's kind; an item hidden by its `visibleIf` is dropped from its instance. While
+/// it is being filled in, an answer may have fewer instances and leave required items out; on Next
+/// it must be complete. Errors: `wrongShape` (not an array of objects, an unknown item; `field`
+/// `"<index>.<item>"` from 0), the item kind's own codes (same `field`), `missingField` (`field`
+/// `"<index>.<item>"`, `arguments.field` the item's title) for a required item left empty, and
+/// `tooFewEntries` (`min`) / `tooManyEntries` (`max`) for the number of instances.
+///
+/// Expressions elsewhere read the answer as an array: `{kids[0].name}`, `sumInArray({kids}, 'age')`,
+/// `countInArray({kids}, 'name')`. As an input it is a `repeat` (fields, count or bounds, each
+/// instance's title and the fields its conditions hide). The summary counts instances per item.
+///
+/// ```json
+/// { "id": "kids", "type": "repeat", "title": "About your children",
+///   "options": { "count": "{children}", "itemTitle": "Child {panelIndex}",
+///                "items": [ { "name": "name", "required": true },
+///                           { "name": "age", "type": "number", "options": { "min": 0, "max": 25 } },
+///                           { "name": "school", "visibleIf": "{panel.age} >= 6" } ] } }
+/// ```
+public struct RepeatType: QuestionType {
+    /// One item of the template.
+    struct Item: Sendable {
+        var name: String
+        var title: LocalizedText?
+        var isRequired: Bool
+        var visibleIf: SurveyCore.Expression?
+        var question: ConfiguredQuestion
+    }
+
+    /// How many instances there are.
+    enum Count: Sendable {
+        case open
+        case fixed(Int)
+        case expression(String)
+        case eachOf(String)
+    }
+
+    /// The decoded options of a repeat question.
+    public struct Options: Sendable {
+        var items: [Item]
+        var count: Count
+        var minimumCount: Int
+        var maximumCount: Int?
+        var itemTitle: LocalizedText?
+        /// The survey names the items' conditions read, in slot order from ``outerSlot``.
+        var outerNames: [String]
+    }
+
+    /// Slots of an item condition: the instance, its position, the loop value, then the survey's names.
+    static let panelSlot = 0
+    static let indexSlot = 1
+    static let itemSlot = 2
+    static let outerSlot = 3
+    static let kinds: [String: AnyQuestionType] = MatrixDropdownType.cellTypes
+    /// More instances than this are refused whatever the options say (a count from an answer is clamped).
+    static let limit = 10_000
+
+    /// Creates the type (its configuration comes from each question's options).
+    public init() {}
+
+    public var typeID: String { "repeat" }
+    public var summary: String {
+        "A group of questions answered once per instance (a count, an answer, or each chosen value)"
+    }
+
+    public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
+        final class Names: @unchecked Sendable { var outer: [String] = [] }
+        let names = Names()
+        let stepID = reader.stepID
+        let items = try NamedOptions.read("items", what: "item", from: &reader) {
+            (item: inout OptionsReader, name: String) throws(SurveyError) -> Item in
+            let kindName = try item.string("type", default: "text")
+            guard let kind = Self.kinds[kindName] else {
+                throw item.error(
+                    "type", Suggestion.unknown("type", kindName, validValues: Self.kinds.keys.sorted()),
+                    kind: .invalidOptions)
+            }
+            var visibleIf: SurveyCore.Expression?
+            if let source = try item.optionalString("visibleIf") {
+                do throws(ExpressionCompileError) {
+                    visibleIf = try SurveyCore.Expression(source, functions: .standard) { reference in
+                        switch reference {
+                        case "panel": return Self.panelSlot
+                        case "panelIndex": return Self.indexSlot
+                        case "item": return Self.itemSlot
+                        case _ where reference.hasPrefix("panel.") || reference.hasPrefix("item."):
+                            return nil  // resolved as a member of {panel} / {item}
+                        default:
+                            if let index = names.outer.firstIndex(of: reference) { return Self.outerSlot + index }
+                            names.outer.append(reference)
+                            return Self.outerSlot + names.outer.count - 1
+                        }
+                    }
+                } catch {
+                    throw item.error(
+                        "visibleIf", "invalid visibleIf \"\(source)\" at \(error.description)", kind: .invalidValue)
+                }
+            }
+            let question = try kind.configure(
+                options: item.value("options") ?? .object([:]), path: item.path.appending("options"), stepID: stepID)
+            return Item(
+                name: name, title: try item.optionalText("title"),
+                isRequired: try item.bool("required", default: false),
+                visibleIf: visibleIf, question: question)
+        }.map(\.element)
+        var count = Count.open
+        if let value = reader.value("count") {
+            switch value {
+            case .number:
+                count = .fixed(try reader.int("count", default: 0, in: 0...Self.limit))
+            case .string(let source):
+                count = .expression(source)
+            default:
+                throw reader.error(
+                    "count", "'count' must be a number of instances or an expression such as \"{children}\"",
+                    kind: .invalidValue)
+            }
+        }
+        if let source = try reader.optionalString("eachOf") {
+            guard case .open = count else {
+                throw reader.error("eachOf", "give either 'count' or 'eachOf', not both", kind: .invalidOptions)
+            }
+            count = .eachOf(source)
+        }
+        let minimum = try reader.int("minCount", default: 0, in: 0...Self.limit)
+        let maximum = try reader.optionalInt("maxCount", in: 0...Self.limit)
+        if let maximum, maximum < minimum {
+            throw reader.error("maxCount", "'maxCount' must not be less than 'minCount'", kind: .invalidOptions)
+        }
+        return Options(
+            items: items, count: count, minimumCount: minimum, maximumCount: maximum,
+            itemTitle: try reader.optionalText("itemTitle"), outerNames: names.outer)
+    }
+
+    public func expressions(for options: Options) -> [String: String] {
+        var result: [String: String] = [:]
+        switch options.count {
+        case .expression(let source): result["count"] = source
+        case .eachOf(let step): result["each"] = "{\(step)}"
+        case .open, .fixed: break
+        }
+        for name in options.outerNames { result["name:" + name] = "{\(name)}" }
+        return result
+    }
+
+    public func checksAgainOnNext(for options: Options) -> Bool { true }
+
+    /// The loop values (for `eachOf`), or `nil`.
+    func loopValues(_ options: Options, in context: PresentationContext) -> [JSONValue]? {
+        guard case .eachOf = options.count else { return nil }
+        switch context.expressionValues["each"] ?? .null {
+        case .null: return []
+        case .array(let values): return values
+        case let value: return value.isEmptyAnswer ? [] : [value]
+        }
+    }
+
+    /// The number of instances when it is decided, clamped to the bounds.
+    func count(_ options: Options, in context: PresentationContext) -> Int? {
+        var count: Int
+        switch options.count {
+        case .open: return nil
+        case .fixed(let fixed): count = fixed
+        case .eachOf: count = loopValues(options, in: context)?.count ?? 0
+        case .expression:
+            let value = context.expressionValues["count"]?.numberValue ?? 0
+            count = value.isFinite ? Int(max(0, min(value.rounded(.down), Double(Self.limit)))) : 0
+        }
+        count = max(count, options.minimumCount)
+        if let maximum = options.maximumCount { count = min(count, maximum) }
+        return count
+    }
+
+    /// The slots an item condition of instance `index` reads.
+    func values(_ instance: [String: JSONValue], index: Int, options: Options, in context: PresentationContext)
+        -> [JSONValue]
+    {
+        let loop = loopValues(options, in: context)
+        var values: [JSONValue] = [
+            .object(instance), .number(Double(index + 1)),
+            loop.flatMap { index < $0.count ? $0[index] : nil } ?? .null,
+        ]
+        for name in options.outerNames { values.append(context.expressionValues["name:" + name] ?? .null) }
+        return values
+    }
+
+    /// The items instance `index` hides now.
+    func hiddenItems(_ instance: [String: JSONValue], index: Int, options: Options, in context: PresentationContext)
+        -> Set<String>
+    {
+        var hidden = Set<String>()
+        let slots = values(instance, index: index, options: options, in: context)
+        for item in options.items {
+            if let condition = item.visibleIf, !condition.isTrue(slots, context: FunctionContext.current()) {
+                hidden.insert(item.name)
+            }
+        }
+        return hidden
+    }
+
+    public func input(for options: Options, in context: PresentationContext) -> InputPrimitive {
+        let instances = (context.answer?.arrayValue ?? []).map { $0.objectValue ?? [:] }
+        let count = count(options, in: context)
+        let loop = loopValues(options, in: context)
+        let shown = count ?? max(instances.count, options.minimumCount)
+        let titles = (0..<shown).map { index -> String in
+            let instance = index < instances.count ? instances[index] : [:]
+            return title(options, index: index, instance: instance, loop: loop, in: context)
+        }
+        return .repeating(
+            RepeatInput(
+                fields: options.items.map { item in
+                    CompositeField(
+                        name: item.name, label: item.title.map { context.text($0) } ?? item.name,
+                        isRequired: item.isRequired, input: item.question.input(in: context))
+                },
+                minimumCount: options.minimumCount, maximumCount: count ?? options.maximumCount, count: count,
+                instanceTitles: titles,
+                hiddenFields: instances.enumerated().map { index, instance in
+                    options.items.map(\.name).filter(
+                        hiddenItems(instance, index: index, options: options, in: context).contains)
+                }))
+    }
+
+    /// An instance's heading: `itemTitle` piped, or "#n".
+    func title(
+        _ options: Options, index: Int, instance: [String: JSONValue], loop: [JSONValue]?,
+        in context: PresentationContext
+    ) -> String {
+        guard let template = options.itemTitle.map({ context.text($0) }) else {
+            if let loop, index < loop.count { return loop[index].displayText }
+            return "#\(index + 1)"
+        }
+        var text = template.replacingOccurrences(of: "{panelIndex}", with: String(index + 1))
+        if let loop, index < loop.count {
+            text = text.replacingOccurrences(of: "{item}", with: loop[index].displayText)
+        }
+        for item in options.items where text.contains("{panel.\(item.name)}") {
+            text = text.replacingOccurrences(of: "{panel.\(item.name)}", with: instance[item.name]?.displayText ?? "")
+        }
+        return text
+    }
+
+    public func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {
+        try normalize(answer, options: options, in: .english)
+    }
+
+    public func normalize(_ answer: JSONValue, options: Options, in context: PresentationContext) throws(AnswerError)
+        -> JSONValue
+    {
+        if answer.isNull { return .null }
+        guard case .array(let list) = answer else {
+            throw AnswerError.wrongShape(expected: "an array with an object per entry", got: answer)
+        }
+        // No instance is no answer (`required` says whether one is needed).
+        if list.isEmpty { return .null }
+        let count = count(options, in: context)
+        let maximum = count ?? options.maximumCount
+        if let maximum, list.count > maximum {
+            throw AnswerError(
+                code: "tooManyEntries", message: "Add at most \(maximum) entries.", arguments: ["max": String(maximum)])
+        }
+        var result: [JSONValue] = []
+        for (index, element) in list.enumerated() {
+            func located(_ error: AnswerError, _ item: String?) -> AnswerError {
+                var error = error
+                error.field = item.map { "\(index).\($0)" } ?? String(index)
+                return error
+            }
+            let form: FormAnswer
+            do {
+                form = try FormAnswer(
+                    element, allowed: options.items.map(\.name), describedAs: "an object with the group's items")
+            } catch { throw located(error, error.field) }
+            var instance: [String: JSONValue] = [:]
+            for item in options.items {
+                guard let value = form.members[item.name], !item.question.isEmpty(value) else { continue }
+                do {
+                    let normal = try item.question.normalize(value, in: context)
+                    if !item.question.isEmpty(normal) { instance[item.name] = normal }
+                } catch { throw located(error, item.name) }
+            }
+            let hidden = hiddenItems(instance, index: index, options: options, in: context)
+            for name in hidden { instance[name] = nil }
+            if context.isFinalCheck {
+                for item in options.items
+                where item.isRequired && !hidden.contains(item.name) && instance[item.name] == nil {
+                    let label = item.title.map { context.text($0) } ?? item.name
+                    throw located(
+                        AnswerError(code: "missingField", message: "Fill in '\(label)'.", arguments: ["field": label]),
+                        item.name)
+                }
+            }
+            result.append(.object(instance))
+        }
+        if context.isFinalCheck {
+            let minimum = count ?? options.minimumCount
+            if result.count < minimum {
+                throw AnswerError(
+                    code: "tooFewEntries", message: "Add at least \(minimum) entries.",
+                    arguments: ["min": String(minimum)])
+            }
+        }
+        return result.isEmpty ? .null : .array(result)
+    }
+
+    public func isEmpty(_ answer: JSONValue, options: Options) -> Bool {
+        (answer.arrayValue ?? []).allSatisfy(\.isEmptyAnswer)
+    }
+
+    public func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
+        let lists = answers.compactMap(\.arrayValue).filter { !$0.isEmpty }
+        let instances = lists.flatMap { $0 }
+        let counts = lists.map { Double($0.count) }.sorted()
+        return AnswerSummary(
+            answered: lists.count,
+            buckets: options.items.map { item in
+                let count = instances.filter { $0[item.name] != nil }.count
+                return .init(
+                    value: item.name, label: item.title.map { context.text($0) } ?? item.name, count: count,
+                    percentage: Summaries.percentage(count, of: instances.count))
+            },
+            mean: InputPrimitive.mean(counts), median: InputPrimitive.median(counts), minimum: counts.first,
+            maximum: counts.last)
+    }
+}

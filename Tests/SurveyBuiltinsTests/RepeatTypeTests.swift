@@ -1,0 +1,129 @@
+import SurveyBuiltins
+import SurveyCore
+import Testing
+
+/// `repeat`: a group of items answered once per instance.
+struct RepeatTypeTests {
+    static let options: JSONValue = [
+        "count": "{children}", "itemTitle": "Child {panelIndex}: {panel.name}",
+        "items": [
+            ["name": "name", "required": true],
+            ["name": "age", "type": "number", "options": ["min": 0, "max": 25]],
+            ["name": "school", "visibleIf": "{panel.age} >= 6 and {country} = 'fr'"],
+        ],
+    ]
+
+    static func context(count: JSONValue, country: JSONValue = "fr", answer: JSONValue? = nil, final: Bool = false)
+        -> PresentationContext
+    {
+        var context = PresentationContext.english
+        context.expressionValues = ["count": count, "name:country": country]
+        context.answer = answer
+        context.isFinalCheck = final
+        return context
+    }
+
+    @Test func itDeclaresTheNamesItReads() throws {
+        let question = try configure(RepeatType(), Self.options)
+        #expect(question.expressions == ["count": "{children}", "name:country": "{country}"])
+        #expect(question.checksAgainOnNext)
+    }
+
+    @Test func instancesAreCheckedItemByItemAndHiddenItemsDropped() throws {
+        let question = try configure(RepeatType(), Self.options)
+        let answer: JSONValue = [
+            ["name": " Ada ", "age": "8", "school": "St Mary"], ["name": "Bob", "age": 3, "school": "x"],
+        ]
+        #expect(
+            try question.normalize(answer, in: Self.context(count: 2, final: true))
+                == [["name": "Ada", "age": 8, "school": "St Mary"], ["name": "Bob", "age": 3]])
+        // Outside France the school item is hidden for everyone.
+        #expect(
+            try question.normalize(answer, in: Self.context(count: 2, country: "de", final: true))
+                == [["name": "Ada", "age": 8], ["name": "Bob", "age": 3]])
+        let wrongAge = expectError(question, [["name": "Ada", "age": 30]], Self.context(count: 2))
+        #expect(wrongAge?.code == "aboveMaximum" && wrongAge?.field == "0.age")
+        #expect(expectError(question, [["nom": "Ada"]], Self.context(count: 2))?.field == "0.nom")
+        #expect(expectError(question, ["Ada"], Self.context(count: 2))?.code == "wrongShape")
+        #expect(expectError(question, ["name": "Ada"], Self.context(count: 2))?.code == "wrongShape")
+    }
+
+    @Test func whileFillingInAnAnswerMayBeIncompleteButNotOnNext() throws {
+        let question = try configure(RepeatType(), Self.options)
+        #expect(try question.normalize([["age": 4]], in: Self.context(count: 2)) == [["age": 4]])
+        let missing = expectError(question, [["age": 4], ["name": "Bob"]], Self.context(count: 2, final: true))
+        #expect(missing?.code == "missingField" && missing?.field == "0.name" && missing?.arguments["field"] == "name")
+        let few = expectError(question, [["name": "Ada"]], Self.context(count: 2, final: true))
+        #expect(few?.code == "tooFewEntries" && few?.arguments["min"] == "2")
+        let many = expectError(question, [["name": "A"], ["name": "B"], ["name": "C"]], Self.context(count: 2))
+        #expect(many?.code == "tooManyEntries" && many?.arguments["max"] == "2")
+    }
+
+    @Test func theInputSaysHowManyAndWhatEachInstanceHides() throws {
+        let question = try configure(RepeatType(), Self.options)
+        let answer: JSONValue = [["name": "Ada", "age": 8], ["name": "Bob", "age": 3]]
+        guard case .repeating(let group) = question.input(in: Self.context(count: 3, answer: answer)) else {
+            Issue.record("not a repeat")
+            return
+        }
+        #expect(group.count == 3 && group.fields.map(\.name) == ["name", "age", "school"])
+        #expect(group.instanceTitles == ["Child 1: Ada", "Child 2: Bob", "Child 3: "])
+        #expect(group.hiddenFields == [[], ["school"]])
+        #expect(question.input(in: Self.context(count: "x")).jsonValue["count"] == 0)
+        #expect(question.input(in: Self.context(count: 1e12)).jsonValue["count"] == 10000)
+    }
+
+    @Test func anOpenRepeatHasBoundsAndALoopHasItsValues() throws {
+        let open = try configure(
+            RepeatType(), ["minCount": 1, "maxCount": 2, "items": [["name": "pet", "required": true]]])
+        var context = PresentationContext.english
+        context.isFinalCheck = true
+        #expect(expectError(open, [], context) == nil)
+        #expect(try open.normalize([["pet": "cat"]], in: context) == [["pet": "cat"]])
+        #expect(expectError(open, [["pet": "a"], ["pet": "b"], ["pet": "c"]], context)?.code == "tooManyEntries")
+        let loop = try configure(
+            RepeatType(),
+            ["eachOf": "brands", "itemTitle": "About {item}", "items": [["name": "score", "type": "rating"]]])
+        #expect(loop.expressions == ["each": "{brands}"])
+        var chosen = PresentationContext.english
+        chosen.expressionValues = ["each": ["acme", "globex"]]
+        guard case .repeating(let group) = loop.input(in: chosen) else {
+            Issue.record("not a repeat")
+            return
+        }
+        #expect(group.count == 2 && group.instanceTitles == ["About acme", "About globex"])
+    }
+
+    @Test func theSummaryCountsInstancesPerItem() throws {
+        let question = try configure(RepeatType(), Self.options)
+        let summary = question.summarize(
+            [[["name": "Ada", "age": 8], ["name": "Bob"]], [["name": "Cy"]], .null], in: english)
+        #expect(summary.answered == 2 && summary.mean == 1.5)
+        #expect(summary.buckets.map(\.count) == [3, 1, 0])
+    }
+
+    @Test(arguments: [
+        OptionErrorCase([:], .missingField, "$.options"),
+        OptionErrorCase(["items": [["name": "a", "type": "voice"]]], .invalidOptions, "$.options.items[0].type"),
+        OptionErrorCase(
+            ["items": [["name": "a", "visibleIf": "{panel.a} ="]]], .invalidValue, "$.options.items[0].visibleIf"),
+        OptionErrorCase(["items": [["name": "a"]], "count": true], .invalidValue, "$.options.count"),
+        OptionErrorCase(["items": [["name": "a"]], "count": 2, "eachOf": "q"], .invalidOptions, "$.options.eachOf"),
+        OptionErrorCase(
+            ["items": [["name": "a"]], "minCount": 3, "maxCount": 2], .invalidOptions, "$.options.maxCount"),
+        OptionErrorCase(["items": [["name": "a"]], "count": 20000], .invalidValue, "$.options.count"),
+        OptionErrorCase(["items": [["name": "a"], ["name": "a"]]], .invalidOptions, "$.options.items[1]"),
+    ])
+    func rejectsInvalidOptions(invalid: OptionErrorCase) {
+        invalid.check(RepeatType())
+    }
+}
+
+func expectError(_ question: ConfiguredQuestion, _ answer: JSONValue, _ context: PresentationContext) -> AnswerError? {
+    do {
+        _ = try question.normalize(answer, in: context)
+        return nil
+    } catch {
+        return error
+    }
+}
