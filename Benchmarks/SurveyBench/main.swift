@@ -12,6 +12,7 @@ let usage = """
       SurveyBench bench --scale [--max-n 1000000] [--seed S] [--repeat 3] [--work DIR]
       SurveyBench store [--store PATH|URL] [--respondents 1,8,64] [--seconds 3] [--responses 1000000]
                         [--questions 20] [--skip overhead,throughput,bulk] [--synchronous full|normal] [--work DIR]
+      SurveyBench repeat [--instances 100,1000] [--items 20] [--repeat 3]
     """
 
 let commandLine = CommandLine.arguments
@@ -24,6 +25,7 @@ do {
     case "bench": try runBench(arguments)
     case "scale": try runScale(arguments)
     case "store": try runStoreBench(arguments)
+    case "repeat": try runRepeatBench(arguments)
     default: throw BenchError(usage)
     }
 } catch {

@@ -204,14 +204,24 @@ public struct RepeatType: QuestionType {
         return values
     }
 
+    /// What the items' conditions evaluate with: today, and the respondent's locale.
+    static func functionContext(_ context: PresentationContext) -> FunctionContext {
+        var functions = FunctionContext.current()
+        functions.locale = context.locale
+        functions.defaultLocale = context.defaultLocale
+        return functions
+    }
+
     /// The items instance `index` hides now.
-    func hiddenItems(_ instance: [String: JSONValue], index: Int, options: Options, in context: PresentationContext)
-        -> Set<String>
-    {
+    func hiddenItems(
+        _ instance: [String: JSONValue], index: Int, options: Options, in context: PresentationContext,
+        functions: FunctionContext
+    ) -> Set<String> {
         var hidden = Set<String>()
+        guard options.items.contains(where: { $0.visibleIf != nil }) else { return hidden }
         let slots = values(instance, index: index, options: options, in: context)
         for item in options.items {
-            if let condition = item.visibleIf, !condition.isTrue(slots, context: FunctionContext.current()) {
+            if let condition = item.visibleIf, !condition.isTrue(slots, context: functions) {
                 hidden.insert(item.name)
             }
         }
@@ -220,6 +230,7 @@ public struct RepeatType: QuestionType {
 
     public func input(for options: Options, in context: PresentationContext) -> InputPrimitive {
         let instances = (context.answer?.arrayValue ?? []).map { $0.objectValue ?? [:] }
+        let functions = Self.functionContext(context)
         let count = count(options, in: context)
         let loop = loopValues(options, in: context)
         let shown = count ?? max(instances.count, options.minimumCount)
@@ -238,7 +249,7 @@ public struct RepeatType: QuestionType {
                 instanceTitles: titles,
                 hiddenFields: instances.enumerated().map { index, instance in
                     options.items.map(\.name).filter(
-                        hiddenItems(instance, index: index, options: options, in: context).contains)
+                        hiddenItems(instance, index: index, options: options, in: context, functions: functions).contains)
                 }))
     }
 
@@ -280,7 +291,9 @@ public struct RepeatType: QuestionType {
             throw AnswerError(
                 code: "tooManyEntries", message: "Add at most \(maximum) entries.", arguments: ["max": String(maximum)])
         }
+        let functions = Self.functionContext(context)
         var result: [JSONValue] = []
+        result.reserveCapacity(list.count)
         for (index, element) in list.enumerated() {
             func located(_ error: AnswerError, _ item: String?) -> AnswerError {
                 var error = error
@@ -300,7 +313,7 @@ public struct RepeatType: QuestionType {
                     if !item.question.isEmpty(normal) { instance[item.name] = normal }
                 } catch { throw located(error, item.name) }
             }
-            let hidden = hiddenItems(instance, index: index, options: options, in: context)
+            let hidden = hiddenItems(instance, index: index, options: options, in: context, functions: functions)
             for name in hidden { instance[name] = nil }
             if context.isFinalCheck {
                 for item in options.items
