@@ -5,8 +5,8 @@ import SurveyCore
 /// `repeat`: the cost of answering inside a repeat as its number of instances grows. A survey asks
 /// a count, then a repeat of `--items` items (numbers, texts, yes/no, choices; each item after the
 /// first shown only when the one before it is answered, `{panel.x} notempty`), then a question
-/// reading `sumInArray`. For each instance count it times (1) filling the whole repeat the way the
-/// terminal does, one item at a time, each answer being the whole array so far, and (2) changing one
+/// reading `sumInArray`. For each instance count it times (1) filling the whole repeat one instance
+/// per answer, each answer being the whole array so far, and (2) changing one
 /// item of the last instance of a complete answer (what a protocol client does when the respondent
 /// corrects one field). Prints one JSON object with the ratios between the counts.
 func runRepeatBench(_ arguments: Arguments) throws(BenchError) {
@@ -33,15 +33,15 @@ func runRepeatBench(_ arguments: Arguments) throws(BenchError) {
             var draft: [[String: JSONValue]] = []
             answers = 0
             let start = DispatchTime.now().uptimeNanoseconds
+            // One answer per instance (each answer the whole array so far). Item by item, as the terminal
+            // sends it, the action log would hold count × items arrays of up to `count` instances.
             for instance in 0..<count {
                 draft.append([:])
-                for item in 0..<items {
-                    draft[instance]["i\(item)"] = value(item: item, instance: instance)
-                    do {
-                        try session.answer(.array(draft.map { .object($0) }), for: "group")
-                    } catch { throw BenchError("an answer was refused: \(error)") }
-                    answers += 1
-                }
+                for item in 0..<items { draft[instance]["i\(item)"] = value(item: item, instance: instance) }
+                do {
+                    try session.answer(.array(draft.map { .object($0) }), for: "group")
+                } catch { throw BenchError("an answer was refused: \(error)") }
+                answers += 1
             }
             fillTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(answers))
             // One correction in the last instance, many times.

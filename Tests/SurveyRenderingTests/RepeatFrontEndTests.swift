@@ -69,30 +69,6 @@ import Testing
         #expect(result.answers["children"] == 1)
     }
 
-    @Test func answeringTheSameStepAgainKeepsOneActionUnlessATriggerMayHaveActed() throws {
-        var session = SurveySession(survey: try Self.load())
-        try session.answer(1, for: "children")
-        session.next()
-        try session.answer([["name": "A"]], for: "kids")
-        try session.answer([["name": "Ad"]], for: "kids")
-        try session.answer([["name": "Ada"]], for: "kids")
-        #expect(session.state.actions.count == 3)  // children, next, kids
-        let replayed = try SurveySession(survey: try Self.load(), resuming: session.state)
-        #expect(replayed.answer(for: "kids") == [["name": "Ada"]])
-        let triggered = try SurveyLoader(registry: .builtins()).load(
-            text: """
-                {"formatVersion": 1, "id": "t", "title": "T",
-                 "triggers": [{"type": "setvalue", "if": "{a} = 'x'", "target": "b", "value": "set"}],
-                 "steps": [{"id": "a", "type": "text"}, {"id": "b", "type": "text"}]}
-                """, source: "t.json")
-        var other = SurveySession(survey: triggered)
-        try other.answer("x", for: "a")
-        try other.answer("y", for: "a")
-        #expect(other.state.actions.count == 2)
-        let again = try SurveySession(survey: triggered, resuming: other.state)
-        #expect(again.answer(for: "b") == "set")
-    }
-
     @Test func theTerminalAsksInstanceByInstanceAndSkipsHiddenItems() throws {
         let (outcome, output) = runText(try Self.load(), ["2", "Ada", "8", "St Mary", "Bob", "3", "fine"])
         #expect(output.contains("— Child 1 —") && output.contains("— Child 2 —"))

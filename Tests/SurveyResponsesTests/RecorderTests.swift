@@ -12,6 +12,24 @@ import Testing
         survey = try Surveys.load(Surveys.branching)
     }
 
+    /// A repeat is filled in by answering its step again and again: every one of those answers is an
+    /// action the store keeps (a kill -9 between two of them loses nothing acknowledged).
+    @Test func answeringTheSameStepAgainIsStoredEveryTime() throws {
+        let store = InMemoryResponseStore()
+        var session = SurveySession(survey: survey, seed: 1, today: "2026-05-01")
+        var recorder = try ResponseRecorder(store: store, respondentID: "eve", session: session)
+        session.next()
+        try recorder.record(session)
+        try session.answer(3, for: "rating")
+        try recorder.record(session)
+        try session.answer(4, for: "rating")
+        try recorder.record(session)
+        #expect(
+            try store.actions(of: recorder.response.id).map(\.action) == [
+                .next, .answer(stepID: "rating", value: 3), .answer(stepID: "rating", value: 4),
+            ])
+    }
+
     @Test func recordsEachAcceptedActionWithItsFunnelEvents() throws {
         let store = InMemoryResponseStore()
         var session = SurveySession(survey: survey, seed: 9, locale: "fr", today: "2026-05-01")

@@ -258,13 +258,9 @@ public struct SurveySession {
             }
         }
         if !lastErrors.isEmpty { lastErrors.removeAll { $0.stepID == stepID } }
-        // Answering the same step again at once replaces the logged answer when nothing (a trigger)
-        // can have acted on the one replaced: a repeat filled in item by item keeps one action.
-        if survey.triggers.isEmpty, case .answer(let previous, _)? = actions.last, previous == stepID {
-            actions[actions.count - 1] = .answer(stepID: stepID, value: value)
-        } else {
-            actions.append(.answer(stepID: stepID, value: value))
-        }
+        // Every accepted answer is logged, also one that replaces the answer just given: the response
+        // recorder stores the log's new entries, so rewriting an entry would lose that answer.
+        actions.append(.answer(stepID: stepID, value: value))
         answers[index] = normalized
         if step.defaultExpression != nil { answeredByRespondent.insert(index) }
         pendingTriggers.removeAll(keepingCapacity: true)
