@@ -48,16 +48,6 @@ public struct MatrixDropdownType: QuestionType {
         var isEveryRowRequired: Bool
     }
 
-    /// The kinds a column may have.
-    static let cellTypes: [String: AnyQuestionType] = [
-        "dropdown": AnyQuestionType(DropdownType()), "single-choice": AnyQuestionType(SingleChoiceType()),
-        "multiple-choice": AnyQuestionType(MultipleChoiceType()), "tagbox": AnyQuestionType(TagboxType()),
-        "text": AnyQuestionType(TextType()), "number": AnyQuestionType(NumberType()),
-        "boolean": AnyQuestionType(BooleanType()), "rating": AnyQuestionType(RatingType()),
-        "date": AnyQuestionType(DateType()),
-    ]
-    static let choiceCellTypes: Set<String> = ["dropdown", "single-choice", "multiple-choice", "tagbox"]
-
     /// Creates the type (its configuration comes from each question's options).
     public init() {}
 
@@ -72,15 +62,9 @@ public struct MatrixDropdownType: QuestionType {
         let stepID = reader.stepID
         let columns = try NamedOptions.read("columns", what: "column", from: &reader) {
             (column: inout OptionsReader, name: String) throws(SurveyError) -> Column in
-            let cellType = try column.string("cellType", default: "dropdown")
-            guard let kind = Self.cellTypes[cellType] else {
-                throw column.error(
-                    "cellType",
-                    Suggestion.unknown("cellType", cellType, validValues: Self.cellTypes.keys.sorted()),
-                    kind: .invalidOptions)
-            }
+            let (cellType, kind) = try PartKinds.read("cellType", default: "dropdown", from: &column)
             var options = column.value("options") ?? .object([:])
-            if Self.choiceCellTypes.contains(cellType), case .object(var members) = options,
+            if PartKinds.choiceKinds.contains(cellType), case .object(var members) = options,
                 members["choices"] == nil
             {
                 guard let sharedChoices else {

@@ -71,7 +71,6 @@ public struct RepeatType: QuestionType {
     static let indexSlot = 1
     static let itemSlot = 2
     static let outerSlot = 3
-    static let kinds: [String: AnyQuestionType] = MatrixDropdownType.cellTypes
     /// More instances than this are refused whatever the options say (a count from an answer is clamped).
     static let limit = 10_000
 
@@ -89,12 +88,7 @@ public struct RepeatType: QuestionType {
         let stepID = reader.stepID
         let items = try NamedOptions.read("items", what: "item", from: &reader) {
             (item: inout OptionsReader, name: String) throws(SurveyError) -> Item in
-            let kindName = try item.string("type", default: "text")
-            guard let kind = Self.kinds[kindName] else {
-                throw item.error(
-                    "type", Suggestion.unknown("type", kindName, validValues: Self.kinds.keys.sorted()),
-                    kind: .invalidOptions)
-            }
+            let kind = try PartKinds.read("type", default: "text", from: &item).kind
             var visibleIf: SurveyCore.Expression?
             if let source = try item.optionalString("visibleIf") {
                 do throws(ExpressionCompileError) {
@@ -249,7 +243,8 @@ public struct RepeatType: QuestionType {
                 instanceTitles: titles,
                 hiddenFields: instances.enumerated().map { index, instance in
                     options.items.map(\.name).filter(
-                        hiddenItems(instance, index: index, options: options, in: context, functions: functions).contains)
+                        hiddenItems(instance, index: index, options: options, in: context, functions: functions)
+                            .contains)
                 }))
     }
 

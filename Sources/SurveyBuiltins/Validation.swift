@@ -205,6 +205,33 @@ extension String {
     }
 }
 
+/// The built-in kinds a question made of other questions may use for its parts (a matrix-dropdown's
+/// columns, a repeat's items), configured through the same public API a survey's questions are.
+enum PartKinds {
+    static let all: [String: AnyQuestionType] = [
+        "dropdown": AnyQuestionType(DropdownType()), "single-choice": AnyQuestionType(SingleChoiceType()),
+        "multiple-choice": AnyQuestionType(MultipleChoiceType()), "tagbox": AnyQuestionType(TagboxType()),
+        "text": AnyQuestionType(TextType()), "number": AnyQuestionType(NumberType()),
+        "boolean": AnyQuestionType(BooleanType()), "rating": AnyQuestionType(RatingType()),
+        "date": AnyQuestionType(DateType()),
+    ]
+    /// The kinds among ``all`` that take `choices`.
+    static let choiceKinds: Set<String> = ["dropdown", "single-choice", "multiple-choice", "tagbox"]
+
+    /// The kind named by member `key` (`fallback` when absent).
+    /// - Throws: `invalidOptions` naming the valid kinds (and the closest one).
+    static func read(_ key: String, default fallback: String, from reader: inout OptionsReader) throws(SurveyError)
+        -> (name: String, kind: AnyQuestionType)
+    {
+        let name = try reader.string(key, default: fallback)
+        guard let kind = all[name] else {
+            throw reader.error(
+                key, Suggestion.unknown(key, name, validValues: all.keys.sorted()), kind: .invalidOptions)
+        }
+        return (name, kind)
+    }
+}
+
 /// Arrays of named objects in options (a multiple-text's items, a matrix-dropdown's columns).
 enum NamedOptions {
     /// Reads the required, non-empty array `key`, each element by `read` (given a reader for it and

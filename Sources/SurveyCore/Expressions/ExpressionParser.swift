@@ -366,6 +366,14 @@ struct ExpressionParser {
         return try parsePrimary()
     }
 
+    /// SurveyJS's `{q[0]}` (and `{rows[1].price}`) as members (`q.0`, `rows.1.price`), or `nil` when
+    /// `name` has no index. Expressions and piped texts read names alike.
+    static func indexesAsMembers(_ name: String) -> String? {
+        guard name.contains("["), name.hasSuffix("]") || name.contains("]."), !name.hasPrefix("[") else { return nil }
+        let dotted = String(name.compactMap { $0 == "[" ? "." : ($0 == "]" ? nil : $0) })
+        return dotted != name && !dotted.contains("..") ? dotted : nil
+    }
+
     mutating func reference(_ name: String, at offset: Int) throws(ExpressionCompileError) -> ExpressionNode {
         if let slot = resolve(name) {
             if !referencedSlots.contains(slot) {
@@ -388,11 +396,7 @@ struct ExpressionParser {
             }
             return .otherText(slot, choices)
         }
-        // SurveyJS's `{q[0]}` (and `{rows[1].price}`): an index is a member like `{q.0}`.
-        if name.contains("["), name.hasSuffix("]") || name.contains("]."), !name.hasPrefix("[") {
-            let dotted = String(name.compactMap { $0 == "[" ? "." : ($0 == "]" ? nil : $0) })
-            if dotted != name, !dotted.contains("..") { return try reference(dotted, at: offset) }
-        }
+        if let dotted = Self.indexesAsMembers(name) { return try reference(dotted, at: offset) }
         var parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         // A name may itself contain dots; prefer the longest prefix that resolves.
         var slot: Int?

@@ -141,8 +141,8 @@ extension SurveySession {
 
     func presentation(ofStep index: Int) -> QuestionPresentation {
         let step = survey.steps[index]
-        var asking = choiceContext(for: step)
-        if !step.typeExpressions.isEmpty || step.question.checksAgainOnNext { asking.answer = answers[index] }
+        var asking = questionContext(for: step)
+        asking.answer = answers[index]
         var input = step.question.input(in: asking)
         if var choices = input.choiceInput {
             if !step.choiceConditions.isEmpty {
@@ -242,7 +242,7 @@ extension SurveySession {
             return choices.text(values[index])
         }
         // `{q.member}`, and SurveyJS's `{group[0].member}` (an index is a member, as in expressions).
-        let dotted = name.contains("[") ? String(name.compactMap { $0 == "[" ? "." : ($0 == "]" ? nil : $0) }) : name
+        let dotted = ExpressionParser.indexesAsMembers(name) ?? name
         var parts = dotted.split(separator: ".").map(String.init)
         var keys: [String] = []
         while parts.count > 1 {

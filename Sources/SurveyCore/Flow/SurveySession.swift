@@ -247,7 +247,7 @@ public struct SurveySession {
             normalized = .null
         } else {
             do {
-                normalized = try step.question.normalize(value, in: choiceContext(for: step))
+                normalized = try step.question.normalize(value, in: questionContext(for: step))
                 try checkChoiceVisibility(normalized, step: step)
             } catch {
                 let stepError = StepError(stepID: stepID, error: error, message: context.strings.message(for: error))
@@ -382,7 +382,7 @@ public struct SurveySession {
 
     /// The presentation context for `step`: the choices it does not offer now, and the values of its
     /// type's own expressions.
-    func choiceContext(for step: CompiledStep) -> PresentationContext {
+    func questionContext(for step: CompiledStep) -> PresentationContext {
         guard !step.choiceConditions.isEmpty || !step.typeExpressions.isEmpty else { return context }
         var result = context
         for (choice, condition) in step.choiceConditions where !condition.isTrue(values, context: functionContext) {
@@ -429,7 +429,7 @@ public struct SurveySession {
             }
             // A kind whose answer is complete only now (a repeat) is checked once more.
             if step.question.checksAgainOnNext, !answers[index].isNull {
-                var final = choiceContext(for: step)
+                var final = questionContext(for: step)
                 final.isFinalCheck = true
                 do {
                     _ = try step.question.normalize(answers[index], in: final)
