@@ -107,7 +107,8 @@ enum SurveySource {
     static func convertIfSurveyJS(_ text: String, file: String) -> SurveyJSConversion? {
         guard text.contains("\"pages\"") || text.contains("\"elements\"") || text.contains("\"questions\""),
             let json = try? JSONParser.parse(text), SurveyJSImporter.looksLikeSurveyJS(json),
-            let conversion = try? SurveyJSImporter.convert(text: text, source: file, id: defaultID(for: file))
+            let conversion = try? SurveyJSImporter.convert(
+                json, parsedFrom: text, source: file, id: defaultID(for: file))
         else { return nil }
         let missing = conversion.notes.filter { $0.kind == .notConverted }
         for note in missing { Console.error("warning: " + note.description) }

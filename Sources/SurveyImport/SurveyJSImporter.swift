@@ -75,6 +75,14 @@ public enum SurveyJSImporter {
         } catch {
             throw SurveyJSImportError("invalid JSON: \(error.message)", position: error.position, file: source)
         }
+        return try convert(json, parsedFrom: text, source: source, id: id)
+    }
+
+    /// Converts `json`, already parsed from `text`; notes and errors carry `source` and the
+    /// line:column in `text`.
+    public static func convert(_ json: JSONValue, parsedFrom text: String, source: String?, id: String)
+        throws(SurveyJSImportError) -> SurveyJSConversion
+    {
         var conversion: SurveyJSConversion
         do {
             conversion = try convert(json, id: id)
