@@ -308,38 +308,27 @@ extension TextRenderer {
                     switch askField(cell, label: field.label + " › " + cell.label, current: row[cell.name]) {
                     case .command(let action): return action
                     case .value(let value): row[cell.name] = value
-                    case .skipped: break
+                    case .skipped, .ended: break
                     }
                 }
                 if !row.isEmpty { draft[field.name] = .object(row) }
                 continue
             }
-            if !isMatrix { showFieldInput(field.input) }
-            let label = field.label + (field.isRequired ? " *" : "")
-            let current = draft[field.name].map { " [" + display($0, for: field.input) + "]" } ?? ""
-            while true {
-                let reply = readLine(prompt: label + current)
-                guard case .line(let text) = reply else {
-                    if case .command(let action) = reply { return action }
-                    return nil
-                }
-                if text.allSatisfy(\.isWhitespace) { break }
-                do {
-                    var value = try field.input.parse(line: text)
-                    if let choices = field.input.choiceInput, let other = choices.choices.first(where: \.isOther),
-                        value == .string(other.value)
-                    {
-                        switch readLine(prompt: strings[.otherPrompt]) {
-                        case .command(let action): return action
-                        case .line(let text) where !text.allSatisfy(\.isWhitespace): value = .string(text)
-                        case .line: break
-                        }
+            switch askField(field, label: field.label, current: draft[field.name], showsInput: !isMatrix) {
+            case .command(let action): return action
+            case .ended: return nil
+            case .skipped: break
+            case .value(var value):
+                if let choices = field.input.choiceInput, let other = choices.choices.first(where: \.isOther),
+                    value == .string(other.value)
+                {
+                    switch readLine(prompt: strings[.otherPrompt]) {
+                    case .command(let action): return action
+                    case .line(let text) where !text.allSatisfy(\.isWhitespace): value = .string(text)
+                    case .line: break
                     }
-                    draft[field.name] = value
-                    break
-                } catch {
-                    showError(strings.message(for: error))
                 }
+                draft[field.name] = value
             }
         }
         guard !draft.isEmpty else { return nil }
@@ -356,11 +345,10 @@ extension TextRenderer {
         } else {
             showTitle(question)
             cursor = RepeatCursor(draft: (question.answer?.arrayValue ?? []).map { $0.objectValue ?? [:] })
-            var bounds = group.count.map { "\($0) × " } ?? ""
-            if group.count == nil {
-                bounds = "\(group.minimumCount)–" + (group.maximumCount.map(String.init) ?? "…") + " × "
-            }
-            line(paint(bounds + group.fields.map(\.label).joined(separator: ", "), .dim))
+            let bounds =
+                group.count.map { "\($0)" }
+                ?? "\(group.minimumCount)–" + (group.maximumCount.map(String.init) ?? "…")
+            line(paint(bounds + " × " + group.fields.map(\.label).joined(separator: ", "), .dim))
         }
         if let error = question.error {
             showError(error.message)
@@ -411,7 +399,7 @@ extension TextRenderer {
             case .command(let action):
                 repeatCursors[question.id] = cursor
                 return action
-            case .skipped:
+            case .skipped, .ended:
                 cursor.field += 1
             case .value(let value):
                 cursor.draft[cursor.instance][field.name] = value
@@ -434,20 +422,27 @@ extension TextRenderer {
     /// What asking one field gave.
     enum FieldReply {
         case value(JSONValue)
+        /// An empty line.
         case skipped
+        /// The input ended.
+        case ended
         case command(RendererAction)
     }
 
-    /// Asks one field of a composite until its line parses (an empty line skips it).
-    mutating func askField(_ field: CompositeField, label: String, current: JSONValue?) -> FieldReply {
-        showFieldInput(field.input)
+    /// Asks one field of a composite (a form field, a matrix row, a cell, a repeat's item) until its
+    /// line parses; `/text` searches a searchable list, an empty line skips it. `showsInput` prints
+    /// the field's choices or range first (a matrix shows its columns once, above its rows).
+    mutating func askField(_ field: CompositeField, label: String, current: JSONValue?, showsInput: Bool = true)
+        -> FieldReply
+    {
+        if showsInput { showFieldInput(field.input) }
         let prompt =
             label + (field.isRequired ? " *" : "") + (current.map { " [" + display($0, for: field.input) + "]" } ?? "")
         while true {
             let reply = readLine(prompt: prompt)
             guard case .line(let text) = reply else {
                 if case .command(let action) = reply { return .command(action) }
-                return .skipped
+                return .ended
             }
             if text.allSatisfy(\.isWhitespace) { return .skipped }
             if showSearch(text, in: field.input) { continue }
