@@ -17,75 +17,83 @@ func runRepeatBench(_ arguments: Arguments) throws(BenchError) {
         throw BenchError("--items must be positive and --instances a list of counts from 1 to 10000")
     }
     var runs: [JSONValue] = []
-    var perAnswer: [Double] = []
-    var perCorrection: [Double] = []
-    for count in counts {
-        let survey = try repeatSurvey(items: items, maximum: count)
-        var fillTimes: [Double] = []
-        var correctionTimes: [Double] = []
-        var answers = 0
-        for _ in 0..<repeats {
-            var session = SurveySession(survey: survey)
-            do {
-                try session.answer(.number(Double(count)), for: "count")
-            } catch { throw BenchError("answering the count failed: \(error)") }
-            session.next()
-            var draft: [[String: JSONValue]] = []
-            answers = 0
-            let start = DispatchTime.now().uptimeNanoseconds
-            // One answer per instance (each answer the whole array so far). Item by item, as the terminal
-            // sends it, the action log would hold count × items arrays of up to `count` instances.
-            for instance in 0..<count {
-                draft.append([:])
-                for item in 0..<items { draft[instance]["i\(item)"] = value(item: item, instance: instance) }
-                do {
-                    try session.answer(.array(draft.map { .object($0) }), for: "group")
-                } catch { throw BenchError("an answer was refused: \(error)") }
-                answers += 1
-            }
-            fillTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(answers))
-            // One correction in the last instance, many times.
-            let corrections = 200
-            let correctionStart = DispatchTime.now().uptimeNanoseconds
-            for round in 0..<corrections {
-                draft[count - 1]["i0"] = .number(Double(round % 90))
-                do {
-                    try session.answer(.array(draft.map { .object($0) }), for: "group")
-                } catch { throw BenchError("a correction was refused: \(error)") }
-            }
-            correctionTimes.append(Double(DispatchTime.now().uptimeNanoseconds - correctionStart) / Double(corrections))
-            guard case .completed = session.next().completedOrNext(&session) else {
-                throw BenchError("the benchmark survey did not complete with \(count) instances")
-            }
-        }
-        let fill = median(fillTimes)
-        let correction = median(correctionTimes)
-        perAnswer.append(fill)
-        perCorrection.append(correction)
-        var row = OrderedJSON()
-        row.set("instances", count)
-        row.set("items", items)
-        row.set("answers", answers)
-        row.set("ns_per_answer_filling_median", rounded(fill, 0))
-        row.set("ns_per_correction_median", rounded(correction, 0))
-        runs.append(.object(Dictionary(uniqueKeysWithValues: row.members)))
-        FileHandle.standardError.write(
-            Data("[repeat] \(count) instances × \(items) items: \(Int(fill)) ns per answer, \(Int(correction)) ns per correction\n".utf8))
-    }
     var out = OrderedJSON()
-    out["runs"] = .array(runs)
-    if counts.count > 1, let first = perAnswer.first, let last = perAnswer.last, first > 0,
-        let firstCorrection = perCorrection.first, let lastCorrection = perCorrection.last, firstCorrection > 0
-    {
-        out.set("answer_cost_ratio_largest_over_smallest", rounded(last / first, 2))
-        out.set("correction_cost_ratio_largest_over_smallest", rounded(lastCorrection / firstCorrection, 2))
-        out.set("instances_ratio", rounded(Double(counts.last ?? 1) / Double(counts.first ?? 1), 2))
+    for reader in ["none", "sum"] {
+        var perAnswer: [Double] = []
+        var perCorrection: [Double] = []
+        for count in counts {
+            let survey = try repeatSurvey(items: items, maximum: count, sumReader: reader == "sum")
+            var fillTimes: [Double] = []
+            var correctionTimes: [Double] = []
+            var answers = 0
+            for _ in 0..<repeats {
+                var session = SurveySession(survey: survey)
+                do {
+                    try session.answer(.number(Double(count)), for: "count")
+                } catch { throw BenchError("answering the count failed: \(error)") }
+                session.next()
+                var draft: [[String: JSONValue]] = []
+                answers = 0
+                let start = DispatchTime.now().uptimeNanoseconds
+                // One answer per instance, `group[k]`, as the terminal and a protocol client send them.
+                for instance in 0..<count {
+                    draft.append([:])
+                    for item in 0..<items { draft[instance]["i\(item)"] = value(item: item, instance: instance) }
+                    do {
+                        try session.answer(.object(draft[instance]), for: "group[\(instance)]")
+                    } catch { throw BenchError("an answer was refused: \(error)") }
+                    answers += 1
+                }
+                fillTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(answers))
+                // One correction in the last instance, many times.
+                let corrections = 200
+                let correctionStart = DispatchTime.now().uptimeNanoseconds
+                for round in 0..<corrections {
+                    draft[count - 1]["i0"] = .number(Double(round % 90))
+                    do {
+                        try session.answer(.object(draft[count - 1]), for: "group[\(count - 1)]")
+                    } catch { throw BenchError("a correction was refused: \(error)") }
+                }
+                correctionTimes.append(
+                    Double(DispatchTime.now().uptimeNanoseconds - correctionStart) / Double(corrections))
+                guard case .completed = session.next().completedOrNext(&session) else {
+                    throw BenchError("the benchmark survey did not complete with \(count) instances")
+                }
+            }
+            let fill = median(fillTimes)
+            let correction = median(correctionTimes)
+            perAnswer.append(fill)
+            perCorrection.append(correction)
+            var row = OrderedJSON()
+            row.set("reader", reader)
+            row.set("instances", count)
+            row.set("items", items)
+            row.set("answers", answers)
+            row.set("ns_per_answer_filling_median", rounded(fill, 0))
+            row.set("ns_per_correction_median", rounded(correction, 0))
+            runs.append(.object(Dictionary(uniqueKeysWithValues: row.members)))
+            FileHandle.standardError.write(
+                Data(
+                    "[repeat, reader \(reader)] \(count) instances × \(items) items: \(Int(fill)) ns per answer, \(Int(correction)) ns per correction\n"
+                        .utf8))
+        }
+        if counts.count > 1, let first = perAnswer.first, let last = perAnswer.last, first > 0,
+            let firstCorrection = perCorrection.first, let lastCorrection = perCorrection.last, firstCorrection > 0
+        {
+            out.set("answer_cost_ratio_largest_over_smallest_reader_\(reader)", rounded(last / first, 2))
+            out.set(
+                "correction_cost_ratio_largest_over_smallest_reader_\(reader)",
+                rounded(lastCorrection / firstCorrection, 2))
+        }
     }
+    out.set("instances_ratio", rounded(Double(counts.last ?? 1) / Double(counts.first ?? 1), 2))
+    out["runs"] = .array(runs)
     print(out.text)
 }
 
-/// The benchmark survey: a count, a repeat of `items` items, and a question reading the whole array.
-func repeatSurvey(items: Int, maximum: Int) throws(BenchError) -> Survey {
+/// The benchmark survey: a count, a repeat of `items` items, and a last question (shown when
+/// `sumInArray` over the repeat is positive, with `sumReader`).
+func repeatSurvey(items: Int, maximum: Int, sumReader: Bool) throws(BenchError) -> Survey {
     var list: [JSONValue] = []
     for item in 0..<items {
         var entry: [String: JSONValue] = ["name": .string("i\(item)")]
@@ -105,7 +113,9 @@ func repeatSurvey(items: Int, maximum: Int) throws(BenchError) -> Survey {
         "steps": [
             ["id": "count", "type": "number", "options": ["min": 0, "max": .number(Double(maximum))]],
             ["id": "group", "type": "repeat", "options": ["count": "{count}", "items": .array(list)]],
-            ["id": "total", "type": "text", "visibleIf": "sumInArray({group}, 'i0') > 0"],
+            sumReader
+                ? ["id": "total", "type": "text", "visibleIf": "sumInArray({group}, 'i0') > 0"]
+                : ["id": "total", "type": "text"],
         ],
     ]
     do {

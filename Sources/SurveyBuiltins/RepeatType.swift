@@ -21,7 +21,9 @@ import SurveyCore
 /// **Answer:** an array with one object per instance, from item name to that item's answer, each
 /// checked by its item's kind; an item hidden by its `visibleIf` is dropped from its instance. While
 /// it is being filled in, an answer may have fewer instances and leave required items out; on Next
-/// it must be complete. Errors: `wrongShape` (not an array of objects, an unknown item; `field`
+/// it must be complete. One instance can be answered alone as `<id>[k]` (from 0; `k` = the number of
+/// instances adds one, `null` removes instance `k`): only that instance is checked, so the cost of an
+/// answer does not grow with the number of instances. Errors: `wrongShape` (not an array of objects, an unknown item; `field`
 /// `"<index>.<item>"` from 0), the item kind's own codes (same `field`), `missingField` (`field`
 /// `"<index>.<item>"`, `arguments.field` the item's title) for a required item left empty, and
 /// `tooFewEntries` (`min`) / `tooManyEntries` (`max`) for the number of instances.
@@ -290,36 +292,7 @@ public struct RepeatType: QuestionType {
         var result: [JSONValue] = []
         result.reserveCapacity(list.count)
         for (index, element) in list.enumerated() {
-            func located(_ error: AnswerError, _ item: String?) -> AnswerError {
-                var error = error
-                error.field = item.map { "\(index).\($0)" } ?? String(index)
-                return error
-            }
-            let form: FormAnswer
-            do {
-                form = try FormAnswer(
-                    element, allowed: options.items.map(\.name), describedAs: "an object with the group's items")
-            } catch { throw located(error, error.field) }
-            var instance: [String: JSONValue] = [:]
-            for item in options.items {
-                guard let value = form.members[item.name], !item.question.isEmpty(value) else { continue }
-                do {
-                    let normal = try item.question.normalize(value, in: context)
-                    if !item.question.isEmpty(normal) { instance[item.name] = normal }
-                } catch { throw located(error, item.name) }
-            }
-            let hidden = hiddenItems(instance, index: index, options: options, in: context, functions: functions)
-            for name in hidden { instance[name] = nil }
-            if context.isFinalCheck {
-                for item in options.items
-                where item.isRequired && !hidden.contains(item.name) && instance[item.name] == nil {
-                    let label = item.title.map { context.text($0) } ?? item.name
-                    throw located(
-                        AnswerError(code: "missingField", message: "Fill in '\(label)'.", arguments: ["field": label]),
-                        item.name)
-                }
-            }
-            result.append(.object(instance))
+            result.append(try instance(element, index: index, options: options, in: context, functions: functions))
         }
         if context.isFinalCheck {
             let minimum = count ?? options.minimumCount
@@ -330,6 +303,63 @@ public struct RepeatType: QuestionType {
             }
         }
         return result.isEmpty ? .null : .array(result)
+    }
+
+    /// One instance checked: its items normalised by their kinds, the items its conditions hide
+    /// dropped, and (on the final check) its required items present. Errors name `"<index>.<item>"`.
+    func instance(
+        _ element: JSONValue, index: Int, options: Options, in context: PresentationContext,
+        functions: FunctionContext
+    ) throws(AnswerError) -> JSONValue {
+        func located(_ error: AnswerError, _ item: String?) -> AnswerError {
+            var error = error
+            error.field = item.map { "\(index).\($0)" } ?? String(index)
+            return error
+        }
+        let form: FormAnswer
+        do {
+            form = try FormAnswer(
+                element, allowed: options.items.map(\.name), describedAs: "an object with the group's items")
+        } catch { throw located(error, error.field) }
+        var instance: [String: JSONValue] = [:]
+        for item in options.items {
+            guard let value = form.members[item.name], !item.question.isEmpty(value) else { continue }
+            do {
+                let normal = try item.question.normalize(value, in: context)
+                if !item.question.isEmpty(normal) { instance[item.name] = normal }
+            } catch { throw located(error, item.name) }
+        }
+        let hidden = hiddenItems(instance, index: index, options: options, in: context, functions: functions)
+        for name in hidden { instance[name] = nil }
+        if context.isFinalCheck {
+            for item in options.items
+            where item.isRequired && !hidden.contains(item.name) && instance[item.name] == nil {
+                let label = item.title.map { context.text($0) } ?? item.name
+                throw located(
+                    AnswerError(code: "missingField", message: "Fill in '\(label)'.", arguments: ["field": label]),
+                    item.name)
+            }
+        }
+        return .object(instance)
+    }
+
+    /// A change to one instance checks that instance only (removing one checks all again: the later
+    /// ones' positions change).
+    public func normalize(
+        entry: JSONValue, at index: Int, of current: [JSONValue], options: Options, in context: PresentationContext
+    ) throws(AnswerError) -> EntryAnswer {
+        if entry.isNull || context.isFinalCheck {
+            return .whole(
+                try normalize(.array(current.replacingEntry(at: index, with: entry)), options: options, in: context))
+        }
+        if index >= current.count, let maximum = count(options, in: context) ?? options.maximumCount,
+            current.count >= maximum
+        {
+            throw AnswerError(
+                code: "tooManyEntries", message: "Add at most \(maximum) entries.", arguments: ["max": String(maximum)])
+        }
+        return .entry(
+            try instance(entry, index: index, options: options, in: context, functions: Self.functionContext(context)))
     }
 
     public func isEmpty(_ answer: JSONValue, options: Options) -> Bool {

@@ -203,7 +203,10 @@ struct EventTranscript {
             lastProgress = nil
             lastAnswers = [:]
         }
-        if case .answered(let stepID, _) = event { justAnswered = stepID }
+        if case .answered(let key, _) = event {
+            // An entry (`kids[1]`) was answered: its step's answer changed.
+            justAnswered = key.hasSuffix("]") ? key.lastIndex(of: "[").map { String(key[..<$0]) } ?? key : key
+        }
         emit(EventProtocol.json(of: event))
     }
 

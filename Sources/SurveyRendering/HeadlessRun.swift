@@ -86,16 +86,21 @@ public struct HeadlessRun: Sendable {
 
     /// The failure for script entries that name no step of `survey`, with a suggestion.
     static func unknownSteps(in script: AnswerScript, of survey: Survey) -> RendererError? {
-        var named: [String] = []
+        var unknown: String?
         switch script {
-        case .answers(let answers): named = answers.keys.sorted()
+        case .answers(let answers):
+            // A whole answer per key: a step or a comment.
+            unknown = answers.keys.sorted().first { survey.question(forStep: $0) == nil && !survey.isComment($0) }
         case .actions(let actions):
+            // One action per key: also an entry of a list answer (`kids[1]`).
             for action in actions {
-                if case .answer(let stepID, _) = action { named.append(stepID) }
+                if case .answer(let key, _) = action, !survey.isAnswerKey(key) {
+                    unknown = key
+                    break
+                }
             }
         }
-        guard let unknown = named.first(where: { survey.question(forStep: $0) == nil && !survey.isComment($0) })
-        else { return nil }
+        guard let unknown else { return nil }
         let suggestion = closestMatch(to: unknown, in: survey.stepIDs).map { " (did you mean '\($0)'?)" } ?? ""
         return RendererError(
             code: "unknownStep",

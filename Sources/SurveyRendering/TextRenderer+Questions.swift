@@ -336,8 +336,9 @@ extension TextRenderer {
         return .answer(stepID: question.id, value: .object(draft))
     }
 
-    /// Asks a repeat instance by instance, field by field; each answered field is sent as the whole
-    /// answer so far, and the next call goes on from there with the fields the engine now shows.
+    /// Asks a repeat instance by instance, field by field; each answered field is sent as its instance
+    /// (`id[k]`), and the next call goes on from there with the fields the engine now shows. At "Add
+    /// an entry?", `-N` removes entry N.
     mutating func askRepeat(_ question: QuestionPresentation, _ group: RepeatInput) -> RendererAction? {
         var cursor: RepeatCursor
         if let saved = repeatCursors[question.id] {
@@ -369,12 +370,29 @@ extension TextRenderer {
                 } else if cursor.instance >= (group.maximumCount ?? Int.max) {
                     break instances
                 } else if cursor.instance >= cursor.draft.count, cursor.instance >= group.minimumCount {
-                    let reply = readLine(prompt: strings[.addEntry] + " [y/N]")
+                    let hint = cursor.draft.isEmpty ? "" : ", " + strings[.removeEntryHint]
+                    let reply = readLine(prompt: strings[.addEntry] + " [y/N" + hint + "]")
                     if case .command(let action) = reply {
                         repeatCursors[question.id] = cursor
                         return action
                     }
-                    guard case .line(let text) = reply, Self.isYes(text) else { break instances }
+                    guard case .line(let text) = reply else { break instances }
+                    // "-N": remove entry N (from 1); the engine renumbers the rest.
+                    let trimmed = text.trimmingCharacters(in: .whitespaces)
+                    if trimmed.hasPrefix("-"), let number = Int(trimmed.dropFirst()) {
+                        guard number >= 1, number <= cursor.draft.count else {
+                            showError(strings[.removeEntryHint])
+                            continue instances
+                        }
+                        cursor.draft.remove(at: number - 1)
+                        cursor.instance = cursor.draft.count
+                        repeatCursors[question.id] = cursor
+                        let stored = question.answer?.arrayValue?.count ?? 0
+                        return number - 1 < stored
+                            ? .answer(stepID: "\(question.id)[\(number - 1)]", value: .null)
+                            : .answer(stepID: question.id, value: .array(cursor.draft.map { .object($0) }))
+                    }
+                    guard Self.isYes(text) else { break instances }
                 }
                 let title =
                     cursor.instance < group.instanceTitles.count
@@ -405,7 +423,13 @@ extension TextRenderer {
                 cursor.draft[cursor.instance][field.name] = value
                 cursor.field += 1
                 repeatCursors[question.id] = cursor
-                return .answer(stepID: question.id, value: .array(cursor.draft.map { .object($0) }))
+                // The instance alone (`id[k]`), which costs the same however many there are; the whole
+                // list when instances before it were left empty and are not stored yet.
+                let stored = question.answer?.arrayValue?.count ?? 0
+                return cursor.instance <= stored
+                    ? .answer(
+                        stepID: "\(question.id)[\(cursor.instance)]", value: .object(cursor.draft[cursor.instance]))
+                    : .answer(stepID: question.id, value: .array(cursor.draft.map { .object($0) }))
             }
         }
         repeatCursors[question.id] = nil

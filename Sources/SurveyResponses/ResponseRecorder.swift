@@ -166,7 +166,9 @@ public struct ResponseRecorder: SessionRecorder {
         if !hasStarted, !isDismissal { events.append(FunnelEvent(kind: .started, recordedAt: now)) }
         let nowShown = session.currentStepIDs
         switch action {
-        case .answer(let stepID, _):
+        case .answer(let key, _):
+            // A comment (`q-Comment`) or an entry (`q[2]`) counts for its step.
+            let stepID = session.survey.stepID(forAnswerKey: key) ?? key
             events.append(FunnelEvent(kind: .stepSeen, stepID: stepID, recordedAt: now))
             if session.answer(for: stepID) != nil {
                 events.append(FunnelEvent(kind: .answered, stepID: stepID, recordedAt: now))

@@ -23,17 +23,45 @@ enum StandardFunctions {
         return Int(number.rounded(.towardZero))
     }
 
-    /// The numbers and the non-empty count of `field` over an array of objects (a matrix's rows).
-    static func column(_ arguments: [JSONValue]) -> (numbers: [Double], count: Int) {
-        guard let rows = arguments[0].arrayValue, let field = arguments[1].stringValue else { return ([], 0) }
-        var numbers: [Double] = []
+    /// What the `…InArray` functions report of one field over an array of objects (a matrix's rows,
+    /// a repeat's instances), gathered in one pass without allocating.
+    struct Column {
+        /// Rows where the field is not empty.
         var count = 0
-        for row in rows {
-            guard let value = row[field], !value.isEmptyAnswer else { continue }
-            count += 1
-            if let number = ExpressionValue.number(value) { numbers.append(number) }
+        /// Of those, the rows whose field is a number (or a decimal string), and their sum, min and max.
+        var numbers = 0
+        var sum = 0.0
+        var minimum = Double.infinity
+        var maximum = -Double.infinity
+
+        mutating func add(_ number: Double) {
+            numbers += 1
+            sum += number
+            if number < minimum { minimum = number }
+            if number > maximum { maximum = number }
         }
-        return (numbers, count)
+    }
+
+    /// The ``Column`` of `field` (the second argument) over the first argument's rows.
+    static func column(_ arguments: [JSONValue]) -> Column {
+        var result = Column()
+        guard case .array(let rows) = arguments[0], case .string(let field) = arguments[1] else { return result }
+        for row in rows {
+            guard case .object(let members) = row, let value = members[field] else { continue }
+            switch value {
+            case .number(let number):
+                result.count += 1
+                result.add(number)
+            case .null: continue
+            case .bool:
+                result.count += 1
+            default:
+                guard !value.isEmptyAnswer else { continue }
+                result.count += 1
+                if let number = ExpressionValue.number(value) { result.add(number) }
+            }
+        }
+        return result
     }
 
     /// `name(d)`: a part of date `d` (of today without an argument), empty when `d` is no date.
@@ -115,20 +143,22 @@ enum StandardFunctions {
             return .string(start.adding(amount, unit: unit).description)
         },
         ExpressionFunction(name: "sumInArray", arity: 2...2) { arguments, _ in
-            .number(column(arguments).numbers.reduce(0, +))
+            .number(column(arguments).sum)
         },
         ExpressionFunction(name: "countInArray", arity: 2...2) { arguments, _ in
             .number(Double(column(arguments).count))
         },
         ExpressionFunction(name: "avgInArray", arity: 2...2) { arguments, _ in
-            let numbers = column(arguments).numbers
-            return numbers.isEmpty ? .number(0) : .number(numbers.reduce(0, +) / Double(numbers.count))
+            let column = column(arguments)
+            return .number(column.numbers == 0 ? 0 : column.sum / Double(column.numbers))
         },
         ExpressionFunction(name: "minInArray", arity: 2...2) { arguments, _ in
-            column(arguments).numbers.min().map(JSONValue.number) ?? .null
+            let column = column(arguments)
+            return column.numbers == 0 ? .null : .number(column.minimum)
         },
         ExpressionFunction(name: "maxInArray", arity: 2...2) { arguments, _ in
-            column(arguments).numbers.max().map(JSONValue.number) ?? .null
+            let column = column(arguments)
+            return column.numbers == 0 ? .null : .number(column.maximum)
         },
         // substring(text, start, end): characters start..<end (JavaScript's substring: clamped, swapped).
         ExpressionFunction(name: "substring", arity: 2...3) { arguments, _ in

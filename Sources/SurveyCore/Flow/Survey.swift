@@ -138,6 +138,33 @@ public struct Survey: Sendable {
         commentStep(key) != nil
     }
 
+    /// Whether `key` can be answered in a session: a leaf step id, a comment key (`<id>-Comment`) or an
+    /// entry of a list answer (`<id>[k]`, see ``SurveySession/answer(_:for:)``).
+    public func isAnswerKey(_ key: String) -> Bool {
+        stepIndexByID[key] != nil || commentStep(key) != nil || entryKey(key) != nil
+    }
+
+    /// The id of the step that answer key `key` belongs to: the step itself, the step of a comment
+    /// (`<id>-Comment`) or of an entry (`<id>[k]`); `nil` for a key that names no step.
+    public func stepID(forAnswerKey key: String) -> String? {
+        if stepIndexByID[key] != nil { return key }
+        guard let index = commentStep(key) ?? entryKey(key)?.step else { return nil }
+        return steps[index].id
+    }
+
+    /// The step and the entry (from 0) that `key` names as `<id>[k]`, when `<id>` is a step id that is
+    /// not itself `key` and `k` is a decimal index.
+    func entryKey(_ key: String) -> (step: Int, entry: Int)? {
+        guard key.utf8.last == UInt8(ascii: "]"), let open = key.utf8.lastIndex(of: UInt8(ascii: "[")) else {
+            return nil
+        }
+        let digits = key.utf8[key.utf8.index(after: open)..<key.utf8.index(before: key.utf8.endIndex)]
+        guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ (48...57).contains($0) }),
+            let entry = Int(Substring(digits)), let step = stepIndexByID[String(key[..<open])]
+        else { return nil }
+        return (step, entry)
+    }
+
     /// The step index whose comment `key` is.
     func commentStep(_ key: String) -> Int? {
         guard !commentSlots.isEmpty, key.hasSuffix("-Comment"), let index = stepIndexByID[String(key.dropLast(8))],

@@ -220,28 +220,26 @@ public struct SurveySession {
 
     /// Stores an answer for a visible step of the current unit, after the question type validated
     /// and normalised it. `null` (or an empty answer) clears it.
-    /// - Returns: the normalised answer.
+    ///
+    /// `stepID` may also name a comment box (`<id>-Comment`) or one entry of a list answer,
+    /// `<id>[k]` with `k` from 0: one instance of a repeat, one choice of a multiple choice. Such an
+    /// answer changes entry `k` only (`k` equal to the number of entries adds one; `null` removes
+    /// entry `k`, later ones moving up), and the question type checks only what it changes, so
+    /// answering instance by instance costs the same whatever the number of instances. A step id
+    /// that is itself written `x[k]` is always the step.
+    /// - Returns: the normalised answer (for `<id>[k]`, the normalised entry, `null` once removed).
     /// - Throws: ``SessionError``; an invalid answer leaves the previous answer in place.
     @discardableResult
     public mutating func answer(_ value: JSONValue, for stepID: String) throws(SessionError) -> JSONValue {
         guard status == .inProgress else { throw .finished(status) }
         guard let index = survey.stepIndexByID[stepID] else {
             if let base = survey.commentStep(stepID) { return try comment(value, for: base, key: stepID) }
+            if let key = survey.entryKey(stepID) {
+                return try answer(entry: value, at: key.entry, of: key.step, key: stepID)
+            }
             throw .unknownStep(stepID)
         }
-        let step = survey.steps[index]
-        guard step.unit == path.last, derived.stepVisible[index] else {
-            throw .stepNotCurrent(stepID, current: currentUnitID)
-        }
-        guard step.collectsAnswer else { throw .notAnswerable(stepID) }
-        if isReadOnly(index) {
-            let error = AnswerError(code: "readOnly", message: "This answer cannot be changed.")
-            let stepError = StepError(stepID: stepID, error: error, message: context.strings.message(for: error))
-            if !lastErrors.isEmpty { lastErrors.removeAll { $0.stepID == stepID } }
-            lastErrors.append(stepError)
-            emit(.validationFailed([stepError]))
-            throw .invalidAnswer(stepError)
-        }
+        let step = try answerableStep(index, key: stepID)
         let normalized: JSONValue
         if value.isNull || (value.stringValue.map(Self.isBlank) ?? false) {
             normalized = .null
@@ -250,24 +248,146 @@ public struct SurveySession {
                 normalized = try step.question.normalize(value, in: questionContext(for: step))
                 try checkChoiceVisibility(normalized, step: step)
             } catch {
-                let stepError = StepError(stepID: stepID, error: error, message: context.strings.message(for: error))
-                if !lastErrors.isEmpty { lastErrors.removeAll { $0.stepID == stepID } }
-                lastErrors.append(stepError)
-                emit(.validationFailed([stepError]))
-                throw .invalidAnswer(stepError)
+                throw refuse(error, key: stepID)
             }
         }
-        if !lastErrors.isEmpty { lastErrors.removeAll { $0.stepID == stepID } }
+        store(normalized, at: index, given: value, key: stepID)
+        return normalized
+    }
+
+    /// Stores a change to entry `entry` of step `index`'s list answer (`key` is `<id>[entry]`).
+    mutating func answer(entry value: JSONValue, at entry: Int, of index: Int, key: String) throws(SessionError)
+        -> JSONValue
+    {
+        let step = try answerableStep(index, key: key)
+        let stored: JSONValue
+        switch try entryChange(value, at: entry, of: step, index: index, key: key) {
+        case .whole(var normalized):
+            if case .array(let list) = normalized, list.isEmpty { normalized = .null }
+            if !step.choiceConditions.isEmpty, let list = normalized.arrayValue, entry < list.count {
+                do { try checkChoiceVisibility(list[entry], step: step) } catch { throw refuse(error, key: key) }
+            }
+            store(normalized, at: index, given: value, key: key, emitting: false)
+            let list = normalized.arrayValue ?? []
+            stored = value.isNull || entry >= list.count ? JSONValue.null : list[entry]
+        case .entry(let normal):
+            do { try checkChoiceVisibility(normal, step: step) } catch { throw refuse(error, key: key) }
+            store(entry: normal, at: entry, of: index, given: value, key: key)
+            stored = normal
+        }
+        emit(.answered(stepID: key, value: stored.isNull ? nil : stored))
+        if !pendingTriggers.isEmpty { runTriggers() }
+        return stored
+    }
+
+    /// What the question type makes of a change to entry `entry` (its locals, the session's list
+    /// among them, are gone when it returns, so the list can then be changed in place).
+    mutating func entryChange(_ value: JSONValue, at entry: Int, of step: CompiledStep, index: Int, key: String)
+        throws(SessionError) -> EntryAnswer
+    {
+        let current: [JSONValue]
+        switch answers[index] {
+        case .null: current = []
+        case .array(let list): current = list
+        default:
+            throw refuse(
+                AnswerError(
+                    code: "wrongShape",
+                    message: "'\(key)' names an entry of a list, and the answer of '\(step.id)' is not a list."),
+                key: key)
+        }
+        guard entry <= current.count else {
+            throw refuse(
+                AnswerError(
+                    code: "noSuchEntry",
+                    message: "'\(step.id)' has \(current.count) entries (from 0); '\(key)' can change one of them "
+                        + "or, as '\(step.id)[\(current.count)]', add one.",
+                    arguments: ["index": String(entry), "count": String(current.count)]),
+                key: key)
+        }
+        do {
+            return try step.question.normalize(entry: value, at: entry, of: current, in: questionContext(for: step))
+        } catch {
+            throw refuse(error, key: key)
+        }
+    }
+
+    /// Stores entry `entry` of step `index`'s list answer, changing the list in place when nothing
+    /// else holds it, and tells the watchers of the step only when the entry changed.
+    mutating func store(entry normal: JSONValue, at entry: Int, of index: Int, given value: JSONValue, key: String) {
+        if !lastErrors.isEmpty {
+            let stepID = survey.steps[index].id
+            lastErrors.removeAll { $0.stepID == key || $0.stepID == stepID }
+        }
+        actions.append(.answer(stepID: key, value: value))
+        if survey.steps[index].defaultExpression != nil { answeredByRespondent.insert(index) }
+        pendingTriggers.removeAll(keepingCapacity: true)
+        if case .array(let list) = answers[index], entry < list.count, list[entry] == normal { return }
+        let shared = Self.isSameList(answers[index], values[index])
+        var list = answers[index].arrayValue ?? []
+        answers[index] = .null
+        if shared { values[index] = .null }
+        if entry < list.count { list[entry] = normal } else { list.append(normal) }
+        answers[index] = .array(list)
+        if shared {
+            values[index] = answers[index]
+            propagate(from: index)
+        } else {
+            setValue(index, answers[index])
+        }
+    }
+
+    /// Whether `a` and `b` are the same stored list (no answer, or arrays sharing their storage).
+    static func isSameList(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.array(let x), .array(let y)):
+            return x.withUnsafeBufferPointer { p in y.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } }
+        default: return false
+        }
+    }
+
+    /// Step `index`, when the respondent may answer it now (`key` names it in errors).
+    mutating func answerableStep(_ index: Int, key: String) throws(SessionError) -> CompiledStep {
+        let step = survey.steps[index]
+        guard step.unit == path.last, derived.stepVisible[index] else {
+            throw .stepNotCurrent(key, current: currentUnitID)
+        }
+        guard step.collectsAnswer else { throw .notAnswerable(key) }
+        if isReadOnly(index) {
+            throw refuse(AnswerError(code: "readOnly", message: "This answer cannot be changed."), key: key)
+        }
+        return step
+    }
+
+    /// Records that the answer given as `key` was refused, and the error to throw.
+    mutating func refuse(_ error: AnswerError, key: String) -> SessionError {
+        let stepError = StepError(stepID: key, error: error, message: context.strings.message(for: error))
+        if !lastErrors.isEmpty { lastErrors.removeAll { $0.stepID == key } }
+        lastErrors.append(stepError)
+        emit(.validationFailed([stepError]))
+        return .invalidAnswer(stepError)
+    }
+
+    /// Stores step `index`'s new normalised answer, given as `value` for `key`, and runs what it sets off.
+    mutating func store(
+        _ normalized: JSONValue, at index: Int, given value: JSONValue, key: String, emitting: Bool = true
+    ) {
+        // An accepted answer clears the step's errors (an entry's too: `kids[1]` answers `kids`).
+        if !lastErrors.isEmpty {
+            let stepID = survey.steps[index].id
+            lastErrors.removeAll { $0.stepID == key || $0.stepID == stepID }
+        }
         // Every accepted answer is logged, also one that replaces the answer just given: the response
         // recorder stores the log's new entries, so rewriting an entry would lose that answer.
-        actions.append(.answer(stepID: stepID, value: value))
+        actions.append(.answer(stepID: key, value: value))
         answers[index] = normalized
-        if step.defaultExpression != nil { answeredByRespondent.insert(index) }
+        if survey.steps[index].defaultExpression != nil { answeredByRespondent.insert(index) }
         pendingTriggers.removeAll(keepingCapacity: true)
         setValue(index, normalized)
-        emit(.answered(stepID: stepID, value: normalized.isNull ? JSONValue?.none : normalized))
+        guard emitting else { return }
+        emit(.answered(stepID: key, value: normalized.isNull ? JSONValue?.none : normalized))
         if !pendingTriggers.isEmpty { runTriggers() }
-        return normalized
     }
 
     /// Stores the comment of step `index` (its `showCommentArea` box, answered as `key`,
@@ -287,13 +407,7 @@ public struct SurveySession {
         } else if !value.isNull {
             problem = .wrongShape(expected: "a text", got: value)
         }
-        if let problem {
-            let stepError = StepError(stepID: key, error: problem, message: context.strings.message(for: problem))
-            lastErrors.removeAll { $0.stepID == key }
-            lastErrors.append(stepError)
-            emit(.validationFailed([stepError]))
-            throw .invalidAnswer(stepError)
-        }
+        if let problem { throw refuse(problem, key: key) }
         guard let slot = survey.commentSlots[index] else { throw .unknownStep(key) }
         actions.append(.answer(stepID: key, value: value))
         pendingTriggers.removeAll(keepingCapacity: true)
@@ -585,6 +699,11 @@ public struct SurveySession {
     mutating func setValue(_ slot: Int, _ value: JSONValue) {
         if values[slot] == value { return }
         values[slot] = value
+        propagate(from: slot)
+    }
+
+    /// Re-evaluates what reads value `slot`, which has just changed, and what that changes in turn.
+    mutating func propagate(from slot: Int) {
         var pending = CalculationQueue()
         notifyWatchers(of: slot, pending: &pending)
         while let rank = pending.popFirst() {

@@ -13,6 +13,7 @@ extension UIStrings {
         "comment": "Comentário",
         "searchHint": "Digite /texto para pesquisar na lista",
         "addEntry": "Adicionar uma entrada?",
+        "removeEntryHint": "-N remove a entrada N",
         "optional": "Opcional",
         "yes": "Sim",
         "no": "Não",

@@ -13,6 +13,7 @@ extension UIStrings {
         "comment": "Comment",
         "searchHint": "Type /text to search the list",
         "addEntry": "Add an entry?",
+        "removeEntryHint": "-N removes entry N",
         "optional": "Optional",
         "yes": "Yes",
         "no": "No",

@@ -13,6 +13,7 @@ extension UIStrings {
         "comment": "Commentaire",
         "searchHint": "Tapez /texte pour chercher dans la liste",
         "addEntry": "Ajouter une entrée ?",
+        "removeEntryHint": "-N supprime l’entrée N",
         "optional": "Facultatif",
         "yes": "Oui",
         "no": "Non",

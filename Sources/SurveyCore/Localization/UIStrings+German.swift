@@ -13,6 +13,7 @@ extension UIStrings {
         "comment": "Kommentar",
         "searchHint": "Geben Sie /Text ein, um die Liste zu durchsuchen",
         "addEntry": "Einen Eintrag hinzufügen?",
+        "removeEntryHint": "-N entfernt Eintrag N",
         "optional": "Optional",
         "yes": "Ja",
         "no": "Nein",

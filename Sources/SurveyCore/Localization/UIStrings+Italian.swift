@@ -13,6 +13,7 @@ extension UIStrings {
         "comment": "Commento",
         "searchHint": "Digita /testo per cercare nell'elenco",
         "addEntry": "Aggiungere una voce?",
+        "removeEntryHint": "-N rimuove la voce N",
         "optional": "Facoltativo",
         "yes": "Sì",
         "no": "No",

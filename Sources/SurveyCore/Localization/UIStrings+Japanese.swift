@@ -13,6 +13,7 @@ extension UIStrings {
         "comment": "コメント",
         "searchHint": "/テキスト と入力するとリストを検索できます",
         "addEntry": "項目を追加しますか?",
+        "removeEntryHint": "-N で項目 N を削除",
         "optional": "任意",
         "yes": "はい",
         "no": "いいえ",

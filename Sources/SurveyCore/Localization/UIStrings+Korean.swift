@@ -13,6 +13,7 @@ extension UIStrings {
         "comment": "의견",
         "searchHint": "/텍스트를 입력하면 목록을 검색합니다",
         "addEntry": "항목을 추가할까요?",
+        "removeEntryHint": "-N은 항목 N을 삭제합니다",
         "optional": "선택 사항",
         "yes": "예",
         "no": "아니요",

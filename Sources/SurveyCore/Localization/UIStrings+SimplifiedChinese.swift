@@ -13,6 +13,7 @@ extension UIStrings {
         "comment": "备注",
         "searchHint": "输入 /文字 以搜索列表",
         "addEntry": "添加一项?",
+        "removeEntryHint": "-N 删除第 N 项",
         "optional": "选填",
         "yes": "是",
         "no": "否",

@@ -13,6 +13,7 @@ extension UIStrings {
         "comment": "Comentario",
         "searchHint": "Escribe /texto para buscar en la lista",
         "addEntry": "¿Añadir una entrada?",
+        "removeEntryHint": "-N elimina la entrada N",
         "optional": "Opcional",
         "yes": "Sí",
         "no": "No",

@@ -13,6 +13,7 @@ extension UIStrings {
         "comment": "備註",
         "searchHint": "輸入 /文字 以搜尋清單",
         "addEntry": "新增一項?",
+        "removeEntryHint": "-N 刪除第 N 項",
         "optional": "選填",
         "yes": "是",
         "no": "否",

@@ -136,6 +136,8 @@ public enum UIStringKey: String, Sendable, CaseIterable {
     case searchHint
     /// "Add an entry?": the terminal's question before another instance of a repeat
     case addEntry
+    /// "-N removes entry N": the terminal's hint beside ``addEntry`` once there are entries
+    case removeEntryHint
     case yes, no, `true`, `false`, happy, sad, thumbsUp, thumbsDown
     /// "Question {current} of {total}"
     case progress

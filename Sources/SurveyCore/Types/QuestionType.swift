@@ -85,6 +85,25 @@ public protocol QuestionType: Sendable {
     /// set: for kinds whose answer is built up in several steps (a repeat, instance by instance) and
     /// is complete only then, or whose check depends on ``expressions(for:)``. The default is `false`.
     func checksAgainOnNext(for options: Options) -> Bool
+
+    /// Checks a change to one entry of a list answer — a respondent filling in or correcting one
+    /// instance of a repeat. `current` is the stored, normalised list; `index` is the entry changed
+    /// (from 0; `current.count` appends one); `entry` its new value, `null` removing it (later entries
+    /// move up). Return ``EntryAnswer/entry(_:)`` with the entry's normal form when only that entry
+    /// changes — the engine then updates the list in place and the change costs one entry, not the
+    /// whole list — or ``EntryAnswer/whole(_:)`` with the whole new answer. The default applies the
+    /// change to `current` and returns the whole list through ``normalize(_:options:in:)``.
+    func normalize(
+        entry: JSONValue, at index: Int, of current: [JSONValue], options: Options, in context: PresentationContext
+    ) throws(AnswerError) -> EntryAnswer
+}
+
+/// What a change to one entry of a list answer gives (``QuestionType/normalize(entry:at:of:options:in:)``).
+public enum EntryAnswer: Sendable, Hashable {
+    /// Only the entry changes (or is added at the end), to this normal form; the others stay as they are.
+    case entry(JSONValue)
+    /// The whole new answer (an entry was removed, or the type checks the list as a whole).
+    case whole(JSONValue)
 }
 
 extension QuestionType {
@@ -118,6 +137,28 @@ extension QuestionType {
     public func expressions(for options: Options) -> [String: String] { [:] }
 
     public func checksAgainOnNext(for options: Options) -> Bool { false }
+
+    public func normalize(
+        entry: JSONValue, at index: Int, of current: [JSONValue], options: Options, in context: PresentationContext
+    ) throws(AnswerError) -> EntryAnswer {
+        .whole(try normalize(.array(current.replacingEntry(at: index, with: entry)), options: options, in: context))
+    }
+}
+
+extension Array where Element == JSONValue {
+    /// The list with entry `index` set to `entry` (`index == count` appends; `null` removes it).
+    /// `index` must be at most `count`.
+    public func replacingEntry(at index: Int, with entry: JSONValue) -> [JSONValue] {
+        var list = self
+        if entry.isNull {
+            if index < list.count { list.remove(at: index) }
+        } else if index < list.count {
+            list[index] = entry
+        } else {
+            list.append(entry)
+        }
+        return list
+    }
 }
 
 extension JSONValue {

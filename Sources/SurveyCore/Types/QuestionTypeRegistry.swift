@@ -117,6 +117,12 @@ public struct ConfiguredQuestion: Sendable {
     public func normalize(_ answer: JSONValue, in context: PresentationContext) throws(AnswerError) -> JSONValue {
         try box.normalize(answer, in: context)
     }
+    /// Checks a change to entry `index` of the list answer `current` (``QuestionType/normalize(entry:at:of:options:in:)``).
+    public func normalize(entry: JSONValue, at index: Int, of current: [JSONValue], in context: PresentationContext)
+        throws(AnswerError) -> EntryAnswer
+    {
+        try box.normalize(entry: entry, at: index, of: current, in: context)
+    }
     /// Parses a typed line into an answer (not yet normalised).
     public func parse(line: String, in context: PresentationContext) throws(AnswerError) -> JSONValue {
         try box.parse(line: line, in: context)
@@ -143,6 +149,11 @@ class AnyQuestionBox: @unchecked Sendable {
     func input(in context: PresentationContext) -> InputPrimitive { .none }
     func normalize(_ answer: JSONValue) throws(AnswerError) -> JSONValue { answer }
     func normalize(_ answer: JSONValue, in context: PresentationContext) throws(AnswerError) -> JSONValue { answer }
+    func normalize(entry: JSONValue, at index: Int, of current: [JSONValue], in context: PresentationContext)
+        throws(AnswerError) -> EntryAnswer
+    {
+        .whole(.array(current.replacingEntry(at: index, with: entry)))
+    }
     func parse(line: String, in context: PresentationContext) throws(AnswerError) -> JSONValue { .string(line) }
     func summarize(_ answers: [JSONValue], in context: PresentationContext) -> AnswerSummary {
         AnswerSummary(answered: answers.count)
@@ -171,6 +182,11 @@ final class QuestionBox<T: QuestionType>: AnyQuestionBox, @unchecked Sendable {
     }
     override func normalize(_ answer: JSONValue, in context: PresentationContext) throws(AnswerError) -> JSONValue {
         try type.normalize(answer, options: options, in: context)
+    }
+    override func normalize(
+        entry: JSONValue, at index: Int, of current: [JSONValue], in context: PresentationContext
+    ) throws(AnswerError) -> EntryAnswer {
+        try type.normalize(entry: entry, at: index, of: current, options: options, in: context)
     }
     override func parse(line: String, in context: PresentationContext) throws(AnswerError) -> JSONValue {
         try type.parse(line: line, options: options, in: context)
