@@ -30,7 +30,8 @@ import SurveyCore
 ///
 /// Expressions elsewhere read the answer as an array: `{kids[0].name}`, `sumInArray({kids}, 'age')`,
 /// `countInArray({kids}, 'name')`. As an input it is a `repeat` (fields, count or bounds, each
-/// instance's title and the fields its conditions hide). The summary counts instances per item.
+/// instance's title and the fields its conditions hide). In progress ("question k of n") it counts
+/// as one question per instance. The summary counts instances per item.
 ///
 /// ```json
 /// { "id": "kids", "type": "repeat", "title": "About your children",
@@ -160,6 +161,12 @@ public struct RepeatType: QuestionType {
     }
 
     public func checksAgainOnNext(for options: Options) -> Bool { true }
+
+    /// One question per instance the respondent will see: the count when it is decided, else the
+    /// instances answered so far (at least `minCount`).
+    public func progressCount(for options: Options, in context: PresentationContext) -> Int? {
+        count(options, in: context) ?? max(context.answer?.arrayValue?.count ?? 0, options.minimumCount)
+    }
 
     /// The loop values (for `eachOf`), or `nil`.
     func loopValues(_ options: Options, in context: PresentationContext) -> [JSONValue]? {

@@ -155,3 +155,44 @@ import Testing
         #expect(outcome.result?.answers["pets"] == [["kind": "cat", "age": 2], ["kind": "dog", "age": 5]])
     }
 }
+
+/// A repeat counts one question per instance in progress ("question k of n").
+@Suite struct RepeatProgressTests {
+    @Test func progressCountsTheInstancesTheRespondentWillSee() throws {
+        var session = SurveySession(survey: try RepeatFrontEndTests.load())
+        #expect(session.progress == Progress(current: 1, total: 1, isCounted: true))
+        try session.answer(3, for: "children")
+        // children, then three children, ahead.
+        #expect(session.progress.total == 4)
+        session.next()
+        #expect(session.progress == Progress(current: 2, total: 4, isCounted: true))
+        for (index, age) in [7, 5, 9].enumerated() {
+            try session.answer(
+                ["name": .string("C\(index)"), "age": .number(Double(age)), "school": "S"], for: "kids[\(index)]")
+        }
+        session.next()
+        // `older` is shown (the ages add up to more than 10): it comes after the three children.
+        #expect(session.currentStepIDs == ["older"])
+        #expect(session.progress == Progress(current: 5, total: 5, isCounted: true))
+        // Back to the count: fewer children, fewer questions ahead.
+        try session.back()
+        try session.back()
+        #expect(session.progress.current == 1)
+        try session.answer(1, for: "children")
+        // children and one child (`older` reads the children's answers, which count again once
+        // the repeat is on the path).
+        #expect(session.progress.total == 2)
+        let resumed = try SurveySession(survey: try RepeatFrontEndTests.load(), resuming: session.state)
+        #expect(resumed.progress == session.progress)
+    }
+
+    @Test func anOpenRepeatCountsTheInstancesAddedSoFar() throws {
+        var session = SurveySession(survey: try RepeatEntryAnswerTests.pets())
+        #expect(session.progress.total == 2)
+        try session.answer(["kind": "cat"], for: "pets[0]")
+        try session.answer(["kind": "dog"], for: "pets[1]")
+        #expect(session.progress == Progress(current: 1, total: 3, isCounted: true))
+        session.next()
+        #expect(session.progress == Progress(current: 3, total: 3, isCounted: true))
+    }
+}

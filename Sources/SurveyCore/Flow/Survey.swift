@@ -46,6 +46,9 @@ public struct Survey: Sendable {
     let panelsByUnit: [Int: Range<Int>]
     /// Steps with a comment box (`showCommentArea`), by step index: the value slot of `<id>-Comment`.
     let commentSlots: [Int: Int]
+    /// The steps that count for progress and may count as more than one question (a repeat's
+    /// instances, ``QuestionType/progressCount(for:in:)``), by unit.
+    let multipleCountSteps: [Int: [Int]]
 
     /// The survey id.
     public var id: String { definition.id }
@@ -87,6 +90,12 @@ public struct Survey: Sendable {
         }
         defaultSteps = steps.indices.filter { steps[$0].defaultValue != nil || steps[$0].defaultExpression != nil }
         conditionallyEnabledSteps = steps.indices.filter { steps[$0].enableIf != nil }
+        var multipleCountSteps: [Int: [Int]] = [:]
+        for (index, step) in steps.enumerated()
+        where step.countsForProgress && step.question.progressCount(in: .english) != nil {
+            multipleCountSteps[step.unit, default: []].append(index)
+        }
+        self.multipleCountSteps = multipleCountSteps
         self.validators = validators
         self.definition = definition
         self.functions = functions

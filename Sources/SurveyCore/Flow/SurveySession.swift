@@ -44,6 +44,8 @@ public struct SurveySession {
     var liveCount: [Int32]
     var path: [Int] = []
     var pathCounted: [Bool] = []
+    /// For each unit on the path, how many more questions than one it counted as when it was entered.
+    var pathExtra: [Int] = []
     var countedOnPath = 0
     var observers: [(SessionEvent) -> Void] = []
     /// Triggers whose condition read a value that the current answer changed, to check after it.
@@ -203,14 +205,37 @@ public struct SurveySession {
         survey.calculatedIndexByName[name].map { values[survey.steps.count + $0] }
     }
 
-    /// "Question k of n", counting only units this respondent sees.
+    /// "Question k of n", counting only units this respondent sees; a step that counts as several
+    /// questions (a repeat, one per instance it will show) adds them.
     public var progress: Progress {
         guard let unit = path.last else {
             return Progress(current: countedOnPath, total: countedOnPath, isCounted: false)
         }
-        let ahead = derived.countTree.sum((unit + 1)..<survey.units.count)
+        var ahead = derived.countTree.sum((unit + 1)..<survey.units.count)
+        var current = countedOnPath
+        if !survey.multipleCountSteps.isEmpty {
+            for later in survey.multipleCountSteps.keys where later > unit && derived.countTree.values[later] != 0 {
+                ahead += extraCount(ofUnit: later)
+            }
+            // The current unit is at its first question; its others (as it is now) are ahead.
+            current -= pathExtra.last ?? 0
+            ahead += extraCount(ofUnit: unit)
+        }
         let isCounted = pathCounted.last ?? false
-        return Progress(current: countedOnPath, total: countedOnPath + ahead, isCounted: isCounted)
+        return Progress(current: current, total: current + ahead, isCounted: isCounted)
+    }
+
+    /// How many more questions than one unit `unit`'s visible multiple-count steps count as now.
+    func extraCount(ofUnit unit: Int) -> Int {
+        guard let indices = survey.multipleCountSteps[unit] else { return 0 }
+        var extra = 0
+        for index in indices where derived.stepVisible[index] {
+            let step = survey.steps[index]
+            var context = questionContext(for: step)
+            context.answer = answers[index].isNull ? nil : answers[index]
+            extra += max(1, step.question.progressCount(in: context) ?? 1) - 1
+        }
+        return extra
     }
 
     /// Whether Back is possible.
@@ -787,10 +812,20 @@ public struct SurveySession {
     }
 
     mutating func push(_ unit: Int) {
+        // The unit left counts as what its answers now make it (instances added while on it).
+        if !survey.multipleCountSteps.isEmpty, let left = path.last, pathCounted.last == true,
+            let entered = pathExtra.last
+        {
+            let extra = extraCount(ofUnit: left)
+            countedOnPath += extra - entered
+            pathExtra[pathExtra.count - 1] = extra
+        }
         path.append(unit)
         let counts = derived.countTree.values[unit] != 0
         pathCounted.append(counts)
-        if counts { countedOnPath += 1 }
+        let extra = counts && !survey.multipleCountSteps.isEmpty ? extraCount(ofUnit: unit) : 0
+        pathExtra.append(extra)
+        if counts { countedOnPath += 1 + extra }
         liveCount[unit] += 1
         if liveCount[unit] == 1 {
             for index in survey.units[unit].steps where !answers[index].isNull {
@@ -801,7 +836,8 @@ public struct SurveySession {
 
     mutating func pop() {
         guard let unit = path.popLast() else { return }
-        if pathCounted.popLast() == true { countedOnPath -= 1 }
+        let extra = pathExtra.popLast() ?? 0
+        if pathCounted.popLast() == true { countedOnPath -= 1 + extra }
         liveCount[unit] -= 1
         if liveCount[unit] == 0 {
             for index in survey.units[unit].steps where !answers[index].isNull {

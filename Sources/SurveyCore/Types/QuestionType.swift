@@ -96,6 +96,13 @@ public protocol QuestionType: Sendable {
     func normalize(
         entry: JSONValue, at index: Int, of current: [JSONValue], options: Options, in context: PresentationContext
     ) throws(AnswerError) -> EntryAnswer
+
+    /// How many questions a step of this type counts as in progress ("question k of n") when it is
+    /// more than one: a repeat counts the instances the respondent will see. `context` carries the
+    /// step's answer and its ``expressions(for:)``' values; the engine asks again whenever it reports
+    /// progress. `nil` (the default) counts the step as one question and is never asked again; a
+    /// type that returns a number for a question when the survey loads is asked every time after.
+    func progressCount(for options: Options, in context: PresentationContext) -> Int?
 }
 
 /// What a change to one entry of a list answer gives (``QuestionType/normalize(entry:at:of:options:in:)``).
@@ -137,6 +144,8 @@ extension QuestionType {
     public func expressions(for options: Options) -> [String: String] { [:] }
 
     public func checksAgainOnNext(for options: Options) -> Bool { false }
+
+    public func progressCount(for options: Options, in context: PresentationContext) -> Int? { nil }
 
     public func normalize(
         entry: JSONValue, at index: Int, of current: [JSONValue], options: Options, in context: PresentationContext

@@ -141,6 +141,8 @@ public struct ConfiguredQuestion: Sendable {
     public var expressions: [String: String] { box.expressions }
     /// Whether the engine checks the answer again on Next (``QuestionType/checksAgainOnNext(for:)``).
     public var checksAgainOnNext: Bool { box.checksAgainOnNext }
+    /// How many questions it counts as in progress, when more than one (``QuestionType/progressCount(for:in:)``).
+    public func progressCount(in context: PresentationContext) -> Int? { box.progressCount(in: context) }
 }
 
 class AnyQuestionBox: @unchecked Sendable {
@@ -163,6 +165,7 @@ class AnyQuestionBox: @unchecked Sendable {
     var computedValue: String? { nil }
     var expressions: [String: String] { [:] }
     var checksAgainOnNext: Bool { false }
+    func progressCount(in context: PresentationContext) -> Int? { nil }
 }
 
 final class QuestionBox<T: QuestionType>: AnyQuestionBox, @unchecked Sendable {
@@ -201,4 +204,7 @@ final class QuestionBox<T: QuestionType>: AnyQuestionBox, @unchecked Sendable {
     override var computedValue: String? { type.computedValue(for: options) }
     override var expressions: [String: String] { type.expressions(for: options) }
     override var checksAgainOnNext: Bool { type.checksAgainOnNext(for: options) }
+    override func progressCount(in context: PresentationContext) -> Int? {
+        type.progressCount(for: options, in: context)
+    }
 }
