@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "SurveyStorePostgres", targets: ["SurveyStorePostgres"]),
         .library(name: "SurveyAnalysis", targets: ["SurveyAnalysis"]),
         .library(name: "SurveyImport", targets: ["SurveyImport"]),
+        .library(name: "SurveyDelivery", targets: ["SurveyDelivery"]),
         .executable(name: "survey", targets: ["SurveyCLI"]),
     ],
     targets: [
@@ -53,12 +54,16 @@ let package = Package(
         .target(
             name: "SurveyStorePostgres", dependencies: ["SurveyCore", "SurveyResponses", "CLibPQ"],
             swiftSettings: strictSettings),
+        // Delivery: remote survey sources and fetched choice lists through an HTTP cache
+        // (URLSession / FoundationNetworking, libcurl).
+        .target(
+            name: "SurveyDelivery", dependencies: ["SurveyCore", "SurveyResponses"], swiftSettings: strictSettings),
         // The `survey` command: a thin shell over the libraries.
         .executableTarget(
             name: "SurveyCLI",
             dependencies: [
                 "SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyPluginLoader", "SurveyResponses",
-                "SurveyStoreSQLite", "SurveyStorePostgres", "SurveyAnalysis", "SurveyImport",
+                "SurveyStoreSQLite", "SurveyStorePostgres", "SurveyAnalysis", "SurveyImport", "SurveyDelivery",
             ],
             swiftSettings: strictSettings
         ),
@@ -92,6 +97,11 @@ let package = Package(
                 "SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyResponses", "SurveyStoreSQLite",
                 "SurveyStorePostgres", "CLibPQ",
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SurveyDeliveryTests",
+            dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyDelivery", "SurveyTestFixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

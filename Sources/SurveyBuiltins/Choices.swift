@@ -148,6 +148,12 @@ enum ChoiceList {
         _ key: String, from reader: inout OptionsReader, form: Form = .full, minimumCount: Int = 1,
         allowsNumbers: Bool = false
     ) throws(SurveyError) -> [ChoiceDefinition] {
+        if reader.value("choicesByUrl") != nil {
+            throw reader.error(
+                "choicesByUrl",
+                "'choicesByUrl' is fetched before the survey loads: load it with the survey command, or through SurveyDelivery's ChoicesByURL.resolve",
+                kind: .invalidOptions)
+        }
         guard
             let choices = try read(
                 key, from: &reader, form: form, minimumCount: minimumCount, allowsNumbers: allowsNumbers)

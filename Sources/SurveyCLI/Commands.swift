@@ -272,7 +272,7 @@ enum ValidateCommand: Command {
         var problems = 0
         for file in arguments.positionals {
             do {
-                let text = try context.read(file)
+                let text = try context.readSurvey(file, with: loader)
                 do {
                     _ = try SurveySource.load(text, file: file, with: loader)
                 } catch {

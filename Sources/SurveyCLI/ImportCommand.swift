@@ -1,4 +1,5 @@
 import SurveyCore
+import SurveyDelivery
 import SurveyImport
 
 // MARK: import
@@ -59,8 +60,15 @@ enum ImportCommand: Command {
         if let out { try context.checkWritable(out) }
         let (registry, functions) = try context.registries(plugins: PluginSelection(arguments))
         var problems: [String] = []
-        do {
-            _ = try SurveyLoader(registry: registry, functions: functions).load(text: conversion.text)
+        do throws(SurveyLoadError) {
+            // The check loads what a run would: with its `choicesByUrl` lists fetched (the output keeps them).
+            var checked = conversion.text
+            if ChoicesByURL.mayContain(checked), let json = try? JSONParser.parse(checked) {
+                let resolution = try ChoicesByURL.resolve(json, with: SurveySource.fetcher)
+                for warning in resolution.warnings { Console.error("warning: " + warning) }
+                checked = JSONWriter.string(from: resolution.survey)
+            }
+            _ = try SurveyLoader(registry: registry, functions: functions).load(text: checked)
         } catch {
             problems = SurveySource.locate(error, in: conversion, original: text, file: file).map(\.description)
         }
@@ -81,6 +89,9 @@ enum ImportCommand: Command {
 
 /// Survey files as commands read them: this engine's format, or SurveyJS's converted in memory.
 enum SurveySource {
+    /// The fetcher of remote surveys and choice lists: one per run, so each URL is fetched once.
+    static let fetcher = RemoteFetcher()
+
     /// The survey id for a file: its name without the directory and `.json`.
     static func defaultID(for file: String) -> String {
         var name = Substring(file.split(separator: "/").last ?? Substring(file))
@@ -93,14 +104,61 @@ enum SurveySource {
     /// not-converted items printed on stderr as warnings, and load errors are placed at the SurveyJS
     /// elements they come from.
     static func load(_ text: String, file: String, with loader: SurveyLoader) throws(SurveyLoadError) -> Survey {
-        guard let conversion = convertIfSurveyJS(text, file: file) else {
-            return try loader.load(text: text, source: file)
-        }
+        let prepared = try prepare(text, file: file)
         do {
-            return try loader.load(text: conversion.text)
+            return try loader.load(text: prepared.text, source: prepared.isOriginal ? file : nil)
         } catch {
-            throw SurveyLoadError(errors: locate(error, in: conversion, original: text, file: file))
+            throw SurveyLoadError(errors: prepared.locate(error))
         }
+    }
+
+    /// A survey's text made ready to load: a SurveyJS survey converted, and every `choicesByUrl`
+    /// fetched (through the cache; warnings printed on stderr).
+    struct Prepared {
+        var text: String
+        /// The file's own text (errors carry their positions), or a converted or completed one.
+        var isOriginal: Bool
+        var conversion: SurveyJSConversion?
+        var original: String
+        var file: String
+
+        /// Load errors of ``text``, placed in the original file.
+        func locate(_ error: SurveyLoadError) -> [SurveyError] {
+            if isOriginal, error.errors.allSatisfy({ $0.position != nil || $0.path == nil }) { return error.errors }
+            if let conversion { return SurveySource.locate(error, in: conversion, original: original, file: file) }
+            return error.errors.map { problem in
+                var located = problem
+                located.file = file
+                located.position = problem.path.flatMap { SourceLocator.position(of: $0, in: original) }
+                return located
+            }
+        }
+
+        /// A JSON path of ``text`` as a path of the original file.
+        func originalPath(_ path: JSONPath) -> JSONPath? {
+            conversion.map { $0.origin(of: path) } ?? path
+        }
+    }
+
+    static func prepare(_ text: String, file: String) throws(SurveyLoadError) -> Prepared {
+        let conversion = convertIfSurveyJS(text, file: file)
+        var prepared = Prepared(
+            text: conversion?.text ?? text, isOriginal: conversion == nil, conversion: conversion, original: text,
+            file: file)
+        guard ChoicesByURL.mayContain(prepared.text), let json = try? JSONParser.parse(prepared.text) else {
+            return prepared
+        }
+        let resolution: ChoicesByURL.Resolution
+        do {
+            resolution = try ChoicesByURL.resolve(json, with: fetcher)
+        } catch {
+            throw SurveyLoadError(errors: prepared.locate(error))
+        }
+        for warning in resolution.warnings { Console.error("warning: " + warning) }
+        guard resolution.resolved > 0 || resolution.survey != json else { return prepared }
+        prepared.text = JSONWriter.string(from: resolution.survey, pretty: true)
+        prepared.isOriginal = false
+        return prepared
     }
 
     /// The conversion of `text` when it is a SurveyJS survey (warnings printed), else `nil`.

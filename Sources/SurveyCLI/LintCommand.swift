@@ -59,30 +59,26 @@ enum LintCommand: Command {
         for file in arguments.positionals {
             let text: String
             do {
-                text = try context.read(file)
+                text = try context.readSurvey(file, with: loader)
             } catch {
                 findings.append(
                     LintFinding(rule: .invalidSurvey, severity: .error, message: error.description, file: file))
                 continue
             }
             do throws(SurveyLoadError) {
-                if let conversion = SurveySource.convertIfSurveyJS(text, file: file) {
-                    let survey: Survey
-                    do {
-                        survey = try loader.load(text: conversion.text)
-                    } catch {
-                        throw SurveyLoadError(
-                            errors: SurveySource.locate(error, in: conversion, original: text, file: file))
-                    }
-                    findings += linter.lint(survey, source: conversion.text, file: file).map { finding in
-                        var located = finding
-                        located.path = finding.path.flatMap { conversion.origin(of: $0) }
-                        located.position = located.path.flatMap { SourceLocator.position(of: $0, in: text) }
-                        return located
-                    }
-                } else {
-                    let survey = try loader.load(text: text, source: file)
-                    findings += linter.lint(survey, source: text, file: file)
+                let prepared = try SurveySource.prepare(text, file: file)
+                let survey: Survey
+                do {
+                    survey = try loader.load(text: prepared.text, source: prepared.isOriginal ? file : nil)
+                } catch {
+                    throw SurveyLoadError(errors: prepared.locate(error))
+                }
+                findings += linter.lint(survey, source: prepared.text, file: file).map { finding in
+                    guard !prepared.isOriginal else { return finding }
+                    var located = finding
+                    located.path = finding.path.flatMap { prepared.originalPath($0) }
+                    located.position = located.path.flatMap { SourceLocator.position(of: $0, in: text) }
+                    return located
                 }
             } catch {
                 findings += error.errors.map { problem in

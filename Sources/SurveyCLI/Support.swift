@@ -1,6 +1,7 @@
 import Foundation
 import SurveyBuiltins
 import SurveyCore
+import SurveyDelivery
 import SurveyPluginLoader
 import SurveyRendering
 
@@ -210,13 +211,41 @@ struct CommandContext {
         survey: Survey, types: QuestionTypeRegistry
     ) {
         let (registry, functions) = try registries(plugins: plugins)
-        let text = try read(path)
+        let loader = SurveyLoader(registry: registry, functions: functions)
+        let text = try readSurvey(path, with: loader)
         do {
-            let loader = SurveyLoader(registry: registry, functions: functions)
             return (try SurveySource.load(text, file: path, with: loader), registry)
         } catch {
             throw InputError(error.errors.map(\.description))
         }
+    }
+
+    /// The text of survey `path`: a file, or an `http(s)://` URL fetched through the cache
+    /// (conditionally; a copy that does not load with `loader` is never cached; offline or on a
+    /// server error the cached copy is used, with a warning saying its age).
+    func readSurvey(_ path: String, with loader: SurveyLoader) throws(InputError) -> String {
+        guard RemoteFetcher.isRemote(path) else { return try read(path) }
+        struct Refused: Error, CustomStringConvertible { var description: String }
+        let document: RemoteFetcher.Document
+        do throws(FetchError) {
+            document = try SurveySource.fetcher.fetch(path) { body in
+                guard let text = String(data: body, encoding: .utf8) else {
+                    throw Refused(description: "not UTF-8 text")
+                }
+                do throws(SurveyLoadError) {
+                    _ = try SurveySource.load(text, file: path, with: loader)
+                } catch {
+                    throw Refused(description: error.errors.first.map { $0.description } ?? "it does not load")
+                }
+            }
+        } catch {
+            throw InputError(error.description)
+        }
+        if let warning = document.warning { Console.error("warning: " + warning) }
+        guard let text = String(data: document.body, encoding: .utf8) else {
+            throw InputError("\(path): the survey is not UTF-8 text")
+        }
+        return text
     }
 
     /// Reads a saved session state.

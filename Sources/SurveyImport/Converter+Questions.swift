@@ -293,10 +293,23 @@ extension Converter {
                 }
             }
         }
-        if members.take("choicesByUrl") != nil {
-            note(
-                .notConverted, members.path("choicesByUrl"), "'choicesByUrl'",
-                "choices fetched from a URL are not supported yet; only the listed choices are offered")
+        if let source = members.take("choicesByUrl") {
+            // Kept as it is: the engine fetches the list when the survey loads (and caches it).
+            let known: Set<String> = ["url", "path", "valueName", "titleName", "imageLinkName", "allowEmptyResponse"]
+            if case .object(let settings) = source, let url = settings["url"]?.stringValue, !url.contains("{") {
+                kind.options["choicesByUrl"] = .object(settings.filter { known.contains($0.key) })
+                if kind.options["choices"]?.arrayValue?.isEmpty == true { kind.options["choices"] = nil }
+                for key in settings.keys.sorted() where !known.contains(key) {
+                    note(
+                        .notConverted, members.path("choicesByUrl").appending(key), "choicesByUrl '\(key)'",
+                        "only url, path, valueName, titleName, imageLinkName and allowEmptyResponse are read")
+                }
+            } else {
+                note(
+                    .notConverted, members.path("choicesByUrl"), "'choicesByUrl'",
+                    "a URL with {placeholders} (choices that depend on answers) is not supported; only the listed choices are offered"
+                )
+            }
         }
         if let enable = members.take("choicesEnableIf") {
             note(

@@ -233,6 +233,29 @@ func convertAndLoad(_ text: String) throws -> (SurveyJSConversion, Survey) {
         #expect(conversion.notes.map(\.description).contains { $0.contains("cellType 'expression'") })
     }
 
+    @Test func choicesByUrlIsKeptForTheEngineToFetch() throws {
+        let conversion = try SurveyJSImporter.convert(
+            text: """
+                {"elements": [
+                  {"type": "dropdown", "name": "country", "choicesByUrl": {"url": "https://example.com/c.json",
+                   "path": "data;items", "valueName": "code", "titleName": "name", "attachData": true}},
+                  {"type": "dropdown", "name": "city", "choices": ["Paris"],
+                   "choicesByUrl": {"url": "https://example.com/cities?country={country}"}}]}
+                """, source: "in.json", id: "in")
+        let steps = conversion.survey["steps"]?.arrayValue?.first?["steps"]?.arrayValue
+        #expect(steps?[0]["options"]?["choices"] == nil)
+        #expect(
+            steps?[0]["options"]?["choicesByUrl"]
+                == [
+                    "url": "https://example.com/c.json", "path": "data;items", "valueName": "code", "titleName": "name",
+                ])
+        #expect(steps?[1]["options"]?["choicesByUrl"] == nil && steps?[1]["options"]?["choices"] == ["Paris"])
+        let lines = conversion.notes.map(\.description)
+        #expect(lines.count == 2)
+        #expect(lines.contains { $0.contains("choicesByUrl 'attachData'") })
+        #expect(lines.contains { $0.contains("{placeholders}") })
+    }
+
     @Test func aPageNamedLikeAQuestionIsRenamedAndTheSurveyLoads() throws {
         let (conversion, survey) = try convertAndLoad(
             """

@@ -1,0 +1,202 @@
+import Foundation
+import SurveyCore
+
+/// Choices fetched from a URL (SurveyJS's `choicesByUrl`): before a survey loads, every choice
+/// question whose `options` has `choicesByUrl` gets its `choices` from the service's JSON, through
+/// a ``RemoteFetcher`` (so the list is cached, and offline the cached list is used).
+///
+/// ```json
+/// { "id": "country", "type": "dropdown",
+///   "options": { "choicesByUrl": { "url": "https://example.com/countries.json", "path": "data;items",
+///                                   "valueName": "code", "titleName": "name" },
+///                "choices": ["Other"] } }
+/// ```
+///
+/// Members: `url` (required; `http://` or `https://`, no `{placeholders}`), `path` (where the list
+/// is in the response: member names separated by `;` or `,`; default: the response itself),
+/// `valueName` (the member of each item holding its value; default `value`; an item that is a
+/// string or number is its own value), `titleName` (the member holding its label; default `text`,
+/// then `title`, then the value), `imageLinkName` (the member holding an image URL, for
+/// image-choice), `allowEmptyResponse` (an empty list is accepted; default `false`). `choices`
+/// given as well are used only when nothing can be fetched and nothing is cached.
+public enum ChoicesByURL {
+    /// The result: the survey with its fetched choices, and warnings for the user.
+    public struct Resolution: Sendable {
+        public var survey: JSONValue
+        public var warnings: [String]
+        /// How many questions got choices from a URL.
+        public var resolved: Int
+    }
+
+    /// Whether `text` may have a `choicesByUrl` (a cheap check before parsing).
+    public static func mayContain(_ text: String) -> Bool { text.contains("\"choicesByUrl\"") }
+
+    /// Fetches the choices of every `choicesByUrl` in `survey` (a survey in this engine's format).
+    /// - Throws: ``SurveyLoadError`` with every problem at once (JSON paths into `survey`): a malformed `choicesByUrl`, a list that cannot be fetched
+    ///   (and is not cached, and no `choices` are given), a response without a list where `path` says.
+    public static func resolve(_ survey: JSONValue, with fetcher: RemoteFetcher) throws(SurveyLoadError) -> Resolution {
+        var problems: [SurveyError] = []
+        var warnings: [String] = []
+        var resolved = 0
+        var result = survey
+        func visit(_ value: inout JSONValue, at path: JSONPath) {
+            guard case .object(var members) = value else { return }
+            if case .array(var steps) = members["steps"] {
+                for index in steps.indices { visit(&steps[index], at: path.appending("steps").appending(index)) }
+                members["steps"] = .array(steps)
+            }
+            if case .object(var options) = members["options"], let source = options["choicesByUrl"] {
+                let at = path.appending("options").appending("choicesByUrl")
+                let stepID = members["id"]?.stringValue
+                do throws(SurveyError) {
+                    let fallback = options["choices"]
+                    let (choices, warning) = try fetchChoices(
+                        source, at: at, stepID: stepID, fallback: fallback, with: fetcher)
+                    options["choices"] = .array(choices)
+                    if let warning { warnings.append(warning) }
+                    resolved += 1
+                    options["choicesByUrl"] = nil
+                    members["options"] = .object(options)
+                } catch {
+                    problems.append(error)
+                }
+            }
+            value = .object(members)
+        }
+        visit(&result, at: JSONPath())
+        guard problems.isEmpty else { throw SurveyLoadError(errors: problems) }
+        return Resolution(survey: result, warnings: warnings, resolved: resolved)
+    }
+
+    /// The members a `choicesByUrl` may have.
+    static let members: Set<String> = ["url", "path", "valueName", "titleName", "imageLinkName", "allowEmptyResponse"]
+
+    /// The choices for one `choicesByUrl` (the listed `choices` when nothing can be fetched), and a warning.
+    static func fetchChoices(
+        _ source: JSONValue, at path: JSONPath, stepID: String?, fallback: JSONValue?, with fetcher: RemoteFetcher
+    ) throws(SurveyError) -> ([JSONValue], String?) {
+        func problem(_ message: String, _ member: String? = nil) -> SurveyError {
+            SurveyError(.invalidOptions, message, path: member.map { path.appending($0) } ?? path, stepID: stepID)
+        }
+        guard case .object(let settings) = source else {
+            throw problem(
+                "'choicesByUrl' must be an object such as {\"url\": \"https://…\"}, got \(source.kindDescription)")
+        }
+        if let unknown = settings.keys.sorted().first(where: { !members.contains($0) }) {
+            throw problem(
+                "unknown member '\(unknown)' (known: \(members.sorted().joined(separator: ", ")))", unknown)
+        }
+        guard let url = settings["url"]?.stringValue, !url.isEmpty else {
+            throw problem("'url' is required and must be a text", "url")
+        }
+        guard RemoteFetcher.isRemote(url) else { throw problem("'url' must start with http:// or https://", "url") }
+        if url.contains("{") {
+            throw problem(
+                "'url' has a {placeholder}: choices that depend on answers are not supported (the list is fetched once, when the survey loads)",
+                "url")
+        }
+        var names: [String: String] = [:]
+        for member in ["path", "valueName", "titleName", "imageLinkName"] {
+            guard let value = settings[member] else { continue }
+            guard let text = value.stringValue else { throw problem("'\(member)' must be a text", member) }
+            names[member] = text
+        }
+        var allowsEmpty = false
+        if let flag = settings["allowEmptyResponse"] {
+            guard case .bool(let value) = flag else {
+                throw problem("'allowEmptyResponse' must be true or false", "allowEmptyResponse")
+            }
+            allowsEmpty = value
+        }
+        let segments = (names["path"] ?? "").split(whereSeparator: { $0 == ";" || $0 == "," }).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }
+        let read = { (body: Data) throws(ResponseError) -> [JSONValue] in
+            try choices(
+                in: body, path: segments, valueName: names["valueName"], titleName: names["titleName"],
+                imageName: names["imageLinkName"], allowsEmpty: allowsEmpty)
+        }
+        let document: RemoteFetcher.Document
+        do {
+            // A response without a usable list is refused, so it never replaces a cached good one.
+            document = try fetcher.fetch(url) { body in _ = try read(body) }
+        } catch {
+            if let fallback, case .array(let list) = fallback, !list.isEmpty {
+                return (list, "\(error.description); step '\(stepID ?? "?")' offers its listed 'choices' instead")
+            }
+            throw problem("the choices cannot be fetched: \(error.description)", "url")
+        }
+        do {
+            return (try read(document.body), document.warning)
+        } catch {
+            throw problem("the cached choices of \(url) cannot be read: \(error)", "url")
+        }
+    }
+
+    /// Why a response holds no usable list.
+    struct ResponseError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The choices in a response body.
+    static func choices(
+        in body: Data, path: [String], valueName: String?, titleName: String?, imageName: String?, allowsEmpty: Bool
+    ) throws(ResponseError) -> [JSONValue] {
+        guard let text = String(data: body, encoding: .utf8) else {
+            throw ResponseError(description: "the response is not UTF-8 text")
+        }
+        var value: JSONValue
+        do {
+            value = try JSONParser.parse(text)
+        } catch {
+            throw ResponseError(description: "the response is not JSON (\(error.position): \(error.message))")
+        }
+        var walked: [String] = []
+        for segment in path {
+            walked.append(segment)
+            guard case .object(let members) = value, let next = members[segment] else {
+                throw ResponseError(description: "the response has no '\(walked.joined(separator: ";"))'")
+            }
+            value = next
+        }
+        guard case .array(let items) = value else {
+            throw ResponseError(
+                description:
+                    "the response\(path.isEmpty ? "" : " at '\(path.joined(separator: ";"))'") is \(value.kindDescription), not a list (set 'path' to where the list is)"
+            )
+        }
+        if items.isEmpty, !allowsEmpty {
+            throw ResponseError(description: "the list is empty (set 'allowEmptyResponse' to accept that)")
+        }
+        var result: [JSONValue] = []
+        var seen = Set<String>()
+        for (index, item) in items.enumerated() {
+            var choice: [String: JSONValue] = [:]
+            switch item {
+            case .string, .number:
+                choice["value"] = item
+            case .object(let members):
+                let valueKey = valueName ?? "value"
+                guard let value = members[valueKey], value.stringValue != nil || value.numberValue != nil else {
+                    throw ResponseError(
+                        description: "item \(index) has no text or number '\(valueKey)' (set 'valueName')")
+                }
+                choice["value"] = value
+                let label = titleName.flatMap { members[$0] } ?? members["text"] ?? members["title"]
+                if let label, label.stringValue != nil || label.numberValue != nil {
+                    choice["label"] = .string(label.displayText)
+                }
+                if let imageName, let image = members[imageName]?.stringValue { choice["image"] = .string(image) }
+            default:
+                throw ResponseError(
+                    description: "item \(index) is \(item.kindDescription), not a text, number or object")
+            }
+            let key = choice["value"]?.displayText ?? ""
+            guard seen.insert(key).inserted else {
+                throw ResponseError(description: "item \(index) repeats the value '\(key)'")
+            }
+            result.append(.object(choice))
+        }
+        return result
+    }
+}

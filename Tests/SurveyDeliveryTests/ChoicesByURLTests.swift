@@ -1,0 +1,130 @@
+import Foundation
+import SurveyBuiltins
+import SurveyCore
+import SurveyDelivery
+import SurveyTestFixtures
+import Testing
+
+/// `choicesByUrl`: choice lists fetched from a service when the survey loads, cached for offline use.
+@Suite struct ChoicesByURLTests {
+    static let countries =
+        #"{"data": {"items": [{"code": "fr", "name": "France"}, {"code": "de", "name": "Germany"}]}}"#
+
+    static func survey(_ choicesByUrl: String, extra: String = "") -> JSONValue {
+        (try? JSONParser.parse(
+            """
+            {"formatVersion": 1, "id": "where", "title": "Where", "steps": [
+              {"id": "intro", "type": "content", "options": {"body": "Hi"}},
+              {"id": "page", "type": "page", "title": "Page", "steps": [
+                {"id": "country", "type": "dropdown", "options": {"choicesByUrl": \(choicesByUrl)\(extra)}}]}]}
+            """)) ?? .null
+    }
+
+    /// The `choices` of the `country` question in a resolved survey.
+    static func choices(_ survey: JSONValue) -> JSONValue? {
+        survey["steps"]?.arrayValue?[1]["steps"]?.arrayValue?[0]["options"]?["choices"]
+    }
+
+    @Test func theChoicesComeFromTheServiceAndTheSurveyRuns() throws {
+        let server = try TestServer(files: ["countries.json": Self.countries, "plain.json": #"["red", "green", 3]"#])
+        let fetcher = RemoteFetcher(cache: FetchCache(directory: RemoteFetcherTests.cacheDirectory()))
+        let resolution = try ChoicesByURL.resolve(
+            Self.survey(
+                #"{"url": "\#(server.url("countries.json"))", "path": "data;items", "valueName": "code", "titleName": "name"}"#
+            ),
+            with: fetcher)
+        #expect(resolution.resolved == 1 && resolution.warnings.isEmpty)
+        let survey = try SurveyLoader(registry: .builtins()).load(text: JSONWriter.string(from: resolution.survey))
+        var session = SurveySession(survey: survey)
+        session.next()
+        try session.answer("de", for: "country")
+        #expect(throws: SessionError.self) { try session.answer("es", for: "country") }
+        guard case .singleChoice(let input) = session.currentStep?.questions.first?.input else {
+            Issue.record("not a choice")
+            return
+        }
+        #expect(input.choices.map(\.label) == ["France", "Germany"])
+        // Plain values are their own labels.
+        let plain = try ChoicesByURL.resolve(Self.survey(#"{"url": "\#(server.url("plain.json"))"}"#), with: fetcher)
+        #expect(
+            Self.choices(plain.survey)
+                == [["value": "red"], ["value": "green"], ["value": 3]])
+    }
+
+    @Test func offlineTheCachedListIsUsedAndWithoutOneTheListedChoices() throws {
+        let server = try TestServer(files: ["countries.json": Self.countries])
+        let directory = RemoteFetcherTests.cacheDirectory()
+        let source = #"{"url": "\#(server.url("countries.json"))", "path": "data,items", "valueName": "code"}"#
+        _ = try ChoicesByURL.resolve(Self.survey(source), with: RemoteFetcher(cache: FetchCache(directory: directory)))
+        try server.control(["down": true])
+        let offline = try ChoicesByURL.resolve(
+            Self.survey(source), with: RemoteFetcher(cache: FetchCache(directory: directory)))
+        #expect(offline.warnings.count == 1 && offline.warnings[0].contains("using the copy cached"))
+        #expect(Self.choices(offline.survey)?.arrayValue?.count == 2)
+        // Nothing cached: the listed choices, with a warning; no listed choices: an error at the url.
+        let fresh = RemoteFetcher(cache: FetchCache(directory: RemoteFetcherTests.cacheDirectory()))
+        let fallback = try ChoicesByURL.resolve(Self.survey(source, extra: #", "choices": ["Other"]"#), with: fresh)
+        #expect(Self.choices(fallback.survey) == ["Other"])
+        #expect(fallback.warnings.first?.contains("offers its listed 'choices' instead") == true)
+        do {
+            _ = try ChoicesByURL.resolve(Self.survey(source), with: fresh)
+            Issue.record("an unfetchable list without fallback resolved")
+        } catch {
+            #expect(error.errors.first?.path?.description == "$.steps[1].steps[0].options.choicesByUrl.url")
+            #expect(error.errors.first?.stepID == "country")
+        }
+    }
+
+    @Test(arguments: [
+        (#""https://x""#, "must be an object"),
+        (#"{"href": "https://x"}"#, "unknown member 'href'"),
+        (#"{"url": "ftp://x/y"}"#, "must start with http:// or https://"),
+        (#"{"url": "https://x/{country}"}"#, "choices that depend on answers are not supported"),
+        (#"{"url": "https://x", "path": 3}"#, "'path' must be a text"),
+    ])
+    func aMalformedChoicesByUrlIsAnErrorAtItsPath(source: String, message: String) throws {
+        do {
+            _ = try ChoicesByURL.resolve(
+                Self.survey(source),
+                with: RemoteFetcher(cache: FetchCache(directory: RemoteFetcherTests.cacheDirectory())))
+            Issue.record("\(source) was accepted")
+        } catch {
+            #expect(error.errors.first?.message.contains(message) == true, "\(error)")
+            #expect(error.errors.first?.path?.description.hasPrefix("$.steps[1].steps[0].options.choicesByUrl") == true)
+        }
+    }
+
+    @Test func aResponseWithoutAListSaysWhatIsWrong() throws {
+        let server = try TestServer(files: [
+            "object.json": #"{"items": {"a": 1}}"#, "empty.json": "[]", "dup.json": #"["a", "a"]"#,
+            "novalue.json": #"[{"name": "x"}]"#,
+        ])
+        let fetcher = RemoteFetcher(cache: FetchCache(directory: RemoteFetcherTests.cacheDirectory()))
+        for (file, path, message) in [
+            ("object.json", "items", "not a list"), ("object.json", "data", "has no 'data'"),
+            ("empty.json", "", "the list is empty"), ("dup.json", "", "repeats the value 'a'"),
+            ("novalue.json", "", "set 'valueName'"),
+        ] {
+            do {
+                _ = try ChoicesByURL.resolve(
+                    Self.survey(#"{"url": "\#(server.url(file))", "path": "\#(path)"}"#), with: fetcher)
+                Issue.record("\(file) was accepted")
+            } catch {
+                #expect(error.errors.first?.message.contains(message) == true, "\(error)")
+            }
+        }
+        let empty = try ChoicesByURL.resolve(
+            Self.survey(#"{"url": "\#(server.url("empty.json"))", "allowEmptyResponse": true}"#), with: fetcher)
+        #expect(empty.resolved == 1)
+    }
+
+    @Test func loadingWithoutResolvingSaysHow() {
+        do {
+            _ = try SurveyLoader(registry: .builtins()).load(
+                text: JSONWriter.string(from: Self.survey(#"{"url": "https://example.com/c.json"}"#)))
+            Issue.record("an unresolved choicesByUrl loaded")
+        } catch {
+            #expect(error.errors.first?.message.contains("fetched before the survey loads") == true)
+        }
+    }
+}
