@@ -95,13 +95,16 @@ let package = Package(
             name: "SurveyResponsesTests",
             dependencies: [
                 "SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyResponses", "SurveyStoreSQLite",
-                "SurveyStorePostgres", "CLibPQ",
+                "SurveyStorePostgres", "CLibPQ", "CSQLite",
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "SurveyDeliveryTests",
-            dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyDelivery", "SurveyTestFixtures"],
+            dependencies: [
+                "SurveyCore", "SurveyBuiltins", "SurveyDelivery", "SurveyResponses", "SurveyStoreSQLite",
+                "SurveyTestFixtures",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -116,7 +119,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SurveyCLITests",
-            dependencies: ["SurveyCLI", "SurveyTestFixtures"],
+            dependencies: ["SurveyCLI", "SurveyTestFixtures", "SurveyCore", "SurveyResponses", "SurveyStoreSQLite"],
             swiftSettings: strictSettings
         ),
         // -- Dynamic plugins (C ABI, loader, SDK, examples) --

@@ -232,6 +232,7 @@ final class CollectingStore: ResponseStore, @unchecked Sendable {
             writes[at].response = write.response
             writes[at].actions += write.actions
             writes[at].funnelEvents += write.funnelEvents
+            writes[at].deliveries += write.deliveries
         } else {
             index[write.response.id] = writes.count
             writes.append(write)
@@ -256,6 +257,10 @@ final class CollectingStore: ResponseStore, @unchecked Sendable {
     }
     func funnelCounts(survey: String) throws(StoreError) -> FunnelCounts { FunnelCounts() }
     func deleteResponses(respondent: String) throws(StoreError) -> Int { 0 }
+    func dueDeliveries(at now: Date, limit: Int) throws(StoreError) -> [DeliveryJob] { [] }
+    func updateDelivery(_ job: DeliveryJob) throws(StoreError) {}
+    func deliveries(status: DeliveryStatus?) throws(StoreError) -> [DeliveryJob] { [] }
+    func retryFailedDeliveries(at now: Date) throws(StoreError) -> Int { 0 }
 }
 
 /// Stores random respondents `from..<to` of `survey`: 85 % complete it, 10 % stop part way, 5 % dismiss,

@@ -10,7 +10,7 @@ import SurveyCore
 /// | `count` | integer ≥ 0, or an expression | none | A fixed number of instances (`3`), or an expression giving it (`"{children}"`). |
 /// | `eachOf` | step id | none | Loop & merge: one instance per value of that (multiple-choice) answer, `{item}` being the value. |
 /// | `minCount`, `maxCount` | integer ≥ 0 | `0`, none | Bounds on the number of instances (with neither `count` nor `eachOf` the respondent adds them). |
-/// | `itemTitle` | text | none | Each instance's heading: `{panelIndex}` is its position from 1, `{item}` its loop value, `{panel.x}` its answer to item `x`. |
+/// | `itemTitle` | text | none | Each instance's heading: `{panelIndex}` is its position from 1, `{item}` its loop value as the respondent read it (the choice's label), `{panel.x}` its answer to item `x`. |
 ///
 /// Item members: `name` (the key in each instance), `title`, `type` (`"text"` default; also
 /// `"number"`, `"boolean"`, `"date"`, `"rating"`, `"single-choice"`, `"dropdown"`,
@@ -153,7 +153,9 @@ public struct RepeatType: QuestionType {
         var result: [String: String] = [:]
         switch options.count {
         case .expression(let source): result["count"] = source
-        case .eachOf(let step): result["each"] = "{\(step)}"
+        case .eachOf(let step):
+            result["each"] = "{\(step)}"
+            result["eachLabel"] = "displayValues('\(step)')"
         case .open, .fixed: break
         }
         for name in options.outerNames { result["name:" + name] = "{\(name)}" }
@@ -257,19 +259,22 @@ public struct RepeatType: QuestionType {
                 }))
     }
 
-    /// An instance's heading: `itemTitle` piped, or "#n".
+    /// An instance's heading: `itemTitle` piped, or "#n" (a loop's: the loop value's label).
     func title(
         _ options: Options, index: Int, instance: [String: JSONValue], loop: [JSONValue]?,
         in context: PresentationContext
     ) -> String {
+        // `{item}` reads as the respondent saw the choice: its label.
+        let labels = context.expressionValues["eachLabel"]?.arrayValue
+        let item = loop.flatMap { loop in
+            index < loop.count
+                ? (labels.flatMap { index < $0.count ? $0[index].stringValue : nil } ?? loop[index].displayText) : nil
+        }
         guard let template = options.itemTitle.map({ context.text($0) }) else {
-            if let loop, index < loop.count { return loop[index].displayText }
-            return "#\(index + 1)"
+            return item ?? "#\(index + 1)"
         }
         var text = template.replacingOccurrences(of: "{panelIndex}", with: String(index + 1))
-        if let loop, index < loop.count {
-            text = text.replacingOccurrences(of: "{item}", with: loop[index].displayText)
-        }
+        if let item { text = text.replacingOccurrences(of: "{item}", with: item) }
         for item in options.items where text.contains("{panel.\(item.name)}") {
             text = text.replacingOccurrences(of: "{panel.\(item.name)}", with: instance[item.name]?.displayText ?? "")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import SurveyBuiltins
 import SurveyCore
+import SurveyDelivery
 import SurveyPluginLoader
 import SurveyRendering
 import SurveyResponses
@@ -93,10 +94,14 @@ enum RunCommand: Command {
             .init(
                 name: "--result", valueName: "PATH",
                 help: "Also write the completed result (path and answers) as JSON to PATH."),
-            seedOption, todayOption, variableOption, pluginOption, isolatePluginsOption, pluginTimeoutOption,
+            seedOption, todayOption, variableOption, deliveryOption, pluginOption, isolatePluginsOption,
+            pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: 1,
         discussion: """
+            With --delivery FILE (or $SURVEY_DELIVERY_CONFIG), completing the survey also queues the response
+            for the configured targets in the same store write, and a detached `survey deliver` sends it
+            after the run ends, so the respondent never waits for the network (see docs/delivery.md).
             Every accepted answer, Next, Back, dismissal and completion is written to the response store
             before it is acknowledged. Running the same survey again as the same respondent continues an
             unfinished response exactly where it stopped (also after a crash or kill -9). A respondent who
@@ -119,6 +124,11 @@ enum RunCommand: Command {
         if case .location = storeChoice { respondent = try context.respondentID(arguments, command: spec.name) }
         let resultPath = arguments.value("--result")
         if let resultPath { try context.checkWritable(resultPath) }
+        let delivery = try context.deliveryConfiguration(arguments)
+        if delivery != nil, case .none = storeChoice {
+            throw UsageError(
+                "--delivery needs a response store (the outbox is in it); leave out --no-store", command: spec.name)
+        }
         let survey = try context.loadSurvey(file, plugins: PluginSelection(arguments))
 
         var session: SurveySession?
@@ -143,6 +153,10 @@ enum RunCommand: Command {
             if session == nil, prepared.isContinued { isResumed = true }
             session = prepared.session
             recorder = prepared.recorder
+            if let delivery {
+                recorder?.deliveryTargets = delivery.configuration.targets.map(\.name)
+                recorder?.deliversDismissals = delivery.configuration.deliversDismissed
+            }
             stateStore = RecordedStateStore(storeName: store.name)
             if let path = arguments.value("--state-file") { stateStore = FileStateStore(path: path) }
         } else {
@@ -187,7 +201,38 @@ enum RunCommand: Command {
         if case .quit = outcome, recorder != nil {
             Console.error("survey: run the same command again to continue where you stopped")
         }
+        if let delivery, case .location(let location, _) = storeChoice,
+            outcome.result != nil || (delivery.configuration.deliversDismissed && driver.session.status == .dismissed)
+        {
+            startDeliveryInBackground(store: location, configuration: delivery.file)
+        }
         return .success
+    }
+
+    /// Starts `survey deliver` for `store` in its own session (it outlives this process and the
+    /// terminal), its output discarded: what it could not send stays pending for the next run.
+    static func startDeliveryInBackground(store: String, configuration: String) {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let arguments = [executable, "deliver", "--store", store, "--delivery", configuration, "--wait", "600"]
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // POSIX_SPAWN_SETSID (glibc 2.26 and later), which Glibc's Swift module does not export.
+        let newSession: Int16 = 0x80
+        posix_spawnattr_setflags(&attributes, newSession)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor in [0, 1, 2] {
+            posix_spawn_file_actions_addopen(
+                &actions, Int32(descriptor), "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid = pid_t()
+        if posix_spawn(&pid, executable, &actions, &attributes, &argv, environ) != 0 {
+            Console.error("survey: the delivery could not be started; run 'survey deliver' to send what is pending")
+        }
     }
 
     struct PreparedRecording {

@@ -38,11 +38,12 @@ public struct HTTPFailure: Error, Sendable, Hashable, CustomStringConvertible {
 /// request at a time, with a timeout and TLS certificate verification always on. No response is
 /// cached by the system: ``FetchCache`` does that, explicitly.
 public struct HTTPClient: Sendable {
-    /// How long a request may take, connection and body together.
+    /// How long a request may take, connection and body together, in whole seconds (at least 1):
+    /// FoundationNetworking on Linux times a request out at once when given a fraction of a second.
     public var timeout: TimeInterval
 
     public init(timeout: TimeInterval = 10) {
-        self.timeout = timeout
+        self.timeout = max(1, timeout.rounded(.up))
     }
 
     /// Sends a request and waits for its response.

@@ -30,6 +30,13 @@ public final class InMemoryResponseStore: ResponseStore, @unchecked Sendable {
     var recordedActions: [ResponseID: [RecordedAction]] = [:]
     var events: [ResponseID: [FunnelKey: FunnelEvent]] = [:]
     var counts: [String: [FunnelKey: Int]] = [:]
+    /// The outbox, by (response, target).
+    var jobs: [DeliveryKey: DeliveryJob] = [:]
+
+    struct DeliveryKey: Hashable {
+        var response: ResponseID
+        var target: String
+    }
 
     /// An empty store.
     public init(name: String = "memory") {
@@ -47,11 +54,11 @@ public final class InMemoryResponseStore: ResponseStore, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let failure { throw failure }
-        let saved = (headers, order, recordedActions, events, counts)
+        let saved = (headers, order, recordedActions, events, counts, jobs)
         do {
             for write in writes { try apply(write) }
         } catch {
-            (headers, order, recordedActions, events, counts) = saved
+            (headers, order, recordedActions, events, counts, jobs) = saved
             throw error
         }
     }
@@ -103,6 +110,13 @@ public final class InMemoryResponseStore: ResponseStore, @unchecked Sendable {
             guard events[response.id, default: [:]][key] == nil else { continue }
             events[response.id, default: [:]][key] = event
             counts[response.surveyID, default: [:]][key, default: 0] += 1
+        }
+        for target in write.deliveries {
+            let key = DeliveryKey(response: response.id, target: target)
+            guard jobs[key] == nil else { continue }
+            jobs[key] = DeliveryJob(
+                responseID: response.id, target: target, nextAttemptAt: response.updatedAt,
+                updatedAt: response.updatedAt)
         }
     }
 
@@ -198,7 +212,57 @@ public final class InMemoryResponseStore: ResponseStore, @unchecked Sendable {
             }
             let deleted = Set(ids)
             order.removeAll { deleted.contains($0) }
+            jobs = jobs.filter { !deleted.contains($0.key.response) }
             return ids.count
+        }
+    }
+
+    // MARK: The delivery outbox
+
+    public func dueDeliveries(at now: Date, limit: Int) throws(StoreError) -> [DeliveryJob] {
+        lock.withLock {
+            Array(
+                jobs.values.filter { $0.status == .pending && $0.nextAttemptAt <= now }
+                    .sorted {
+                        ($0.nextAttemptAt, $0.responseID.rawValue, $0.target) < (
+                            $1.nextAttemptAt, $1.responseID.rawValue, $1.target
+                        )
+                    }
+                    .prefix(max(0, limit)))
+        }
+    }
+
+    public func updateDelivery(_ job: DeliveryJob) throws(StoreError) {
+        lock.withLock {
+            let key = DeliveryKey(response: job.responseID, target: job.target)
+            if jobs[key] != nil { jobs[key] = job }
+        }
+    }
+
+    public func deliveries(status: DeliveryStatus?) throws(StoreError) -> [DeliveryJob] {
+        lock.withLock {
+            jobs.values.filter { status == nil || $0.status == status }
+                .sorted {
+                    ($0.updatedAt, $0.responseID.rawValue, $0.target) < (
+                        $1.updatedAt, $1.responseID.rawValue, $1.target
+                    )
+                }
+        }
+    }
+
+    public func retryFailedDeliveries(at now: Date) throws(StoreError) -> Int {
+        lock.withLock {
+            var count = 0
+            for (key, job) in jobs where job.status == .failed {
+                var retried = job
+                retried.status = .pending
+                retried.attempts = 0
+                retried.nextAttemptAt = now
+                retried.updatedAt = now
+                jobs[key] = retried
+                count += 1
+            }
+            return count
         }
     }
 }

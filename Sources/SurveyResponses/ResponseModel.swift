@@ -173,11 +173,57 @@ public struct ResponseWrite: Sendable, Hashable {
     public var response: Response
     public var actions: [RecordedAction]
     public var funnelEvents: [FunnelEvent]
+    /// Delivery targets (by name) the response is to be sent to: a pending ``DeliveryJob`` is added
+    /// for each in the same transaction (a job already there for that target is kept as it is).
+    public var deliveries: [String]
 
-    public init(response: Response, actions: [RecordedAction] = [], funnelEvents: [FunnelEvent] = []) {
+    public init(
+        response: Response, actions: [RecordedAction] = [], funnelEvents: [FunnelEvent] = [],
+        deliveries: [String] = []
+    ) {
         self.response = response
         self.actions = actions
         self.funnelEvents = funnelEvents
+        self.deliveries = deliveries
+    }
+}
+
+/// Where a ``DeliveryJob`` stands.
+public enum DeliveryStatus: String, Sendable, Hashable, CaseIterable {
+    /// Not delivered yet: due at ``DeliveryJob/nextAttemptAt``.
+    case pending
+    /// The target acknowledged it (a 2xx reply).
+    case delivered
+    /// Given up on: refused by the target, or out of attempts. `survey deliver --retry-failed` sends it again.
+    case failed
+}
+
+/// One response to send to one delivery target: the store's outbox entry. It is created in the
+/// transaction that completes the response, so a completed response always has its jobs.
+public struct DeliveryJob: Sendable, Hashable {
+    public var responseID: ResponseID
+    /// The target's name in the delivery configuration.
+    public var target: String
+    public var status: DeliveryStatus
+    /// Attempts made so far.
+    public var attempts: Int
+    /// When the next attempt is due (for ``DeliveryStatus/pending``).
+    public var nextAttemptAt: Date
+    /// What went wrong last time (never a credential).
+    public var lastError: String?
+    public var updatedAt: Date
+
+    public init(
+        responseID: ResponseID, target: String, status: DeliveryStatus = .pending, attempts: Int = 0,
+        nextAttemptAt: Date, lastError: String? = nil, updatedAt: Date
+    ) {
+        self.responseID = responseID
+        self.target = target
+        self.status = status
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+        self.lastError = lastError
+        self.updatedAt = updatedAt
     }
 }
 

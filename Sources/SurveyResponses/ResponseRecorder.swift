@@ -25,6 +25,11 @@ public struct ResponseRecorder: SessionRecorder {
     /// Leaf steps shown when the last recorded action was applied (where a dismissal happened).
     var shownSteps: [String]
     var hasStarted: Bool
+    /// The delivery targets a completed response is queued for, in the write that completes it (the
+    /// store's outbox; `survey deliver` sends them).
+    public var deliveryTargets: [String] = []
+    /// Whether a dismissed response is queued for ``deliveryTargets`` too.
+    public var deliversDismissals = false
 
     /// Starts a new response for `session` and writes it (with any actions the session already has,
     /// such as one resumed from a state file) together with the `invitation-shown` event.
@@ -185,10 +190,14 @@ public struct ResponseRecorder: SessionRecorder {
         header.updatedAt = now
         if let unit = session.currentUnitID { header.currentUnitID = unit }
         try finishHeader(&header, session: session, at: now)
+        // The write that finishes the response also queues its deliveries: both or neither are kept.
+        let finishes =
+            !response.status.isFinal
+            && (header.status == .completed || (deliversDismissals && header.status == .dismissed))
         try store.write(
             ResponseWrite(
                 response: header, actions: [RecordedAction(sequence: sequence, action: action, recordedAt: now)],
-                funnelEvents: events))
+                funnelEvents: events, deliveries: finishes ? deliveryTargets : []))
         response = header
         shownSteps = nowShown
         if !isDismissal { hasStarted = true }

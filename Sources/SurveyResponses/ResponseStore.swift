@@ -52,6 +52,22 @@ public protocol ResponseStore: AnyObject, Sendable {
     /// and takes them out of the funnel counts.
     /// - Returns: how many responses were deleted.
     func deleteResponses(respondent respondentID: String) throws(StoreError) -> Int
+
+    // MARK: The delivery outbox
+
+    /// Pending delivery jobs due at `now` (``DeliveryJob/nextAttemptAt`` not after it), the most
+    /// overdue first, at most `limit`.
+    func dueDeliveries(at now: Date, limit: Int) throws(StoreError) -> [DeliveryJob]
+
+    /// Replaces the state of job (``DeliveryJob/responseID``, ``DeliveryJob/target``) — after an
+    /// attempt. A job that no longer exists (its response was erased) is ignored.
+    func updateDelivery(_ job: DeliveryJob) throws(StoreError)
+
+    /// The delivery jobs with `status` (all when `nil`), oldest update first.
+    func deliveries(status: DeliveryStatus?) throws(StoreError) -> [DeliveryJob]
+
+    /// Makes every failed job pending again, due at `now`, with its attempts reset; returns how many.
+    func retryFailedDeliveries(at now: Date) throws(StoreError) -> Int
 }
 
 extension ResponseStore {

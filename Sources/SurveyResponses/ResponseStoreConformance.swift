@@ -311,6 +311,63 @@ public struct ResponseStoreConformance: Sendable {
             try context.expect(
                 try context.store.responses(matching: ResponseQuery(respondentID: kept)).count == 1, "others stay")
         },
+        Check(name: "keeps a delivery outbox") { context in
+            var response = context.makeResponse(status: .completed)
+            response.updatedAt = context.at(10)
+            let write = ResponseWrite(response: response, deliveries: ["hook", "base"])
+            for _ in 0..<2 { try context.store.write(write) }
+            let mine = { (jobs: [DeliveryJob]) in jobs.filter { $0.responseID == response.id } }
+            let stored = mine(try context.store.deliveries(status: nil))
+            try context.expect(
+                stored.map(\.target).sorted() == ["base", "hook"] && stored.allSatisfy { $0.status == .pending },
+                "a write with two targets keeps two pending jobs, once each; got \(stored)")
+            try context.expect(
+                stored.allSatisfy { $0.attempts == 0 && $0.nextAttemptAt == context.at(10) },
+                "new jobs are due when the response was written: \(stored)")
+            try context.expect(
+                mine(try context.store.dueDeliveries(at: context.at(9), limit: 100_000)).isEmpty,
+                "jobs are not due before their time")
+            guard var hook = stored.first(where: { $0.target == "hook" }),
+                var base = stored.first(where: { $0.target == "base" })
+            else { return }
+            hook.attempts = 1
+            hook.nextAttemptAt = context.at(70)
+            hook.lastError = "the server answered 503"
+            hook.updatedAt = context.at(11)
+            try context.store.updateDelivery(hook)
+            let due = mine(try context.store.dueDeliveries(at: context.at(30), limit: 100_000))
+            try context.expect(due.map(\.target) == ["base"], "at 30 s only base is due, got \(due.map(\.target))")
+            try context.expect(
+                mine(try context.store.dueDeliveries(at: context.at(70), limit: 100_000)).map(\.target) == [
+                    "base", "hook",
+                ],
+                "at 70 s both are due, the most overdue first")
+            base.status = .delivered
+            base.attempts = 1
+            base.updatedAt = context.at(12)
+            try context.store.updateDelivery(base)
+            try context.expect(
+                mine(try context.store.deliveries(status: .delivered)).map(\.target) == ["base"],
+                "base is delivered")
+            // A later write of the same response with the same target keeps the job's state.
+            try context.store.write(write)
+            let kept = mine(try context.store.deliveries(status: .pending))
+            try context.expect(
+                kept.count == 1 && kept.first?.attempts == 1 && kept.first?.lastError == "the server answered 503",
+                "a written-again target keeps its job as it was: \(kept)")
+            hook.status = .failed
+            hook.attempts = 8
+            try context.store.updateDelivery(hook)
+            try context.expect(
+                try context.store.retryFailedDeliveries(at: context.at(100)) >= 1, "a failed job can be retried")
+            let retried = mine(try context.store.deliveries(status: .pending))
+            try context.expect(
+                retried.count == 1 && retried.first?.attempts == 0 && retried.first?.nextAttemptAt == context.at(100),
+                "a retried job is pending again from its first attempt: \(retried)")
+            _ = try context.store.deleteResponses(respondent: response.respondentID)
+            try context.expect(
+                mine(try context.store.deliveries(status: nil)).isEmpty, "erasing the respondent erases the jobs")
+        },
         Check(name: "a batch is applied whole or not at all") { context in
             var first = context.makeResponse()
             first.actionCount = 1

@@ -28,7 +28,7 @@ import SurveyResponses
 /// with ``StoreError/Kind/newerSchema``. Only statements with bound parameters touch the data.
 public final class PostgresResponseStore: ResponseStore, @unchecked Sendable {
     /// The schema version this code writes.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     /// The URL, without its password.
     public let name: String
@@ -60,7 +60,7 @@ public final class PostgresResponseStore: ResponseStore, @unchecked Sendable {
     // MARK: Schema
 
     /// The tables of a response store, and the table holding their version.
-    static let tables = ["responses", "actions", "funnel_events", "funnel_counts"]
+    static let tables = ["responses", "actions", "funnel_events", "funnel_counts", "deliveries"]
     static let versionTable = "survey_schema"
     /// The advisory lock key that serialises schema changes in a database ("SURVEY" in ASCII).
     static let schemaLockKey: Int64 = 0x5355_5256_4559
@@ -194,7 +194,22 @@ public final class PostgresResponseStore: ResponseStore, @unchecked Sendable {
                 PRIMARY KEY (survey_id, step_id, kind)
             )
             """,
-        ]
+        ],
+        [
+            """
+            CREATE TABLE deliveries (
+                response_id TEXT COLLATE "C" NOT NULL REFERENCES responses (id) ON DELETE CASCADE,
+                target TEXT NOT NULL,
+                status TEXT NOT NULL,
+                attempts BIGINT NOT NULL DEFAULT 0,
+                next_attempt_at BIGINT NOT NULL,
+                last_error TEXT,
+                updated_at BIGINT NOT NULL,
+                PRIMARY KEY (response_id, target)
+            )
+            """,
+            "CREATE INDEX deliveries_due ON deliveries (status, next_attempt_at)",
+        ],
     ]
 
     // MARK: Transactions
@@ -361,6 +376,14 @@ public final class PostgresResponseStore: ResponseStore, @unchecked Sendable {
                 INSERT INTO funnel_counts (survey_id, step_id, kind, count) VALUES ($1, $2, $3, 1)
                 ON CONFLICT (survey_id, step_id, kind) DO UPDATE SET count = funnel_counts.count + 1
                 """, [key.survey, key.step, key.kind])
+        }
+        for target in write.deliveries {
+            let at = String(ResponseCodec.milliseconds(response.updatedAt))
+            try connection.run(
+                """
+                INSERT INTO deliveries (response_id, target, status, attempts, next_attempt_at, updated_at)
+                VALUES ($1, $2, 'pending', 0, $3, $4) ON CONFLICT (response_id, target) DO NOTHING
+                """, [id, target, at, at])
         }
     }
 
@@ -603,6 +626,76 @@ public final class PostgresResponseStore: ResponseStore, @unchecked Sendable {
                         [count, key.survey, key.step, key.kind])
                 }
                 return try connection.run("DELETE FROM responses WHERE respondent_id = $1", [respondentID])
+            }
+        }
+    }
+
+    // MARK: The delivery outbox
+
+    static let deliveryColumns = "response_id, target, status, attempts, next_attempt_at, last_error, updated_at"
+
+    func readDeliveries(_ sql: String, _ parameters: [String?]) throws(StoreError) -> [DeliveryJob] {
+        var jobs: [DeliveryJob] = []
+        try rethrowingStoreErrors {
+            try connection.query(sql, parameters) { row in
+                guard let text = row.text(0), let id = ResponseID(text), let target = row.text(1),
+                    let status = row.text(2).flatMap(DeliveryStatus.init), let attempts = row.integer(3),
+                    let next = row.integer(4), let updated = row.integer(6)
+                else { throw StoreError(.corrupt, "a delivery job is unreadable", store: name) }
+                jobs.append(
+                    DeliveryJob(
+                        responseID: id, target: target, status: status, attempts: Int(attempts),
+                        nextAttemptAt: ResponseCodec.date(milliseconds: next), lastError: row.text(5),
+                        updatedAt: ResponseCodec.date(milliseconds: updated)))
+            }
+        }
+        return jobs
+    }
+
+    public func dueDeliveries(at now: Date, limit: Int) throws(StoreError) -> [DeliveryJob] {
+        try reading { () throws(StoreError) in
+            try readDeliveries(
+                """
+                SELECT \(Self.deliveryColumns) FROM deliveries WHERE status = 'pending' AND next_attempt_at <= $1
+                ORDER BY next_attempt_at, response_id, target LIMIT $2
+                """, [String(ResponseCodec.milliseconds(now)), String(max(0, limit))])
+        }
+    }
+
+    public func updateDelivery(_ job: DeliveryJob) throws(StoreError) {
+        try locked { () throws(StoreError) in
+            try transaction(reconnecting: true) { () throws(StoreError) in
+                _ = try connection.run(
+                    """
+                    UPDATE deliveries SET status = $1, attempts = $2, next_attempt_at = $3, last_error = $4,
+                        updated_at = $5
+                    WHERE response_id = $6 AND target = $7
+                    """,
+                    [
+                        job.status.rawValue, String(job.attempts),
+                        String(ResponseCodec.milliseconds(job.nextAttemptAt)),
+                        job.lastError, String(ResponseCodec.milliseconds(job.updatedAt)), job.responseID.rawValue,
+                        job.target,
+                    ])
+            }
+        }
+    }
+
+    public func deliveries(status: DeliveryStatus?) throws(StoreError) -> [DeliveryJob] {
+        try reading { () throws(StoreError) in
+            try readDeliveries(
+                "SELECT \(Self.deliveryColumns) FROM deliveries WHERE $1::text IS NULL OR status = $1 "
+                    + "ORDER BY updated_at, response_id, target", [status?.rawValue])
+        }
+    }
+
+    public func retryFailedDeliveries(at now: Date) throws(StoreError) -> Int {
+        try locked { () throws(StoreError) in
+            try transaction(reconnecting: false) { () throws(StoreError) in
+                let at = String(ResponseCodec.milliseconds(now))
+                return try connection.run(
+                    "UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = $1, updated_at = $1 "
+                        + "WHERE status = 'failed'", [at])
             }
         }
     }

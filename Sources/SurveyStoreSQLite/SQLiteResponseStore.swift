@@ -15,12 +15,13 @@ import SurveyResponses
 /// **Concurrency.** Several processes may write one file at once: writes wait for each other up to
 /// the busy timeout (10 s by default) instead of failing.
 ///
-/// **Schema.** `PRAGMA user_version` holds the schema version (now 1); opening an older store
+/// **Schema.** `PRAGMA user_version` holds the schema version (now 2: version 2 added the delivery
+/// outbox); opening an older store
 /// migrates it forward in a transaction, opening a newer one is refused with
 /// ``StoreError/Kind/newerSchema``. Only prepared statements with bound parameters touch the data.
 public final class SQLiteResponseStore: ResponseStore, @unchecked Sendable {
     /// The schema version this code writes.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     /// SQLite's `synchronous` setting for the store.
     public enum Synchronous: String, Sendable {
@@ -160,7 +161,20 @@ public final class SQLiteResponseStore: ResponseStore, @unchecked Sendable {
             count INTEGER NOT NULL,
             PRIMARY KEY (survey_id, step_id, kind)
         ) WITHOUT ROWID;
+        """,
         """
+        CREATE TABLE deliveries (
+            response_id TEXT NOT NULL REFERENCES responses (id) ON DELETE CASCADE,
+            target TEXT NOT NULL,
+            status TEXT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            next_attempt_at INTEGER NOT NULL,
+            last_error TEXT,
+            updated_at INTEGER NOT NULL,
+            PRIMARY KEY (response_id, target)
+        ) WITHOUT ROWID;
+        CREATE INDEX deliveries_due ON deliveries (status, next_attempt_at);
+        """,
     ]
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction, rolling back when it throws.
@@ -283,6 +297,14 @@ public final class SQLiteResponseStore: ResponseStore, @unchecked Sendable {
                 INSERT INTO funnel_counts (survey_id, step_id, kind, count) VALUES (?,?,?,1)
                 ON CONFLICT (survey_id, step_id, kind) DO UPDATE SET count = count + 1
                 """, [survey, step, kind])
+        }
+        for target in write.deliveries {
+            let at = SQLiteValue.integer(ResponseCodec.milliseconds(response.updatedAt))
+            try connection.run(
+                """
+                INSERT INTO deliveries (response_id, target, status, attempts, next_attempt_at, updated_at)
+                VALUES (?, ?, 'pending', 0, ?, ?) ON CONFLICT (response_id, target) DO NOTHING
+                """, [id, .text(target), at, at])
         }
     }
 
@@ -503,6 +525,73 @@ public final class SQLiteResponseStore: ResponseStore, @unchecked Sendable {
                 }
                 return try connection.run("DELETE FROM responses WHERE respondent_id = ?", [.text(respondentID)])
             }
+        }
+    }
+
+    // MARK: The delivery outbox
+
+    static let deliveryColumns = "response_id, target, status, attempts, next_attempt_at, last_error, updated_at"
+
+    func readDelivery(_ row: SQLiteConnection.Row) throws(StoreError) -> DeliveryJob {
+        guard let id = row.text(0), let responseID = ResponseID(id), let target = row.text(1),
+            let status = row.text(2).flatMap(DeliveryStatus.init)
+        else { throw StoreError(.corrupt, "a delivery job is unreadable", store: name) }
+        return DeliveryJob(
+            responseID: responseID, target: target, status: status, attempts: Int(row.integer(3)),
+            nextAttemptAt: ResponseCodec.date(milliseconds: row.integer(4)), lastError: row.text(5),
+            updatedAt: ResponseCodec.date(milliseconds: row.integer(6)))
+    }
+
+    func readDeliveries(_ sql: String, _ parameters: [SQLiteValue]) throws(StoreError) -> [DeliveryJob] {
+        var jobs: [DeliveryJob] = []
+        try rethrowingStoreErrors {
+            try connection.query(sql, parameters) { row in jobs.append(try readDelivery(row)) }
+        }
+        return jobs
+    }
+
+    public func dueDeliveries(at now: Date, limit: Int) throws(StoreError) -> [DeliveryJob] {
+        try locked { () throws(StoreError) in
+            try readDeliveries(
+                """
+                SELECT \(Self.deliveryColumns) FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?
+                ORDER BY next_attempt_at, response_id, target LIMIT ?
+                """, [.integer(ResponseCodec.milliseconds(now)), .integer(Int64(max(0, limit)))])
+        }
+    }
+
+    public func updateDelivery(_ job: DeliveryJob) throws(StoreError) {
+        try locked { () throws(StoreError) in
+            _ = try connection.run(
+                """
+                UPDATE deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_error = ?, updated_at = ?
+                WHERE response_id = ? AND target = ?
+                """,
+                [
+                    .text(job.status.rawValue), .integer(Int64(job.attempts)),
+                    .integer(ResponseCodec.milliseconds(job.nextAttemptAt)),
+                    job.lastError.map(SQLiteValue.text) ?? .null,
+                    .integer(ResponseCodec.milliseconds(job.updatedAt)), .text(job.responseID.rawValue),
+                    .text(job.target),
+                ])
+        }
+    }
+
+    public func deliveries(status: DeliveryStatus?) throws(StoreError) -> [DeliveryJob] {
+        try locked { () throws(StoreError) in
+            try readDeliveries(
+                "SELECT \(Self.deliveryColumns) FROM deliveries WHERE ? IS NULL OR status = ? "
+                    + "ORDER BY updated_at, response_id, target",
+                [status.map { SQLiteValue.text($0.rawValue) } ?? .null, status.map { .text($0.rawValue) } ?? .null])
+        }
+    }
+
+    public func retryFailedDeliveries(at now: Date) throws(StoreError) -> Int {
+        try locked { () throws(StoreError) in
+            let at = SQLiteValue.integer(ResponseCodec.milliseconds(now))
+            return try connection.run(
+                "UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, updated_at = ? "
+                    + "WHERE status = 'failed'", [at, at])
         }
     }
 

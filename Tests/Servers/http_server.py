@@ -10,7 +10,19 @@ Control (JSON bodies, from the test):
   POST /_control {"fail": 503}        every following request answers 503 (0 turns it off)
   POST /_control {"down": true}       every following request has its connection closed at once
   POST /_control {"put": "path", "body": "..."}   replaces a served file's content
+  POST /_control {"faults": {"rate": 0.3, "seed": 7, "stall": 1.0}}   from now on, that share of
+                                      delivery requests misbehaves (see below); rate 0 turns it off
   GET  /_stats                        {"requests": n, "notModified": n, "byPath": {path: n}}
+  GET  /_stored                       {"records": {key: creations}, "replays": n, "faults": {kind: n}}
+
+Delivery targets (what the deliverer talks to), each keeping what it stored:
+  POST /hook                          a webhook: the record is keyed by its Idempotency-Key header;
+                                      a key seen before is a replay (200, nothing created again)
+  PUT  /responses/<id>.json           Firebase-style: the record is <id>, written again in place
+Injected faults, one drawn per faulty request: "drop" (connection closed before anything is
+stored), "500", "503", "429" (with Retry-After: 1), "stall" (stored, but the reply comes only after
+the client's timeout), "midbody" (stored, then the reply is cut off in the middle of its body),
+"lostReply" (stored, then the connection is closed with no reply).
 
 Usage: python3 Tests/Servers/http_server.py --root DIR [--idle 300]
 """
@@ -21,9 +33,12 @@ import hashlib
 import http.server
 import json
 import os
+import random
 import sys
 import threading
 import time
+
+FAULTS = ["drop", "500", "503", "429", "stall", "midbody", "lostReply"]
 
 
 class State:
@@ -37,6 +52,34 @@ class State:
         self.not_modified = 0
         self.by_path = {}
         self.last = time.time()
+        self.fault_rate = 0.0
+        self.stall = 1.0
+        self.random = random.Random(0)
+        self.records = {}  # key -> how many times it was created (must end at 1)
+        self.bodies = {}
+        self.replays = 0
+        self.faults = {}
+
+    def draw_fault(self):
+        with self.lock:
+            if self.fault_rate <= 0 or self.random.random() >= self.fault_rate:
+                return None
+            kind = self.random.choice(FAULTS)
+            self.faults[kind] = self.faults.get(kind, 0) + 1
+            return kind
+
+    def store(self, key, body, overwrite):
+        """Stores a record; returns True when it was new."""
+        with self.lock:
+            if key in self.records:
+                if overwrite:
+                    self.bodies[key] = body
+                else:
+                    self.replays += 1
+                return False
+            self.records[key] = 1
+            self.bodies[key] = body
+            return True
 
     def content(self, path):
         with self.lock:
@@ -69,10 +112,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
         state.last = time.time()
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
-        if self.path != "/_control":
+        if self.path != "/_control" and self.path != "/hook":
             return self.reply(404)
+        if self.path != "/_control":
+            return self.deliver(body, key=self.headers.get("Idempotency-Key"), overwrite=False)
         command = json.loads(body or b"{}")
         with state.lock:
+            if "faults" in command:
+                faults = command["faults"]
+                state.fault_rate = float(faults.get("rate", 0))
+                state.stall = float(faults.get("stall", 1.0))
+                state.random = random.Random(faults.get("seed", 0))
             if "fail" in command:
                 state.fail = int(command["fail"])
             if "down" in command:
@@ -81,10 +131,66 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 state.files["/" + command["put"].lstrip("/")] = (command["body"].encode("utf-8"), int(time.time()))
         self.reply(204)
 
+    def do_PUT(self):
+        state = self.server.state
+        state.last = time.time()
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        path = self.path.split("?", 1)[0]
+        if not (path.startswith("/responses/") and path.endswith(".json")):
+            return self.reply(404)
+        self.deliver(body, key=path[len("/responses/"):-len(".json")], overwrite=True)
+
+    def deliver(self, body, key, overwrite):
+        """A delivery request: maybe a fault, else the record stored (or recognised as a replay)."""
+        state = self.server.state
+        with state.lock:
+            state.requests += 1
+        if not key:
+            return self.reply(400, b"an Idempotency-Key header is required")
+        try:
+            json.loads(body)
+        except ValueError:
+            return self.reply(400, b"the body is not JSON")
+        fault = state.draw_fault()
+        if fault == "drop":
+            self.close_connection = True
+            self.connection.close()
+            return
+        if fault in ("500", "503"):
+            return self.reply(int(fault), b"failing on purpose")
+        if fault == "429":
+            return self.reply(429, b"slow down", {"Retry-After": "1"})
+        created = state.store(key, body, overwrite)
+        status = 201 if created else 200
+        if fault == "stall":
+            time.sleep(state.stall)
+            return self.reply(status, b'{"ok": true}', {"Content-Type": "application/json"})
+        if fault == "lostReply":
+            self.close_connection = True
+            self.connection.close()
+            return
+        if fault == "midbody":
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "100")
+            self.end_headers()
+            self.wfile.write(b'{"ok": tr')
+            self.wfile.flush()
+            self.close_connection = True
+            self.connection.close()
+            return
+        self.reply(status, b'{"ok": true}', {"Content-Type": "application/json"})
+
     def do_GET(self):
         state = self.server.state
         state.last = time.time()
         path = self.path.split("?", 1)[0]
+        if path == "/_stored":
+            with state.lock:
+                stored = {"records": dict(state.records), "replays": state.replays, "faults": dict(state.faults),
+                          "requests": state.requests}
+            return self.reply(200, json.dumps(stored).encode(), {"Content-Type": "application/json"})
         if path == "/_stats":
             with state.lock:
                 stats = {"requests": state.requests, "notModified": state.not_modified, "byPath": state.by_path}

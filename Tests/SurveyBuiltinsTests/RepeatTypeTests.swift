@@ -84,7 +84,7 @@ struct RepeatTypeTests {
         let loop = try configure(
             RepeatType(),
             ["eachOf": "brands", "itemTitle": "About {item}", "items": [["name": "score", "type": "rating"]]])
-        #expect(loop.expressions == ["each": "{brands}"])
+        #expect(loop.expressions == ["each": "{brands}", "eachLabel": "displayValues('brands')"])
         var chosen = PresentationContext.english
         chosen.expressionValues = ["each": ["acme", "globex"]]
         guard case .repeating(let group) = loop.input(in: chosen) else {
@@ -92,6 +92,13 @@ struct RepeatTypeTests {
             return
         }
         #expect(group.count == 2 && group.instanceTitles == ["About acme", "About globex"])
+        // `{item}` is the choice as the respondent read it: its label.
+        chosen.expressionValues["eachLabel"] = ["Acme Corp", "Globex"]
+        guard case .repeating(let labelled) = loop.input(in: chosen) else {
+            Issue.record("not a repeat")
+            return
+        }
+        #expect(labelled.instanceTitles == ["About Acme Corp", "About Globex"])
     }
 
     @Test func theSummaryCountsInstancesPerItem() throws {

@@ -196,3 +196,29 @@ import Testing
         #expect(session.progress == Progress(current: 3, total: 3, isCounted: true))
     }
 }
+
+/// Loop & merge pipes the chosen choice's label, in the respondent's language.
+@Suite struct RepeatLoopLabelTests {
+    @Test func itemIsTheChoiceLabel() throws {
+        let survey = try SurveyLoader(registry: .builtins()).load(
+            text: """
+                {"formatVersion": 1, "id": "gym", "title": "Gym", "steps": [
+                  {"id": "services", "type": "multiple-choice", "options": {"choices": [
+                    {"value": "gym", "label": {"en": "Gym membership", "fr": "Abonnement salle"}},
+                    {"value": "pool", "label": "Pool"}]}},
+                  {"id": "rate", "type": "repeat", "options": {"eachOf": "services", "itemTitle": "About {item}",
+                    "items": [{"name": "score", "type": "number"}]}}]}
+                """, source: "gym.json")
+        for (locale, title) in [("en", "About Gym membership"), ("fr", "About Abonnement salle")] {
+            var session = SurveySession(survey: survey, locale: locale)
+            try session.answer(["pool", "gym"], for: "services")
+            session.next()
+            guard case .repeating(let group) = session.currentStep?.questions.first?.input else {
+                Issue.record("not a repeat")
+                return
+            }
+            #expect(group.instanceTitles.contains(title), "\(group.instanceTitles)")
+            #expect(group.instanceTitles.contains("About Pool"))
+        }
+    }
+}

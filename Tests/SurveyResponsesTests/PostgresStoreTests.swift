@@ -69,7 +69,29 @@ struct PostgresStoreTests {
             try first.write(ResponseWrite(response: response))
             let second = try PostgresResponseStore(url: url)
             #expect(try second.response(response.id) == response)
-            #expect(try queryValue(url, "SELECT version FROM survey_schema") == "1")
+            #expect(
+                try queryValue(url, "SELECT version FROM survey_schema") == String(PostgresResponseStore.schemaVersion))
+        }
+    }
+
+    @Test func aSchemaOneStoreGainsTheOutbox() throws {
+        try withFreshSchema { url throws in
+            let response = Response(
+                id: .make(), respondentID: "old", surveyID: "migrate", surveyVersion: nil, locale: "en", seed: 1,
+                today: "2026-06-01", createdAt: Date(timeIntervalSince1970: 1_780_000_000))
+            try PostgresResponseStore(url: url).write(ResponseWrite(response: response))
+            // Back to schema 1, as the previous version left it.
+            _ = try queryValue(url, "DROP TABLE deliveries")
+            _ = try queryValue(url, "UPDATE survey_schema SET version = 1")
+            let store = try PostgresResponseStore(url: url)
+            #expect(
+                try queryValue(url, "SELECT version FROM survey_schema") == String(PostgresResponseStore.schemaVersion))
+            #expect(try store.response(response.id) == response)
+            var completed = response
+            completed.status = .completed
+            completed.actionCount = 1
+            try store.write(ResponseWrite(response: completed, deliveries: ["hook"]))
+            #expect(try store.deliveries(status: .pending).map(\.target) == ["hook"])
         }
     }
 

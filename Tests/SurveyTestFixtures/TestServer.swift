@@ -70,6 +70,18 @@ public final class TestServer {
         return ((stats?["byPath"] as? [String: Any])?["/" + path] as? Int) ?? 0
     }
 
+    /// What the delivery endpoints stored: how many times each record was created (1 when nothing
+    /// was duplicated), the replays the idempotency key absorbed, the faults injected by kind, and
+    /// the delivery requests received.
+    public func stored() throws -> (records: [String: Int], replays: Int, faults: [String: Int], requests: Int) {
+        let data = try Self.send(URLRequest(url: URL(string: url("_stored"))!))
+        let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        return (
+            json["records"] as? [String: Int] ?? [:], json["replays"] as? Int ?? 0,
+            json["faults"] as? [String: Int] ?? [:], json["requests"] as? Int ?? 0
+        )
+    }
+
     static func send(_ request: URLRequest) throws -> Data {
         final class Box: @unchecked Sendable { var data: Data? }
         let box = Box()

@@ -545,26 +545,27 @@ struct ExpressionParser {
                 at: start, kind: .wrongArgumentCount(word))
         }
         if !function.isPure { callsImpureFunction = true }
-        if function.name == "displayValue", function.origin == "built-in" {
-            return try displayValueCall(arguments, at: start)
+        if function.name == "displayValue" || function.name == "displayValues", function.origin == "built-in" {
+            return try displayValueCall(arguments, at: start, listing: function.name == "displayValues")
         }
         return .call(function, arguments)
     }
 
     /// `displayValue('name')` (SurveyJS's): the answer to question `name` as the respondent reads it
     /// (choice labels, yes/no labels, in their language); `displayValue('name', value)` shows `value`
-    /// the way that question would.
-    mutating func displayValueCall(_ arguments: [ExpressionNode], at start: Int) throws(ExpressionCompileError)
-        -> ExpressionNode
+    /// the way that question would. `displayValues` (with `listing`) gives a list answer's labels
+    /// as a list, one per entry.
+    mutating func displayValueCall(_ arguments: [ExpressionNode], at start: Int, listing: Bool = false)
+        throws(ExpressionCompileError) -> ExpressionNode
     {
+        let called = listing ? "displayValues" : "displayValue"
         guard case .literal(.string(let name)) = arguments[0] else {
             throw error(
-                "displayValue() takes the question's name as a quoted string, such as displayValue('color')",
-                at: start)
+                "\(called)() takes the question's name as a quoted string, such as \(called)('color')", at: start)
         }
         guard let slot = resolve(name) else {
             throw error(
-                "displayValue('\(name)'): no question or calculated value is called '\(name)'", at: start,
+                "\(called)('\(name)'): no question or calculated value is called '\(name)'", at: start,
                 kind: .unknownReference(name))
         }
         if !referencedSlots.contains(slot) {
@@ -574,8 +575,13 @@ struct ExpressionParser {
         let question = displayQuestion?(slot)
         // It reads the session's locale, as impure functions read its date.
         callsImpureFunction = true
-        let display = ExpressionFunction(name: "displayValue", arity: 1...1, isPure: false) { arguments, context in
-            DisplayText.of(arguments[0], question: question, context: context)
+        let display = ExpressionFunction(name: called, arity: 1...1, isPure: false) { arguments, context in
+            guard listing else { return DisplayText.of(arguments[0], question: question, context: context) }
+            if arguments[0].isNull { return .null }
+            return .array(
+                (arguments[0].arrayValue ?? [arguments[0]]).map {
+                    DisplayText.of($0, question: question, context: context)
+                })
         }
         return .call(display, [arguments.count > 1 ? arguments[1] : .variable(slot)])
     }

@@ -106,6 +106,11 @@ enum StandardFunctions {
             guard let value = arguments.last, !value.isNull else { return .null }
             return .string(value.displayText)
         },
+        // displayValues('q'[, value]): the same, one label per entry of a list answer.
+        ExpressionFunction(name: "displayValues", arity: 1...2) { arguments, _ in
+            guard let value = arguments.last, !value.isNull else { return .null }
+            return .array((value.arrayValue ?? [value]).map { .string($0.displayText) })
+        },
         ExpressionFunction(name: "getDate", arity: 1...1) { arguments, _ in
             date(arguments[0]).map { .string($0.description) } ?? .null
         },

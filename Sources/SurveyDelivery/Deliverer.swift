@@ -1,0 +1,217 @@
+import Foundation
+import SurveyCore
+import SurveyResponses
+
+/// Sends the store's pending delivery jobs to their targets.
+///
+/// Each attempt either delivers the job (the target answered 2xx), schedules it again (no
+/// response, a timeout, 408, 425, 429 or 5xx: after an exponential backoff with ±50 % jitter, or
+/// after the target's `Retry-After` when that is longer), or parks it as failed (another 4xx, an
+/// unknown target, a response no longer in the store, or the last of `maxAttempts`). Every request
+/// carries the response id as its idempotency key, so an attempt repeated after a lost reply never
+/// creates a second record. A job's new state is written after each attempt: a deliverer killed at
+/// any moment loses nothing, and at worst sends one response again, which the key makes harmless.
+public struct Deliverer: Sendable {
+    public var store: any ResponseStore
+    public var configuration: DeliveryConfiguration
+    /// Where credentials come from (the process environment by default).
+    public var environment: [String: String]
+    public var clock: @Sendable () -> Date
+    /// Requests in flight at once.
+    public var concurrency: Int
+
+    public init(
+        store: any ResponseStore, configuration: DeliveryConfiguration,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        clock: @escaping @Sendable () -> Date = { Date() }, concurrency: Int = 4
+    ) {
+        self.store = store
+        self.configuration = configuration
+        self.environment = environment
+        self.clock = clock
+        self.concurrency = max(1, concurrency)
+    }
+
+    /// What one pass did.
+    public struct Report: Sendable, Hashable {
+        public var delivered = 0
+        public var retried = 0
+        public var failed = 0
+        /// When the next pending job is due, if any is left.
+        public var nextDue: Date?
+    }
+
+    /// What one attempt gave.
+    enum Outcome: Sendable, Hashable {
+        case delivered
+        case retry(String, after: TimeInterval?)
+        case refused(String)
+    }
+
+    /// Sends every job due now, once each.
+    /// - Throws: ``StoreError`` when the store cannot be read or written.
+    public func deliverDue(limit: Int = 10_000) throws(StoreError) -> Report {
+        let jobs = try store.dueDeliveries(at: clock(), limit: limit)
+        final class Shared: @unchecked Sendable {
+            let lock = NSLock()
+            var next = 0
+            var report = Report()
+            var failure: StoreError?
+        }
+        let shared = Shared()
+        let workers = min(concurrency, max(1, jobs.count))
+        let deliverer = self
+        @Sendable func work() {
+            while true {
+                let index: Int = shared.lock.withLock {
+                    defer { shared.next += 1 }
+                    return shared.failure == nil ? shared.next : jobs.count
+                }
+                guard index < jobs.count else { return }
+                do throws(StoreError) {
+                    let status = try deliverer.attempt(jobs[index])
+                    shared.lock.withLock {
+                        switch status {
+                        case .delivered: shared.report.delivered += 1
+                        case .pending: shared.report.retried += 1
+                        case .failed: shared.report.failed += 1
+                        }
+                    }
+                } catch {
+                    shared.lock.withLock { shared.failure = error }
+                }
+            }
+        }
+        // Threads of their own: the work is waiting on the network, not computing, so there can be
+        // more of them than cores.
+        let group = DispatchGroup()
+        for _ in 0..<workers {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                work()
+            }
+        }
+        group.wait()
+        if let failure = shared.failure { throw failure }
+        var report = shared.report
+        report.nextDue = try store.dueDeliveries(at: .distantFuture, limit: 1).first?.nextAttemptAt
+        return report
+    }
+
+    /// Sends until nothing is pending (waiting for jobs scheduled later), or until `deadline`.
+    /// - Returns: the sum of the passes.
+    public func deliverAll(until deadline: Date) throws(StoreError) -> Report {
+        var total = Report()
+        while true {
+            let pass = try deliverDue()
+            total.delivered += pass.delivered
+            total.retried += pass.retried
+            total.failed += pass.failed
+            total.nextDue = pass.nextDue
+            guard let next = pass.nextDue, clock() < deadline else { return total }
+            let wait = min(next.timeIntervalSince(clock()), deadline.timeIntervalSince(clock()))
+            if wait > 0 { Thread.sleep(forTimeInterval: min(wait, 1)) }
+        }
+    }
+
+    /// One attempt at `job`, its outcome written to the store.
+    func attempt(_ job: DeliveryJob) throws(StoreError) -> DeliveryStatus {
+        var updated = job
+        updated.attempts += 1
+        let outcome: Outcome
+        if let target = configuration.targets.first(where: { $0.name == job.target }) {
+            if let response = try store.response(job.responseID) {
+                outcome = send(response, events: try store.funnelEvents(of: job.responseID), to: target)
+            } else {
+                outcome = .refused("the response is no longer in the store")
+            }
+            if case .retry = outcome, updated.attempts >= target.maximumAttempts {
+                updated.status = .failed
+            }
+        } else {
+            outcome = .refused("no target is called '\(job.target)' in the delivery configuration")
+        }
+        let now = clock()
+        updated.updatedAt = now
+        switch outcome {
+        case .delivered:
+            updated.status = .delivered
+            updated.lastError = nil
+        case .refused(let reason):
+            updated.status = .failed
+            updated.lastError = reason
+        case .retry(let reason, let after):
+            updated.lastError = reason
+            if updated.status != .failed {
+                updated.nextAttemptAt = now.addingTimeInterval(max(after ?? 0, backoff(afterAttempt: updated.attempts)))
+            }
+        }
+        try store.updateDelivery(updated)
+        return updated.status
+    }
+
+    /// The wait after attempt `attempt` (from 1): doubling from the initial backoff, capped, ±50 %.
+    func backoff(afterAttempt attempt: Int) -> TimeInterval {
+        let exponent = Double(min(max(attempt - 1, 0), 40))
+        let base = min(configuration.maximumBackoff, configuration.initialBackoff * pow(2, exponent))
+        return base * Double.random(in: 0.5...1.5)
+    }
+
+    /// Sends one response to one target.
+    func send(_ response: Response, events: [FunnelEvent], to target: DeliveryConfiguration.Target) -> Outcome {
+        let body = DeliveryPayload.data(of: response, events: events)
+        let token = target.tokenEnvironment.flatMap { environment[$0] }
+        if let variable = target.tokenEnvironment, token == nil {
+            return .retry("the environment variable \(variable) (the target's credential) is not set", after: nil)
+        }
+        var headers = ["Content-Type": "application/json", "Idempotency-Key": response.id.rawValue]
+        let url: URL
+        let method: String
+        switch target.kind {
+        case .webhook:
+            method = "POST"
+            url = target.url
+            if let token { headers["Authorization"] = "Bearer " + token }
+        case .firebase:
+            method = "PUT"
+            var components = URLComponents(
+                url: target.url.appendingPathComponent("responses").appendingPathComponent(
+                    response.id.rawValue + ".json"),
+                resolvingAgainstBaseURL: false)
+            if let token { components?.queryItems = [URLQueryItem(name: "auth", value: token)] }
+            guard let built = components?.url else { return .refused("the target's URL cannot take the response id") }
+            url = built
+        }
+        let client = HTTPClient(timeout: target.timeout)
+        let reply: HTTPResponse
+        do {
+            reply = try client.send(method, url, headers: headers, body: body)
+        } catch {
+            // The reason only: the URL may carry a credential (Firebase's auth).
+            return .retry(error.reason, after: nil)
+        }
+        switch reply.status {
+        case 200..<300:
+            return .delivered
+        case 408, 425, 429, 500..<600:
+            return .retry(
+                "the target answered \(reply.status)", after: reply.header("Retry-After").flatMap(Self.retryAfter))
+        default:
+            return .refused("the target refused the response with \(reply.status)")
+        }
+    }
+
+    /// A `Retry-After` header's wait in seconds (at most a day): a number of seconds or an HTTP date;
+    /// `nil` for anything else.
+    public static func retryAfter(_ value: String) -> TimeInterval? {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Double(text), seconds >= 0, seconds.isFinite { return min(seconds, 86_400) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: text) else { return nil }
+        return min(max(0, date.timeIntervalSinceNow), 86_400)
+    }
+}

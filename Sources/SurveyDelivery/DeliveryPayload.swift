@@ -1,0 +1,54 @@
+import Foundation
+import SurveyCore
+import SurveyResponses
+
+/// The JSON a target receives for one response (payload version 1; see docs/delivery.md).
+///
+/// ```json
+/// { "payloadVersion": 1, "responseId": "0193…", "respondentId": "user-42", "surveyId": "onboarding",
+///   "surveyVersion": "3", "locale": "en", "status": "completed",
+///   "createdAt": "2026-12-02T10:00:00.000Z", "completedAt": "2026-12-02T10:03:12.250Z",
+///   "path": ["welcome", "about-you"], "answers": { "age": 42 },
+///   "funnel": { "seen": ["age", "name"], "answered": ["age"], "dismissed": [] } }
+/// ```
+public enum DeliveryPayload {
+    /// The version of the payload's shape; a change that removes or renames a member raises it.
+    public static let version = 1
+
+    /// The payload of `response`, with the funnel facts `events` recorded for it.
+    public static func json(of response: Response, events: [FunnelEvent]) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "payloadVersion": .number(Double(version)), "responseId": .string(response.id.rawValue),
+            "respondentId": .string(response.respondentID), "surveyId": .string(response.surveyID),
+            "surveyVersion": response.surveyVersion.map(JSONValue.string) ?? .null,
+            "locale": .string(response.locale), "status": .string(response.status.rawValue),
+            "createdAt": .string(timestamp(response.createdAt)),
+            "completedAt": response.completedAt.map { .string(timestamp($0)) } ?? .null,
+            "path": .array(response.path.map(JSONValue.string)), "answers": .object(response.answers),
+        ]
+        func steps(_ kind: FunnelEventKind) -> JSONValue {
+            .array(Set(events.filter { $0.kind == kind }.compactMap(\.stepID)).sorted().map(JSONValue.string))
+        }
+        members["funnel"] = .object([
+            "seen": steps(.stepSeen), "answered": steps(.answered), "dismissed": steps(.dismissed),
+        ])
+        return .object(members)
+    }
+
+    /// The key order of the payload's members, for readable output.
+    static let keyOrder = [
+        "payloadVersion", "responseId", "respondentId", "surveyId", "surveyVersion", "locale", "status", "createdAt",
+        "completedAt", "path", "answers", "funnel",
+    ]
+
+    /// The payload as UTF-8 JSON.
+    public static func data(of response: Response, events: [FunnelEvent]) -> Data {
+        Data(JSONWriter.string(from: json(of: response, events: events), pretty: false, keyOrder: keyOrder).utf8)
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+}
