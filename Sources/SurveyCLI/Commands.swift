@@ -204,16 +204,18 @@ enum RunCommand: Command {
         if let delivery, case .location(let location, _) = storeChoice,
             outcome.result != nil || (delivery.configuration.deliversDismissed && driver.session.status == .dismissed)
         {
-            startDeliveryInBackground(store: location, configuration: delivery.file)
+            startDeliveryInBackground(store: location, configuration: delivery.file, survey: file)
         }
         return .success
     }
 
     /// Starts `survey deliver` for `store` in its own session (it outlives this process and the
     /// terminal), its output discarded: what it could not send stays pending for the next run.
-    static func startDeliveryInBackground(store: String, configuration: String) {
+    static func startDeliveryInBackground(store: String, configuration: String, survey: String) {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        let arguments = [executable, "deliver", "--store", store, "--delivery", configuration, "--wait", "600"]
+        let arguments = [
+            executable, "deliver", "--store", store, "--delivery", configuration, "--wait", "600", "--survey", survey,
+        ]
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -45,6 +45,11 @@ enum DeliverCommand: Command {
                     "Keep going until nothing is pending (retries included) or SECONDS have passed (default: one pass)."
             ),
             .init(name: "--concurrency", valueName: "N", help: "Requests in flight at once (default 4)."),
+            .init(
+                name: "--survey", valueName: "FILE",
+                help: "A survey whose question texts an airtable target sends (repeatable; else the step ids).",
+                isRepeatable: true),
+            pluginOption,
         ],
         minimumPositionals: 0, maximumPositionals: 0,
         discussion: """
@@ -87,9 +92,13 @@ enum DeliverCommand: Command {
                 let count = try store.retryFailedDeliveries(at: Date())
                 Console.error("\(count) failed deliver\(count == 1 ? "y is" : "ies are") pending again")
             }
-            let deliverer = Deliverer(
+            var deliverer = Deliverer(
                 store: store, configuration: configuration, environment: context.environment,
                 concurrency: concurrency)
+            for file in arguments.all("--survey") {
+                let survey = try context.loadSurvey(file, plugins: PluginSelection(arguments))
+                deliverer.surveys[survey.id] = survey
+            }
             let report =
                 try wait.map { try deliverer.deliverAll(until: Date().addingTimeInterval($0)) }
                 ?? deliverer.deliverDue()

@@ -104,7 +104,7 @@ enum SurveySource {
     /// not-converted items printed on stderr as warnings, and load errors are placed at the SurveyJS
     /// elements they come from.
     static func load(_ text: String, file: String, with loader: SurveyLoader) throws(SurveyLoadError) -> Survey {
-        let prepared = try prepare(text, file: file)
+        let prepared = try prepare(text, file: file, loader: loader)
         do {
             return try loader.load(text: prepared.text, source: prepared.isOriginal ? file : nil)
         } catch {
@@ -121,9 +121,21 @@ enum SurveySource {
         var conversion: SurveyJSConversion?
         var original: String
         var file: String
+        /// Whether ``text`` was made from a question table (its paths are not the file's).
+        var isGenerated = false
 
         /// Load errors of ``text``, placed in the original file.
         func locate(_ error: SurveyLoadError) -> [SurveyError] {
+            if isGenerated {
+                return error.errors.map { problem in
+                    var located = problem
+                    located.file = file
+                    located.position = nil
+                    if let path = problem.path { located.message += " (in the survey made from the table, at \(path))" }
+                    located.path = nil
+                    return located
+                }
+            }
             if isOriginal, error.errors.allSatisfy({ $0.position != nil || $0.path == nil }) { return error.errors }
             if let conversion { return SurveySource.locate(error, in: conversion, original: original, file: file) }
             return error.errors.map { problem in
@@ -136,11 +148,15 @@ enum SurveySource {
 
         /// A JSON path of ``text`` as a path of the original file.
         func originalPath(_ path: JSONPath) -> JSONPath? {
-            conversion.map { $0.origin(of: path) } ?? path
+            if isGenerated { return nil }
+            return conversion.map { $0.origin(of: path) } ?? path
         }
     }
 
-    static func prepare(_ text: String, file: String) throws(SurveyLoadError) -> Prepared {
+    static func prepare(_ text: String, file: String, loader: SurveyLoader? = nil) throws(SurveyLoadError) -> Prepared {
+        if text.contains("\"airtable\""), let json = try? JSONParser.parse(text), AirTable.Source.isSource(json) {
+            return try questionTable(json, text: text, file: file, loader: loader)
+        }
         let conversion = convertIfSurveyJS(text, file: file)
         var prepared = Prepared(
             text: conversion?.text ?? text, isOriginal: conversion == nil, conversion: conversion, original: text,
@@ -159,6 +175,31 @@ enum SurveySource {
         prepared.text = JSONWriter.string(from: resolution.survey, pretty: true)
         prepared.isOriginal = false
         return prepared
+    }
+
+    /// The survey an AirTable question table makes (`json` names the table), through the cache: a
+    /// table that does not make a survey `loader` loads is never cached; offline, the last good one.
+    static func questionTable(_ json: JSONValue, text: String, file: String, loader: SurveyLoader?)
+        throws(SurveyLoadError) -> Prepared
+    {
+        let source = try AirTable.Source(json: json, file: file)
+        struct Refused: Error, CustomStringConvertible { var description: String }
+        let loaded: (text: String, warning: String?)
+        do {
+            loaded = try AirTable.load(source, cache: fetcher.cache) { survey in
+                guard let loader else { return }
+                do throws(SurveyLoadError) {
+                    _ = try loader.load(text: survey)
+                } catch {
+                    throw Refused(description: error.errors.map(\.message).joined(separator: "; "))
+                }
+            }
+        } catch {
+            throw SurveyLoadError(errors: [SurveyError(.invalidValue, error.description, file: file)])
+        }
+        if let warning = loaded.warning { Console.error("warning: " + warning) }
+        return Prepared(
+            text: loaded.text, isOriginal: false, conversion: nil, original: text, file: file, isGenerated: true)
     }
 
     /// The conversion of `text` when it is a SurveyJS survey (warnings printed), else `nil`.

@@ -66,7 +66,7 @@ enum LintCommand: Command {
                 continue
             }
             do throws(SurveyLoadError) {
-                let prepared = try SurveySource.prepare(text, file: file)
+                let prepared = try SurveySource.prepare(text, file: file, loader: loader)
                 let survey: Survey
                 do {
                     survey = try loader.load(text: prepared.text, source: prepared.isOriginal ? file : nil)

@@ -19,6 +19,8 @@ public struct Deliverer: Sendable {
     public var clock: @Sendable () -> Date
     /// Requests in flight at once.
     public var concurrency: Int
+    /// Surveys by id, for the question texts an AirTable answers table shows (the step id otherwise).
+    public var surveys: [String: Survey] = [:]
 
     public init(
         store: any ResponseStore, configuration: DeliveryConfiguration,
@@ -173,6 +175,8 @@ public struct Deliverer: Sendable {
             method = "POST"
             url = target.url
             if let token { headers["Authorization"] = "Bearer " + token }
+        case .airtable:
+            return sendRecords(response, events: events, to: target, token: token)
         case .firebase:
             method = "PUT"
             var components = URLComponents(
@@ -183,7 +187,12 @@ public struct Deliverer: Sendable {
             guard let built = components?.url else { return .refused("the target's URL cannot take the response id") }
             url = built
         }
-        let client = HTTPClient(timeout: target.timeout)
+        return outcome(of: HTTPClient(timeout: target.timeout), method, url, headers: headers, body: body)
+    }
+
+    /// One request's outcome.
+    func outcome(of client: HTTPClient, _ method: String, _ url: URL, headers: [String: String], body: Data) -> Outcome
+    {
         let reply: HTTPResponse
         do {
             reply = try client.send(method, url, headers: headers, body: body)
@@ -200,6 +209,41 @@ public struct Deliverer: Sendable {
         default:
             return .refused("the target refused the response with \(reply.status)")
         }
+    }
+
+    /// Upserts a response's records into an AirTable answers table, 10 a request, within the
+    /// target's requests per second. Upserts are idempotent: a retry sends them all again.
+    func sendRecords(
+        _ response: Response, events: [FunnelEvent], to target: DeliveryConfiguration.Target, token: String?
+    )
+        -> Outcome
+    {
+        var titles: [String: String] = [:]
+        if let survey = surveys[response.surveyID] {
+            let context = PresentationContext(locale: response.locale, defaultLocale: survey.definition.defaultLocale)
+            for id in survey.stepIDs {
+                if let title = survey.stepDefinition(id)?.title { titles[id] = context.text(title) }
+            }
+        }
+        let records = AirTable.answerRecords(response, events: events, titles: titles, columns: target.columns)
+        let merge: JSONValue = .array(
+            ["responseId", "id"].map { .string(target.columns[$0] ?? $0) })
+        var headers = ["Content-Type": "application/json"]
+        if let token { headers["Authorization"] = "Bearer " + token }
+        let client = HTTPClient(timeout: target.timeout)
+        var start = 0
+        while start < records.count {
+            let batch = Array(records[start..<min(records.count, start + 10)])
+            let body: JSONValue = [
+                "performUpsert": ["fieldsToMergeOn": merge], "records": .array(batch), "typecast": true,
+            ]
+            AirTable.RateLimiter.shared.wait(target.name, perSecond: target.requestsPerSecond)
+            let result = outcome(
+                of: client, "PATCH", target.url, headers: headers, body: Data(JSONWriter.string(from: body).utf8))
+            guard case .delivered = result else { return result }
+            start += 10
+        }
+        return .delivered
     }
 
     /// A `Retry-After` header's wait in seconds (at most a day): a number of seconds or an HTTP date;

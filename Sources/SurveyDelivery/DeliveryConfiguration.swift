@@ -23,6 +23,9 @@ public struct DeliveryConfiguration: Sendable, Hashable {
             case webhook
             /// Firebase Realtime Database REST: `PUT {url}/responses/{id}.json` (idempotent by construction).
             case firebase
+            /// An AirTable-compatible answers table: `PATCH {url}` upserting one record per question,
+            /// merged on (response id, question id), at most 10 records a request.
+            case airtable
         }
 
         public var name: String
@@ -34,6 +37,10 @@ public struct DeliveryConfiguration: Sendable, Hashable {
         public var maximumAttempts: Int
         /// Seconds a request may take.
         public var timeout: TimeInterval
+        /// AirTable: the column for each role in ``AirTable/answerColumns`` (default: the role's name).
+        public var columns: [String: String] = [:]
+        /// AirTable: at most this many requests a second (AirTable allows 5 per base).
+        public var requestsPerSecond = 5
     }
 
     public var targets: [Target]
@@ -80,7 +87,9 @@ public struct DeliveryConfiguration: Sendable, Hashable {
         for (index, entry) in list.enumerated() {
             let at = "$.targets[\(index)]"
             guard case .object(let target) = entry else { throw fail(at, "a target must be an object") }
-            let known = ["name", "type", "url", "tokenEnv", "maxAttempts", "timeoutSeconds"]
+            let known = [
+                "name", "type", "url", "tokenEnv", "maxAttempts", "timeoutSeconds", "fields", "requestsPerSecond",
+            ]
             for key in target.keys.sorted() where !known.contains(key) {
                 if key.lowercased().contains("token") || key.lowercased().contains("secret") || key == "auth" {
                     throw fail(
@@ -128,10 +137,29 @@ public struct DeliveryConfiguration: Sendable, Hashable {
                 }
                 timeout = TimeInterval(number)
             }
-            targets.append(
-                Target(
-                    name: name, kind: kind, url: url, tokenEnvironment: tokenEnvironment, maximumAttempts: attempts,
-                    timeout: timeout))
+            var built = Target(
+                name: name, kind: kind, url: url, tokenEnvironment: tokenEnvironment, maximumAttempts: attempts,
+                timeout: timeout)
+            if let mapping = target["fields"] {
+                guard kind == .airtable, case .object(let names) = mapping else {
+                    throw fail("\(at).fields", "'fields' (an object from role to column) is for airtable targets")
+                }
+                for (role, value) in names {
+                    guard AirTable.answerColumns.contains(role), let column = value.stringValue, !column.isEmpty else {
+                        throw fail(
+                            "\(at).fields.\(role)",
+                            "a role (\(AirTable.answerColumns.joined(separator: ", "))) mapped to a column name")
+                    }
+                    built.columns[role] = column
+                }
+            }
+            if let value = target["requestsPerSecond"] {
+                guard kind == .airtable, let number = value.intValue, (1...100).contains(number) else {
+                    throw fail("\(at).requestsPerSecond", "'requestsPerSecond' (1 to 100) is for airtable targets")
+                }
+                built.requestsPerSecond = number
+            }
+            targets.append(built)
         }
         var initial: TimeInterval = 1
         var maximum: TimeInterval = 3600

@@ -19,6 +19,13 @@ Delivery targets (what the deliverer talks to), each keeping what it stored:
   POST /hook                          a webhook: the record is keyed by its Idempotency-Key header;
                                       a key seen before is a replay (200, nothing created again)
   PUT  /responses/<id>.json           Firebase-style: the record is <id>, written again in place
+  PATCH /v0/<base>/<table>            AirTable-style upsert ({"performUpsert": {"fieldsToMergeOn": [...]},
+                                      "records": [{"fields": {...}}]}); more than 10 records is a 422;
+                                      a record is keyed by its merge fields
+  GET  /v0/<base>/<table>             AirTable-style list of the records put with
+                                      POST /_control {"table": "v0/<base>/<table>", "records": [...]},
+                                      paged by pageSize (default 100) and offset
+  POST /_control {"token": "T"}       from now on the /v0 endpoints want "Authorization: Bearer T"
 Injected faults, one drawn per faulty request: "drop" (connection closed before anything is
 stored), "500", "503", "429" (with Retry-After: 1), "stall" (stored, but the reply comes only after
 the client's timeout), "midbody" (stored, then the reply is cut off in the middle of its body),
@@ -59,6 +66,11 @@ class State:
         self.bodies = {}
         self.replays = 0
         self.faults = {}
+        self.tables = {}  # "/v0/base/table" -> list of records
+        self.token = None
+        self.upserts = {}  # merge key -> creations
+        self.upsert_times = []
+        self.largest_batch = 0
 
     def draw_fault(self):
         with self.lock:
@@ -127,9 +139,72 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 state.fail = int(command["fail"])
             if "down" in command:
                 state.down = bool(command["down"])
+            if "table" in command:
+                state.tables["/" + command["table"].lstrip("/")] = command["records"]
+            if "token" in command:
+                state.token = command["token"]
             if "put" in command:
                 state.files["/" + command["put"].lstrip("/")] = (command["body"].encode("utf-8"), int(time.time()))
         self.reply(204)
+
+    def authorized(self):
+        state = self.server.state
+        if state.token is None:
+            return True
+        if self.headers.get("Authorization") == "Bearer " + state.token:
+            return True
+        self.reply(401, b'{"error": {"type": "AUTHENTICATION_REQUIRED"}}', {"Content-Type": "application/json"})
+        return False
+
+    def do_PATCH(self):
+        state = self.server.state
+        state.last = time.time()
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        path = self.path.split("?", 1)[0]
+        if not path.startswith("/v0/"):
+            return self.reply(404)
+        with state.lock:
+            state.requests += 1
+            state.upsert_times.append(time.time())
+        if not self.authorized():
+            return
+        try:
+            request = json.loads(body)
+            merge = request["performUpsert"]["fieldsToMergeOn"]
+            records = request["records"]
+        except (ValueError, KeyError, TypeError):
+            return self.reply(422, b'{"error": {"type": "INVALID_REQUEST_UNKNOWN"}}')
+        if len(records) > 10:
+            return self.reply(422, b'{"error": {"type": "INVALID_RECORDS", "message": "at most 10 records"}}')
+        with state.lock:
+            state.largest_batch = max(state.largest_batch, len(records))
+        fault = state.draw_fault()
+        if fault == "drop":
+            self.close_connection = True
+            self.connection.close()
+            return
+        if fault in ("500", "503"):
+            return self.reply(int(fault), b"failing on purpose")
+        if fault == "429":
+            return self.reply(429, b"slow down", {"Retry-After": "1"})
+        created = []
+        with state.lock:
+            for record in records:
+                fields = record.get("fields", {})
+                key = "|".join(str(fields.get(name)) for name in merge)
+                if key not in state.upserts:
+                    state.upserts[key] = 1
+                    created.append(key)
+                state.bodies["airtable:" + key] = fields
+        reply = json.dumps({"records": records, "createdRecords": created}).encode()
+        if fault == "stall":
+            time.sleep(state.stall)
+        elif fault == "lostReply":
+            self.close_connection = True
+            self.connection.close()
+            return
+        self.reply(200, reply, {"Content-Type": "application/json"})
 
     def do_PUT(self):
         state = self.server.state
@@ -188,8 +263,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
         path = self.path.split("?", 1)[0]
         if path == "/_stored":
             with state.lock:
+                times = sorted(state.upsert_times)
+                busiest = 0
+                start = 0
+                for end in range(len(times)):
+                    while times[end] - times[start] >= 1.0:
+                        start += 1
+                    busiest = max(busiest, end - start + 1)
                 stored = {"records": dict(state.records), "replays": state.replays, "faults": dict(state.faults),
-                          "requests": state.requests}
+                          "requests": state.requests, "upserts": dict(state.upserts),
+                          "upsertFields": {k[len("airtable:"):]: v for k, v in state.bodies.items()
+                                           if k.startswith("airtable:")},
+                          "busiestSecond": busiest, "largestBatch": state.largest_batch}
             return self.reply(200, json.dumps(stored).encode(), {"Content-Type": "application/json"})
         if path == "/_stats":
             with state.lock:
@@ -205,6 +290,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         if fail:
             return self.reply(fail, b"failing on purpose", {"Retry-After": "1"})
+        if path.startswith("/v0/"):
+            if not self.authorized():
+                return
+            with state.lock:
+                records = state.tables.get(path)
+            if records is None:
+                return self.reply(404, b'{"error": "NOT_FOUND"}')
+            query = dict(part.split("=", 1) for part in self.path.partition("?")[2].split("&") if "=" in part)
+            size = min(100, int(query.get("pageSize", "100")))
+            offset = int(query.get("offset", "0") or 0)
+            page = {"records": records[offset:offset + size]}
+            if offset + size < len(records):
+                page["offset"] = str(offset + size)
+            return self.reply(200, json.dumps(page).encode(), {"Content-Type": "application/json"})
         found = state.content(path)
         if found is None:
             return self.reply(404, b"not found")

@@ -1,4 +1,5 @@
 import Foundation
+import SurveyBuiltins
 import SurveyCore
 import SurveyDelivery
 import SurveyResponses
@@ -18,7 +19,8 @@ import Testing
         ProcessInfo.processInfo.environment["SURVEY_DELIVERY_FAULT_COUNT"].flatMap { Int($0) } ?? 200
     }
 
-    /// A SQLite store holding `count` completed responses, each queued for `targets`.
+    /// A SQLite store holding `count` completed responses, each queued for `targets` (every tenth
+    /// answers 12 questions, the others one).
     static func store(count: Int, targets: [String]) throws -> (SQLiteResponseStore, String) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).sqlite")
             .path
@@ -29,23 +31,34 @@ import Testing
             let response = Response(
                 id: .make(at: now), respondentID: "respondent-\(index)", surveyID: "faults", surveyVersion: "1",
                 locale: "en", seed: 0, today: "2026-12-02", status: .completed, createdAt: now, updatedAt: now,
-                completedAt: now, path: ["q"], answers: ["q": .number(Double(index))], actionCount: 0)
+                completedAt: now, path: ["q"], answers: answers(index), actionCount: 0)
             writes.append(ResponseWrite(response: response, deliveries: targets))
         }
         try store.write(batch: writes)
         return (store, path)
     }
 
-    static func configuration(_ server: TestServer, kind: String) throws -> DeliveryConfiguration {
-        try DeliveryConfiguration(
+    /// Response `index`'s answers.
+    static func answers(_ index: Int) -> [String: JSONValue] {
+        index % 10 == 0
+            ? Dictionary(uniqueKeysWithValues: (0..<12).map { ("q\($0)", JSONValue.string("a\(index)")) })
+            : ["q": .number(Double(index))]
+    }
+
+    static func configuration(_ server: TestServer, kind: String, perSecond: Int = 100) throws
+        -> DeliveryConfiguration
+    {
+        let path = ["webhook": "hook", "firebase": "", "airtable": "v0/appTest/Answers"][kind] ?? ""
+        let extra = kind == "airtable" ? #", "requestsPerSecond": \#(perSecond)"# : ""
+        return try DeliveryConfiguration(
             text: """
-                {"targets": [{"name": "\(kind)", "type": "\(kind)", "url": "\(server.url(kind == "webhook" ? "hook" : ""))",
-                  "tokenEnv": "FAULT_TEST_TOKEN", "maxAttempts": 100, "timeoutSeconds": 1}],
+                {"targets": [{"name": "\(kind)", "type": "\(kind)", "url": "\(server.url(path))",
+                  "tokenEnv": "FAULT_TEST_TOKEN", "maxAttempts": 100, "timeoutSeconds": 1\(extra)}],
                  "backoff": {"initialSeconds": 0.02, "maximumSeconds": 0.3}}
                 """, file: "delivery.json")
     }
 
-    @Test(arguments: ["webhook", "firebase"])
+    @Test(arguments: ["webhook", "firebase", "airtable"])
     func everyResponseArrivesExactlyOnceThroughThirtyPercentFaults(kind: String) throws {
         let server = try TestServer(files: [:])
         let rate = ProcessInfo.processInfo.environment["SURVEY_DELIVERY_FAULT_RATE"].flatMap { Double($0) } ?? 0.3
@@ -61,8 +74,11 @@ import Testing
         let seconds = Date().timeIntervalSince(start)
         let stored = try server.stored()
         let delivered = try store.deliveries(status: .delivered).count
-        let lost = count - stored.records.count
-        let duplicated = stored.records.values.filter { $0 > 1 }.count
+        // The webhook and Firebase keep a record per response; the answers table one per question.
+        let expected = kind == "airtable" ? (0..<count).reduce(0) { $0 + Self.answers($1).count } : count
+        let kept = kind == "airtable" ? stored.upserts : stored.records
+        let lost = expected - kept.count
+        let duplicated = kept.values.filter { $0 > 1 }.count
         print(
             "[\(kind)] delivered \(delivered), lost \(lost), duplicated \(duplicated) (\(count) responses, \(stored.faults.values.reduce(0, +)) faults \(stored.faults), \(stored.requests) requests, \(stored.replays) replays absorbed, \(String(format: "%.1f", seconds)) s, \(Int(Double(count) / seconds)) responses/s)"
         )
@@ -95,6 +111,34 @@ import Testing
         #expect(report.delivered == 3)
         #expect(try store.deliveries(status: .delivered).count == 3)
         #expect(try server.stored().records.count == 3)
+    }
+
+    @Test func theAnswersTableGetsTenRecordsARequestFiveRequestsASecond() throws {
+        let server = try TestServer(files: [:])
+        try server.control(["token": "t0k"])
+        let (store, path) = try Self.store(count: 3, targets: ["airtable"])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var deliverer = Deliverer(
+            store: store, configuration: try Self.configuration(server, kind: "airtable", perSecond: 5),
+            environment: ["FAULT_TEST_TOKEN": "t0k"], concurrency: 4)
+        // Titles come from the survey when it is known.
+        let survey = try SurveyLoader(registry: .builtins()).load(
+            text:
+                #"{"formatVersion": 1, "id": "faults", "title": "F", "steps": [{"id": "q", "type": "number", "title": "How many?"}]}"#
+        )
+        deliverer.surveys = ["faults": survey]
+        let start = Date()
+        let report = try deliverer.deliverAll(until: Date().addingTimeInterval(60))
+        let seconds = Date().timeIntervalSince(start)
+        let stored = try server.stored()
+        // Response 0 has 12 questions (2 requests), the others one each: 4 requests at most 5 a second.
+        #expect(report.delivered == 3 && stored.upserts.count == 14)
+        #expect(stored.largestBatch == 10 && stored.busiestSecond <= 5, "\(stored.busiestSecond) in one second")
+        let record = try #require(stored.upsertFields.first { $0.key.hasSuffix("|q") }?.value)
+        #expect(record["questionText"] as? String == "How many?")
+        #expect(record["sawThisComponent"] as? Int == 1 && record["answeredThisQuestion"] as? Int == 1)
+        #expect(record["dismissedThisComponent"] as? Int == 0 && record["answer"] != nil)
+        #expect(seconds < 30)
     }
 
     @Test func retryAfterIsReadAsSecondsOrAnHTTPDate() {

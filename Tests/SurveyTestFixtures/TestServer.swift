@@ -73,13 +73,29 @@ public final class TestServer {
     /// What the delivery endpoints stored: how many times each record was created (1 when nothing
     /// was duplicated), the replays the idempotency key absorbed, the faults injected by kind, and
     /// the delivery requests received.
-    public func stored() throws -> (records: [String: Int], replays: Int, faults: [String: Int], requests: Int) {
+    public func stored() throws -> Stored {
         let data = try Self.send(URLRequest(url: URL(string: url("_stored"))!))
         let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
-        return (
-            json["records"] as? [String: Int] ?? [:], json["replays"] as? Int ?? 0,
-            json["faults"] as? [String: Int] ?? [:], json["requests"] as? Int ?? 0
-        )
+        return Stored(
+            records: json["records"] as? [String: Int] ?? [:], replays: json["replays"] as? Int ?? 0,
+            faults: json["faults"] as? [String: Int] ?? [:], requests: json["requests"] as? Int ?? 0,
+            upserts: json["upserts"] as? [String: Int] ?? [:],
+            upsertFields: json["upsertFields"] as? [String: [String: Any]] ?? [:],
+            busiestSecond: json["busiestSecond"] as? Int ?? 0, largestBatch: json["largestBatch"] as? Int ?? 0)
+    }
+
+    /// What ``stored()`` reports.
+    public struct Stored {
+        public var records: [String: Int]
+        public var replays: Int
+        public var faults: [String: Int]
+        public var requests: Int
+        /// AirTable upserts: creations per merge key ("responseId|id"), and each record's fields.
+        public var upserts: [String: Int]
+        public var upsertFields: [String: [String: Any]]
+        /// The most AirTable requests within one second, and the most records in one.
+        public var busiestSecond: Int
+        public var largestBatch: Int
     }
 
     static func send(_ request: URLRequest) throws -> Data {
