@@ -34,7 +34,8 @@ import Testing
         let directory = try Self.workspace()
         defer { try? FileManager.default.removeItem(at: directory) }
         let storePath = directory.appendingPathComponent("responses.sqlite").path
-        let count = 150
+        // SURVEY_DELIVERY_FAULT_COUNT=2000 for the documented full run (docs/delivery.md).
+        let count = ProcessInfo.processInfo.environment["SURVEY_DELIVERY_FAULT_COUNT"].flatMap { Int($0) } ?? 150
         do {
             let store = try SQLiteResponseStore(path: storePath)
             let now = Date()
@@ -51,7 +52,7 @@ import Testing
         let config = try Self.configuration(server, in: directory)
         let environment = ["HOOK_TOKEN": Self.token]
         var kills = 0
-        for _ in 0..<40 {
+        for _ in 0..<(count > 500 ? 200 : 40) {
             let process = Process()
             process.executableURL = SurveyBinary.url
             process.arguments = ["deliver", "--store", storePath, "--delivery", config, "--wait", "30"]
