@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SurveyAnalysis", targets: ["SurveyAnalysis"]),
         .library(name: "SurveyImport", targets: ["SurveyImport"]),
         .library(name: "SurveyDelivery", targets: ["SurveyDelivery"]),
+        .library(name: "SurveyReports", targets: ["SurveyReports"]),
         .executable(name: "survey", targets: ["SurveyCLI"]),
     ],
     targets: [
@@ -58,12 +59,16 @@ let package = Package(
         // (URLSession / FoundationNetworking, libcurl).
         .target(
             name: "SurveyDelivery", dependencies: ["SurveyCore", "SurveyResponses"], swiftSettings: strictSettings),
+        // Reports: results per question (the types' summaries), funnel, paths; HTML with inline SVG, JSON.
+        .target(
+            name: "SurveyReports", dependencies: ["SurveyCore", "SurveyResponses"], swiftSettings: strictSettings),
         // The `survey` command: a thin shell over the libraries.
         .executableTarget(
             name: "SurveyCLI",
             dependencies: [
                 "SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyPluginLoader", "SurveyResponses",
                 "SurveyStoreSQLite", "SurveyStorePostgres", "SurveyAnalysis", "SurveyImport", "SurveyDelivery",
+                "SurveyReports",
             ],
             swiftSettings: strictSettings
         ),
@@ -105,6 +110,11 @@ let package = Package(
                 "SurveyCore", "SurveyBuiltins", "SurveyDelivery", "SurveyResponses", "SurveyStoreSQLite",
                 "SurveyTestFixtures",
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SurveyReportsTests",
+            dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyResponses", "SurveyReports"],
             swiftSettings: strictSettings
         ),
         .testTarget(

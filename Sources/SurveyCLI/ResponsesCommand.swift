@@ -109,7 +109,7 @@ enum ResponsesCommand: Command {
         return format
     }
 
-    static func query(_ arguments: ParsedArguments) throws(UsageError) -> ResponseQuery {
+    static func query(_ arguments: ParsedArguments, command: String = spec.name) throws(UsageError) -> ResponseQuery {
         var query = ResponseQuery(
             surveyID: arguments.value("--survey"), respondentID: arguments.value("--respondent"),
             surveyVersion: arguments.value("--survey-version"), locale: arguments.value("--locale"))
@@ -120,17 +120,21 @@ enum ResponsesCommand: Command {
                 guard let status = ResponseStatus(rawValue: text) else {
                     throw UsageError(
                         "--status must be in-progress, completed, dismissed, abandoned or all, got '\(text)'",
-                        command: spec.name)
+                        command: command)
                 }
                 selected.insert(status)
             }
             query.statuses = selected
         }
-        query.since = try arguments.value("--since").map { text throws(UsageError) in try time(text, "--since") }
-        query.until = try arguments.value("--until").map { text throws(UsageError) in try time(text, "--until") }
+        query.since = try arguments.value("--since").map { text throws(UsageError) in
+            try time(text, "--since", command: command)
+        }
+        query.until = try arguments.value("--until").map { text throws(UsageError) in
+            try time(text, "--until", command: command)
+        }
         if let text = arguments.value("--limit") {
             guard let limit = Int(text), limit > 0 else {
-                throw UsageError("--limit must be a positive whole number, got '\(text)'", command: spec.name)
+                throw UsageError("--limit must be a positive whole number, got '\(text)'", command: command)
             }
             query.limit = limit
         }
@@ -138,7 +142,7 @@ enum ResponsesCommand: Command {
     }
 
     /// `YYYY-MM-DD` (midnight UTC) or a full ISO 8601 time with a zone.
-    static func time(_ text: String, _ option: String) throws(UsageError) -> Date {
+    static func time(_ text: String, _ option: String, command: String = spec.name) throws(UsageError) -> Date {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         if let date = formatter.date(from: text) { return date }
@@ -153,7 +157,7 @@ enum ResponsesCommand: Command {
         }
         throw UsageError(
             "\(option) must be a date (YYYY-MM-DD) or an ISO 8601 time such as 2026-12-01T09:30:00Z, got '\(text)'",
-            command: spec.name)
+            command: command)
     }
 
     static func list(_ store: any ResponseStore, query: ResponseQuery, format: String) throws {
@@ -193,10 +197,12 @@ enum ResponsesCommand: Command {
 
     static func export(
         _ store: any ResponseStore, query: ResponseQuery, survey: Survey?, format: String, out: String?,
-        context: CommandContext
+        context: CommandContext, byteOrderMark: Bool = false
     ) throws {
         var sink = try OutputSink(path: out)
         defer { sink.close() }
+        // For spreadsheet apps that read CSV as UTF-8 only when it starts with a byte order mark.
+        if byteOrderMark, format == "csv" { try sink.write("\u{FEFF}") }
         if format == "jsonl" {
             try store.forEachResponse(matching: query) { try sink.write(ResponseExport.jsonLine(of: $0) + "\n") }
             try sink.flush()

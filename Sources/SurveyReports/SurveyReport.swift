@@ -1,0 +1,159 @@
+import Foundation
+import SurveyCore
+import SurveyResponses
+
+/// The results of one survey: per question the question type's own summary (counts and shares per
+/// choice, mean/median/min/max for numbers, the NPS score, …, through ``QuestionType/summarize``,
+/// so a plugin type reports itself), the funnel per question and the drop-off per unit, the
+/// completion rate and the most common paths. Keys are the author's step ids.
+public struct SurveyReport: Sendable {
+    /// One question's part.
+    public struct Question: Sendable {
+        public var stepID: String
+        public var title: String
+        public var typeID: String
+        /// The type's summary of the answers on the selected responses.
+        public var summary: AnswerSummary
+        /// Free-text answers (text questions), as given, at most ``SurveyReport/textLimit``.
+        public var texts: [String]
+        /// How many responses saw, answered and dismissed it (all responses to the survey).
+        public var seen: Int
+        public var answered: Int
+        public var dismissed: Int
+    }
+
+    /// One unit's drop-off (all responses to the survey).
+    public struct Unit: Sendable {
+        public var unitID: String
+        public var reached: Int
+        public var stopped: Int
+    }
+
+    public var surveyID: String
+    public var title: String
+    public var locale: String
+    /// The selected responses, and how many of them have each status.
+    public var responses: Int
+    public var statuses: [ResponseStatus: Int]
+    /// Invitations shown and completions of the survey (the funnel, all responses).
+    public var invitations: Int
+    public var completed: Int
+    public var questions: [Question]
+    public var units: [Unit]
+    /// The most common paths of the selected completed responses, most common first.
+    public var paths: [(path: [String], count: Int)]
+
+    /// `completed / invitations` of the funnel, `nil` before any invitation.
+    public var completionRate: Double? { invitations == 0 ? nil : Double(completed) / Double(invitations) }
+
+    /// Free-text answers kept per question.
+    public static let textLimit = 500
+    /// Paths listed.
+    public static let pathLimit = 10
+
+    /// The report of `survey` over the responses of `store` that `query` selects (its survey id is
+    /// set to the survey's), with texts in `locale`.
+    /// - Throws: the store's error.
+    public init(survey: Survey, store: any ResponseStore, query: ResponseQuery = ResponseQuery(), locale: String? = nil)
+        throws
+    {
+        var query = query
+        query.surveyID = survey.id
+        let locale = locale ?? survey.definition.defaultLocale
+        let context = PresentationContext(locale: locale, defaultLocale: survey.definition.defaultLocale)
+        let steps = survey.stepIDs.filter { id in
+            survey.isSwitchedOn(id) && (survey.question(forStep: id)?.collectsAnswer ?? false)
+        }
+        var answers: [String: [JSONValue]] = [:]
+        var statuses: [ResponseStatus: Int] = [:]
+        var pathCounts: [[String]: Int] = [:]
+        var count = 0
+        try store.forEachResponse(matching: query) { response in
+            count += 1
+            statuses[response.status, default: 0] += 1
+            if response.status == .completed { pathCounts[response.path, default: 0] += 1 }
+            for step in steps {
+                if let value = response.answers[step], !value.isNull { answers[step, default: []].append(value) }
+            }
+        }
+        let funnel = FunnelReport(counts: try store.funnelCounts(survey: survey.id), survey: survey)
+        var rows: [String: FunnelReport.StepRow] = [:]
+        for unit in funnel.units { for row in unit.steps { rows[row.stepID] = row } }
+        questions = steps.compactMap { id in
+            guard let question = survey.question(forStep: id) else { return nil }
+            let given = answers[id] ?? []
+            var texts: [String] = []
+            if case .freeText = question.input(in: context) {
+                texts = given.prefix(Self.textLimit).compactMap(\.stringValue)
+            }
+            let title = survey.stepDefinition(id)?.title.map { context.text($0) } ?? id
+            let row = rows[id]
+            return Question(
+                stepID: id, title: title, typeID: question.typeID, summary: question.summarize(given, in: context),
+                texts: texts, seen: row?.seen ?? 0, answered: row?.answered ?? 0, dismissed: row?.dismissed ?? 0)
+        }
+        units = funnel.units.map { Unit(unitID: $0.unitID, reached: $0.reached, stopped: $0.stopped) }
+        paths = pathCounts.sorted {
+            ($0.value, $1.key.joined(separator: ",")) > ($1.value, $0.key.joined(separator: ","))
+        }
+        .prefix(Self.pathLimit).map { ($0.key, $0.value) }
+        surveyID = survey.id
+        title = context.text(survey.definition.title)
+        self.locale = locale
+        responses = count
+        self.statuses = statuses
+        invitations = funnel.invitations
+        completed = funnel.completed
+    }
+
+    // MARK: JSON
+
+    /// The report as JSON: the same content as the HTML page.
+    public var json: JSONValue {
+        func number(_ value: Double?) -> JSONValue { value.map { .number(($0 * 1000).rounded() / 1000) } ?? .null }
+        return [
+            "reportVersion": 1, "surveyId": .string(surveyID), "title": .string(title), "locale": .string(locale),
+            "responses": .number(Double(responses)),
+            "statuses": .object(
+                Dictionary(uniqueKeysWithValues: statuses.map { ($0.key.rawValue, JSONValue.number(Double($0.value))) })
+            ),
+            "invitations": .number(Double(invitations)), "completed": .number(Double(completed)),
+            "completionRate": number(completionRate),
+            "questions": .array(
+                questions.map { question in
+                    var members: [String: JSONValue] = [
+                        "stepId": .string(question.stepID), "title": .string(question.title),
+                        "type": .string(question.typeID), "answered": .number(Double(question.summary.answered)),
+                        "buckets": .array(
+                            question.summary.buckets.map {
+                                [
+                                    "value": .string($0.value), "label": .string($0.label),
+                                    "count": .number(Double($0.count)), "percentage": number($0.percentage),
+                                ]
+                            }),
+                        "funnel": [
+                            "seen": .number(Double(question.seen)), "answered": .number(Double(question.answered)),
+                            "dismissed": .number(Double(question.dismissed)),
+                        ],
+                    ]
+                    for (key, value) in [
+                        ("mean", question.summary.mean), ("median", question.summary.median),
+                        ("minimum", question.summary.minimum), ("maximum", question.summary.maximum),
+                    ] where value != nil {
+                        members[key] = number(value)
+                    }
+                    if !question.texts.isEmpty { members["texts"] = .array(question.texts.map(JSONValue.string)) }
+                    return .object(members)
+                }),
+            "units": .array(
+                units.map {
+                    [
+                        "unitId": .string($0.unitID), "reached": .number(Double($0.reached)),
+                        "stopped": .number(Double($0.stopped)),
+                    ]
+                }),
+            "paths": .array(
+                paths.map { ["path": .array($0.path.map(JSONValue.string)), "count": .number(Double($0.count))] }),
+        ]
+    }
+}

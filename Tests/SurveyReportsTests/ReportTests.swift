@@ -1,0 +1,173 @@
+import Foundation
+import SurveyBuiltins
+import SurveyCore
+import SurveyReports
+import SurveyResponses
+import Testing
+
+/// Reports from a store: each question summarised by its own type, the funnel and paths, as JSON
+/// and as one HTML page that no respondent or survey text can inject markup into.
+@Suite struct ReportTests {
+    static func survey(title: String = "Feedback", choiceLabel: String = "Great") throws -> Survey {
+        let escapedTitle = JSONWriter.string(from: .string(title)).dropFirst().dropLast()
+        let escapedLabel = JSONWriter.string(from: .string(choiceLabel)).dropFirst().dropLast()
+        return try SurveyLoader(registry: .builtins()).load(
+            text: """
+                {"formatVersion": 1, "id": "fb", "title": "\(escapedTitle)", "steps": [
+                  {"id": "mood", "type": "single-choice", "title": "\(escapedTitle)",
+                   "options": {"choices": [{"value": "great", "label": "\(escapedLabel)"}, {"value": "meh", "label": "Meh"}]}},
+                  {"id": "score", "type": "nps", "title": "Recommend?"},
+                  {"id": "note", "type": "text", "title": "Anything else?"}]}
+                """)
+    }
+
+    /// A store with `answers` as completed responses (and funnel events for them).
+    static func store(_ answers: [[String: JSONValue]]) throws -> InMemoryResponseStore {
+        let store = InMemoryResponseStore()
+        let at = Date(timeIntervalSince1970: 1_790_000_000)
+        for (index, given) in answers.enumerated() {
+            let response = Response(
+                id: .make(at: at), respondentID: "r\(index)", surveyID: "fb", surveyVersion: nil, locale: "en",
+                seed: 0, today: "2026-12-02", status: .completed, createdAt: at, updatedAt: at, completedAt: at,
+                path: ["mood", "score", "note"], answers: given, actionCount: 1)
+            var events = [
+                FunnelEvent(kind: .invitationShown, recordedAt: at), FunnelEvent(kind: .completed, recordedAt: at),
+            ]
+            for step in ["mood", "score", "note"] {
+                events.append(FunnelEvent(kind: .stepSeen, stepID: step, recordedAt: at))
+                if given[step] != nil { events.append(FunnelEvent(kind: .answered, stepID: step, recordedAt: at)) }
+            }
+            try store.write(ResponseWrite(response: response, funnelEvents: events))
+        }
+        return store
+    }
+
+    @Test func eachQuestionIsSummarisedByItsTypeAndTheFunnelAndPathsAreThere() throws {
+        let store = try Self.store([
+            ["mood": "great", "score": 10, "note": "Lovely"], ["mood": "great", "score": 9],
+            ["mood": "meh", "score": 3, "note": "Slow"],
+        ])
+        let report = try SurveyReport(survey: try Self.survey(), store: store)
+        #expect(report.responses == 3 && report.completed == 3 && report.completionRate == 1)
+        let mood = try #require(report.questions.first { $0.stepID == "mood" })
+        #expect(mood.summary.buckets.map(\.count) == [2, 1] && mood.summary.buckets.map(\.label) == ["Great", "Meh"])
+        #expect(mood.seen == 3 && mood.answered == 3)
+        let note = try #require(report.questions.first { $0.stepID == "note" })
+        #expect(Set(note.texts) == ["Lovely", "Slow"] && note.answered == 2, "\(note.texts)")
+        #expect(report.paths.first?.count == 3)
+        let json = report.json
+        #expect(json["questions"]?.arrayValue?.count == 3)
+        #expect(json["questions"]?.arrayValue?.first?["buckets"]?.arrayValue?.first?["count"] == 2)
+        let html = HTMLReport.page(report)
+        // A chart per question with answers, each with a text alternative and a data table.
+        #expect(html.components(separatedBy: "<svg ").count - 1 >= 3)
+        #expect(html.contains("<desc id=\"chart-0-desc\">Great: 2 (66.7 %); Meh: 1 (33.3 %)</desc>"))
+        #expect(html.contains("<table>"))
+        // Self-contained: no address but the SVG namespace, nothing loaded.
+        #expect(
+            html.components(separatedBy: "://").count
+                == html.components(separatedBy: "http://www.w3.org/2000/svg").count)
+        #expect(!html.contains("<link") && !html.contains("src="))
+    }
+
+    @Test func headingsAreInTheReportsLanguage() throws {
+        let report = try SurveyReport(survey: try Self.survey(), store: try Self.store([["mood": "meh"]]), locale: "fr")
+        let html = HTMLReport.page(report)
+        #expect(html.contains("<html lang=\"fr\">") && html.contains("Taux d’achèvement"))
+        let japanese = HTMLReport.page(
+            try SurveyReport(survey: try Self.survey(), store: try Self.store([["mood": "meh"]]), locale: "ja"))
+        #expect(japanese.contains("完了率"))
+    }
+
+    /// Script tags, attribute breakouts, javascript: URLs, SVG payloads, entity and Unicode tricks,
+    /// through answers and through the survey's own texts.
+    static let attacks = [
+        "<script>alert(1)</script>", "\"><img src=x onerror=alert(1)>", "' onmouseover='alert(1)",
+        "javascript:alert(1)", "<svg onload=alert(1)>", "</title><script>alert(1)</script>",
+        "<a href=\"javascript:alert(1)\">x</a>", "&lt;script&gt;", "\u{202E}gpj.exe", "<!--", "]]><script>",
+        "`${alert(1)}`", "<style>body{display:none}</style>", "\u{0}<script>", "<iframe srcdoc=\"<script>\">",
+        "<math><mi xlink:href=\"javascript:alert(1)\">", "＜script＞",
+    ]
+
+    /// Every tag of `html`: its name and its attributes (name, value).
+    static func tags(_ html: String) -> [(name: String, attributes: [(String, String)])] {
+        var result: [(String, [(String, String)])] = []
+        // The page's own style sheet and script hold no markup: skip their contents.
+        var text = html
+        for (open, close) in [("<style>", "</style>"), ("<script>", "</script>")] {
+            while let start = text.range(of: open),
+                let end = text.range(of: close, range: start.upperBound..<text.endIndex)
+            {
+                result.append((String(open.dropFirst().dropLast()), []))
+                text.replaceSubrange(start.lowerBound..<end.upperBound, with: "")
+            }
+        }
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "<") {
+            guard let close = rest[open...].firstIndex(of: ">") else { break }
+            let inside = rest[rest.index(after: open)..<close]
+            rest = rest[rest.index(after: close)...]
+            let closing = inside.first == "/"
+            let name =
+                (closing ? "/" : "")
+                + inside.dropFirst(closing ? 1 : 0).prefix { !$0.isWhitespace && $0 != "/" }
+                .lowercased()
+            var attributes: [(String, String)] = []
+            var scanner = inside.dropFirst(name.count)
+            while let start = scanner.firstIndex(where: { !$0.isWhitespace && $0 != "/" }) {
+                scanner = scanner[start...]
+                let key = scanner.prefix { $0 != "=" && !$0.isWhitespace }
+                scanner = scanner.dropFirst(key.count)
+                var value = ""
+                if scanner.first == "=" {
+                    scanner = scanner.dropFirst()
+                    if let quote = scanner.first, quote == "\"" || quote == "'" {
+                        scanner = scanner.dropFirst()
+                        value = String(scanner.prefix { $0 != quote })
+                        scanner = scanner.dropFirst(value.count + 1)
+                    } else {
+                        value = String(scanner.prefix { !$0.isWhitespace })
+                        scanner = scanner.dropFirst(value.count)
+                    }
+                }
+                attributes.append((key.lowercased(), value))
+            }
+            result.append((name, attributes))
+        }
+        return result
+    }
+
+    /// The elements the page is made of (anything else came from a text).
+    static let ownElements: Set<String> = [
+        "!doctype", "html", "/html", "head", "/head", "meta", "title", "/title", "style", "/style", "body", "/body",
+        "header", "/header", "h1", "/h1", "h2", "/h2", "p", "/p", "span", "/span", "b", "/b", "main", "/main",
+        "section", "/section", "code", "/code", "bdi", "/bdi", "figure", "/figure", "svg", "/svg", "desc", "/desc",
+        "text", "/text", "rect", "details", "/details", "summary", "/summary", "table", "/table", "thead", "/thead",
+        "tbody", "/tbody", "tr", "/tr", "th", "/th", "td", "/td", "div", "/div", "label", "/label", "input", "ul",
+        "/ul", "li", "/li", "script", "/script",
+    ]
+
+    @Test(arguments: attacks)
+    func noRespondentOrSurveyTextSurvivesAsMarkup(attack: String) throws {
+        let store = try Self.store([["mood": "great", "note": .string(attack)], ["mood": "meh", "note": "fine"]])
+        // Through the survey's texts too (braces would be piping there, which the loader checks).
+        let surveyText = attack.replacingOccurrences(of: "{", with: "(").replacingOccurrences(of: "}", with: ")")
+        let report = try SurveyReport(survey: try Self.survey(title: surveyText, choiceLabel: surveyText), store: store)
+        let html = HTMLReport.page(report)
+        let tags = Self.tags(html)
+        #expect(tags.filter { $0.name == "script" }.count == 1, "only the page's own search script")
+        for tag in tags {
+            #expect(Self.ownElements.contains(tag.name), "<\(tag.name)> from \(attack)")
+            for (name, value) in tag.attributes {
+                #expect(!name.hasPrefix("on"), "\(name)= on <\(tag.name)> from \(attack)")
+                #expect(!value.lowercased().contains("javascript:"), "\(name)=\(value) from \(attack)")
+                #expect(
+                    !["href", "src", "srcdoc", "xlink:href", "action", "formaction"].contains(name),
+                    "\(name) from \(attack)")
+            }
+        }
+        // The text is still there, escaped, and isolated from the page's direction.
+        #expect(html.contains("<bdi>\(HTMLReport.escape(attack))</bdi>"))
+        #expect(html.contains("<bdi>\(HTMLReport.escape(surveyText))</bdi>"))
+    }
+}
