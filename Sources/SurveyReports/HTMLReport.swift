@@ -91,7 +91,7 @@ public enum HTMLReport {
         let bars = report.questions.map {
             (
                 label: $0.title, value: Double($0.seen),
-                note: "\(t("answered")) \($0.answered) · \(t("dismissed")) \($0.dismissed)"
+                note: "\(t("answered")) \($0.answered)"
             )
         }
         html += barChart(
@@ -146,7 +146,7 @@ public enum HTMLReport {
         let row = 28.0
         let labelWidth = 220.0
         let width = 640.0
-        let barSpace = width - labelWidth - 120
+        let barSpace = width - labelWidth - 190
         let height = row * Double(bars.count) + 8
         let largest = max(1, bars.map(\.value).max() ?? 1)
         var svg = """
@@ -157,7 +157,7 @@ public enum HTMLReport {
         for (index, bar) in bars.enumerated() {
             let y = Double(index) * row + 4
             let length = bar.value / largest * barSpace
-            let label = bar.label.count > 32 ? String(bar.label.prefix(31)) + "…" : bar.label
+            let label = bar.label.count > 26 ? String(bar.label.prefix(25)) + "…" : bar.label
             svg +=
                 "<text class=\"label\" x=\"\(Int(labelWidth - 8))\" y=\"\(format(y + 18))\" text-anchor=\"end\">\(escape(label))</text>"
             svg +=
