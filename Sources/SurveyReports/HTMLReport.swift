@@ -34,6 +34,7 @@ public enum HTMLReport {
         }
         html += funnelSection(report, t: t)
         html += dropOffSection(report, t: t)
+        html += timeSection(report, t: t)
         html += pathsSection(report, t: t)
         html += """
             </main>
@@ -123,6 +124,20 @@ public enum HTMLReport {
         html += table(
             header: ["", t("reached"), t("stopped")],
             rows: report.units.map { [$0.unitID, String($0.reached), String($0.stopped)] })
+        return html + "</section>\n"
+    }
+
+    static func timeSection(_ report: SurveyReport, t: (String) -> String) -> String {
+        let timed = report.units.filter { $0.medianSeconds != nil }
+        guard !timed.isEmpty else { return "" }
+        var html = "<section class=\"time\"><h2>\(escape(t("time")))</h2>\n"
+        html += barChart(
+            timed.map { (label: $0.unitID, value: $0.medianSeconds ?? 0, note: t("seconds")) }, title: t("time"),
+            alternative: timed.map { "\($0.unitID): \(format($0.medianSeconds ?? 0)) \(t("seconds"))" }
+                .joined(separator: "; "), id: "time")
+        html += table(
+            header: ["", t("time")],
+            rows: timed.map { [$0.unitID, format($0.medianSeconds ?? 0) + " " + t("seconds")] })
         return html + "</section>\n"
     }
 

@@ -22,11 +22,14 @@ public struct SurveyReport: Sendable {
         public var dismissed: Int
     }
 
-    /// One unit's drop-off (all responses to the survey).
+    /// One unit's drop-off (all responses to the survey) and the median time respondents spent on it.
     public struct Unit: Sendable {
         public var unitID: String
         public var reached: Int
         public var stopped: Int
+        /// The median seconds from entering the unit to leaving it (Next, Back or dismissing), over
+        /// the timed responses; `nil` when none left it.
+        public var medianSeconds: Double?
     }
 
     public var surveyID: String
@@ -48,6 +51,8 @@ public struct SurveyReport: Sendable {
 
     /// Free-text answers kept per question.
     public static let textLimit = 500
+    /// Responses whose action logs are replayed for the time spent per unit (the first selected ones).
+    public static let timingLimit = 5_000
     /// Paths listed.
     public static let pathLimit = 10
 
@@ -68,8 +73,10 @@ public struct SurveyReport: Sendable {
         var statuses: [ResponseStatus: Int] = [:]
         var pathCounts: [[String]: Int] = [:]
         var count = 0
+        var timed: [Response] = []
         try store.forEachResponse(matching: query) { response in
             count += 1
+            if timed.count < Self.timingLimit, response.status.isFinal { timed.append(response) }
             statuses[response.status, default: 0] += 1
             if response.status == .completed { pathCounts[response.path, default: 0] += 1 }
             for step in steps {
@@ -92,7 +99,12 @@ public struct SurveyReport: Sendable {
                 stepID: id, title: title, typeID: question.typeID, summary: question.summarize(given, in: context),
                 texts: texts, seen: row?.seen ?? 0, answered: row?.answered ?? 0, dismissed: row?.dismissed ?? 0)
         }
-        units = funnel.units.map { Unit(unitID: $0.unitID, reached: $0.reached, stopped: $0.stopped) }
+        let dwell = try Self.dwellTimes(of: timed, survey: survey, store: store)
+        units = funnel.units.map {
+            Unit(
+                unitID: $0.unitID, reached: $0.reached, stopped: $0.stopped,
+                medianSeconds: dwell[$0.unitID].flatMap(Self.median))
+        }
         paths = pathCounts.sorted {
             ($0.value, $1.key.joined(separator: ",")) > ($1.value, $0.key.joined(separator: ","))
         }
@@ -104,6 +116,42 @@ public struct SurveyReport: Sendable {
         self.statuses = statuses
         invitations = funnel.invitations
         completed = funnel.completed
+    }
+
+    /// Seconds spent on each unit, per visit, replaying each response's recorded actions: a visit
+    /// starts when the unit is entered (the response's creation for the first) and ends with the
+    /// action that leaves it.
+    static func dwellTimes(of responses: [Response], survey: Survey, store: any ResponseStore) throws -> [String:
+        [Double]]
+    {
+        var times: [String: [Double]] = [:]
+        for response in responses {
+            let actions = try store.actions(of: response.id)
+            guard !actions.isEmpty else { continue }
+            var session = SurveySession(
+                survey: survey, seed: response.seed, locale: response.locale, today: response.today)
+            var unit = session.currentUnitID
+            var enteredAt = response.createdAt
+            for entry in actions {
+                guard session.apply(entry.action) else { break }
+                let now = session.currentUnitID
+                guard now != unit || session.status != .inProgress else { continue }
+                if let left = unit {
+                    times[left, default: []].append(max(0, entry.recordedAt.timeIntervalSince(enteredAt)))
+                }
+                unit = now
+                enteredAt = entry.recordedAt
+                if session.status != .inProgress { break }
+            }
+        }
+        return times
+    }
+
+    static func median(_ values: [Double]) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     // MARK: JSON
@@ -149,7 +197,7 @@ public struct SurveyReport: Sendable {
                 units.map {
                     [
                         "unitId": .string($0.unitID), "reached": .number(Double($0.reached)),
-                        "stopped": .number(Double($0.stopped)),
+                        "stopped": .number(Double($0.stopped)), "medianSeconds": number($0.medianSeconds),
                     ]
                 }),
             "paths": .array(

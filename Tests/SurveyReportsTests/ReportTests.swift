@@ -70,6 +70,38 @@ import Testing
         #expect(!html.contains("<link") && !html.contains("src="))
     }
 
+    @Test func theMedianTimePerPageComesFromTheRecordedActions() throws {
+        let store = InMemoryResponseStore()
+        let survey = try Self.survey()
+        // Two respondents, one taking 10 s per action and one 30 s.
+        for (index, pace) in [10.0, 30.0].enumerated() {
+            final class Clock: @unchecked Sendable {
+                var time: Double = 0
+                let pace: Double
+                init(pace: Double) { self.pace = pace }
+                func next() -> Date {
+                    defer { time += pace }
+                    return Date(timeIntervalSince1970: 1_790_000_000 + time)
+                }
+            }
+            let clock = Clock(pace: pace)
+            var session = SurveySession(survey: survey)
+            var recorder = try ResponseRecorder(
+                store: store, respondentID: "timed-\(index)", session: session, clock: { clock.next() })
+            for (step, value) in [("mood", JSONValue.string("great")), ("score", 9), ("note", "ok")] {
+                try session.answer(value, for: step)
+                try recorder.record(session)
+                session.next()
+                try recorder.record(session)
+            }
+        }
+        let report = try SurveyReport(survey: survey, store: store)
+        // Each page: an answer and a Next, two actions: 20 s and 60 s, median 40 s.
+        #expect(report.units.map(\.medianSeconds) == [40, 40, 40], "\(report.units)")
+        #expect(report.json["units"]?.arrayValue?.first?["medianSeconds"] == 40)
+        #expect(HTMLReport.page(report).contains("<desc id=\"time-desc\">mood: 40 s; score: 40 s; note: 40 s</desc>"))
+    }
+
     @Test func headingsAreInTheReportsLanguage() throws {
         let report = try SurveyReport(survey: try Self.survey(), store: try Self.store([["mood": "meh"]]), locale: "fr")
         let html = HTMLReport.page(report)
