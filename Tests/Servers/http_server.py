@@ -121,9 +121,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_POST(self):
         state = self.server.state
-        state.last = time.time()
-        length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length) if length else b""
+        body = self.read_body()
         if self.path != "/_control" and self.path != "/hook":
             return self.reply(404)
         if self.path != "/_control":
@@ -147,6 +145,45 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 state.files["/" + command["put"].lstrip("/")] = (command["body"].encode("utf-8"), int(time.time()))
         self.reply(204)
 
+    def read_body(self):
+        self.server.state.last = time.time()
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
+    def fault_before_storing(self, fault):
+        """Carries out a fault that leaves nothing stored; returns whether the request is answered."""
+        if fault == "drop":
+            self.close_connection = True
+            self.connection.close()
+            return True
+        if fault in ("500", "503"):
+            self.reply(int(fault), b"failing on purpose")
+            return True
+        if fault == "429":
+            self.reply(429, b"slow down", {"Retry-After": "1"})
+            return True
+        return False
+
+    def reply_after_storing(self, fault, status, body):
+        """Replies to a request whose record is stored, through the fault drawn for it, if any."""
+        if fault == "stall":
+            time.sleep(self.server.state.stall)
+        elif fault == "lostReply":
+            self.close_connection = True
+            self.connection.close()
+            return
+        elif fault == "midbody":
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body) + 100))
+            self.end_headers()
+            self.wfile.write(body[: len(body) // 2])
+            self.wfile.flush()
+            self.close_connection = True
+            self.connection.close()
+            return
+        self.reply(status, body, {"Content-Type": "application/json"})
+
     def authorized(self):
         state = self.server.state
         if state.token is None:
@@ -158,9 +195,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_PATCH(self):
         state = self.server.state
-        state.last = time.time()
-        length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length) if length else b""
+        body = self.read_body()
         path = self.path.split("?", 1)[0]
         if not path.startswith("/v0/"):
             return self.reply(404)
@@ -180,14 +215,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with state.lock:
             state.largest_batch = max(state.largest_batch, len(records))
         fault = state.draw_fault()
-        if fault == "drop":
-            self.close_connection = True
-            self.connection.close()
+        if self.fault_before_storing(fault):
             return
-        if fault in ("500", "503"):
-            return self.reply(int(fault), b"failing on purpose")
-        if fault == "429":
-            return self.reply(429, b"slow down", {"Retry-After": "1"})
         created = []
         with state.lock:
             for record in records:
@@ -197,20 +226,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     state.upserts[key] = 1
                     created.append(key)
                 state.bodies["airtable:" + key] = fields
-        reply = json.dumps({"records": records, "createdRecords": created}).encode()
-        if fault == "stall":
-            time.sleep(state.stall)
-        elif fault == "lostReply":
-            self.close_connection = True
-            self.connection.close()
-            return
-        self.reply(200, reply, {"Content-Type": "application/json"})
+        self.reply_after_storing(fault, 200, json.dumps({"records": records, "createdRecords": created}).encode())
 
     def do_PUT(self):
-        state = self.server.state
-        state.last = time.time()
-        length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length) if length else b""
+        body = self.read_body()
         path = self.path.split("?", 1)[0]
         if not (path.startswith("/responses/") and path.endswith(".json")):
             return self.reply(404)
@@ -228,34 +247,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         except ValueError:
             return self.reply(400, b"the body is not JSON")
         fault = state.draw_fault()
-        if fault == "drop":
-            self.close_connection = True
-            self.connection.close()
+        if self.fault_before_storing(fault):
             return
-        if fault in ("500", "503"):
-            return self.reply(int(fault), b"failing on purpose")
-        if fault == "429":
-            return self.reply(429, b"slow down", {"Retry-After": "1"})
         created = state.store(key, body, overwrite)
-        status = 201 if created else 200
-        if fault == "stall":
-            time.sleep(state.stall)
-            return self.reply(status, b'{"ok": true}', {"Content-Type": "application/json"})
-        if fault == "lostReply":
-            self.close_connection = True
-            self.connection.close()
-            return
-        if fault == "midbody":
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", "100")
-            self.end_headers()
-            self.wfile.write(b'{"ok": tr')
-            self.wfile.flush()
-            self.close_connection = True
-            self.connection.close()
-            return
-        self.reply(status, b'{"ok": true}', {"Content-Type": "application/json"})
+        self.reply_after_storing(fault, 201 if created else 200, b'{"ok": true}')
 
     def do_GET(self):
         state = self.server.state
