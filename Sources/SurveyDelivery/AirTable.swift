@@ -210,13 +210,8 @@ public enum AirTable {
             do {
                 let text = JSONWriter.string(from: try survey(from: records, source: source), pretty: true)
                 try accept(text)
-                var warning: String?
-                do {
-                    try cache.store(
-                        FetchCache.Entry(url: key, body: Data(text.utf8), etag: nil, lastModified: nil, fetchedAt: now))
-                } catch {
-                    warning = "\(error.description); the table is used without being cached"
-                }
+                let warning = cache.keep(
+                    FetchCache.Entry(url: key, body: Data(text.utf8), etag: nil, lastModified: nil, fetchedAt: now))
                 return (text, warning)
             } catch {
                 problem = "the table does not make a survey: \(error)"
@@ -224,13 +219,12 @@ public enum AirTable {
         } catch {
             problem = error.reason
         }
-        guard let cached = cache.entry(for: key), let text = String(data: cached.body, encoding: .utf8) else {
-            throw FetchError(url: source.url.absoluteString, reason: problem + ", and no copy is cached")
+        let fallback = try cache.fallback(
+            key, for: source.url.absoluteString, after: problem, now: now, what: "survey")
+        guard let text = String(data: fallback.entry.body, encoding: .utf8) else {
+            throw FetchError(url: source.url.absoluteString, reason: problem + ", and the cached copy is unreadable")
         }
-        return (
-            text,
-            "\(source.url.absoluteString): \(problem); using the survey cached \(RemoteFetcher.age(since: cached.fetchedAt, now: now)) ago"
-        )
+        return (text, fallback.warning)
     }
 
     // MARK: The answers table

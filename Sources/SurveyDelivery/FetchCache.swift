@@ -69,6 +69,44 @@ public struct FetchCache: Sendable {
         }
     }
 
+    /// Stores `entry` as the new good copy; returns the warning to give when it cannot be cached
+    /// (the copy is still used).
+    func keep(_ entry: Entry) -> String? {
+        do {
+            try store(entry)
+            return nil
+        } catch {
+            return "\(error.description); it is used without being cached"
+        }
+    }
+
+    /// The cached copy under `key` to use instead of `url` after `problem`, with the warning that says
+    /// why and how old it is (`what` names the copy in it).
+    /// - Throws: ``FetchError`` naming `url` when nothing is cached.
+    func fallback(_ key: String, for url: String, after problem: String, now: Date, what: String = "copy")
+        throws(FetchError) -> (
+            entry: Entry, warning: String
+        )
+    {
+        guard let cached = entry(for: key) else {
+            throw FetchError(url: url, reason: problem + ", and no copy is cached")
+        }
+        return (
+            cached, "\(url): \(problem); using the \(what) cached \(Self.age(since: cached.fetchedAt, now: now)) ago"
+        )
+    }
+
+    /// "3 h", "2 days": how long ago `date` was, roughly.
+    static func age(since date: Date, now: Date) -> String {
+        let seconds = max(0, Int(now.timeIntervalSince(date)))
+        switch seconds {
+        case ..<60: return "\(seconds) s"
+        case ..<3600: return "\(seconds / 60) min"
+        case ..<(48 * 3600): return "\(seconds / 3600) h"
+        default: return "\(seconds / 86400) days"
+        }
+    }
+
     /// A file name for `url`: 16 hex digits of its FNV-1a hash.
     static func key(_ url: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

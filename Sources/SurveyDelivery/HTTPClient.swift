@@ -20,20 +20,6 @@ public struct HTTPResponse: Sendable, Hashable {
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
-/// Why a request got no HTTP response at all (the network, a timeout, a refused connection).
-public struct HTTPFailure: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What failed, for a person: "the connection was refused", "timed out after 10 s".
-    public var reason: String
-    public var url: String
-
-    public init(reason: String, url: String) {
-        self.reason = reason
-        self.url = url
-    }
-
-    public var description: String { "\(url): \(reason)" }
-}
-
 /// HTTP over Foundation's `URLSession` (libcurl through FoundationNetworking on Linux), one
 /// request at a time, with a timeout and TLS certificate verification always on. No response is
 /// cached by the system: ``FetchCache`` does that, explicitly.
@@ -47,10 +33,11 @@ public struct HTTPClient: Sendable {
     }
 
     /// Sends a request and waits for its response.
-    /// - Throws: ``HTTPFailure`` when there is no response (an HTTP error status is a response).
+    /// - Throws: ``FetchError`` when there is no response (an HTTP error status is a response); its
+    /// reason never includes the request's headers, which may hold a token.
     public func send(
         _ method: String = "GET", _ url: URL, headers: [String: String] = [:], body: Data? = nil
-    ) throws(HTTPFailure) -> HTTPResponse {
+    ) throws(FetchError) -> HTTPResponse {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.httpMethod = method
         request.httpBody = body
@@ -82,10 +69,10 @@ public struct HTTPClient: Sendable {
         }.resume()
         // The session's own timeout ends the task; this is a backstop should it not.
         if done.wait(timeout: .now() + timeout + 5) == .timedOut {
-            throw HTTPFailure(reason: "no response within \(Int(timeout)) s", url: url.absoluteString)
+            throw FetchError(url: url.absoluteString, reason: "no response within \(Int(timeout)) s")
         }
         guard let response = outcome.response else {
-            throw HTTPFailure(reason: outcome.failure ?? "no response", url: url.absoluteString)
+            throw FetchError(url: url.absoluteString, reason: outcome.failure ?? "no response")
         }
         return response
     }

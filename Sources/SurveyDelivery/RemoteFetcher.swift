@@ -1,7 +1,8 @@
 import Foundation
 import SurveyCore
 
-/// A fetch that failed with nothing cached to fall back on, or a copy that could not be stored.
+/// A request that got no response, a fetch that failed with nothing cached to fall back on, or a
+/// copy that could not be stored.
 public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     public var url: String
     public var reason: String
@@ -119,15 +120,10 @@ public struct RemoteFetcher: Sendable {
                     problem = "the server's copy was refused: \(error)"
                     break
                 }
-                var warning: String?
-                do {
-                    try cache.store(
-                        FetchCache.Entry(
-                            url: address, body: response.body, etag: response.header("ETag"),
-                            lastModified: response.header("Last-Modified"), fetchedAt: now()))
-                } catch {
-                    warning = "\(error.description); it is used without being cached"
-                }
+                let warning = cache.keep(
+                    FetchCache.Entry(
+                        url: address, body: response.body, etag: response.header("ETag"),
+                        lastModified: response.header("Last-Modified"), fetchedAt: now()))
                 return Document(body: response.body, origin: .fetched, warning: warning)
             default:
                 problem = "the server answered \(response.status)"
@@ -135,21 +131,7 @@ public struct RemoteFetcher: Sendable {
         } catch {
             problem = error.reason
         }
-        guard let cached else { throw FetchError(url: address, reason: problem + ", and no copy is cached") }
-        return Document(
-            body: cached.body, origin: .cached,
-            warning:
-                "\(address): \(problem); using the copy cached \(Self.age(since: cached.fetchedAt, now: now())) ago")
-    }
-
-    /// "3 h", "2 days": how long ago `date` was, roughly.
-    static func age(since date: Date, now: Date) -> String {
-        let seconds = max(0, Int(now.timeIntervalSince(date)))
-        switch seconds {
-        case ..<60: return "\(seconds) s"
-        case ..<3600: return "\(seconds / 60) min"
-        case ..<(48 * 3600): return "\(seconds / 3600) h"
-        default: return "\(seconds / 86400) days"
-        }
+        let fallback = try cache.fallback(address, for: address, after: problem, now: now())
+        return Document(body: fallback.entry.body, origin: .cached, warning: fallback.warning)
     }
 }
