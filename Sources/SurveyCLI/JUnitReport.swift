@@ -1,4 +1,5 @@
 import Foundation
+import SurveyReports
 
 /// JUnit XML, the test report format every CI shows: one `<testsuite>` for the survey, one
 /// `<testcase>` per answer script, a `<failure>` with the readable differences when it failed.
@@ -44,21 +45,5 @@ enum JUnitReport {
     }
 
     /// Escapes text for XML content and attributes; characters XML 1.0 cannot hold become U+FFFD.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": out += "\u{FFFD}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { Markup.escape(text) }
 }

@@ -199,24 +199,8 @@ public enum HTMLReport {
         return html + "</tbody></table>\n"
     }
 
-    /// `text` safe in HTML text and in a quoted attribute.
-    public static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            case "`": result += "&#96;"
-            case "\u{0}"..."\u{8}", "\u{B}", "\u{C}", "\u{E}"..."\u{1F}", "\u{7F}": result += "\u{FFFD}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    /// `text` safe in HTML text and in a quoted attribute (``Markup/escape(_:)``).
+    public static func escape(_ text: String) -> String { Markup.escape(text) }
 
     static func percent(_ share: Double) -> String {
         String(format: "%.1f %%", share * 100)
