@@ -277,6 +277,7 @@ public struct SurveySession {
             }
         }
         store(normalized, at: index, given: value, key: stepID)
+        announce(stepID, stored: normalized)
         return normalized
     }
 
@@ -292,7 +293,7 @@ public struct SurveySession {
             if !step.choiceConditions.isEmpty, let list = normalized.arrayValue, entry < list.count {
                 do { try checkChoiceVisibility(list[entry], step: step) } catch { throw refuse(error, key: key) }
             }
-            store(normalized, at: index, given: value, key: key, emitting: false)
+            store(normalized, at: index, given: value, key: key)
             let list = normalized.arrayValue ?? []
             stored = value.isNull || entry >= list.count ? JSONValue.null : list[entry]
         case .entry(let normal):
@@ -300,8 +301,7 @@ public struct SurveySession {
             store(entry: normal, at: entry, of: index, given: value, key: key)
             stored = normal
         }
-        emit(.answered(stepID: key, value: stored.isNull ? nil : stored))
-        if !pendingTriggers.isEmpty { runTriggers() }
+        announce(key, stored: stored)
         return stored
     }
 
@@ -340,13 +340,7 @@ public struct SurveySession {
     /// Stores entry `entry` of step `index`'s list answer, changing the list in place when nothing
     /// else holds it, and tells the watchers of the step only when the entry changed.
     mutating func store(entry normal: JSONValue, at entry: Int, of index: Int, given value: JSONValue, key: String) {
-        if !lastErrors.isEmpty {
-            let stepID = survey.steps[index].id
-            lastErrors.removeAll { $0.stepID == key || $0.stepID == stepID }
-        }
-        actions.append(.answer(stepID: key, value: value))
-        if survey.steps[index].defaultExpression != nil { answeredByRespondent.insert(index) }
-        pendingTriggers.removeAll(keepingCapacity: true)
+        accept(value, key: key, of: index)
         if case .array(let list) = answers[index], entry < list.count, list[entry] == normal { return }
         let shared = Self.isSameList(answers[index], values[index])
         var list = answers[index].arrayValue ?? []
@@ -394,10 +388,8 @@ public struct SurveySession {
         return .invalidAnswer(stepError)
     }
 
-    /// Stores step `index`'s new normalised answer, given as `value` for `key`, and runs what it sets off.
-    mutating func store(
-        _ normalized: JSONValue, at index: Int, given value: JSONValue, key: String, emitting: Bool = true
-    ) {
+    /// The bookkeeping of an accepted answer `value`, given as `key`, to step `index`.
+    mutating func accept(_ value: JSONValue, key: String, of index: Int) {
         // An accepted answer clears the step's errors (an entry's too: `kids[1]` answers `kids`).
         if !lastErrors.isEmpty {
             let stepID = survey.steps[index].id
@@ -406,12 +398,20 @@ public struct SurveySession {
         // Every accepted answer is logged, also one that replaces the answer just given: the response
         // recorder stores the log's new entries, so rewriting an entry would lose that answer.
         actions.append(.answer(stepID: key, value: value))
-        answers[index] = normalized
         if survey.steps[index].defaultExpression != nil { answeredByRespondent.insert(index) }
         pendingTriggers.removeAll(keepingCapacity: true)
+    }
+
+    /// Stores step `index`'s new normalised answer, given as `value` for `key`.
+    mutating func store(_ normalized: JSONValue, at index: Int, given value: JSONValue, key: String) {
+        accept(value, key: key, of: index)
+        answers[index] = normalized
         setValue(index, normalized)
-        guard emitting else { return }
-        emit(.answered(stepID: key, value: normalized.isNull ? JSONValue?.none : normalized))
+    }
+
+    /// Tells observers that `key` was answered (`stored` as it is kept) and runs the triggers it set off.
+    mutating func announce(_ key: String, stored: JSONValue) {
+        emit(.answered(stepID: key, value: stored.isNull ? JSONValue?.none : stored))
         if !pendingTriggers.isEmpty { runTriggers() }
     }
 
@@ -437,8 +437,7 @@ public struct SurveySession {
         actions.append(.answer(stepID: key, value: value))
         pendingTriggers.removeAll(keepingCapacity: true)
         setValue(slot, normalized)
-        emit(.answered(stepID: key, value: normalized.isNull ? JSONValue?.none : normalized))
-        if !pendingTriggers.isEmpty { runTriggers() }
+        announce(key, stored: normalized)
         return normalized
     }
 
