@@ -63,8 +63,9 @@ enum ImportCommand: Command {
         do throws(SurveyLoadError) {
             // The check loads what a run would: with its `choicesByUrl` lists fetched (the output keeps them).
             var checked = conversion.text
-            if ChoicesByURL.mayContain(checked), let json = try? JSONParser.parse(checked) {
-                let resolution = try ChoicesByURL.resolve(json, with: SurveySource.fetcher)
+            if ChoicesByURL.mayContain(checked) {
+                // The converted survey as JSON, not its text parsed again.
+                let resolution = try ChoicesByURL.resolve(conversion.survey, with: SurveySource.fetcher)
                 for warning in resolution.warnings { Console.error("warning: " + warning) }
                 checked = JSONWriter.string(from: resolution.survey)
             }
@@ -161,7 +162,10 @@ enum SurveySource {
         var prepared = Prepared(
             text: conversion?.text ?? text, isOriginal: conversion == nil, conversion: conversion, original: text,
             file: file)
-        guard ChoicesByURL.mayContain(prepared.text), let json = try? JSONParser.parse(prepared.text) else {
+        // A converted survey is already JSON; only a file's own text is parsed here.
+        guard ChoicesByURL.mayContain(prepared.text),
+            let json = conversion?.survey ?? (try? JSONParser.parse(prepared.text))
+        else {
             return prepared
         }
         let resolution: ChoicesByURL.Resolution
