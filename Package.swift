@@ -76,7 +76,8 @@ let package = Package(
         .executableTarget(
             name: "SurveyBench",
             dependencies: [
-                "SurveyCore", "SurveyBuiltins", "SurveyResponses", "SurveyStoreSQLite", "SurveyStorePostgres",
+                "SurveyCore", "SurveyBuiltins", "SurveyResponses", "SurveyReports", "SurveyStoreSQLite",
+                "SurveyStorePostgres",
             ],
             path: "Benchmarks/SurveyBench",
             swiftSettings: strictSettings
@@ -173,7 +174,8 @@ let package = Package(
         ),
         // Fuzz targets (Tests/fuzz.sh runs them under libFuzzer; the tests replay their corpus).
         .target(
-            name: "SurveyFuzzTargets", dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyImport"],
+            name: "SurveyFuzzTargets",
+            dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyImport"],
             path: "Tests/Fuzz/SurveyFuzzTargets", swiftSettings: strictSettings),
         .executableTarget(
             name: "SurveyFuzz", dependencies: ["SurveyFuzzTargets"], path: "Tests/Fuzz/SurveyFuzz",

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SurveyBuiltins
 import SurveyCore
+import SurveyReports
 import SurveyResponses
 import SurveyStorePostgres
 import SurveyStoreSQLite
@@ -12,7 +13,7 @@ import SurveyStoreSQLite
 ///   Next recorded durably before the next action), as ns per action and their ratio;
 /// - throughput: durable actions per second with 1, 8 and 64 respondents answering at once, each
 ///   on its own connection (threads, not cores: the machine has 2);
-/// - funnel and export over `--responses` stored responses (default 1,000,000) of a 20-question
+/// - funnel, report and export over `--responses` stored responses (default 1,000,000) of a 20-question
 ///   survey from the generator, answered by random respondents and written in bulk first.
 func runStoreBench(_ arguments: Arguments) throws(BenchError) {
     let questions = try arguments.int("questions", default: 20)
@@ -155,8 +156,25 @@ func runStoreBench(_ arguments: Arguments) throws(BenchError) {
         }
         out.set("funnel_ms", rounded(median(funnelMs), 1))
         out.set("funnel_completed", report?.completed ?? 0)
+        // The report (issue 14's scale target): every response streamed once, one tally per question.
+        do {
+            let before = currentRSSMB()
+            let t0 = nowNs()
+            let report = try SurveyReport(survey: survey, store: store)
+            let built = nowNs()
+            let html = HTMLReport.page(report)
+            let json = JSONWriter.string(from: report.json)
+            let t1 = nowNs()
+            out.set("report_s", rounded(Double(built - t0) / 1e9, 2))
+            out.set("report_html_json_ms", rounded(ms(t1 - built), 1))
+            out.set("report_responses", report.responses)
+            out.set("report_html_kb", rounded(Double(html.utf8.count + json.utf8.count) / 1e3, 0))
+            out.set("report_rss_growth_mb", rounded(currentRSSMB() - before, 1))
+        } catch {
+            throw BenchError("\(error)")
+        }
         let columns = ResponseExport.stepColumns(of: survey)
-        for format in ResponseExport.Format.allCases {
+        for format in ResponseExport.Format.allCases where !skip.contains("export") {
             let t0 = nowNs()
             var bytes = 0
             var rows = 0

@@ -11,7 +11,7 @@ let usage = """
       SurveyBench bench FILE [--answers FILE] [--respondents R] [--repeat K] [--dump-result FILE]
       SurveyBench bench --scale [--max-n 1000000] [--seed S] [--repeat 3] [--work DIR]
       SurveyBench store [--store PATH|URL] [--respondents 1,8,64] [--seconds 3] [--responses 1000000]
-                        [--questions 20] [--skip overhead,throughput,bulk] [--synchronous full|normal] [--work DIR]
+                        [--questions 20] [--skip overhead,throughput,bulk,export] [--synchronous full|normal] [--work DIR]
       SurveyBench repeat [--instances 100,1000] [--items 20] [--repeat 3]
     """
 

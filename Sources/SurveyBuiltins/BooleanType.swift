@@ -14,7 +14,7 @@ import SurveyCore
 /// ```json
 /// { "id": "liked", "type": "boolean", "title": "Did you like it?", "options": { "style": "thumbs" } }
 /// ```
-public struct BooleanType: QuestionType {
+public struct BooleanType: SummarizedByInput {
     /// The decoded options of a boolean question.
     public struct Options: Sendable {
         var style: String

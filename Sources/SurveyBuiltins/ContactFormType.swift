@@ -21,7 +21,7 @@ import SurveyCore
 /// { "id": "contact", "type": "contact-form", "title": "How can we reach you?",
 ///   "options": { "fields": ["name", "email", "company"], "requiredFields": ["email"] } }
 /// ```
-public struct ContactFormType: QuestionType {
+public struct ContactFormType: SummarizedByInput {
     /// The decoded options of a contact form.
     public struct Options: Sendable {
         var fields: [Field]

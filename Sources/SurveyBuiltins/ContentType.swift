@@ -19,7 +19,7 @@ import SurveyCore
 ///   "options": { "body": "This takes two minutes.",
 ///                "media": { "url": "https://example.com/hello.png", "kind": "image", "alt": "A wave" } } }
 /// ```
-public struct ContentType: QuestionType {
+public struct ContentType: SummarizedByInput {
     /// The decoded options of a content step.
     public struct Options: Sendable, Hashable {
         /// The body text.

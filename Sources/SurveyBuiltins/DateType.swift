@@ -15,7 +15,7 @@ import SurveyCore
 /// { "id": "visit", "type": "date", "title": "When did you visit?",
 ///   "options": { "earliest": "2024-01-01", "latest": "2024-12-31" } }
 /// ```
-public struct DateType: QuestionType {
+public struct DateType: SummarizedByInput {
     /// The decoded options of a date question.
     public struct Options: Sendable {
         var earliest: String?

@@ -22,7 +22,7 @@ import SurveyCore
 /// { "id": "heard", "type": "discovery-source", "title": "Where did you hear about us?",
 ///   "options": { "sources": ["google", "tiktok", { "value": "meetup", "label": "A meetup" }, "other"] } }
 /// ```
-public struct DiscoverySourceType: QuestionType {
+public struct DiscoverySourceType: SummarizedByInput {
     /// The decoded options of a discovery-source question.
     public struct Options: Sendable {
         var sources: ChoiceSet

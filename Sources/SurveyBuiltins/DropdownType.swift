@@ -18,7 +18,7 @@ import SurveyCore
 /// { "id": "country", "type": "dropdown", "title": "Country",
 ///   "options": { "choices": ["France", "Germany", "Italy"], "placeholder": "Choose a country" } }
 /// ```
-public struct DropdownType: QuestionType {
+public struct DropdownType: SummarizedByInput {
     /// The decoded options of a dropdown question.
     public struct Options: Sendable {
         var choices: SingleChoiceType.Options
@@ -72,7 +72,7 @@ public struct DropdownType: QuestionType {
 /// { "id": "skills", "type": "tagbox", "title": "Skills",
 ///   "options": { "choices": ["Swift", "Kotlin", "Rust", "Go"], "maxSelections": 3 } }
 /// ```
-public struct TagboxType: QuestionType {
+public struct TagboxType: SummarizedByInput {
     /// The decoded options of a tagbox question.
     public struct Options: Sendable {
         var choices: MultipleChoiceType.Options

@@ -20,7 +20,7 @@ import SurveyCore
 /// { "id": "total", "type": "expression", "title": "Total",
 ///   "options": { "expression": "{price} * {quantity}", "displayStyle": "currency", "currency": "EUR" } }
 /// ```
-public struct ExpressionType: QuestionType {
+public struct ExpressionType: SummarizesTallies {
     /// The decoded options of an expression question.
     public struct Options: Sendable {
         var expression: String
@@ -87,11 +87,9 @@ public struct ExpressionType: QuestionType {
         throw AnswerError(code: "readOnly", message: "This answer cannot be changed.")
     }
 
-    public func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
-        let numbers = answers.compactMap(\.numberValue)
-        guard !numbers.isEmpty, numbers.count == answers.filter({ !$0.isEmptyAnswer }).count else {
-            return AnswerSummary(answered: answers.filter { !$0.isEmptyAnswer }.count)
-        }
-        return InputPrimitive.number(NumberInput()).summarize(answers)
+    public func summarize(_ tally: AnswerTally, options: Options, in context: PresentationContext) -> AnswerSummary {
+        let numbers = tally.numbers()
+        guard numbers.count > 0, numbers.count == tally.answered else { return AnswerSummary(answered: tally.answered) }
+        return InputPrimitive.number(NumberInput()).summarize(tally)
     }
 }

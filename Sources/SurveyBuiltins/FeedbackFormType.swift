@@ -25,7 +25,7 @@ import SurveyCore
 /// { "id": "feedback", "type": "feedback-form", "title": "Tell us what you think",
 ///   "options": { "categories": ["Bug", "Idea", "Praise"], "includeEmail": false } }
 /// ```
-public struct FeedbackFormType: QuestionType {
+public struct FeedbackFormType: SummarizesTallies {
     /// The decoded options of a feedback form.
     public struct Options: Sendable {
         var categories: ChoiceSet?
@@ -114,7 +114,8 @@ public struct FeedbackFormType: QuestionType {
         return .object(result)
     }
 
-    public func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
+    public func summarize(_ tally: AnswerTally, options: Options, in context: PresentationContext) -> AnswerSummary {
+        let answers = tally.answers
         let answered = answers.filter { !$0.isEmptyAnswer }
         let ratings = answered.compactMap { $0["rating"]?.numberValue }.sorted()
         let buckets = (options.categories?.choices ?? []).map { category in

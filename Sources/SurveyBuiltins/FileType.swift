@@ -29,7 +29,7 @@ import SurveyCore
 /// { "id": "cv", "type": "file", "title": "Attach your CV",
 ///   "options": { "formats": ["pdf", "docx"], "maxSizeBytes": 5242880 } }
 /// ```
-public struct FileType: QuestionType {
+public struct FileType: SummarizesTallies {
     /// The decoded options of a file question.
     public struct Options: Sendable {
         var formats: [String]?
@@ -163,7 +163,8 @@ public struct FileType: QuestionType {
         return .object(result)
     }
 
-    public func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
+    public func summarize(_ tally: AnswerTally, options: Options, in context: PresentationContext) -> AnswerSummary {
+        let answers = tally.answers
         let files = answers.filter { !$0.isEmptyAnswer }.compactMap(\.arrayValue)
         let counts = files.map { Double($0.count) }.sorted()
         var formats = options.formats ?? []

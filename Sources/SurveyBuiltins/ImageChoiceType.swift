@@ -19,7 +19,7 @@ import SurveyCore
 ///   "options": { "choices": [ { "value": "a", "image": "https://example.com/logo-a.png", "label": "Round" },
 ///                             { "value": "b", "image": "images/logo-b.png", "label": "Square" } ] } }
 /// ```
-public struct ImageChoiceType: QuestionType {
+public struct ImageChoiceType: SummarizedByInput {
     /// The decoded options of an image-choice question.
     public struct Options: Sendable {
         var choices: MultipleChoiceType.Options

@@ -32,7 +32,7 @@ import SurveyCore
 ///                "columns": [ { "name": "often", "title": "How often" },
 ///                             { "name": "hours", "cellType": "number", "options": { "min": 0, "max": 24 } } ] } }
 /// ```
-public struct MatrixDropdownType: QuestionType {
+public struct MatrixDropdownType: SummarizesTallies {
     /// One column: a configured question of its kind.
     struct Column: Sendable {
         var name: String
@@ -160,7 +160,8 @@ public struct MatrixDropdownType: QuestionType {
         return .object(result)
     }
 
-    public func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
+    public func summarize(_ tally: AnswerTally, options: Options, in context: PresentationContext) -> AnswerSummary {
+        let answers = tally.answers
         let answered = answers.filter { !$0.isEmptyAnswer }
         var buckets: [AnswerSummary.Bucket] = []
         for row in options.rows {
@@ -169,9 +170,9 @@ public struct MatrixDropdownType: QuestionType {
                 buckets.append(
                     .init(
                         value: "\(row.value).\(column.name)",
-                        label: row.label.resolved(in: context) + ": "
-                            + (column.title.map { context.text($0) } ?? column.name),
-                        count: count, percentage: Summaries.percentage(count, of: answered.count)))
+                        label: column.title.map { context.text($0) } ?? column.name,
+                        count: count, percentage: Summaries.percentage(count, of: answered.count), group: row.value,
+                        groupLabel: row.label.resolved(in: context)))
             }
         }
         return AnswerSummary(answered: answered.count, buckets: buckets)

@@ -23,7 +23,7 @@ import SurveyCore
 ///   "options": { "rows": [{ "value": "price", "label": "Price" }, "Speed"],
 ///                "columns": ["Not important", "Neutral", "Important"], "allRowsRequired": true } }
 /// ```
-public struct MatrixType: QuestionType {
+public struct MatrixType: SummarizesTallies {
     /// The decoded options of a matrix question.
     public struct Options: Sendable {
         var rows: [ChoiceDefinition]
@@ -82,21 +82,21 @@ public struct MatrixType: QuestionType {
         return .object(result)
     }
 
-    public func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
-        let answered = answers.filter { !$0.isEmptyAnswer }
+    public func summarize(_ tally: AnswerTally, options: Options, in context: PresentationContext) -> AnswerSummary {
         var buckets: [AnswerSummary.Bucket] = []
         for row in options.rows {
-            let values = answered.compactMap { $0[row.value]?.choiceKey }
+            let counts = tally.counts { answer in answer[row.value]?.choiceKey.map { [$0] } ?? [] }
+            let answeredRow = counts.values.reduce(0, +)
             let rowLabel = row.label.resolved(in: context)
             for column in options.columns.choices {
-                let count = values.filter { $0 == column.value }.count
+                let count = counts[column.value] ?? 0
                 buckets.append(
                     .init(
-                        value: "\(row.value)=\(column.value)",
-                        label: "\(rowLabel): \(column.label.resolved(in: context))", count: count,
-                        percentage: Summaries.percentage(count, of: values.count)))
+                        value: "\(row.value)=\(column.value)", label: column.label.resolved(in: context),
+                        count: count, percentage: Summaries.percentage(count, of: answeredRow), group: row.value,
+                        groupLabel: rowLabel))
             }
         }
-        return AnswerSummary(answered: answered.count, buckets: buckets)
+        return AnswerSummary(answered: tally.answered, buckets: buckets)
     }
 }

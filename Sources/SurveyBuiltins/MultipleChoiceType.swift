@@ -24,7 +24,7 @@ import SurveyCore
 /// { "id": "colors", "type": "multiple-choice", "title": "Favourite colours",
 ///   "options": { "choices": ["red", "green", "blue"], "other": "Another colour", "maxSelections": 2 } }
 /// ```
-public struct MultipleChoiceType: QuestionType {
+public struct MultipleChoiceType: SummarizedByInput {
     /// The decoded options of a multiple-choice question.
     public struct Options: Sendable {
         var choices: ChoiceSet

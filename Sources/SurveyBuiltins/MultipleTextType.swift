@@ -22,7 +22,7 @@ import SurveyCore
 ///   "options": { "items": [ { "name": "height", "title": "Height (cm)", "inputType": "number", "min": 50, "max": 250 },
 ///                           { "name": "email", "inputType": "email", "required": true } ] } }
 /// ```
-public struct MultipleTextType: QuestionType {
+public struct MultipleTextType: SummarizedByInput {
     /// One item of a multiple-text question.
     struct Item: Sendable {
         var name: String

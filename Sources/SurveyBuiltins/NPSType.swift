@@ -19,7 +19,7 @@ import SurveyCore
 /// ```json
 /// { "id": "recommend", "type": "nps", "title": "How likely are you to recommend us to a friend?" }
 /// ```
-public struct NPSType: QuestionType {
+public struct NPSType: SummarizesTallies {
     /// The decoded options of an NPS question.
     public typealias Options = ScaleType.Options
 
@@ -43,38 +43,41 @@ public struct NPSType: QuestionType {
         try ScaleType().normalize(answer, options: options)
     }
 
-    public func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
-        Self.summarizeScores(answers)
+    public func summarize(_ tally: AnswerTally, options: Options, in context: PresentationContext) -> AnswerSummary {
+        Self.summarizeScores(tally)
     }
 
     /// The Net Promoter Score of 0–10 answers, % promoters (9–10) − % detractors (0–6), or `nil`
     /// when there are no numeric answers.
     public static func score(of answers: [JSONValue]) -> Double? {
-        let scores = answers.compactMap(\.numberValue)
-        guard !scores.isEmpty else { return nil }
-        let promoters = scores.filter { $0 >= 9 }.count
-        let detractors = scores.filter { $0 <= 6 }.count
+        score(of: AnswerTally(answers).numbers())
+    }
+
+    static func score(of scores: WeightedNumbers) -> Double? {
+        guard scores.count > 0 else { return nil }
+        let promoters = scores.counts.reduce(0) { $0 + ($1.key >= 9 ? $1.value : 0) }
+        let detractors = scores.counts.reduce(0) { $0 + ($1.key <= 6 ? $1.value : 0) }
         return Summaries.percentage(promoters, of: scores.count) - Summaries.percentage(detractors, of: scores.count)
     }
 
-    static func summarizeScores(_ answers: [JSONValue]) -> AnswerSummary {
-        var summary = Summaries.numbers(answers, buckets: (0...10).map(Double.init))
-        let scores = answers.compactMap(\.numberValue)
+    static func summarizeScores(_ tally: AnswerTally) -> AnswerSummary {
+        var summary = Summaries.numbers(tally, buckets: (0...10).map(Double.init))
+        let scores = tally.numbers()
         let groups: [(value: String, label: String, range: ClosedRange<Double>)] = [
             ("promoters", "Promoters (9–10)", 9...10), ("passives", "Passives (7–8)", 7...8.99),
             ("detractors", "Detractors (0–6)", 0...6.99),
         ]
         for group in groups {
-            let count = scores.filter { group.range.contains($0) }.count
+            let count = scores.counts.reduce(0) { $0 + (group.range.contains($1.key) ? $1.value : 0) }
             summary.buckets.append(
                 .init(
                     value: group.value, label: group.label, count: count,
-                    percentage: Summaries.percentage(count, of: summary.answered)))
+                    percentage: Summaries.percentage(count, of: summary.answered), group: "nps"))
         }
         summary.buckets.append(
             .init(
                 value: "nps-score", label: "Net Promoter Score", count: scores.count,
-                percentage: score(of: answers) ?? 0))
+                percentage: score(of: scores) ?? 0, group: "score"))
         return summary
     }
 }

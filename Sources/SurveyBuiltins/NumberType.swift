@@ -18,7 +18,7 @@ import SurveyCore
 /// { "id": "age", "type": "number", "title": "How old are you?",
 ///   "options": { "min": 0, "max": 130, "integer": true, "unit": "years" } }
 /// ```
-public struct NumberType: QuestionType {
+public struct NumberType: SummarizedByInput {
     /// The decoded options of a number question.
     public struct Options: Sendable {
         var minimum: Double?

@@ -20,7 +20,7 @@ import SurveyCore
 /// { "id": "priorities", "type": "ranking", "title": "Order by importance",
 ///   "options": { "items": ["Price", "Quality", "Speed"], "shuffle": true } }
 /// ```
-public struct RankingType: QuestionType {
+public struct RankingType: SummarizesTallies {
     /// The decoded options of a ranking question.
     public struct Options: Sendable {
         var items: ChoiceSet
@@ -81,27 +81,38 @@ public struct RankingType: QuestionType {
         return .array(ranking)
     }
 
-    public func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
-        let rankings = answers.compactMap(\.arrayValue).filter { !$0.isEmpty }
+    public func summarize(_ tally: AnswerTally, options: Options, in context: PresentationContext) -> AnswerSummary {
+        let firsts = tally.counts { answer in
+            guard let ranking = answer.arrayValue, let first = ranking.first?.choiceKey else { return [String]() }
+            return [first]
+        }
+        let rankings = tally.entries.reduce(0) { $0 + (($1.answer.arrayValue?.isEmpty ?? true) ? 0 : $1.count) }
+        let positions = Self.meanRanks(of: tally)
         return AnswerSummary(
-            answered: rankings.count,
+            answered: rankings,
             buckets: options.items.choices.map { item in
-                let first = rankings.filter { $0.first?.choiceKey == item.value }.count
+                let first = firsts[item.value] ?? 0
                 return .init(
                     value: item.value, label: item.label.resolved(in: context), count: first,
-                    percentage: Summaries.percentage(first, of: rankings.count))
+                    percentage: Summaries.percentage(first, of: rankings),
+                    mean: positions[item.value])
             })
     }
 
     /// The mean rank (1 = first) of each value over the (normalised) rankings that include it, keyed by
     /// item value; items never ranked are left out.
     public static func meanRanks(of answers: [JSONValue]) -> [String: Double] {
+        meanRanks(of: AnswerTally(answers))
+    }
+
+    /// ``meanRanks(of:)-([JSONValue])`` over a tally of the rankings.
+    public static func meanRanks(of tally: AnswerTally) -> [String: Double] {
         var totals: [String: (sum: Int, count: Int)] = [:]
-        for ranking in answers.compactMap(\.arrayValue) {
-            for (index, value) in ranking.enumerated() {
+        for entry in tally.entries {
+            for (index, value) in (entry.answer.arrayValue ?? []).enumerated() {
                 guard let value = value.choiceKey else { continue }
                 let total = totals[value] ?? (0, 0)
-                totals[value] = (total.sum + index + 1, total.count + 1)
+                totals[value] = (total.sum + (index + 1) * entry.count, total.count + entry.count)
             }
         }
         return totals.mapValues { Double($0.sum) / Double($0.count) }

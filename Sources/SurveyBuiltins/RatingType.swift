@@ -13,7 +13,7 @@ import SurveyCore
 /// ```json
 /// { "id": "stars", "type": "rating", "title": "Rate the app", "options": { "stars": 5 } }
 /// ```
-public struct RatingType: QuestionType {
+public struct RatingType: SummarizesTallies {
     /// The decoded options of a rating question.
     public struct Options: Sendable {
         var stars: Int
@@ -40,7 +40,7 @@ public struct RatingType: QuestionType {
         return .number(value)
     }
 
-    public func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
-        Summaries.numbers(answers, buckets: (1...options.stars).map(Double.init))
+    public func summarize(_ tally: AnswerTally, options: Options, in context: PresentationContext) -> AnswerSummary {
+        Summaries.numbers(tally, buckets: (1...options.stars).map(Double.init))
     }
 }

@@ -40,7 +40,7 @@ import SurveyCore
 ///                           { "name": "age", "type": "number", "options": { "min": 0, "max": 25 } },
 ///                           { "name": "school", "visibleIf": "{panel.age} >= 6" } ] } }
 /// ```
-public struct RepeatType: QuestionType {
+public struct RepeatType: SummarizesTallies {
     /// One item of the template.
     struct Item: Sendable {
         var name: String
@@ -378,7 +378,8 @@ public struct RepeatType: QuestionType {
         (answer.arrayValue ?? []).allSatisfy(\.isEmptyAnswer)
     }
 
-    public func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
+    public func summarize(_ tally: AnswerTally, options: Options, in context: PresentationContext) -> AnswerSummary {
+        let answers = tally.answers
         let lists = answers.compactMap(\.arrayValue).filter { !$0.isEmpty }
         let instances = lists.flatMap { $0 }
         let counts = lists.map { Double($0.count) }.sorted()

@@ -22,7 +22,7 @@ import SurveyCore
 /// { "id": "ease", "type": "scale", "title": "How easy was it?",
 ///   "options": { "min": 1, "max": 7, "minLabel": "Very hard", "maxLabel": "Very easy" } }
 /// ```
-public struct ScaleType: QuestionType {
+public struct ScaleType: SummarizesTallies {
     /// The decoded options of a scale question.
     public struct Options: Sendable {
         var minimum: Double
@@ -117,11 +117,11 @@ public struct ScaleType: QuestionType {
         return .number(value)
     }
 
-    public func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
-        if options.isNPS { return NPSType.summarizeScores(answers) }
+    public func summarize(_ tally: AnswerTally, options: Options, in context: PresentationContext) -> AnswerSummary {
+        if options.isNPS { return NPSType.summarizeScores(tally) }
         guard let values = options.values else {
-            return input(for: options, in: context).summarize(answers)
+            return input(for: options, in: context).summarize(tally)
         }
-        return Summaries.numbers(answers, buckets: values)
+        return Summaries.numbers(tally, buckets: values)
     }
 }

@@ -18,7 +18,7 @@ import SurveyCore
 /// ```json
 /// { "id": "signed", "type": "signature", "title": "Sign here", "required": true }
 /// ```
-public struct SignatureType: QuestionType {
+public struct SignatureType: SummarizesTallies {
     /// The decoded options of a signature question.
     public struct Options: Sendable {
         var formats: [String]
@@ -53,7 +53,8 @@ public struct SignatureType: QuestionType {
         return .object(["file": .string(file), "format": .string(format)])
     }
 
-    public func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
+    public func summarize(_ tally: AnswerTally, options: Options, in context: PresentationContext) -> AnswerSummary {
+        let answers = tally.answers
         let answered = answers.filter { !$0.isEmptyAnswer }
         return AnswerSummary(
             answered: answered.count,

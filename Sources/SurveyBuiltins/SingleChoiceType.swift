@@ -21,7 +21,7 @@ import SurveyCore
 /// { "id": "plan", "type": "single-choice", "title": "Which plan?",
 ///   "options": { "choices": ["Free", { "value": "pro", "label": "Pro", "icon": "star" }], "other": true } }
 /// ```
-public struct SingleChoiceType: QuestionType {
+public struct SingleChoiceType: SummarizedByInput {
     /// The decoded options of a single-choice question.
     public struct Options: Sendable {
         var choices: ChoiceSet

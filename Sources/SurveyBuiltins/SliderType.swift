@@ -17,7 +17,7 @@ import SurveyCore
 /// ```json
 /// { "id": "budget", "type": "slider", "title": "Your budget (€)", "options": { "min": 0, "max": 500, "step": 10 } }
 /// ```
-public struct SliderType: QuestionType {
+public struct SliderType: SummarizesTallies {
     /// Creates the type (its configuration comes from each question's options).
     public init() {}
 
@@ -36,9 +36,9 @@ public struct SliderType: QuestionType {
         try ScaleType().normalize(answer, options: options)
     }
 
-    public func summarize(_ answers: [JSONValue], options: ScaleType.Options, in context: PresentationContext)
+    public func summarize(_ tally: AnswerTally, options: ScaleType.Options, in context: PresentationContext)
         -> AnswerSummary
     {
-        ScaleType().summarize(answers, options: options, in: context)
+        ScaleType().summarize(tally, options: options, in: context)
     }
 }

@@ -39,7 +39,7 @@ import SurveyCore
 /// { "id": "zip", "type": "text", "title": "Postcode",
 ///   "options": { "maxLength": 10, "pattern": "[0-9]{5}", "placeholder": "12345" } }
 /// ```
-public struct TextType: QuestionType {
+public struct TextType: SummarizedByInput {
     /// The decoded options of a text question.
     public struct Options: Sendable {
         var isMultiline = false

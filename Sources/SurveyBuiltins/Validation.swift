@@ -179,20 +179,18 @@ enum Summaries {
 
     /// Counts per value for every value in `values` (zeros included), plus mean, median, minimum
     /// and maximum of all numeric answers.
-    static func numbers(_ answers: [JSONValue], buckets values: [Double]) -> AnswerSummary {
-        let answered = answers.filter { !$0.isEmptyAnswer }
-        let numbers = answered.compactMap(\.numberValue).sorted()
-        var counts: [Double: Int] = [:]
-        for number in numbers { counts[number, default: 0] += 1 }
+    static func numbers(_ answers: AnswerTally, buckets values: [Double]) -> AnswerSummary {
+        let answered = answers.answered
+        let numbers = answers.numbers()
         let buckets = values.map { value in
             let text = JSONValue.format(number: value)
-            let count = counts[value] ?? 0
+            let count = numbers.counts[value] ?? 0
             return AnswerSummary.Bucket(
-                value: text, label: text, count: count, percentage: percentage(count, of: answered.count))
+                value: text, label: text, count: count, percentage: percentage(count, of: answered))
         }
         return AnswerSummary(
-            answered: answered.count, buckets: buckets, mean: InputPrimitive.mean(numbers),
-            median: InputPrimitive.median(numbers), minimum: numbers.first, maximum: numbers.last)
+            answered: answered, buckets: buckets, mean: numbers.mean, median: numbers.median,
+            minimum: numbers.minimum, maximum: numbers.maximum)
     }
 }
 

@@ -21,7 +21,7 @@ import SurveyCore
 /// { "id": "voice", "type": "voice", "title": "Tell us in your own words",
 ///   "options": { "maxDurationSeconds": 60, "formats": ["m4a", "wav"] } }
 /// ```
-public struct VoiceType: QuestionType {
+public struct VoiceType: SummarizesTallies {
     /// The decoded options of a voice question.
     public struct Options: Sendable {
         var maximumDuration: Double
@@ -80,7 +80,8 @@ public struct VoiceType: QuestionType {
         return .object(result)
     }
 
-    public func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
+    public func summarize(_ tally: AnswerTally, options: Options, in context: PresentationContext) -> AnswerSummary {
+        let answers = tally.answers
         let answered = answers.filter { !$0.isEmptyAnswer }
         let durations = answered.compactMap { $0["durationSeconds"]?.numberValue }.sorted()
         return AnswerSummary(

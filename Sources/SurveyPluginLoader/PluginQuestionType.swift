@@ -8,7 +8,7 @@ import SurveyPluginMessages
 /// every call crosses the ABI as JSON text, so a plugin failure becomes an ``AnswerError`` or a
 /// ``SurveyError``, never a crash of the host. The calls go through a ``PluginTypeChannel``: straight
 /// into the loaded library, or to the plugin host child process with `--isolate-plugins`.
-struct PluginQuestionType: QuestionType {
+struct PluginQuestionType: SummarizesTallies {
     /// A question's options as the plugin accepted them, and how it is asked in English.
     struct Options: Sendable {
         /// The options JSON text passed to every callback.
@@ -113,10 +113,11 @@ struct PluginQuestionType: QuestionType {
         return try result(of: channel.call(.parseLine, options: options.text, argument: request.description))
     }
 
-    func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
+    func summarize(_ answers: AnswerTally, options: Options, in context: PresentationContext) -> AnswerSummary {
         let fallback = { input(for: options, in: context).summarize(answers) }
         guard channel.provides(.summarize) else { return fallback() }
-        let request: JSONValue = ["answers": .array(answers), "context": PluginMessages.json(context: context)]
+        // ABI v1 takes the plain list: every answer of this one question (not every response).
+        let request: JSONValue = ["answers": .array(answers.answers), "context": PluginMessages.json(context: context)]
         guard
             case .json(let json) = channel.call(.summarize, options: options.text, argument: request.description),
             let summary = PluginMessages.summary(json: json)

@@ -99,11 +99,15 @@ package enum PluginMessages {
         var members: [String: JSONValue] = [
             "answered": .number(Double(summary.answered)),
             "buckets": .array(
-                summary.buckets.map {
-                    [
-                        "value": .string($0.value), "label": .string($0.label), "count": .number(Double($0.count)),
-                        "percentage": .number($0.percentage),
+                summary.buckets.map { bucket in
+                    var members: [String: JSONValue] = [
+                        "value": .string(bucket.value), "label": .string(bucket.label),
+                        "count": .number(Double(bucket.count)), "percentage": .number(bucket.percentage),
                     ]
+                    if let group = bucket.group { members["group"] = .string(group) }
+                    if let label = bucket.groupLabel { members["groupLabel"] = .string(label) }
+                    if let mean = bucket.mean, mean.isFinite { members["mean"] = .number(mean) }
+                    return .object(members)
                 }),
         ]
         for (key, value) in [
@@ -124,7 +128,8 @@ package enum PluginMessages {
             buckets.append(
                 AnswerSummary.Bucket(
                     value: value, label: bucket["label"]?.stringValue ?? value, count: count,
-                    percentage: bucket["percentage"]?.numberValue ?? 0))
+                    percentage: bucket["percentage"]?.numberValue ?? 0, group: bucket["group"]?.stringValue,
+                    groupLabel: bucket["groupLabel"]?.stringValue, mean: bucket["mean"]?.numberValue))
         }
         return AnswerSummary(
             answered: answered, buckets: buckets, mean: json["mean"]?.numberValue, median: json["median"]?.numberValue,

@@ -63,19 +63,37 @@ public enum HTMLReport {
         if summary.buckets.isEmpty, question.texts.isEmpty {
             html += "<p class=\"empty\">\(escape(t("noAnswers")))</p>\n"
         }
-        if !summary.buckets.isEmpty {
-            let bars = summary.buckets.map {
+        let main = summary.buckets.filter { $0.group == nil }
+        if !main.isEmpty {
+            let ranked = main.contains { $0.mean != nil }
+            let bars = main.map {
                 (label: $0.label, value: Double($0.count), note: percent($0.percentage / 100))
             }
-            let alternative = summary.buckets.map { "\($0.label): \($0.count) (\(percent($0.percentage / 100)))" }
+            let alternative = main.map { "\($0.label): \($0.count) (\(percent($0.percentage / 100)))" }
                 .joined(separator: "; ")
             html += barChart(bars, title: question.title, alternative: alternative, id: "chart-\(index)")
+            if ranked {
+                // A ranking: each item's average position (1 = first), shortest bar best.
+                let positions = main.filter { $0.mean != nil }
+                html += "<h3>\(escape(t("averagePosition")))</h3>\n"
+                html += barChart(
+                    positions.map { (label: $0.label, value: $0.mean ?? 0, note: t("averagePosition")) },
+                    title: "\(question.title) — \(t("averagePosition"))",
+                    alternative: positions.map { "\($0.label): \(format($0.mean ?? 0))" }.joined(separator: "; "),
+                    id: "chart-\(index)-positions")
+            }
             html += "<details><summary>\(escape(t("value"))) / \(escape(t("count")))</summary>\n"
             html += table(
-                header: [t("value"), t("count"), t("share")],
-                rows: summary.buckets.map { [$0.label, String($0.count), percent($0.percentage / 100)] })
+                header: [t("value"), ranked ? t("firstPlace") : t("count"), t("share")]
+                    + (ranked ? [t("averagePosition")] : []),
+                rows: main.map {
+                    [$0.label, String($0.count), percent($0.percentage / 100)]
+                        + (ranked ? [$0.mean.map(format) ?? "—"] : [])
+                })
             html += "</details>\n"
         }
+        html += npsSection(summary.buckets, index: index, t: t)
+        html += matrixSection(summary.buckets, title: question.title, index: index, t: t)
         if !question.texts.isEmpty {
             html +=
                 "<div class=\"texts\"><label>\(escape(t("search"))) <input type=\"search\" data-list=\"texts-\(index)\"></label>\n"
@@ -83,7 +101,73 @@ public enum HTMLReport {
             for text in question.texts { html += "<li><bdi>\(escape(text))</bdi></li>\n" }
             html += "</ul></div>\n"
         }
+        if !question.otherTexts.isEmpty {
+            html += "<h3>\(escape(t("otherTexts")))</h3>\n"
+            html += table(header: ["", t("count")], rows: question.otherTexts.map { [$0.text, String($0.count)] })
+        }
         return html + "</section>\n"
+    }
+
+    /// An NPS question's headline score and its promoters / passives / detractors as one stacked bar.
+    static func npsSection(_ buckets: [AnswerSummary.Bucket], index: Int, t: (String) -> String) -> String {
+        let order = ["detractors", "passives", "promoters"]
+        let groups = buckets.filter { $0.group == "nps" }.sorted {
+            (order.firstIndex(of: $0.value) ?? order.count) < (order.firstIndex(of: $1.value) ?? order.count)
+        }
+        var html = ""
+        if let score = buckets.first(where: { $0.group == "score" }) {
+            let signed = (score.percentage > 0 ? "+" : "") + String(format: "%.1f", score.percentage)
+            html += "<p class=\"score\">\(escape(t("npsScore"))): <b>\(escape(signed))</b></p>\n"
+        }
+        guard !groups.isEmpty else { return html }
+        let segments = groups.map { (label: npsLabel($0, t: t), share: $0.percentage / 100, count: $0.count) }
+        html += stackedBar(
+            [("", segments)], title: t("npsScore"),
+            alternative: segments.map { "\($0.label): \($0.count) (\(percent($0.share)))" }.joined(separator: "; "),
+            id: "chart-\(index)-nps")
+        html += table(
+            header: ["", t("count"), t("share")],
+            rows: segments.map { [$0.label, String($0.count), percent($0.share)] })
+        return html
+    }
+
+    static func npsLabel(_ bucket: AnswerSummary.Bucket, t: (String) -> String) -> String {
+        switch bucket.value {
+        case "promoters": return t("promoters") + " (9–10)"
+        case "passives": return t("passives") + " (7–8)"
+        case "detractors": return t("detractors") + " (0–6)"
+        default: return bucket.label
+        }
+    }
+
+    /// Rows × columns (a matrix): a table of counts and shares per row, and a 100 % stacked bar per row.
+    static func matrixSection(_ buckets: [AnswerSummary.Bucket], title: String, index: Int, t: (String) -> String)
+        -> String
+    {
+        var rows: [(value: String, label: String, cells: [AnswerSummary.Bucket])] = []
+        for bucket in buckets {
+            guard let group = bucket.group, group != "nps", group != "score" else { continue }
+            if let at = rows.firstIndex(where: { $0.value == group }) {
+                rows[at].cells.append(bucket)
+            } else {
+                rows.append((group, bucket.groupLabel ?? group, [bucket]))
+            }
+        }
+        guard let first = rows.first else { return "" }
+        let columns = first.cells.map(\.label)
+        var html = stackedBar(
+            rows.map { row in
+                (row.label, row.cells.map { (label: $0.label, share: $0.percentage / 100, count: $0.count) })
+            }, title: title,
+            alternative: rows.map { row in
+                row.label + ": " + row.cells.map { "\($0.label) \($0.count)" }.joined(separator: ", ")
+            }.joined(separator: "; "), id: "chart-\(index)-matrix")
+        html += table(
+            header: [""] + columns,
+            rows: rows.map { row in
+                [row.label] + row.cells.map { "\($0.count) (\(percent($0.percentage / 100)))" }
+            })
+        return html
     }
 
     static func funnelSection(_ report: SurveyReport, t: (String) -> String) -> String {
@@ -187,6 +271,54 @@ public enum HTMLReport {
         return svg + "</svg></figure>\n"
     }
 
+    /// Horizontal 100 % stacked bars as inline SVG, one per row, with a legend; segment shades
+    /// cycle through five classes.
+    static func stackedBar(
+        _ rows: [(label: String, segments: [(label: String, share: Double, count: Int)])], title: String,
+        alternative: String, id: String
+    ) -> String {
+        let row = 30.0
+        let labelWidth = rows.contains { !$0.label.isEmpty } ? 220.0 : 8.0
+        let width = 640.0
+        let barSpace = width - labelWidth - 16
+        let legend = rows.first?.segments.map(\.label) ?? []
+        let height = row * Double(rows.count) + 22 * Double((legend.count + 2) / 3) + 12
+        var svg = """
+            <figure class="chart"><svg id="\(escape(id))" class="stacked" role="img" aria-labelledby="\(escape(id))-title \(escape(id))-desc" viewBox="0 0 \(Int(width)) \(Int(height))" width="100%" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg">
+            <title id="\(escape(id))-title">\(escape(title))</title><desc id="\(escape(id))-desc">\(escape(alternative))</desc>
+
+            """
+        for (index, bar) in rows.enumerated() {
+            let y = Double(index) * row + 4
+            if !bar.label.isEmpty {
+                let label = bar.label.count > 26 ? String(bar.label.prefix(25)) + "…" : bar.label
+                svg +=
+                    "<text class=\"label\" x=\"\(Int(labelWidth - 8))\" y=\"\(format(y + 18))\" text-anchor=\"end\">\(escape(label))</text>"
+            }
+            let total = bar.segments.reduce(0) { $0 + max(0, $1.share) }
+            var x = labelWidth
+            for (k, segment) in bar.segments.enumerated() where segment.share > 0 {
+                let length = total == 0 ? 0 : segment.share / total * barSpace
+                svg +=
+                    "<rect class=\"segment s\(k % 5)\" x=\"\(format(x))\" y=\"\(format(y + 4))\" width=\"\(format(length))\" height=\"\(Int(row - 8))\"><title>\(escape(segment.label)): \(segment.count) (\(escape(percent(segment.share))))</title></rect>"
+                if length > 44 {
+                    svg +=
+                        "<text class=\"inside\" x=\"\(format(x + 4))\" y=\"\(format(y + 19))\">\(escape(percent(segment.share)))</text>"
+                }
+                x += length
+            }
+            svg += "\n"
+        }
+        for (k, label) in legend.enumerated() {
+            let x = 8 + Double(k % 3) * 210
+            let y = row * Double(rows.count) + 10 + Double(k / 3) * 22
+            let short = label.count > 24 ? String(label.prefix(23)) + "…" : label
+            svg +=
+                "<rect class=\"segment s\(k % 5)\" x=\"\(format(x))\" y=\"\(format(y))\" width=\"14\" height=\"14\"/><text x=\"\(format(x + 20))\" y=\"\(format(y + 12))\">\(escape(short))</text>"
+        }
+        return svg + "</svg></figure>\n"
+    }
+
     static func table(header: [String], rows: [[String]]) -> String {
         var html = "<table><thead><tr>" + header.map { "<th>\(escape($0))</th>" }.joined() + "</tr></thead><tbody>\n"
         for row in rows {
@@ -216,7 +348,7 @@ public enum HTMLReport {
         h1{font-size:1.6rem;margin:.2rem 0}h2{font-size:1.15rem;margin:1.5rem 0 .3rem}code{color:var(--muted);font-size:.8em}
         .totals span{display:inline-block;margin-right:1.2rem}.facts,.empty{color:var(--muted);margin:.2rem 0}
         section{border-top:1px solid var(--line);padding-bottom:.5rem}figure{margin:.4rem 0}
-        svg .bar{fill:var(--bar)}svg .inner{fill:var(--inner)}svg text{font-size:13px;fill:var(--ink)}svg .value{fill:var(--muted)}
+        svg .bar{fill:var(--bar)}svg .inner{fill:var(--inner)}svg .s0{fill:#c0392b}svg .s1{fill:#9aa3ad}svg .s2{fill:#2e8b57}svg .s3{fill:#3b6fd8}svg .s4{fill:#d68910}svg text.inside{fill:#fff;font-size:12px}.score{font-size:1.1rem}h3{font-size:1rem;margin:.8rem 0 .2rem}svg text{font-size:13px;fill:var(--ink)}svg .value{fill:var(--muted)}
         table{border-collapse:collapse;margin:.4rem 0;font-size:.9rem}th,td{border:1px solid var(--line);padding:.2rem .5rem;text-align:left}
         td{text-align:right}.texts ul{max-height:20rem;overflow:auto;padding-left:1.2rem}
         @media (max-width:40rem){body{padding:.5rem}svg text{font-size:16px}}

@@ -16,6 +16,9 @@ public struct SurveyReport: Sendable {
         public var summary: AnswerSummary
         /// Free-text answers (text questions), as given, at most ``SurveyReport/textLimit``.
         public var texts: [String]
+        /// What respondents wrote for a choice question's "Other" choice, the same texts grouped
+        /// (most frequent first, at most ``SurveyReport/textLimit``).
+        public var otherTexts: [(text: String, count: Int)]
         /// How many responses saw, answered and dismissed it (all responses to the survey).
         public var seen: Int
         public var answered: Int
@@ -69,7 +72,14 @@ public struct SurveyReport: Sendable {
         let steps = survey.stepIDs.filter { id in
             survey.isSwitchedOn(id) && (survey.question(forStep: id)?.collectsAnswer ?? false)
         }
-        var answers: [String: [JSONValue]] = [:]
+        // One tally per question, filled as the responses stream past: the memory of the distinct
+        // answers, never of the responses.
+        var tallies = [AnswerTally](repeating: AnswerTally(), count: steps.count)
+        let freeText = steps.map { id in
+            if case .freeText = survey.question(forStep: id)?.input(in: context) { return true }
+            return false
+        }
+        var texts = [[String]](repeating: [], count: steps.count)
         var statuses: [ResponseStatus: Int] = [:]
         var pathCounts: [[String]: Int] = [:]
         var count = 0
@@ -79,25 +89,26 @@ public struct SurveyReport: Sendable {
             if timed.count < Self.timingLimit, response.status.isFinal { timed.append(response) }
             statuses[response.status, default: 0] += 1
             if response.status == .completed { pathCounts[response.path, default: 0] += 1 }
-            for step in steps {
-                if let value = response.answers[step], !value.isNull { answers[step, default: []].append(value) }
+            for (index, step) in steps.enumerated() {
+                guard let value = response.answers[step], !value.isNull else { continue }
+                tallies[index].add(value)
+                if freeText[index], texts[index].count < Self.textLimit, let text = value.stringValue {
+                    texts[index].append(text)
+                }
             }
         }
         let funnel = FunnelReport(counts: try store.funnelCounts(survey: survey.id), survey: survey)
         var rows: [String: FunnelReport.StepRow] = [:]
         for unit in funnel.units { for row in unit.steps { rows[row.stepID] = row } }
-        questions = steps.compactMap { id in
+        questions = steps.enumerated().compactMap { index, id in
             guard let question = survey.question(forStep: id) else { return nil }
-            let given = answers[id] ?? []
-            var texts: [String] = []
-            if case .freeText = question.input(in: context) {
-                texts = given.prefix(Self.textLimit).compactMap(\.stringValue)
-            }
             let title = survey.stepDefinition(id)?.title.map { context.text($0) } ?? id
             let row = rows[id]
             return Question(
-                stepID: id, title: title, typeID: question.typeID, summary: question.summarize(given, in: context),
-                texts: texts, seen: row?.seen ?? 0, answered: row?.answered ?? 0, dismissed: row?.dismissed ?? 0)
+                stepID: id, title: title, typeID: question.typeID,
+                summary: question.summarize(tallies[index], in: context), texts: texts[index],
+                otherTexts: Self.otherTexts(tallies[index], input: question.input(in: context)),
+                seen: row?.seen ?? 0, answered: row?.answered ?? 0, dismissed: row?.dismissed ?? 0)
         }
         let dwell = try Self.dwellTimes(of: timed, survey: survey, store: store)
         units = funnel.units.map {
@@ -147,6 +158,29 @@ public struct SurveyReport: Sendable {
         return times
     }
 
+    /// The answers of a choice question with an "Other" choice that are none of its choices: the
+    /// texts respondents wrote, grouped by their text ignoring case and surrounding space.
+    static func otherTexts(_ tally: AnswerTally, input: InputPrimitive) -> [(text: String, count: Int)] {
+        let choices: [Choice]
+        switch input {
+        case .singleChoice(let choice), .multipleChoice(let choice): choices = choice.choices
+        default: return []
+        }
+        guard choices.contains(where: \.isOther) else { return [] }
+        let known = Set(choices.map(\.value))
+        var groups: [String: (text: String, count: Int)] = [:]
+        for entry in tally.entries {
+            for value in entry.answer.arrayValue ?? [entry.answer] {
+                guard let text = value.stringValue, !known.contains(text) else { continue }
+                let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !trimmed.isEmpty else { continue }
+                let key = trimmed.lowercased()
+                groups[key] = (groups[key]?.text ?? trimmed, (groups[key]?.count ?? 0) + entry.count)
+            }
+        }
+        return groups.values.sorted { ($0.count, $1.text) > ($1.count, $0.text) }.prefix(Self.textLimit).map { $0 }
+    }
+
     static func median(_ values: [Double]) -> Double? {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
@@ -173,11 +207,15 @@ public struct SurveyReport: Sendable {
                         "stepId": .string(question.stepID), "title": .string(question.title),
                         "type": .string(question.typeID), "answered": .number(Double(question.summary.answered)),
                         "buckets": .array(
-                            question.summary.buckets.map {
-                                [
-                                    "value": .string($0.value), "label": .string($0.label),
-                                    "count": .number(Double($0.count)), "percentage": number($0.percentage),
+                            question.summary.buckets.map { bucket in
+                                var members: [String: JSONValue] = [
+                                    "value": .string(bucket.value), "label": .string(bucket.label),
+                                    "count": .number(Double(bucket.count)), "percentage": number(bucket.percentage),
                                 ]
+                                if let group = bucket.group { members["group"] = .string(group) }
+                                if let label = bucket.groupLabel { members["groupLabel"] = .string(label) }
+                                if let mean = bucket.mean { members["averagePosition"] = number(mean) }
+                                return .object(members)
                             }),
                         "funnel": [
                             "seen": .number(Double(question.seen)), "answered": .number(Double(question.answered)),
@@ -191,6 +229,10 @@ public struct SurveyReport: Sendable {
                         members[key] = number(value)
                     }
                     if !question.texts.isEmpty { members["texts"] = .array(question.texts.map(JSONValue.string)) }
+                    if !question.otherTexts.isEmpty {
+                        members["otherTexts"] = .array(
+                            question.otherTexts.map { ["text": .string($0.text), "count": .number(Double($0.count))] })
+                    }
                     return .object(members)
                 }),
             "units": .array(

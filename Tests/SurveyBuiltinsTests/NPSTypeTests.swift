@@ -56,6 +56,7 @@ struct NPSTypeTests {
         #expect(byValue["passives"]?.count == 1)
         #expect(byValue["detractors"]?.count == 2)
         #expect(byValue["nps-score"]?.count == 6)
+        #expect(summary.buckets.map(\.group) == Array(repeating: nil, count: 11) + ["nps", "nps", "nps", "score"])
         let score = try #require(byValue["nps-score"]?.percentage)
         #expect(abs(score - 50.0 / 3.0) < 1e-9)
         #expect(summary.mean == 43.0 / 6.0)

@@ -65,6 +65,8 @@ struct RankingTypeTests {
         #expect(summary.buckets.map(\.count) == [1, 0, 2])
         #expect(summary.buckets[2].percentage == 200.0 / 3.0)
         #expect(RankingType.meanRanks(of: answers) == ["speed": 4.0 / 3.0, "price": 2, "quality": 8.0 / 3.0])
+        // Each item's average position travels with its bucket, for reports.
+        #expect(summary.buckets.map(\.mean) == [2, 8.0 / 3.0, 4.0 / 3.0])
     }
 
     @Test func normalizeIsIdempotent() throws {

@@ -176,7 +176,7 @@ import Testing
         "section", "/section", "code", "/code", "bdi", "/bdi", "figure", "/figure", "svg", "/svg", "desc", "/desc",
         "text", "/text", "rect", "details", "/details", "summary", "/summary", "table", "/table", "thead", "/thead",
         "tbody", "/tbody", "tr", "/tr", "th", "/th", "td", "/td", "div", "/div", "label", "/label", "input", "ul",
-        "/ul", "li", "/li", "script", "/script",
+        "/ul", "li", "/li", "script", "/script", "h3", "/h3", "/rect",
     ]
 
     @Test(arguments: attacks)
@@ -201,5 +201,81 @@ import Testing
         // The text is still there, escaped, and isolated from the page's direction.
         #expect(html.contains("<bdi>\(HTMLReport.escape(attack))</bdi>"))
         #expect(html.contains("<bdi>\(HTMLReport.escape(surveyText))</bdi>"))
+    }
+
+    /// A survey of the kinds whose summaries are more than one distribution.
+    static let kindsSurvey = """
+        {"formatVersion": 1, "id": "kinds", "title": "Kinds", "steps": [
+          {"id": "pet", "type": "single-choice", "title": "Pet",
+           "options": {"choices": ["cat", "dog"], "other": true}},
+          {"id": "nps", "type": "nps", "title": "Recommend?"},
+          {"id": "grid", "type": "matrix", "title": "Rate us",
+           "options": {"rows": [{"value": "price", "label": "Price"}, {"value": "speed", "label": "Speed"}],
+                       "columns": ["low", "high"]}},
+          {"id": "rank", "type": "ranking", "title": "Rank", "options": {"items": ["a", "b", "c"]}}]}
+        """
+
+    static func kindsStore(_ answers: [[String: JSONValue]]) throws -> InMemoryResponseStore {
+        let store = InMemoryResponseStore()
+        let at = Date(timeIntervalSince1970: 1_790_000_000)
+        for (index, given) in answers.enumerated() {
+            try store.write(
+                ResponseWrite(
+                    response: Response(
+                        id: .make(at: at.addingTimeInterval(Double(index))), respondentID: "r\(index)",
+                        surveyID: "kinds", surveyVersion: nil, locale: "en", seed: 0, today: "2026-12-02",
+                        status: .completed, createdAt: at.addingTimeInterval(Double(index)), updatedAt: at,
+                        completedAt: at, path: ["pet", "nps", "grid", "rank"], answers: given, actionCount: 1)))
+        }
+        return store
+    }
+
+    @Test func npsMatrixRankingAndOtherTextsHaveTheirOwnCharts() throws {
+        let survey = try SurveyLoader(registry: .builtins()).load(text: Self.kindsSurvey)
+        let attack = "<script>alert(1)</script>"
+        let store = try Self.kindsStore([
+            ["pet": "Hamster", "nps": 10, "grid": ["price": "low", "speed": "high"], "rank": ["b", "a", "c"]],
+            ["pet": " hamster ", "nps": 9, "grid": ["price": "low"], "rank": ["b", "c", "a"]],
+            ["pet": .string(attack), "nps": 0, "grid": ["price": "high"], "rank": ["a", "b", "c"]],
+            ["pet": "cat", "nps": 7],
+        ])
+        let report = try SurveyReport(survey: survey, store: store)
+        let pet = try #require(report.questions.first { $0.stepID == "pet" })
+        // "Other" texts grouped ignoring case and surrounding space, most frequent first.
+        #expect(pet.otherTexts.map(\.text) == ["Hamster", attack] && pet.otherTexts.map(\.count) == [2, 1])
+        let rank = try #require(report.questions.first { $0.stepID == "rank" })
+        #expect(rank.summary.buckets.map(\.mean) == [2, 4.0 / 3.0, 8.0 / 3.0])
+        let html = HTMLReport.page(report)
+        // NPS: the score (2 promoters, 1 passive, 1 detractor of 4: +25.0) and one stacked bar.
+        #expect(html.contains("Net Promoter Score: <b>+25.0</b>"))
+        #expect(html.contains("id=\"chart-1-nps\"") && html.contains("Detractors (0–6): 1 (25.0 %)"))
+        // The matrix: rows × columns, as a table and a stacked bar per row.
+        #expect(html.contains("id=\"chart-2-matrix\""))
+        #expect(html.contains("<tr><th scope=\"row\"><bdi>Price</bdi></th><td>2 (66.7 %)</td><td>1 (33.3 %)</td></tr>"))
+        // The ranking: first places and the average position of each item.
+        #expect(
+            html.contains("id=\"chart-3-positions\"")
+                && html.contains("<desc id=\"chart-3-positions-desc\">a: 2; b: 1.33; c: 2.67</desc>"))
+        #expect(!html.contains(attack) && html.contains(HTMLReport.escape(attack)))
+        for tag in Self.tags(html) { #expect(Self.ownElements.contains(tag.name), "<\(tag.name)>") }
+        // JSON carries the same: the groups, the means and the other texts.
+        let questions = try #require(report.json["questions"]?.arrayValue)
+        #expect(questions[0]["otherTexts"]?.arrayValue?.first?["count"] == 2)
+        #expect(questions[1]["buckets"]?.arrayValue?.last?["group"] == "score")
+        #expect(questions[3]["buckets"]?.arrayValue?[1]["averagePosition"] == .number(1.333))
+    }
+
+    /// The report streams: its counts are exact over many responses (a tally per question, not a list).
+    @Test func countsStayExactOverManyResponses() throws {
+        let survey = try SurveyLoader(registry: .builtins()).load(text: Self.kindsSurvey)
+        let answers: [[String: JSONValue]] = (0..<3_000).map { index in
+            ["pet": index % 3 == 0 ? "cat" : "dog", "nps": .number(Double(index % 11))]
+        }
+        let report = try SurveyReport(survey: survey, store: try Self.kindsStore(answers))
+        let pet = try #require(report.questions.first { $0.stepID == "pet" })
+        #expect(pet.summary.buckets.map(\.count) == [1_000, 2_000, 0])
+        let nps = try #require(report.questions.first { $0.stepID == "nps" })
+        #expect(nps.summary.answered == 3_000 && nps.summary.median == 5)
+        #expect(nps.summary.buckets.prefix(11).allSatisfy { $0.count == 273 || $0.count == 272 })
     }
 }

@@ -58,12 +58,27 @@ public struct AnswerSummary: Sendable, Hashable {
         public var count: Int
         /// Share of answered responses, 0…100.
         public var percentage: Double
+        /// The part of the summary the bucket belongs to, when it is not the main distribution: a
+        /// matrix row's value (its buckets are that row's columns), `"nps"` for an NPS question's
+        /// promoters, passives and detractors, `"score"` for a headline figure (the NPS score,
+        /// in ``percentage``). Reports draw each group as its own chart or table row.
+        public var group: String?
+        /// The group's label (a matrix row's text).
+        public var groupLabel: String?
+        /// A mean that belongs to the bucket: a ranking item's average position (1 = first).
+        public var mean: Double?
 
-        public init(value: String, label: String, count: Int, percentage: Double) {
+        public init(
+            value: String, label: String, count: Int, percentage: Double, group: String? = nil,
+            groupLabel: String? = nil, mean: Double? = nil
+        ) {
             self.value = value
             self.label = label
             self.count = count
             self.percentage = percentage
+            self.group = group
+            self.groupLabel = groupLabel
+            self.mean = mean
         }
     }
 

@@ -71,21 +71,23 @@ extension InputPrimitive {
     /// Summarises answers generically: counts per choice or value; mean, median, minimum and
     /// maximum for numbers; `answered` only for free text and composites.
     public func summarize(_ answers: [JSONValue]) -> AnswerSummary {
-        let answered = answers.filter { !$0.isEmptyAnswer }
-        let total = answered.count
+        summarize(AnswerTally(answers))
+    }
+
+    /// ``summarize(_:)-([JSONValue])`` over a tally of the answers.
+    public func summarize(_ tally: AnswerTally) -> AnswerSummary {
+        let total = tally.answered
         func percent(_ count: Int) -> Double { total == 0 ? 0 : Double(count) * 100 / Double(total) }
         switch self {
         case .singleChoice(let input), .multipleChoice(let input):
-            var counts: [String: Int] = [:]
-            var otherCount = 0
             let known = Set(input.choices.map(\.value))
-            for answer in answered {
-                let values: [JSONValue] = answer.arrayValue ?? [answer]
-                for value in values {
+            let counts = tally.counts { answer in
+                (answer.arrayValue ?? [answer]).map { value in
                     let key = value.stringValue ?? value.displayText
-                    if known.contains(key) { counts[key, default: 0] += 1 } else { otherCount += 1 }
+                    return known.contains(key) ? key : Optional<String>.none
                 }
             }
+            let otherCount = counts[nil] ?? 0
             var buckets = input.choices.filter { !$0.isOther }.map {
                 AnswerSummary.Bucket(
                     value: $0.value, label: $0.label, count: counts[$0.value] ?? 0,
@@ -97,8 +99,9 @@ extension InputPrimitive {
             }
             return AnswerSummary(answered: total, buckets: buckets)
         case .boolean(let input):
-            let yes = answered.filter { $0.boolValue == true }.count
-            let no = answered.filter { $0.boolValue == false }.count
+            let counts = tally.counts { answer in answer.boolValue.map { [$0] } ?? [] }
+            let yes = counts[true] ?? 0
+            let no = counts[false] ?? 0
             return AnswerSummary(
                 answered: total,
                 buckets: [
@@ -107,20 +110,17 @@ extension InputPrimitive {
                 ],
                 mean: total == 0 ? nil : Double(yes) / Double(total))
         case .number:
-            let numbers = answered.compactMap(\.numberValue).sorted()
-            var counts: [Double: Int] = [:]
-            for number in numbers { counts[number, default: 0] += 1 }
-            let buckets = counts.keys.sorted().map { key in
+            let numbers = tally.numbers()
+            let buckets = numbers.counts.keys.sorted().map { key in
                 AnswerSummary.Bucket(
-                    value: JSONValue.format(number: key), label: JSONValue.format(number: key), count: counts[key] ?? 0,
-                    percentage: percent(counts[key] ?? 0))
+                    value: JSONValue.format(number: key), label: JSONValue.format(number: key),
+                    count: numbers.counts[key] ?? 0, percentage: percent(numbers.counts[key] ?? 0))
             }
             return AnswerSummary(
-                answered: total, buckets: buckets, mean: Self.mean(numbers), median: Self.median(numbers),
-                minimum: numbers.first, maximum: numbers.last)
+                answered: total, buckets: buckets, mean: numbers.mean, median: numbers.median,
+                minimum: numbers.minimum, maximum: numbers.maximum)
         case .date:
-            var counts: [String: Int] = [:]
-            for answer in answered { counts[answer.displayText, default: 0] += 1 }
+            let counts = tally.counts { [$0.displayText] }
             return AnswerSummary(
                 answered: total,
                 buckets: counts.keys.sorted().map {

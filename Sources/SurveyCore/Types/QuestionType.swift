@@ -57,8 +57,16 @@ public protocol QuestionType: Sendable {
     func parse(line: String, options: Options, in context: PresentationContext) throws(AnswerError) -> JSONValue
 
     /// Summarises the answers of many responses. The default counts values and, for numbers,
-    /// computes mean and median.
+    /// computes mean and median (``InputPrimitive/summarize(_:)-([JSONValue])``).
     func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary
+
+    /// Summarises the answers of many responses given as the distinct answers with how many gave
+    /// each: what the engine calls (a report streams a million responses through one tally per
+    /// question). The default hands ``AnswerTally/answers`` to ``summarize(_:options:in:)-([JSONValue],_,_)``,
+    /// so a type needs only one of the two; implement this one when the answers of many responses are
+    /// many (it then costs one step per distinct answer), or adopt ``SummarizedByInput`` for the
+    /// default summary at that cost.
+    func summarize(_ answers: AnswerTally, options: Options, in context: PresentationContext) -> AnswerSummary
 
     /// Whether `answer` counts as "no answer" for the required check. The default treats `null`,
     /// empty strings, empty arrays and objects whose values are all empty as empty.
@@ -128,7 +136,11 @@ extension QuestionType {
     }
 
     public func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
-        input(for: options, in: context).summarize(answers)
+        input(for: options, in: context).summarize(AnswerTally(answers))
+    }
+
+    public func summarize(_ answers: AnswerTally, options: Options, in context: PresentationContext) -> AnswerSummary {
+        summarize(answers.answers, options: options, in: context)
     }
 
     public func isEmpty(_ answer: JSONValue, options: Options) -> Bool {
@@ -221,4 +233,24 @@ public struct PresentationContext: Sendable {
 
     /// English, for reports and load-time checks.
     public static let english = PresentationContext(locale: "en", defaultLocale: "en")
+}
+
+/// A question type whose summary is its input primitive's (``InputPrimitive/summarize(_:)-(AnswerTally)``),
+/// computed straight from a tally: adopt it instead of writing either `summarize`.
+public protocol SummarizedByInput: QuestionType {}
+
+extension SummarizedByInput {
+    public func summarize(_ answers: AnswerTally, options: Options, in context: PresentationContext) -> AnswerSummary {
+        input(for: options, in: context).summarize(answers)
+    }
+}
+
+/// A question type that implements the tally form of `summarize` only: its list form tallies the
+/// list and calls it.
+public protocol SummarizesTallies: QuestionType {}
+
+extension SummarizesTallies {
+    public func summarize(_ answers: [JSONValue], options: Options, in context: PresentationContext) -> AnswerSummary {
+        summarize(AnswerTally(answers), options: options, in: context)
+    }
 }

@@ -127,9 +127,13 @@ public struct ConfiguredQuestion: Sendable {
     public func parse(line: String, in context: PresentationContext) throws(AnswerError) -> JSONValue {
         try box.parse(line: line, in: context)
     }
-    /// Summarises many answers.
-    public func summarize(_ answers: [JSONValue], in context: PresentationContext) -> AnswerSummary {
+    /// Summarises many answers, given as a tally (``QuestionType/summarize(_:options:in:)``).
+    public func summarize(_ answers: AnswerTally, in context: PresentationContext) -> AnswerSummary {
         box.summarize(answers, in: context)
+    }
+    /// Summarises a plain list of answers.
+    public func summarize(_ answers: [JSONValue], in context: PresentationContext) -> AnswerSummary {
+        box.summarize(AnswerTally(answers), in: context)
     }
     /// Whether `answer` counts as no answer.
     public func isEmpty(_ answer: JSONValue) -> Bool { box.isEmpty(answer) }
@@ -157,7 +161,7 @@ class AnyQuestionBox: @unchecked Sendable {
         .whole(.array(current.replacingEntry(at: index, with: entry)))
     }
     func parse(line: String, in context: PresentationContext) throws(AnswerError) -> JSONValue { .string(line) }
-    func summarize(_ answers: [JSONValue], in context: PresentationContext) -> AnswerSummary {
+    func summarize(_ answers: AnswerTally, in context: PresentationContext) -> AnswerSummary {
         AnswerSummary(answered: answers.count)
     }
     func isEmpty(_ answer: JSONValue) -> Bool { answer.isEmptyAnswer }
@@ -194,7 +198,7 @@ final class QuestionBox<T: QuestionType>: AnyQuestionBox, @unchecked Sendable {
     override func parse(line: String, in context: PresentationContext) throws(AnswerError) -> JSONValue {
         try type.parse(line: line, options: options, in: context)
     }
-    override func summarize(_ answers: [JSONValue], in context: PresentationContext) -> AnswerSummary {
+    override func summarize(_ answers: AnswerTally, in context: PresentationContext) -> AnswerSummary {
         type.summarize(answers, options: options, in: context)
     }
     override func isEmpty(_ answer: JSONValue) -> Bool { type.isEmpty(answer, options: options) }
