@@ -158,6 +158,11 @@ func runStoreBench(_ arguments: Arguments) throws(BenchError) {
         out.set("funnel_completed", report?.completed ?? 0)
         // The report (issue 14's scale target): every response streamed once, one tally per question.
         do {
+            // The store's share: the same responses read and decoded, nothing done with them.
+            let scan0 = nowNs()
+            var scanned = 0
+            try store.forEachResponse(matching: ResponseQuery(surveyID: survey.id)) { _ in scanned += 1 }
+            out.set("report_scan_s", rounded(Double(nowNs() - scan0) / 1e9, 2))
             let before = currentRSSMB()
             let t0 = nowNs()
             let report = try SurveyReport(survey: survey, store: store)

@@ -61,10 +61,17 @@ public struct SurveyReport: Sendable {
 
     /// The report of `survey` over the responses of `store` that `query` selects (its survey id is
     /// set to the survey's), with texts in `locale`.
+    ///
+    /// The responses stream past once, each question's answers going into a tally (the memory of its
+    /// distinct answers, never of the responses). When the store can split the selection
+    /// (``ResponseStore/split(_:into:minimumPartSize:)``), up to `parallelism` parts of at least
+    /// `minimumPartSize` responses are read at once on their own threads and their tallies merged;
+    /// the result is the same as reading them in one go.
     /// - Throws: the store's error.
-    public init(survey: Survey, store: any ResponseStore, query: ResponseQuery = ResponseQuery(), locale: String? = nil)
-        throws
-    {
+    public init(
+        survey: Survey, store: any ResponseStore, query: ResponseQuery = ResponseQuery(), locale: String? = nil,
+        parallelism: Int = ProcessInfo.processInfo.activeProcessorCount, minimumPartSize: Int = 50_000
+    ) throws {
         var query = query
         query.surveyID = survey.id
         let locale = locale ?? survey.definition.defaultLocale
@@ -72,31 +79,25 @@ public struct SurveyReport: Sendable {
         let steps = survey.stepIDs.filter { id in
             survey.isSwitchedOn(id) && (survey.question(forStep: id)?.collectsAnswer ?? false)
         }
-        // One tally per question, filled as the responses stream past: the memory of the distinct
-        // answers, never of the responses.
-        var tallies = [AnswerTally](repeating: AnswerTally(), count: steps.count)
         let freeText = steps.map { id in
             if case .freeText = survey.question(forStep: id)?.input(in: context) { return true }
             return false
         }
-        var texts = [[String]](repeating: [], count: steps.count)
-        var statuses: [ResponseStatus: Int] = [:]
-        var pathCounts: [[String]: Int] = [:]
-        var count = 0
-        var timed: [Response] = []
-        try store.forEachResponse(matching: query) { response in
-            count += 1
-            if timed.count < Self.timingLimit, response.status.isFinal { timed.append(response) }
-            statuses[response.status, default: 0] += 1
-            if response.status == .completed { pathCounts[response.path, default: 0] += 1 }
-            for (index, step) in steps.enumerated() {
-                guard let value = response.answers[step], !value.isNull else { continue }
-                tallies[index].add(value)
-                if freeText[index], texts[index].count < Self.textLimit, let text = value.stringValue {
-                    texts[index].append(text)
-                }
+        let parts = try store.split(query, into: max(1, parallelism), minimumPartSize: minimumPartSize)
+        var partials = [Result<Partial, any Error>](
+            repeating: .success(Partial(steps: steps.count)), count: parts.count)
+        if parts.count == 1 {
+            partials[0] = Result { try Partial(store: store, query: parts[0], steps: steps, freeText: freeText) }
+        } else {
+            let results = PartialResults(count: parts.count)
+            DispatchQueue.concurrentPerform(iterations: parts.count) { index in
+                results.set(
+                    index, Result { try Partial(store: store, query: parts[index], steps: steps, freeText: freeText) })
             }
+            partials = results.values
         }
+        var scan = Partial(steps: steps.count)
+        for partial in partials { scan.append(try partial.get()) }
         let funnel = FunnelReport(counts: try store.funnelCounts(survey: survey.id), survey: survey)
         var rows: [String: FunnelReport.StepRow] = [:]
         for unit in funnel.units { for row in unit.steps { rows[row.stepID] = row } }
@@ -106,27 +107,84 @@ public struct SurveyReport: Sendable {
             let row = rows[id]
             return Question(
                 stepID: id, title: title, typeID: question.typeID,
-                summary: question.summarize(tallies[index], in: context), texts: texts[index],
-                otherTexts: Self.otherTexts(tallies[index], input: question.input(in: context)),
+                summary: question.summarize(scan.tallies[index], in: context), texts: scan.texts[index],
+                otherTexts: Self.otherTexts(scan.tallies[index], input: question.input(in: context)),
                 seen: row?.seen ?? 0, answered: row?.answered ?? 0, dismissed: row?.dismissed ?? 0)
         }
-        let dwell = try Self.dwellTimes(of: timed, survey: survey, store: store)
+        let dwell = try Self.dwellTimes(of: scan.timed, survey: survey, store: store)
         units = funnel.units.map {
             Unit(
                 unitID: $0.unitID, reached: $0.reached, stopped: $0.stopped,
                 medianSeconds: dwell[$0.unitID].flatMap(Self.median))
         }
-        paths = pathCounts.sorted {
+        paths = scan.pathCounts.sorted {
             ($0.value, $1.key.joined(separator: ",")) > ($1.value, $0.key.joined(separator: ","))
         }
         .prefix(Self.pathLimit).map { ($0.key, $0.value) }
         surveyID = survey.id
         title = context.text(survey.definition.title)
         self.locale = locale
-        responses = count
-        self.statuses = statuses
+        responses = scan.count
+        statuses = scan.statuses
         invitations = funnel.invitations
         completed = funnel.completed
+    }
+
+    /// What one part of the responses gives, in the order they were read.
+    struct Partial: Sendable {
+        var tallies: [AnswerTally]
+        var texts: [[String]]
+        var statuses: [ResponseStatus: Int] = [:]
+        var pathCounts: [[String]: Int] = [:]
+        var count = 0
+        var timed: [Response] = []
+
+        init(steps: Int) {
+            tallies = Array(repeating: AnswerTally(), count: steps)
+            texts = Array(repeating: [], count: steps)
+        }
+
+        /// Reads the responses `query` selects.
+        init(store: any ResponseStore, query: ResponseQuery, steps: [String], freeText: [Bool]) throws {
+            self.init(steps: steps.count)
+            try store.forEachResponse(matching: query) { response in
+                count += 1
+                if timed.count < SurveyReport.timingLimit, response.status.isFinal { timed.append(response) }
+                statuses[response.status, default: 0] += 1
+                if response.status == .completed { pathCounts[response.path, default: 0] += 1 }
+                for (index, step) in steps.enumerated() {
+                    guard let value = response.answers[step], !value.isNull else { continue }
+                    tallies[index].add(value)
+                    if freeText[index], texts[index].count < SurveyReport.textLimit, let text = value.stringValue {
+                        texts[index].append(text)
+                    }
+                }
+            }
+        }
+
+        /// Adds a later part: counts add up, lists keep this part's entries first.
+        mutating func append(_ later: Partial) {
+            for index in tallies.indices {
+                tallies[index].add(later.tallies[index])
+                texts[index] += later.texts[index].prefix(max(0, SurveyReport.textLimit - texts[index].count))
+            }
+            statuses.merge(later.statuses, uniquingKeysWith: +)
+            pathCounts.merge(later.pathCounts, uniquingKeysWith: +)
+            count += later.count
+            timed += later.timed.prefix(max(0, SurveyReport.timingLimit - timed.count))
+        }
+    }
+
+    /// The parts' results, written by their threads.
+    final class PartialResults: @unchecked Sendable {
+        private let lock = NSLock()
+        private var results: [Result<Partial, any Error>]
+
+        init(count: Int) { results = Array(repeating: .success(Partial(steps: 0)), count: count) }
+
+        func set(_ index: Int, _ result: Result<Partial, any Error>) { lock.withLock { results[index] = result } }
+
+        var values: [Result<Partial, any Error>] { lock.withLock { results } }
     }
 
     /// Seconds spent on each unit, per visit, replaying each response's recorded actions: a visit

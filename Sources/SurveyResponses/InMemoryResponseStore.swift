@@ -154,6 +154,23 @@ public final class InMemoryResponseStore: ResponseStore, @unchecked Sendable {
         for response in selected { try body(response) }
     }
 
+    public func split(_ query: ResponseQuery, into parts: Int, minimumPartSize: Int) throws(StoreError)
+        -> [ResponseQuery]
+    {
+        guard parts > 1, query.limit == nil else { return [query] }
+        let times: [Date] = lock.withLock {
+            order.compactMap { headers[$0] }.filter(query.matches).map(\.createdAt).sorted()
+        }
+        let count = min(parts, times.count / max(1, minimumPartSize))
+        guard count > 1 else { return [query] }
+        var boundaries: [Date] = []
+        for part in 1..<count {
+            let at = times[times.count * part / count]
+            if at > (boundaries.last ?? .distantPast) { boundaries.append(at) }
+        }
+        return ResponseQuery.parts(of: query, between: boundaries)
+    }
+
     public func latestResponse(respondent respondentID: String, survey surveyID: String) throws(StoreError)
         -> Response?
     {

@@ -254,6 +254,21 @@ public struct ResponseQuery: Sendable, Hashable {
         self.limit = limit
     }
 
+    /// `query` cut at each of the increasing `boundaries` (creation times): the part before the first,
+    /// between each two, and from the last on (``ResponseStore/split(_:into:minimumPartSize:)``).
+    public static func parts(of query: ResponseQuery, between boundaries: [Date]) -> [ResponseQuery] {
+        var parts: [ResponseQuery] = []
+        var since = query.since
+        for boundary in boundaries + [nil] {
+            var part = query
+            part.since = since
+            part.until = boundary ?? query.until
+            parts.append(part)
+            since = boundary
+        }
+        return parts
+    }
+
     /// Whether `response` is selected (for stores that filter in memory).
     public func matches(_ response: Response) -> Bool {
         if let surveyID, response.surveyID != surveyID { return false }

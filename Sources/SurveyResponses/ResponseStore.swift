@@ -37,6 +37,13 @@ public protocol ResponseStore: AnyObject, Sendable {
     /// Calls `body` for each selected response, oldest first, without loading them all at once.
     func forEachResponse(matching query: ResponseQuery, _ body: (Response) throws -> Void) throws
 
+    /// Splits what `query` selects into at most `parts` consecutive queries by creation time, each of
+    /// at least `minimumPartSize` responses, so that they can be read at once on several threads:
+    /// every response of a part was created before (or with the same time and a smaller id than)
+    /// every response of the next, and together they select exactly what `query` does. A query with
+    /// a limit is not split. The default does not split (returns `[query]`).
+    func split(_ query: ResponseQuery, into parts: Int, minimumPartSize: Int) throws(StoreError) -> [ResponseQuery]
+
     /// The most recently created response of `respondentID` to `surveyID`.
     func latestResponse(respondent respondentID: String, survey surveyID: String) throws(StoreError) -> Response?
 
@@ -73,6 +80,12 @@ public protocol ResponseStore: AnyObject, Sendable {
 extension ResponseStore {
     public func write(batch writes: [ResponseWrite]) throws(StoreError) {
         for write in writes { try self.write(write) }
+    }
+
+    public func split(_ query: ResponseQuery, into parts: Int, minimumPartSize: Int) throws(StoreError)
+        -> [ResponseQuery]
+    {
+        [query]
     }
 
     /// The selected responses, oldest first.

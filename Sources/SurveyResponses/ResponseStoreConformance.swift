@@ -262,6 +262,38 @@ public struct ResponseStoreConformance: Sendable {
             try context.expect(try ids(ResponseQuery(surveyID: survey, limit: 2)) == [10, 20], "a limit")
             try context.expect(try ids(ResponseQuery(surveyID: survey, statuses: [])) == [], "no statuses, nothing")
         },
+        Check(name: "splits a selection into consecutive parts that together select it") { context in
+            // 12 responses at 6 times (two per minute, so ties sit on the boundaries), and one of
+            // another survey.
+            var written: [ResponseID] = []
+            for minute in 0..<12 {
+                let response = context.makeResponse(
+                    minutes: Double(minute / 2), status: minute % 3 == 0 ? .completed : .inProgress)
+                try context.store.write(ResponseWrite(response: response))
+                written.append(response.id)
+            }
+            try context.store.write(ResponseWrite(response: context.makeResponse(survey: context.surveyID + "-x")))
+            let whole = try context.store.responses(matching: ResponseQuery(surveyID: context.surveyID)).map(\.id)
+            for (query, parts, minimum) in [
+                (ResponseQuery(surveyID: context.surveyID), 3, 2), (ResponseQuery(surveyID: context.surveyID), 8, 1),
+                (ResponseQuery(surveyID: context.surveyID, statuses: [.inProgress]), 2, 1),
+                (ResponseQuery(surveyID: context.surveyID, since: context.at(60), until: context.at(240)), 4, 1),
+            ] {
+                let expected = try context.store.responses(matching: query).map(\.id)
+                let split = try context.store.split(query, into: parts, minimumPartSize: minimum)
+                try context.expect(split.count <= parts, "at most \(parts) parts, got \(split.count)")
+                let joined = try split.flatMap { try context.store.responses(matching: $0).map(\.id) }
+                try context.expect(joined == expected, "the parts, one after another, select \(query): \(joined)")
+            }
+            try context.expect(
+                try context.store.split(ResponseQuery(surveyID: context.surveyID), into: 4, minimumPartSize: 100)
+                    .count == 1, "parts smaller than the minimum are not made")
+            try context.expect(
+                try context.store.split(
+                    ResponseQuery(surveyID: context.surveyID, limit: 5), into: 4, minimumPartSize: 1)
+                    == [ResponseQuery(surveyID: context.surveyID, limit: 5)], "a query with a limit is not split")
+            try context.expect(Set(whole) == Set(written), "the survey's 12 responses, no other")
+        },
         Check(name: "finds a respondent's latest and last finished response") { context in
             let respondent = "latest-\(context.namespace)"
             var first = context.makeResponse(respondent: respondent, minutes: 1, status: .completed)

@@ -393,6 +393,48 @@ public final class SQLiteResponseStore: ResponseStore, @unchecked Sendable {
     }
 
     public func forEachResponse(matching query: ResponseQuery, _ body: (Response) throws -> Void) throws {
+        var (sql, parameters) = Self.selection(query)
+        sql = "SELECT \(ResponseCodec.responseColumns) FROM responses" + sql + " ORDER BY created_at, id"
+        if let limit = query.limit {
+            sql += " LIMIT ?"
+            parameters.append(.integer(Int64(limit)))
+        }
+        // A dedicated connection streams the rows without holding the write lock of this one.
+        let reader = try SQLiteConnection(path: path, name: name)
+        sqlite3_busy_timeout(reader.handle, 10_000)
+        try reader.execute("BEGIN")
+        defer { try? reader.execute("COMMIT") }
+        try reader.query(sql, parameters) { row in try body(try readResponse(row)) }
+    }
+
+    public func split(_ query: ResponseQuery, into parts: Int, minimumPartSize: Int) throws(StoreError)
+        -> [ResponseQuery]
+    {
+        guard parts > 1, query.limit == nil else { return [query] }
+        let (selection, parameters) = Self.selection(query)
+        let reader = try SQLiteConnection(path: path, name: name)
+        sqlite3_busy_timeout(reader.handle, 10_000)
+        try reader.execute("BEGIN")
+        defer { try? reader.execute("COMMIT") }
+        let total = Int(
+            try reader.first("SELECT count(*) FROM responses" + selection, parameters) { row throws(StoreError) in
+                row.integer(0)
+            } ?? 0)
+        let count = min(parts, total / max(1, minimumPartSize))
+        guard count > 1 else { return [query] }
+        var boundaries: [Int64] = []
+        for part in 1..<count {
+            let at = try reader.first(
+                "SELECT created_at FROM responses" + selection + " ORDER BY created_at LIMIT 1 OFFSET ?",
+                parameters + [.integer(Int64(total * part / count))]
+            ) { row throws(StoreError) in row.integer(0) }
+            if let at, at > (boundaries.last ?? .min) { boundaries.append(at) }
+        }
+        return ResponseQuery.parts(of: query, between: boundaries.map(ResponseCodec.date(milliseconds:)))
+    }
+
+    /// The `WHERE` clause (with a leading space, or empty) and its parameters for `query`, without its limit.
+    static func selection(_ query: ResponseQuery) -> (String, [SQLiteValue]) {
         var conditions: [String] = []
         var parameters: [SQLiteValue] = []
         if let survey = query.surveyID {
@@ -425,19 +467,7 @@ public final class SQLiteResponseStore: ResponseStore, @unchecked Sendable {
             conditions.append("locale = ?")
             parameters.append(.text(locale))
         }
-        var sql = "SELECT \(ResponseCodec.responseColumns) FROM responses"
-        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        sql += " ORDER BY created_at, id"
-        if let limit = query.limit {
-            sql += " LIMIT ?"
-            parameters.append(.integer(Int64(limit)))
-        }
-        // A dedicated connection streams the rows without holding the write lock of this one.
-        let reader = try SQLiteConnection(path: path, name: name)
-        sqlite3_busy_timeout(reader.handle, 10_000)
-        try reader.execute("BEGIN")
-        defer { try? reader.execute("COMMIT") }
-        try reader.query(sql, parameters) { row in try body(try readResponse(row)) }
+        return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), parameters)
     }
 
     public func latestResponse(respondent respondentID: String, survey surveyID: String) throws(StoreError)

@@ -278,4 +278,22 @@ import Testing
         #expect(nps.summary.answered == 3_000 && nps.summary.median == 5)
         #expect(nps.summary.buckets.prefix(11).allSatisfy { $0.count == 273 || $0.count == 272 })
     }
+
+    /// Read in parts on several threads, the report is the one read in one go.
+    @Test func aReportReadInPartsIsTheSameAsInOneGo() throws {
+        let survey = try SurveyLoader(registry: .builtins()).load(text: Self.kindsSurvey)
+        let answers: [[String: JSONValue]] = (0..<1_500).map { index in
+            let pet: JSONValue =
+                index % 7 == 0 ? .string("other \(index % 13)") : .string(index % 2 == 0 ? "cat" : "dog")
+            let rank: JSONValue = index % 2 == 0 ? ["a", "b", "c"] : ["c", "a", "b"]
+            return ["pet": pet, "nps": .number(Double(index * 7 % 11)), "rank": rank]
+        }
+        let store = try Self.kindsStore(answers)
+        let whole = try SurveyReport(survey: survey, store: store, parallelism: 1)
+        let parts = try store.split(ResponseQuery(surveyID: "kinds"), into: 3, minimumPartSize: 100)
+        #expect(parts.count == 3)
+        let split = try SurveyReport(survey: survey, store: store, parallelism: 3, minimumPartSize: 100)
+        #expect(split.json == whole.json)
+        #expect(split.responses == 1_500)
+    }
 }
