@@ -27,7 +27,7 @@ are stable; the messages exist in the engine's 10 locales.
 
 """
 
-DECLARATION = re.compile(r"^public struct (\w+): QuestionType \{", re.M)
+DECLARATION = re.compile(r"^public struct (\w+): (?:QuestionType|SummarizedByInput|SummarizesTallies) \{", re.M)
 TYPE_ID = re.compile(r'public var typeID: String \{ "([^"]+)" \}')
 
 
