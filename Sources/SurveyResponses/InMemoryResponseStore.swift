@@ -161,14 +161,8 @@ public final class InMemoryResponseStore: ResponseStore, @unchecked Sendable {
         let times: [Date] = lock.withLock {
             order.compactMap { headers[$0] }.filter(query.matches).map(\.createdAt).sorted()
         }
-        let count = min(parts, times.count / max(1, minimumPartSize))
-        guard count > 1 else { return [query] }
-        var boundaries: [Date] = []
-        for part in 1..<count {
-            let at = times[times.count * part / count]
-            if at > (boundaries.last ?? .distantPast) { boundaries.append(at) }
-        }
-        return ResponseQuery.parts(of: query, between: boundaries)
+        return ResponseQuery.split(
+            query, into: parts, minimumPartSize: minimumPartSize, total: times.count, time: { times[$0] })
     }
 
     public func latestResponse(respondent respondentID: String, survey surveyID: String) throws(StoreError)

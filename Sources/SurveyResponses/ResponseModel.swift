@@ -254,6 +254,21 @@ public struct ResponseQuery: Sendable, Hashable {
         self.limit = limit
     }
 
+    /// The parts ``ResponseStore/split(_:into:minimumPartSize:)`` gives for `query`, which selects
+    /// `total` responses: `time(k)` is the creation time of the k-th of them (from 0, oldest first).
+    /// Stores call it with their own way of finding that time.
+    public static func split<E: Error>(
+        _ query: ResponseQuery, into parts: Int, minimumPartSize: Int, total: Int, time: (Int) throws(E) -> Date?
+    ) throws(E) -> [ResponseQuery] {
+        let count = min(parts, total / max(1, minimumPartSize))
+        guard count > 1, query.limit == nil else { return [query] }
+        var boundaries: [Date] = []
+        for part in 1..<count {
+            if let at = try time(total * part / count), at > (boundaries.last ?? .distantPast) { boundaries.append(at) }
+        }
+        return self.parts(of: query, between: boundaries)
+    }
+
     /// `query` cut at each of the increasing `boundaries` (creation times): the part before the first,
     /// between each two, and from the last on (``ResponseStore/split(_:into:minimumPartSize:)``).
     public static func parts(of query: ResponseQuery, between boundaries: [Date]) -> [ResponseQuery] {

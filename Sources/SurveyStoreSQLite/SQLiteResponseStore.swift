@@ -399,12 +399,18 @@ public final class SQLiteResponseStore: ResponseStore, @unchecked Sendable {
             sql += " LIMIT ?"
             parameters.append(.integer(Int64(limit)))
         }
-        // A dedicated connection streams the rows without holding the write lock of this one.
+        let reader = try openReader()
+        defer { try? reader.execute("COMMIT") }
+        try reader.query(sql, parameters) { row in try body(try readResponse(row)) }
+    }
+
+    /// A dedicated connection in a read transaction (the caller commits it): it streams rows without
+    /// holding the write lock of this store's own connection.
+    func openReader() throws(StoreError) -> SQLiteConnection {
         let reader = try SQLiteConnection(path: path, name: name)
         sqlite3_busy_timeout(reader.handle, 10_000)
         try reader.execute("BEGIN")
-        defer { try? reader.execute("COMMIT") }
-        try reader.query(sql, parameters) { row in try body(try readResponse(row)) }
+        return reader
     }
 
     public func split(_ query: ResponseQuery, into parts: Int, minimumPartSize: Int) throws(StoreError)
@@ -412,25 +418,19 @@ public final class SQLiteResponseStore: ResponseStore, @unchecked Sendable {
     {
         guard parts > 1, query.limit == nil else { return [query] }
         let (selection, parameters) = Self.selection(query)
-        let reader = try SQLiteConnection(path: path, name: name)
-        sqlite3_busy_timeout(reader.handle, 10_000)
-        try reader.execute("BEGIN")
+        let reader = try openReader()
         defer { try? reader.execute("COMMIT") }
         let total = Int(
             try reader.first("SELECT count(*) FROM responses" + selection, parameters) { row throws(StoreError) in
                 row.integer(0)
             } ?? 0)
-        let count = min(parts, total / max(1, minimumPartSize))
-        guard count > 1 else { return [query] }
-        var boundaries: [Int64] = []
-        for part in 1..<count {
-            let at = try reader.first(
+        return try ResponseQuery.split(query, into: parts, minimumPartSize: minimumPartSize, total: total) {
+            (offset: Int) throws(StoreError) -> Date? in
+            try reader.first(
                 "SELECT created_at FROM responses" + selection + " ORDER BY created_at LIMIT 1 OFFSET ?",
-                parameters + [.integer(Int64(total * part / count))]
-            ) { row throws(StoreError) in row.integer(0) }
-            if let at, at > (boundaries.last ?? .min) { boundaries.append(at) }
+                parameters + [.integer(Int64(offset))]
+            ) { row throws(StoreError) in ResponseCodec.date(milliseconds: row.integer(0)) }
         }
-        return ResponseQuery.parts(of: query, between: boundaries.map(ResponseCodec.date(milliseconds:)))
     }
 
     /// The `WHERE` clause (with a leading space, or empty) and its parameters for `query`, without its limit.
