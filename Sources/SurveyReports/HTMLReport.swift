@@ -248,17 +248,11 @@ public enum HTMLReport {
         let barSpace = width - labelWidth - 190
         let height = row * Double(bars.count) + 8
         let largest = max(1, bars.map(\.value).max() ?? 1)
-        var svg = """
-            <figure class="chart"><svg id="\(escape(id))" role="img" aria-labelledby="\(escape(id))-title \(escape(id))-desc" viewBox="0 0 \(Int(width)) \(Int(height))" width="100%" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg">
-            <title id="\(escape(id))-title">\(escape(title))</title><desc id="\(escape(id))-desc">\(escape(alternative))</desc>
-
-            """
+        var svg = chartStart(id: id, width: width, height: height, title: title, alternative: alternative)
         for (index, bar) in bars.enumerated() {
             let y = Double(index) * row + 4
             let length = bar.value / largest * barSpace
-            let label = bar.label.count > 26 ? String(bar.label.prefix(25)) + "…" : bar.label
-            svg +=
-                "<text class=\"label\" x=\"\(Int(labelWidth - 8))\" y=\"\(format(y + 18))\" text-anchor=\"end\">\(escape(label))</text>"
+            svg += rowLabel(bar.label, x: labelWidth - 8, y: y + 18)
             svg +=
                 "<rect class=\"bar\" x=\"\(Int(labelWidth))\" y=\"\(format(y + 4))\" width=\"\(format(max(length, 1)))\" height=\"\(Int(row - 8))\" rx=\"3\"/>"
             if let overlay, index < overlay.count {
@@ -283,17 +277,12 @@ public enum HTMLReport {
         let barSpace = width - labelWidth - 16
         let legend = rows.first?.segments.map(\.label) ?? []
         let height = row * Double(rows.count) + 22 * Double((legend.count + 2) / 3) + 12
-        var svg = """
-            <figure class="chart"><svg id="\(escape(id))" class="stacked" role="img" aria-labelledby="\(escape(id))-title \(escape(id))-desc" viewBox="0 0 \(Int(width)) \(Int(height))" width="100%" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg">
-            <title id="\(escape(id))-title">\(escape(title))</title><desc id="\(escape(id))-desc">\(escape(alternative))</desc>
-
-            """
+        var svg = chartStart(
+            id: id, kind: "stacked", width: width, height: height, title: title, alternative: alternative)
         for (index, bar) in rows.enumerated() {
             let y = Double(index) * row + 4
             if !bar.label.isEmpty {
-                let label = bar.label.count > 26 ? String(bar.label.prefix(25)) + "…" : bar.label
-                svg +=
-                    "<text class=\"label\" x=\"\(Int(labelWidth - 8))\" y=\"\(format(y + 18))\" text-anchor=\"end\">\(escape(label))</text>"
+                svg += rowLabel(bar.label, x: labelWidth - 8, y: y + 18)
             }
             let total = bar.segments.reduce(0) { $0 + max(0, $1.share) }
             var x = labelWidth
@@ -312,11 +301,34 @@ public enum HTMLReport {
         for (k, label) in legend.enumerated() {
             let x = 8 + Double(k % 3) * 210
             let y = row * Double(rows.count) + 10 + Double(k / 3) * 22
-            let short = label.count > 24 ? String(label.prefix(23)) + "…" : label
+            let short = shortened(label, to: 24)
             svg +=
                 "<rect class=\"segment s\(k % 5)\" x=\"\(format(x))\" y=\"\(format(y))\" width=\"14\" height=\"14\"/><text x=\"\(format(x + 20))\" y=\"\(format(y + 12))\">\(escape(short))</text>"
         }
         return svg + "</svg></figure>\n"
+    }
+
+    /// The opening of a chart: the figure, the SVG element (of class `kind`, if any) labelled by its
+    /// title and its text alternative.
+    static func chartStart(
+        id: String, kind: String? = nil, width: Double, height: Double, title: String, alternative: String
+    ) -> String {
+        let kindAttribute = kind.map { " class=\"\(escape($0))\"" } ?? ""
+        return """
+            <figure class="chart"><svg id="\(escape(id))"\(kindAttribute) role="img" aria-labelledby="\(escape(id))-title \(escape(id))-desc" viewBox="0 0 \(Int(width)) \(Int(height))" width="100%" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg">
+            <title id="\(escape(id))-title">\(escape(title))</title><desc id="\(escape(id))-desc">\(escape(alternative))</desc>
+
+            """
+    }
+
+    /// A bar's label, right-aligned at `x`, shortened to 26 characters.
+    static func rowLabel(_ label: String, x: Double, y: Double) -> String {
+        "<text class=\"label\" x=\"\(Int(x))\" y=\"\(format(y))\" text-anchor=\"end\">\(escape(shortened(label, to: 26)))</text>"
+    }
+
+    /// `text` cut to `limit` characters, the last one an ellipsis, when it is longer.
+    static func shortened(_ text: String, to limit: Int) -> String {
+        text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
     }
 
     static func table(header: [String], rows: [[String]]) -> String {

@@ -84,20 +84,14 @@ public struct SurveyReport: Sendable {
             return false
         }
         let parts = try store.split(query, into: max(1, parallelism), minimumPartSize: minimumPartSize)
-        var partials = [Result<Partial, any Error>](
-            repeating: .success(Partial(steps: steps.count)), count: parts.count)
-        if parts.count == 1 {
-            partials[0] = Result { try Partial(store: store, query: parts[0], steps: steps, freeText: freeText) }
-        } else {
-            let results = PartialResults(count: parts.count)
-            DispatchQueue.concurrentPerform(iterations: parts.count) { index in
-                results.set(
-                    index, Result { try Partial(store: store, query: parts[index], steps: steps, freeText: freeText) })
-            }
-            partials = results.values
+        // One part runs on this thread (concurrentPerform of one iteration does not hop).
+        let results = PartialResults(count: parts.count)
+        DispatchQueue.concurrentPerform(iterations: parts.count) { index in
+            results.set(
+                index, Result { try Partial(store: store, query: parts[index], steps: steps, freeText: freeText) })
         }
         var scan = Partial(steps: steps.count)
-        for partial in partials { scan.append(try partial.get()) }
+        for partial in results.values { scan.append(try partial.get()) }
         let funnel = FunnelReport(counts: try store.funnelCounts(survey: survey.id), survey: survey)
         var rows: [String: FunnelReport.StepRow] = [:]
         for unit in funnel.units { for row in unit.steps { rows[row.stepID] = row } }
