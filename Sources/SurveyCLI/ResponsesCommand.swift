@@ -203,26 +203,23 @@ enum ResponsesCommand: Command {
         defer { sink.close() }
         // For spreadsheet apps that read CSV as UTF-8 only when it starts with a byte order mark.
         if byteOrderMark, format == "csv" { try sink.write("\u{FEFF}") }
-        if format == "jsonl" {
-            try store.forEachResponse(matching: query) { try sink.write(ResponseExport.jsonLine(of: $0) + "\n") }
-            try sink.flush()
-            return
+        guard let format = ResponseExport.Format(rawValue: format) else {
+            throw InputError("unknown export format \(format) (jsonl or csv)")
         }
-        var columns: [String]
-        if let survey {
-            columns = ResponseExport.stepColumns(of: survey)
-        } else {
-            // Without the survey, the columns are every answered step id, sorted (one extra pass).
-            var seen = Set<String>()
-            try store.forEachResponse(matching: query) { seen.formUnion($0.answers.keys) }
-            columns = seen.sorted()
+        var columns: [String] = []
+        if format == .csv {
+            if let survey {
+                columns = ResponseExport.stepColumns(of: survey)
+            } else {
+                // Without the survey, the columns are every answered step id, sorted (one extra pass).
+                var seen = Set<String>()
+                try store.forEachResponse(matching: query) { seen.formUnion($0.answers.keys) }
+                columns = seen.sorted()
+            }
+            try sink.write(ResponseExport.csvHeader(stepIDs: columns) + "\r\n")
         }
-        let known = Set(columns)
-        var extra = Set<String>()
-        try sink.write(ResponseExport.csvHeader(stepIDs: columns) + "\r\n")
-        try store.forEachResponse(matching: query) { response in
-            for key in response.answers.keys where !known.contains(key) { extra.insert(key) }
-            try sink.write(ResponseExport.csvLine(of: response, stepIDs: columns) + "\r\n")
+        let extra = try ResponseExport.write(format, from: store, matching: query, columns: columns) { bytes in
+            try sink.write(bytes: bytes)
         }
         try sink.flush()
         if !extra.isEmpty {
@@ -251,6 +248,11 @@ struct OutputSink {
 
     mutating func write(_ text: String) throws {
         buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    mutating func write(bytes: [UInt8]) throws {
+        buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { try flush() }
     }
 

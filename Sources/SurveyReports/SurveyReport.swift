@@ -83,15 +83,11 @@ public struct SurveyReport: Sendable {
             if case .freeText = survey.question(forStep: id)?.input(in: context) { return true }
             return false
         }
-        let parts = try store.split(query, into: max(1, parallelism), minimumPartSize: minimumPartSize)
-        // One part runs on this thread (concurrentPerform of one iteration does not hop).
-        let results = PartialResults(count: parts.count)
-        DispatchQueue.concurrentPerform(iterations: parts.count) { index in
-            results.set(
-                index, Result { try Partial(store: store, query: parts[index], steps: steps, freeText: freeText) })
-        }
+        let partials = try store.forEachPart(
+            of: query, parallelism: parallelism, minimumPartSize: minimumPartSize
+        ) { _, part in try Partial(store: store, query: part, steps: steps, freeText: freeText) }
         var scan = Partial(steps: steps.count)
-        for partial in results.values { scan.append(try partial.get()) }
+        for partial in partials { scan.append(partial) }
         let funnel = FunnelReport(counts: try store.funnelCounts(survey: survey.id), survey: survey)
         var rows: [String: FunnelReport.StepRow] = [:]
         for unit in funnel.units { for row in unit.steps { rows[row.stepID] = row } }
@@ -167,18 +163,6 @@ public struct SurveyReport: Sendable {
             count += later.count
             timed += later.timed.prefix(max(0, SurveyReport.timingLimit - timed.count))
         }
-    }
-
-    /// The parts' results, written by their threads.
-    final class PartialResults: @unchecked Sendable {
-        private let lock = NSLock()
-        private var results: [Result<Partial, any Error>]
-
-        init(count: Int) { results = Array(repeating: .success(Partial(steps: 0)), count: count) }
-
-        func set(_ index: Int, _ result: Result<Partial, any Error>) { lock.withLock { results[index] = result } }
-
-        var values: [Result<Partial, any Error>] { lock.withLock { results } }
     }
 
     /// Seconds spent on each unit, per visit, replaying each response's recorded actions: a visit

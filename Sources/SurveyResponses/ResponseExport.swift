@@ -46,58 +46,124 @@ public enum ResponseExport {
 
     /// The CSV header line for these answer columns.
     public static func csvHeader(stepIDs: [String]) -> String {
-        (headerColumns + stepIDs).map(csvField).joined(separator: ",")
+        var bytes: [UInt8] = []
+        for (index, column) in (headerColumns + stepIDs).enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            appendCSVField(column, to: &bytes)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// One CSV line: the header fields, then each step's answer (text as is, numbers and Booleans
     /// in JSON form, a list of texts joined by `;`, anything else as compact JSON; empty when unanswered).
     public static func csvLine(of response: Response, stepIDs: [String]) -> String {
-        var fields = [
+        var bytes: [UInt8] = []
+        appendCSVLine(of: response, stepIDs: stepIDs, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``csvLine(of:stepIDs:)`` (without a line end) to `output` as UTF-8: what an export
+    /// of many responses calls, with no string built per field. Returns how many of the response's
+    /// answers it wrote (fewer than `response.answers.count` when some step is not in `stepIDs`).
+    @discardableResult
+    public static func appendCSVLine(of response: Response, stepIDs: [String], to output: inout [UInt8]) -> Int {
+        let comma = UInt8(ascii: ",")
+        for field in [
             response.id.rawValue, response.respondentID, response.surveyID, response.surveyVersion ?? "",
-            response.locale, response.status.rawValue, timestamp(response.createdAt), timestamp(response.updatedAt),
-            response.completedAt.map(timestamp) ?? "",
-        ]
-        for step in stepIDs { fields.append(response.answers[step].map(csvText) ?? "") }
-        return fields.map(csvField).joined(separator: ",")
-    }
-
-    static func csvText(_ value: JSONValue) -> String {
-        switch value {
-        case .null: return ""
-        case .string(let text): return text
-        case .array(let elements) where elements.allSatisfy({ $0.choiceKey != nil }):
-            return elements.compactMap(\.choiceKey).joined(separator: ";")
-        default: return JSONWriter.string(from: value)
+            response.locale, response.status.rawValue,
+        ] {
+            appendCSVField(field, to: &output)
+            output.append(comma)
         }
+        // Timestamps are digits and punctuation only: never quoted.
+        appendTimestamp(response.createdAt, to: &output)
+        output.append(comma)
+        appendTimestamp(response.updatedAt, to: &output)
+        output.append(comma)
+        if let completed = response.completedAt { appendTimestamp(completed, to: &output) }
+        var written = 0
+        for step in stepIDs {
+            output.append(comma)
+            guard let value = response.answers[step] else { continue }
+            written += 1
+            switch value {
+            case .null: break
+            case .string(let text): appendCSVField(text, to: &output)
+            case .array(let elements) where elements.allSatisfy({ $0.choiceKey != nil }):
+                appendCSVField(elements.compactMap(\.choiceKey).joined(separator: ";"), to: &output)
+            default: appendCSVField(JSONWriter.string(from: value), to: &output)
+            }
+        }
+        return written
     }
 
-    /// RFC 4180 quoting; a field that a spreadsheet would run as a formula (`=`, `+`, `-`, `@` first)
-    /// gets a leading `'` so that opening the file never executes respondent input.
-    static func csvField(_ text: String) -> String {
+    /// Appends `text` as one RFC 4180 field. A field that a spreadsheet would run as a formula
+    /// (`=`, `+`, `-`, `@`, tab or CR first, and not a number) gets a leading `'` so that opening the
+    /// file never executes respondent input; a field holding a comma, quote, CR or LF is quoted, its
+    /// quotes doubled.
+    static func appendCSVField(_ text: String, to output: inout [UInt8]) {
         var text = text
-        if let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first),
-            Double(text) == nil
-        {
-            text = "'" + text
+        text.withUTF8 { bytes in
+            guard let first = bytes.first else { return }
+            var formula = false
+            switch first {
+            case UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 9, 13:
+                formula = Double(String(decoding: bytes, as: UTF8.self)) == nil
+            default: break
+            }
+            let quoted = bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
+            if quoted { output.append(UInt8(ascii: "\"")) }
+            if formula { output.append(UInt8(ascii: "'")) }
+            if quoted {
+                for byte in bytes {
+                    output.append(byte)
+                    if byte == UInt8(ascii: "\"") { output.append(byte) }
+                }
+                output.append(UInt8(ascii: "\""))
+            } else {
+                output.append(contentsOf: bytes)
+            }
         }
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// ISO 8601 in UTC with milliseconds, e.g. `2026-12-01T14:02:37.123Z`.
     public static func timestamp(_ date: Date) -> String {
+        var bytes: [UInt8] = []
+        appendTimestamp(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``timestamp(_:)`` to `output` as UTF-8.
+    static func appendTimestamp(_ date: Date, to output: inout [UInt8]) {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
         let fraction = Int(milliseconds - seconds * 1000)
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
-        func pad(_ value: Int32, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
+        func pad(_ value: Int, _ width: Int, then separator: UInt8?) {
+            var divisor = 1
+            for _ in 1..<max(1, width) { divisor *= 10 }
+            var value = value
+            if value < 0 {
+                output.append(UInt8(ascii: "-"))
+                value = -value
+            }
+            // Wider values than `width` keep all their digits.
+            while divisor * 10 <= value { divisor *= 10 }
+            while divisor > 0 {
+                output.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+            if let separator { output.append(separator) }
         }
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(fraction), 3))Z"
+        pad(Int(parts.tm_year) + 1900, 4, then: UInt8(ascii: "-"))
+        pad(Int(parts.tm_mon) + 1, 2, then: UInt8(ascii: "-"))
+        pad(Int(parts.tm_mday), 2, then: UInt8(ascii: "T"))
+        pad(Int(parts.tm_hour), 2, then: UInt8(ascii: ":"))
+        pad(Int(parts.tm_min), 2, then: UInt8(ascii: ":"))
+        pad(Int(parts.tm_sec), 2, then: UInt8(ascii: "."))
+        pad(fraction, 3, then: UInt8(ascii: "Z"))
     }
 
     /// The answer columns for `survey`: its switched-on question steps in document order (content
@@ -112,5 +178,120 @@ public enum ResponseExport {
             if survey.isComment(id + "-Comment") { columns.append(id + "-Comment") }
         }
         return columns
+    }
+}
+
+extension ResponseExport {
+    /// Writes the responses `query` selects from `store` to `output` in `format`, oldest first:
+    /// JSON Lines (one ``jsonLine(of:)`` per line, LF) or CSV rows (``appendCSVLine(of:stepIDs:to:)``
+    /// with `columns`, CRLF; the header is the caller's, from ``csvHeader(stepIDs:)``).
+    ///
+    /// When the store splits the selection (``ResponseStore/split(_:into:minimumPartSize:)``), up to
+    /// `parallelism` parts are read and formatted at once: the first streams to `output`, each later
+    /// one to a temporary file in `scratchDirectory` that is copied to `output` in order once the
+    /// parts are done and then removed. The bytes are the same as reading in one go, and memory
+    /// stays that of a few responses and 1 MB of output per part.
+    /// - Returns: the answered step ids that are not in `columns` (CSV only: those answers are left out).
+    /// - Throws: the store's error, ``StoreError`` `.failed` when a temporary file cannot be
+    ///   written or read (naming it), or what `output` throws.
+    public static func write(
+        _ format: Format, from store: any ResponseStore, matching query: ResponseQuery, columns: [String] = [],
+        parallelism: Int = ProcessInfo.processInfo.activeProcessorCount, minimumPartSize: Int = 50_000,
+        scratchDirectory: String = NSTemporaryDirectory(), to output: ([UInt8]) throws -> Void
+    ) throws -> Set<String> {
+        let known = Set(columns)
+        let base =
+            scratchDirectory + (scratchDirectory.hasSuffix("/") ? "" : "/")
+            + "survey-export-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
+        func scratch(_ index: Int) -> String { base + "-\(index).part" }
+        defer {
+            // A part that failed may have left its file; none is kept.
+            for index in 1..<max(2, parallelism + 1) { try? FileManager.default.removeItem(atPath: scratch(index)) }
+        }
+        let extras = try store.forEachPart(
+            of: query, parallelism: parallelism, minimumPartSize: minimumPartSize
+        ) { index, part -> Set<String> in
+            var chunk = ScratchWriter(path: index == 0 ? nil : scratch(index), store: store.name)
+            var extra = Set<String>()
+            try store.forEachResponse(matching: part) { response in
+                switch format {
+                case .jsonl:
+                    chunk.bytes.append(contentsOf: jsonLine(of: response).utf8)
+                    chunk.bytes.append(UInt8(ascii: "\n"))
+                case .csv:
+                    let written = appendCSVLine(of: response, stepIDs: columns, to: &chunk.bytes)
+                    if written < response.answers.count {
+                        for key in response.answers.keys where !known.contains(key) { extra.insert(key) }
+                    }
+                    chunk.bytes.append(contentsOf: [13, 10])
+                }
+                if chunk.bytes.count >= ScratchWriter.chunkSize { try chunk.flush(to: output) }
+            }
+            try chunk.flush(to: output)
+            try chunk.close()
+            return extra
+        }
+        for index in 1..<extras.count { try ScratchWriter.copy(scratch(index), store: store.name, to: output) }
+        return extras.reduce(into: Set<String>()) { $0.formUnion($1) }
+    }
+}
+
+/// Where one part of ``ResponseExport/write(_:from:matching:columns:parallelism:minimumPartSize:scratchDirectory:to:)``
+/// goes: straight to the output (the first part) or to its temporary file.
+private struct ScratchWriter {
+    static let chunkSize = 1 << 20
+    let path: String?
+    let store: String
+    var handle: FileHandle?
+    var bytes: [UInt8] = []
+
+    init(path: String?, store: String) {
+        self.path = path
+        self.store = store
+        bytes.reserveCapacity(Self.chunkSize + 4096)
+    }
+
+    /// Writes what `bytes` holds to the file, or to `direct` for the first part.
+    mutating func flush(to direct: ([UInt8]) throws -> Void) throws {
+        guard !bytes.isEmpty else { return }
+        defer { bytes.removeAll(keepingCapacity: true) }
+        guard let path else { return try direct(bytes) }
+        do {
+            if handle == nil {
+                guard FileManager.default.createFile(atPath: path, contents: nil),
+                    let opened = FileHandle(forWritingAtPath: path)
+                else { throw StoreError(.failed, "cannot create the temporary file \(path)", store: store) }
+                handle = opened
+            }
+            try handle?.write(contentsOf: bytes)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.failed, "cannot write the temporary file \(path): \(error)", store: store)
+        }
+    }
+
+    mutating func close() throws {
+        try? handle?.close()
+        handle = nil
+    }
+
+    /// Passes the file at `path` (absent when its part selected nothing) to `output` in chunks.
+    static func copy(_ path: String, store: String, to output: ([UInt8]) throws -> Void) throws {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StoreError(.failed, "cannot read the temporary file \(path)", store: store)
+        }
+        defer { try? handle.close() }
+        while true {
+            let data: Data?
+            do {
+                data = try handle.read(upToCount: chunkSize)
+            } catch {
+                throw StoreError(.failed, "cannot read the temporary file \(path): \(error)", store: store)
+            }
+            guard let data, !data.isEmpty else { return }
+            try output([UInt8](data))
+        }
     }
 }

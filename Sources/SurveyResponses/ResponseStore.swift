@@ -88,6 +88,29 @@ extension ResponseStore {
         [query]
     }
 
+    /// Splits `query` (``split(_:into:minimumPartSize:)``) into up to `parallelism` parts of at
+    /// least `minimumPartSize` responses and calls `body` with each part's index and query, the
+    /// parts at once on their own threads (one part may run on this thread): `body` must be safe
+    /// to call from several threads at once for different parts.
+    /// - Returns: each part's result, in part order (oldest responses first).
+    /// - Throws: the split's error, or the error of the first part (in part order) that failed.
+    public func forEachPart<Result>(
+        of query: ResponseQuery, parallelism: Int = ProcessInfo.processInfo.activeProcessorCount,
+        minimumPartSize: Int = 50_000, _ body: (_ index: Int, _ part: ResponseQuery) throws -> Result
+    ) throws -> [Result] {
+        let parts = try split(query, into: max(1, parallelism), minimumPartSize: minimumPartSize)
+        let results = PartResults<Result>(count: parts.count)
+        withoutActuallyEscaping(body) { body in
+            // The caller's promise (see above) that `body` may run on several threads at once.
+            let shared = UncheckedSendable(body)
+            // concurrentPerform of one iteration runs it inline, without a hop.
+            DispatchQueue.concurrentPerform(iterations: parts.count) { index in
+                results.set(index, Swift.Result { try shared.value(index, parts[index]) })
+            }
+        }
+        return try results.values.map { try $0.get() }
+    }
+
     /// The selected responses, oldest first.
     public func responses(matching query: ResponseQuery) throws(StoreError) -> [Response] {
         var result: [Response] = []
@@ -148,4 +171,29 @@ extension ISODuration {
         components.second = seconds
         return calendar.date(byAdding: components, to: date) ?? date
     }
+}
+
+/// The results of the parts of ``ResponseStore/forEachPart(of:parallelism:minimumPartSize:_:)``,
+/// set from their threads.
+private final class PartResults<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<Value, any Error>?]
+
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ result: Result<Value, any Error>) { lock.withLock { results[index] = result } }
+
+    /// Every part's result (a part that never ran is reported as failed).
+    var values: [Result<Value, any Error>] {
+        lock.withLock {
+            results.map { $0 ?? .failure(StoreError(.failed, "a part of the selection was not read", store: "")) }
+        }
+    }
+}
+
+/// A value handed to the threads of ``ResponseStore/forEachPart(of:parallelism:minimumPartSize:_:)``
+/// on its caller's promise that they may share it.
+private struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
