@@ -179,24 +179,24 @@ func runStoreBench(_ arguments: Arguments) throws(BenchError) {
             throw BenchError("\(error)")
         }
         let columns = ResponseExport.stepColumns(of: survey)
+        // The export as `survey responses export` and `survey report --format csv` run it: in parts on
+        // every core, and in one part, in the same run.
         for format in ResponseExport.Format.allCases where !skip.contains("export") {
-            let t0 = nowNs()
-            var bytes = 0
-            var rows = 0
-            do {
-                try store.forEachResponse(matching: ResponseQuery(surveyID: survey.id)) { response in
-                    let line =
-                        format == .csv
-                        ? ResponseExport.csvLine(of: response, stepIDs: columns) : ResponseExport.jsonLine(of: response)
-                    bytes += line.utf8.count + 1
-                    rows += 1
+            for parallelism in [ProcessInfo.processInfo.activeProcessorCount, 1] {
+                let t0 = nowNs()
+                var bytes = 0
+                do {
+                    _ = try ResponseExport.write(
+                        format, from: store, matching: ResponseQuery(surveyID: survey.id), columns: columns,
+                        parallelism: parallelism
+                    ) { bytes += $0.count }
+                } catch {
+                    throw BenchError("\(error)")
                 }
-            } catch {
-                throw BenchError("\(error)")
+                let key = "export_\(format.rawValue)" + (parallelism == 1 ? "_one_part" : "")
+                out.set(key + "_s", rounded(Double(nowNs() - t0) / 1e9, 2))
+                out.set("export_\(format.rawValue)_mb", rounded(Double(bytes) / 1e6, 0))
             }
-            out.set("export_\(format.rawValue)_s", rounded(Double(nowNs() - t0) / 1e9, 2))
-            out.set("export_\(format.rawValue)_mb", rounded(Double(bytes) / 1e6, 0))
-            out.set("export_rows", rows)
         }
         if location == nil, let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int {
             out.set("store_file_mb", rounded(Double(size) / 1e6, 0))

@@ -11,6 +11,7 @@ enum ResponsesCommand: Command {
                    survey responses export [FILE] [--format jsonl|csv] [--out PATH] [filters]
                    survey responses funnel FILE [--format text|json]
                    survey responses delete --respondent ID
+                   survey responses compact
             (every form takes --store PATH|URL; the default is the store survey run uses)
             """,
         positionalHelp: [
@@ -19,6 +20,11 @@ enum ResponsesCommand: Command {
             ("export [FILE]", "Responses as JSON Lines or CSV keyed by step id (FILE gives the CSV columns' order)."),
             ("funnel FILE", "Per survey and step: invited, started, seen, answered, dismissed, completed, drop-off."),
             ("delete", "Erase every response of --respondent ID (the right to erasure)."),
+            (
+                "compact",
+                "Rewrite a SQLite store so each table lies together on disk: reports and exports of a store "
+                    + "written over time then read it in order (blocks writers while it runs)."
+            ),
         ],
         options: [
             storeOption,
@@ -50,12 +56,12 @@ enum ResponsesCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let action = arguments.positionals[0]
         let operand = arguments.positionals.count > 1 ? arguments.positionals[1] : nil
-        let known = ["list", "show", "export", "funnel", "delete"]
+        let known = ["list", "show", "export", "funnel", "delete", "compact"]
         guard known.contains(action) else {
             throw UsageError(
                 "unknown action '\(action)'; expected \(known.joined(separator: ", "))", command: spec.name)
         }
-        if action == "list" || action == "delete", let operand {
+        if action == "list" || action == "delete" || action == "compact", let operand {
             throw UsageError("\(action) takes no argument, got '\(operand)'", command: spec.name)
         }
         let query = try self.query(arguments)
@@ -87,6 +93,16 @@ enum ResponsesCommand: Command {
                 } else {
                     Console.out(report.text)
                 }
+            case "compact":
+                let started = Date()
+                guard let (before, after) = try store.compact() else {
+                    Console.line("\(store.name): nothing to compact (the database server keeps its own tables)")
+                    break
+                }
+                func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
+                Console.line(
+                    "compacted \(store.name): \(megabytes(before)) -> \(megabytes(after)) in "
+                        + String(format: "%.1f s", Date().timeIntervalSince(started)))
             default:
                 guard let respondent = arguments.value("--respondent") else {
                     throw UsageError("delete needs --respondent ID", command: spec.name)

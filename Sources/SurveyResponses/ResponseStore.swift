@@ -44,6 +44,14 @@ public protocol ResponseStore: AnyObject, Sendable {
     /// a limit is not split. The default does not split (returns `[query]`).
     func split(_ query: ResponseQuery, into parts: Int, minimumPartSize: Int) throws(StoreError) -> [ResponseQuery]
 
+    /// Rewrites the store so that each table's rows lie together on disk and free pages are given
+    /// back. A store written over months interleaves responses, actions and funnel events page by
+    /// page; a long scan (a report, an export) of a compacted store reads the disk in order, which is
+    /// what decides its time when the file is not in the page cache. Blocks writers while it runs
+    /// and needs free space about the store's size. The default does nothing (returns `nil`).
+    /// - Returns: the store's size in bytes before and after, when it has a size.
+    func compact() throws(StoreError) -> (before: Int64, after: Int64)?
+
     /// The most recently created response of `respondentID` to `surveyID`.
     func latestResponse(respondent respondentID: String, survey surveyID: String) throws(StoreError) -> Response?
 
@@ -87,6 +95,8 @@ extension ResponseStore {
     {
         [query]
     }
+
+    public func compact() throws(StoreError) -> (before: Int64, after: Int64)? { nil }
 
     /// Splits `query` (``split(_:into:minimumPartSize:)``) into up to `parallelism` parts of at
     /// least `minimumPartSize` responses and calls `body` with each part's index and query, the

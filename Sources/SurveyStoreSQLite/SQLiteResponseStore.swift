@@ -530,6 +530,25 @@ public final class SQLiteResponseStore: ResponseStore, @unchecked Sendable {
         }
     }
 
+    /// `VACUUM`, then a checkpoint that empties the write-ahead log (in WAL mode the rewrite goes
+    /// through the log first).
+    public func compact() throws(StoreError) -> (before: Int64, after: Int64)? {
+        try locked { () throws(StoreError) in
+            let before = diskSize()
+            try connection.execute("VACUUM")
+            try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            return (before, diskSize())
+        }
+    }
+
+    /// The database file and its write-ahead log, in bytes.
+    func diskSize() -> Int64 {
+        [path, path + "-wal"].reduce(0) { total, file in
+            var info = stat()
+            return total + (stat(file, &info) == 0 ? Int64(info.st_size) : 0)
+        }
+    }
+
     public func deleteResponses(respondent respondentID: String) throws(StoreError) -> Int {
         guard !respondentID.isEmpty else {
             throw StoreError(.invalidRequest, "the respondent id is empty", store: name)

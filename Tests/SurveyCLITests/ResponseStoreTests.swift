@@ -106,6 +106,19 @@ struct ResponseStoreCLITests {
         #expect(funnel.stdout.hasPrefix("Survey in-app-feedback: 1 invited, 1 started, 1 completed (100%)"))
     }
 
+    @Test func compactingTheStoreKeepsEveryResponse() throws {
+        #expect(try survey(["run", Self.feedback, "--respondent", "a"], stdin: "4\n").status == 0)
+        #expect(try survey(["run", Self.feedback, "--respondent", "b"], stdin: "2\n").status == 0)
+        let before = try survey(["responses", "list", "--format", "jsonl"])
+        let compacted = try survey(["responses", "compact"])
+        #expect(compacted.status == 0, "\(compacted.stderr)")
+        #expect(compacted.stdout.hasPrefix("compacted "), "\(compacted.stdout)")
+        #expect(compacted.stdout.contains(" MB -> ") && compacted.stdout.hasSuffix(" s\n"))
+        #expect(try survey(["responses", "list", "--format", "jsonl"]).stdout == before.stdout)
+        let extra = try survey(["responses", "compact", "now"])
+        #expect(extra.status == 2 && extra.stderr.contains("compact takes no argument"))
+    }
+
     @Test func surveyTestLeavesNothingBehindUnlessAskedTo() throws {
         let answers = directory.appendingPathComponent("answers.json").path
         try Data(#"{"export-rating": 3}"#.utf8).write(to: URL(fileURLWithPath: answers))
