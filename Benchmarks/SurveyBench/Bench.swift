@@ -6,6 +6,8 @@ import SurveyCore
 /// One unit (page or step outside a page) as the walk sees it: its leaf steps in document order.
 struct PlanUnit {
     var ids: [String]
+    /// The steps' positions in the compiled survey, for the index-keyed session API.
+    var steps: [StepIndex]
     /// The scripted answer of each step (`nil`: no answer in the script).
     var scripted: [JSONValue?]
     /// Valid answers to pick from at random, per step (empty: the step takes no answer here).
@@ -17,7 +19,8 @@ struct Plan {
     var units: [PlanUnit] = []
     var unitIndexByID: [String: Int] = [:]
 
-    init(definition: SurveyDefinition, script: [String: JSONValue]) {
+    init(survey: Survey, script: [String: JSONValue]) throws(BenchError) {
+        let definition = survey.definition
         // Pools are shared between steps with the same type and options (copy-on-write arrays),
         // so that the harness adds little to the peak memory of huge surveys.
         var shared: [String: [JSONValue]] = [:]
@@ -31,8 +34,15 @@ struct Plan {
         for step in definition.steps {
             let leaves = step.isPage ? step.steps : [step]
             unitIndexByID[step.id] = units.count
+            var indices: [StepIndex] = []
+            for leaf in leaves {
+                guard let index = survey.stepIndex(of: leaf.id) else { throw BenchError("no step \(leaf.id)") }
+                indices.append(index)
+            }
             units.append(
-                PlanUnit(ids: leaves.map(\.id), scripted: leaves.map { script[$0.id] }, pools: leaves.map(pool)))
+                PlanUnit(
+                    ids: leaves.map(\.id), steps: indices, scripted: leaves.map { script[$0.id] },
+                    pools: leaves.map(pool)))
         }
     }
 
@@ -94,14 +104,14 @@ enum Walker {
             while changed {
                 changed = false
                 for k in 0..<unit.ids.count where !done[k] {
-                    guard session.isVisible(unit.ids[k]), let value = answer(unit, k) else { continue }
+                    guard session.isVisible(at: unit.steps[k]), let value = answer(unit, k) else { continue }
                     do {
                         if timed {
                             let t0 = nowNs()
-                            try session.answer(value, for: unit.ids[k])
+                            try session.answer(value, at: unit.steps[k])
                             result.answerNs.append(nowNs() &- t0)
                         } else {
-                            try session.answer(value, for: unit.ids[k])
+                            try session.answer(value, at: unit.steps[k])
                         }
                     } catch {
                         throw BenchError("answer \(value) for \(unit.ids[k]) refused: \(error)")
@@ -195,7 +205,7 @@ func runBench(_ arguments: Arguments) throws(BenchError) {
         }
         script = members
     }
-    let plan = Plan(definition: survey.definition, script: script)
+    let plan = try Plan(survey: survey, script: script)
 
     // The deterministic walk: scripted answers when given, else seeded random ones.
     let scripted = answersPath != nil

@@ -44,7 +44,7 @@ func runStoreBench(_ arguments: Arguments) throws(BenchError) {
     } catch {
         throw BenchError("the generated survey does not load: \(error)")
     }
-    let plan = Plan(definition: survey.definition, script: [:])
+    let plan = try Plan(survey: survey, script: [:])
     let kind = location.map { $0.hasPrefix("postgres") ? "postgresql" : "sqlite" } ?? "sqlite"
     var out = OrderedJSON()
     out.set("store", kind)

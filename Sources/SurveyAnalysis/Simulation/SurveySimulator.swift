@@ -349,8 +349,10 @@ struct SimulationPlan: Sendable {
         while let unitID = session.currentUnitID, rounds < 10 * (survey.unitCount + 1) {
             rounds += 1
             if let unit = unitIndexByID[unitID], units.last != unit { units.append(unit) }
-            for id in session.currentStepIDs {
-                guard let index = indexByID[id] else { continue }
+            // Plans are in the survey's step order: a step's position is its plan's index.
+            for step in session.currentSteps {
+                let index = step.rawValue
+                guard steps.indices.contains(index) else { continue }
                 if tally.lastSeenBy[index] != stamp {
                     tally.lastSeenBy[index] = stamp
                     tally.seen[index] += 1
@@ -362,7 +364,7 @@ struct SimulationPlan: Sendable {
                 // The drawn answer first; when the question refuses it, the other candidates in turn.
                 for attempt in 0..<min(plan.candidates.count, 8) {
                     let value = pick(plan, attempt: attempt, random: &random)
-                    if (try? session.answer(value, for: id)) != nil { break }
+                    if (try? session.answer(value, at: step)) != nil { break }
                 }
             }
             switch session.next() {

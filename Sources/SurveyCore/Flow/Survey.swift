@@ -122,6 +122,16 @@ public struct Survey: Sendable {
     /// The ids of every leaf step, in document order.
     public var stepIDs: [String] { steps.map(\.id) }
 
+    /// The position of step `id` in this survey, for the index-keyed session API hot loops use
+    /// (``SurveySession/answer(_:at:)``, ``SurveySession/isVisible(at:)``): one hash here instead of
+    /// one per call.
+    public func stepIndex(of id: String) -> StepIndex? { stepIndexByID[id].map(StepIndex.init) }
+
+    /// The id of the step at `index`; `nil` when this survey has no such position.
+    public func stepID(at index: StepIndex) -> String? {
+        steps.indices.contains(index.rawValue) ? steps[index.rawValue].id : nil
+    }
+
     /// The configured question of step `id`, e.g. to summarise answers in a report.
     public func question(forStep id: String) -> ConfiguredQuestion? {
         stepIndexByID[id].map { steps[$0].question }
@@ -395,4 +405,15 @@ enum Watcher: Sendable, Hashable {
     case defaultValue(Int)
     /// A step whose `enableIf` reads this slot.
     case enabled(Int)
+}
+
+/// A step's position in its compiled survey (document order, from 0), from
+/// ``Survey/stepIndex(of:)``: the key of the session's index-keyed API. It means something only for
+/// the survey that gave it; another survey's index names another step or none.
+public struct StepIndex: Hashable, Comparable, Sendable {
+    public let rawValue: Int
+
+    public init(_ rawValue: Int) { self.rawValue = rawValue }
+
+    public static func < (lhs: StepIndex, rhs: StepIndex) -> Bool { lhs.rawValue < rhs.rawValue }
 }

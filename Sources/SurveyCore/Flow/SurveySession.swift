@@ -176,26 +176,38 @@ public struct SurveySession {
     public var pathIDs: [String] { path.map { survey.units[$0].id } }
 
     /// Ids of the visible leaf steps of the current unit, in presentation order.
-    public var currentStepIDs: [String] {
+    public var currentStepIDs: [String] { currentSteps.map { survey.steps[$0.rawValue].id } }
+
+    /// The positions of ``currentStepIDs`` (for the index-keyed API: no id built or hashed).
+    public var currentSteps: [StepIndex] {
         guard status == .inProgress, let unit = path.last else { return [] }
         if survey.units[unit].isShuffled {
-            return orderedSteps(of: unit).filter { derived.stepVisible[$0] }.map { survey.steps[$0].id }
+            return orderedSteps(of: unit).filter { derived.stepVisible[$0] }.map(StepIndex.init)
         }
-        var ids: [String] = []
-        ids.reserveCapacity(survey.units[unit].steps.count)
-        for index in survey.units[unit].steps where derived.stepVisible[index] { ids.append(survey.steps[index].id) }
-        return ids
+        return survey.units[unit].steps.filter { derived.stepVisible[$0] }.map(StepIndex.init)
     }
 
     /// The answer currently stored for `stepID` (also answers kept from abandoned branches).
     public func answer(for stepID: String) -> JSONValue? {
-        guard let index = survey.stepIndexByID[stepID], !answers[index].isNull else { return nil }
-        return answers[index]
+        survey.stepIndexByID[stepID].flatMap { answer(at: StepIndex($0)) }
+    }
+
+    /// The answer currently stored for the step at `step` (``answer(for:)`` without the id lookup).
+    public func answer(at step: StepIndex) -> JSONValue? {
+        guard answers.indices.contains(step.rawValue), !answers[step.rawValue].isNull else { return nil }
+        return answers[step.rawValue]
     }
 
     /// Whether `stepID` is visible given the answers so far.
     public func isVisible(_ stepID: String) -> Bool {
-        guard let index = survey.stepIndexByID[stepID] else { return false }
+        survey.stepIndexByID[stepID].map { isVisible(at: StepIndex($0)) } ?? false
+    }
+
+    /// Whether the step at `step` is visible (``isVisible(_:)`` without the id lookup; `false` for
+    /// a position the survey does not have).
+    public func isVisible(at step: StepIndex) -> Bool {
+        let index = step.rawValue
+        guard survey.steps.indices.contains(index) else { return false }
         return derived.stepVisible[index]
             && derived.unitVisible(survey.units[survey.steps[index].unit], at: survey.steps[index].unit)
     }
@@ -264,6 +276,23 @@ public struct SurveySession {
             }
             throw .unknownStep(stepID)
         }
+        return try answer(value, index: index, key: stepID)
+    }
+
+    /// Stores an answer for the step at `step`: ``answer(_:for:)`` without the id lookup, for hot
+    /// loops (the simulator, batch tests, benchmarks) that look each id up once with
+    /// ``Survey/stepIndex(of:)``.
+    /// - Throws: ``SessionError``; ``SessionError/unknownStep(_:)`` (naming `#<index>`) for a
+    ///   position the survey does not have.
+    @discardableResult
+    public mutating func answer(_ value: JSONValue, at step: StepIndex) throws(SessionError) -> JSONValue {
+        guard status == .inProgress else { throw .finished(status) }
+        guard survey.steps.indices.contains(step.rawValue) else { throw .unknownStep("#\(step.rawValue)") }
+        return try answer(value, index: step.rawValue, key: survey.steps[step.rawValue].id)
+    }
+
+    /// Stores a whole answer for step `index` (`key` is its id).
+    mutating func answer(_ value: JSONValue, index: Int, key stepID: String) throws(SessionError) -> JSONValue {
         let step = try answerableStep(index, key: stepID)
         let normalized: JSONValue
         if value.isNull || (value.stringValue.map(Self.isBlank) ?? false) {
