@@ -325,7 +325,7 @@ func runBench(_ arguments: Arguments) throws(BenchError) {
 
 /// An answer picker for one random respondent: seeded random valid answers.
 func randomPick(_ seed: UInt64) -> (PlanUnit, Int) -> JSONValue? {
-    var rng = SplitMix64(state: seed)
+    var rng = SeededGenerator(seed: seed)
     return { unit, k in
         let pool = unit.pools[k]
         return pool.isEmpty ? nil : pool[rng.below(pool.count)]

@@ -297,7 +297,7 @@ func populate(store: any ResponseStore, survey: Survey, plan: Plan, from: Int, t
     while respondent < to {
         let end = min(to, respondent + batch)
         for number in respondent..<end {
-            var rng = SplitMix64(state: UInt64(number) &* 0x9E37_79B9)
+            var rng = SeededGenerator(seed: UInt64(number) &* 0x9E37_79B9)
             clockValue = start.addingTimeInterval(Double(number) * 90 * 86_400 / Double(max(to, 1)))
             let moment = clockValue
             var session = SurveySession(survey: survey, seed: UInt64(number), today: "2026-06-01")
@@ -351,4 +351,3 @@ final class BenchErrors: @unchecked Sendable {
 func openPostgresBenchStore(_ url: String) throws -> any ResponseStore {
     try PostgresResponseStore(url: url)
 }
-extension SplitMix64: RandomNumberGenerator {}

@@ -161,18 +161,8 @@ struct Arguments {
     }
 }
 
-/// SplitMix64, for the benchmark's own random respondents.
-struct SplitMix64 {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SeededGenerator {
+    /// A number in 0..<bound, for the benchmark's own random respondents.
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
 

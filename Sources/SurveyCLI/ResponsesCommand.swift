@@ -262,12 +262,9 @@ struct OutputSink {
         if handle == nil { throw InputError("\(path): cannot write the file") }
     }
 
-    mutating func write(_ text: String) throws {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 1 << 16 { try flush() }
-    }
+    mutating func write(_ text: String) throws { try write(bytes: text.utf8) }
 
-    mutating func write(bytes: [UInt8]) throws {
+    mutating func write(bytes: some Sequence<UInt8>) throws {
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { try flush() }
     }

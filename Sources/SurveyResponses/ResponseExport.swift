@@ -228,7 +228,7 @@ extension ResponseExport {
                 if chunk.bytes.count >= ScratchWriter.chunkSize { try chunk.flush(to: output) }
             }
             try chunk.flush(to: output)
-            try chunk.close()
+            chunk.close()
             return extra
         }
         for index in 1..<extras.count { try ScratchWriter.copy(scratch(index), store: store.name, to: output) }
@@ -271,7 +271,8 @@ private struct ScratchWriter {
         }
     }
 
-    mutating func close() throws {
+    /// Closes the temporary file (its bytes were written by ``flush(to:)``, which reports errors).
+    mutating func close() {
         try? handle?.close()
         handle = nil
     }

@@ -27,7 +27,7 @@ import Testing
 
     static func fill(_ store: some ResponseStore, count: Int) throws {
         let start = Date(timeIntervalSince1970: 1_780_000_000)
-        var generator = SplitMix(seed: 9)
+        var generator = SeededGenerator(seed: 9)
         for number in 0..<count {
             // Every third response shares its creation time with the one before (ties are split by id).
             let created = start.addingTimeInterval(Double(number - number / 3))
@@ -98,18 +98,5 @@ import Testing
                 == "id-1,\"r,1\",s,,en,completed,2026-05-28T20:26:40.007Z,2026-05-28T20:26:40.007Z,"
                 + "1970-01-01T00:00:00.000Z,\"x\r\ny\",'=1+1,-3,\"'@\"\"q\"\"\",dev;pm,2.5,true,")
         #expect(ResponseExport.timestamp(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500Z")
-    }
-}
-
-/// A seeded generator, so that response ids are reproducible.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
