@@ -269,12 +269,40 @@ struct ChoiceSet: Sendable, Hashable {
 
     var other: ChoiceDefinition? { choices.first(where: \.isOther) }
 
+    /// Whether one of the choices is the Other choice.
+    var hasOther: Bool {
+        for index in choices.indices where choices[index].isOther { return true }
+        return false
+    }
+
     /// What an answer stores for `selection`: the number of a numeric choice, else the text.
     func stored(_ selection: Selection) -> JSONValue {
-        guard case .choice(let value) = selection, let choice = choices.first(where: { $0.value == value }),
-            choice.isNumeric, let number = Double(value)
+        guard case .choice(let value) = selection, let index = exactIndex(of: value), choices[index].isNumeric,
+            let number = Double(value)
         else { return selection.jsonValue }
         return .number(number)
+    }
+
+    /// The position of the choice whose value is exactly `text` (an index walk: `first(where:)` would
+    /// copy each choice, retaining its strings).
+    func exactIndex(of text: String) -> Int? {
+        for index in choices.indices where choices[index].value == text { return index }
+        return nil
+    }
+
+    /// The position of the regular choice (not Other, not exclusive, not numeric) whose value `answer`
+    /// already is, exactly as it would be stored: such an answer needs no matching and is kept as given.
+    func storedRegularIndex(of answer: JSONValue) -> Int? {
+        guard case .string(let text) = answer, let index = exactIndex(of: text) else { return nil }
+        let choice = choices[index]
+        return choice.isOther || choice.isExclusive || choice.isNumeric ? nil : index
+    }
+
+    /// What an answer of one choice stores: ``select(_:field:)`` then ``stored(_:)``, with the common
+    /// case — the exact value of a regular choice — returned as given.
+    func normalized(_ answer: JSONValue, field: String? = nil) throws(AnswerError) -> JSONValue {
+        if storedRegularIndex(of: answer) != nil { return answer }
+        return stored(try select(answer, field: field))
     }
 
     /// The renderer-neutral description, with labels in `context`'s locale.
@@ -303,19 +331,19 @@ struct ChoiceSet: Sendable, Hashable {
             error.field = field
             throw error
         }
-        if let exact = choices.first(where: { $0.value == text }) {
-            if exact.isOther { throw Self.otherTextRequired(field: field) }
-            return .choice(exact.value)
+        if let exact = exactIndex(of: text) {
+            if choices[exact].isOther { throw Self.otherTextRequired(field: field) }
+            return .choice(choices[exact].value)
         }
         let lowered = text.lowercased()
         let match =
-            choices.first { $0.value.lowercased() == lowered }
-            ?? choices.first { $0.label.spellings.contains { $0.lowercased() == lowered } }
+            choices.indices.first { choices[$0].value.lowercased() == lowered }
+            ?? choices.indices.first { choices[$0].label.spellings.contains { $0.lowercased() == lowered } }
         if let match {
-            if match.isOther { throw Self.otherTextRequired(field: field) }
-            return .choice(match.value)
+            if choices[match].isOther { throw Self.otherTextRequired(field: field) }
+            return .choice(choices[match].value)
         }
-        if other != nil || allowsCustomChoices, !text.isEmpty { return .other(text) }
+        if hasOther || allowsCustomChoices, !text.isEmpty { return .other(text) }
         throw Self.notAChoice(text, field: field)
     }
 

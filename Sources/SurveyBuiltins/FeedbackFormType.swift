@@ -99,7 +99,7 @@ public struct FeedbackFormType: SummarizesTallies {
             result["rating"] = .number(value)
         }
         if let categories = options.categories, let category = form.members["category"], !category.isEmptyAnswer {
-            result["category"] = categories.stored(try categories.select(category, field: "category"))
+            result["category"] = try categories.normalized(category, field: "category")
         }
         guard let message = try form.text("message") else {
             throw FormAnswer.missingField("message", label: BuiltinText.message.english)

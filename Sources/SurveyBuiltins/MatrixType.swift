@@ -76,8 +76,7 @@ public struct MatrixType: SummarizesTallies {
                 }
                 continue
             }
-            let selection = try options.columns.select(value, field: row.value)
-            result[row.value] = options.columns.stored(selection)
+            result[row.value] = try options.columns.normalized(value, field: row.value)
         }
         return .object(result)
     }

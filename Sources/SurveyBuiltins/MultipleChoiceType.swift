@@ -99,6 +99,7 @@ public struct MultipleChoiceType: SummarizedByInput {
         }
         // No selection is no answer (SurveyJS drops `[]` from its data too); "required" then applies.
         if elements.isEmpty { return .null }
+        if isKeptAsGiven(elements, options: options) { return answer }
         var picked: Set<String> = []
         // The respondent's order, as SurveyJS keeps it.
         var values: [JSONValue] = []
@@ -150,5 +151,27 @@ public struct MultipleChoiceType: SummarizedByInput {
                 code: "tooManySelections", message: "Select at most \(maximum).", arguments: ["max": String(maximum)])
         }
         return .array(values)
+    }
+
+    /// The common case without matching or a set: a few selections, each exactly the value of a
+    /// regular choice, none twice, within the limits: the answer is stored as given. `false` leaves
+    /// the decision (and every error) to the general path.
+    func isKeptAsGiven(_ elements: [JSONValue], options: Options) -> Bool {
+        guard elements.count <= 16 else { return false }
+        var picked: (UInt64, UInt64) = (0, 0)
+        for element in elements {
+            guard let index = options.choices.storedRegularIndex(of: element), index < 128 else { return false }
+            let bit = UInt64(1) << UInt64(index & 63)
+            if index < 64 {
+                guard picked.0 & bit == 0 else { return false }
+                picked.0 |= bit
+            } else {
+                guard picked.1 & bit == 0 else { return false }
+                picked.1 |= bit
+            }
+        }
+        if let minimum = options.minimumSelections, elements.count < minimum { return false }
+        if let maximum = options.maximumSelections, elements.count > maximum { return false }
+        return true
     }
 }

@@ -45,6 +45,6 @@ public struct SingleChoiceType: SummarizedByInput {
 
     public func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {
         if answer.isEmptyAnswer { throw AnswerError.required }
-        return options.choices.stored(try options.choices.select(answer))
+        return try options.choices.normalized(answer)
     }
 }

@@ -44,6 +44,26 @@ struct MultipleChoiceTypeTests {
                 && question.input(in: english).choiceInput?.maximumSelections == 3)
     }
 
+    /// Answers made of exact choice values take a short path (no matching, no set of picks): its
+    /// duplicate and limit checks must hold as the general path's do, for choices past the 64th (the
+    /// second word of its bit set) and past the 128th (the general path), and for long answers.
+    @Test func exactValuesTakeAShortPathWithTheSameChecks() throws {
+        let values = (0..<200).map { JSONValue.string("c\($0)") }
+        let question = try configure(MultipleChoiceType(), ["choices": .array(values), "maxSelections": 20])
+        #expect(try question.normalize(["c70", "c3", "c150"]) == ["c70", "c3", "c150"])
+        #expect(try question.normalize(["c3", "c67"]) == ["c3", "c67"])
+        AnswerErrorCase(["c70", "c3", "c70"], "duplicateSelection", ["value": "c70"]).check(question)
+        AnswerErrorCase(["c150", "c1", "c150"], "duplicateSelection", ["value": "c150"]).check(question)
+        AnswerErrorCase(["c1", "C1"], "duplicateSelection", ["value": "c1"]).check(question)
+        let long = JSONValue.array(Array(values[40..<58]))
+        #expect(try question.normalize(long) == long)
+        AnswerErrorCase(.array(Array(values[..<21])), "tooManySelections", ["max": "20"]).check(question)
+        AnswerErrorCase(.array(Array(values[..<16]) + [values[3]]), "duplicateSelection", ["value": "c3"])
+            .check(question)
+        let limited = try configure(MultipleChoiceType(), ["choices": ["a", "b", "c"], "minSelections": 2])
+        AnswerErrorCase(["b"], "tooFewSelections", ["min": "2"]).check(limited)
+    }
+
     @Test func withoutOtherUnknownValuesAreRejected() throws {
         let question = try configure(MultipleChoiceType(), ["choices": ["a", "b"]])
         AnswerErrorCase(["a", "z"], "notAChoice", ["value": "z"]).check(question)

@@ -12,6 +12,17 @@ import Testing
         #expect(((try? result.get()) != nil) == isValid)
     }
 
+    /// A blank text is no answer: ASCII whitespace is scanned byte by byte, anything else is
+    /// judged by `Character.isWhitespace` (no-break and ideographic spaces, CRLF).
+    @Test(arguments: [
+        ("", true), (" \t\n\r", true), ("\u{0B}\u{0C}", true), ("\r\n", true), ("\u{00A0} \u{3000}", true),
+        ("a", false), ("  x ", false), ("\u{00A0}é", false), ("\u{0}", false),
+    ])
+    func blankTextIsNoAnswer(text: String, isBlank: Bool) {
+        #expect(JSONValue.string(text).isEmptyAnswer == isBlank)
+        #expect(JSONValue.string(text).isEmptyAnswer == text.allSatisfy(\.isWhitespace))
+    }
+
     @Test func decodesValues() throws {
         let value = try JSONParser.parse("{\"a\": [1, 2.5, \"x\\n\\u00e9\\ud83d\\ude00\"], \"b\": {\"c\": null}}")
         #expect(value["a"] == [1, 2.5, "x\né😀"])

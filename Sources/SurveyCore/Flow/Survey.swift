@@ -4,51 +4,56 @@
 /// Create one with ``SurveyLoader``. A `Survey` is immutable and `Sendable`; any number of
 /// ``SurveySession``s (one per respondent) can share it, on any threads.
 public struct Survey: Sendable {
-    /// The definition it was compiled from.
-    public let definition: SurveyDefinition
-    /// The function registry expressions were compiled against.
-    public let functions: ExpressionFunctionRegistry
+    /// Everything compiled, behind one reference: a session holds the survey, and copying a struct
+    /// of some thirty references would retain each of them (and copy them, on every mutating call
+    /// that reads the survey) where one reference costs one retain.
+    let storage: CompiledSurvey
 
-    let units: [CompiledUnit]
-    let steps: [CompiledStep]
-    let calculated: [CompiledCalculated]
+    /// The definition it was compiled from.
+    public var definition: SurveyDefinition { storage.definition }
+    /// The function registry expressions were compiled against.
+    public var functions: ExpressionFunctionRegistry { storage.functions }
+
+    var units: [CompiledUnit] { storage.units }
+    var steps: [CompiledStep] { storage.steps }
+    var calculated: [CompiledCalculated] { storage.calculated }
     /// Leaf step id → step index (which is also its value slot).
-    let stepIndexByID: [String: Int]
+    var stepIndexByID: [String: Int] { storage.stepIndexByID }
     /// Unit (page or top-level step) id → unit index.
-    let unitIndexByID: [String: Int]
+    var unitIndexByID: [String: Int] { storage.unitIndexByID }
     /// Calculated value name → calculated index (slot = steps.count + index).
-    let calculatedIndexByName: [String: Int]
+    var calculatedIndexByName: [String: Int] { storage.calculatedIndexByName }
     /// For each slot, what must be re-evaluated when its value changes.
-    let watchers: WatcherTable
+    var watchers: WatcherTable { storage.watchers }
     /// Calculated values in an order where each comes after those it depends on.
-    let calculatedOrder: [Int]
+    var calculatedOrder: [Int] { storage.calculatedOrder }
     /// `calculatedRank[i]` is the position of calculated value `i` in ``calculatedOrder``.
-    let calculatedRank: [Int]
+    var calculatedRank: [Int] { storage.calculatedRank }
     /// Steps whose question has an Other choice (see ``OtherChoices``), by step index.
-    let otherChoices: [Int: OtherChoices]
+    var otherChoices: [Int: OtherChoices] { storage.otherChoices }
     /// The survey's triggers, in document order.
-    let triggers: [CompiledTrigger]
+    var triggers: [CompiledTrigger] { storage.triggers }
     /// The `complete` triggers, checked on Next.
-    let completeTriggers: [Int]
+    var completeTriggers: [Int] { storage.completeTriggers }
     /// The steps with a `defaultValue` or `defaultValueExpression`, applied when a session starts.
-    let defaultSteps: [Int]
+    var defaultSteps: [Int] { storage.defaultSteps }
     /// `completionMessages`, compiled: the first whose condition holds is the completion message.
-    let completionMessages: [(condition: Expression?, text: LocalizedText)]
+    var completionMessages: [(condition: Expression?, text: LocalizedText)] { storage.completionMessages }
     /// `settings.clearInvisibleValues`.
-    let clearInvisibleValues: ClearInvisibleValues
+    var clearInvisibleValues: ClearInvisibleValues { storage.clearInvisibleValues }
     /// The steps with an `enableIf`.
-    let conditionallyEnabledSteps: [Int]
+    var conditionallyEnabledSteps: [Int] { storage.conditionallyEnabledSteps }
     /// Steps with `validators`, by step index (run on Next; see ``CompiledValidator``).
-    let validators: [Int: [CompiledValidator]]
+    var validators: [Int: [CompiledValidator]] { storage.validators }
     /// The panels (``PanelDefinition``), in document order, outer before inner.
-    let panels: [CompiledPanel]
+    var panels: [CompiledPanel] { storage.panels }
     /// For each unit with panels, the range of its panels in ``panels``.
-    let panelsByUnit: [Int: Range<Int>]
+    var panelsByUnit: [Int: Range<Int>] { storage.panelsByUnit }
     /// Steps with a comment box (`showCommentArea`), by step index: the value slot of `<id>-Comment`.
-    let commentSlots: [Int: Int]
+    var commentSlots: [Int: Int] { storage.commentSlots }
     /// The steps that count for progress and may count as more than one question (a repeat's
     /// instances, ``QuestionType/progressCount(for:in:)``), by unit.
-    let multipleCountSteps: [Int: [Int]]
+    var multipleCountSteps: [Int: [Int]] { storage.multipleCountSteps }
 
     /// The survey id.
     public var id: String { definition.id }
@@ -57,12 +62,12 @@ public struct Survey: Sendable {
     /// The number of top-level units: pages and steps outside pages.
     public var unitCount: Int { units.count }
     /// The total number of compiled expressions (visibility, requirement, branches, calculated values, choices).
-    public let expressionCount: Int
+    public var expressionCount: Int { storage.expressionCount }
     /// Whether any expression reads the session: a date function (`today()`, `age()`), a host
     /// variable, or the locale (`displayValue()`).
-    let usesDateFunctions: Bool
+    var usesDateFunctions: Bool { storage.usesDateFunctions }
     /// The state every session starts from (all conditions evaluated with no answers).
-    private(set) var initialState: InitialState?
+    var initialState: InitialState? { storage.initialState }
 
     init(
         definition: SurveyDefinition, functions: ExpressionFunctionRegistry, units: [CompiledUnit],
@@ -72,51 +77,18 @@ public struct Survey: Sendable {
         triggers: [CompiledTrigger] = [], completionMessages: [(condition: Expression?, text: LocalizedText)] = [],
         validators: [Int: [CompiledValidator]] = [:], panels: [CompiledPanel] = [], commentSlots: [Int: Int] = [:]
     ) {
-        self.commentSlots = commentSlots
-        self.panels = panels
-        var panelsByUnit: [Int: Range<Int>] = [:]
-        for (index, panel) in panels.enumerated() {
-            let range = panelsByUnit[panel.unit] ?? index..<index
-            panelsByUnit[panel.unit] = range.lowerBound..<(index + 1)
-        }
-        self.panelsByUnit = panelsByUnit
-        self.completionMessages = completionMessages
-        clearInvisibleValues = definition.settings.clearInvisibleValues
-        self.otherChoices = otherChoices
-        self.triggers = triggers
-        completeTriggers = triggers.indices.filter {
-            if case .complete = triggers[$0].action { return true }
-            return false
-        }
-        defaultSteps = steps.indices.filter { steps[$0].defaultValue != nil || steps[$0].defaultExpression != nil }
-        conditionallyEnabledSteps = steps.indices.filter { steps[$0].enableIf != nil }
-        var multipleCountSteps: [Int: [Int]] = [:]
-        for (index, step) in steps.enumerated()
-        where step.countsForProgress && step.question.progressCount(in: .english) != nil {
-            multipleCountSteps[step.unit, default: []].append(index)
-        }
-        self.multipleCountSteps = multipleCountSteps
-        self.validators = validators
-        self.definition = definition
-        self.functions = functions
-        self.units = units
-        self.steps = steps
-        self.calculated = calculated
-        self.stepIndexByID = stepIndexByID
-        self.unitIndexByID = unitIndexByID
-        self.calculatedIndexByName = calculatedIndexByName
-        self.watchers = watchers
-        self.calculatedOrder = calculatedOrder
-        var rank = [Int](repeating: 0, count: calculated.count)
-        for (position, index) in calculatedOrder.enumerated() { rank[index] = position }
-        calculatedRank = rank
-        self.expressionCount = expressionCount
-        self.usesDateFunctions = usesDateFunctions
+        storage = CompiledSurvey(
+            definition: definition, functions: functions, units: units, steps: steps, calculated: calculated,
+            stepIndexByID: stepIndexByID, unitIndexByID: unitIndexByID, calculatedIndexByName: calculatedIndexByName,
+            watchers: watchers, calculatedOrder: calculatedOrder, expressionCount: expressionCount,
+            usesDateFunctions: usesDateFunctions, otherChoices: otherChoices, triggers: triggers,
+            completionMessages: completionMessages, validators: validators, panels: panels,
+            commentSlots: commentSlots)
         var today = FunctionContext.current()
         today.locale = definition.defaultLocale
         today.defaultLocale = definition.defaultLocale
         let initial = DerivedState.compute(survey: self, context: today)
-        initialState = InitialState(today: today.today, values: initial.values, derived: initial.derived)
+        storage.initialState = InitialState(today: today.today, values: initial.values, derived: initial.derived)
     }
 
     /// The ids of every leaf step, in document order.
@@ -210,6 +182,88 @@ public struct Survey: Sendable {
     public func stepIDs(inUnit id: String) -> [String] {
         guard let index = unitIndexByID[id] else { return [] }
         return units[index].steps.map { steps[$0].id }
+    }
+}
+
+/// The compiled survey's parts (``Survey`` is one reference to this): immutable once
+/// ``Survey/init`` has set ``initialState``, before the survey is shared.
+final class CompiledSurvey: Sendable {
+    let definition: SurveyDefinition
+    let functions: ExpressionFunctionRegistry
+    let units: [CompiledUnit]
+    let steps: [CompiledStep]
+    let calculated: [CompiledCalculated]
+    let stepIndexByID: [String: Int]
+    let unitIndexByID: [String: Int]
+    let calculatedIndexByName: [String: Int]
+    let watchers: WatcherTable
+    let calculatedOrder: [Int]
+    let calculatedRank: [Int]
+    let otherChoices: [Int: OtherChoices]
+    let triggers: [CompiledTrigger]
+    let completeTriggers: [Int]
+    let defaultSteps: [Int]
+    let completionMessages: [(condition: Expression?, text: LocalizedText)]
+    let clearInvisibleValues: ClearInvisibleValues
+    let conditionallyEnabledSteps: [Int]
+    let validators: [Int: [CompiledValidator]]
+    let panels: [CompiledPanel]
+    let panelsByUnit: [Int: Range<Int>]
+    let commentSlots: [Int: Int]
+    let multipleCountSteps: [Int: [Int]]
+    let expressionCount: Int
+    let usesDateFunctions: Bool
+    /// Written once, by ``Survey/init``, before any other thread can see the survey.
+    nonisolated(unsafe) var initialState: InitialState?
+
+    init(
+        definition: SurveyDefinition, functions: ExpressionFunctionRegistry, units: [CompiledUnit],
+        steps: [CompiledStep], calculated: [CompiledCalculated], stepIndexByID: [String: Int],
+        unitIndexByID: [String: Int], calculatedIndexByName: [String: Int], watchers: WatcherTable,
+        calculatedOrder: [Int], expressionCount: Int, usesDateFunctions: Bool, otherChoices: [Int: OtherChoices],
+        triggers: [CompiledTrigger], completionMessages: [(condition: Expression?, text: LocalizedText)],
+        validators: [Int: [CompiledValidator]], panels: [CompiledPanel], commentSlots: [Int: Int]
+    ) {
+        self.commentSlots = commentSlots
+        self.panels = panels
+        var panelsByUnit: [Int: Range<Int>] = [:]
+        for (index, panel) in panels.enumerated() {
+            let range = panelsByUnit[panel.unit] ?? index..<index
+            panelsByUnit[panel.unit] = range.lowerBound..<(index + 1)
+        }
+        self.panelsByUnit = panelsByUnit
+        self.completionMessages = completionMessages
+        clearInvisibleValues = definition.settings.clearInvisibleValues
+        self.otherChoices = otherChoices
+        self.triggers = triggers
+        completeTriggers = triggers.indices.filter {
+            if case .complete = triggers[$0].action { return true }
+            return false
+        }
+        defaultSteps = steps.indices.filter { steps[$0].defaultValue != nil || steps[$0].defaultExpression != nil }
+        conditionallyEnabledSteps = steps.indices.filter { steps[$0].enableIf != nil }
+        var multipleCountSteps: [Int: [Int]] = [:]
+        for (index, step) in steps.enumerated()
+        where step.countsForProgress && step.question.progressCount(in: .english) != nil {
+            multipleCountSteps[step.unit, default: []].append(index)
+        }
+        self.multipleCountSteps = multipleCountSteps
+        self.validators = validators
+        self.definition = definition
+        self.functions = functions
+        self.units = units
+        self.steps = steps
+        self.calculated = calculated
+        self.stepIndexByID = stepIndexByID
+        self.unitIndexByID = unitIndexByID
+        self.calculatedIndexByName = calculatedIndexByName
+        self.watchers = watchers
+        self.calculatedOrder = calculatedOrder
+        var rank = [Int](repeating: 0, count: calculated.count)
+        for (position, index) in calculatedOrder.enumerated() { rank[index] = position }
+        calculatedRank = rank
+        self.expressionCount = expressionCount
+        self.usesDateFunctions = usesDateFunctions
     }
 }
 

@@ -72,8 +72,11 @@ public struct SurveySession {
         let today = today ?? FunctionContext.current().today
         self.today = today
         context = PresentationContext(locale: locale, defaultLocale: survey.definition.defaultLocale)
-        let declared = Set(survey.definition.variables.map(\.name))
-        let given = variables.filter { declared.contains($0.key) }
+        var given: [String: JSONValue] = [:]
+        if !variables.isEmpty {
+            let declared = Set(survey.definition.variables.map(\.name))
+            given = variables.filter { declared.contains($0.key) }
+        }
         self.variables = given
         var functions = FunctionContext(today: today, variables: given)
         functions.locale = locale
@@ -295,7 +298,7 @@ public struct SurveySession {
     mutating func answer(_ value: JSONValue, index: Int, key stepID: String) throws(SessionError) -> JSONValue {
         let step = try answerableStep(index, key: stepID)
         let normalized: JSONValue
-        if value.isNull || (value.stringValue.map(Self.isBlank) ?? false) {
+        if value.isNull || (value.stringValue?.isBlank ?? false) {
             normalized = .null
         } else {
             do {
@@ -535,18 +538,6 @@ public struct SurveySession {
         setAnswer(stored, at: index)
     }
 
-    /// Whether `text` is empty or only whitespace (ASCII fast path; Unicode spaces are checked too).
-    static func isBlank(_ text: String) -> Bool {
-        for byte in text.utf8 {
-            switch byte {
-            case 32, 9, 10, 13: continue
-            case 0..<128: return false
-            default: return text.allSatisfy(\.isWhitespace)
-            }
-        }
-        return true
-    }
-
     /// The presentation context for `step`: the choices it does not offer now, and the values of its
     /// type's own expressions.
     func questionContext(for step: CompiledStep) -> PresentationContext {
@@ -705,7 +696,10 @@ public struct SurveySession {
 
     /// The answers on the path so far, as completion would report them.
     public func completionResult() -> CompletionResult {
-        var collected: [String: JSONValue] = Dictionary(minimumCapacity: path.count)
+        // Room for every step on the path at once: growing the table as answers arrive rehashes it.
+        var room = 0
+        for unit in path { room += survey.units[unit].steps.count }
+        var collected: [String: JSONValue] = Dictionary(minimumCapacity: min(room, answers.count))
         if survey.clearInvisibleValues == .none {
             // Every answer is kept, hidden or not (SurveyJS's clearInvisibleValues "none").
             for (index, answer) in answers.enumerated() where !answer.isNull {
@@ -716,8 +710,10 @@ public struct SurveySession {
             }
         } else {
             let hasComments = !survey.commentSlots.isEmpty
-            var seen = Set<Int>(minimumCapacity: path.count)
-            for unitIndex in path where seen.insert(unitIndex).inserted {
+            // A unit is on the path more than once only after a jump back; only then are repeats skipped.
+            let revisits = path.contains { liveCount[$0] > 1 }
+            var seen = Set<Int>()
+            for unitIndex in path where !revisits || seen.insert(unitIndex).inserted {
                 let unit = survey.units[unitIndex]
                 guard derived.unitVisible(unit, at: unitIndex) || unitIndex == path.last else { continue }
                 for index in unit.steps where derived.stepVisible[index] {

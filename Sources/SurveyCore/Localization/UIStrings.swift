@@ -27,6 +27,8 @@ public struct UIStrings: Sendable, Hashable {
 
     /// The supported locale that best matches `identifier`.
     public static func resolve(_ identifier: String) -> String {
+        // A supported locale as it is (what sessions nearly always get): one lookup, no Foundation.
+        if catalogues[identifier] != nil { return identifier }
         let normalized =
             identifier.split(separator: ".").first.map(String.init)?.replacingOccurrences(of: "_", with: "-")
             ?? "en"

@@ -182,12 +182,27 @@ extension Array where Element == JSONValue {
     }
 }
 
+extension String {
+    /// Whether the text is empty or only whitespace: an ASCII scan, with Unicode spaces checked only
+    /// when a non-ASCII byte is met (`Character.isWhitespace` on every character is slow).
+    package var isBlank: Bool {
+        for byte in utf8 {
+            switch byte {
+            case 32, 9, 10, 11, 12, 13: continue
+            case 0..<128: return false
+            default: return allSatisfy(\.isWhitespace)
+            }
+        }
+        return true
+    }
+}
+
 extension JSONValue {
     /// `null`, an empty or blank string, an empty array, or an object whose values are all empty.
     public var isEmptyAnswer: Bool {
         switch self {
         case .null: return true
-        case .string(let text): return text.allSatisfy(\.isWhitespace)
+        case .string(let text): return text.isBlank
         case .array(let values): return values.isEmpty
         case .object(let members): return members.values.allSatisfy(\.isEmptyAnswer)
         case .bool, .number: return false
