@@ -7,6 +7,23 @@ import Testing
         "yes", 20, ["red", "blue"], ["email": "a@b.c", "name": "Ada"], .null, "7", "2000-06-15",
     ]
 
+    /// Text `contains` ignores letter case; ASCII is searched byte by byte, the rest (and CR, which
+    /// joins LF into one character) by characters. `anyof`/`allof` take a single value or a list.
+    @Test(arguments: [
+        ("'Hello World' contains 'o w'", true), ("'Hello' contains 'HELLO'", true),
+        ("'Hello' contains 'Hello!'", false), ("'abcabd' contains 'abd'", true), ("'abc' contains ''", false),
+        ("'a\r\nb' contains '\r\n'", true), ("'a\r\nb' contains '\r'", false),
+        ("'Ölçü' contains 'LÇ'", true), ("'Ölçü' contains 'lcu'", false), ("'née' contains 'NÉ'", true),
+        ("'x' anyof ['a', 'X']", true), ("'x' anyof 'x'", true), ("'' anyof ['']", false),
+        ("['a', 'b'] anyof 'b'", true), ("['a', 'b'] anyof ['c', 'd']", false),
+        ("'a' allof ['a', 'A']", true), ("'a' allof ['a', 'b']", false), ("'a' allof 'a'", true),
+        ("['a', 'b'] allof 'b'", true), ("['a', 'b'] allof []", true), ("[] allof []", false),
+    ])
+    func textAndListOperators(source: String, expected: Bool) throws {
+        let expression = try Expression(source, functions: .standard) { _ in nil }
+        #expect(expression.evaluate([], context: FunctionContext(today: "2024-06-14")) == .bool(expected), "\(source)")
+    }
+
     func evaluate(_ source: String) throws -> JSONValue {
         let expression = try Expression(source, functions: .standard) { Self.names[$0] }
         return expression.evaluate(Self.values, context: FunctionContext(today: "2024-06-14"))

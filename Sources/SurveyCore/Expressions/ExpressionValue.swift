@@ -121,24 +121,60 @@ package enum ExpressionValue {
         }
     }
 
-    /// A substring, ignoring letter case; an empty needle is never contained.
+    /// A substring, ignoring letter case; an empty needle is never contained. ASCII (without CR) is
+    /// searched byte by byte without allocating; other text is lower-cased first.
     static func containsText(_ text: String, _ needle: String) -> Bool {
         guard !needle.isEmpty else { return false }
+        var haystack = text
+        var wanted = needle
+        let ascii: Bool? = haystack.withUTF8 { x in
+            wanted.withUTF8 { y -> Bool? in
+                // CR is left to the general path: "\r\n" is one Character there, so "\r" is not in it.
+                guard x.allSatisfy({ $0 < 0x80 && $0 != 13 }), y.allSatisfy({ $0 < 0x80 && $0 != 13 }) else {
+                    return nil
+                }
+                guard y.count <= x.count else { return false }
+                var start = 0
+                while start + y.count <= x.count {
+                    var offset = 0
+                    while offset < y.count, lowerASCII(x[start + offset]) == lowerASCII(y[offset]) { offset += 1 }
+                    if offset == y.count { return true }
+                    start += 1
+                }
+                return false
+            }
+        }
+        if let ascii { return ascii }
         return text.contains(needle) || text.lowercased().contains(needle.lowercased())
+    }
+
+    /// Whether `element` equals `list` or, when `list` is an array, one of its elements.
+    static func isIn(_ element: JSONValue, _ list: JSONValue) -> Bool {
+        guard case .array(let options) = list else { return equals(element, list) }
+        for option in options where equals(element, option) { return true }
+        return false
     }
 
     /// `anyof`: the value (or any element of it) is in the list.
     package static func anyOf(_ value: JSONValue, _ list: JSONValue) -> Bool {
-        let options = list.arrayValue ?? [list]
-        let values = value.arrayValue ?? (value.isEmptyAnswer ? [] : [value])
-        return values.contains { element in options.contains { equals(element, $0) } }
+        guard case .array(let values) = value else { return !value.isEmptyAnswer && isIn(value, list) }
+        for element in values where isIn(element, list) { return true }
+        return false
     }
 
     /// `allof`: the value contains every element of the list.
     package static func allOf(_ value: JSONValue, _ list: JSONValue) -> Bool {
-        let options = list.arrayValue ?? [list]
-        let values = value.arrayValue ?? (value.isEmptyAnswer ? [] : [value])
-        return !values.isEmpty && options.allSatisfy { wanted in values.contains { equals($0, wanted) } }
+        guard case .array(let values) = value else {
+            // One value holds all of a list only when the list is that value (or holds only it).
+            guard !value.isEmptyAnswer else { return false }
+            if case .array(let options) = list { return options.allSatisfy { equals(value, $0) } }
+            return equals(value, list)
+        }
+        guard !values.isEmpty else { return false }
+        if case .array(let options) = list {
+            return options.allSatisfy { wanted in values.contains { equals($0, wanted) } }
+        }
+        return values.contains { equals($0, list) }
     }
 
     /// Arithmetic `+`: numbers add; otherwise text concatenates.

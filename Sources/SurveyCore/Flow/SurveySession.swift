@@ -65,19 +65,19 @@ public struct SurveySession {
         survey: Survey, seed: UInt64 = 0, locale: String? = nil, today: String? = nil,
         variables: [String: JSONValue] = [:]
     ) {
-        self.survey = survey
-        self.seed = seed
         let locale = locale ?? survey.definition.defaultLocale
-        self.locale = locale
         let today = today ?? FunctionContext.current().today
-        self.today = today
-        context = PresentationContext(locale: locale, defaultLocale: survey.definition.defaultLocale)
         var given: [String: JSONValue] = [:]
         if !variables.isEmpty {
             let declared = Set(survey.definition.variables.map(\.name))
             given = variables.filter { declared.contains($0.key) }
         }
+        self.survey = survey
+        self.seed = seed
+        self.locale = locale
+        self.today = today
         self.variables = given
+        context = PresentationContext(locale: locale, defaultLocale: survey.definition.defaultLocale)
         var functions = FunctionContext(today: today, variables: given)
         functions.locale = locale
         functions.defaultLocale = survey.definition.defaultLocale
@@ -91,7 +91,7 @@ public struct SurveySession {
             values = initial.values
             derived = initial.derived
         } else {
-            let initial = DerivedState.compute(survey: survey, context: functionContext)
+            let initial = DerivedState.compute(survey: survey, context: functions)
             values = initial.values
             derived = initial.derived
             evaluationCount += survey.expressionCount
@@ -302,8 +302,13 @@ public struct SurveySession {
             normalized = .null
         } else {
             do {
-                normalized = try step.question.normalize(value, in: questionContext(for: step))
-                try checkChoiceVisibility(normalized, step: step)
+                // The session's own context when the step adds nothing to it (no copy to make).
+                if step.choiceConditions.isEmpty, step.typeExpressions.isEmpty {
+                    normalized = try step.question.normalize(value, in: context)
+                } else {
+                    normalized = try step.question.normalize(value, in: questionContext(for: step))
+                    try checkChoiceVisibility(normalized, step: step)
+                }
             } catch {
                 throw refuse(error, key: stepID)
             }
