@@ -42,13 +42,13 @@ public struct SurveyDriver {
 
     /// Records the session's newly accepted actions. On failure the session goes back to `before`
     /// and the renderer is told that the action was not kept.
-    mutating func commit(undoingTo before: SurveySession, renderer: inout some SurveyRenderer) -> Bool {
+    mutating func commit(undoingTo before: SurveySession?, renderer: inout some SurveyRenderer) -> Bool {
         guard recorder != nil else { return true }
         do {
             try recorder?.record(session)
             return true
         } catch {
-            session = before
+            if let before { session = before }
             renderer.receive(
                 .rejected(
                     RendererError(
@@ -72,13 +72,14 @@ public struct SurveyDriver {
                 lineParser: LineParser(survey: session.survey, locale: session.locale))
             switch renderer.action(for: request) {
             case .answer(let stepID, let value):
-                let before = session
+                let before = undoPoint
+                let unitBefore = session.currentUnitID
                 do {
                     let stored = try session.answer(value, for: stepID)
                     guard commit(undoingTo: before, renderer: &renderer) else { continue }
                     renderer.receive(.answered(stepID: stepID, value: stored.isNull ? nil : stored))
                     // A skip trigger moved the respondent on: another unit is entered.
-                    if session.currentUnitID != before.currentUnitID { visit += 1 }
+                    if session.currentUnitID != unitBefore { visit += 1 }
                 } catch {
                     if case .invalidAnswer(let stepError) = error {
                         renderer.receive(.validationFailed([stepError]))
@@ -87,7 +88,7 @@ public struct SurveyDriver {
                     }
                 }
             case .next:
-                let before = session
+                let before = undoPoint
                 switch session.next() {
                 case .moved:
                     if commit(undoingTo: before, renderer: &renderer) { visit += 1 }
@@ -98,7 +99,7 @@ public struct SurveyDriver {
                 case .blocked(let errors): renderer.receive(.validationFailed(errors))
                 }
             case .back:
-                let before = session
+                let before = undoPoint
                 do {
                     try session.back()
                     if commit(undoingTo: before, renderer: &renderer) { visit += 1 }
@@ -106,7 +107,7 @@ public struct SurveyDriver {
                     renderer.receive(.rejected(RendererError(error)))
                 }
             case .dismiss:
-                let before = session
+                let before = undoPoint
                 session.dismiss()
                 guard commit(undoingTo: before, renderer: &renderer) else { continue }
                 let state = session.state
@@ -153,6 +154,12 @@ public struct SurveyDriver {
             }
         }
     }
+
+    /// The session as it is before an action, to go back to when the recorder cannot store the
+    /// action; `nil` without a recorder. Only then is it kept: a copy held across the action makes the
+    /// session copy every list it changes (its answers, its action log), so each action would cost in
+    /// proportion to the survey and to the run so far.
+    var undoPoint: SurveySession? { recorder == nil ? nil : session }
 
     mutating func finish(with renderer: inout some SurveyRenderer) -> DriverOutcome {
         let state = session.state

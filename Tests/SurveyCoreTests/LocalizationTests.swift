@@ -56,6 +56,19 @@ private let english = UIStrings.catalogue(for: "en") ?? [:]
         }
     }
 
+    /// Placeholders are filled in one pass: a value is never searched again (a respondent's text
+    /// that reads `{total}` stays as typed), unknown names and stray braces stay as written.
+    @Test func placeholdersAreFilledOnce() {
+        let english = UIStrings(locale: "en")
+        #expect(english.format(.progress, ["current": "{total}", "total": "7"]) == "Question {total} of 7")
+        #expect(english.format(.progress, ["current": "3"]) == "Question 3 of {total}")
+        #expect(english.format(.progress, [:]) == "Question {current} of {total}")
+        let error = AnswerError(
+            code: "notAChoice", message: "'{x' is not one of the choices.", arguments: ["value": "{x"])
+        #expect(english.message(for: error).contains("{x"))
+        #expect(UIStrings(locale: "ja").format(.progress, ["current": "3", "total": "7"]).contains("3"))
+    }
+
     @Test func placeholderScanner() {
         #expect(placeholders(in: "Question {current} of {total}") == ["current", "total"])
         #expect(placeholders(in: "No placeholders") == [])

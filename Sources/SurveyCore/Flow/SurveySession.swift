@@ -436,7 +436,7 @@ public struct SurveySession {
         // recorder stores the log's new entries, so rewriting an entry would lose that answer.
         actions.append(.answer(stepID: key, value: value))
         if survey.steps[index].defaultExpression != nil { answeredByRespondent.insert(index) }
-        pendingTriggers.removeAll(keepingCapacity: true)
+        if !pendingTriggers.isEmpty { pendingTriggers.removeAll(keepingCapacity: true) }
     }
 
     /// Stores step `index`'s new normalised answer, given as `value` for `key`.

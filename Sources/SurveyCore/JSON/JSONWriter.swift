@@ -3,100 +3,112 @@
 public enum JSONWriter {
     /// JSON text for `value`; `pretty` indents with two spaces and ends without a newline.
     public static func string(from value: JSONValue, pretty: Bool = false) -> String {
-        var output = ""
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
         write(value, into: &output, pretty: pretty, indent: 0)
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// JSON text for `value` like ``string(from:pretty:)``, except that in every object the keys
     /// listed in `keyOrder` come first, in that order (the others follow, sorted): for files people
     /// read, where `"id"` and `"type"` belong at the top.
     public static func string(from value: JSONValue, pretty: Bool, keyOrder: [String]) -> String {
-        var output = ""
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
         var rank: [String: Int] = [:]
         for (index, key) in keyOrder.enumerated() where rank[key] == nil { rank[key] = index }
         write(value, into: &output, pretty: pretty, indent: 0, rank: rank)
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
+    /// Writes into bytes (one `String` made at the end): appending to a `String` piece by piece
+    /// costs a capacity and encoding check per piece.
     static func write(
-        _ value: JSONValue, into output: inout String, pretty: Bool, indent: Int, rank: [String: Int] = [:]
+        _ value: JSONValue, into output: inout [UInt8], pretty: Bool, indent: Int, rank: [String: Int] = [:]
     ) {
         switch value {
-        case .null: output += "null"
-        case .bool(let flag): output += flag ? "true" : "false"
-        case .number(let number): output += JSONValue.format(number: number)
+        case .null: append("null", to: &output)
+        case .bool(let flag): append(flag ? "true" : "false", to: &output)
+        case .number(let number): append(JSONValue.format(number: number), to: &output)
         case .string(let text): writeString(text, into: &output)
         case .array(let elements):
             if elements.isEmpty {
-                output += "[]"
+                append("[]", to: &output)
                 return
             }
-            output += "["
+            output.append(UInt8(ascii: "["))
             for (offset, element) in elements.enumerated() {
-                if offset > 0 { output += "," }
+                if offset > 0 { output.append(UInt8(ascii: ",")) }
                 if pretty { newline(into: &output, indent: indent + 1) }
                 write(element, into: &output, pretty: pretty, indent: indent + 1, rank: rank)
             }
             if pretty { newline(into: &output, indent: indent) }
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         case .object(let members):
             if members.isEmpty {
-                output += "{}"
+                append("{}", to: &output)
                 return
             }
-            output += "{"
-            let keys =
+            output.append(UInt8(ascii: "{"))
+            // Sorted as pairs: no second lookup of each key.
+            let sorted =
                 rank.isEmpty
-                ? members.keys.sorted()
-                : members.keys.sorted { (rank[$0] ?? Int.max, $0) < (rank[$1] ?? Int.max, $1) }
-            for (offset, key) in keys.enumerated() {
-                if offset > 0 { output += "," }
+                ? members.sorted { $0.key < $1.key }
+                : members.sorted { (rank[$0.key] ?? Int.max, $0.key) < (rank[$1.key] ?? Int.max, $1.key) }
+            for (offset, member) in sorted.enumerated() {
+                if offset > 0 { output.append(UInt8(ascii: ",")) }
                 if pretty { newline(into: &output, indent: indent + 1) }
-                writeString(key, into: &output)
-                output += pretty ? ": " : ":"
-                write(members[key] ?? .null, into: &output, pretty: pretty, indent: indent + 1, rank: rank)
+                writeString(member.key, into: &output)
+                append(pretty ? ": " : ":", to: &output)
+                write(member.value, into: &output, pretty: pretty, indent: indent + 1, rank: rank)
             }
             if pretty { newline(into: &output, indent: indent) }
-            output += "}"
+            output.append(UInt8(ascii: "}"))
         }
     }
 
-    static func newline(into output: inout String, indent: Int) {
-        output += "\n"
-        output += String(repeating: "  ", count: indent)
+    @inline(__always)
+    static func append(_ text: StaticString, to output: inout [UInt8]) {
+        text.withUTF8Buffer { output.append(contentsOf: $0) }
     }
 
-    static func writeString(_ text: String, into output: inout String) {
-        output += "\""
-        var needsEscape = false
-        for byte in text.utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-            needsEscape = true
-            break
-        }
-        if !needsEscape {
-            output += text
-            output += "\""
-            return
-        }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    output.unicodeScalars.append(scalar)
+    @inline(__always)
+    static func append(_ text: String, to output: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { output.append(contentsOf: $0) }
+    }
+
+    static func newline(into output: inout [UInt8], indent: Int) {
+        output.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
+    }
+
+    static func writeString(_ text: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                start = index + 1
+                switch byte {
+                case 0x22: append("\\\"", to: &output)
+                case 0x5C: append("\\\\", to: &output)
+                case 0x0A: append("\\n", to: &output)
+                case 0x0D: append("\\r", to: &output)
+                case 0x09: append("\\t", to: &output)
+                case 0x08: append("\\b", to: &output)
+                case 0x0C: append("\\f", to: &output)
+                default:
+                    // \u00XX, lower-case hex.
+                    let digits: StaticString = "0123456789abcdef"
+                    append("\\u00", to: &output)
+                    output.append(digits.utf8Start[Int(byte >> 4)])
+                    output.append(digits.utf8Start[Int(byte & 0x0F)])
                 }
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
-        output += "\""
+        output.append(UInt8(ascii: "\""))
     }
 }

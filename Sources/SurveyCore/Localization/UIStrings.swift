@@ -97,12 +97,31 @@ public struct UIStrings: Sendable, Hashable {
         table[key]
     }
 
+    /// `template` with each `{name}` whose name is in `arguments` replaced by its value, in one pass:
+    /// a value is never searched again, so a respondent's text that reads `{max}` stays as typed, and
+    /// the result does not depend on the order of the arguments. Other braces stay as written.
     static func fill(_ template: String, _ arguments: [String: String]) -> String {
-        guard template.utf8.contains(UInt8(ascii: "{")) else { return template }
-        var result = template
-        for (name, value) in arguments {
-            result = result.replacingOccurrences(of: "{\(name)}", with: value)
+        let utf8 = template.utf8
+        guard !arguments.isEmpty, utf8.contains(UInt8(ascii: "{")) else { return template }
+        var result = ""
+        result.reserveCapacity(utf8.count + 16)
+        var index = utf8.startIndex
+        var literalStart = index
+        while index < utf8.endIndex {
+            // Braces are ASCII, so these indices fall on character boundaries.
+            if utf8[index] == UInt8(ascii: "{"),
+                let close = utf8[utf8.index(after: index)...].firstIndex(of: UInt8(ascii: "}")),
+                let value = arguments[String(template[utf8.index(after: index)..<close])]
+            {
+                result += template[literalStart..<index]
+                result += value
+                index = utf8.index(after: close)
+                literalStart = index
+            } else {
+                index = utf8.index(after: index)
+            }
         }
+        result += template[literalStart...]
         return result
     }
 
