@@ -46,6 +46,8 @@ func printError(_ line: String) {
     ) -> CInt {
         var count = argc
         var arguments = argv
+        FuzzTargets.prepare()
+        atexit { FuzzTargets.release() }
         return runFuzzerDriver(&count, &arguments) { data, size in fuzzOneInput(data, size) }
     }
 #else

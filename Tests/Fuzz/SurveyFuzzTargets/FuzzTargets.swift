@@ -71,9 +71,22 @@ public enum FuzzTargets {
         }
     }
 
-    /// Compiled for each input rather than kept in a global: LeakSanitizer cannot follow Swift's
-    /// tagged enum payload pointers, so objects alive at exit through them would look leaked.
-    static var protocolSurvey: Survey? {
+    /// The protocol and state targets' survey: compiled once by `prepare()` before the first input
+    /// (compiling it for each input took most of each execution) and released by `release()` before
+    /// the sanitizer's leak check at exit. It is not a `static let`: LeakSanitizer cannot follow
+    /// Swift's tagged enum payload pointers, so objects still alive at exit through them would look
+    /// leaked, and one compiled during an input would make that input look like a leak.
+    nonisolated(unsafe) static var preparedProtocolSurvey: Survey?
+
+    /// Compiles what the targets share before fuzzing starts; pair with `release()` at exit.
+    public static func prepare() { preparedProtocolSurvey = compileProtocolSurvey() }
+
+    /// Frees what `prepare()` made, so that the leak check at exit sees only real leaks.
+    public static func release() { preparedProtocolSurvey = nil }
+
+    static var protocolSurvey: Survey? { preparedProtocolSurvey ?? compileProtocolSurvey() }
+
+    static func compileProtocolSurvey() -> Survey? {
         try? SurveyLoader(registry: registry).load(
             text: """
                 {"formatVersion": 1, "id": "fuzz-protocol", "version": "1", "title": "Fuzz",
@@ -113,9 +126,13 @@ public enum FuzzTargets {
     /// loads is walked.
     @Sendable public static func surveyJS(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
-        guard let conversion = try? SurveyJSImporter.convert(text: text, source: "fuzz.json", id: "fuzz") else { return }
+        guard let conversion = try? SurveyJSImporter.convert(text: text, source: "fuzz.json", id: "fuzz") else {
+            return
+        }
         let written = conversion.text
-        guard (try? JSONParser.parse(written)) == conversion.survey else { fatalError("the conversion is not its JSON") }
+        guard (try? JSONParser.parse(written)) == conversion.survey else {
+            fatalError("the conversion is not its JSON")
+        }
         guard (try? SurveyJSImporter.convert(text: text, source: "fuzz.json", id: "fuzz"))?.text == written else {
             fatalError("two conversions of the same input differ")
         }
