@@ -155,15 +155,20 @@ enum SurveySource {
     }
 
     static func prepare(_ text: String, file: String, loader: SurveyLoader? = nil) throws(SurveyLoadError) -> Prepared {
-        if text.contains("\"airtable\""), let json = try? JSONParser.parse(text), AirTable.Source.isSource(json) {
+        // One pass over the text for every key that calls for more than the loader (a byte search: a
+        // survey can be 100 MB).
+        let sniffed = text.containsUTF8([
+            "\"airtable\"", "\"pages\"", "\"elements\"", "\"questions\"", ChoicesByURL.marker,
+        ])
+        if sniffed[0], let json = try? JSONParser.parse(text), AirTable.Source.isSource(json) {
             return try questionTable(json, text: text, file: file, loader: loader)
         }
-        let conversion = convertIfSurveyJS(text, file: file)
+        let conversion = sniffed[1] || sniffed[2] || sniffed[3] ? convertIfSurveyJS(text, file: file) : nil
         var prepared = Prepared(
             text: conversion?.text ?? text, isOriginal: conversion == nil, conversion: conversion, original: text,
             file: file)
         // A converted survey is already JSON; only a file's own text is parsed here.
-        guard ChoicesByURL.mayContain(prepared.text),
+        guard conversion == nil ? sniffed[4] : ChoicesByURL.mayContain(prepared.text),
             let json = conversion?.survey ?? (try? JSONParser.parse(prepared.text))
         else {
             return prepared
@@ -208,7 +213,7 @@ enum SurveySource {
 
     /// The conversion of `text` when it is a SurveyJS survey (warnings printed), else `nil`.
     static func convertIfSurveyJS(_ text: String, file: String) -> SurveyJSConversion? {
-        guard text.contains("\"pages\"") || text.contains("\"elements\"") || text.contains("\"questions\""),
+        guard text.containsUTF8(["\"pages\"", "\"elements\"", "\"questions\""]).contains(true),
             let json = try? JSONParser.parse(text), SurveyJSImporter.looksLikeSurveyJS(json),
             let conversion = try? SurveyJSImporter.convert(
                 json, parsedFrom: text, source: file, id: defaultID(for: file))

@@ -29,7 +29,10 @@ public enum ChoicesByURL {
     }
 
     /// Whether `text` may have a `choicesByUrl` (a cheap check before parsing).
-    public static func mayContain(_ text: String) -> Bool { text.contains("\"choicesByUrl\"") }
+    public static func mayContain(_ text: String) -> Bool { text.containsUTF8(marker) }
+
+    /// The text whose absence from a survey's JSON means it has no `choicesByUrl` (the key, quoted).
+    public static let marker = "\"choicesByUrl\""
 
     /// Fetches the choices of every `choicesByUrl` in `survey` (a survey in this engine's format).
     /// - Throws: ``SurveyLoadError`` with every problem at once (JSON paths into `survey`): a malformed `choicesByUrl`, a list that cannot be fetched

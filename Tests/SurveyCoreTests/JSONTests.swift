@@ -23,6 +23,25 @@ import Testing
         #expect(JSONValue.string(text).isEmptyAnswer == text.allSatisfy(\.isWhitespace))
     }
 
+    /// The byte search that sniffs a file before parsing it finds what `String.contains` finds for an
+    /// ASCII needle, at the ends, across multi-byte text, and nothing past the end.
+    @Test(arguments: [
+        ("{\"pages\": []}", "\"pages\"", true), ("x\"pages\"", "\"pages\"", true), ("\"pages", "\"pages\"", false),
+        ("é\"elements\"😀", "\"elements\"", true), ("\"element\"s", "\"elements\"", false), ("", "\"a\"", false),
+        ("aab", "ab", true), ("ab", "", true), ("\"\"pages\"\"", "\"pages\"", true),
+    ])
+    func findsBytes(text: String, needle: String, found: Bool) {
+        #expect(text.containsUTF8(needle) == found)
+        #expect(text.containsUTF8(needle) == (needle.isEmpty || text.contains(needle)))
+    }
+
+    @Test func findsSeveralNeedlesInOnePass() {
+        let text = "{\"steps\": [{\"options\": {\"choicesByUrl\": 1}}], \"é\": \"pages\"}"
+        let needles = ["\"airtable\"", "\"pages\"", "\"elements\"", "\"choicesByUrl\"", "", "\"steps\""]
+        #expect(text.containsUTF8(needles) == [false, true, false, true, true, true])
+        #expect(text.containsUTF8(needles) == needles.map { $0.isEmpty || text.contains($0) })
+    }
+
     @Test func decodesValues() throws {
         let value = try JSONParser.parse("{\"a\": [1, 2.5, \"x\\n\\u00e9\\ud83d\\ude00\"], \"b\": {\"c\": null}}")
         #expect(value["a"] == [1, 2.5, "x\né😀"])

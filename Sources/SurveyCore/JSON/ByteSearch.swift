@@ -1,0 +1,51 @@
+extension String {
+    /// Whether `needle`'s UTF-8 bytes occur in the text's UTF-8 bytes: a byte search for sniffing
+    /// large documents before parsing them (`String.contains` compares Characters: about 300
+    /// instructions a byte, seconds on a 100 MB survey).
+    ///
+    /// For an ASCII needle it finds every match `contains` finds, and more only where a combining
+    /// mark follows the match, which makes a good cheap pre-check for an exact test after it.
+    package func containsUTF8(_ needle: String) -> Bool { containsUTF8([needle])[0] }
+
+    /// For each of `needles`, whether its UTF-8 bytes occur in the text's, in one pass over the text.
+    /// Needles of four bytes or more are found through a filter on the four bytes at each position
+    /// (one unaligned load, a multiply and a bit test: a few instructions a byte however many needles
+    /// there are, and JSON keys, which all start with a quote, rarely pass it), shorter ones by a
+    /// plain scan. An empty needle is always found.
+    package func containsUTF8(_ needles: [String]) -> [Bool] {
+        let patterns = needles.map { Array($0.utf8) }
+        var found = patterns.map(\.isEmpty)
+        var text = self
+        text.withUTF8 { haystack in
+            func matches(_ pattern: [UInt8], at start: Int) -> Bool {
+                guard pattern.count <= haystack.count - start else { return false }
+                for offset in pattern.indices where haystack[start + offset] != pattern[offset] { return false }
+                return true
+            }
+            let long = patterns.indices.filter { patterns[$0].count >= 4 }
+            for index in patterns.indices where !found[index] && patterns[index].count < 4 {
+                found[index] = haystack.indices.contains { matches(patterns[index], at: $0) }
+            }
+            guard !long.isEmpty, haystack.count >= 4, let base = UnsafeRawPointer(haystack.baseAddress) else { return }
+            func slot(_ word: UInt32) -> Int { Int((word &* 0x9E37_79B1) >> 20) }  // 4,096 slots
+            var filter = [UInt64](repeating: 0, count: 64)
+            for index in long {
+                let word = patterns[index].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+                filter[slot(word) >> 6] |= 1 << UInt64(slot(word) & 63)
+            }
+            var remaining = long.count(where: { !found[$0] })
+            filter.withUnsafeBufferPointer { filter in
+                for start in 0...(haystack.count - 4) {
+                    let key = slot(base.loadUnaligned(fromByteOffset: start, as: UInt32.self))
+                    guard filter[key >> 6] & (1 << UInt64(key & 63)) != 0 else { continue }
+                    for index in long where !found[index] && matches(patterns[index], at: start) {
+                        found[index] = true
+                        remaining -= 1
+                        if remaining == 0 { return }
+                    }
+                }
+            }
+        }
+        return found
+    }
+}
