@@ -1,3 +1,5 @@
+import Foundation
+
 /// Decodes a survey file without building a JSON object for every step: the top-level object is
 /// read member by member, and each step's members go straight into a ``StepBuilder`` (the same
 /// rules the tree-based decoder uses). On surveys with a million steps this avoids creating and
@@ -14,7 +16,9 @@ struct StreamedSurvey {
 extension Parser {
     /// Streams a survey document; `nil` when the document is not an object (the caller then uses
     /// the general decoder, which reports it).
-    mutating func parseSurvey() throws(RawSyntaxError) -> StreamedSurvey? {
+    /// - Parameter stepChunks: how many pieces a large top-level `steps` array is parsed in (see
+    ///   ``parseTopLevelSteps(chunks:)``).
+    mutating func parseSurvey(stepChunks: Int? = nil) throws(RawSyntaxError) -> StreamedSurvey? {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return nil }
@@ -25,22 +29,10 @@ extension Parser {
                 guard result.steps == nil, root["steps"] == nil else {
                     throw RawSyntaxError(message: "duplicate member name \"steps\"", offset: keyOffset)
                 }
-                var map = SourceMap()
-                var dropped = false
-                var steps: [StepDefinition] = []
-                let count = try parser.parseArrayElements { (parser, index) throws(RawSyntaxError) in
-                    let location = StepLocation(unit: index, child: -1)
-                    let decoded = try parser.parseStep(at: location, allowsPages: true, errors: &result.errors)
-                    guard let step = decoded.step else {
-                        dropped = true
-                        return
-                    }
-                    if decoded.droppedChildren { dropped = true }
-                    map.add(decoded, unit: index)
-                    steps.append(step)
-                }
-                result.steps = (steps, count)
-                if dropped { result.sourceMap = map }
+                let (run, count) = try parser.parseTopLevelSteps(chunks: stepChunks)
+                result.errors += run.errors
+                result.steps = (run.steps, count)
+                if run.dropped { result.sourceMap = run.map }
             } else {
                 let value = try parser.parseValue()
                 if root.updateValue(value, forKey: key) != nil || (key == "steps" && result.steps != nil) {
@@ -104,6 +96,177 @@ extension Parser {
         var decoded = builder.decoded
         decoded.step = step
         return decoded
+    }
+}
+
+/// What parsing a run of a survey's top-level steps gives: the steps that decoded, in order, with
+/// the problems met and where each step came from.
+struct StepRun {
+    var steps: [StepDefinition] = []
+    var map = SourceMap()
+    var errors: [SurveyError] = []
+    /// Whether a step (or a page's child) with problems was left out.
+    var dropped = false
+
+    mutating func add(_ decoded: DecodedStep, unit: Int) {
+        guard let step = decoded.step else {
+            dropped = true
+            return
+        }
+        if decoded.droppedChildren { dropped = true }
+        map.add(decoded, unit: unit)
+        steps.append(step)
+    }
+
+    /// The run that follows this one in the document.
+    mutating func append(_ next: StepRun) {
+        steps += next.steps
+        map.append(next.map)
+        errors += next.errors
+        dropped = dropped || next.dropped
+    }
+}
+
+/// A top-level `steps` array cut at element boundaries into chunks of about equal size, each parsed
+/// by its own parser on its own thread (see ``Parser/parseTopLevelSteps()``).
+struct StepChunks {
+    struct Chunk {
+        /// The offset of the chunk's first element (or the whitespace before it).
+        var start: Int
+        /// The offset of the `,` or `]` after its last element.
+        var end: Int
+        /// The index in `steps` of its first element.
+        var firstUnit: Int
+        var count: Int
+    }
+
+    var chunks: [Chunk]
+    /// The offset of the array's `]`.
+    var end: Int
+
+    /// Arrays smaller than this are parsed in one piece: cutting costs a pass over the bytes.
+    static let minimumBytes = 1 << 20
+
+    /// Finds the array's elements by its structure alone (brackets and braces outside strings):
+    /// `nil` when the array at `start` (its `[`) is empty, smaller than ``minimumBytes``, or ends
+    /// early or unbalanced. The parsers check everything else.
+    init?(bytes: UnsafeBufferPointer<UInt8>, arrayAt start: Int, chunkCount: Int) {
+        guard chunkCount > 1, bytes.count - start >= Self.minimumBytes else { return nil }
+        var separators: [Int] = []
+        var depth = 0
+        var position = start + 1
+        var inString = false
+        var end: Int?
+        scan: while position < bytes.count {
+            let byte = bytes[position]
+            if inString {
+                if byte == UInt8(ascii: "\\") {
+                    position += 1
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else {
+                switch byte {
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    if depth == 0 {
+                        guard byte == UInt8(ascii: "]") else { return nil }
+                        end = position
+                        break scan
+                    }
+                    depth -= 1
+                case UInt8(ascii: ","): if depth == 0 { separators.append(position) }
+                default: break
+                }
+            }
+            position += 1
+        }
+        guard let end, end - start >= Self.minimumBytes, !separators.isEmpty else { return nil }
+        self.end = end
+        // Cut after the separator that passes each multiple of the chunk size.
+        let size = (end - start) / chunkCount + 1
+        var chunks: [Chunk] = []
+        var chunkStart = start + 1
+        var firstUnit = 0
+        for (index, separator) in separators.enumerated() where separator - chunkStart >= size {
+            chunks.append(Chunk(start: chunkStart, end: separator, firstUnit: firstUnit, count: index + 1 - firstUnit))
+            chunkStart = separator + 1
+            firstUnit = index + 1
+        }
+        chunks.append(Chunk(start: chunkStart, end: end, firstUnit: firstUnit, count: separators.count + 1 - firstUnit))
+        guard chunks.count > 1 else { return nil }
+        self.chunks = chunks
+    }
+
+    /// Each chunk's run, or `nil` in a slot whose chunk did not parse as its structure said.
+    final class Results: @unchecked Sendable {
+        // Each chunk writes only its own index, before concurrentPerform returns.
+        var runs: [StepRun?]
+        init(count: Int) { runs = Array(repeating: nil, count: count) }
+    }
+}
+
+extension Parser {
+    /// Parses the survey's top-level `steps` array (at the current index). A large array on a
+    /// machine with several cores is cut into chunks parsed in parallel; when a chunk meets anything
+    /// its structure did not promise (a syntax error), the array is parsed again in one piece, so that
+    /// errors are the ones, and in the order, that one parser meets.
+    /// - Parameter chunks: how many pieces to cut a large array into; by default twice the cores
+    ///   (at most 16), and 1 (no cutting) on one core.
+    mutating func parseTopLevelSteps(chunks chunkCount: Int? = nil) throws(RawSyntaxError)
+        -> (run: StepRun, count: Int)
+    {
+        skipWhitespace()
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let pieces = chunkCount ?? (cores > 1 ? min(2 * cores, 16) : 1)
+        if let plan = StepChunks(bytes: bytes, arrayAt: index, chunkCount: pieces) {
+            let results = StepChunks.Results(count: plan.chunks.count)
+            // The bytes outlive the parse (the caller's buffer); each thread reads them through its own
+            // parser, with its own stacks.
+            nonisolated(unsafe) let bytes = bytes
+            let arrayDepth = depth + 1
+            let chunks = plan.chunks
+            DispatchQueue.concurrentPerform(iterations: chunks.count) { index in
+                var parser = Parser(bytes: bytes)
+                parser.depth = arrayDepth
+                results.runs[index] = parser.parseStepChunk(chunks[index])
+            }
+            if results.runs.allSatisfy({ $0 != nil }) {
+                var run = StepRun()
+                for next in results.runs { if let next { run.append(next) } }
+                index = plan.end + 1
+                return (run, plan.chunks.reduce(0) { $0 + $1.count })
+            }
+        }
+        var run = StepRun()
+        let count = try parseArrayElements { (parser, index) throws(RawSyntaxError) in
+            let location = StepLocation(unit: index, child: -1)
+            run.add(try parser.parseStep(at: location, allowsPages: true, errors: &run.errors), unit: index)
+        }
+        return (run, count)
+    }
+
+    /// The steps of one chunk, or `nil` when they do not parse or do not end where the chunk does.
+    mutating func parseStepChunk(_ chunk: StepChunks.Chunk) -> StepRun? {
+        index = chunk.start
+        var run = StepRun()
+        do {
+            for offset in 0..<chunk.count {
+                skipWhitespace()
+                let unit = chunk.firstUnit + offset
+                let location = StepLocation(unit: unit, child: -1)
+                run.add(try parseStep(at: location, allowsPages: true, errors: &run.errors), unit: unit)
+                skipWhitespace()
+                if offset < chunk.count - 1 {
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { return nil }
+                    index += 1
+                }
+            }
+        } catch {
+            return nil
+        }
+        return index == chunk.end ? run : nil
     }
 }
 

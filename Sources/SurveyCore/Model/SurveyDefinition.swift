@@ -75,6 +75,12 @@ struct SourceMap: Sendable, Hashable {
         children.append((decoded.childSourceIndices, decoded.childSourcePaths))
     }
 
+    /// Adds the map of the steps that follow in the document.
+    mutating func append(_ next: SourceMap) {
+        units += next.units
+        children += next.children
+    }
+
     /// The index path below its page of `steps[unit].steps[child]`.
     func childPath(unit: Int, child: Int) -> [Int] {
         children[unit].paths?[child] ?? [children[unit].indices[child]]

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+@testable import SurveyCore
+
+/// The top-level `steps` array of a large survey is parsed in chunks on several threads: what comes
+/// out must be what one parser makes, steps, problems, their order and their places included.
+@Suite struct ParallelParseTests {
+    /// A survey whose `steps` array is past ``StepChunks/minimumBytes``: pages of questions whose
+    /// titles hold everything the structural scan must not mistake for structure (brackets, braces,
+    /// commas, escaped quotes and backslashes), with `broken` steps spliced in by page index.
+    static func largeSurvey(pages: Int = 4_000, broken: [Int: String] = [:]) -> String {
+        var steps: [String] = []
+        for page in 0..<pages {
+            if let step = broken[page] {
+                steps.append(step)
+                continue
+            }
+            let questions = (0..<3).map { index in
+                #"{"id": "q\#(page)_\#(index)", "type": "t-text", "title": "Q \"\#(page)\" [a, {b}] \\ ], }, ,", "#
+                    + #""visibleIf": "{q0_0} = 'x'"}"#
+            }
+            steps.append(#"{"id": "p\#(page)", "type": "page", "steps": [\#(questions.joined(separator: ", "))]}"#)
+        }
+        return surveyJSON(steps)
+    }
+
+    /// Parses with `chunks` pieces: the streamed survey, or the syntax error.
+    static func parse(_ text: String, chunks: Int) -> Result<StreamedSurvey?, RawSyntaxError> {
+        Array(text.utf8).withUnsafeBufferPointer { bytes in
+            var parser = Parser(bytes: bytes)
+            do throws(RawSyntaxError) {
+                return .success(try parser.parseSurvey(stepChunks: chunks))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    static func expectSame(_ text: String) throws {
+        let one = try #require(try parse(text, chunks: 1).get())
+        for chunks in [2, 3, 7, 16] {
+            let many = try #require(try parse(text, chunks: chunks).get())
+            #expect(many.steps?.count == one.steps?.count)
+            #expect(many.steps?.steps == one.steps?.steps)
+            #expect(many.errors == one.errors)
+            #expect(many.sourceMap == one.sourceMap)
+            #expect(many.root == one.root)
+        }
+    }
+
+    /// The offset of the `[` of the survey's `steps` array.
+    static func stepsArrayStart(_ text: String) throws -> Int {
+        let steps = try #require(text.range(of: #""steps": ["#)).upperBound
+        return text.utf8.distance(from: text.utf8.startIndex, to: steps) - 1
+    }
+
+    @Test func chunksCoverEveryElementOnce() throws {
+        let text = Self.largeSurvey()
+        #expect(text.utf8.count > StepChunks.minimumBytes)
+        let bytes = Array(text.utf8)
+        let arrayStart = try Self.stepsArrayStart(text)
+        #expect(bytes[arrayStart] == UInt8(ascii: "["))
+        let plan = try #require(
+            bytes.withUnsafeBufferPointer { StepChunks(bytes: $0, arrayAt: arrayStart, chunkCount: 4) })
+        #expect(plan.chunks.count == 4)
+        #expect(plan.chunks.first?.start == arrayStart + 1)
+        #expect(plan.chunks.reduce(0) { $0 + $1.count } == 4_000)
+        for (chunk, next) in zip(plan.chunks, plan.chunks.dropFirst()) {
+            #expect(bytes[chunk.end] == UInt8(ascii: ","))
+            #expect(next.start == chunk.end + 1)
+            #expect(next.firstUnit == chunk.firstUnit + chunk.count)
+        }
+        #expect(bytes[plan.end] == UInt8(ascii: "]"))
+        #expect(plan.chunks.last?.end == plan.end)
+        // Small arrays are not cut.
+        let small = Array(surveyJSON([#"{"id": "a", "type": "t-text"}"#]).utf8)
+        #expect(small.withUnsafeBufferPointer { StepChunks(bytes: $0, arrayAt: 0, chunkCount: 4) } == nil)
+    }
+
+    @Test func manyChunksDecodeWhatOneDoes() throws {
+        try Self.expectSame(Self.largeSurvey())
+    }
+
+    /// Steps with problems in several chunks: the same problems at the same paths, in the same
+    /// order, and the same map of dropped steps.
+    @Test func problemsInSeveralChunksAreTheSame() throws {
+        let text = Self.largeSurvey(broken: [
+            5: "42", 1_500: #"{"id": "p1500", "type": "page", "steps": [{"id": "x", "type": "page", "steps": []}, 7]}"#,
+            2_999: #"{"type": "t-text"}"#, 3_999: #"[1, 2]"#,
+        ])
+        try Self.expectSame(text)
+        let one = try #require(try Self.parse(text, chunks: 1).get())
+        #expect(one.errors.count >= 4)
+        #expect(one.sourceMap != nil)
+        #expect(one.errors.first?.path?.description == "$.steps[5]")
+        // Through the loader too (on as many cores as the machine has): every problem, in file order.
+        let errors = loadErrors(text)
+        #expect(errors.contains { $0.path?.description == "$.steps[3999]" && $0.position != nil })
+        let lines = errors.map { $0.position?.line ?? Int.max }
+        #expect(lines == lines.sorted())
+    }
+
+    /// A syntax error in a late chunk, and two in different chunks: the first in the document is the
+    /// one reported, with its offset, whatever the chunks.
+    @Test(arguments: [
+        [3_000: #"{"id": "a" "type": "t-text"}"#], [1_000: "{\"id\": }", 3_500: "{,}"], [3_999: "{\"id\": \"z\",}"],
+    ])
+    func syntaxErrorsAreTheFirstInTheDocument(broken: [Int: String]) throws {
+        let text = Self.largeSurvey(broken: broken)
+        guard case .failure(let expected) = Self.parse(text, chunks: 1) else {
+            Issue.record("the survey parsed")
+            return
+        }
+        for chunks in [2, 4, 16] {
+            guard case .failure(let error) = Self.parse(text, chunks: chunks) else {
+                Issue.record("the survey parsed in \(chunks) chunks")
+                continue
+            }
+            #expect(error.message == expected.message)
+            #expect(error.offset == expected.offset)
+        }
+        let loaded = loadErrors(text)
+        #expect(loaded.count == 1)
+        #expect(loaded.first?.kind == .syntax)
+    }
+
+    /// An unbalanced array (it never closes) is not cut; the parser reports where it ends.
+    @Test func anArrayThatNeverClosesIsNotCut() throws {
+        var text = Self.largeSurvey()
+        text.removeLast(2)  // "]}"
+        let arrayStart = try Self.stepsArrayStart(text)
+        #expect(
+            Array(text.utf8).withUnsafeBufferPointer { StepChunks(bytes: $0, arrayAt: arrayStart, chunkCount: 4) }
+                == nil)
+        let errors = loadErrors(text)
+        #expect(errors.count == 1)
+        #expect(errors.first?.message.contains("unexpected end of input") == true)
+    }
+}
