@@ -12,7 +12,12 @@ struct SurveyCompiler {
     var branchTargetNames: [String]?
     /// How many more unknown branch targets get a "did you mean" hint: each compares the target with
     /// every id, so a survey with thousands of bad targets would otherwise take minutes to report.
-    var branchHintsLeft = 32
+    var branchHintsLeft = Self.branchHintBudget
+    static let branchHintBudget = 32
+    /// The errors (by index in ``errors``) given a hint, with their message without it: chunks
+    /// compiled in parallel each spend the whole budget, and the merge keeps the first hints in
+    /// document order, as one compiler would.
+    var hintedErrors: [(index: Int, plain: String)] = []
     /// Steps whose question has an Other choice, with its other choice values: `{q}` reads `'other'`
     /// for an Other answer, `{q-Comment}` its text (as in SurveyJS). Known before expressions compile.
     var otherChoices: [Int: OtherChoices] = [:]
@@ -182,7 +187,10 @@ struct SurveyCompiler {
         // problems; such a survey never compiles, but its other errors must point at the right place.
         let sourceMap = definition.sourceMap
         var flatPanels: [FlatPanel] = []
-        for (position, step) in definition.steps.enumerated() {
+        // Index loops here and below: `enumerated()` copies each element (a step definition and its
+        // members, retained one by one) before the body reads two of its fields.
+        for position in definition.steps.indices {
+            let step = definition.steps[position]
             let start = flatSteps.count
             let unitOffset = sourceMap?.units[position] ?? position
             if step.isPage {
@@ -222,27 +230,27 @@ struct SurveyCompiler {
                     .duplicateID, "duplicate id '\(id)': already used at \(previous)", path: path().appending(member),
                     stepID: id))
         }
-        for (index, step) in flatSteps.enumerated() {
-            let id = step.definition.id
+        for index in flatSteps.indices {
+            let id = flatSteps[index].definition.id
             if let previous = stepIndexByID.updateValue(index, forKey: id) {
                 stepIndexByID[id] = previous
-                duplicate(id, at: step.path, member: "id", previous: flatSteps[previous].path)
+                duplicate(id, at: flatSteps[index].path, member: "id", previous: flatSteps[previous].path)
             }
         }
         var unitIndexByID: [String: Int] = [:]
         unitIndexByID.reserveCapacity(flatUnits.count)
-        for (index, unit) in flatUnits.enumerated() {
-            let id = unit.definition.id
-            if unit.definition.isPage {
+        for index in flatUnits.indices {
+            let id = flatUnits[index].definition.id
+            if flatUnits[index].definition.isPage {
                 if let previous = stepIndexByID[id] {
-                    duplicate(id, at: unit.path, member: "id", previous: flatSteps[previous].path)
+                    duplicate(id, at: flatUnits[index].path, member: "id", previous: flatSteps[previous].path)
                 } else if let previous = pageIndexByID[id] {
-                    duplicate(id, at: unit.path, member: "id", previous: flatUnits[previous].path)
+                    duplicate(id, at: flatUnits[index].path, member: "id", previous: flatUnits[previous].path)
                 } else {
                     pageIndexByID[id] = index
                     unitIndexByID[id] = index
                 }
-            } else if stepIndexByID[id] == unit.steps.lowerBound {
+            } else if stepIndexByID[id] == flatUnits[index].steps.lowerBound {
                 unitIndexByID[id] = index
             }
         }
@@ -298,7 +306,8 @@ struct SurveyCompiler {
         // Comment boxes (`showCommentArea`): `<id>-Comment` is a value the session sets, after the
         // host variables among the calculated slots, so that expressions read it as `{<id>-Comment}`.
         var commentSteps: [Int] = []
-        for (index, step) in flatSteps.enumerated() where step.definition.showCommentArea {
+        for index in flatSteps.indices where flatSteps[index].definition.showCommentArea {
+            let step = flatSteps[index]
             let name = step.definition.id + "-Comment"
             if let previous = stepIndexByID[name] {
                 duplicate(name, at: step.path, member: "showCommentArea", previous: flatSteps[previous].path)
@@ -370,7 +379,9 @@ struct SurveyCompiler {
             if let index = calculatedIndexByName[name] { return stepCount + index }
             return nil
         }
-        let chunkCount = stepCount >= 50_000 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
+        // Twice as many chunks as cores, so that a core slowed by other work does not hold up the rest.
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let chunkCount = stepCount >= 4_096 && cores > 1 ? min(2 * cores, 16) : 1
         let chunkSize = (stepCount + chunkCount - 1) / max(chunkCount, 1)
         // 3a. Question types and options first: how a reference to a question compiles depends on
         // its choices (an Other choice).
@@ -422,17 +433,30 @@ struct SurveyCompiler {
         var expressionCount = 0
         var compiledSteps: [CompiledStep] = []
         compiledSteps.reserveCapacity(stepCount)
+        var hintsKept = 0
         for chunk in 0..<chunkCount {
             compiledSteps.append(contentsOf: results.steps[chunk])
+            let first = errors.count
             errors += results.errors[chunk]
+            for hint in results.hinted[chunk] {
+                if hintsKept < Self.branchHintBudget {
+                    hintsKept += 1
+                } else {
+                    errors[first + hint.index].message = hint.plain
+                }
+            }
             usesDateFunctions = usesDateFunctions || results.usesDateFunctions[chunk]
             expressionCount += results.expressionCounts[chunk]
         }
+        // The pages' branches get what the steps left of the budget.
+        branchHintsLeft = Self.branchHintBudget - hintsKept
+        hintedErrors = []
         let validation = compileValidators(flatSteps, questions: questions, resolve: resolve)
         expressionCount += validation.expressionCount
         var compiledUnits: [CompiledUnit] = []
         compiledUnits.reserveCapacity(flatUnits.count)
-        for unit in flatUnits {
+        for unitIndex in flatUnits.indices {
+            let unit = flatUnits[unitIndex]
             let definition = unit.definition
             if definition.isPage {
                 let visibleIf = compileExpression(
@@ -665,6 +689,7 @@ struct SurveyCompiler {
         // Each chunk writes only its own index, before concurrentPerform returns.
         var steps: [[CompiledStep]]
         var errors: [[SurveyError]]
+        var hinted: [[(index: Int, plain: String)]]
         var usesDateFunctions: [Bool]
         var expressionCounts: [Int]
         private let lock = NSLock()
@@ -672,6 +697,7 @@ struct SurveyCompiler {
         init(count: Int) {
             steps = Array(repeating: [], count: count)
             errors = Array(repeating: [], count: count)
+            hinted = Array(repeating: [], count: count)
             usesDateFunctions = Array(repeating: false, count: count)
             expressionCounts = Array(repeating: 0, count: count)
         }
@@ -681,6 +707,7 @@ struct SurveyCompiler {
             defer { lock.unlock() }
             self.steps[chunk] = steps
             errors[chunk] = compiler.errors
+            hinted[chunk] = compiler.hintedErrors
             usesDateFunctions[chunk] = compiler.usesDateFunctions
             expressionCounts[chunk] = expressions
         }
@@ -1015,11 +1042,13 @@ struct SurveyCompiler {
                 } else if let step = steps[target] {
                     result.append(CompiledBranch(condition: condition, targetUnit: flatSteps[step].unit))
                 } else {
-                    var message = "branch target '\(target)' is not a step or page id"
+                    let plain = "branch target '\(target)' is not a step or page id"
+                    var message = plain
                     if units.count < 50_000, branchHintsLeft > 0 {
                         branchHintsLeft -= 1
                         let names = branchTargetNames ?? units.keys.sorted() + steps.keys.sorted()
                         branchTargetNames = names
+                        hintedErrors.append((errors.count, plain))
                         if let suggestion = closestMatch(to: target, in: names) {
                             message += " (did you mean '\(suggestion)'?)"
                         }

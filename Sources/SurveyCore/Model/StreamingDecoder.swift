@@ -155,30 +155,28 @@ struct StepChunks {
         var separators: [Int] = []
         var depth = 0
         var position = start + 1
-        var inString = false
         var end: Int?
         scan: while position < bytes.count {
             let byte = bytes[position]
-            if inString {
-                if byte == UInt8(ascii: "\\") {
-                    position += 1
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
+            switch byte {
+            case UInt8(ascii: "\""):
+                // A string: on to its closing quote, stepping over escapes.
+                position += 1
+                while position < bytes.count {
+                    let inner = bytes[position]
+                    if inner == UInt8(ascii: "\"") { break }
+                    position += inner == UInt8(ascii: "\\") ? 2 : 1
                 }
-            } else {
-                switch byte {
-                case UInt8(ascii: "\""): inString = true
-                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    if depth == 0 {
-                        guard byte == UInt8(ascii: "]") else { return nil }
-                        end = position
-                        break scan
-                    }
-                    depth -= 1
-                case UInt8(ascii: ","): if depth == 0 { separators.append(position) }
-                default: break
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if depth == 0 {
+                    guard byte == UInt8(ascii: "]") else { return nil }
+                    end = position
+                    break scan
                 }
+                depth -= 1
+            case UInt8(ascii: ","): if depth == 0 { separators.append(position) }
+            default: break
             }
             position += 1
         }
