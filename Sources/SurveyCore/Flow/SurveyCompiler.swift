@@ -419,6 +419,11 @@ struct SurveyCompiler {
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             var compiler = template
             compiler.errors = []
+            // A closure of the chunk's own: passing the shared one to every expression retains and
+            // releases one object from every thread (its reference count bounces between cores).
+            var context = context
+            let shared = context.resolve
+            context.resolve = { shared($0) }
             var steps: [CompiledStep] = []
             var expressions = 0
             let range = (chunk * chunkSize)..<min(stepCount, (chunk + 1) * chunkSize)
@@ -620,7 +625,7 @@ struct SurveyCompiler {
         let flatSteps: [FlatStep]
         let stepIndexByID: [String: Int]
         let unitIndexByID: [String: Int]
-        let resolve: @Sendable (String) -> Int?
+        var resolve: @Sendable (String) -> Int?
         /// Each step's configured question (`nil` when its type or options are wrong).
         let questions: [ConfiguredQuestion?]
         /// The errors configuring a step's question produced, by step index.
@@ -715,7 +720,8 @@ struct SurveyCompiler {
 
     /// Configures one step's question and compiles its expressions; `nil` when it has errors.
     mutating func compileStep(at index: Int, in context: StepContext, expressionCount: inout Int) -> CompiledStep? {
-        let english = PresentationContext.english
+        // `.english` is read where it is needed: most steps never need it, and copying it retains
+        // objects every chunk's thread shares.
         let question = context.questions[index]
         if let problems = context.configurationErrors[index] { errors += problems }
         // Fields are read through the array (no copy of the whole step definition per step).
@@ -743,7 +749,7 @@ struct SurveyCompiler {
                 units: context.unitIndexByID, steps: context.stepIndexByID, flatSteps: context.flatSteps)
         var choiceConditions: [String: Expression] = [:]
         if let question, context.flatSteps[index].definition.options.containsMember(named: "visibleIf"),
-            let input = question.input(in: english).choiceInput
+            let input = question.input(in: .english).choiceInput
         {
             for (offset, choice) in input.choices.enumerated() {
                 guard let condition = choice.visibleIf else { continue }
@@ -762,7 +768,7 @@ struct SurveyCompiler {
         // respondent chose it (or did not) in the source question.
         if let question, let source = context.flatSteps[index].definition.choicesFromQuestion,
             let mode = context.flatSteps[index].definition.choicesFromQuestionMode, mode != "all",
-            let input = question.input(in: english).choiceInput
+            let input = question.input(in: .english).choiceInput
         {
             for (offset, choice) in input.choices.enumerated() where !choice.isOther {
                 let literal =
@@ -836,7 +842,7 @@ struct SurveyCompiler {
                         .invalidValue, "'\(id)' takes no answer, so it has no defaultValue", path: path, stepID: id))
             } else {
                 do {
-                    defaultValue = try question.normalize(value, in: english)
+                    defaultValue = try question.normalize(value, in: .english)
                 } catch {
                     errors.append(
                         SurveyError(
