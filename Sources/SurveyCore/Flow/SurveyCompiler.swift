@@ -380,8 +380,7 @@ struct SurveyCompiler {
             return nil
         }
         // Twice as many chunks as cores, so that a core slowed by other work does not hold up the rest.
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        let chunkCount = stepCount >= 4_096 && cores > 1 ? min(2 * cores, 16) : 1
+        let chunkCount = stepCount >= 4_096 ? Machine.parallelChunks : 1
         let chunkSize = (stepCount + chunkCount - 1) / max(chunkCount, 1)
         // 3a. Question types and options first: how a reference to a question compiles depends on
         // its choices (an Other choice).

@@ -127,6 +127,17 @@ struct StepRun {
     }
 }
 
+/// What the loader asks of the machine, asked once per process (`activeProcessorCount` reads the
+/// system each time: a measurable share of loading a small survey).
+enum Machine {
+    /// How many pieces parallel loading cuts its work into: twice the cores (so that a core slowed
+    /// by other work does not hold up the rest), at most 16; 1 on one core.
+    static let parallelChunks: Int = {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        return cores > 1 ? min(2 * cores, 16) : 1
+    }()
+}
+
 /// A top-level `steps` array cut at element boundaries into chunks of about equal size, each parsed
 /// by its own parser on its own thread (see ``Parser/parseTopLevelSteps()``).
 struct StepChunks {
@@ -216,9 +227,10 @@ extension Parser {
         -> (run: StepRun, count: Int)
     {
         skipWhitespace()
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        let pieces = chunkCount ?? (cores > 1 ? min(2 * cores, 16) : 1)
-        if let plan = StepChunks(bytes: bytes, arrayAt: index, chunkCount: pieces) {
+        // Small arrays are not cut (and do not ask how many cores there are).
+        if bytes.count - index >= StepChunks.minimumBytes,
+            let plan = StepChunks(bytes: bytes, arrayAt: index, chunkCount: chunkCount ?? Machine.parallelChunks)
+        {
             let results = StepChunks.Results(count: plan.chunks.count)
             // The bytes outlive the parse (the caller's buffer); each thread reads them through its own
             // parser, with its own stacks.
