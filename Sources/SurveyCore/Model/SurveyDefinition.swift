@@ -647,22 +647,16 @@ extension SurveyDefinition {
             }
         } else if let stepsValue = reader.value("steps") {
             if case .array(let elements) = stepsValue {
-                var map = SourceMap()
-                var dropped = false
+                var run = StepRun()
                 for (index, element) in elements.enumerated() {
                     let decoded = StepDefinition.decodeWithChildIndices(
                         element, location: StepLocation(unit: index, child: -1), allowsPages: true, errors: &errors)
-                    guard let step = decoded.step else {
-                        dropped = true
-                        continue
-                    }
-                    if decoded.droppedChildren { dropped = true }
-                    map.add(decoded, unit: index)
-                    steps.append(step)
+                    run.add(decoded, unit: index)
                 }
+                steps = run.steps
                 // Steps with problems were left out; remember where the kept ones are in the file so
                 // that the compiler's messages still point at the right places.
-                if dropped { sourceMap = map }
+                if run.dropped { sourceMap = run.map }
                 if elements.isEmpty {
                     errors.append(
                         SurveyError(
