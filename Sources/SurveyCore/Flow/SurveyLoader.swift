@@ -26,17 +26,30 @@ public struct SurveyLoader: Sendable {
     /// - Parameter source: a file name for error messages.
     /// - Throws: ``SurveyLoadError`` with every problem found, each with line and column.
     public func load(text: String, source: String? = nil) throws(SurveyLoadError) -> Survey {
-        try load(bytes: Array(text.utf8), source: source)
+        // The text's own UTF-8 storage, not a copy (a copy is the size of the file, at its peak).
+        var text = text
+        let result = text.withUTF8 { bytes in
+            Result { () throws(SurveyLoadError) in try load(buffer: bytes, source: source) }
+        }
+        return try result.get()
     }
 
     /// Parses, decodes and compiles UTF-8 JSON.
     public func load(bytes: [UInt8], source: String? = nil) throws(SurveyLoadError) -> Survey {
+        let result = bytes.withUnsafeBufferPointer { bytes in
+            Result { () throws(SurveyLoadError) in try load(buffer: bytes, source: source) }
+        }
+        return try result.get()
+    }
+
+    func load(buffer bytes: UnsafeBufferPointer<UInt8>, source: String?) throws(SurveyLoadError) -> Survey {
         do throws(SurveyLoadError) {
             var errors: [SurveyError] = []
-            let streamed: Result<StreamedSurvey?, JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
-                do throws(JSONSyntaxError) { return .success(try JSONParser.parseSurvey(bytes: buffer)) } catch {
-                    return .failure(error)
-                }
+            let streamed: Result<StreamedSurvey?, JSONSyntaxError>
+            do throws(JSONSyntaxError) {
+                streamed = .success(try JSONParser.parseSurvey(bytes: bytes))
+            } catch {
+                streamed = .failure(error)
             }
             let definition: SurveyDefinition
             switch streamed {
@@ -82,7 +95,7 @@ public struct SurveyLoader: Sendable {
         return try compiler.compile()
     }
 
-    func located(_ error: SurveyLoadError, bytes: [UInt8], source: String?) -> SurveyLoadError {
+    func located(_ error: SurveyLoadError, bytes: UnsafeBufferPointer<UInt8>, source: String?) -> SurveyLoadError {
         var result = error
         var unplaced: [(index: Int, path: JSONPath)] = []
         for index in result.errors.indices {
@@ -93,7 +106,7 @@ public struct SurveyLoader: Sendable {
         }
         // One pass over the text for all errors: locating each separately is quadratic in a file
         // with thousands of them.
-        let positions = bytes.withUnsafeBufferPointer { SourceLocator.positions(of: unplaced.map(\.path), in: $0) }
+        let positions = SourceLocator.positions(of: unplaced.map(\.path), in: bytes)
         for (error, position) in zip(unplaced, positions) { result.errors[error.index].position = position }
         // Report in document order, as a person reads the file.
         let order = result.errors.enumerated().sorted { lhs, rhs in
