@@ -211,10 +211,10 @@ enum SurveySource {
             text: loaded.text, isOriginal: false, conversion: nil, original: text, file: file, isGenerated: true)
     }
 
-    /// The conversion of `text` when it is a SurveyJS survey (warnings printed), else `nil`.
+    /// The conversion of `text` when it is a SurveyJS survey (warnings printed), else `nil`. Called
+    /// only when `prepare`'s sniff found a SurveyJS key, so the text is not scanned again here.
     static func convertIfSurveyJS(_ text: String, file: String) -> SurveyJSConversion? {
-        guard text.containsUTF8(["\"pages\"", "\"elements\"", "\"questions\""]).contains(true),
-            let json = try? JSONParser.parse(text), SurveyJSImporter.looksLikeSurveyJS(json),
+        guard let json = try? JSONParser.parse(text), SurveyJSImporter.looksLikeSurveyJS(json),
             let conversion = try? SurveyJSImporter.convert(
                 json, parsedFrom: text, source: file, id: defaultID(for: file))
         else { return nil }

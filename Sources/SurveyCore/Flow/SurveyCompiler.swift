@@ -454,7 +454,6 @@ struct SurveyCompiler {
         }
         // The pages' branches get what the steps left of the budget.
         branchHintsLeft = Self.branchHintBudget - hintsKept
-        hintedErrors = []
         let validation = compileValidators(flatSteps, questions: questions, resolve: resolve)
         expressionCount += validation.expressionCount
         var compiledUnits: [CompiledUnit] = []
