@@ -181,7 +181,13 @@ struct SurveyCompiler {
         // 1. Flatten pages into units and leaf steps.
         var flatSteps: [FlatStep] = []
         var flatUnits: [FlatUnit] = []
-        flatSteps.reserveCapacity(definition.steps.count)
+        // Reserved exactly: a step is some 400 bytes here, and growing by doubling from the unit
+        // count (a page holds many steps) left up to half of a 100,000-step array unused at the peak.
+        var leafCount = 0
+        for position in definition.steps.indices {
+            leafCount += definition.steps[position].isPage ? definition.steps[position].steps.count : 1
+        }
+        flatSteps.reserveCapacity(leafCount)
         flatUnits.reserveCapacity(definition.steps.count)
         // File positions differ from definition positions only when the decoder left out steps with
         // problems; such a survey never compiles, but its other errors must point at the right place.

@@ -341,6 +341,32 @@ public struct PanelDefinition: Sendable, Hashable {
     }
 }
 
+/// The members of a ``StepDefinition`` that most steps leave at their defaults: an immutable box,
+/// replaced whole when one of them changes (they are set while a survey is read, rarely after).
+private final class RareMembers: Sendable, Hashable {
+    struct Members: Sendable, Hashable {
+        var requiredIf: String?
+        var defaultValue: JSONValue?
+        var isReadOnly = false
+        var enableIf: String?
+        var choicesFromQuestion: String?
+        var choicesFromQuestionMode: String?
+        var defaultValueExpression: String?
+        var validators: [ValidatorDefinition] = []
+        var panels: [PanelDefinition] = []
+        var showCommentArea = false
+        var commentText: LocalizedText?
+        var panel: String?
+    }
+
+    let members: Members
+
+    init(_ members: Members) { self.members = members }
+
+    static func == (lhs: RareMembers, rhs: RareMembers) -> Bool { lhs === rhs || lhs.members == rhs.members }
+    func hash(into hasher: inout Hasher) { hasher.combine(members) }
+}
+
 /// A step: a question, a content step, or a page that groups questions.
 public struct StepDefinition: Sendable, Hashable {
     /// The type id of pages, which group other steps.
@@ -356,7 +382,10 @@ public struct StepDefinition: Sendable, Hashable {
     /// The per-step on/off switch: a disabled step is left out as if it were not there.
     public var isEnabled: Bool
     public var visibleIf: String?
-    public var requiredIf: String?
+    public var requiredIf: String? {
+        get { rare?.members.requiredIf }
+        set { updateRare { $0.requiredIf = newValue } }
+    }
     /// Rules evaluated in order after the step; the first that holds decides where to go.
     public var branches: [BranchRule]
     /// Type-specific options, read by the question type.
@@ -368,30 +397,73 @@ public struct StepDefinition: Sendable, Hashable {
     /// For pages: present the questions in a seeded shuffled order.
     public var isShuffled: Bool
     /// The answer the question starts with (SurveyJS's `defaultValue`); the question type must accept it.
-    public var defaultValue: JSONValue?
+    public var defaultValue: JSONValue? {
+        get { rare?.members.defaultValue }
+        set { updateRare { $0.defaultValue = newValue } }
+    }
     /// Shown but not editable (SurveyJS's `readOnly`); not checked for `required`.
-    public var isReadOnly = false
+    public var isReadOnly: Bool {
+        get { rare?.members.isReadOnly ?? false }
+        set { updateRare { $0.isReadOnly = newValue } }
+    }
     /// Editable only while this condition holds (SurveyJS's `enableIf`); read-only otherwise.
-    public var enableIf: String?
+    public var enableIf: String? {
+        get { rare?.members.enableIf }
+        set { updateRare { $0.enableIf = newValue } }
+    }
     /// The step whose choices this question offers (SurveyJS's `choicesFromQuestion`).
-    public var choicesFromQuestion: String?
+    public var choicesFromQuestion: String? {
+        get { rare?.members.choicesFromQuestion }
+        set { updateRare { $0.choicesFromQuestion = newValue } }
+    }
     /// Which of them: `all`, or those the respondent `selected` or left `unselected` there.
-    public var choicesFromQuestionMode: String?
+    public var choicesFromQuestionMode: String? {
+        get { rare?.members.choicesFromQuestionMode }
+        set { updateRare { $0.choicesFromQuestionMode = newValue } }
+    }
     /// An expression whose value is the question's answer until the respondent answers it
     /// (SurveyJS's `defaultValueExpression`): evaluated at the start and whenever what it reads changes.
-    public var defaultValueExpression: String?
+    public var defaultValueExpression: String? {
+        get { rare?.members.defaultValueExpression }
+        set { updateRare { $0.defaultValueExpression = newValue } }
+    }
     /// Checks the answer must pass before the respondent moves on (see ``ValidatorDefinition``).
-    public var validators: [ValidatorDefinition] = []
+    public var validators: [ValidatorDefinition] {
+        get { rare?.members.validators ?? [] }
+        set { updateRare { $0.validators = newValue } }
+    }
     /// For pages: the panels among its steps, outer before inner, in file order.
-    public var panels: [PanelDefinition] = []
+    public var panels: [PanelDefinition] {
+        get { rare?.members.panels ?? [] }
+        set { updateRare { $0.panels = newValue } }
+    }
     /// A comment box beside the question (SurveyJS's `showCommentArea`): its text is answered as
     /// `<id>-Comment`, read as `{<id>-Comment}` and reported under that key.
-    public var showCommentArea = false
+    public var showCommentArea: Bool {
+        get { rare?.members.showCommentArea ?? false }
+        set { updateRare { $0.showCommentArea = newValue } }
+    }
     /// The comment box's label (SurveyJS's `commentText`); the built-in "Comment" when `nil`.
-    public var commentText: LocalizedText?
+    public var commentText: LocalizedText? {
+        get { rare?.members.commentText }
+        set { updateRare { $0.commentText = newValue } }
+    }
     /// For a page's step: the id of the innermost panel it is in (one of the page's ``panels``).
     /// A panel's steps are consecutive in the page's ``steps``.
-    public var panel: String?
+    public var panel: String? {
+        get { rare?.members.panel }
+        set { updateRare { $0.panel = newValue } }
+    }
+
+    /// The members above, which most steps leave at their defaults, kept apart so that a step in a
+    /// large survey costs about half the memory: `nil` while all of them are at their defaults.
+    private var rare: RareMembers?
+
+    private mutating func updateRare(_ change: (inout RareMembers.Members) -> Void) {
+        var members = rare?.members ?? RareMembers.Members()
+        change(&members)
+        rare = members == RareMembers.Members() ? nil : RareMembers(members)
+    }
 
     public init(
         id: String, type: String, title: LocalizedText? = nil, description: LocalizedText? = nil,
@@ -406,12 +478,12 @@ public struct StepDefinition: Sendable, Hashable {
         self.isRequired = isRequired
         self.isEnabled = isEnabled
         self.visibleIf = visibleIf
-        self.requiredIf = requiredIf
         self.branches = branches
         self.options = options
         self.tags = tags
         self.steps = steps
         self.isShuffled = isShuffled
+        if let requiredIf { self.requiredIf = requiredIf }
     }
 
     /// Whether this step is a page.
