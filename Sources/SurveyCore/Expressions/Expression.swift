@@ -3,15 +3,19 @@
 /// The syntax is SurveyJS's: `{q1} = 'yes' and {age} >= 18`, `{colors} contains 'red'`,
 /// `{q} anyof ['a', 'b']`, `{q} notempty`, `iif({x} > 1, 'a', 'b')`, `{contact.email}`.
 public struct Expression: Sendable {
+    /// Everything compiled, behind one reference: a compiled step holds up to four expressions, and
+    /// a reference is 8 bytes where the fields inline were 41.
+    private let code: ExpressionCode
+
     /// The expression as written.
-    public let source: String
+    public var source: String { code.source }
     /// The names it references (step ids and calculated values), deduplicated, in order of appearance.
-    public let referencedNames: [String]
-    let root: ExpressionNode
+    public var referencedNames: [String] { code.referencedNames }
+    var root: ExpressionNode { code.root }
     /// The slots of ``referencedNames``.
-    let slots: [Int]
+    var slots: [Int] { code.slots }
     /// Whether it calls a function whose result depends on more than its arguments (the date).
-    let callsImpureFunction: Bool
+    var callsImpureFunction: Bool { code.callsImpureFunction }
 
     /// The deepest nesting of parentheses, lists, function calls and prefix operators (`not`, `!`,
     /// unary `-`) an expression may have; deeper is a syntax error. Parsing and evaluation recurse
@@ -50,11 +54,9 @@ public struct Expression: Sendable {
             }
         }
         let result = try parsed.get()
-        root = result.root
-        self.source = source
-        referencedNames = result.names
-        slots = result.slots
-        callsImpureFunction = result.callsImpureFunction
+        code = ExpressionCode(
+            source: source, referencedNames: result.names, root: result.root, slots: result.slots,
+            callsImpureFunction: result.callsImpureFunction)
     }
 
     /// The expression of a host variable: the value the host gave it, else its default. It depends on
@@ -63,11 +65,8 @@ public struct Expression: Sendable {
         let function = ExpressionFunction(name: "variable", arity: 0...0, isPure: false) { _, context in
             context.variables[name] ?? value
         }
-        source = "{\(name)}"
-        referencedNames = []
-        root = .call(function, [])
-        slots = []
-        callsImpureFunction = true
+        code = ExpressionCode(
+            source: "{\(name)}", referencedNames: [], root: .call(function, []), slots: [], callsImpureFunction: true)
     }
 
     /// Evaluates against `values` (indexed by slot).
@@ -78,6 +77,23 @@ public struct Expression: Sendable {
     /// Evaluates as a condition.
     public func isTrue(_ values: [JSONValue], context: FunctionContext) -> Bool {
         values.withUnsafeBufferPointer { Evaluator(values: $0, context: context).isTrue(root) }
+    }
+}
+
+/// The parts of a compiled ``Expression``.
+private final class ExpressionCode: Sendable {
+    let source: String
+    let referencedNames: [String]
+    let root: ExpressionNode
+    let slots: [Int]
+    let callsImpureFunction: Bool
+
+    init(source: String, referencedNames: [String], root: ExpressionNode, slots: [Int], callsImpureFunction: Bool) {
+        self.source = source
+        self.referencedNames = referencedNames
+        self.root = root
+        self.slots = slots
+        self.callsImpureFunction = callsImpureFunction
     }
 }
 
