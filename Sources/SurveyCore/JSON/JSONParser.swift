@@ -206,6 +206,8 @@ struct Parser {
     let elements = ParseStack<JSONValue>()
     /// Path tracking, used only by SourceLocator.
     let targets: PathTargets?
+    /// Values parsed once and shared by later copies of the same text (``parseSharedValue()``).
+    var pool = ValuePool()
 
     init(bytes: UnsafeBufferPointer<UInt8>, targets: PathTargets? = nil) {
         self.bytes = bytes
