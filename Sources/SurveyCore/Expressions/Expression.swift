@@ -4,8 +4,10 @@
 /// `{q} anyof ['a', 'b']`, `{q} notempty`, `iif({x} > 1, 'a', 'b')`, `{contact.email}`.
 public struct Expression: Sendable {
     /// Everything compiled, behind one reference: a compiled step holds up to four expressions, and
-    /// a reference is 8 bytes where the fields inline were 41.
-    private let code: ExpressionCode
+    /// a reference is 8 bytes where the fields inline were 41. ``referencedNames`` and ``slots`` are
+    /// built on each call (analysis and compilation read them, evaluation does not).
+    private let shared: SharedCode
+    private var code: ExpressionCode { shared.code }
 
     /// The expression as written.
     public var source: String { code.source }
@@ -54,9 +56,10 @@ public struct Expression: Sendable {
             }
         }
         let result = try parsed.get()
-        code = ExpressionCode(
-            source: source, referencedNames: result.names, root: result.root, slots: result.slots,
-            callsImpureFunction: result.callsImpureFunction)
+        shared = SharedCode(
+            code: ExpressionCode.make(
+                source: source, referencedNames: result.names, root: result.root, slots: result.slots,
+                callsImpureFunction: result.callsImpureFunction))
     }
 
     /// The expression of a host variable: the value the host gave it, else its default. It depends on
@@ -65,8 +68,15 @@ public struct Expression: Sendable {
         let function = ExpressionFunction(name: "variable", arity: 0...0, isPure: false) { _, context in
             context.variables[name] ?? value
         }
-        code = ExpressionCode(
-            source: "{\(name)}", referencedNames: [], root: .call(function, []), slots: [], callsImpureFunction: true)
+        shared = SharedCode(
+            code: ExpressionCode.make(
+                source: "{\(name)}", referencedNames: [], root: .call(function, []), slots: [],
+                callsImpureFunction: true))
+    }
+
+    /// Calls `body` with each of ``slots``, without building the array.
+    func forEachSlot(_ body: (Int) -> Void) {
+        code.forEachSlot(body)
     }
 
     /// Evaluates against `values` (indexed by slot).
@@ -80,20 +90,69 @@ public struct Expression: Sendable {
     }
 }
 
-/// The parts of a compiled ``Expression``.
-private final class ExpressionCode: Sendable {
-    let source: String
-    let referencedNames: [String]
-    let root: ExpressionNode
-    let slots: [Int]
-    let callsImpureFunction: Bool
+/// An ``ExpressionCode``, immutable, shared between threads.
+private struct SharedCode: @unchecked Sendable {
+    let code: ExpressionCode
+}
 
-    init(source: String, referencedNames: [String], root: ExpressionNode, slots: [Int], callsImpureFunction: Bool) {
-        self.source = source
-        self.referencedNames = referencedNames
-        self.root = root
-        self.slots = slots
-        self.callsImpureFunction = callsImpureFunction
+/// The parts of a compiled ``Expression``, in one allocation: the referenced names and slots are
+/// stored after the header. A large survey has about one expression per question, and two arrays of
+/// their own would cost each of them some 90 bytes and two more allocations.
+///
+/// `ManagedBuffer` cannot be `Sendable`; ``Expression`` holds it through ``SharedCode``, which may
+/// be, since nothing changes the buffer once ``make(source:referencedNames:root:slots:callsImpureFunction:)``
+/// has returned.
+private final class ExpressionCode: ManagedBuffer<ExpressionCode.Header, ExpressionCode.Reference> {
+    struct Header {
+        let source: String
+        let root: ExpressionNode
+        let count: Int
+        let callsImpureFunction: Bool
+    }
+
+    struct Reference {
+        let name: String
+        let slot: Int
+    }
+
+    static func make(
+        source: String, referencedNames names: [String], root: ExpressionNode, slots: [Int], callsImpureFunction: Bool
+    ) -> ExpressionCode {
+        let count = min(names.count, slots.count)
+        let buffer = create(minimumCapacity: count) { _ in
+            Header(source: source, root: root, count: count, callsImpureFunction: callsImpureFunction)
+        }
+        let code = unsafeDowncast(buffer, to: ExpressionCode.self)
+        code.withUnsafeMutablePointerToElements { elements in
+            for index in 0..<count {
+                (elements + index).initialize(to: Reference(name: names[index], slot: slots[index]))
+            }
+        }
+        return code
+    }
+
+    deinit {
+        withUnsafeMutablePointers { header, elements in
+            _ = elements.deinitialize(count: header.pointee.count)
+        }
+    }
+
+    var source: String { withUnsafeMutablePointerToHeader { $0.pointee.source } }
+    var root: ExpressionNode { withUnsafeMutablePointerToHeader { $0.pointee.root } }
+    var callsImpureFunction: Bool { withUnsafeMutablePointerToHeader { $0.pointee.callsImpureFunction } }
+
+    var referencedNames: [String] {
+        withUnsafeMutablePointers { header, elements in (0..<header.pointee.count).map { elements[$0].name } }
+    }
+
+    var slots: [Int] {
+        withUnsafeMutablePointers { header, elements in (0..<header.pointee.count).map { elements[$0].slot } }
+    }
+
+    func forEachSlot(_ body: (Int) -> Void) {
+        withUnsafeMutablePointers { header, elements in
+            for index in 0..<header.pointee.count { body(elements[index].slot) }
+        }
     }
 }
 
