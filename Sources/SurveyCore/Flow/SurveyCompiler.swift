@@ -391,20 +391,24 @@ struct SurveyCompiler {
         // 3a. Question types and options first: how a reference to a question compiles depends on
         // its choices (an Other choice).
         let configuration = ConfigurationResults(count: chunkCount)
-        let configuring = self
-        let stepsToConfigure = flatSteps
-        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            var compiler = configuring
-            var questions: [ConfiguredQuestion?] = []
-            var problems: [Int: [SurveyError]] = [:]
-            let range = (chunk * chunkSize)..<min(stepCount, (chunk + 1) * chunkSize)
-            questions.reserveCapacity(range.count)
-            for index in range {
-                compiler.errors = []
-                questions.append(compiler.configure(stepsToConfigure, at: index))
-                if !compiler.errors.isEmpty { problems[index] = compiler.errors }
+        // In blocks of their own: the copies of the step list they share end with them (the list is
+        // the load's largest temporary, and is dropped before the survey is assembled).
+        do {
+            let configuring = self
+            let stepsToConfigure = flatSteps
+            DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+                var compiler = configuring
+                var questions: [ConfiguredQuestion?] = []
+                var problems: [Int: [SurveyError]] = [:]
+                let range = (chunk * chunkSize)..<min(stepCount, (chunk + 1) * chunkSize)
+                questions.reserveCapacity(range.count)
+                for index in range {
+                    compiler.errors = []
+                    questions.append(compiler.configure(stepsToConfigure, at: index))
+                    if !compiler.errors.isEmpty { problems[index] = compiler.errors }
+                }
+                configuration.store(chunk, questions: questions, errors: problems)
             }
-            configuration.store(chunk, questions: questions, errors: problems)
         }
         var questions: [ConfiguredQuestion?] = []
         questions.reserveCapacity(stepCount)
@@ -417,28 +421,30 @@ struct SurveyCompiler {
         let configuredQuestions = questions
         displayQuestion = { $0 < configuredQuestions.count ? configuredQuestions[$0] : nil }
         let results = ChunkResults(count: chunkCount)
-        let template = self
-        let context = StepContext(
-            flatSteps: flatSteps, stepIndexByID: stepIndexByID, unitIndexByID: unitIndexByID, resolve: resolve,
-            questions: questions, configurationErrors: configurationErrors)
-        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            var compiler = template
-            compiler.errors = []
-            // A closure of the chunk's own: passing the shared one to every expression retains and
-            // releases one object from every thread (its reference count bounces between cores).
-            var context = context
-            let shared = context.resolve
-            context.resolve = { shared($0) }
-            var steps: [CompiledStep] = []
-            var expressions = 0
-            let range = (chunk * chunkSize)..<min(stepCount, (chunk + 1) * chunkSize)
-            steps.reserveCapacity(range.count)
-            for index in range {
-                if let step = compiler.compileStep(at: index, in: context, expressionCount: &expressions) {
-                    steps.append(step)
+        do {
+            let template = self
+            let context = StepContext(
+                flatSteps: flatSteps, stepIndexByID: stepIndexByID, unitIndexByID: unitIndexByID, resolve: resolve,
+                questions: questions, configurationErrors: configurationErrors)
+            DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+                var compiler = template
+                compiler.errors = []
+                // A closure of the chunk's own: passing the shared one to every expression retains and
+                // releases one object from every thread (its reference count bounces between cores).
+                var context = context
+                let shared = context.resolve
+                context.resolve = { shared($0) }
+                var steps: [CompiledStep] = []
+                var expressions = 0
+                let range = (chunk * chunkSize)..<min(stepCount, (chunk + 1) * chunkSize)
+                steps.reserveCapacity(range.count)
+                for index in range {
+                    if let step = compiler.compileStep(at: index, in: context, expressionCount: &expressions) {
+                        steps.append(step)
+                    }
                 }
+                results.store(chunk, steps: steps, compiler: compiler, expressions: expressions)
             }
-            results.store(chunk, steps: steps, compiler: compiler, expressions: expressions)
         }
         var expressionCount = 0
         var compiledSteps: [CompiledStep] = []
@@ -545,6 +551,7 @@ struct SurveyCompiler {
             compiledCalculated.append(
                 CompiledCalculated(name: name, expression: Expression(hostVariable: name, default: .null)))
         }
+        flatSteps = []  // no longer needed; see step 3
         var compiledMessages: [(condition: Expression?, text: LocalizedText)] = []
         for (index, message) in definition.completionMessages.enumerated() {
             let path = JSONPath.root.appending("completionMessages").appending(index)
@@ -588,11 +595,12 @@ struct SurveyCompiler {
         // 5. The dependency graph: which conditions to re-evaluate when a value changes.
         var watcherPairs: [(slot: Int, watcher: Watcher)] = []
         watcherPairs.reserveCapacity(stepCount + compiledUnits.count)
-        for (index, step) in compiledSteps.enumerated() {
-            for slot in step.visibleIf?.slots ?? [] { watcherPairs.append((slot, .stepVisibility(index))) }
+        for index in compiledSteps.indices {
+            let step = compiledSteps[index]
+            step.visibleIf?.forEachSlot { watcherPairs.append(($0, .stepVisibility(index))) }
         }
         for (index, unit) in compiledUnits.enumerated() {
-            for slot in unit.visibleIf?.slots ?? [] { watcherPairs.append((slot, .unitVisibility(index))) }
+            unit.visibleIf?.forEachSlot { watcherPairs.append(($0, .unitVisibility(index))) }
         }
         for (index, value) in compiledCalculated.enumerated() {
             for slot in value.expression.slots { watcherPairs.append((slot, .calculated(index))) }
@@ -603,10 +611,10 @@ struct SurveyCompiler {
             for slot in slots.sorted() where slot != index { watcherPairs.append((slot, .choices(index))) }
         }
         for (index, step) in compiledSteps.enumerated() {
-            for slot in step.defaultExpression?.slots ?? [] where slot != index {
-                watcherPairs.append((slot, .defaultValue(index)))
+            step.defaultExpression?.forEachSlot { slot in
+                if slot != index { watcherPairs.append((slot, .defaultValue(index))) }
             }
-            for slot in step.enableIf?.slots ?? [] { watcherPairs.append((slot, .enabled(index))) }
+            step.enableIf?.forEachSlot { watcherPairs.append(($0, .enabled(index))) }
         }
         for (index, trigger) in compiledTriggers.enumerated() {
             if case .complete = trigger.action { continue }
@@ -878,35 +886,38 @@ struct SurveyCompiler {
     }
 
     mutating func configure(_ flatSteps: [FlatStep], at index: Int) -> ConfiguredQuestion? {
-        let step = flatSteps[index]
-        let definition = step.definition
-        guard let type = registry.type(withID: definition.type) else {
-            var message = "unknown question type '\(definition.type)'"
-            if definition.type == StepDefinition.pageTypeID {
+        // Read through the array: a copy of the step would retain each of its members.
+        let typeID = flatSteps[index].definition.type
+        guard let type = registry.type(withID: typeID) else {
+            var message = "unknown question type '\(typeID)'"
+            if typeID == StepDefinition.pageTypeID {
                 message = "pages cannot be nested inside pages"
             } else {
                 if let suggestion = closestMatch(
-                    to: definition.type, in: registry.typeIDs + [StepDefinition.pageTypeID])
+                    to: typeID, in: registry.typeIDs + [StepDefinition.pageTypeID])
                 {
                     message += " (did you mean '\(suggestion)'?)"
                 }
                 message += "; registered types: \(registry.typeIDs.joined(separator: ", "))"
             }
-            errors.append(SurveyError(.unknownType, message, path: step.path.appending("type"), stepID: definition.id))
+            errors.append(
+                SurveyError(
+                    .unknownType, message, path: flatSteps[index].path.appending("type"),
+                    stepID: flatSteps[index].definition.id))
             return nil
         }
         // Surveys repeat the same options (a 1–5 scale, a yes/no list) many times: configure each
         // distinct (type, options) once and share the immutable result.
-        let key = ConfigurationKey(typeID: definition.type, options: definition.options)
+        let key = ConfigurationKey(typeID: typeID, options: flatSteps[index].definition.options)
         if let cached = configured[key] { return cached }
         do {
             let question = try type.configure(
-                options: definition.options, path: step.optionsPath, stepID: definition.id)
+                options: key.options, path: flatSteps[index].optionsPath, stepID: flatSteps[index].definition.id)
             if configured.count < 4096 { configured[key] = question }
             return question
         } catch {
             var located = error
-            located.stepID = definition.id
+            located.stepID = flatSteps[index].definition.id
             if located.kind == .invalidValue || located.kind == .missingField {
                 located.kind = .invalidOptions
             }
