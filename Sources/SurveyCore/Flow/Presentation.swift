@@ -167,11 +167,12 @@ extension SurveySession {
         if !isRequired, let requiredIf = step.requiredIf {
             isRequired = requiredIf.isTrue(values, context: functionContext)
         }
-        let title = step.title.map { pipe(context.text($0)) } ?? step.id
+        let texts = survey.texts(ofStep: index)
+        let title = texts.title.map { pipe(context.text($0)) } ?? step.id
         let readOnly = step.collectsAnswer && isReadOnly(index)
         var presentation = QuestionPresentation(
             id: step.id, typeID: step.question.typeID, title: title,
-            description: step.description.map { pipe(context.text($0)) }, isRequired: isRequired && !readOnly,
+            description: texts.description.map { pipe(context.text($0)) }, isRequired: isRequired && !readOnly,
             collectsAnswer: step.collectsAnswer, input: input,
             answer: answers[index].isNull ? JSONValue?.none : answers[index],
             error: lastErrors.first { $0.stepID == step.id },

@@ -115,6 +115,17 @@ public struct Survey: Sendable {
         stepIndexByID[id].map { otherChoices[$0] != nil } ?? false
     }
 
+    /// The title and description of step `index`, read from the definition (a compiled step does not
+    /// copy them).
+    func texts(ofStep index: Int) -> (title: LocalizedText?, description: LocalizedText?) {
+        let step = steps[index]
+        let unit = Int(step.unitOffset)
+        let child = Int(step.childOffset)
+        let units = storage.definition.steps
+        guard child >= 0 else { return (units[unit].title, units[unit].description) }
+        return (units[unit].steps[child].title, units[unit].steps[child].description)
+    }
+
     /// The definition of leaf step `id`.
     public func stepDefinition(_ id: String) -> StepDefinition? {
         guard let index = stepIndexByID[id] else { return nil }
@@ -320,41 +331,68 @@ final class CompiledUnit: Sendable {
 
 /// A reference type: sessions read it on every answer, and copying a struct this size
 /// would retain each of its fields.
+///
+/// Kept small (a large survey has one per question): the title and description are read from the
+/// definition (``Survey/texts(ofStep:)``), and the members most steps do without live in one
+/// optional ``Extras``.
 final class CompiledStep: Sendable {
     let id: String
     let unit: Int
     let question: ConfiguredQuestion
-    let title: LocalizedText?
-    let description: LocalizedText?
     /// Where the step is in the definition (its page's position, and its position in the page or -1).
     let unitOffset: Int32
     let childOffset: Int32
     let visibleIf: Expression?
-    let requiredIf: Expression?
     let branches: [CompiledBranch]
-    /// Conditions on individual choices: choice value → condition.
-    let choiceConditions: [String: Expression]
     let isRequired: Bool
     let isEnabled: Bool
     let collectsAnswer: Bool
     let countsForProgress: Bool
+    private let extras: Extras?
+
+    /// The members below, for the steps that have any of them.
+    private final class Extras: Sendable {
+        let requiredIf: Expression?
+        let choiceConditions: [String: Expression]
+        let defaultValue: JSONValue?
+        let defaultExpression: Expression?
+        let isReadOnly: Bool
+        let enableIf: Expression?
+        let typeExpressions: [String: Expression]
+
+        init(
+            requiredIf: Expression?, choiceConditions: [String: Expression], defaultValue: JSONValue?,
+            defaultExpression: Expression?, isReadOnly: Bool, enableIf: Expression?,
+            typeExpressions: [String: Expression]
+        ) {
+            self.requiredIf = requiredIf
+            self.choiceConditions = choiceConditions
+            self.defaultValue = defaultValue
+            self.defaultExpression = defaultExpression
+            self.isReadOnly = isReadOnly
+            self.enableIf = enableIf
+            self.typeExpressions = typeExpressions
+        }
+    }
+
+    var requiredIf: Expression? { extras?.requiredIf }
+    /// Conditions on individual choices: choice value → condition.
+    var choiceConditions: [String: Expression] { extras?.choiceConditions ?? [:] }
     /// The answer it starts with (already normalised), if any.
-    let defaultValue: JSONValue?
+    var defaultValue: JSONValue? { extras?.defaultValue }
     /// The expression whose value is its answer until the respondent answers it.
-    let defaultExpression: Expression?
+    var defaultExpression: Expression? { extras?.defaultExpression }
     /// Shown but never editable.
-    let isReadOnly: Bool
+    var isReadOnly: Bool { extras?.isReadOnly ?? false }
     /// Editable only while this holds.
-    let enableIf: Expression?
+    var enableIf: Expression? { extras?.enableIf }
     /// The question type's own expressions (``QuestionType/expressions(for:)``), by name.
-    let typeExpressions: [String: Expression]
+    var typeExpressions: [String: Expression] { extras?.typeExpressions ?? [:] }
 
     init(
         id: String,
         unit: Int,
         question: ConfiguredQuestion,
-        title: LocalizedText?,
-        description: LocalizedText?,
         unitOffset: Int32,
         childOffset: Int32,
         visibleIf: Expression?,
@@ -371,26 +409,26 @@ final class CompiledStep: Sendable {
         enableIf: Expression? = nil,
         typeExpressions: [String: Expression] = [:]
     ) {
-        self.typeExpressions = typeExpressions
-        self.isReadOnly = isReadOnly
-        self.enableIf = enableIf
-        self.defaultValue = defaultValue
-        self.defaultExpression = defaultExpression
         self.id = id
         self.unit = unit
         self.question = question
-        self.title = title
-        self.description = description
         self.unitOffset = unitOffset
         self.childOffset = childOffset
         self.visibleIf = visibleIf
-        self.requiredIf = requiredIf
         self.branches = branches
-        self.choiceConditions = choiceConditions
         self.isRequired = isRequired
         self.isEnabled = isEnabled
         self.collectsAnswer = collectsAnswer
         self.countsForProgress = countsForProgress
+        let hasExtras =
+            requiredIf != nil || !choiceConditions.isEmpty || defaultValue != nil || defaultExpression != nil
+            || isReadOnly || enableIf != nil || !typeExpressions.isEmpty
+        extras =
+            hasExtras
+            ? Extras(
+                requiredIf: requiredIf, choiceConditions: choiceConditions, defaultValue: defaultValue,
+                defaultExpression: defaultExpression, isReadOnly: isReadOnly, enableIf: enableIf,
+                typeExpressions: typeExpressions) : nil
     }
 }
 
