@@ -36,7 +36,11 @@ struct SurveyCompiler {
     }
 
     struct FlatStep {
-        var definition: StepDefinition
+        /// The array that holds the step's definition (its page's steps, or the survey's), shared by
+        /// every step in it: a copy of each definition here was the load's largest temporary. A step
+        /// the compiler changes (carried-forward choices) gets an array of its own.
+        private var siblings: [StepDefinition]
+        private var position: Int
         let unit: Int
         let unitOffset: Int
         /// Position inside its page's definition, or -1 for a top-level step.
@@ -48,8 +52,10 @@ struct SurveyCompiler {
         /// The conditions of the panels it is in, outer first (`nil` outside panels).
         var panels: PanelConditions?
 
-        init(definition: StepDefinition, unit: Int, unitOffset: Int, childOffset: Int) {
-            self.definition = definition
+        /// The step `siblings[position]`.
+        init(siblings: [StepDefinition], position: Int, unit: Int, unitOffset: Int, childOffset: Int) {
+            self.siblings = siblings
+            self.position = position
             self.unit = unit
             self.unitOffset = unitOffset
             self.childOffset = childOffset
@@ -67,6 +73,19 @@ struct SurveyCompiler {
         }
 
         var optionsPath: JSONPath { path.appending("options") }
+
+        /// The step's definition, read in place.
+        var definition: StepDefinition {
+            _read { yield siblings[position] }
+        }
+
+        /// Gives the step `options` in place of its own.
+        mutating func replaceOptions(with options: JSONValue) {
+            var definition = siblings[position]
+            definition.options = options
+            siblings = [definition]
+            position = 0
+        }
     }
 
     /// What the panels around a step add to its own rules.
@@ -206,9 +225,10 @@ struct SurveyCompiler {
                     : flattenPanels(
                         of: step, position: position, unit: flatUnits.count, unitOffset: unitOffset, firstStep: start,
                         into: &flatPanels)
-                for (childPosition, child) in step.steps.enumerated() {
+                for childPosition in step.steps.indices {
                     var flat = FlatStep(
-                        definition: child, unit: flatUnits.count, unitOffset: unitOffset, childOffset: childPosition)
+                        siblings: step.steps, position: childPosition, unit: flatUnits.count, unitOffset: unitOffset,
+                        childOffset: childPosition)
                     if let path = panels?.paths?[childPosition]
                         ?? sourceMap.map({ $0.childPath(unit: position, child: childPosition) }), let first = path.first
                     {
@@ -220,7 +240,9 @@ struct SurveyCompiler {
                 }
             } else {
                 flatSteps.append(
-                    FlatStep(definition: step, unit: flatUnits.count, unitOffset: unitOffset, childOffset: -1))
+                    FlatStep(
+                        siblings: definition.steps, position: position, unit: flatUnits.count, unitOffset: unitOffset,
+                        childOffset: -1))
             }
             flatUnits.append(FlatUnit(definition: step, unitOffset: unitOffset, steps: start..<flatSteps.count))
         }
@@ -360,7 +382,7 @@ struct SurveyCompiler {
                 }
                 var options = definition.options.objectValue ?? [:]
                 options["choices"] = choices
-                flatSteps[index].definition.options = .object(options)
+                flatSteps[index].replaceOptions(with: .object(options))
                 changed = true
             }
             if !changed { break }
@@ -870,7 +892,7 @@ struct SurveyCompiler {
                     path: context.flatSteps[index].path.appending("defaultValueExpression"), stepID: id))
         }
         return CompiledStep(
-            id: id, unit: context.flatSteps[index].unit, question: question, title: title, description: description,
+            id: id, unit: context.flatSteps[index].unit, question: question,
             unitOffset: Int32(context.flatSteps[index].unitOffset),
             childOffset: Int32(context.flatSteps[index].childOffset),
             visibleIf: visibleIf, requiredIf: requiredIf, branches: branches,
