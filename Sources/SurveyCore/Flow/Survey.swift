@@ -377,7 +377,7 @@ final class CompiledStep: Sendable {
 
     var requiredIf: Expression? { extras?.requiredIf }
     /// Conditions on individual choices: choice value → condition.
-    var choiceConditions: [String: Expression] { extras?.choiceConditions ?? [:] }
+    var choiceConditions: [String: Expression] { extras?.choiceConditions ?? Self.none }
     /// The answer it starts with (already normalised), if any.
     var defaultValue: JSONValue? { extras?.defaultValue }
     /// The expression whose value is its answer until the respondent answers it.
@@ -387,7 +387,10 @@ final class CompiledStep: Sendable {
     /// Editable only while this holds.
     var enableIf: Expression? { extras?.enableIf }
     /// The question type's own expressions (``QuestionType/expressions(for:)``), by name.
-    var typeExpressions: [String: Expression] { extras?.typeExpressions ?? [:] }
+    var typeExpressions: [String: Expression] { extras?.typeExpressions ?? Self.none }
+
+    /// Made once: `[:]` in the accessors above built an empty dictionary on every read.
+    private static let none: [String: Expression] = [:]
 
     init(
         id: String,

@@ -106,6 +106,7 @@ public struct SurveySession {
     }
 
     /// Whether step `index` is shown but not editable now (`readOnly`, or an `enableIf` that does not hold).
+    @inline(__always)  // called from mutating methods: out of line, it copies the whole session
     func isReadOnly(_ index: Int) -> Bool {
         survey.steps[index].isReadOnly || (!disabledSteps.isEmpty && disabledSteps.contains(index))
     }
