@@ -167,12 +167,12 @@ extension SurveySession {
         if !isRequired, let requiredIf = step.requiredIf {
             isRequired = requiredIf.isTrue(values, context: functionContext)
         }
-        let texts = survey.texts(ofStep: index)
-        let title = texts.title.map { pipe(context.text($0)) } ?? step.id
+        let authored = survey.definition(ofStep: index)
+        let title = authored.title.map { pipe(context.text($0)) } ?? step.id
         let readOnly = step.collectsAnswer && isReadOnly(index)
         var presentation = QuestionPresentation(
             id: step.id, typeID: step.question.typeID, title: title,
-            description: texts.description.map { pipe(context.text($0)) }, isRequired: isRequired && !readOnly,
+            description: authored.description.map { pipe(context.text($0)) }, isRequired: isRequired && !readOnly,
             collectsAnswer: step.collectsAnswer, input: input,
             answer: answers[index].isNull ? JSONValue?.none : answers[index],
             error: lastErrors.first { $0.stepID == step.id },

@@ -115,23 +115,16 @@ public struct Survey: Sendable {
         stepIndexByID[id].map { otherChoices[$0] != nil } ?? false
     }
 
-    /// The title and description of step `index`, read from the definition (a compiled step does not
-    /// copy them).
-    func texts(ofStep index: Int) -> (title: LocalizedText?, description: LocalizedText?) {
+    /// The definition of the step at `index` (compiled steps do not copy its title and description).
+    func definition(ofStep index: Int) -> StepDefinition {
         let step = steps[index]
-        let unit = Int(step.unitOffset)
-        let child = Int(step.childOffset)
-        let units = storage.definition.steps
-        guard child >= 0 else { return (units[unit].title, units[unit].description) }
-        return (units[unit].steps[child].title, units[unit].steps[child].description)
+        let unit = definition.steps[Int(step.unitOffset)]
+        return step.childOffset < 0 ? unit : unit.steps[Int(step.childOffset)]
     }
 
     /// The definition of leaf step `id`.
     public func stepDefinition(_ id: String) -> StepDefinition? {
-        guard let index = stepIndexByID[id] else { return nil }
-        let step = steps[index]
-        let unit = definition.steps[Int(step.unitOffset)]
-        return step.childOffset < 0 ? unit : unit.steps[Int(step.childOffset)]
+        stepIndexByID[id].map(definition(ofStep:))
     }
 
     /// Whether `key` is the comment of a step with a comment box (`showCommentArea`): `"<id>-Comment"`.
@@ -333,7 +326,7 @@ final class CompiledUnit: Sendable {
 /// would retain each of its fields.
 ///
 /// Kept small (a large survey has one per question): the title and description are read from the
-/// definition (``Survey/texts(ofStep:)``), and the members most steps do without live in one
+/// definition (``Survey/definition(ofStep:)``), and the members most steps do without live in one
 /// optional ``Extras``.
 final class CompiledStep: Sendable {
     let id: String

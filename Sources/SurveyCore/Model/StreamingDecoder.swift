@@ -134,27 +134,17 @@ struct ValuePool {
     static func end(of bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         let limit = min(bytes.count, start + maximumLength)
         var depth = 0
-        var inString = false
         var position = start
         while position < limit {
-            let byte = bytes[position]
-            if inString {
-                if byte == UInt8(ascii: "\\") {
-                    position += 1
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-            } else {
-                switch byte {
-                case UInt8(ascii: "\""): inString = true
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    depth += 1
-                    if depth > maximumNesting { return nil }
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    depth -= 1
-                    if depth == 0 { return position + 1 }
-                default: break
-                }
+            switch bytes[position] {
+            case UInt8(ascii: "\""): position = StepChunks.closingQuote(in: bytes, after: position, limit: limit)
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                if depth > maximumNesting { return nil }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth == 0 { return position + 1 }
+            default: break
             }
             position += 1
         }
@@ -254,14 +244,7 @@ struct StepChunks {
         scan: while position < bytes.count {
             let byte = bytes[position]
             switch byte {
-            case UInt8(ascii: "\""):
-                // A string: on to its closing quote, stepping over escapes.
-                position += 1
-                while position < bytes.count {
-                    let inner = bytes[position]
-                    if inner == UInt8(ascii: "\"") { break }
-                    position += inner == UInt8(ascii: "\\") ? 2 : 1
-                }
+            case UInt8(ascii: "\""): position = Self.closingQuote(in: bytes, after: position, limit: bytes.count)
             case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 if depth == 0 {
@@ -290,6 +273,19 @@ struct StepChunks {
         chunks.append(Chunk(start: chunkStart, end: end, firstUnit: firstUnit, count: separators.count + 1 - firstUnit))
         guard chunks.count > 1 else { return nil }
         self.chunks = chunks
+    }
+
+    /// The offset of the quote that closes the string whose opening quote is at `start`, stepping over
+    /// escapes; `limit` when it does not close before that. Shared by the structural scans here and
+    /// in ``ValuePool/end(of:from:)``.
+    static func closingQuote(in bytes: UnsafeBufferPointer<UInt8>, after start: Int, limit: Int) -> Int {
+        var position = start + 1
+        while position < limit {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") { return position }
+            position += byte == UInt8(ascii: "\\") ? 2 : 1
+        }
+        return limit
     }
 
     /// Each chunk's run, or `nil` in a slot whose chunk did not parse as its structure said.
