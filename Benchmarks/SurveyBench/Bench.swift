@@ -18,6 +18,8 @@ struct PlanUnit {
 struct Plan {
     var units: [PlanUnit] = []
     var unitIndexByID: [String: Int] = [:]
+    /// The plan unit of each of the survey's units, by ``UnitIndex`` (for the index-keyed walk).
+    var unitByPosition: [Int] = []
 
     init(survey: Survey, script: [String: JSONValue]) throws(BenchError) {
         let definition = survey.definition
@@ -34,6 +36,12 @@ struct Plan {
         for step in definition.steps {
             let leaves = step.isPage ? step.steps : [step]
             unitIndexByID[step.id] = units.count
+            guard let position = survey.unitIndex(of: step.id) else { throw BenchError("no unit \(step.id)") }
+            if unitByPosition.count <= position.rawValue {
+                unitByPosition.append(
+                    contentsOf: repeatElement(-1, count: position.rawValue + 1 - unitByPosition.count))
+            }
+            unitByPosition[position.rawValue] = units.count
             var indices: [StepIndex] = []
             for leaf in leaves {
                 guard let index = survey.stepIndex(of: leaf.id) else { throw BenchError("no step \(leaf.id)") }
@@ -76,6 +84,9 @@ struct WalkResult {
     var answerNs: [UInt64] = []
     var nextNs: [UInt64] = []
     var sessionInitNs: UInt64 = 0
+    /// How long building the completion result took (timed walks), and how many answers it has.
+    var completionNs: UInt64 = 0
+    var dataKeys = 0
 }
 
 enum Walker {
@@ -88,16 +99,31 @@ enum Walker {
         survey: Survey, plan: Plan, seed: UInt64, timed: Bool, record: Bool,
         answer: (PlanUnit, Int) -> JSONValue?
     ) throws(BenchError) -> WalkResult {
-        var result = WalkResult()
         let started = timed ? nowNs() : 0
         var session = SurveySession(survey: survey, seed: seed, today: "2024-06-01")
-        if timed { result.sessionInitNs = nowNs() &- started }
+        let initNs = timed ? nowNs() &- started : 0
+        var result = try walk(
+            session: &session, survey: survey, plan: plan, timed: timed, record: record, answer: answer)
+        result.sessionInitNs = initNs
+        return result
+    }
+
+    /// A walk of the respondent `session` is at its start (new, or ``SurveySession/restart(seed:)``).
+    @inline(__always)
+    static func walk(
+        session: inout SurveySession, survey: Survey, plan: Plan, timed: Bool, record: Bool,
+        answer: (PlanUnit, Int) -> JSONValue?
+    ) throws(BenchError) -> WalkResult {
+        var result = WalkResult()
         var done: [Bool] = []
-        var unitID = session.currentUnitID
-        while let id = unitID {
-            guard let unitIndex = plan.unitIndexByID[id] else { throw BenchError("unknown unit \(id)") }
+        // The index-keyed API, as the simulator uses it: no unit id is built or hashed on the way.
+        var current = session.currentUnit
+        while let position = current {
+            let unitIndex =
+                plan.unitByPosition.indices.contains(position.rawValue) ? plan.unitByPosition[position.rawValue] : -1
+            guard unitIndex >= 0 else { throw BenchError("unknown unit #\(position.rawValue)") }
             let unit = plan.units[unitIndex]
-            if record { result.visited.append(id) }
+            if record { result.visited.append(survey.unitID(at: position) ?? "#\(position.rawValue)") }
             done.removeAll(keepingCapacity: true)
             done.append(contentsOf: repeatElement(false, count: unit.ids.count))
             var changed = true
@@ -121,21 +147,28 @@ enum Walker {
                     result.answers += 1
                 }
             }
-            let outcome: NextOutcome
+            let outcome: Advance
             if timed {
                 let t0 = nowNs()
-                outcome = session.next()
+                outcome = session.advance()
                 result.nextNs.append(nowNs() &- t0)
             } else {
-                outcome = session.next()
+                outcome = session.advance()
             }
             result.nexts += 1
             switch outcome {
-            case .moved(let to): unitID = to
-            case .completed(let completion):
-                if record { result.completion = completion }
-                unitID = nil
-            case .blocked(let errors): throw BenchError("blocked on \(id): \(errors)")
+            case .moved(let to): current = to
+            case .completed:
+                if record { result.completion = session.completionResult() }
+                if timed {
+                    // What `next()` would add: collecting the answers by id.
+                    let t0 = nowNs()
+                    let completion = session.completionResult()
+                    result.completionNs = nowNs() &- t0
+                    result.dataKeys = completion.answers.count
+                }
+                current = nil
+            case .blocked(let errors): throw BenchError("blocked on \(survey.unitID(at: position) ?? "?"): \(errors)")
             }
         }
         result.evaluations = session.evaluationCount
@@ -244,10 +277,13 @@ func runBench(_ arguments: Arguments) throws(BenchError) {
         "respondents", default: max(4, min(20_000, 1_000_000 / max(1, survey.stepCount))))
     let cores = ProcessInfo.processInfo.activeProcessorCount
     var singleActions = 0
+    // One session per thread, restarted for each respondent (as the simulator runs them).
     let singleStart = nowNs()
+    var single = SurveySession(survey: survey, today: "2024-06-01")
     for r in 0..<respondents {
+        single.restart(seed: UInt64(r))
         let result = try Walker.walk(
-            survey: survey, plan: plan, seed: UInt64(r), timed: false, record: false, answer: randomPick(UInt64(r)))
+            session: &single, survey: survey, plan: plan, timed: false, record: false, answer: randomPick(UInt64(r)))
         singleActions += result.answers + result.nexts
     }
     let singleNs = nowNs() - singleStart
@@ -256,10 +292,12 @@ func runBench(_ arguments: Arguments) throws(BenchError) {
     let parallelStart = nowNs()
     DispatchQueue.concurrentPerform(iterations: cores) { worker in
         var actions = 0
+        var session = SurveySession(survey: survey, today: "2024-06-01")
         for r in stride(from: worker, to: respondents, by: cores) {
             do {
+                session.restart(seed: UInt64(r))
                 let result = try Walker.walk(
-                    survey: survey, plan: plan, seed: UInt64(r), timed: false, record: false,
+                    session: &session, survey: survey, plan: plan, timed: false, record: false,
                     answer: randomPick(UInt64(r)))
                 actions += result.answers + result.nexts
             } catch {
@@ -304,6 +342,7 @@ func runBench(_ arguments: Arguments) throws(BenchError) {
     out.set("ns_per_step_p99", stepStats.p99)
     out.set("session_init_ms", rounded(ms(timedWalk.sessionInitNs)))
     out.set("completing_next_ms", rounded(ms(completingNextNs)))
+    out.set("completion_result_ms", rounded(ms(timedWalk.completionNs)))
     out.set("walk_ns_per_answer", rounded(median(walkMs) * 1e6 / Double(max(1, reference.answers)), 1))
     out.set("evaluations", reference.evaluations)
     out.set("evaluations_per_answer", rounded(Double(reference.evaluations) / Double(max(1, reference.answers))))

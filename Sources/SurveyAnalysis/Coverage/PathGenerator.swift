@@ -151,7 +151,7 @@ public struct PathGenerator: Sendable {
                     }
                     pending = session.currentStepIDs.filter { !asked.contains($0) }
                 }
-                if case .blocked(let errors) = session.next() {
+                if case .blocked(let errors) = session.advance() {
                     // Answer again each question Next refused (a requiredIf, a validator), with the first
                     // representative its validators let through now (tried on a copy, so the script keeps
                     // only the answer that passed).
@@ -176,7 +176,7 @@ public struct PathGenerator: Sendable {
                             break
                         }
                     }
-                    if case .blocked(let errors) = session.next() {
+                    if case .blocked(let errors) = session.advance() {
                         for error in errors {
                             guard let index = stepIndex[error.stepID] else { continue }
                             blocked[index] = BlockedStep(
@@ -279,7 +279,7 @@ public struct PathGenerator: Sendable {
                 var moves = 0
                 while session.status == .inProgress, !session.currentStepIDs.contains(answer.stepID), moves < limit {
                     moves += 1
-                    if case .blocked = session.next() { break }
+                    if case .blocked = session.advance() { break }
                 }
                 _ = try? session.answer(answer.value, for: answer.stepID)
                 if let answered = stepIndex[answer.stepID] { fixed.insert(answered) }

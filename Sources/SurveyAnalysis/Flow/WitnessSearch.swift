@@ -123,7 +123,7 @@ package final class WitnessSearch {
                 var next = session
                 let given = apply(combination, to: &next, unit: unit)
                 budget -= 1
-                guard case .moved = next.next() else { continue }
+                guard case .moved = next.advance() else { continue }
                 var key = Hasher()
                 key.combine(node.key)
                 for (stepID, value) in given where decisionIDs.contains(stepID) {
@@ -146,7 +146,7 @@ package final class WitnessSearch {
             tried += 1
             var copy = session
             _ = apply(combination, to: &copy, unit: unit)
-            if case .blocked = copy.next() { continue }
+            if case .blocked = copy.advance() { continue }
             blocked = false
             break
         }

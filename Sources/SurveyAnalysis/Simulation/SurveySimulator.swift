@@ -30,9 +30,12 @@ public struct SurveySimulator: Sendable {
         let partials = PartialSlots(count: workers)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var tally = Tally(stepCount: survey.stepCount)
+            // One session per worker, restarted for each respondent: no allocation per respondent.
+            var session = SurveySession(survey: survey, seed: seed &+ UInt64(worker), today: today)
             var number = worker
             while number < respondents {
-                plan.simulate(respondent: seed &+ UInt64(number), today: today, into: &tally)
+                session.restart(seed: seed &+ UInt64(number))
+                plan.simulate(&session, into: &tally)
                 number += workers
             }
             partials[worker] = tally
@@ -222,7 +225,6 @@ struct SimulationPlan: Sendable {
     let survey: Survey
     let steps: [StepPlan]
     let indexByID: [String: Int]
-    let unitIndexByID: [String: Int]
     let skipOptional: Double
 
     init(survey: Survey, profile: SimulationProfile) {
@@ -260,7 +262,6 @@ struct SimulationPlan: Sendable {
         }
         steps = plans
         indexByID = index
-        unitIndexByID = Dictionary(uniqueKeysWithValues: survey.unitIDs.enumerated().map { ($1, $0) })
         skipOptional = profile.skipOptional
     }
 
@@ -337,18 +338,18 @@ struct SimulationPlan: Sendable {
         }
     }
 
-    func simulate(respondent seed: UInt64, today: String, into tally: inout Tally) {
-        var session = SurveySession(survey: survey, seed: seed, today: today)
-        var random = SeededGenerator(seed: seed ^ 0x5EED_5EED_5EED_5EED)
+    /// Runs the respondent `session` is the start of (its seed also drives the answers picked).
+    func simulate(_ session: inout SurveySession, into tally: inout Tally) {
+        var random = SeededGenerator(seed: session.seed ^ 0x5EED_5EED_5EED_5EED)
         var units: [Int] = []
         var seconds = 0.0
         var rounds = 0
         tally.respondentStamp &+= 1
         let stamp = tally.respondentStamp
         var retried = false
-        while let unitID = session.currentUnitID, rounds < 10 * (survey.unitCount + 1) {
+        while let current = session.currentUnit, rounds < 10 * (survey.unitCount + 1) {
             rounds += 1
-            if let unit = unitIndexByID[unitID], units.last != unit { units.append(unit) }
+            if units.last != current.rawValue { units.append(current.rawValue) }
             // Plans are in the survey's step order: a step's position is its plan's index.
             for step in session.currentSteps {
                 let index = step.rawValue
@@ -367,7 +368,7 @@ struct SimulationPlan: Sendable {
                     if (try? session.answer(value, at: step)) != nil { break }
                 }
             }
-            switch session.next() {
+            switch session.advance() {
             case .moved:
                 retried = false
                 continue

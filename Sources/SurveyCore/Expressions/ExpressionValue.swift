@@ -33,7 +33,7 @@ package enum ExpressionValue {
     /// Loose equality.
     package static func equals(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
-        case (.string(let a), .string(let b)): return a == b || equalIgnoringCase(a, b)
+        case (.string(let a), .string(let b)): return !firstLettersDiffer(a, b) && (a == b || equalIgnoringCase(a, b))
         case (.number(let a), .number(let b)): return a == b
         case (.bool(let a), .bool(let b)): return a == b
         case (.null, _), (_, .null): return lhs.isEmptyAnswer && rhs.isEmptyAnswer
@@ -55,32 +55,50 @@ package enum ExpressionValue {
     /// Whether two strings are equal ignoring letter case (simple lower-casing: `'É' = 'é'`, but
     /// `'ß' <> 'SS'`) and spaces at either end, as SurveyJS compares them. ASCII without allocating.
     package static func equalIgnoringCase(_ a: String, _ b: String) -> Bool {
-        var left = a
-        var right = b
-        let ascii: Bool? = left.withUTF8 { x in
-            right.withUTF8 { y -> Bool? in
-                var (i, j) = (0, x.count)
-                while i < j, isSpace(x[i]) { i += 1 }
-                while j > i, isSpace(x[j - 1]) { j -= 1 }
-                var (k, l) = (0, y.count)
-                while k < l, isSpace(y[k]) { k += 1 }
-                while l > k, isSpace(y[l - 1]) { l -= 1 }
-                guard j - i == l - k else {
-                    // Different lengths: different, unless non-ASCII letters change length when lower-cased.
-                    return x[i..<j].allSatisfy { $0 < 0x80 } && y[k..<l].allSatisfy { $0 < 0x80 } ? false : nil
-                }
-                while i < j {
-                    let (p, q) = (x[i], y[k])
-                    if p >= 0x80 || q >= 0x80 { return nil }
-                    if p != q, lowerASCII(p) != lowerASCII(q) { return false }
-                    i += 1
-                    k += 1
-                }
-                return true
-            }
+        if firstLettersDiffer(a, b) { return false }
+        // Read in place (no copy of either string to make it contiguous: native strings are).
+        let ascii: Bool?? = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in asciiEqualIgnoringCase(x, y) } ?? nil
         }
-        if let ascii { return ascii }
-        return left.trimmingWhitespace().lowercased() == right.trimmingWhitespace().lowercased()
+        if let ascii = ascii ?? nil { return ascii }
+        return a.trimmingWhitespace().lowercased() == b.trimmingWhitespace().lowercased()
+    }
+
+    /// Whether both strings start with an ASCII letter or digit, and not the same one ignoring case:
+    /// then no trimming, lower-casing or canonical equivalence can make them equal (what most
+    /// comparisons of a choice with another choice find, without reading further).
+    @inline(__always)
+    static func firstLettersDiffer(_ a: String, _ b: String) -> Bool {
+        guard let x = a.utf8.first, let y = b.utf8.first, isAlphanumericASCII(x), isAlphanumericASCII(y) else {
+            return false
+        }
+        return lowerASCII(x) != lowerASCII(y)
+    }
+
+    @inline(__always) static func isAlphanumericASCII(_ byte: UInt8) -> Bool {
+        (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)
+    }
+
+    /// ``equalIgnoringCase(_:_:)`` on UTF-8 bytes when both are ASCII; `nil` when either is not.
+    static func asciiEqualIgnoringCase(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool? {
+        var (i, j) = (0, x.count)
+        while i < j, isSpace(x[i]) { i += 1 }
+        while j > i, isSpace(x[j - 1]) { j -= 1 }
+        var (k, l) = (0, y.count)
+        while k < l, isSpace(y[k]) { k += 1 }
+        while l > k, isSpace(y[l - 1]) { l -= 1 }
+        guard j - i == l - k else {
+            // Different lengths: different, unless non-ASCII letters change length when lower-cased.
+            return x[i..<j].allSatisfy { $0 < 0x80 } && y[k..<l].allSatisfy { $0 < 0x80 } ? false : nil
+        }
+        while i < j {
+            let (p, q) = (x[i], y[k])
+            if p >= 0x80 || q >= 0x80 { return nil }
+            if p != q, lowerASCII(p) != lowerASCII(q) { return false }
+            i += 1
+            k += 1
+        }
+        return true
     }
 
     @inline(__always) static func isSpace(_ byte: UInt8) -> Bool {

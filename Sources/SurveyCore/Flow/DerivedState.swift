@@ -13,6 +13,16 @@ struct DerivedState: Sendable {
         unitTree.values[index] != 0
     }
 
+    /// Becomes equal to `other`, reusing this state's storage (see ``SurveySession/restart(seed:)``).
+    mutating func assign(from other: DerivedState) {
+        stepVisible.assign(from: other.stepVisible)
+        unitCondition.assign(from: other.unitCondition)
+        visibleSteps.assign(from: other.visibleSteps)
+        visibleCountingSteps.assign(from: other.visibleCountingSteps)
+        unitTree.assign(from: other.unitTree)
+        countTree.assign(from: other.countTree)
+    }
+
     mutating func setStepVisible(_ index: Int, _ visible: Bool, survey: Survey) {
         stepVisible[index] = visible
         let step = survey.steps[index]

@@ -145,6 +145,17 @@ public enum SessionEvent: Sendable, Hashable {
     case completed(CompletionResult)
 }
 
+/// The outcome of ``SurveySession/advance()``: ``NextOutcome`` without ids, and without the
+/// completion's answers (``SurveySession/completionResult()`` builds them when they are wanted).
+public enum Advance: Sendable, Hashable {
+    /// Moved to the unit at this position.
+    case moved(to: UnitIndex)
+    /// The survey is complete.
+    case completed
+    /// The current unit has missing or invalid answers.
+    case blocked([StepError])
+}
+
 /// The outcome of ``SurveySession/next()``.
 public enum NextOutcome: Sendable, Hashable {
     /// Moved to another unit.

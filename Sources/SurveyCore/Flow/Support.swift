@@ -27,6 +27,12 @@ struct FenwickTree: Sendable {
 
     var count: Int { values.count }
 
+    /// Becomes equal to `other`, reusing this tree's storage.
+    mutating func assign(from other: FenwickTree) {
+        tree.assign(from: other.tree)
+        values.assign(from: other.values)
+    }
+
     mutating func set(_ index: Int, _ value: Int32) {
         let delta = value - values[index]
         guard delta != 0 else { return }
@@ -106,4 +112,25 @@ package struct SeededGenerator: RandomNumberGenerator, Sendable {
 
     /// A number in 0..<1.
     package mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}
+
+extension Array {
+    /// Becomes equal to `source`, writing into this array's storage when it has the same length
+    /// (no allocation when nothing else holds it), and sharing `source`'s otherwise. Storage
+    /// already shared with `source` is left as it is.
+    mutating func assign(from source: [Element]) {
+        let shared = withUnsafeBufferPointer { mine in
+            source.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
+        }
+        guard !shared else { return }
+        guard count == source.count, count > 0 else {
+            self = source
+            return
+        }
+        withUnsafeMutableBufferPointer { target in
+            source.withUnsafeBufferPointer { origin in
+                for index in origin.indices { target[index] = origin[index] }
+            }
+        }
+    }
 }

@@ -174,6 +174,21 @@ public struct Survey: Sendable {
     /// The ids of the units (pages and top-level steps), in document order.
     public var unitIDs: [String] { units.map(\.id) }
 
+    /// The position of unit `id` (a page or top-level step), for the index-keyed API.
+    public func unitIndex(of id: String) -> UnitIndex? { unitIndexByID[id].map(UnitIndex.init) }
+
+    /// The id of the unit at `index`; `nil` when this survey has no such position.
+    public func unitID(at index: UnitIndex) -> String? {
+        units.indices.contains(index.rawValue) ? units[index.rawValue].id : nil
+    }
+
+    /// The positions of the leaf steps of the unit at `index`, in document order (empty for a
+    /// position this survey does not have).
+    public func steps(inUnit index: UnitIndex) -> [StepIndex] {
+        guard units.indices.contains(index.rawValue) else { return [] }
+        return units[index.rawValue].steps.map(StepIndex.init)
+    }
+
     /// Whether leaf step `id` is switched on (`enabled`, and its page too): a switched-off question is
     /// never shown, never counted and absent from results and reports.
     public func isSwitchedOn(_ stepID: String) -> Bool {
@@ -217,6 +232,8 @@ final class CompiledSurvey: Sendable {
     let multipleCountSteps: [Int: [Int]]
     let expressionCount: Int
     let usesDateFunctions: Bool
+    /// The UI strings of the default locale, which most sessions use (one lookup per survey, not per session).
+    let defaultStrings: UIStrings
     /// Written once, by ``Survey/init``, before any other thread can see the survey.
     nonisolated(unsafe) var initialState: InitialState?
 
@@ -268,6 +285,7 @@ final class CompiledSurvey: Sendable {
         calculatedRank = rank
         self.expressionCount = expressionCount
         self.usesDateFunctions = usesDateFunctions
+        defaultStrings = UIStrings(locale: definition.defaultLocale)
     }
 }
 
@@ -504,4 +522,16 @@ public struct StepIndex: Hashable, Comparable, Sendable {
     public init(_ rawValue: Int) { self.rawValue = rawValue }
 
     public static func < (lhs: StepIndex, rhs: StepIndex) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A unit's position in its compiled survey (pages and top-level steps in document order, from 0),
+/// from ``Survey/unitIndex(of:)`` or ``SurveySession/currentUnit``: the unit key of the index-keyed
+/// API (``SurveySession/advance()``). Like ``StepIndex``, it means something only for the survey
+/// that gave it.
+public struct UnitIndex: Hashable, Comparable, Sendable {
+    public let rawValue: Int
+
+    public init(_ rawValue: Int) { self.rawValue = rawValue }
+
+    public static func < (lhs: UnitIndex, rhs: UnitIndex) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -18,7 +18,7 @@ public struct SurveySession {
     /// The survey being run.
     public let survey: Survey
     /// The seed of every shuffle in this session.
-    public let seed: UInt64
+    public private(set) var seed: UInt64
     /// The respondent's locale.
     public let locale: String
     /// The date `today()` and `age()` use, `YYYY-MM-DD`.
@@ -77,25 +77,51 @@ public struct SurveySession {
         self.locale = locale
         self.today = today
         self.variables = given
-        context = PresentationContext(locale: locale, defaultLocale: survey.definition.defaultLocale)
+        context = PresentationContext(
+            locale: locale, defaultLocale: survey.definition.defaultLocale,
+            strings: locale == survey.definition.defaultLocale ? survey.storage.defaultStrings : nil)
         var functions = FunctionContext(today: today, variables: given)
         functions.locale = locale
         functions.defaultLocale = survey.definition.defaultLocale
         functionContext = functions
-        answers = [JSONValue](repeating: .null, count: survey.steps.count)
+        let stepCount = survey.steps.count
+        // Filled in place: `Array(repeating:count:)` copies the element one generic call at a time.
+        answers = [JSONValue](unsafeUninitializedCapacity: stepCount) { buffer, count in
+            buffer.initialize(repeating: .null)
+            count = stepCount
+        }
         liveCount = [Int32](repeating: 0, count: survey.units.count)
-        // The precomputed start holds unless an expression reads the session (the date, the locale).
+        // Room for a typical run at once, instead of growing 1, 2, 4, … as it goes (bounded: a huge
+        // survey's respondent does not need room for every step up front).
+        let units = min(survey.units.count, 32)
+        path.reserveCapacity(units)
+        pathCounted.reserveCapacity(units)
+        pathExtra.reserveCapacity(units)
+        actions.reserveCapacity(min(stepCount + survey.units.count, 128))
+        let start = Self.start(of: survey, locale: locale, today: today, given: given, functions: functions)
+        values = start.values
+        derived = start.derived
+        if start.isComputed { evaluationCount += survey.expressionCount }
+        begin()
+    }
+
+    /// The values and derived state before any answer: the survey's precomputed start unless an
+    /// expression reads the session (the date, the locale, variables); `isComputed` when evaluated here.
+    static func start(
+        of survey: Survey, locale: String, today: String, given: [String: JSONValue], functions: FunctionContext
+    ) -> (values: [JSONValue], derived: DerivedState, isComputed: Bool) {
         if let initial = survey.initialState, given.isEmpty,
             !survey.usesDateFunctions || (initial.today == today && locale == survey.definition.defaultLocale)
         {
-            values = initial.values
-            derived = initial.derived
-        } else {
-            let initial = DerivedState.compute(survey: survey, context: functions)
-            values = initial.values
-            derived = initial.derived
-            evaluationCount += survey.expressionCount
+            return (initial.values, initial.derived, false)
         }
+        let initial = DerivedState.compute(survey: survey, context: functions)
+        return (initial.values, initial.derived, true)
+    }
+
+    /// The end of a start, once values and derived state are as before any answer: `enableIf`s,
+    /// defaults, and the first visible unit.
+    mutating func begin() {
         for index in survey.conditionallyEnabledSteps { refreshEnabled(index) }
         for index in survey.defaultSteps { applyDefault(of: index) }
         if let first = derived.unitTree.firstNonzero(from: 0) {
@@ -103,6 +129,36 @@ public struct SurveySession {
         } else {
             status = .completed
         }
+    }
+
+    /// Starts over as a new respondent with seed `seed` (same survey, locale, date and variables):
+    /// afterwards the session is what ``init(survey:seed:locale:today:variables:)`` gives, but it
+    /// reuses this one's storage instead of allocating it again. For hot loops that run many
+    /// respondents one after the other (the simulator, benchmarks). Observers are dropped: they
+    /// listened to the previous respondent.
+    public mutating func restart(seed: UInt64) {
+        self.seed = seed
+        status = .inProgress
+        evaluationCount = 0
+        lastErrors.removeAll(keepingCapacity: true)
+        actions.removeAll(keepingCapacity: true)
+        observers.removeAll()
+        pendingTriggers.removeAll(keepingCapacity: true)
+        if !answeredByRespondent.isEmpty { answeredByRespondent.removeAll(keepingCapacity: true) }
+        if !disabledSteps.isEmpty { disabledSteps.removeAll(keepingCapacity: true) }
+        path.removeAll(keepingCapacity: true)
+        pathCounted.removeAll(keepingCapacity: true)
+        pathExtra.removeAll(keepingCapacity: true)
+        countedOnPath = 0
+        liveCount.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        answers.withUnsafeMutableBufferPointer { answers in
+            for index in answers.indices where !answers[index].isNull { answers[index] = .null }
+        }
+        let start = Self.start(of: survey, locale: locale, today: today, given: variables, functions: functionContext)
+        values.assign(from: start.values)
+        derived.assign(from: start.derived)
+        if start.isComputed { evaluationCount += survey.expressionCount }
+        begin()
     }
 
     /// Whether step `index` is shown but not editable now (`readOnly`, or an `enableIf` that does not hold).
@@ -174,6 +230,12 @@ public struct SurveySession {
     public var currentUnitID: String? {
         guard status == .inProgress, let unit = path.last else { return nil }
         return survey.units[unit].id
+    }
+
+    /// The position of the current unit (``currentUnitID`` without building the id); `nil` once finished.
+    public var currentUnit: UnitIndex? {
+        guard status == .inProgress, let unit = path.last else { return nil }
+        return UnitIndex(unit)
     }
 
     /// The ids of the units on the path so far, the current one last.
@@ -573,6 +635,26 @@ public struct SurveySession {
     /// next visible unit, and completes the survey after the last one.
     @discardableResult
     public mutating func next() -> NextOutcome {
+        var result: CompletionResult?
+        switch proceed(reporting: &result) {
+        case .moved(let unit): return .moved(to: survey.units[unit.rawValue].id)
+        case .completed: return .completed(result ?? completionResult())
+        case .blocked(let errors): return .blocked(errors)
+        }
+    }
+
+    /// ``next()`` for hot loops (the simulator, batch tests, benchmarks): the same move, named by
+    /// position, and the completion's answers are not collected unless an observer hears of it
+    /// (``completionResult()`` gives them afterwards).
+    @discardableResult
+    public mutating func advance() -> Advance {
+        var result: CompletionResult?
+        return proceed(reporting: &result)
+    }
+
+    /// The move of ``next()`` and ``advance()``; `result` is the completion's when it was built
+    /// (for observers).
+    mutating func proceed(reporting result: inout CompletionResult?) -> Advance {
         guard status == .inProgress, let unitIndex = path.last else {
             return .blocked([])
         }
@@ -631,7 +713,8 @@ public struct SurveySession {
         for index in survey.completeTriggers {
             evaluationCount += 1
             if survey.triggers[index].condition.isTrue(values, context: functionContext) {
-                return .completed(finish())
+                result = finish()
+                return .completed
             }
         }
         // Branches: the unit's visible questions in order, then the page's own rules.
@@ -655,13 +738,16 @@ public struct SurveySession {
         case .none: destination = derived.unitTree.firstNonzero(from: unitIndex + 1)
         }
         guard let destination else {
-            return .completed(finish())
+            result = finish()
+            return .completed
         }
         push(destination)
-        let to = survey.units[destination].id
-        emit(.continued(from: unit.id, to: to))
-        emit(.stepEntered(unitID: to))
-        return .moved(to: to)
+        if !observers.isEmpty {
+            let to = survey.units[destination].id
+            emit(.continued(from: unit.id, to: to))
+            emit(.stepEntered(unitID: to))
+        }
+        return .moved(to: UnitIndex(destination))
     }
 
     mutating func evaluateBranch(_ branch: CompiledBranch) -> Bool {
@@ -693,7 +779,12 @@ public struct SurveySession {
         emit(.dismissed(unitID: unit))
     }
 
-    mutating func finish() -> CompletionResult {
+    /// Completes the session; the completion result when observers were told it (built for them).
+    mutating func finish() -> CompletionResult? {
+        guard !observers.isEmpty else {
+            status = .completed
+            return nil
+        }
         let result = completionResult()
         status = .completed
         emit(.completed(result))
