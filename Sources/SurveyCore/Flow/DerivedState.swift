@@ -1,11 +1,12 @@
 /// Visibility and counting state derived from the answers, kept up to date incrementally.
+@usableFromInline
 struct DerivedState: Sendable {
-    var stepVisible: [Bool]
+    @usableFromInline var stepVisible: [Bool]
     var unitCondition: [Bool]
     var visibleSteps: [Int32]
     var visibleCountingSteps: [Int32]
     /// 1 for each visible unit.
-    var unitTree: FenwickTree
+    @usableFromInline var unitTree: FenwickTree
     /// 1 for each visible unit that counts for progress.
     var countTree: FenwickTree
 

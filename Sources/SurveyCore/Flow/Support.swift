@@ -1,8 +1,9 @@
 /// A Fenwick (binary indexed) tree of small counts: prefix sums and "first index with a nonzero
 /// count after i" in O(log n), so that progress and next-visible-step queries never scan the survey.
+@usableFromInline
 struct FenwickTree: Sendable {
     private var tree: [Int32]
-    private(set) var values: [Int32]
+    @usableFromInline private(set) var values: [Int32]
     private let highestPowerOfTwo: Int
 
     init(count: Int) {

@@ -7,7 +7,7 @@ public struct Survey: Sendable {
     /// Everything compiled, behind one reference: a session holds the survey, and copying a struct
     /// of some thirty references would retain each of them (and copy them, on every mutating call
     /// that reads the survey) where one reference costs one retain.
-    let storage: CompiledSurvey
+    @usableFromInline let storage: CompiledSurvey
 
     /// The definition it was compiled from.
     public var definition: SurveyDefinition { storage.definition }
@@ -206,11 +206,12 @@ public struct Survey: Sendable {
 
 /// The compiled survey's parts (``Survey`` is one reference to this): immutable once
 /// ``Survey/init`` has set ``initialState``, before the survey is shared.
+@usableFromInline
 final class CompiledSurvey: Sendable {
     let definition: SurveyDefinition
     let functions: ExpressionFunctionRegistry
     let units: [CompiledUnit]
-    let steps: [CompiledStep]
+    @usableFromInline let steps: [CompiledStep]
     let calculated: [CompiledCalculated]
     let stepIndexByID: [String: Int]
     let unitIndexByID: [String: Int]
@@ -346,9 +347,10 @@ final class CompiledUnit: Sendable {
 /// Kept small (a large survey has one per question): the title and description are read from the
 /// definition (``Survey/definition(ofStep:)``), and the members most steps do without live in one
 /// optional ``Extras``.
+@usableFromInline
 final class CompiledStep: Sendable {
     let id: String
-    let unit: Int
+    @usableFromInline let unit: Int
     let question: ConfiguredQuestion
     /// Where the step is in the definition (its page's position, and its position in the page or -1).
     let unitOffset: Int32

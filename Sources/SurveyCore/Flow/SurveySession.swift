@@ -38,11 +38,11 @@ public struct SurveySession {
 
     let context: PresentationContext
     let functionContext: FunctionContext
-    var answers: [JSONValue]
+    @usableFromInline var answers: [JSONValue]
     var values: [JSONValue]
-    var derived: DerivedState
+    @usableFromInline var derived: DerivedState
     var liveCount: [Int32]
-    var path: [Int] = []
+    @usableFromInline var path: [Int] = []
     var pathCounted: [Bool] = []
     /// For each unit on the path, how many more questions than one it counted as when it was entered.
     var pathExtra: [Int] = []
@@ -233,6 +233,9 @@ public struct SurveySession {
     }
 
     /// The position of the current unit (``currentUnitID`` without building the id); `nil` once finished.
+    /// Inlinable, as the other hot queries: called out of line from another module, a method of a
+    /// struct this size gets a copy of it (hundreds of bytes) on every call.
+    @inlinable
     public var currentUnit: UnitIndex? {
         guard status == .inProgress, let unit = path.last else { return nil }
         return UnitIndex(unit)
@@ -259,6 +262,7 @@ public struct SurveySession {
     }
 
     /// The answer currently stored for the step at `step` (``answer(for:)`` without the id lookup).
+    @inlinable
     public func answer(at step: StepIndex) -> JSONValue? {
         guard answers.indices.contains(step.rawValue), !answers[step.rawValue].isNull else { return nil }
         return answers[step.rawValue]
@@ -271,11 +275,12 @@ public struct SurveySession {
 
     /// Whether the step at `step` is visible (``isVisible(_:)`` without the id lookup; `false` for
     /// a position the survey does not have).
+    @inlinable
     public func isVisible(at step: StepIndex) -> Bool {
         let index = step.rawValue
-        guard survey.steps.indices.contains(index) else { return false }
-        return derived.stepVisible[index]
-            && derived.unitVisible(survey.units[survey.steps[index].unit], at: survey.steps[index].unit)
+        let steps = survey.storage.steps
+        guard index >= 0, index < steps.count else { return false }
+        return derived.stepVisible[index] && derived.unitTree.values[steps[index].unit] != 0
     }
 
     /// The value of a calculated value.
