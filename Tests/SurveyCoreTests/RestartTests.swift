@@ -25,15 +25,8 @@ import Testing
         }
     }
 
-    static func run(_ session: inout SurveySession, _ actions: [SessionAction]) throws {
-        for action in actions {
-            switch action {
-            case .answer(let id, let value): try session.answer(value, for: id)
-            case .next: session.next()
-            case .back: try session.back()
-            case .dismiss: session.dismiss()
-            }
-        }
+    static func run(_ session: inout SurveySession, _ actions: [SessionAction]) {
+        for action in actions { session.apply(action) }
     }
 
     @Test(arguments: PropertyTests.seeds)
@@ -42,13 +35,13 @@ import Testing
         let before = PropertyTests.randomActions(survey, seed: seed, allowBack: true)
         let after = PropertyTests.randomActions(survey, seed: seed &+ 1000, allowBack: true)
         var reused = SurveySession(survey: survey, seed: seed, today: "2024-01-01")
-        try Self.run(&reused, before)
+        Self.run(&reused, before)
         reused.restart(seed: seed &+ 1000)
         var fresh = SurveySession(survey: survey, seed: seed &+ 1000, today: "2024-01-01")
         #expect(Snapshot(reused) == Snapshot(fresh))
         #expect(reused.actions.isEmpty && reused.lastErrors.isEmpty && reused.status == .inProgress)
-        try Self.run(&reused, after)
-        try Self.run(&fresh, after)
+        Self.run(&reused, after)
+        Self.run(&fresh, after)
         #expect(Snapshot(reused) == Snapshot(fresh))
         #expect(reused.actions == fresh.actions)
     }
@@ -81,8 +74,8 @@ import Testing
         let script: [SessionAction] = [
             .answer(stepID: "n", value: "x"), .answer(stepID: "e", value: "on"), .next,
         ]
-        try Self.run(&reused, script)
-        try Self.run(&fresh, script)
+        Self.run(&reused, script)
+        Self.run(&fresh, script)
         #expect(Snapshot(reused) == Snapshot(fresh))
         #expect(reused.answer(for: "b") == "x!")
     }
@@ -111,8 +104,8 @@ import Testing
         var byAdvance = byNext
         for action in actions {
             guard case .next = action else {
-                try Self.run(&byNext, [action])
-                try Self.run(&byAdvance, [action])
+                Self.run(&byNext, [action])
+                Self.run(&byAdvance, [action])
                 continue
             }
             switch (byNext.next(), byAdvance.advance()) {
