@@ -18,6 +18,9 @@ import Testing
         ("['a', 'b'] anyof 'b'", true), ("['a', 'b'] anyof ['c', 'd']", false),
         ("'a' allof ['a', 'A']", true), ("'a' allof ['a', 'b']", false), ("'a' allof 'a'", true),
         ("['a', 'b'] allof 'b'", true), ("['a', 'b'] allof []", true), ("[] allof []", false),
+        // Elements are passed over by their first letter only when it settles the comparison.
+        ("['B', 'c'] contains 'b'", true), ("[' a '] contains 'A'", true), ("['ab', 'b'] contains 'a'", false),
+        ("'b' anyof ['A', ' B']", true), ("['Éa', 'x'] contains 'éA'", true), ("['1', 2] contains '2'", true),
     ])
     func textAndListOperators(source: String, expected: Bool) throws {
         let expression = try Expression(source, functions: .standard) { _ in nil }

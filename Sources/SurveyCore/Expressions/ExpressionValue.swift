@@ -69,10 +69,30 @@ package enum ExpressionValue {
     /// comparisons of a choice with another choice find, without reading further).
     @inline(__always)
     static func firstLettersDiffer(_ a: String, _ b: String) -> Bool {
-        guard let x = a.utf8.first, let y = b.utf8.first, isAlphanumericASCII(x), isAlphanumericASCII(y) else {
+        guard let x = asciiKey(a), let y = asciiKey(b) else { return false }
+        return x != y
+    }
+
+    /// The first byte of `text`, lower-cased, when it is an ASCII letter or digit (see
+    /// ``firstLettersDiffer(_:_:)``).
+    @inline(__always)
+    static func asciiKey(_ text: String) -> UInt8? {
+        guard let first = text.utf8.first, isAlphanumericASCII(first) else { return nil }
+        return lowerASCII(first)
+    }
+
+    /// Whether one of `elements` equals `item`. A text is looked for by its first letter first: the
+    /// texts that start with another ASCII letter or digit are passed over without comparing them.
+    static func containsElement(_ elements: [JSONValue], equalTo item: JSONValue) -> Bool {
+        guard case .string(let wanted) = item, let key = asciiKey(wanted) else {
+            for element in elements where equals(element, item) { return true }
             return false
         }
-        return lowerASCII(x) != lowerASCII(y)
+        for element in elements {
+            if case .string(let text) = element, let first = asciiKey(text), first != key { continue }
+            if equals(element, item) { return true }
+        }
+        return false
     }
 
     @inline(__always) static func isAlphanumericASCII(_ byte: UInt8) -> Bool {
@@ -123,9 +143,9 @@ package enum ExpressionValue {
         switch container {
         case .array(let elements):
             if case .array(let items) = item {
-                return items.allSatisfy { wanted in elements.contains { equals($0, wanted) } }
+                return items.allSatisfy { containsElement(elements, equalTo: $0) }
             }
-            return elements.contains { equals($0, item) }
+            return containsElement(elements, equalTo: item)
         case .string(let text):
             return containsText(text, item.displayText)
         case .number, .bool:
@@ -169,8 +189,7 @@ package enum ExpressionValue {
     /// Whether `element` equals `list` or, when `list` is an array, one of its elements.
     static func isIn(_ element: JSONValue, _ list: JSONValue) -> Bool {
         guard case .array(let options) = list else { return equals(element, list) }
-        for option in options where equals(element, option) { return true }
-        return false
+        return containsElement(options, equalTo: element)
     }
 
     /// `anyof`: the value (or any element of it) is in the list.

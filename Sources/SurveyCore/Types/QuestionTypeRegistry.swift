@@ -150,6 +150,13 @@ public struct ConfiguredQuestion: Sendable {
 }
 
 class AnyQuestionBox: @unchecked Sendable {
+    /// Read on every Next for every visible step: computed once, when the question is configured.
+    let checksAgainOnNext: Bool
+
+    init(checksAgainOnNext: Bool) {
+        self.checksAgainOnNext = checksAgainOnNext
+    }
+
     var typeID: String { "" }
     var collectsAnswer: Bool { true }
     func input(in context: PresentationContext) -> InputPrimitive { .none }
@@ -168,7 +175,6 @@ class AnyQuestionBox: @unchecked Sendable {
     func content(in context: PresentationContext) -> ContentPresentation? { nil }
     var computedValue: String? { nil }
     var expressions: [String: String] { [:] }
-    var checksAgainOnNext: Bool { false }
     func progressCount(in context: PresentationContext) -> Int? { nil }
 }
 
@@ -179,6 +185,7 @@ final class QuestionBox<T: QuestionType>: AnyQuestionBox, @unchecked Sendable {
     init(type: T, options: T.Options) {
         self.type = type
         self.options = options
+        super.init(checksAgainOnNext: type.checksAgainOnNext(for: options))
     }
 
     override var typeID: String { type.typeID }
@@ -207,7 +214,6 @@ final class QuestionBox<T: QuestionType>: AnyQuestionBox, @unchecked Sendable {
     }
     override var computedValue: String? { type.computedValue(for: options) }
     override var expressions: [String: String] { type.expressions(for: options) }
-    override var checksAgainOnNext: Bool { type.checksAgainOnNext(for: options) }
     override func progressCount(in context: PresentationContext) -> Int? {
         type.progressCount(for: options, in: context)
     }
