@@ -139,7 +139,7 @@ enum TestCommand: Command {
         let run = HeadlessRun(
             survey: survey, script: testCase.script, seed: testCase.seed ?? seed,
             locale: testCase.locale ?? context.locale(option: arguments.value("--locale")),
-            today: testCase.today ?? today, output: quiet ? nil : { Console.line($0) },
+            today: testCase.today ?? today, output: quiet ? nil : { Console.line($0) }, keepsTranscript: false,
             recorder: try makeRecorder(arguments, context: context), allowsExtra: arguments.flag("--allow-extra"),
             variables: try variables(arguments, survey: survey, command: spec.name))
         if let failure = run.failure {
@@ -219,8 +219,8 @@ enum TestCommand: Command {
                 }
                 let run = HeadlessRun(
                     survey: survey, script: testCase.script, seed: testCase.seed ?? seed,
-                    locale: testCase.locale ?? locale, today: testCase.today ?? today, recorder: recorder,
-                    allowsExtra: allowsExtra)
+                    locale: testCase.locale ?? locale, today: testCase.today ?? today,
+                    keepsTranscript: false, recorder: recorder, allowsExtra: allowsExtra)
                 results[index] = ScriptResult(
                     path: path, description: testCase.description, problems: testCase.problems(of: run),
                     unitPath: run.path, seconds: Date().timeIntervalSince(clock))

@@ -75,7 +75,8 @@ public struct HeadlessRenderer: SurveyRenderer {
     public private(set) var shownSteps: [String] = []
     var shownSet: Set<String> = []
 
-    var transcript: EventTranscript
+    /// `nil` when nobody reads the events: building them is most of a headless run's work.
+    var transcript: EventTranscript?
     private(set) var nextAction = 0
     var visit = -1
     var askedThisVisit: Set<String> = []
@@ -87,14 +88,15 @@ public struct HeadlessRenderer: SurveyRenderer {
     /// The default ``actionLimit`` for a survey of `steps` leaf steps.
     public static func defaultActionLimit(steps: Int) -> Int { max(100_000, 20 * (steps + 1)) }
 
-    /// A renderer playing `script`, writing each event line to `output`.
-    public init(script: AnswerScript, output: @escaping (String) -> Void = { _ in }) {
+    /// A renderer playing `script`, writing each event line to `output` (none: the events are not
+    /// built at all).
+    public init(script: AnswerScript, output: ((String) -> Void)? = nil) {
         self.script = script
-        transcript = EventTranscript(write: output)
+        transcript = output.map { EventTranscript(write: $0) }
     }
 
     public mutating func action(for request: StepRequest) -> RendererAction {
-        transcript.show(request)
+        transcript?.show(request)
         let presentation = request.presentation
         for question in presentation.questions where shownSet.insert(question.id).inserted {
             shownSteps.append(question.id)
@@ -145,13 +147,13 @@ public struct HeadlessRenderer: SurveyRenderer {
 
     mutating func fail(_ error: RendererError) -> RendererAction {
         failure = error
-        transcript.emit(EventProtocol.json(of: error))
+        transcript?.emit(EventProtocol.json(of: error))
         return .quit
     }
 
     public mutating func receive(_ event: RendererEvent) {
         if failure != nil, case .quit = event { return }
-        transcript.record(event)
+        transcript?.record(event)
         guard failure == nil else { return }
         switch event {
         case .validationFailed(let errors):
@@ -176,7 +178,7 @@ public struct HeadlessRenderer: SurveyRenderer {
         default:
             break
         }
-        if let failure { transcript.emit(EventProtocol.json(of: failure)) }
+        if let failure { transcript?.emit(EventProtocol.json(of: failure)) }
     }
 }
 

@@ -14,7 +14,8 @@ public struct HeadlessRun: Sendable {
     public var outcome: DriverOutcome
     /// Why the script did not fit the survey, if it did not.
     public var failure: RendererError?
-    /// The transcript: one JSON event per line, as the JSON-event front end prints them.
+    /// The transcript: one JSON event per line, as the JSON-event front end prints them (empty when
+    /// the run was made with `keepsTranscript: false` and no `output`).
     public var eventLines: [String]
     /// The progress shown on each unit, in order.
     public var progressTrail: [ProgressMark]
@@ -26,6 +27,9 @@ public struct HeadlessRun: Sendable {
     /// Runs `survey` with `script`.
     /// - Parameters:
     ///   - output: also receives each event line as it is produced.
+    ///   - keepsTranscript: whether ``eventLines`` collects the events. Without it and without
+    ///     `output` the events are not built at all, which makes a run several times cheaper (batch
+    ///     tests that only check paths and answers).
     ///   - recorder: makes a recorder for the new session (a response store's), which keeps every
     ///     accepted action; when it cannot be made, the run fails with a `storeFailed` failure.
     ///   - variables: values of the survey's declared variables.
@@ -33,17 +37,23 @@ public struct HeadlessRun: Sendable {
     ///     left after the survey was completed (by default both fail the run: they are usually typos).
     public init(
         survey: Survey, script: AnswerScript, seed: UInt64 = 0, locale: String? = nil, today: String? = nil,
-        output: ((String) -> Void)? = nil,
+        output: ((String) -> Void)? = nil, keepsTranscript: Bool = true,
         recorder makeRecorder: ((SurveySession) throws -> any SessionRecorder)? = nil,
         allowsExtra: Bool = false, variables: [String: JSONValue] = [:]
     ) {
         let script = script.foldingOtherComments(for: survey)
         final class Lines: @unchecked Sendable { var lines: [String] = [] }
         let collected = Lines()
-        var renderer = HeadlessRenderer(script: script) { line in
-            collected.lines.append(line)
-            output?(line)
+        var write: ((String) -> Void)?
+        if keepsTranscript {
+            write = { line in
+                collected.lines.append(line)
+                output?(line)
+            }
+        } else {
+            write = output
         }
+        var renderer = HeadlessRenderer(script: script, output: write)
         let session = SurveySession(survey: survey, seed: seed, locale: locale, today: today, variables: variables)
         var driver = SurveyDriver(session: session)
         var recorderFailure: RendererError?

@@ -42,6 +42,29 @@ struct FrontEndTests {
         #expect(run.eventLines.last?.contains(#""event":"error""#) == true)
     }
 
+    /// Without a transcript (what batch `survey test` asks for) a run checks the same things: only
+    /// the events are missing.
+    @Test(arguments: [
+        #"{"source": "google", "goals": ["track"], "rating": 2, "contact-me": false}"#,
+        #"{"source": "google"}"#, #"{"source": "google", "rating": 9}"#,
+        #"{"actions": ["next", {"command":"answer","stepId":"source","value":"google"}, "next", "back", "next", "next"]}"#,
+    ])
+    func aRunWithoutATranscriptChecksTheSame(text: String) throws {
+        let script = try AnswerScript(text: text)
+        let full = HeadlessRun(survey: survey, script: script, seed: 3)
+        var lines: [String] = []
+        let bare = HeadlessRun(survey: survey, script: script, seed: 3, keepsTranscript: false)
+        let printed = HeadlessRun(
+            survey: survey, script: script, seed: 3, output: { lines.append($0) }, keepsTranscript: false)
+        #expect(!full.eventLines.isEmpty && bare.eventLines.isEmpty && printed.eventLines.isEmpty)
+        #expect(lines == full.eventLines)
+        for run in [bare, printed] {
+            #expect(run.failure == full.failure && run.outcome.result == full.outcome.result)
+            #expect(run.path == full.path && run.finalState == full.finalState)
+            #expect(run.progressTrail == full.progressTrail && run.shownSteps == full.shownSteps)
+        }
+    }
+
     @Test func headlessFailsOnAnInvalidAnswer() {
         let run = HeadlessRun(survey: survey, script: .answers(["source": "google", "rating": 9]))
         #expect(run.failure?.message.hasPrefix("the scripted answer for 'rating' is invalid") == true)
