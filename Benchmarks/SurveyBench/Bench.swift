@@ -18,8 +18,6 @@ struct PlanUnit {
 struct Plan {
     var units: [PlanUnit] = []
     var unitIndexByID: [String: Int] = [:]
-    /// The plan unit of each of the survey's units, by ``UnitIndex`` (for the index-keyed walk).
-    var unitByPosition: [Int] = []
 
     init(survey: Survey, script: [String: JSONValue]) throws(BenchError) {
         let definition = survey.definition
@@ -36,12 +34,10 @@ struct Plan {
         for step in definition.steps {
             let leaves = step.isPage ? step.steps : [step]
             unitIndexByID[step.id] = units.count
-            guard let position = survey.unitIndex(of: step.id) else { throw BenchError("no unit \(step.id)") }
-            if unitByPosition.count <= position.rawValue {
-                unitByPosition.append(
-                    contentsOf: repeatElement(-1, count: position.rawValue + 1 - unitByPosition.count))
+            // Plan units are the survey's units in order, so a `UnitIndex` is a plan position.
+            guard survey.unitIndex(of: step.id) == UnitIndex(units.count) else {
+                throw BenchError("unit \(step.id) is not at position \(units.count) of the compiled survey")
             }
-            unitByPosition[position.rawValue] = units.count
             var indices: [StepIndex] = []
             for leaf in leaves {
                 guard let index = survey.stepIndex(of: leaf.id) else { throw BenchError("no step \(leaf.id)") }
@@ -84,9 +80,8 @@ struct WalkResult {
     var answerNs: [UInt64] = []
     var nextNs: [UInt64] = []
     var sessionInitNs: UInt64 = 0
-    /// How long building the completion result took (timed walks), and how many answers it has.
+    /// How long building the completion result took (timed walks).
     var completionNs: UInt64 = 0
-    var dataKeys = 0
 }
 
 enum Walker {
@@ -119,10 +114,10 @@ enum Walker {
         // The index-keyed API, as the simulator uses it: no unit id is built or hashed on the way.
         var current = session.currentUnit
         while let position = current {
-            let unitIndex =
-                plan.unitByPosition.indices.contains(position.rawValue) ? plan.unitByPosition[position.rawValue] : -1
-            guard unitIndex >= 0 else { throw BenchError("unknown unit #\(position.rawValue)") }
-            let unit = plan.units[unitIndex]
+            guard plan.units.indices.contains(position.rawValue) else {
+                throw BenchError("unknown unit #\(position.rawValue)")
+            }
+            let unit = plan.units[position.rawValue]
             if record { result.visited.append(survey.unitID(at: position) ?? "#\(position.rawValue)") }
             done.removeAll(keepingCapacity: true)
             done.append(contentsOf: repeatElement(false, count: unit.ids.count))
@@ -165,7 +160,7 @@ enum Walker {
                     let t0 = nowNs()
                     let completion = session.completionResult()
                     result.completionNs = nowNs() &- t0
-                    result.dataKeys = completion.answers.count
+                    withExtendedLifetime(completion) {}
                 }
                 current = nil
             case .blocked(let errors): throw BenchError("blocked on \(survey.unitID(at: position) ?? "?"): \(errors)")

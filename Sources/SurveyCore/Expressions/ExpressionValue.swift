@@ -55,7 +55,6 @@ package enum ExpressionValue {
     /// Whether two strings are equal ignoring letter case (simple lower-casing: `'É' = 'é'`, but
     /// `'ß' <> 'SS'`) and spaces at either end, as SurveyJS compares them. ASCII without allocating.
     package static func equalIgnoringCase(_ a: String, _ b: String) -> Bool {
-        if firstLettersDiffer(a, b) { return false }
         // Read in place (no copy of either string to make it contiguous: native strings are).
         let ascii: Bool?? = a.utf8.withContiguousStorageIfAvailable { x in
             b.utf8.withContiguousStorageIfAvailable { y in asciiEqualIgnoringCase(x, y) } ?? nil
