@@ -97,8 +97,8 @@ public struct HeadlessRenderer: SurveyRenderer {
 
     public mutating func action(for request: StepRequest) -> RendererAction {
         transcript?.show(request)
-        let presentation = request.presentation
-        for question in presentation.questions where shownSet.insert(question.id).inserted {
+        let outline = request.outline
+        for question in outline.questions where shownSet.insert(question.id).inserted {
             shownSteps.append(question.id)
         }
         if request.visit != visit {
@@ -106,8 +106,8 @@ public struct HeadlessRenderer: SurveyRenderer {
             askedThisVisit = []
             progressTrail.append(
                 ProgressMark(
-                    unitID: presentation.unitID, current: presentation.progress.current,
-                    total: presentation.progress.total, isCounted: presentation.progress.isCounted))
+                    unitID: outline.unitID, current: outline.progress.current,
+                    total: outline.progress.total, isCounted: outline.progress.isCounted))
         }
         guard failure == nil else { return .quit }
         actionCount += 1
@@ -117,17 +117,17 @@ public struct HeadlessRenderer: SurveyRenderer {
                 RendererError(
                     code: "scriptLoops",
                     message:
-                        "the script did not finish the survey within \(actionLimit) actions (at '\(presentation.unitID)')"
+                        "the script did not finish the survey within \(actionLimit) actions (at '\(outline.unitID)')"
                 ))
         }
         switch script {
         case .answers(let answers):
-            for question in presentation.questions where question.collectsAnswer {
+            for question in outline.questions where question.collectsAnswer {
                 if askedThisVisit.insert(question.id).inserted, let value = answers[question.id] {
                     return .answer(stepID: question.id, value: value)
                 }
                 // Its comment box (`showCommentArea`), answered as `<id>-Comment`.
-                if let key = question.commentArea?.key, askedThisVisit.insert(key).inserted, let value = answers[key] {
+                if let key = question.commentKey, askedThisVisit.insert(key).inserted, let value = answers[key] {
                     return .answer(stepID: key, value: value)
                 }
             }
@@ -137,8 +137,8 @@ public struct HeadlessRenderer: SurveyRenderer {
                 return fail(
                     RendererError(
                         code: "scriptEnded",
-                        message: "the script ended at '\(presentation.unitID)' before the survey was completed",
-                        stepID: presentation.unitID))
+                        message: "the script ended at '\(outline.unitID)' before the survey was completed",
+                        stepID: outline.unitID))
             }
             nextAction += 1
             return actions[nextAction - 1]

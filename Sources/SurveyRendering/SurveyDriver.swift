@@ -63,14 +63,12 @@ public struct SurveyDriver {
     public mutating func run(with renderer: inout some SurveyRenderer) -> DriverOutcome {
         renderer.receive(.started(info))
         var visit = 0
+        var lineParser = LineParser(survey: session.survey, locale: session.locale)
         while true {
-            guard let presentation = session.currentStep else {
+            guard let action = action(visit: visit, lineParser: lineParser, from: &renderer) else {
                 return finish(with: &renderer)
             }
-            let request = StepRequest(
-                presentation: presentation, visit: visit,
-                lineParser: LineParser(survey: session.survey, locale: session.locale))
-            switch renderer.action(for: request) {
+            switch action {
             case .answer(let stepID, let value):
                 let before = undoPoint
                 let unitBefore = session.currentUnitID
@@ -145,6 +143,7 @@ public struct SurveyDriver {
                         }
                     }
                     session = resumed
+                    lineParser = LineParser(survey: session.survey, locale: session.locale)
                     isResumed = true
                     visit += 1
                     renderer.receive(.started(info))
@@ -153,6 +152,16 @@ public struct SurveyDriver {
                 }
             }
         }
+    }
+
+    /// The renderer's action on the current unit; `nil` once the session is finished. The request
+    /// (and its snapshot of the session) is gone when this returns, so the action that follows changes
+    /// the session in place.
+    func action(visit: Int, lineParser: LineParser, from renderer: inout some SurveyRenderer) -> RendererAction? {
+        guard var request = StepRequest(session: session, visit: visit, lineParser: lineParser) else { return nil }
+        let action = renderer.action(for: request)
+        request.settle()
+        return action
     }
 
     /// The session as it is before an action, to go back to when the recorder cannot store the

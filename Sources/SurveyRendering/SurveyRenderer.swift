@@ -1,4 +1,5 @@
 import SurveyCore
+import Synchronization
 
 /// A front end: it shows the current step and reports what the respondent did.
 ///
@@ -57,21 +58,104 @@ public enum RendererAction: Sendable, Hashable {
 }
 
 /// The one value a renderer receives for each request: the unit to present and how to read typed answers.
+///
+/// The full ``presentation`` is built the first time a renderer reads it; a renderer that needs only
+/// ids and progress (a scripted or headless one) reads ``outline`` and never pays for texts, inputs
+/// and choices. A request a renderer keeps after answering still gives the presentation of the unit
+/// as it was when the request was made.
 public struct StepRequest: Sendable {
     /// Everything to show: localised, piped texts, the visible questions with their input
     /// primitives, answers so far, progress, the last validation errors and the UI strings.
-    public var presentation: StepPresentation
+    public var presentation: StepPresentation {
+        get { source.presentation }
+        set {
+            source = PresentationSource(built: newValue)
+            outline = UnitOutline(newValue)
+        }
+    }
+    /// The unit's id, its visible steps (ids, whether each takes an answer, comment keys) and the
+    /// progress: the same as in ``presentation``, without building it.
+    public private(set) var outline: UnitOutline
     /// Counts units entered: it changes whenever another unit is shown (Next, Back, resume) and
     /// stays the same while the respondent works on one unit.
     public var visit: Int
     /// Turns a line typed in a terminal into an answer with the question type's own parser.
     public var lineParser: LineParser
+    var source: PresentationSource
 
     /// Creates a request.
     public init(presentation: StepPresentation, visit: Int, lineParser: LineParser) {
-        self.presentation = presentation
+        source = PresentationSource(built: presentation)
+        outline = UnitOutline(presentation)
         self.visit = visit
         self.lineParser = lineParser
+    }
+
+    /// A request for the current unit of `session`, whose presentation is built only when read;
+    /// `nil` once the session is finished.
+    public init?(session: SurveySession, visit: Int, lineParser: LineParser) {
+        guard let outline = session.currentOutline else { return nil }
+        self.outline = outline
+        source = PresentationSource(session: session)
+        self.visit = visit
+        self.lineParser = lineParser
+    }
+
+    /// Builds the presentation now if a copy of this request is kept elsewhere (a renderer stored
+    /// it), so that the copy lets go of the session. The driver calls this before it changes the
+    /// session: were the session's storage still shared then, the change would copy it whole.
+    mutating func settle() {
+        if !isKnownUniquelyReferenced(&source) { source.build() }
+    }
+}
+
+/// Where a request's presentation comes from: a snapshot of the session until it is built.
+final class PresentationSource: Sendable {
+    enum State {
+        case pending(Snapshot)
+        case built(StepPresentation)
+    }
+    /// A copy of the session, only ever read (to build the presentation). The copy is a value no
+    /// other code can change, and the observers it carries are never called from it, so it may be
+    /// read on any thread.
+    struct Snapshot: @unchecked Sendable {
+        let session: SurveySession
+    }
+    let state: Mutex<State>
+
+    init(built presentation: StepPresentation) { state = Mutex(.built(presentation)) }
+    init(session: SurveySession) { state = Mutex(.pending(Snapshot(session: session))) }
+
+    var presentation: StepPresentation {
+        state.withLock { state in
+            switch state {
+            case .built(let presentation): return presentation
+            case .pending(let snapshot):
+                let presentation = Self.presentation(of: snapshot.session)
+                state = .built(presentation)
+                return presentation
+            }
+        }
+    }
+
+    func build() { _ = presentation }
+
+    /// Whether the presentation has been built (tests check that reading the outline does not).
+    var isBuilt: Bool {
+        state.withLock { state in
+            if case .built = state { return true }
+            return false
+        }
+    }
+
+    /// A pending source is made only for a session in progress, which always has a presentation;
+    /// the empty one is never seen, but keeps this free of a trap.
+    static func presentation(of session: SurveySession) -> StepPresentation {
+        if let presentation = session.currentStep { return presentation }
+        let strings = UIStrings(locale: session.locale)
+        return StepPresentation(
+            unitID: "", isPage: false, questions: [], progress: session.progress, canGoBack: false, isLastStep: true,
+            locale: strings.locale, strings: strings)
     }
 }
 

@@ -24,6 +24,69 @@ public struct StepPresentation: Sendable, Hashable {
     /// The visible panels of the page, outer before inner, in document order; each question names
     /// its innermost panel in ``QuestionPresentation/panel``.
     public var panels: [PanelPresentation] = []
+
+    /// Creates a presentation (sessions make them; renderer tests may build their own).
+    public init(
+        unitID: String, isPage: Bool, title: String? = nil, description: String? = nil,
+        questions: [QuestionPresentation], progress: Progress, canGoBack: Bool, isLastStep: Bool,
+        errors: [StepError] = [], locale: String, strings: UIStrings, panels: [PanelPresentation] = []
+    ) {
+        self.unitID = unitID
+        self.isPage = isPage
+        self.title = title
+        self.description = description
+        self.questions = questions
+        self.progress = progress
+        self.canGoBack = canGoBack
+        self.isLastStep = isLastStep
+        self.errors = errors
+        self.locale = locale
+        self.strings = strings
+        self.panels = panels
+    }
+}
+
+/// The current unit in outline: what a front end that does not draw needs (a scripted or headless
+/// renderer), at a small part of the cost of a ``StepPresentation``. Its questions are exactly the
+/// presentation's, in the same order.
+public struct UnitOutline: Sendable, Hashable {
+    /// The unit id: a page id, or the step id of a step outside pages.
+    public var unitID: String
+    /// The visible steps, in presentation order.
+    public var questions: [QuestionOutline]
+    public var progress: Progress
+
+    /// Creates an outline.
+    public init(unitID: String, questions: [QuestionOutline], progress: Progress) {
+        self.unitID = unitID
+        self.questions = questions
+        self.progress = progress
+    }
+
+    /// The outline of a full presentation.
+    public init(_ presentation: StepPresentation) {
+        self.init(
+            unitID: presentation.unitID,
+            questions: presentation.questions.map {
+                QuestionOutline(id: $0.id, collectsAnswer: $0.collectsAnswer, commentKey: $0.commentArea?.key)
+            }, progress: presentation.progress)
+    }
+}
+
+/// A visible step in a ``UnitOutline``.
+public struct QuestionOutline: Sendable, Hashable {
+    public var id: String
+    /// Whether the step takes an answer (content steps do not).
+    public var collectsAnswer: Bool
+    /// The answer key of its comment box (`<id>-Comment`, from `showCommentArea`), when it has one.
+    public var commentKey: String?
+
+    /// Creates a step outline.
+    public init(id: String, collectsAnswer: Bool, commentKey: String? = nil) {
+        self.id = id
+        self.collectsAnswer = collectsAnswer
+        self.commentKey = commentKey
+    }
 }
 
 /// A visible panel (a titled group of questions inside a page).
@@ -131,6 +194,29 @@ extension SurveySession {
             description: unit.description.map { pipe(context.text($0)) }, questions: questions, progress: progress,
             canGoBack: canGoBack, isLastStep: isLast, errors: lastErrors, locale: context.strings.locale,
             strings: context.strings, panels: panels)
+    }
+
+    /// The current unit in outline (ids, whether each step takes an answer, comment keys, progress);
+    /// `nil` once the session is finished. It builds no texts, inputs or choices, so renderers
+    /// that do not draw (scripted and headless runs) pay only for what they read.
+    public var currentOutline: UnitOutline? {
+        guard status == .inProgress, let unitIndex = path.last else { return nil }
+        let unit = survey.units[unitIndex]
+        var questions: [QuestionOutline] = []
+        questions.reserveCapacity(unit.steps.count)
+        func add(_ index: Int) {
+            guard derived.stepVisible[index] else { return }
+            let step = survey.steps[index]
+            let commentKey =
+                survey.commentSlots.isEmpty || survey.commentSlots[index] == nil ? nil : step.id + "-Comment"
+            questions.append(QuestionOutline(id: step.id, collectsAnswer: step.collectsAnswer, commentKey: commentKey))
+        }
+        if unit.isShuffled {
+            for index in orderedSteps(of: unitIndex) { add(index) }
+        } else {
+            for index in unit.steps { add(index) }
+        }
+        return UnitOutline(unitID: unit.id, questions: questions, progress: progress)
     }
 
     /// Whether `panel` is required now (`required`, or a `requiredIf` that holds).
