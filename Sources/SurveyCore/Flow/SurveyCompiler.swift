@@ -7,7 +7,12 @@ struct SurveyCompiler {
     var errors: [SurveyError] = []
     var usesDateFunctions = false
     /// Questions already configured, by type and options.
-    var configured: [ConfigurationKey: ConfiguredQuestion] = [:]
+    var configured: [ConfigurationKey: Configuration] = [:]
+    /// The last configurations made or found, looked through before ``configured``: steps with the
+    /// same options text share one parsed value (``ValuePool``), so an identical bit pattern finds
+    /// them at once, where the dictionary hashes every member of the options.
+    var recentConfigurations: [(typeID: String, options: JSONValue, configuration: Configuration)] = []
+    static let recentConfigurationCount = 16
     /// Every step and page id, sorted, for "did you mean" hints on branch targets (built once).
     var branchTargetNames: [String]?
     /// How many more unknown branch targets get a "did you mean" hint: each compares the target with
@@ -27,6 +32,13 @@ struct SurveyCompiler {
     struct ConfigurationKey: Hashable, Sendable {
         let typeID: String
         let options: JSONValue
+    }
+
+    /// A configured question, and whether its options give choices `visibleIf` conditions (so that
+    /// its steps compile them).
+    struct Configuration: Sendable {
+        let question: ConfiguredQuestion
+        let hasChoiceConditions: Bool
     }
 
     init(definition: SurveyDefinition, registry: QuestionTypeRegistry, functions: ExpressionFunctionRegistry) {
@@ -421,22 +433,29 @@ struct SurveyCompiler {
             DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
                 var compiler = configuring
                 var questions: [ConfiguredQuestion?] = []
+                var choiceConditions: [Bool] = []
                 var problems: [Int: [SurveyError]] = [:]
                 let range = (chunk * chunkSize)..<min(stepCount, (chunk + 1) * chunkSize)
                 questions.reserveCapacity(range.count)
+                choiceConditions.reserveCapacity(range.count)
                 for index in range {
                     compiler.errors = []
-                    questions.append(compiler.configure(stepsToConfigure, at: index))
+                    let configured = compiler.configure(stepsToConfigure, at: index)
+                    questions.append(configured?.question)
+                    choiceConditions.append(configured?.hasChoiceConditions ?? false)
                     if !compiler.errors.isEmpty { problems[index] = compiler.errors }
                 }
-                configuration.store(chunk, questions: questions, errors: problems)
+                configuration.store(chunk, questions: questions, choiceConditions: choiceConditions, errors: problems)
             }
         }
         var questions: [ConfiguredQuestion?] = []
         questions.reserveCapacity(stepCount)
+        var choiceConditionSteps: [Bool] = []
+        choiceConditionSteps.reserveCapacity(stepCount)
         var configurationErrors: [Int: [SurveyError]] = [:]
         for chunk in 0..<chunkCount {
             questions.append(contentsOf: configuration.questions[chunk])
+            choiceConditionSteps.append(contentsOf: configuration.choiceConditions[chunk])
             configurationErrors.merge(configuration.errors[chunk]) { first, _ in first }
         }
         otherChoices = Self.otherChoices(of: questions)
@@ -447,7 +466,8 @@ struct SurveyCompiler {
             let template = self
             let context = StepContext(
                 flatSteps: flatSteps, stepIndexByID: stepIndexByID, unitIndexByID: unitIndexByID, resolve: resolve,
-                questions: questions, configurationErrors: configurationErrors)
+                questions: questions, choiceConditionSteps: choiceConditionSteps,
+                configurationErrors: configurationErrors)
             DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
                 var compiler = template
                 compiler.errors = []
@@ -662,6 +682,8 @@ struct SurveyCompiler {
         var resolve: @Sendable (String) -> Int?
         /// Each step's configured question (`nil` when its type or options are wrong).
         let questions: [ConfiguredQuestion?]
+        /// Whether each step's options give choices `visibleIf` conditions.
+        let choiceConditionSteps: [Bool]
         /// The errors configuring a step's question produced, by step index.
         let configurationErrors: [Int: [SurveyError]]
     }
@@ -670,18 +692,23 @@ struct SurveyCompiler {
     final class ConfigurationResults: @unchecked Sendable {
         // Each chunk writes only its own index, before concurrentPerform returns.
         var questions: [[ConfiguredQuestion?]]
+        var choiceConditions: [[Bool]]
         var errors: [[Int: [SurveyError]]]
         private let lock = NSLock()
 
         init(count: Int) {
             questions = Array(repeating: [], count: count)
+            choiceConditions = Array(repeating: [], count: count)
             errors = Array(repeating: [:], count: count)
         }
 
-        func store(_ chunk: Int, questions: [ConfiguredQuestion?], errors: [Int: [SurveyError]]) {
+        func store(
+            _ chunk: Int, questions: [ConfiguredQuestion?], choiceConditions: [Bool], errors: [Int: [SurveyError]]
+        ) {
             lock.lock()
             defer { lock.unlock() }
             self.questions[chunk] = questions
+            self.choiceConditions[chunk] = choiceConditions
             self.errors[chunk] = errors
         }
     }
@@ -782,7 +809,7 @@ struct SurveyCompiler {
                 resolve: context.resolve,
                 units: context.unitIndexByID, steps: context.stepIndexByID, flatSteps: context.flatSteps)
         var choiceConditions: [String: Expression] = [:]
-        if let question, context.flatSteps[index].definition.options.containsMember(named: "visibleIf"),
+        if let question, context.choiceConditionSteps[index],
             let input = question.input(in: .english).choiceInput
         {
             for (offset, choice) in input.choices.enumerated() {
@@ -847,7 +874,8 @@ struct SurveyCompiler {
                 resolve: context.resolve)
         }
         var typeExpressions: [String: Expression] = [:]
-        for (name, source) in (question?.expressions ?? [:]).sorted(by: { $0.key < $1.key }) {
+        let declaredExpressions = question?.expressions ?? [:]
+        for (name, source) in declaredExpressions.isEmpty ? [] : declaredExpressions.sorted(by: { $0.key < $1.key }) {
             if let compiled = compileExpression(
                 source, member: name, path: context.flatSteps[index].optionsPath, stepID: id, resolve: context.resolve)
             {
@@ -907,9 +935,14 @@ struct SurveyCompiler {
             enableIf: enableIf, typeExpressions: typeExpressions)
     }
 
-    mutating func configure(_ flatSteps: [FlatStep], at index: Int) -> ConfiguredQuestion? {
+    mutating func configure(_ flatSteps: [FlatStep], at index: Int) -> Configuration? {
         // Read through the array: a copy of the step would retain each of its members.
         let typeID = flatSteps[index].definition.type
+        let options = flatSteps[index].definition.options
+        for recent in recentConfigurations
+        where Self.identical(recent.typeID, typeID) && Self.identical(recent.options, options) {
+            return recent.configuration
+        }
         guard let type = registry.type(withID: typeID) else {
             var message = "unknown question type '\(typeID)'"
             if typeID == StepDefinition.pageTypeID {
@@ -930,13 +963,19 @@ struct SurveyCompiler {
         }
         // Surveys repeat the same options (a 1–5 scale, a yes/no list) many times: configure each
         // distinct (type, options) once and share the immutable result.
-        let key = ConfigurationKey(typeID: typeID, options: flatSteps[index].definition.options)
-        if let cached = configured[key] { return cached }
+        let key = ConfigurationKey(typeID: typeID, options: options)
+        if let cached = configured[key] {
+            remember(cached, typeID: typeID, options: options)
+            return cached
+        }
         do {
             let question = try type.configure(
                 options: key.options, path: flatSteps[index].optionsPath, stepID: flatSteps[index].definition.id)
-            if configured.count < 4096 { configured[key] = question }
-            return question
+            let configuration = Configuration(
+                question: question, hasChoiceConditions: options.containsMember(named: "visibleIf"))
+            if configured.count < 4096 { configured[key] = configuration }
+            remember(configuration, typeID: typeID, options: options)
+            return configuration
         } catch {
             var located = error
             located.stepID = flatSteps[index].definition.id
@@ -946,6 +985,24 @@ struct SurveyCompiler {
             errors.append(located)
             return nil
         }
+    }
+
+    /// Keeps `configuration` among ``recentConfigurations``, in place of the oldest when they are full.
+    mutating func remember(_ configuration: Configuration, typeID: String, options: JSONValue) {
+        let entry = (typeID: typeID, options: options, configuration: configuration)
+        if recentConfigurations.count < Self.recentConfigurationCount {
+            recentConfigurations.append(entry)
+        } else {
+            recentConfigurations.removeFirst()
+            recentConfigurations.append(entry)
+        }
+    }
+
+    /// Whether two values have the same bit pattern, so certainly are equal (the same small string,
+    /// or the same storage). Unequal bits say nothing: equal values may be stored apart.
+    @inline(__always)
+    static func identical<T>(_ a: T, _ b: T) -> Bool {
+        withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in x.elementsEqual(y) } }
     }
 
     mutating func compileExpression(

@@ -197,18 +197,24 @@ struct StepBuilder {
         }
     }
 
-    /// Children decoded elsewhere (by the streaming decoder), with their problems.
+    /// Children decoded elsewhere (by the streaming decoder), with their problems. They are moved
+    /// here (`children` is left empty), so that ``finish(into:)`` can move them on without copying.
     mutating func setChildren(
-        _ children: [(child: DecodedStep, index: Int)], count: Int, errors childErrors: [SurveyError]
+        _ children: inout [(child: DecodedStep, index: Int)], count: Int, errors childErrors: [SurveyError]
     ) {
-        streamedChildren = children
+        var taken: [(child: DecodedStep, index: Int)] = []
+        swap(&taken, &children)
+        streamedChildren = taken
         streamedChildCount = count
         errors += childErrors
     }
 
     /// Keeps the decoded children of a page or panel, moving the steps of panels among them into
     /// this container (see ``PanelDefinition``).
-    private mutating func collect(_ children: [(child: DecodedStep, index: Int)]) {
+    ///
+    /// The children's definitions are moved out of `children`, not copied: a copy retains each of a
+    /// step's members, once per question of a large survey.
+    private mutating func collect(_ children: inout [(child: DecodedStep, index: Int)]) {
         var steps: [StepDefinition] = []
         steps.reserveCapacity(children.count)
         var indices: [Int] = []
@@ -216,9 +222,12 @@ struct StepBuilder {
         var paths: [[Int]]?
         var panels: [PanelDefinition] = []
         var dropped = false
-        for (child, index) in children {
-            dropped = dropped || child.droppedChildren
-            guard let childStep = child.step else {
+        for position in children.indices {
+            let index = children[position].index
+            dropped = dropped || children[position].child.droppedChildren
+            var taken: StepDefinition?
+            swap(&taken, &children[position].child.step)
+            guard let childStep = taken else {
                 dropped = true
                 continue
             }
@@ -236,11 +245,11 @@ struct StepBuilder {
                     isRequired: childStep.isRequired, isReadOnly: childStep.isReadOnly, isEnabled: childStep.isEnabled,
                     parent: isPanel ? step.id : nil))
             panels += childStep.panels
-            for (position, var inner) in childStep.steps.enumerated() {
+            for (innerPosition, var inner) in childStep.steps.enumerated() {
                 if inner.panel == nil { inner.panel = childStep.id }
                 steps.append(inner)
                 indices.append(index)
-                paths?.append([index] + child.sourcePath(of: position))
+                paths?.append([index] + children[position].child.sourcePath(of: innerPosition))
             }
         }
         step.steps = steps
@@ -265,8 +274,11 @@ struct StepBuilder {
                 )
             }
             if isPanel { checkPanelMembers() }
-            if let streamedChildren {
-                collect(streamedChildren)
+            if streamedChildren != nil {
+                // Taken out of the builder, so that `collect` holds the only reference and can move.
+                var children = streamedChildren ?? []
+                streamedChildren = nil
+                collect(&children)
                 if streamedChildCount == 0 { fail("steps", "a \(kind) needs at least one step") }
             } else if let childrenJSON {
                 if case .array(let elements) = childrenJSON {
@@ -277,7 +289,7 @@ struct StepBuilder {
                             element, location: location.child(index), allowsPages: false, errors: &errors)
                         children.append((child, index))
                     }
-                    collect(children)
+                    collect(&children)
                     if elements.isEmpty { fail("steps", "a \(kind) needs at least one step") }
                 } else {
                     mismatch("steps", "an array", childrenJSON)

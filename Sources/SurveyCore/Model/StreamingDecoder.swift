@@ -74,6 +74,8 @@ extension Parser {
         }
         var builder = StepBuilder(location: location, allowsPages: allowsPages)
         var seen: [String] = []
+        // Room for a typical step's members at once: growing from empty reallocated three times a step.
+        seen.reserveCapacity(8)
         try parseMembers { (parser, key, keyOffset) throws(RawSyntaxError) in
             if seen.contains(key) {
                 throw RawSyntaxError(message: "duplicate member name \"\(key)\"", offset: keyOffset)
@@ -87,7 +89,7 @@ extension Parser {
                         at: location.child(index), allowsPages: false, errors: &childErrors)
                     children.append((decoded, index))
                 }
-                builder.setChildren(children, count: count, errors: childErrors)
+                builder.setChildren(&children, count: count, errors: childErrors)
             } else if key == "options" {
                 builder.apply(key, try parser.parseSharedValue())
             } else {
