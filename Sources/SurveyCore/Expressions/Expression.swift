@@ -273,7 +273,9 @@ struct Evaluator {
     func isTrue(_ node: ExpressionNode) -> Bool {
         switch node {
         case .compareSlot(let op, let slot, let literal):
-            return Self.compare(op, value(slot), literal)
+            // The value is read in place (a copy out of the buffer retains and releases its payload).
+            guard slot < values.count else { return Self.compare(op, .null, literal) }
+            return Self.compare(op, values[slot], literal)
         case .binary(.and, let lhs, let rhs):
             return isTrue(lhs) && isTrue(rhs)
         case .binary(.or, let lhs, let rhs):

@@ -9,7 +9,7 @@ package enum ExpressionValue {
         switch value {
         case .number(let number): return number
         case .string(let text):
-            guard !text.isEmpty, let first = text.utf8.first,
+            guard let first = text.firstUTF8Byte,
                 first == UInt8(ascii: "-") || first == UInt8(ascii: ".") || (first >= 48 && first <= 57)
             else { return nil }
             return Double(text)
@@ -76,7 +76,7 @@ package enum ExpressionValue {
     /// ``firstLettersDiffer(_:_:)``).
     @inline(__always)
     static func asciiKey(_ text: String) -> UInt8? {
-        guard let first = text.utf8.first, isAlphanumericASCII(first) else { return nil }
+        guard let first = text.firstUTF8Byte, isAlphanumericASCII(first) else { return nil }
         return lowerASCII(first)
     }
 

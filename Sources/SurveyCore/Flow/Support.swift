@@ -1,3 +1,5 @@
+import Foundation
+
 /// A Fenwick (binary indexed) tree of small counts: prefix sums and "first index with a nonzero
 /// count after i" in O(log n), so that progress and next-visible-step queries never scan the survey.
 @usableFromInline
@@ -130,7 +132,13 @@ extension Array {
         }
         withUnsafeMutableBufferPointer { target in
             source.withUnsafeBufferPointer { origin in
-                for index in origin.indices { target[index] = origin[index] }
+                guard let to = target.baseAddress, let from = origin.baseAddress else { return }
+                let size = MemoryLayout<Element>.size
+                for index in origin.indices {
+                    // Equal bits are the same value (most of a restart's values are unchanged: still
+                    // `null`); comparing them costs no retain or release, where assigning costs both.
+                    if memcmp(to + index, from + index, size) != 0 { to[index] = from[index] }
+                }
             }
         }
     }

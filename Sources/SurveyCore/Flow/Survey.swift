@@ -54,6 +54,9 @@ public struct Survey: Sendable {
     /// The steps that count for progress and may count as more than one question (a repeat's
     /// instances, ``QuestionType/progressCount(for:in:)``), by unit.
     var multipleCountSteps: [Int: [Int]] { storage.multipleCountSteps }
+    /// What Next reads of every step of a unit, a byte a step: checking them costs no reference to
+    /// the step's class instance (see ``StepFlags``).
+    var stepFlags: [StepFlags] { storage.stepFlags }
 
     /// The survey id.
     public var id: String { definition.id }
@@ -231,6 +234,7 @@ final class CompiledSurvey: Sendable {
     let panelsByUnit: [Int: Range<Int>]
     let commentSlots: [Int: Int]
     let multipleCountSteps: [Int: [Int]]
+    let stepFlags: [StepFlags]
     let expressionCount: Int
     let usesDateFunctions: Bool
     /// The UI strings of the default locale, which most sessions use (one lookup per survey, not per session).
@@ -270,6 +274,7 @@ final class CompiledSurvey: Sendable {
             multipleCountSteps[step.unit, default: []].append(index)
         }
         self.multipleCountSteps = multipleCountSteps
+        stepFlags = steps.map(StepFlags.init(of:))
         self.validators = validators
         self.definition = definition
         self.functions = functions
@@ -287,6 +292,31 @@ final class CompiledSurvey: Sendable {
         self.expressionCount = expressionCount
         self.usesDateFunctions = usesDateFunctions
         defaultStrings = UIStrings(locale: definition.defaultLocale)
+    }
+}
+
+/// The facts about a step that Next checks for each step of the unit it leaves.
+struct StepFlags: OptionSet, Sendable {
+    let rawValue: UInt8
+
+    /// It takes an answer (content steps do not).
+    static let collectsAnswer = StepFlags(rawValue: 1)
+    /// `required`, or a `requiredIf` that may hold.
+    static let mayBeRequired = StepFlags(rawValue: 2)
+    /// Its type checks the answer once more on Next (``AnyQuestionBox/checksAgainOnNext``).
+    static let checksAgainOnNext = StepFlags(rawValue: 4)
+    /// It has branches of its own.
+    static let hasBranches = StepFlags(rawValue: 8)
+
+    init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    init(of step: CompiledStep) {
+        var flags: StepFlags = []
+        if step.collectsAnswer { flags.insert(.collectsAnswer) }
+        if step.isRequired || step.requiredIf != nil { flags.insert(.mayBeRequired) }
+        if step.question.checksAgainOnNext { flags.insert(.checksAgainOnNext) }
+        if !step.branches.isEmpty { flags.insert(.hasBranches) }
+        self = flags
     }
 }
 

@@ -665,9 +665,16 @@ public struct SurveySession {
         }
         let unit = survey.units[unitIndex]
         var errors: [StepError] = []
-        for index in unit.steps where derived.stepVisible[index] && !isReadOnly(index) {
+        let flags = survey.stepFlags
+        let hasValidators = !survey.validators.isEmpty
+        for index in unit.steps where derived.stepVisible[index] {
+            // Most steps need no check at all: that is known from one byte, without the step itself.
+            let stepFlags = flags[index]
+            guard stepFlags.contains(.collectsAnswer),
+                hasValidators || stepFlags.contains(.mayBeRequired) || stepFlags.contains(.checksAgainOnNext),
+                !isReadOnly(index)
+            else { continue }
             let step = survey.steps[index]
-            guard step.collectsAnswer else { continue }
             var isRequired = step.isRequired
             if !isRequired, let requiredIf = step.requiredIf {
                 evaluationCount += 1
@@ -690,7 +697,7 @@ public struct SurveySession {
                     continue
                 }
             }
-            if !survey.validators.isEmpty {
+            if hasValidators {
                 appendValidatorErrors(ofStep: index, to: &errors)
             }
         }
@@ -724,7 +731,7 @@ public struct SurveySession {
         }
         // Branches: the unit's visible questions in order, then the page's own rules.
         var target: Int?? = nil
-        branchSearch: for index in unit.steps where derived.stepVisible[index] {
+        branchSearch: for index in unit.steps where derived.stepVisible[index] && flags[index].contains(.hasBranches) {
             for branch in survey.steps[index].branches where evaluateBranch(branch) {
                 target = .some(branch.targetUnit)
                 break branchSearch

@@ -186,6 +186,9 @@ extension String {
     /// Whether the text is empty or only whitespace: an ASCII scan, with Unicode spaces checked only
     /// when a non-ASCII byte is met (`Character.isWhitespace` on every character is slow).
     package var isBlank: Bool {
+        // Nearly every answer starts with a visible ASCII character: decided by its first byte.
+        guard let first = firstUTF8Byte else { return true }
+        if first > 32, first < 128 { return false }
         for byte in utf8 {
             switch byte {
             case 32, 9, 10, 11, 12, 13: continue
@@ -194,6 +197,17 @@ extension String {
             }
         }
         return true
+    }
+}
+
+extension String {
+    /// The first UTF-8 byte, `nil` for the empty string. Through the view's iterator, which reads a
+    /// small string in place: `utf8.first` goes through the generic `Collection` path, several times
+    /// slower, and expressions ask for it on every comparison of texts.
+    @inline(__always)
+    package var firstUTF8Byte: UInt8? {
+        var iterator = utf8.makeIterator()
+        return iterator.next()
     }
 }
 
