@@ -45,7 +45,7 @@ package struct ExpressionNodeView: Sendable {
         case .isEmpty(let operand, let wantsEmpty): return .emptiness(ExpressionNodeView(operand), isEmpty: wantsEmpty)
         case .binary(let op, let lhs, let rhs): return .binary(op, ExpressionNodeView(lhs), ExpressionNodeView(rhs))
         case .compareSlot(let op, let slot, let literal):
-            return .binary(op, ExpressionNodeView(.variable(slot)), ExpressionNodeView(.literal(literal)))
+            return .binary(op, ExpressionNodeView(.variable(Int(slot))), ExpressionNodeView(.literal(literal)))
         case .call(let function, let arguments): return .call(function, arguments.map(ExpressionNodeView.init))
         case .chain(let first, let rest):
             // A flat chain reads as nested binary operators: `and`/`or` chains as a balanced tree (the

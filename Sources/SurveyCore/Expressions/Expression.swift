@@ -216,30 +216,36 @@ package final class OtherChoices: Sendable {
     }
 }
 
-indirect enum ExpressionNode: Sendable {
+/// Only the cases that hold a node (or a large payload) are boxed: leaves, and `{slot} op literal`
+/// (most conditions of a large survey), sit inline in their ``Expression``, with no allocation of
+/// their own and no pointer to follow when they are evaluated.
+enum ExpressionNode: Sendable {
     case literal(JSONValue)
     case variable(Int)
     /// `{name}` of a question with an Other choice: an Other answer reads `'other'`.
     case otherValue(Int, OtherChoices)
     /// `{name-Comment}`: the Other text of the answer to a question with an Other choice.
     case otherText(Int, OtherChoices)
-    case member(ExpressionNode, [String])
+    indirect case member(ExpressionNode, [String])
     case array([ExpressionNode])
-    case not(ExpressionNode)
-    case negate(ExpressionNode)
-    case isEmpty(ExpressionNode, Bool)
-    case binary(BinaryOperator, ExpressionNode, ExpressionNode)
+    indirect case not(ExpressionNode)
+    indirect case negate(ExpressionNode)
+    indirect case isEmpty(ExpressionNode, Bool)
+    indirect case binary(BinaryOperator, ExpressionNode, ExpressionNode)
     /// `first op₁ x₁ op₂ x₂ …`, two or more operators of one precedence level applied left to right
     /// (`a + b - c`, `a and b and c`): long chains stay one level deep.
-    case chain(ExpressionNode, [(BinaryOperator, ExpressionNode)])
-    /// `{slot} op literal`, the most common condition, evaluated without recursion.
-    case compareSlot(BinaryOperator, Int, JSONValue)
-    case call(ExpressionFunction, [ExpressionNode])
+    indirect case chain(ExpressionNode, [(BinaryOperator, ExpressionNode)])
+    /// `{slot} op literal`, the most common condition, evaluated without recursion. The slot is 32
+    /// bits wide so that the case fits in 24 bytes, inline in its expression.
+    case compareSlot(BinaryOperator, Int32, JSONValue)
+    indirect case call(ExpressionFunction, [ExpressionNode])
 
     /// Folds `{x} op literal` into ``compareSlot``.
     static func makeBinary(_ op: BinaryOperator, _ lhs: ExpressionNode, _ rhs: ExpressionNode) -> ExpressionNode {
-        if case .variable(let slot) = lhs, case .literal(let value) = rhs, op.isComparison {
-            return .compareSlot(op, slot, value)
+        if case .variable(let slot) = lhs, case .literal(let value) = rhs, op.isComparison,
+            let narrow = Int32(exactly: slot)
+        {
+            return .compareSlot(op, narrow, value)
         }
         return .binary(op, lhs, rhs)
     }
@@ -274,6 +280,7 @@ struct Evaluator {
         switch node {
         case .compareSlot(let op, let slot, let literal):
             // The value is read in place (a copy out of the buffer retains and releases its payload).
+            let slot = Int(slot)
             guard slot < values.count else { return Self.compare(op, .null, literal) }
             return Self.compare(op, values[slot], literal)
         case .binary(.and, let lhs, let rhs):
@@ -325,7 +332,7 @@ struct Evaluator {
         case .otherText(let slot, let choices):
             return choices.text(value(slot))
         case .compareSlot(let op, let slot, let literal):
-            return .bool(Self.compare(op, value(slot), literal))
+            return .bool(Self.compare(op, value(Int(slot)), literal))
         case .member(let base, let keys):
             var value = evaluate(base)
             for key in keys {
