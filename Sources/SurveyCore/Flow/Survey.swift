@@ -266,15 +266,28 @@ final class CompiledSurvey: Sendable {
             if case .complete = triggers[$0].action { return true }
             return false
         }
-        defaultSteps = steps.indices.filter { steps[$0].defaultValue != nil || steps[$0].defaultExpression != nil }
-        conditionallyEnabledSteps = steps.indices.filter { steps[$0].enableIf != nil }
+        // One pass over the steps for all of these: at a million steps each pass is a million cache
+        // misses (every step is its own class instance), so four passes cost four times one.
+        var defaultSteps: [Int] = []
+        var conditionallyEnabledSteps: [Int] = []
         var multipleCountSteps: [Int: [Int]] = [:]
-        for (index, step) in steps.enumerated()
-        where step.countsForProgress && step.question.progressCount(in: .english) != nil {
-            multipleCountSteps[step.unit, default: []].append(index)
+        var stepFlags: [StepFlags] = []
+        stepFlags.reserveCapacity(steps.count)
+        for index in steps.indices {
+            let step = steps[index]
+            stepFlags.append(StepFlags(of: step))
+            if step.hasExtras {
+                if step.defaultValue != nil || step.defaultExpression != nil { defaultSteps.append(index) }
+                if step.enableIf != nil { conditionallyEnabledSteps.append(index) }
+            }
+            if step.countsForProgress, step.question.countsAsSeveral {
+                multipleCountSteps[step.unit, default: []].append(index)
+            }
         }
+        self.defaultSteps = defaultSteps
+        self.conditionallyEnabledSteps = conditionallyEnabledSteps
         self.multipleCountSteps = multipleCountSteps
-        stepFlags = steps.map(StepFlags.init(of:))
+        self.stepFlags = stepFlags
         self.validators = validators
         self.definition = definition
         self.functions = functions
@@ -418,6 +431,8 @@ final class CompiledStep: Sendable {
         }
     }
 
+    /// Whether any of the members kept in ``Extras`` is set (most steps have none).
+    var hasExtras: Bool { extras != nil }
     var requiredIf: Expression? { extras?.requiredIf }
     /// Conditions on individual choices: choice value → condition.
     var choiceConditions: [String: Expression] { extras?.choiceConditions ?? Self.none }

@@ -637,9 +637,13 @@ struct SurveyCompiler {
         // 5. The dependency graph: which conditions to re-evaluate when a value changes.
         var watcherPairs: [(slot: Int, watcher: Watcher)] = []
         watcherPairs.reserveCapacity(stepCount + compiledUnits.count)
+        // The steps' watchers in one pass (each step is a class instance: at a million steps every
+        // pass over them is a million cache misses), in the order the table keeps per slot.
+        var stepExtras: [Int] = []
         for index in compiledSteps.indices {
             let step = compiledSteps[index]
             step.visibleIf?.forEachSlot { watcherPairs.append(($0, .stepVisibility(index))) }
+            if step.hasExtras { stepExtras.append(index) }
         }
         for (index, unit) in compiledUnits.enumerated() {
             unit.visibleIf?.forEachSlot { watcherPairs.append(($0, .unitVisibility(index))) }
@@ -647,12 +651,14 @@ struct SurveyCompiler {
         for (index, value) in compiledCalculated.enumerated() {
             for slot in value.expression.slots { watcherPairs.append((slot, .calculated(index))) }
         }
-        for (index, step) in compiledSteps.enumerated() where !step.choiceConditions.isEmpty {
+        // Choice conditions, defaults and `enableIf` are kept in a step's extras: only those steps.
+        for index in stepExtras where !compiledSteps[index].choiceConditions.isEmpty {
             var slots = Set<Int>()
-            for condition in step.choiceConditions.values { slots.formUnion(condition.slots) }
+            for condition in compiledSteps[index].choiceConditions.values { slots.formUnion(condition.slots) }
             for slot in slots.sorted() where slot != index { watcherPairs.append((slot, .choices(index))) }
         }
-        for (index, step) in compiledSteps.enumerated() {
+        for index in stepExtras {
+            let step = compiledSteps[index]
             step.defaultExpression?.forEachSlot { slot in
                 if slot != index { watcherPairs.append((slot, .defaultValue(index))) }
             }

@@ -147,14 +147,20 @@ public struct ConfiguredQuestion: Sendable {
     public var checksAgainOnNext: Bool { box.checksAgainOnNext }
     /// How many questions it counts as in progress, when more than one (``QuestionType/progressCount(for:in:)``).
     public func progressCount(in context: PresentationContext) -> Int? { box.progressCount(in: context) }
+    /// Whether it may count as more than one question (its ``progressCount(in:)`` was not `nil` when
+    /// it was configured): asked once per configured question, not once per step.
+    var countsAsSeveral: Bool { box.countsAsSeveral }
 }
 
 class AnyQuestionBox: @unchecked Sendable {
     /// Read on every Next for every visible step: computed once, when the question is configured.
     let checksAgainOnNext: Bool
+    /// Read for every step when a survey is assembled: computed once, when the question is configured.
+    let countsAsSeveral: Bool
 
-    init(checksAgainOnNext: Bool) {
+    init(checksAgainOnNext: Bool, countsAsSeveral: Bool = false) {
         self.checksAgainOnNext = checksAgainOnNext
+        self.countsAsSeveral = countsAsSeveral
     }
 
     var typeID: String { "" }
@@ -185,7 +191,9 @@ final class QuestionBox<T: QuestionType>: AnyQuestionBox, @unchecked Sendable {
     init(type: T, options: T.Options) {
         self.type = type
         self.options = options
-        super.init(checksAgainOnNext: type.checksAgainOnNext(for: options))
+        super.init(
+            checksAgainOnNext: type.checksAgainOnNext(for: options),
+            countsAsSeveral: type.progressCount(for: options, in: .english) != nil)
     }
 
     override var typeID: String { type.typeID }
