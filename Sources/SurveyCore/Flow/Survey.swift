@@ -266,8 +266,7 @@ final class CompiledSurvey: Sendable {
             if case .complete = triggers[$0].action { return true }
             return false
         }
-        // One pass over the steps for all of these: at a million steps each pass is a million cache
-        // misses (every step is its own class instance), so four passes cost four times one.
+        // One pass over the steps for all of these (each pass reads every step's class instance).
         var defaultSteps: [Int] = []
         var conditionallyEnabledSteps: [Int] = []
         var multipleCountSteps: [Int: [Int]] = [:]

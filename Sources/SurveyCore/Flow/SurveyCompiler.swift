@@ -637,8 +637,8 @@ struct SurveyCompiler {
         // 5. The dependency graph: which conditions to re-evaluate when a value changes.
         var watcherPairs: [(slot: Int, watcher: Watcher)] = []
         watcherPairs.reserveCapacity(stepCount + compiledUnits.count)
-        // The steps' watchers in one pass (each step is a class instance: at a million steps every
-        // pass over them is a million cache misses), in the order the table keeps per slot.
+        // The steps' visibility watchers in one pass, which also notes the steps with extras for the
+        // passes below; pairs are added in the order the table keeps for each slot.
         var stepExtras: [Int] = []
         for index in compiledSteps.indices {
             let step = compiledSteps[index]
