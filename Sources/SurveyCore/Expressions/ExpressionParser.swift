@@ -133,37 +133,19 @@ struct ExpressionParser {
                 index += 1
             }
             guard let keyword = Keyword(text(from: wordStart, to: index)) else { return nil }
-            switch keyword {
-            case .contains: op = .contains
-            case .notContains: op = .notContains
-            case .anyOf: op = .anyOf
-            case .allOf: op = .allOf
-            case .noneOf: op = .noneOf
-            case .equal: op = .equal
-            case .notEqual: op = .notEqual
-            case .greater: op = .greater
-            case .less: op = .less
-            case .greaterOrEqual: op = .greaterOrEqual
-            case .lessOrEqual: op = .lessOrEqual
-            case .empty, .notEmpty:
+            if keyword == .empty || keyword == .notEmpty {
                 (op, emptiness) = (.equal, keyword == .empty)
-            default: return nil
+            } else {
+                guard let (found, level) = Self.binaryOperator(keyword), level == Self.comparisonLevel else {
+                    return nil
+                }
+                op = found
             }
         } else {
-            var length = 2
-            switch (first, second) {
-            case (UInt8(ascii: "="), UInt8(ascii: "=")): op = .equal
-            case (UInt8(ascii: "!"), UInt8(ascii: "=")), (UInt8(ascii: "<"), UInt8(ascii: ">")): op = .notEqual
-            case (UInt8(ascii: "<"), UInt8(ascii: "=")), (UInt8(ascii: "="), UInt8(ascii: "<")): op = .lessOrEqual
-            case (UInt8(ascii: ">"), UInt8(ascii: "=")), (UInt8(ascii: "="), UInt8(ascii: ">")): op = .greaterOrEqual
-            case (UInt8(ascii: "="), _):
-                (op, length) = (.equal, 1)
-            case (UInt8(ascii: "<"), _):
-                (op, length) = (.less, 1)
-            case (UInt8(ascii: ">"), _):
-                (op, length) = (.greater, 1)
-            default: return nil
-            }
+            guard let (symbol, length) = Self.symbol(first, second),
+                let (found, level) = Self.binaryOperator(symbol), level == Self.comparisonLevel
+            else { return nil }
+            op = found
             index += length
         }
         skipSpaces()
@@ -332,37 +314,43 @@ struct ExpressionParser {
                 token = .identifier(word, Keyword(word))
                 return
             }
-            var length = 1
-            let symbol: Symbol
-            switch (byte, next) {
-            case (UInt8(ascii: "="), UInt8(ascii: "=")): (symbol, length) = (.equal, 2)
-            case (UInt8(ascii: "!"), UInt8(ascii: "=")): (symbol, length) = (.notEqual, 2)
-            case (UInt8(ascii: "<"), UInt8(ascii: ">")): (symbol, length) = (.notEqual, 2)
-            case (UInt8(ascii: "<"), UInt8(ascii: "=")): (symbol, length) = (.lessOrEqual, 2)
-            case (UInt8(ascii: ">"), UInt8(ascii: "=")): (symbol, length) = (.greaterOrEqual, 2)
-            // SurveyJS also reads `=>` and `=<`.
-            case (UInt8(ascii: "="), UInt8(ascii: ">")): (symbol, length) = (.greaterOrEqual, 2)
-            case (UInt8(ascii: "="), UInt8(ascii: "<")): (symbol, length) = (.lessOrEqual, 2)
-            case (UInt8(ascii: "&"), UInt8(ascii: "&")): (symbol, length) = (.and, 2)
-            case (UInt8(ascii: "|"), UInt8(ascii: "|")): (symbol, length) = (.or, 2)
-            case (UInt8(ascii: "="), _): symbol = .equal
-            case (UInt8(ascii: "<"), _): symbol = .less
-            case (UInt8(ascii: ">"), _): symbol = .greater
-            case (UInt8(ascii: "!"), _): symbol = .bang
-            case (UInt8(ascii: "+"), _): symbol = .plus
-            case (UInt8(ascii: "-"), _): symbol = .minus
-            case (UInt8(ascii: "*"), _): symbol = .star
-            case (UInt8(ascii: "/"), _): symbol = .slash
-            case (UInt8(ascii: "%"), _): symbol = .percent
-            case (UInt8(ascii: "("), _): symbol = .openParen
-            case (UInt8(ascii: ")"), _): symbol = .closeParen
-            case (UInt8(ascii: ","), _): symbol = .comma
-            case (UInt8(ascii: "["), _): symbol = .openBracket
-            case (UInt8(ascii: "]"), _): symbol = .closeBracket
-            default: throw error("unexpected character '\(Character(Unicode.Scalar(byte)))'")
+            guard let (symbol, length) = Self.symbol(byte, next) else {
+                throw error("unexpected character '\(Character(Unicode.Scalar(byte)))'")
             }
             position += length
             token = .symbol(symbol)
+        }
+    }
+
+    /// The symbol that starts with `byte` (followed by `next`) and its length in bytes; `nil` when no
+    /// symbol starts with `byte`.
+    static func symbol(_ byte: UInt8, _ next: UInt8) -> (Symbol, Int)? {
+        switch (byte, next) {
+        case (UInt8(ascii: "="), UInt8(ascii: "=")): return (.equal, 2)
+        case (UInt8(ascii: "!"), UInt8(ascii: "=")): return (.notEqual, 2)
+        case (UInt8(ascii: "<"), UInt8(ascii: ">")): return (.notEqual, 2)
+        case (UInt8(ascii: "<"), UInt8(ascii: "=")): return (.lessOrEqual, 2)
+        case (UInt8(ascii: ">"), UInt8(ascii: "=")): return (.greaterOrEqual, 2)
+        // SurveyJS also reads `=>` and `=<`.
+        case (UInt8(ascii: "="), UInt8(ascii: ">")): return (.greaterOrEqual, 2)
+        case (UInt8(ascii: "="), UInt8(ascii: "<")): return (.lessOrEqual, 2)
+        case (UInt8(ascii: "&"), UInt8(ascii: "&")): return (.and, 2)
+        case (UInt8(ascii: "|"), UInt8(ascii: "|")): return (.or, 2)
+        case (UInt8(ascii: "="), _): return (.equal, 1)
+        case (UInt8(ascii: "<"), _): return (.less, 1)
+        case (UInt8(ascii: ">"), _): return (.greater, 1)
+        case (UInt8(ascii: "!"), _): return (.bang, 1)
+        case (UInt8(ascii: "+"), _): return (.plus, 1)
+        case (UInt8(ascii: "-"), _): return (.minus, 1)
+        case (UInt8(ascii: "*"), _): return (.star, 1)
+        case (UInt8(ascii: "/"), _): return (.slash, 1)
+        case (UInt8(ascii: "%"), _): return (.percent, 1)
+        case (UInt8(ascii: "("), _): return (.openParen, 1)
+        case (UInt8(ascii: ")"), _): return (.closeParen, 1)
+        case (UInt8(ascii: ","), _): return (.comma, 1)
+        case (UInt8(ascii: "["), _): return (.openBracket, 1)
+        case (UInt8(ascii: "]"), _): return (.closeBracket, 1)
+        default: return nil
         }
     }
 
@@ -386,36 +374,48 @@ struct ExpressionParser {
     /// The binary operator at the current token and its level, if any.
     func binaryOperator() -> (BinaryOperator, Int)? {
         switch token {
-        case .symbol(.or): return (.or, 1)
-        case .symbol(.and): return (.and, 2)
-        case .symbol(.equal): return (.equal, 4)
-        case .symbol(.notEqual): return (.notEqual, 4)
-        case .symbol(.less): return (.less, 4)
-        case .symbol(.lessOrEqual): return (.lessOrEqual, 4)
-        case .symbol(.greater): return (.greater, 4)
-        case .symbol(.greaterOrEqual): return (.greaterOrEqual, 4)
-        case .symbol(.plus): return (.add, 5)
-        case .symbol(.minus): return (.subtract, 5)
-        case .symbol(.star): return (.multiply, 6)
-        case .symbol(.slash): return (.divide, 6)
-        case .symbol(.percent): return (.remainder, 6)
-        case .identifier(_, let keyword?):
-            switch keyword {
-            case .or: return (.or, 1)
-            case .and: return (.and, 2)
-            case .contains: return (.contains, 4)
-            case .notContains: return (.notContains, 4)
-            case .anyOf: return (.anyOf, 4)
-            case .allOf: return (.allOf, 4)
-            case .noneOf: return (.noneOf, 4)
-            case .equal: return (.equal, 4)
-            case .notEqual: return (.notEqual, 4)
-            case .greater: return (.greater, 4)
-            case .less: return (.less, 4)
-            case .greaterOrEqual: return (.greaterOrEqual, 4)
-            case .lessOrEqual: return (.lessOrEqual, 4)
-            default: return nil
-            }
+        case .symbol(let symbol): return Self.binaryOperator(symbol)
+        case .identifier(_, let keyword?): return Self.binaryOperator(keyword)
+        default: return nil
+        }
+    }
+
+    /// The binary operator a symbol stands for, and its level.
+    static func binaryOperator(_ symbol: Symbol) -> (BinaryOperator, Int)? {
+        switch symbol {
+        case .or: return (.or, 1)
+        case .and: return (.and, 2)
+        case .equal: return (.equal, 4)
+        case .notEqual: return (.notEqual, 4)
+        case .less: return (.less, 4)
+        case .lessOrEqual: return (.lessOrEqual, 4)
+        case .greater: return (.greater, 4)
+        case .greaterOrEqual: return (.greaterOrEqual, 4)
+        case .plus: return (.add, 5)
+        case .minus: return (.subtract, 5)
+        case .star: return (.multiply, 6)
+        case .slash: return (.divide, 6)
+        case .percent: return (.remainder, 6)
+        default: return nil
+        }
+    }
+
+    /// The binary operator a keyword stands for, and its level.
+    static func binaryOperator(_ keyword: Keyword) -> (BinaryOperator, Int)? {
+        switch keyword {
+        case .or: return (.or, 1)
+        case .and: return (.and, 2)
+        case .contains: return (.contains, 4)
+        case .notContains: return (.notContains, 4)
+        case .anyOf: return (.anyOf, 4)
+        case .allOf: return (.allOf, 4)
+        case .noneOf: return (.noneOf, 4)
+        case .equal: return (.equal, 4)
+        case .notEqual: return (.notEqual, 4)
+        case .greater: return (.greater, 4)
+        case .less: return (.less, 4)
+        case .greaterOrEqual: return (.greaterOrEqual, 4)
+        case .lessOrEqual: return (.lessOrEqual, 4)
         default: return nil
         }
     }
