@@ -432,20 +432,16 @@ struct SurveyCompiler {
             let stepsToConfigure = flatSteps
             DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
                 var compiler = configuring
-                var questions: [ConfiguredQuestion?] = []
-                var choiceConditions: [Bool] = []
+                var configurations: [Configuration?] = []
                 var problems: [Int: [SurveyError]] = [:]
                 let range = (chunk * chunkSize)..<min(stepCount, (chunk + 1) * chunkSize)
-                questions.reserveCapacity(range.count)
-                choiceConditions.reserveCapacity(range.count)
+                configurations.reserveCapacity(range.count)
                 for index in range {
                     compiler.errors = []
-                    let configured = compiler.configure(stepsToConfigure, at: index)
-                    questions.append(configured?.question)
-                    choiceConditions.append(configured?.hasChoiceConditions ?? false)
+                    configurations.append(compiler.configure(stepsToConfigure, at: index))
                     if !compiler.errors.isEmpty { problems[index] = compiler.errors }
                 }
-                configuration.store(chunk, questions: questions, choiceConditions: choiceConditions, errors: problems)
+                configuration.store(chunk, configurations: configurations, errors: problems)
             }
         }
         var questions: [ConfiguredQuestion?] = []
@@ -454,8 +450,10 @@ struct SurveyCompiler {
         choiceConditionSteps.reserveCapacity(stepCount)
         var configurationErrors: [Int: [SurveyError]] = [:]
         for chunk in 0..<chunkCount {
-            questions.append(contentsOf: configuration.questions[chunk])
-            choiceConditionSteps.append(contentsOf: configuration.choiceConditions[chunk])
+            for configured in configuration.configurations[chunk] {
+                questions.append(configured?.question)
+                choiceConditionSteps.append(configured?.hasChoiceConditions ?? false)
+            }
             configurationErrors.merge(configuration.errors[chunk]) { first, _ in first }
         }
         otherChoices = Self.otherChoices(of: questions)
@@ -697,24 +695,19 @@ struct SurveyCompiler {
     /// Per-chunk results of configuring the questions.
     final class ConfigurationResults: @unchecked Sendable {
         // Each chunk writes only its own index, before concurrentPerform returns.
-        var questions: [[ConfiguredQuestion?]]
-        var choiceConditions: [[Bool]]
+        var configurations: [[Configuration?]]
         var errors: [[Int: [SurveyError]]]
         private let lock = NSLock()
 
         init(count: Int) {
-            questions = Array(repeating: [], count: count)
-            choiceConditions = Array(repeating: [], count: count)
+            configurations = Array(repeating: [], count: count)
             errors = Array(repeating: [:], count: count)
         }
 
-        func store(
-            _ chunk: Int, questions: [ConfiguredQuestion?], choiceConditions: [Bool], errors: [Int: [SurveyError]]
-        ) {
+        func store(_ chunk: Int, configurations: [Configuration?], errors: [Int: [SurveyError]]) {
             lock.lock()
             defer { lock.unlock() }
-            self.questions[chunk] = questions
-            self.choiceConditions[chunk] = choiceConditions
+            self.configurations[chunk] = configurations
             self.errors[chunk] = errors
         }
     }

@@ -158,7 +158,7 @@ class AnyQuestionBox: @unchecked Sendable {
     /// Read for every step when a survey is assembled: computed once, when the question is configured.
     let countsAsSeveral: Bool
 
-    init(checksAgainOnNext: Bool, countsAsSeveral: Bool = false) {
+    init(checksAgainOnNext: Bool, countsAsSeveral: Bool) {
         self.checksAgainOnNext = checksAgainOnNext
         self.countsAsSeveral = countsAsSeveral
     }
