@@ -204,17 +204,11 @@ extension SurveySession {
         let unit = survey.units[unitIndex]
         var questions: [QuestionOutline] = []
         questions.reserveCapacity(unit.steps.count)
-        func add(_ index: Int) {
-            guard derived.stepVisible[index] else { return }
+        for index in orderedSteps(of: unitIndex) where derived.stepVisible[index] {
             let step = survey.steps[index]
             let commentKey =
                 survey.commentSlots.isEmpty || survey.commentSlots[index] == nil ? nil : step.id + "-Comment"
             questions.append(QuestionOutline(id: step.id, collectsAnswer: step.collectsAnswer, commentKey: commentKey))
-        }
-        if unit.isShuffled {
-            for index in orderedSteps(of: unitIndex) { add(index) }
-        } else {
-            for index in unit.steps { add(index) }
         }
         return UnitOutline(unitID: unit.id, questions: questions, progress: progress)
     }
