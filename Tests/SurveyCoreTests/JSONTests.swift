@@ -42,6 +42,32 @@ import Testing
         #expect(text.containsUTF8(needles) == needles.map { $0.isEmpty || text.contains($0) })
     }
 
+    /// Random texts over a few bytes, searched for needles that share their first byte (the search
+    /// then tries only that byte's positions) and needles that do not: the same answers as a plain
+    /// search, matches at the very start and end included.
+    @Test func findsWhatAPlainSearchFinds() {
+        var generator = SeededGenerator(seed: 7)
+        let alphabet = Array("\"ab".utf8)
+        func random(_ count: Int) -> [UInt8] {
+            (0..<count).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
+        }
+        for round in 0..<400 {
+            let text = random(Int(generator.next() % 40))
+            var needles = (0..<3).map { _ in [UInt8(ascii: "\"")] + random(3 + Int(generator.next() % 3)) }
+            if round % 2 == 1 { needles.append(random(4)) }
+            if round % 5 == 0, text.count >= 4 { needles.append(Array(text.suffix(4 + round % 2))) }
+            if round % 7 == 0, text.count >= 5 { needles.append(Array(text.prefix(5))) }
+            let plain = needles.map { needle in
+                needle.count <= text.count
+                    && (0...(text.count - needle.count)).contains { Array(text[$0..<($0 + needle.count)]) == needle }
+            }
+            let haystack = String(decoding: text, as: UTF8.self)
+            #expect(
+                haystack.containsUTF8(needles.map { String(decoding: $0, as: UTF8.self) }) == plain,
+                "\(haystack) \(needles.map { String(decoding: $0, as: UTF8.self) })")
+        }
+    }
+
     @Test func decodesValues() throws {
         let value = try JSONParser.parse("{\"a\": [1, 2.5, \"x\\n\\u00e9\\ud83d\\ude00\"], \"b\": {\"c\": null}}")
         #expect(value["a"] == [1, 2.5, "x\né😀"])

@@ -309,6 +309,16 @@ struct Parser {
     mutating func parseMembers(
         _ body: (inout Parser, String, Int) throws(RawSyntaxError) -> Void
     ) throws(RawSyntaxError) {
+        try parseMembers(key: { (parser) throws(RawSyntaxError) in try parser.parseString() }, named: { $0 }, body)
+    }
+
+    /// Reads an object's members like ``parseMembers(_:)``, with each key read by `readKey` (at its
+    /// opening quote; it must consume the whole string) and named by `name` in error messages.
+    @inline(__always)
+    mutating func parseMembers<Key>(
+        key readKey: (inout Parser) throws(RawSyntaxError) -> Key, named name: (Key) -> String,
+        _ body: (inout Parser, Key, Int) throws(RawSyntaxError) -> Void
+    ) throws(RawSyntaxError) {
         let start = index
         index += 1  // '{'
         depth += 1
@@ -329,10 +339,10 @@ struct Parser {
                     message: "expected a member name in double quotes, found \(describe(bytes[index]))", offset: index)
             }
             let keyOffset = index
-            let key = try parseString()
+            let key = try readKey(&self)
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw RawSyntaxError(message: "expected ':' after member name \"\(key)\"", offset: index)
+                throw RawSyntaxError(message: "expected ':' after member name \"\(name(key))\"", offset: index)
             }
             index += 1
             skipWhitespace()

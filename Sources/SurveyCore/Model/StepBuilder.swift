@@ -43,11 +43,7 @@ struct DecodedStep {
 /// Builds one ``StepDefinition`` from its members, one member at a time, so that the same rules
 /// serve a parsed JSON object and the streaming decoder (which never builds the object).
 struct StepBuilder {
-    static let memberNames = [
-        "id", "type", "title", "description", "required", "enabled", "visibleIf", "requiredIf", "branches", "options",
-        "tags", "steps", "shuffle", "defaultValue", "defaultValueExpression", "readOnly", "enableIf",
-        "choicesFromQuestion", "choicesFromQuestionMode", "validators", "showCommentArea", "commentText",
-    ]
+    static let memberNames = StepMember.allCases.map(\.name)
 
     let location: StepLocation
     let allowsPages: Bool
@@ -98,80 +94,91 @@ struct StepBuilder {
         fail(key, "'\(key)' must be \(expected), got \(value.kindDescription)")
     }
 
-    /// Whether `key` is a member a step may have (the streaming decoder rejects repeats of these).
-    static func memberIndex(_ key: String) -> Int? {
-        memberNames.firstIndex(of: key)
-    }
-
     /// Applies one member.
     mutating func apply(_ key: String, _ value: JSONValue) {
-        switch key {
-        case "id":
+        guard let member = StepMember(name: key) else { return applyUnknown(key) }
+        apply(member, value)
+    }
+
+    /// Reports a member steps do not have.
+    mutating func applyUnknown(_ key: String) {
+        var message = "unknown member '\(key)'"
+        if let suggestion = closestMatch(to: key, in: Self.memberNames) {
+            message += " (did you mean '\(suggestion)'?)"
+        }
+        fail(key, message, kind: .unknownField)
+    }
+
+    /// Applies one member, already matched to its name.
+    mutating func apply(_ member: StepMember, _ value: JSONValue) {
+        let key = member.name
+        switch member {
+        case .id:
             guard case .string(let id) = value else { return mismatch(key, "a string", value) }
             if id.isEmpty { fail(key, "a step id must not be empty") }
             step.id = id
             hasID = true
-        case "type":
+        case .type:
             guard case .string(let type) = value else { return mismatch(key, "a string", value) }
             step.type = type
             hasType = true
-        case "title", "description", "commentText":
+        case .title, .description, .commentText:
             if value.isNull { return }
             do {
                 let text = try LocalizedText(json: value, path: location.path.appending(key))
-                switch key {
-                case "title": step.title = text
-                case "description": step.description = text
+                switch member {
+                case .title: step.title = text
+                case .description: step.description = text
                 default: step.commentText = text
                 }
             } catch {
                 errors.append(error)
             }
-        case "required", "enabled", "shuffle", "readOnly", "showCommentArea":
-            if key == "shuffle" { hasShuffle = true }
+        case .required, .enabled, .shuffle, .readOnly, .showCommentArea:
+            if member == .shuffle { hasShuffle = true }
             if value.isNull { return }
             guard case .bool(let flag) = value else { return mismatch(key, "true or false", value) }
-            switch key {
-            case "required": step.isRequired = flag
-            case "enabled": step.isEnabled = flag
-            case "readOnly": step.isReadOnly = flag
-            case "showCommentArea": step.showCommentArea = flag
+            switch member {
+            case .required: step.isRequired = flag
+            case .enabled: step.isEnabled = flag
+            case .readOnly: step.isReadOnly = flag
+            case .showCommentArea: step.showCommentArea = flag
             default: step.isShuffled = flag
             }
-        case "visibleIf", "requiredIf", "defaultValueExpression", "enableIf":
+        case .visibleIf, .requiredIf, .defaultValueExpression, .enableIf:
             if value.isNull { return }
             guard case .string(let expression) = value else { return mismatch(key, "a string (an expression)", value) }
-            switch key {
-            case "visibleIf": step.visibleIf = expression
-            case "requiredIf": step.requiredIf = expression
-            case "enableIf": step.enableIf = expression
+            switch member {
+            case .visibleIf: step.visibleIf = expression
+            case .requiredIf: step.requiredIf = expression
+            case .enableIf: step.enableIf = expression
             default: step.defaultValueExpression = expression
             }
-        case "defaultValue":
+        case .defaultValue:
             if value.isNull { return }
             step.defaultValue = value
-        case "choicesFromQuestion":
+        case .choicesFromQuestion:
             if value.isNull { return }
             guard case .string(let source) = value else { return mismatch(key, "a step id", value) }
             step.choicesFromQuestion = source
-        case "choicesFromQuestionMode":
+        case .choicesFromQuestionMode:
             if value.isNull { return }
             guard case .string(let mode) = value, ["all", "selected", "unselected"].contains(mode) else {
                 return fail(
                     key, "'choicesFromQuestionMode' must be \"all\", \"selected\" or \"unselected\", got \(value)")
             }
             step.choicesFromQuestionMode = mode
-        case "tags":
+        case .tags:
             guard case .array(let elements) = value, elements.allSatisfy({ $0.stringValue != nil }) else {
                 if !value.isNull { mismatch(key, "an array of strings", value) }
                 return
             }
             step.tags = elements.compactMap(\.stringValue)
-        case "options":
+        case .options:
             if value.isNull { return }
             guard case .object = value else { return mismatch(key, "an object", value) }
             step.options = value
-        case "branches":
+        case .branches:
             if value.isNull { return }
             guard case .array(let elements) = value else { return mismatch(key, "an array", value) }
             for (offset, element) in elements.enumerated() {
@@ -183,17 +190,11 @@ struct StepBuilder {
                     errors.append(error)
                 }
             }
-        case "steps":
+        case .steps:
             childrenJSON = value
-        case "validators":
+        case .validators:
             if value.isNull { return }
             step.validators = ValidatorDefinition.decodeList(value, path: location.path.appending(key), errors: &errors)
-        default:
-            var message = "unknown member '\(key)'"
-            if let suggestion = closestMatch(to: key, in: Self.memberNames) {
-                message += " (did you mean '\(suggestion)'?)"
-            }
-            fail(key, message, kind: .unknownField)
         }
     }
 

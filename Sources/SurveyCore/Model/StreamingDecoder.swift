@@ -73,15 +73,28 @@ extension Parser {
             return DecodedStep()
         }
         var builder = StepBuilder(location: location, allowsPages: allowsPages)
-        var seen: [String] = []
-        // Room for a typical step's members at once: growing from empty reallocated three times a step.
-        seen.reserveCapacity(8)
-        try parseMembers { (parser, key, keyOffset) throws(RawSyntaxError) in
-            if seen.contains(key) {
-                throw RawSyntaxError(message: "duplicate member name \"\(key)\"", offset: keyOffset)
+        // The members met so far: a bit for each member a step may have, names for the others.
+        var seen: UInt32 = 0
+        var seenOthers: [String] = []
+        try parseMembers(key: { (parser) throws(RawSyntaxError) in try parser.parseStepKey() }, named: \.name) {
+            (parser, key, keyOffset) throws(RawSyntaxError) in
+            let member: StepMember
+            switch key {
+            case .member(let known):
+                if seen & known.bit != 0 {
+                    throw RawSyntaxError(message: "duplicate member name \"\(known.name)\"", offset: keyOffset)
+                }
+                seen |= known.bit
+                member = known
+            case .other(let name):
+                if seenOthers.contains(name) {
+                    throw RawSyntaxError(message: "duplicate member name \"\(name)\"", offset: keyOffset)
+                }
+                seenOthers.append(name)
+                _ = try parser.parseValue()
+                return builder.applyUnknown(name)
             }
-            seen.append(key)
-            if key == "steps", allowsPages, parser.peek() == UInt8(ascii: "[") {
+            if member == .steps, allowsPages, parser.peek() == UInt8(ascii: "[") {
                 var children: [(child: DecodedStep, index: Int)] = []
                 var childErrors: [SurveyError] = []
                 let count = try parser.parseArrayElements { (parser, index) throws(RawSyntaxError) in
@@ -90,16 +103,39 @@ extension Parser {
                     children.append((decoded, index))
                 }
                 builder.setChildren(&children, count: count, errors: childErrors)
-            } else if key == "options" {
-                builder.apply(key, try parser.parseSharedValue())
+            } else if member == .options {
+                builder.apply(member, try parser.parseSharedValue())
             } else {
-                builder.apply(key, try parser.parseValue())
+                builder.apply(member, try parser.parseValue())
             }
         }
         let step = builder.finish(into: &errors)
         var decoded = builder.decoded
         decoded.step = step
         return decoded
+    }
+}
+
+extension Parser {
+    /// Reads a step member's name (at its opening quote): the member, matched straight from the
+    /// bytes when the name has no escapes.
+    mutating func parseStepKey() throws(RawSyntaxError) -> StepKey {
+        var end = index + 1
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") {
+                guard let member = StepMember(utf8: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])) else {
+                    break
+                }
+                index = end + 1
+                return .member(member)
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            end += 1
+        }
+        // Another name, or one with escapes (which may still spell a member's name).
+        let name = try parseString()
+        return StepMember(name: name).map { .member($0) } ?? .other(name)
     }
 }
 
