@@ -18,9 +18,9 @@ public struct Survey: Sendable {
     var steps: [CompiledStep] { storage.steps }
     var calculated: [CompiledCalculated] { storage.calculated }
     /// Leaf step id → step index (which is also its value slot).
-    var stepIndexByID: [String: Int] { storage.stepIndexByID }
+    var stepIndexByID: IDTable { storage.stepIndexByID }
     /// Unit (page or top-level step) id → unit index.
-    var unitIndexByID: [String: Int] { storage.unitIndexByID }
+    var unitIndexByID: IDTable { storage.unitIndexByID }
     /// Calculated value name → calculated index (slot = steps.count + index).
     var calculatedIndexByName: [String: Int] { storage.calculatedIndexByName }
     /// For each slot, what must be re-evaluated when its value changes.
@@ -74,8 +74,8 @@ public struct Survey: Sendable {
 
     init(
         definition: SurveyDefinition, functions: ExpressionFunctionRegistry, units: [CompiledUnit],
-        steps: [CompiledStep], calculated: [CompiledCalculated], stepIndexByID: [String: Int],
-        unitIndexByID: [String: Int], calculatedIndexByName: [String: Int], watchers: WatcherTable,
+        steps: [CompiledStep], calculated: [CompiledCalculated], stepIndexByID: IDTable,
+        unitIndexByID: IDTable, calculatedIndexByName: [String: Int], watchers: WatcherTable,
         calculatedOrder: [Int], expressionCount: Int, usesDateFunctions: Bool, otherChoices: [Int: OtherChoices] = [:],
         triggers: [CompiledTrigger] = [], completionMessages: [(condition: Expression?, text: LocalizedText)] = [],
         validators: [Int: [CompiledValidator]] = [:], panels: [CompiledPanel] = [], commentSlots: [Int: Int] = [:]
@@ -216,8 +216,8 @@ final class CompiledSurvey: Sendable {
     let units: [CompiledUnit]
     @usableFromInline let steps: [CompiledStep]
     let calculated: [CompiledCalculated]
-    let stepIndexByID: [String: Int]
-    let unitIndexByID: [String: Int]
+    let stepIndexByID: IDTable
+    let unitIndexByID: IDTable
     let calculatedIndexByName: [String: Int]
     let watchers: WatcherTable
     let calculatedOrder: [Int]
@@ -244,8 +244,8 @@ final class CompiledSurvey: Sendable {
 
     init(
         definition: SurveyDefinition, functions: ExpressionFunctionRegistry, units: [CompiledUnit],
-        steps: [CompiledStep], calculated: [CompiledCalculated], stepIndexByID: [String: Int],
-        unitIndexByID: [String: Int], calculatedIndexByName: [String: Int], watchers: WatcherTable,
+        steps: [CompiledStep], calculated: [CompiledCalculated], stepIndexByID: IDTable,
+        unitIndexByID: IDTable, calculatedIndexByName: [String: Int], watchers: WatcherTable,
         calculatedOrder: [Int], expressionCount: Int, usesDateFunctions: Bool, otherChoices: [Int: OtherChoices],
         triggers: [CompiledTrigger], completionMessages: [(condition: Expression?, text: LocalizedText)],
         validators: [Int: [CompiledValidator]], panels: [CompiledPanel], commentSlots: [Int: Int]

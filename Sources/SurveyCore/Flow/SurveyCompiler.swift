@@ -260,8 +260,8 @@ struct SurveyCompiler {
         }
 
         // 2. Ids: steps, pages and calculated values share one namespace.
-        var stepIndexByID: [String: Int] = [:]
-        stepIndexByID.reserveCapacity(flatSteps.count)
+        var repeatedIDs: [(position: Int, first: Int)] = []
+        let stepIndexByID = IDTable(positionsOf: flatSteps.map(\.definition.id), repeated: &repeatedIDs)
         var pageIndexByID: [String: Int] = [:]
         var calculatedIndexByName: [String: Int] = [:]
         func duplicate(_ id: String, at path: @autoclosure () -> JSONPath, member: String, previous: JSONPath) {
@@ -270,15 +270,12 @@ struct SurveyCompiler {
                     .duplicateID, "duplicate id '\(id)': already used at \(previous)", path: path().appending(member),
                     stepID: id))
         }
-        for index in flatSteps.indices {
-            let id = flatSteps[index].definition.id
-            if let previous = stepIndexByID.updateValue(index, forKey: id) {
-                stepIndexByID[id] = previous
-                duplicate(id, at: flatSteps[index].path, member: "id", previous: flatSteps[previous].path)
-            }
+        for (index, previous) in repeatedIDs {
+            duplicate(
+                flatSteps[index].definition.id, at: flatSteps[index].path, member: "id",
+                previous: flatSteps[previous].path)
         }
-        var unitIndexByID: [String: Int] = [:]
-        unitIndexByID.reserveCapacity(flatUnits.count)
+        var unitIndexByID = IDTable(minimumCapacity: flatUnits.count)
         for index in flatUnits.indices {
             let id = flatUnits[index].definition.id
             if flatUnits[index].definition.isPage {
@@ -288,10 +285,10 @@ struct SurveyCompiler {
                     duplicate(id, at: flatUnits[index].path, member: "id", previous: flatUnits[previous].path)
                 } else {
                     pageIndexByID[id] = index
-                    unitIndexByID[id] = index
+                    unitIndexByID.insert(id, index)
                 }
             } else if stepIndexByID[id] == flatUnits[index].steps.lowerBound {
-                unitIndexByID[id] = index
+                unitIndexByID.insert(id, index)
             }
         }
         var panelIndexByID: [String: Int] = [:]
@@ -681,8 +678,8 @@ struct SurveyCompiler {
     /// What compiling one step needs to look up (shared, read-only, by every chunk).
     struct StepContext: Sendable {
         let flatSteps: [FlatStep]
-        let stepIndexByID: [String: Int]
-        let unitIndexByID: [String: Int]
+        let stepIndexByID: IDTable
+        let unitIndexByID: IDTable
         var resolve: @Sendable (String) -> Int?
         /// Each step's configured question (`nil` when its type or options are wrong).
         let questions: [ConfiguredQuestion?]
@@ -1033,8 +1030,8 @@ struct SurveyCompiler {
     /// Compiles `$.triggers`: conditions and expressions, targets that must be steps taking an
     /// answer (`skip`: any step or page), and a `setvalue` value the target's type must accept.
     mutating func compileTriggers(
-        resolve: @escaping (String) -> Int?, steps: [CompiledStep], stepIndexByID: [String: Int],
-        unitIndexByID: [String: Int], expressionCount: inout Int
+        resolve: @escaping (String) -> Int?, steps: [CompiledStep], stepIndexByID: IDTable,
+        unitIndexByID: IDTable, expressionCount: inout Int
     ) -> [CompiledTrigger] {
         var compiled: [CompiledTrigger] = []
         let english = PresentationContext.english
@@ -1045,7 +1042,7 @@ struct SurveyCompiler {
             func answerable(_ id: String, member: String) -> Int? {
                 guard let index = stepIndexByID[id], index < steps.count else {
                     var message = "the trigger's \(member) '\(id)' is not a step of this survey"
-                    if let suggestion = closestMatch(to: id, in: Array(stepIndexByID.keys)) {
+                    if let suggestion = closestMatch(to: id, in: stepIndexByID.keys) {
                         message += " (did you mean '\(suggestion)'?)"
                     }
                     errors.append(SurveyError(.unknownReference, message, path: path.appending(member)))
@@ -1125,7 +1122,7 @@ struct SurveyCompiler {
     mutating func compileBranches(
         _ branches: [BranchRule], path: @autoclosure () -> JSONPath, stepID: String,
         resolve: @escaping (String) -> Int?,
-        units: [String: Int], steps: [String: Int], flatSteps: [FlatStep]
+        units: IDTable, steps: IDTable, flatSteps: [FlatStep]
     ) -> [CompiledBranch] {
         var result: [CompiledBranch] = []
         for (offset, rule) in branches.enumerated() {
