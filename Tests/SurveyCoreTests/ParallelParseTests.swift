@@ -137,4 +137,33 @@ import Testing
         #expect(errors.count == 1)
         #expect(errors.first?.message.contains("unexpected end of input") == true)
     }
+
+    /// The scan that steps over strings eight bytes at a time finds the quote a byte-by-byte scan
+    /// finds: quotes and backslashes at every offset in a word, escaped quotes, escapes running into
+    /// the limit, strings that do not close, and multi-byte text (whose bytes are all 0x80 or more).
+    @Test func stringsEndWhereAByteScanSaysTheyDo() {
+        func byteByByte(_ bytes: [UInt8], after start: Int, limit: Int) -> Int {
+            var position = start + 1
+            while position < limit {
+                if bytes[position] == UInt8(ascii: "\"") { return position }
+                position += bytes[position] == UInt8(ascii: "\\") ? 2 : 1
+            }
+            return limit
+        }
+        var generator = SeededGenerator(seed: 11)
+        let alphabet = Array("ab\"\\é\u{01}\u{FF}".utf8) + [0x22, 0x5C, 0xA2, 0xDC, 0x7F]
+        for length in 1..<48 {
+            for _ in 0..<60 {
+                var bytes = (0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
+                bytes[0] = UInt8(ascii: "\"")
+                let limit = Int(generator.next() % UInt64(length + 1))
+                let start = 0
+                let expected = byteByByte(bytes, after: start, limit: max(limit, 0))
+                let found = bytes.withUnsafeBufferPointer {
+                    StepChunks.closingQuote(in: $0, after: start, limit: max(limit, 0))
+                }
+                #expect(found == expected, "\(bytes) limit \(limit)")
+            }
+        }
+    }
 }

