@@ -318,9 +318,8 @@ struct StepChunks {
     /// in ``ValuePool/end(of:from:)``.
     ///
     /// Eight bytes at a time where it can: a word's quotes and backslashes are found with a few
-    /// arithmetic instructions (the lowest byte a zero-byte test flags is always a true match), so
-    /// the text of ids, types and expressions is stepped over about four times faster than byte by
-    /// byte.
+    /// arithmetic instructions (the lowest byte a zero-byte test flags is always a true match). On
+    /// the 100k benchmark survey this took the whole structural scan from 136 M to 94 M instructions.
     static func closingQuote(in bytes: UnsafeBufferPointer<UInt8>, after start: Int, limit: Int) -> Int {
         var position = start + 1
         guard let base = UnsafeRawPointer(bytes.baseAddress) else { return limit }
