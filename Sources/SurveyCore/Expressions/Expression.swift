@@ -45,24 +45,30 @@ public struct Expression: Sendable {
         otherChoices: [Int: OtherChoices], displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)? = nil
     ) throws(ExpressionCompileError) {
         var text = source
-        typealias Parsed = (root: ExpressionNode, names: [String], slots: [Int], callsImpureFunction: Bool)
-        let parsed: Result<Parsed, ExpressionCompileError> = text.withUTF8 { bytes in
+        // Parsed in place (a `Result` of the parts was copied out of the closure, then destroyed).
+        var parsed: (root: ExpressionNode, code: ExpressionCode)?
+        var failure: ExpressionCompileError?
+        text.withUTF8 { bytes in
             var parser = ExpressionParser(bytes: bytes, functions: functions, resolve: resolve)
             parser.otherChoices = otherChoices
             parser.displayQuestion = displayQuestion
             do throws(ExpressionCompileError) {
                 let root = try parser.parse()
-                return .success((root, parser.referencedNames, parser.referencedSlots, parser.callsImpureFunction))
+                parsed = (
+                    root,
+                    ExpressionCode.make(
+                        source: source, referencedNames: parser.referencedNames, slots: parser.referencedSlots,
+                        callsImpureFunction: parser.callsImpureFunction)
+                )
             } catch {
-                return .failure(error)
+                failure = error
             }
         }
-        let result = try parsed.get()
-        root = result.root
-        shared = SharedCode(
-            code: ExpressionCode.make(
-                source: source, referencedNames: result.names, slots: result.slots,
-                callsImpureFunction: result.callsImpureFunction))
+        guard let parsed else {
+            throw failure ?? ExpressionCompileError(kind: .syntax, message: "the expression did not parse", column: 1)
+        }
+        root = parsed.root
+        shared = SharedCode(code: parsed.code)
     }
 
     /// The expression of a host variable: the value the host gave it, else its default. It depends on
@@ -74,8 +80,7 @@ public struct Expression: Sendable {
         root = .call(function, [])
         shared = SharedCode(
             code: ExpressionCode.make(
-                source: "{\(name)}", referencedNames: [], slots: [],
-                callsImpureFunction: true))
+                source: "{\(name)}", referencedNames: [], slots: [], callsImpureFunction: true))
     }
 
     /// Calls `body` with each of ``slots``, without building the array.

@@ -47,7 +47,7 @@ struct StepBuilder {
 
     let location: StepLocation
     let allowsPages: Bool
-    var step = StepDefinition(id: "", type: "")
+    var step: StepDefinition
     var errors: [SurveyError] = []
     /// For pages and panels: the kept children, flattened, and where they are in the file.
     private(set) var decoded = DecodedStep()
@@ -67,6 +67,7 @@ struct StepBuilder {
     init(location: StepLocation, allowsPages: Bool) {
         self.location = location
         self.allowsPages = allowsPages
+        step = Self.blank
     }
 
     private mutating func fail(_ key: String?, _ message: String, kind: SurveyError.Kind = .invalidValue) {
@@ -319,10 +320,34 @@ struct StepBuilder {
             let isStillCheckable =
                 hasID && hasType && !step.isPage && !isPanel
                 && errors.allSatisfy { $0.kind == .unknownField || $0.kind == .invalidValue }
-            return isStillCheckable ? step : nil
+            return isStillCheckable ? takeStep() : nil
         }
-        return step
+        return takeStep()
     }
+
+    /// Finishes the step (see ``finish(into:)``) and hands it over with where its children are in
+    /// the file. The builder is spent afterwards.
+    mutating func finishDecoded(into allErrors: inout [SurveyError]) -> DecodedStep {
+        let step = finish(into: &allErrors)
+        var result = DecodedStep()
+        swap(&result, &decoded)
+        result.step = step
+        return result
+    }
+
+    /// The step, moved out of the builder: returning `step` copied it, retaining each of its strings and
+    /// arrays, and the builder's end released them again (two of the copies a step cost).
+    private mutating func takeStep() -> StepDefinition {
+        withUnsafeMutablePointer(to: &step) { pointer in
+            let taken = pointer.move()
+            pointer.initialize(to: Self.blank)
+            return taken
+        }
+    }
+
+    /// An empty step, copied where a builder needs one: `StepDefinition(id:type:)` built it, copied it
+    /// and destroyed the first (some 300 instructions).
+    private static let blank = StepDefinition(id: "", type: "")
 }
 
 extension StepDefinition {
@@ -338,10 +363,7 @@ extension StepDefinition {
         }
         var builder = StepBuilder(location: location, allowsPages: allowsPages)
         for (key, value) in members { builder.apply(key, value) }
-        let step = builder.finish(into: &errors)
-        var decoded = builder.decoded
-        decoded.step = step
-        return decoded
+        return builder.finishDecoded(into: &errors)
     }
 
     static func decodeBranch(_ value: JSONValue, path: JSONPath, stepID: String?) throws(SurveyError) -> BranchRule {

@@ -98,9 +98,12 @@ extension Parser {
                 var children: [(child: DecodedStep, index: Int)] = []
                 var childErrors: [SurveyError] = []
                 let count = try parser.parseArrayElements { (parser, index) throws(RawSyntaxError) in
-                    let decoded = try parser.parseStep(
-                        at: location.child(index), allowsPages: false, errors: &childErrors)
-                    children.append((decoded, index))
+                    // Appended as it is made: a named copy would be copied into the array, then destroyed.
+                    children.append(
+                        (
+                            try parser.parseStep(at: location.child(index), allowsPages: false, errors: &childErrors),
+                            index
+                        ))
                 }
                 builder.setChildren(&children, count: count, errors: childErrors)
             } else if member == .options {
@@ -109,10 +112,7 @@ extension Parser {
                 builder.apply(member, try parser.parseValue())
             }
         }
-        let step = builder.finish(into: &errors)
-        var decoded = builder.decoded
-        decoded.step = step
-        return decoded
+        return builder.finishDecoded(into: &errors)
     }
 }
 

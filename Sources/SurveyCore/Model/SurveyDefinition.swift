@@ -483,7 +483,15 @@ public struct StepDefinition: Sendable, Hashable {
         self.tags = tags
         self.steps = steps
         self.isShuffled = isShuffled
-        if let requiredIf { self.requiredIf = requiredIf }
+        // Set here, not through `requiredIf`'s setter: calling a mutating accessor from the initializer
+        // made every `StepDefinition(id:type:)` build the step twice (a copy and a destroy of each member).
+        if let requiredIf {
+            var members = RareMembers.Members()
+            members.requiredIf = requiredIf
+            rare = RareMembers(members)
+        } else {
+            rare = nil
+        }
     }
 
     /// Whether this step is a page.
