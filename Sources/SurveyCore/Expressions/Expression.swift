@@ -52,6 +52,16 @@ public struct Expression: Sendable {
             var parser = ExpressionParser(bytes: bytes, functions: functions, resolve: resolve)
             parser.otherChoices = otherChoices
             parser.displayQuestion = displayQuestion
+            // Most conditions of a large survey: one name, no arrays.
+            if parser.readsSimpleComparisons, let simple = parser.readSimpleComparison() {
+                let reference = ExpressionCode.Reference(name: simple.name, slot: simple.slot)
+                parsed = (
+                    simple.node,
+                    ExpressionCode.make(source: source, count: 1, callsImpureFunction: false) { _ in reference }
+                )
+                return
+            }
+            parser.readsSimpleComparisons = false  // tried just now
             do throws(ExpressionCompileError) {
                 let root = try parser.parse()
                 parsed = (
@@ -126,15 +136,21 @@ private final class ExpressionCode: ManagedBuffer<ExpressionCode.Header, Express
     static func make(
         source: String, referencedNames names: [String], slots: [Int], callsImpureFunction: Bool
     ) -> ExpressionCode {
-        let count = min(names.count, slots.count)
+        make(source: source, count: min(names.count, slots.count), callsImpureFunction: callsImpureFunction) {
+            Reference(name: names[$0], slot: slots[$0])
+        }
+    }
+
+    /// The code of an expression that reads `count` names, `reference(i)` giving each.
+    static func make(
+        source: String, count: Int, callsImpureFunction: Bool, reference: (Int) -> Reference
+    ) -> ExpressionCode {
         let buffer = create(minimumCapacity: count) { _ in
             Header(source: source, count: count, callsImpureFunction: callsImpureFunction)
         }
         let code = unsafeDowncast(buffer, to: ExpressionCode.self)
         code.withUnsafeMutablePointerToElements { elements in
-            for index in 0..<count {
-                (elements + index).initialize(to: Reference(name: names[index], slot: slots[index]))
-            }
+            for index in 0..<count { (elements + index).initialize(to: reference(index)) }
         }
         return code
     }

@@ -102,6 +102,16 @@ struct ExpressionParser {
     /// printable ASCII that resolves to a slot without an Other choice, a comparison operator, a
     /// quoted text without escapes or a number of digits and one point.
     mutating func parseSimpleComparison() -> ExpressionNode? {
+        guard let simple = readSimpleComparison() else { return nil }
+        referencedSlots = [simple.slot]
+        referencedNames = [simple.name]
+        return simple.node
+    }
+
+    /// ``parseSimpleComparison()`` without recording the name it reads in ``referencedNames`` and
+    /// ``referencedSlots``: the node, the one name and its slot (building those two one-element arrays,
+    /// then freeing them, cost more than reading the condition).
+    func readSimpleComparison() -> (node: ExpressionNode, name: String, slot: Int)? {
         let count = bytes.count
         var index = 0
         func skipSpaces() {
@@ -207,10 +217,8 @@ struct ExpressionParser {
         guard index == count else { return nil }
         let name = text(from: nameStart, to: nameEnd)
         guard let slot = resolve(name), otherChoices[slot] == nil else { return nil }
-        referencedSlots = [slot]
-        referencedNames = [name]
-        if let wantsEmpty = emptiness { return .isEmpty(.variable(slot), wantsEmpty) }
-        return .makeBinary(op, .variable(slot), .literal(literal))
+        if let wantsEmpty = emptiness { return (.isEmpty(.variable(slot), wantsEmpty), name, slot) }
+        return (.makeBinary(op, .variable(slot), .literal(literal)), name, slot)
     }
 
     func describe(_ token: Token) -> String {
