@@ -165,6 +165,41 @@ struct ValuePool {
     static let maximumEntries = 1024
 
     var values: [Text: JSONValue] = [:]
+    /// The last few values found or added, compared byte for byte before the dictionary is asked:
+    /// a survey repeats a handful of option sets, and hashing the text (SipHash over each byte) cost
+    /// more than parsing the rest of the step's members.
+    private var recent: [Entry] = []
+    private var nextRecent = 0
+    static let recentCount = 4
+
+    private struct Entry {
+        let text: Text
+        let value: JSONValue
+    }
+
+    /// The value pooled for `text`, if any.
+    mutating func value(for text: Text) -> JSONValue? {
+        for entry in recent where entry.text == text { return entry.value }
+        guard let value = values[text] else { return nil }
+        remember(text, value)
+        return value
+    }
+
+    /// Pools `value` (the parse of `text`) while there is room.
+    mutating func add(_ text: Text, _ value: JSONValue) {
+        guard values.count < Self.maximumEntries else { return }
+        values[text] = value
+        remember(text, value)
+    }
+
+    private mutating func remember(_ text: Text, _ value: JSONValue) {
+        if recent.count < Self.recentCount {
+            recent.append(Entry(text: text, value: value))
+        } else {
+            recent[nextRecent] = Entry(text: text, value: value)
+            nextRecent = (nextRecent + 1) % Self.recentCount
+        }
+    }
 
     /// Where the object or array starting at `start` ends (one past its closing bracket), by
     /// counting brackets outside strings; `nil` when it is not a short, shallow, closed value.
@@ -199,14 +234,14 @@ extension Parser {
             let end = ValuePool.end(of: bytes, from: index)
         else { return try parseValue() }
         let text = ValuePool.Text(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[index..<end])))
-        if let shared = pool.values[text] {
+        if let shared = pool.value(for: text) {
             index = end
             return shared
         }
         let value = try parseValue()
         // Pooled only when the parser read exactly the candidate text: the key is then a whole,
         // valid value, and equal bytes later are that same value.
-        if index == end, pool.values.count < ValuePool.maximumEntries { pool.values[text] = value }
+        if index == end { pool.add(text, value) }
         return value
     }
 }
