@@ -459,9 +459,9 @@ struct SurveyCompiler {
         let results = ChunkResults(count: chunkCount)
         do {
             let template = self
-            let (stepIndexByID, unitIndexByID, flatSteps) = (stepIndexByID, unitIndexByID, flatSteps)
-            let (questions, choiceConditionSteps, configurationErrors) = (
-                questions, choiceConditionSteps, configurationErrors
+            // Constant copies of the variables, for the concurrent closure to capture.
+            let (flatSteps, unitIndexByID, questions, choiceConditionSteps, configurationErrors) = (
+                flatSteps, unitIndexByID, questions, choiceConditionSteps, configurationErrors
             )
             DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
                 var compiler = template

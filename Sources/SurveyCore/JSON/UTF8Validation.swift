@@ -42,7 +42,7 @@ package enum UTF8Validation {
             default: return index
             }
             guard index + length <= count, (low...high).contains(base[index + 1]) else { return index }
-            for offset in 2..<max(length, 2) where base[index + offset] & 0xC0 != 0x80 { return index }
+            for offset in 2..<length where base[index + offset] & 0xC0 != 0x80 { return index }
             index += length
         }
         return nil

@@ -261,8 +261,9 @@ struct StepBuilder {
         decoded.droppedChildren = dropped
     }
 
-    /// The step, or `nil` when it has problems (appended to `allErrors`, with the step id).
-    mutating func finish(into allErrors: inout [SurveyError]) -> StepDefinition? {
+    /// The step, or `nil` when it has problems (appended to `allErrors`, with the step id); the step is
+    /// moved out, so the builder is spent (``finishDecoded(into:)`` is what callers use).
+    private mutating func finish(into allErrors: inout [SurveyError]) -> StepDefinition? {
         if !hasID { fail(nil, "missing required member 'id' (a string)", kind: .missingField) }
         if !hasType { fail(nil, "missing required member 'type' (a string)", kind: .missingField) }
         let hasChildren = childrenJSON != nil || streamedChildren != nil
