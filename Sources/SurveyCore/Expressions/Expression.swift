@@ -3,15 +3,13 @@
 /// The syntax is SurveyJS's: `{q1} = 'yes' and {age} >= 18`, `{colors} contains 'red'`,
 /// `{q} anyof ['a', 'b']`, `{q} notempty`, `iif({x} > 1, 'a', 'b')`, `{contact.email}`.
 public struct Expression: Sendable {
-    /// The tree evaluation walks, held here rather than in ``code``: one pointer fewer to follow
-    /// per evaluation (at 1,000,000 questions, a cache miss each).
-    let root: ExpressionNode
-    /// The rest, behind one reference: 16 bytes inline in all, where the fields were 41.
-    /// ``referencedNames`` and ``slots`` are built on each call (analysis and compilation read
-    /// them, evaluation does not).
-    private let shared: SharedCode
-    private var code: ExpressionCode { shared.code }
+    /// Everything compiled, behind one reference: copying an expression (out of an array of them, as
+    /// the session reads a step's condition) retains one object, and evaluating it reads the tree
+    /// from that object's constant fields without copying it.
+    private let code: ExpressionCode
 
+    /// The tree evaluation walks.
+    var root: ExpressionNode { code.root }
     /// The expression as written.
     public var source: String { code.source }
     /// The names it references (step ids and calculated values), deduplicated, in order of appearance.
@@ -45,8 +43,8 @@ public struct Expression: Sendable {
         otherChoices: [Int: OtherChoices], displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)? = nil
     ) throws(ExpressionCompileError) {
         var text = source
-        // Parsed in place (a `Result` of the parts was copied out of the closure, then destroyed).
-        var parsed: (root: ExpressionNode, code: ExpressionCode)?
+        // Compiled in place (a `Result` of the parts was copied out of the closure, then destroyed).
+        var compiled: ExpressionCode?
         var failure: ExpressionCompileError?
         text.withUTF8 { bytes in
             var parser = ExpressionParser(bytes: bytes, functions: functions, resolve: resolve)
@@ -54,31 +52,26 @@ public struct Expression: Sendable {
             parser.displayQuestion = displayQuestion
             // Most conditions of a large survey: one name, no arrays.
             if parser.readsSimpleComparisons, let simple = parser.readSimpleComparison() {
-                let reference = ExpressionCode.Reference(name: simple.name, slot: simple.slot)
-                parsed = (
-                    simple.node,
-                    ExpressionCode.make(source: source, count: 1, callsImpureFunction: false) { _ in reference }
-                )
+                compiled = ExpressionCode(
+                    root: simple.node, source: source,
+                    first: ExpressionCode.Reference(name: simple.name, slot: simple.slot), rest: [],
+                    callsImpureFunction: false)
                 return
             }
             parser.readsSimpleComparisons = false  // tried just now
             do throws(ExpressionCompileError) {
                 let root = try parser.parse()
-                parsed = (
-                    root,
-                    ExpressionCode.make(
-                        source: source, referencedNames: parser.referencedNames, slots: parser.referencedSlots,
-                        callsImpureFunction: parser.callsImpureFunction)
-                )
+                compiled = ExpressionCode(
+                    root: root, source: source, referencedNames: parser.referencedNames,
+                    slots: parser.referencedSlots, callsImpureFunction: parser.callsImpureFunction)
             } catch {
                 failure = error
             }
         }
-        guard let parsed else {
+        guard let compiled else {
             throw failure ?? ExpressionCompileError(kind: .syntax, message: "the expression did not parse", column: 1)
         }
-        root = parsed.root
-        shared = SharedCode(code: parsed.code)
+        code = compiled
     }
 
     /// The expression of a host variable: the value the host gave it, else its default. It depends on
@@ -87,10 +80,8 @@ public struct Expression: Sendable {
         let function = ExpressionFunction(name: "variable", arity: 0...0, isPure: false) { _, context in
             context.variables[name] ?? value
         }
-        root = .call(function, [])
-        shared = SharedCode(
-            code: ExpressionCode.make(
-                source: "{\(name)}", referencedNames: [], slots: [], callsImpureFunction: true))
+        code = ExpressionCode(
+            root: .call(function, []), source: "{\(name)}", referencedNames: [], slots: [], callsImpureFunction: true)
     }
 
     /// Calls `body` with each of ``slots``, without building the array.
@@ -100,82 +91,66 @@ public struct Expression: Sendable {
 
     /// Evaluates against `values` (indexed by slot).
     public func evaluate(_ values: [JSONValue], context: FunctionContext) -> JSONValue {
-        values.withUnsafeBufferPointer { Evaluator(values: $0, context: context).evaluate(root) }
+        let code = code
+        return values.withUnsafeBufferPointer { Evaluator(values: $0, context: context).evaluate(code.root) }
     }
 
     /// Evaluates as a condition.
     public func isTrue(_ values: [JSONValue], context: FunctionContext) -> Bool {
-        values.withUnsafeBufferPointer { Evaluator(values: $0, context: context).isTrue(root) }
+        let code = code
+        return values.withUnsafeBufferPointer { Evaluator(values: $0, context: context).isTrue(code.root) }
     }
 }
 
-/// An ``ExpressionCode``, immutable, shared between threads.
-private struct SharedCode: @unchecked Sendable {
-    let code: ExpressionCode
-}
-
-/// The parts of a compiled ``Expression``, in one allocation: the referenced names and slots are
-/// stored after the header. A large survey has about one expression per question, and two arrays of
-/// their own would cost each of them some 90 bytes and two more allocations.
-///
-/// `ManagedBuffer` cannot be `Sendable`; ``Expression`` holds it through ``SharedCode``, which may
-/// be, since nothing changes the buffer once ``make(source:referencedNames:slots:callsImpureFunction:)``
-/// has returned.
-private final class ExpressionCode: ManagedBuffer<ExpressionCode.Header, ExpressionCode.Reference> {
-    struct Header {
-        let source: String
-        let count: Int
-        let callsImpureFunction: Bool
-    }
-
-    struct Reference {
+/// The parts of a compiled ``Expression``, immutable, shared between threads. The first referenced
+/// name is kept inline: most expressions of a large survey read one name, and an array of their own
+/// would cost each of them another allocation.
+private final class ExpressionCode: Sendable {
+    struct Reference: Sendable {
         let name: String
         let slot: Int
     }
 
-    static func make(
-        source: String, referencedNames names: [String], slots: [Int], callsImpureFunction: Bool
-    ) -> ExpressionCode {
-        make(source: source, count: min(names.count, slots.count), callsImpureFunction: callsImpureFunction) {
-            Reference(name: names[$0], slot: slots[$0])
-        }
+    /// The tree evaluation walks: a constant field, which evaluation reads in place.
+    let root: ExpressionNode
+    let source: String
+    let callsImpureFunction: Bool
+    /// The first referenced name, if any, and the others.
+    let first: Reference?
+    let rest: [Reference]
+
+    init(root: ExpressionNode, source: String, first: Reference?, rest: [Reference], callsImpureFunction: Bool) {
+        self.root = root
+        self.source = source
+        self.first = first
+        self.rest = rest
+        self.callsImpureFunction = callsImpureFunction
     }
 
-    /// The code of an expression that reads `count` names, `reference(i)` giving each.
-    static func make(
-        source: String, count: Int, callsImpureFunction: Bool, reference: (Int) -> Reference
-    ) -> ExpressionCode {
-        let buffer = create(minimumCapacity: count) { _ in
-            Header(source: source, count: count, callsImpureFunction: callsImpureFunction)
-        }
-        let code = unsafeDowncast(buffer, to: ExpressionCode.self)
-        code.withUnsafeMutablePointerToElements { elements in
-            for index in 0..<count { (elements + index).initialize(to: reference(index)) }
-        }
-        return code
+    convenience init(
+        root: ExpressionNode, source: String, referencedNames names: [String], slots: [Int], callsImpureFunction: Bool
+    ) {
+        let count = min(names.count, slots.count)
+        self.init(
+            root: root, source: source, first: count > 0 ? Reference(name: names[0], slot: slots[0]) : nil,
+            rest: count > 1 ? (1..<count).map { Reference(name: names[$0], slot: slots[$0]) } : [],
+            callsImpureFunction: callsImpureFunction)
     }
-
-    deinit {
-        withUnsafeMutablePointers { header, elements in
-            _ = elements.deinitialize(count: header.pointee.count)
-        }
-    }
-
-    var source: String { withUnsafeMutablePointerToHeader { $0.pointee.source } }
-    var callsImpureFunction: Bool { withUnsafeMutablePointerToHeader { $0.pointee.callsImpureFunction } }
 
     var referencedNames: [String] {
-        withUnsafeMutablePointers { header, elements in (0..<header.pointee.count).map { elements[$0].name } }
+        guard let first else { return [] }
+        return [first.name] + rest.map(\.name)
     }
 
     var slots: [Int] {
-        withUnsafeMutablePointers { header, elements in (0..<header.pointee.count).map { elements[$0].slot } }
+        guard let first else { return [] }
+        return [first.slot] + rest.map(\.slot)
     }
 
     func forEachSlot(_ body: (Int) -> Void) {
-        withUnsafeMutablePointers { header, elements in
-            for index in 0..<header.pointee.count { body(elements[index].slot) }
-        }
+        guard let first else { return }
+        body(first.slot)
+        for reference in rest { body(reference.slot) }
     }
 }
 

@@ -26,11 +26,12 @@ struct DerivedState: Sendable {
 
     mutating func setStepVisible(_ index: Int, _ visible: Bool, survey: Survey) {
         stepVisible[index] = visible
-        let step = survey.steps[index]
+        let steps = survey.storage.steps
+        let unit = Int(steps.units[index])
         let delta: Int32 = visible ? 1 : -1
-        visibleSteps[step.unit] += delta
-        if step.countsForProgress { visibleCountingSteps[step.unit] += delta }
-        refreshUnit(step.unit, survey: survey)
+        visibleSteps[unit] += delta
+        if steps.flags[index].contains(.countsForProgress) { visibleCountingSteps[unit] += delta }
+        refreshUnit(unit, survey: survey)
     }
 
     mutating func refreshUnit(_ index: Int, survey: Survey) {
@@ -49,12 +50,14 @@ struct DerivedState: Sendable {
         var stepVisible = [Bool](repeating: false, count: survey.steps.count)
         var visibleSteps = [Int32](repeating: 0, count: survey.units.count)
         var visibleCountingSteps = [Int32](repeating: 0, count: survey.units.count)
-        for (index, step) in survey.steps.enumerated() {
-            let visible = step.isEnabled && (step.visibleIf?.isTrue(values, context: context) ?? true)
+        let steps = survey.steps
+        for index in steps.indices {
+            let visible = steps.isShown(index, values: values, context: context)
             stepVisible[index] = visible
             if visible {
-                visibleSteps[step.unit] += 1
-                if step.countsForProgress { visibleCountingSteps[step.unit] += 1 }
+                let unit = Int(steps.units[index])
+                visibleSteps[unit] += 1
+                if steps.flags[index].contains(.countsForProgress) { visibleCountingSteps[unit] += 1 }
             }
         }
         var unitCondition = [Bool](repeating: true, count: survey.units.count)

@@ -205,10 +205,11 @@ extension SurveySession {
         var questions: [QuestionOutline] = []
         questions.reserveCapacity(unit.steps.count)
         for index in orderedSteps(of: unitIndex) where derived.stepVisible[index] {
-            let step = survey.steps[index]
-            let commentKey =
-                survey.commentSlots.isEmpty || survey.commentSlots[index] == nil ? nil : step.id + "-Comment"
-            questions.append(QuestionOutline(id: step.id, collectsAnswer: step.collectsAnswer, commentKey: commentKey))
+            let id = survey.steps.ids[index]
+            let commentKey = survey.commentSlots.isEmpty || survey.commentSlots[index] == nil ? nil : id + "-Comment"
+            questions.append(
+                QuestionOutline(
+                    id: id, collectsAnswer: survey.stepFlags[index].contains(.collectsAnswer), commentKey: commentKey))
         }
         return UnitOutline(unitID: unit.id, questions: questions, progress: progress)
     }
@@ -300,7 +301,7 @@ extension SurveySession {
         }
         if let slot = slot(name) {
             guard slot < survey.steps.count, !values[slot].isNull else { return values[slot] }
-            let input = survey.steps[slot].question.input(in: context)
+            let input = survey.steps.questions[slot].input(in: context)
             // A yes/no answer reads as the question's own labels in the respondent's language ("Yes"),
             // as SurveyJS shows it, not "true".
             if case .boolean(let labels) = input, let flag = values[slot].boolValue {

@@ -26,7 +26,7 @@ extension SurveySession {
     /// The session's complete state, for saving.
     public var state: SessionState {
         var stored: [String: JSONValue] = [:]
-        for (index, value) in answers.enumerated() where !value.isNull { stored[survey.steps[index].id] = value }
+        for (index, value) in answers.enumerated() where !value.isNull { stored[survey.steps.ids[index]] = value }
         return SessionState(
             surveyID: survey.id, surveyVersion: survey.definition.version, seed: seed, locale: locale, today: today,
             status: status, path: pathIDs, answers: stored, actions: actions, variables: variables)

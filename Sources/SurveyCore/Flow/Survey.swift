@@ -15,7 +15,7 @@ public struct Survey: Sendable {
     public var functions: ExpressionFunctionRegistry { storage.functions }
 
     var units: [CompiledUnit] { storage.units }
-    var steps: [CompiledStep] { storage.steps }
+    var steps: StepTable { storage.steps }
     var calculated: [CompiledCalculated] { storage.calculated }
     /// Leaf step id → step index (which is also its value slot).
     var stepIndexByID: IDTable { storage.stepIndexByID }
@@ -54,9 +54,8 @@ public struct Survey: Sendable {
     /// The steps that count for progress and may count as more than one question (a repeat's
     /// instances, ``QuestionType/progressCount(for:in:)``), by unit.
     var multipleCountSteps: [Int: [Int]] { storage.multipleCountSteps }
-    /// What Next reads of every step of a unit, a byte a step: checking them costs no reference to
-    /// the step's class instance (see ``StepFlags``).
-    var stepFlags: [StepFlags] { storage.stepFlags }
+    /// What Next reads of every step of a unit, a byte a step (see ``StepFlags``).
+    var stepFlags: [StepFlags] { storage.steps.flags }
 
     /// The survey id.
     public var id: String { definition.id }
@@ -74,7 +73,7 @@ public struct Survey: Sendable {
 
     init(
         definition: SurveyDefinition, functions: ExpressionFunctionRegistry, units: [CompiledUnit],
-        steps: [CompiledStep], calculated: [CompiledCalculated], stepIndexByID: IDTable,
+        steps: StepTable, calculated: [CompiledCalculated], stepIndexByID: IDTable,
         unitIndexByID: IDTable, calculatedIndexByName: [String: Int], watchers: WatcherTable,
         calculatedOrder: [Int], expressionCount: Int, usesDateFunctions: Bool, otherChoices: [Int: OtherChoices] = [:],
         triggers: [CompiledTrigger] = [], completionMessages: [(condition: Expression?, text: LocalizedText)] = [],
@@ -95,7 +94,7 @@ public struct Survey: Sendable {
     }
 
     /// The ids of every leaf step, in document order.
-    public var stepIDs: [String] { steps.map(\.id) }
+    public var stepIDs: [String] { steps.ids }
 
     /// The position of step `id` in this survey, for the index-keyed session API hot loops use
     /// (``SurveySession/answer(_:at:)``, ``SurveySession/isVisible(at:)``): one hash here instead of
@@ -104,12 +103,12 @@ public struct Survey: Sendable {
 
     /// The id of the step at `index`; `nil` when this survey has no such position.
     public func stepID(at index: StepIndex) -> String? {
-        steps.indices.contains(index.rawValue) ? steps[index.rawValue].id : nil
+        steps.indices.contains(index.rawValue) ? steps.ids[index.rawValue] : nil
     }
 
     /// The configured question of step `id`, e.g. to summarise answers in a report.
     public func question(forStep id: String) -> ConfiguredQuestion? {
-        stepIndexByID[id].map { steps[$0].question }
+        stepIndexByID[id].map { steps.questions[$0] }
     }
 
     /// Whether step `id`'s question offers an Other choice, whose text expressions read as
@@ -120,9 +119,9 @@ public struct Survey: Sendable {
 
     /// The definition of the step at `index` (compiled steps do not copy its title and description).
     func definition(ofStep index: Int) -> StepDefinition {
-        let step = steps[index]
-        let unit = definition.steps[Int(step.unitOffset)]
-        return step.childOffset < 0 ? unit : unit.steps[Int(step.childOffset)]
+        let unit = definition.steps[Int(steps.unitOffsets[index])]
+        let child = steps.childOffsets[index]
+        return child < 0 ? unit : unit.steps[Int(child)]
     }
 
     /// The definition of leaf step `id`.
@@ -147,7 +146,7 @@ public struct Survey: Sendable {
     public func stepID(forAnswerKey key: String) -> String? {
         if stepIndexByID[key] != nil { return key }
         guard let index = commentStep(key) ?? entryKey(key)?.step else { return nil }
-        return steps[index].id
+        return steps.ids[index]
     }
 
     /// The step and the entry (from 0) that `key` names as `<id>[k]`, when `<id>` is a step id that is
@@ -196,14 +195,13 @@ public struct Survey: Sendable {
     /// never shown, never counted and absent from results and reports.
     public func isSwitchedOn(_ stepID: String) -> Bool {
         guard let index = stepIndexByID[stepID] else { return false }
-        let step = steps[index]
-        return step.isEnabled && units[step.unit].isEnabled
+        return steps.flags[index].contains(.isEnabled) && units[Int(steps.units[index])].isEnabled
     }
 
     /// The ids of the leaf steps of unit `id` in document order (a top-level step is its own only step).
     public func stepIDs(inUnit id: String) -> [String] {
         guard let index = unitIndexByID[id] else { return [] }
-        return units[index].steps.map { steps[$0].id }
+        return units[index].steps.map { steps.ids[$0] }
     }
 }
 
@@ -214,7 +212,7 @@ final class CompiledSurvey: Sendable {
     let definition: SurveyDefinition
     let functions: ExpressionFunctionRegistry
     let units: [CompiledUnit]
-    @usableFromInline let steps: [CompiledStep]
+    @usableFromInline let steps: StepTable
     let calculated: [CompiledCalculated]
     let stepIndexByID: IDTable
     let unitIndexByID: IDTable
@@ -234,7 +232,6 @@ final class CompiledSurvey: Sendable {
     let panelsByUnit: [Int: Range<Int>]
     let commentSlots: [Int: Int]
     let multipleCountSteps: [Int: [Int]]
-    let stepFlags: [StepFlags]
     let expressionCount: Int
     let usesDateFunctions: Bool
     /// The UI strings of the default locale, which most sessions use (one lookup per survey, not per session).
@@ -244,7 +241,7 @@ final class CompiledSurvey: Sendable {
 
     init(
         definition: SurveyDefinition, functions: ExpressionFunctionRegistry, units: [CompiledUnit],
-        steps: [CompiledStep], calculated: [CompiledCalculated], stepIndexByID: IDTable,
+        steps: StepTable, calculated: [CompiledCalculated], stepIndexByID: IDTable,
         unitIndexByID: IDTable, calculatedIndexByName: [String: Int], watchers: WatcherTable,
         calculatedOrder: [Int], expressionCount: Int, usesDateFunctions: Bool, otherChoices: [Int: OtherChoices],
         triggers: [CompiledTrigger], completionMessages: [(condition: Expression?, text: LocalizedText)],
@@ -266,27 +263,21 @@ final class CompiledSurvey: Sendable {
             if case .complete = triggers[$0].action { return true }
             return false
         }
-        // One pass over the steps for all of these (each pass reads every step's class instance).
+        // The steps with extras are listed in the table; only counting steps' questions are read.
         var defaultSteps: [Int] = []
         var conditionallyEnabledSteps: [Int] = []
-        var multipleCountSteps: [Int: [Int]] = [:]
-        var stepFlags: [StepFlags] = []
-        stepFlags.reserveCapacity(steps.count)
-        for index in steps.indices {
-            let step = steps[index]
-            stepFlags.append(StepFlags(of: step))
-            if step.hasExtras {
-                if step.defaultValue != nil || step.defaultExpression != nil { defaultSteps.append(index) }
-                if step.enableIf != nil { conditionallyEnabledSteps.append(index) }
-            }
-            if step.countsForProgress, step.question.countsAsSeveral {
-                multipleCountSteps[step.unit, default: []].append(index)
-            }
+        for (index, extras) in steps.extras {
+            if extras.defaultValue != nil || extras.defaultExpression != nil { defaultSteps.append(index) }
+            if extras.enableIf != nil { conditionallyEnabledSteps.append(index) }
         }
-        self.defaultSteps = defaultSteps
-        self.conditionallyEnabledSteps = conditionallyEnabledSteps
+        var multipleCountSteps: [Int: [Int]] = [:]
+        for index in steps.indices
+        where steps.flags[index].contains(.countsForProgress) && steps.questions[index].countsAsSeveral {
+            multipleCountSteps[Int(steps.units[index]), default: []].append(index)
+        }
+        self.defaultSteps = defaultSteps.sorted()
+        self.conditionallyEnabledSteps = conditionallyEnabledSteps.sorted()
         self.multipleCountSteps = multipleCountSteps
-        self.stepFlags = stepFlags
         self.validators = validators
         self.definition = definition
         self.functions = functions
@@ -319,6 +310,14 @@ struct StepFlags: OptionSet, Sendable {
     static let checksAgainOnNext = StepFlags(rawValue: 4)
     /// It has branches of its own.
     static let hasBranches = StepFlags(rawValue: 8)
+    /// `required`.
+    static let isRequired = StepFlags(rawValue: 16)
+    /// Switched on (`enabled`, and its panels too).
+    static let isEnabled = StepFlags(rawValue: 32)
+    /// It counts for progress.
+    static let countsForProgress = StepFlags(rawValue: 64)
+    /// It has ``StepExtras``.
+    static let hasExtras = StepFlags(rawValue: 128)
 
     init(rawValue: UInt8) { self.rawValue = rawValue }
 
@@ -328,6 +327,10 @@ struct StepFlags: OptionSet, Sendable {
         if step.isRequired || step.requiredIf != nil { flags.insert(.mayBeRequired) }
         if step.question.checksAgainOnNext { flags.insert(.checksAgainOnNext) }
         if !step.branches.isEmpty { flags.insert(.hasBranches) }
+        if step.isRequired { flags.insert(.isRequired) }
+        if step.isEnabled { flags.insert(.isEnabled) }
+        if step.countsForProgress { flags.insert(.countsForProgress) }
+        if step.hasExtras { flags.insert(.hasExtras) }
         self = flags
     }
 }
@@ -383,16 +386,16 @@ final class CompiledUnit: Sendable {
     }
 }
 
-/// A reference type: sessions read it on every answer, and copying a struct this size
-/// would retain each of its fields.
+/// One compiled step, as the compiler makes it and as ``StepTable``'s subscript gives it back: a
+/// value put together from the table's columns on each read. Code that runs on every answer reads
+/// the columns it needs instead (``StepTable/units``, ``StepTable/flags``, …), which retains nothing.
 ///
-/// Kept small (a large survey has one per question): the title and description are read from the
-/// definition (``Survey/definition(ofStep:)``), and the members most steps do without live in one
-/// optional ``Extras``.
+/// The title and description are read from the definition (``Survey/definition(ofStep:)``), and the
+/// members most steps do without live in one optional ``StepExtras``.
 @usableFromInline
-final class CompiledStep: Sendable {
+struct CompiledStep {
     let id: String
-    @usableFromInline let unit: Int
+    let unit: Int
     let question: ConfiguredQuestion
     /// Where the step is in the definition (its page's position, and its position in the page or -1).
     let unitOffset: Int32
@@ -403,38 +406,13 @@ final class CompiledStep: Sendable {
     let isEnabled: Bool
     let collectsAnswer: Bool
     let countsForProgress: Bool
-    private let extras: Extras?
+    let extras: StepExtras?
 
-    /// The members below, for the steps that have any of them.
-    private final class Extras: Sendable {
-        let requiredIf: Expression?
-        let choiceConditions: [String: Expression]
-        let defaultValue: JSONValue?
-        let defaultExpression: Expression?
-        let isReadOnly: Bool
-        let enableIf: Expression?
-        let typeExpressions: [String: Expression]
-
-        init(
-            requiredIf: Expression?, choiceConditions: [String: Expression], defaultValue: JSONValue?,
-            defaultExpression: Expression?, isReadOnly: Bool, enableIf: Expression?,
-            typeExpressions: [String: Expression]
-        ) {
-            self.requiredIf = requiredIf
-            self.choiceConditions = choiceConditions
-            self.defaultValue = defaultValue
-            self.defaultExpression = defaultExpression
-            self.isReadOnly = isReadOnly
-            self.enableIf = enableIf
-            self.typeExpressions = typeExpressions
-        }
-    }
-
-    /// Whether any of the members kept in ``Extras`` is set (most steps have none).
+    /// Whether any of the members kept in ``StepExtras`` is set (most steps have none).
     var hasExtras: Bool { extras != nil }
     var requiredIf: Expression? { extras?.requiredIf }
     /// Conditions on individual choices: choice value → condition.
-    var choiceConditions: [String: Expression] { extras?.choiceConditions ?? Self.none }
+    var choiceConditions: [String: Expression] { extras?.choiceConditions ?? StepExtras.none }
     /// The answer it starts with (already normalised), if any.
     var defaultValue: JSONValue? { extras?.defaultValue }
     /// The expression whose value is its answer until the respondent answers it.
@@ -444,10 +422,7 @@ final class CompiledStep: Sendable {
     /// Editable only while this holds.
     var enableIf: Expression? { extras?.enableIf }
     /// The question type's own expressions (``QuestionType/expressions(for:)``), by name.
-    var typeExpressions: [String: Expression] { extras?.typeExpressions ?? Self.none }
-
-    /// Made once: `[:]` in the accessors above built an empty dictionary on every read.
-    private static let none: [String: Expression] = [:]
+    var typeExpressions: [String: Expression] { extras?.typeExpressions ?? StepExtras.none }
 
     init(
         id: String,
@@ -469,6 +444,26 @@ final class CompiledStep: Sendable {
         enableIf: Expression? = nil,
         typeExpressions: [String: Expression] = [:]
     ) {
+        let hasExtras =
+            requiredIf != nil || !choiceConditions.isEmpty || defaultValue != nil || defaultExpression != nil
+            || isReadOnly || enableIf != nil || !typeExpressions.isEmpty
+        self.init(
+            id: id, unit: unit, question: question, unitOffset: unitOffset, childOffset: childOffset,
+            visibleIf: visibleIf, branches: branches, isRequired: isRequired, isEnabled: isEnabled,
+            collectsAnswer: collectsAnswer, countsForProgress: countsForProgress,
+            extras: hasExtras
+                ? StepExtras(
+                    requiredIf: requiredIf, choiceConditions: choiceConditions, defaultValue: defaultValue,
+                    defaultExpression: defaultExpression, isReadOnly: isReadOnly, enableIf: enableIf,
+                    typeExpressions: typeExpressions) : nil)
+    }
+
+    /// A step put together from its parts (``StepTable``'s subscript).
+    init(
+        id: String, unit: Int, question: ConfiguredQuestion, unitOffset: Int32, childOffset: Int32,
+        visibleIf: Expression?, branches: [CompiledBranch], isRequired: Bool, isEnabled: Bool, collectsAnswer: Bool,
+        countsForProgress: Bool, extras: StepExtras?
+    ) {
         self.id = id
         self.unit = unit
         self.question = question
@@ -480,15 +475,176 @@ final class CompiledStep: Sendable {
         self.isEnabled = isEnabled
         self.collectsAnswer = collectsAnswer
         self.countsForProgress = countsForProgress
-        let hasExtras =
-            requiredIf != nil || !choiceConditions.isEmpty || defaultValue != nil || defaultExpression != nil
-            || isReadOnly || enableIf != nil || !typeExpressions.isEmpty
-        extras =
-            hasExtras
-            ? Extras(
-                requiredIf: requiredIf, choiceConditions: choiceConditions, defaultValue: defaultValue,
-                defaultExpression: defaultExpression, isReadOnly: isReadOnly, enableIf: enableIf,
-                typeExpressions: typeExpressions) : nil
+        self.extras = extras
+    }
+}
+
+/// The members of a step that most steps do without, for the steps that have any of them.
+final class StepExtras: Sendable {
+    let requiredIf: Expression?
+    let choiceConditions: [String: Expression]
+    let defaultValue: JSONValue?
+    let defaultExpression: Expression?
+    let isReadOnly: Bool
+    let enableIf: Expression?
+    let typeExpressions: [String: Expression]
+
+    /// Made once: `[:]` in the accessors built an empty dictionary on every read.
+    static let none: [String: Expression] = [:]
+
+    init(
+        requiredIf: Expression?, choiceConditions: [String: Expression], defaultValue: JSONValue?,
+        defaultExpression: Expression?, isReadOnly: Bool, enableIf: Expression?,
+        typeExpressions: [String: Expression]
+    ) {
+        self.requiredIf = requiredIf
+        self.choiceConditions = choiceConditions
+        self.defaultValue = defaultValue
+        self.defaultExpression = defaultExpression
+        self.isReadOnly = isReadOnly
+        self.enableIf = enableIf
+        self.typeExpressions = typeExpressions
+    }
+}
+
+/// The compiled steps as columns, one array per member (a struct of arrays): a step has no
+/// allocation of its own, reading one member of it touches nothing else, and the members most steps
+/// leave empty (branches, ``StepExtras``) are kept only for the steps that have them.
+///
+/// A reference, made once from the ``StepColumns`` the compiler filled: a session reads it on every
+/// answer, and a struct of nine arrays would be retained nine times for each read of the survey's steps.
+/// ``subscript(_:)`` puts a step back together as a ``CompiledStep``.
+@usableFromInline
+final class StepTable: RandomAccessCollection, Sendable {
+    let ids: [String]
+    /// Each step's unit.
+    @usableFromInline let units: [Int32]
+    let questions: [ConfiguredQuestion]
+    let unitOffsets: [Int32]
+    let childOffsets: [Int32]
+    let visibleIfs: [Expression?]
+    /// What the session reads of every step without the step itself (see ``StepFlags``).
+    let flags: [StepFlags]
+    /// The branches of the steps that have any (``StepFlags/hasBranches``), by step index.
+    let branches: [Int: [CompiledBranch]]
+    /// The extras of the steps that have any (``StepFlags/hasExtras``), by step index.
+    let extras: [Int: StepExtras]
+
+    init(_ columns: StepColumns) {
+        ids = columns.ids
+        units = columns.units
+        questions = columns.questions
+        unitOffsets = columns.unitOffsets
+        childOffsets = columns.childOffsets
+        visibleIfs = columns.visibleIfs
+        flags = columns.flags
+        branches = columns.branches
+        extras = columns.extras
+    }
+
+    @usableFromInline var startIndex: Int { 0 }
+    @usableFromInline var endIndex: Int { ids.count }
+
+    /// Step `index`, put together from the columns (each of its references retained: hot code reads
+    /// the columns it needs instead).
+    @usableFromInline subscript(index: Int) -> CompiledStep {
+        let flags = flags[index]
+        return CompiledStep(
+            id: ids[index], unit: Int(units[index]), question: questions[index], unitOffset: unitOffsets[index],
+            childOffset: childOffsets[index], visibleIf: visibleIfs[index],
+            branches: flags.contains(.hasBranches) ? branches[index] ?? [] : [],
+            isRequired: flags.contains(.isRequired), isEnabled: flags.contains(.isEnabled),
+            collectsAnswer: flags.contains(.collectsAnswer), countsForProgress: flags.contains(.countsForProgress),
+            extras: flags.contains(.hasExtras) ? extras[index] : nil)
+    }
+
+    /// Step `index`'s extras, if it has any.
+    @inline(__always)
+    func extras(of index: Int) -> StepExtras? {
+        flags[index].contains(.hasExtras) ? extras[index] : nil
+    }
+
+    /// Whether step `index` is shown now: it is switched on and its `visibleIf`, if any, holds for
+    /// `values`.
+    @inline(__always)
+    func isShown(_ index: Int, values: [JSONValue], context: FunctionContext) -> Bool {
+        flags[index].contains(.isEnabled) && (visibleIfs[index]?.isTrue(values, context: context) ?? true)
+    }
+
+    /// Whether step `index` is shown but never editable.
+    @inline(__always)
+    func isReadOnly(_ index: Int) -> Bool {
+        flags[index].contains(.hasExtras) && (extras[index]?.isReadOnly ?? false)
+    }
+
+    /// Step `index`'s branches (empty for most steps).
+    @inline(__always)
+    func branches(of index: Int) -> [CompiledBranch] {
+        flags[index].contains(.hasBranches) ? branches[index] ?? [] : []
+    }
+}
+
+/// The columns of ``StepTable`` while the compiler fills them: steps are appended in order, one
+/// chunk's after another's.
+struct StepColumns {
+    fileprivate(set) var ids: [String] = []
+    fileprivate(set) var units: [Int32] = []
+    fileprivate(set) var questions: [ConfiguredQuestion] = []
+    fileprivate(set) var unitOffsets: [Int32] = []
+    fileprivate(set) var childOffsets: [Int32] = []
+    fileprivate(set) var visibleIfs: [Expression?] = []
+    fileprivate(set) var flags: [StepFlags] = []
+    fileprivate(set) var branches: [Int: [CompiledBranch]] = [:]
+    fileprivate(set) var extras: [Int: StepExtras] = [:]
+
+    var count: Int { ids.count }
+
+    mutating func reserveCapacity(_ count: Int) {
+        ids.reserveCapacity(count)
+        units.reserveCapacity(count)
+        questions.reserveCapacity(count)
+        unitOffsets.reserveCapacity(count)
+        childOffsets.reserveCapacity(count)
+        visibleIfs.reserveCapacity(count)
+        flags.reserveCapacity(count)
+    }
+
+    /// Adds `step` as step ``count``.
+    mutating func append(_ step: CompiledStep) {
+        let index = ids.count
+        ids.append(step.id)
+        units.append(Int32(truncatingIfNeeded: step.unit))
+        questions.append(step.question)
+        unitOffsets.append(step.unitOffset)
+        childOffsets.append(step.childOffset)
+        visibleIfs.append(step.visibleIf)
+        flags.append(StepFlags(of: step))
+        if !step.branches.isEmpty { branches[index] = step.branches }
+        if let extras = step.extras { self.extras[index] = extras }
+    }
+
+    /// Adds `other`'s steps after these, and empties `other` (its storage is freed as soon as it is
+    /// copied, so that a survey's steps are not held twice while the chunks are joined).
+    mutating func append(contentsOf other: inout StepColumns) {
+        let base = ids.count
+        ids.append(contentsOf: other.ids)
+        other.ids = []
+        units.append(contentsOf: other.units)
+        other.units = []
+        questions.append(contentsOf: other.questions)
+        other.questions = []
+        unitOffsets.append(contentsOf: other.unitOffsets)
+        other.unitOffsets = []
+        childOffsets.append(contentsOf: other.childOffsets)
+        other.childOffsets = []
+        visibleIfs.append(contentsOf: other.visibleIfs)
+        other.visibleIfs = []
+        flags.append(contentsOf: other.flags)
+        other.flags = []
+        for (index, list) in other.branches { branches[base + index] = list }
+        other.branches = [:]
+        for (index, value) in other.extras { extras[base + index] = value }
+        other.extras = [:]
     }
 }
 

@@ -473,7 +473,7 @@ struct SurveyCompiler {
                     flatSteps: flatSteps, stepIndexByID: stepIndexByID, unitIndexByID: unitIndexByID,
                     resolve: { resolve($0) }, questions: questions, choiceConditionSteps: choiceConditionSteps,
                     configurationErrors: configurationErrors)
-                var steps: [CompiledStep] = []
+                var steps = StepColumns()
                 var expressions = 0
                 let range = (chunk * chunkSize)..<min(stepCount, (chunk + 1) * chunkSize)
                 steps.reserveCapacity(range.count)
@@ -486,11 +486,11 @@ struct SurveyCompiler {
             }
         }
         var expressionCount = 0
-        var compiledSteps: [CompiledStep] = []
+        var compiledSteps = StepColumns()
         compiledSteps.reserveCapacity(stepCount)
         var hintsKept = 0
         for chunk in 0..<chunkCount {
-            compiledSteps.append(contentsOf: results.steps[chunk])
+            compiledSteps.append(contentsOf: &results.steps[chunk])
             let first = errors.count
             errors += results.errors[chunk]
             for hint in results.hinted[chunk] {
@@ -636,12 +636,12 @@ struct SurveyCompiler {
         watcherPairs.reserveCapacity(stepCount + compiledUnits.count)
         // The steps' visibility watchers in one pass, which also notes the steps with extras for the
         // passes below; pairs are added in the order the table keeps for each slot.
-        var stepExtras: [Int] = []
-        for index in compiledSteps.indices {
-            let step = compiledSteps[index]
-            step.visibleIf?.forEachSlot { watcherPairs.append(($0, .stepVisibility(index))) }
-            if step.hasExtras { stepExtras.append(index) }
+        compiledSteps.visibleIfs.withUnsafeBufferPointer { conditions in
+            for index in conditions.indices {
+                conditions[index]?.forEachSlot { watcherPairs.append(($0, .stepVisibility(index))) }
+            }
         }
+        let stepExtras = compiledSteps.extras.keys.sorted()
         for (index, unit) in compiledUnits.enumerated() {
             unit.visibleIf?.forEachSlot { watcherPairs.append(($0, .unitVisibility(index))) }
         }
@@ -649,13 +649,15 @@ struct SurveyCompiler {
             for slot in value.expression.slots { watcherPairs.append((slot, .calculated(index))) }
         }
         // Choice conditions, defaults and `enableIf` are kept in a step's extras: only those steps.
-        for index in stepExtras where !compiledSteps[index].choiceConditions.isEmpty {
+        for index in stepExtras {
+            guard let choiceConditions = compiledSteps.extras[index]?.choiceConditions, !choiceConditions.isEmpty
+            else { continue }
             var slots = Set<Int>()
-            for condition in compiledSteps[index].choiceConditions.values { slots.formUnion(condition.slots) }
+            for condition in choiceConditions.values { slots.formUnion(condition.slots) }
             for slot in slots.sorted() where slot != index { watcherPairs.append((slot, .choices(index))) }
         }
         for index in stepExtras {
-            let step = compiledSteps[index]
+            guard let step = compiledSteps.extras[index] else { continue }
             step.defaultExpression?.forEachSlot { slot in
                 if slot != index { watcherPairs.append((slot, .defaultValue(index))) }
             }
@@ -669,7 +671,7 @@ struct SurveyCompiler {
         let order = try calculatedOrder(compiledCalculated, stepCount: stepCount)
 
         return Survey(
-            definition: definition, functions: functions, units: compiledUnits, steps: compiledSteps,
+            definition: definition, functions: functions, units: compiledUnits, steps: StepTable(compiledSteps),
             calculated: compiledCalculated, stepIndexByID: stepIndexByID, unitIndexByID: unitIndexByID,
             calculatedIndexByName: calculatedIndexByName, watchers: watchers, calculatedOrder: order,
             expressionCount: expressionCount, usesDateFunctions: usesDateFunctions, otherChoices: otherChoices,
@@ -769,7 +771,7 @@ struct SurveyCompiler {
     /// Per-chunk results of the parallel step compilation.
     final class ChunkResults: @unchecked Sendable {
         // Each chunk writes only its own index, before concurrentPerform returns.
-        var steps: [[CompiledStep]]
+        var steps: [StepColumns]
         var errors: [[SurveyError]]
         var hinted: [[(index: Int, plain: String)]]
         var usesDateFunctions: [Bool]
@@ -777,14 +779,14 @@ struct SurveyCompiler {
         private let lock = NSLock()
 
         init(count: Int) {
-            steps = Array(repeating: [], count: count)
+            steps = Array(repeating: StepColumns(), count: count)
             errors = Array(repeating: [], count: count)
             hinted = Array(repeating: [], count: count)
             usesDateFunctions = Array(repeating: false, count: count)
             expressionCounts = Array(repeating: 0, count: count)
         }
 
-        func store(_ chunk: Int, steps: [CompiledStep], compiler: SurveyCompiler, expressions: Int) {
+        func store(_ chunk: Int, steps: StepColumns, compiler: SurveyCompiler, expressions: Int) {
             lock.lock()
             defer { lock.unlock() }
             self.steps[chunk] = steps
@@ -1050,7 +1052,7 @@ struct SurveyCompiler {
     /// Compiles `$.triggers`: conditions and expressions, targets that must be steps taking an
     /// answer (`skip`: any step or page), and a `setvalue` value the target's type must accept.
     mutating func compileTriggers(
-        resolve: @escaping (String) -> Int?, steps: [CompiledStep], stepIndexByID: IDTable,
+        resolve: @escaping (String) -> Int?, steps: StepColumns, stepIndexByID: IDTable,
         unitIndexByID: IDTable, expressionCount: inout Int
     ) -> [CompiledTrigger] {
         var compiled: [CompiledTrigger] = []
@@ -1068,7 +1070,7 @@ struct SurveyCompiler {
                     errors.append(SurveyError(.unknownReference, message, path: path.appending(member)))
                     return nil
                 }
-                guard steps[index].collectsAnswer else {
+                guard steps.flags[index].contains(.collectsAnswer) else {
                     errors.append(
                         SurveyError(
                             .invalidValue, "the trigger's \(member) '\(id)' takes no answer",
@@ -1086,7 +1088,7 @@ struct SurveyCompiler {
                     } else {
                         do {
                             action = .setValue(
-                                target: index, value: try steps[index].question.normalize(value, in: english))
+                                target: index, value: try steps.questions[index].normalize(value, in: english))
                         } catch {
                             errors.append(
                                 SurveyError(
@@ -1117,7 +1119,7 @@ struct SurveyCompiler {
                 }
             case .skip(let target):
                 if let unit = unitIndexByID[target]
-                    ?? stepIndexByID[target].map({ steps.indices.contains($0) ? steps[$0].unit : -1 }),
+                    ?? stepIndexByID[target].map({ $0 < steps.count ? Int(steps.units[$0]) : -1 }),
                     unit >= 0
                 {
                     action = .skip(unit: unit)

@@ -164,12 +164,12 @@ public struct SurveySession {
     /// Whether step `index` is shown but not editable now (`readOnly`, or an `enableIf` that does not hold).
     @inline(__always)  // called from mutating methods: out of line, it copies the whole session
     func isReadOnly(_ index: Int) -> Bool {
-        survey.steps[index].isReadOnly || (!disabledSteps.isEmpty && disabledSteps.contains(index))
+        survey.storage.steps.isReadOnly(index) || (!disabledSteps.isEmpty && disabledSteps.contains(index))
     }
 
     /// Re-evaluates step `index`'s `enableIf`.
     mutating func refreshEnabled(_ index: Int) {
-        guard let condition = survey.steps[index].enableIf else { return }
+        guard let condition = survey.steps.extras(of: index)?.enableIf else { return }
         if condition.isTrue(values, context: functionContext) {
             disabledSteps.remove(index)
         } else {
@@ -207,7 +207,7 @@ public struct SurveySession {
         guard answers[index] != value else { return false }
         answers[index] = value
         setValue(index, value)
-        emit(.answered(stepID: survey.steps[index].id, value: value.isNull ? nil : value))
+        emit(.answered(stepID: survey.steps.ids[index], value: value.isNull ? nil : value))
         return true
     }
 
@@ -245,7 +245,7 @@ public struct SurveySession {
     public var pathIDs: [String] { path.map { survey.units[$0].id } }
 
     /// Ids of the visible leaf steps of the current unit, in presentation order.
-    public var currentStepIDs: [String] { currentSteps.map { survey.steps[$0.rawValue].id } }
+    public var currentStepIDs: [String] { currentSteps.map { survey.steps.ids[$0.rawValue] } }
 
     /// The positions of ``currentStepIDs`` (for the index-keyed API: no id built or hashed).
     public var currentSteps: [StepIndex] {
@@ -278,9 +278,9 @@ public struct SurveySession {
     @inlinable
     public func isVisible(at step: StepIndex) -> Bool {
         let index = step.rawValue
-        let steps = survey.storage.steps
-        guard index >= 0, index < steps.count else { return false }
-        return derived.stepVisible[index] && derived.unitTree.values[steps[index].unit] != 0
+        let units = survey.storage.steps.units
+        guard index >= 0, index < units.count else { return false }
+        return derived.stepVisible[index] && derived.unitTree.values[Int(units[index])] != 0
     }
 
     /// The value of a calculated value.
@@ -359,23 +359,28 @@ public struct SurveySession {
     public mutating func answer(_ value: JSONValue, at step: StepIndex) throws(SessionError) -> JSONValue {
         guard status == .inProgress else { throw .finished(status) }
         guard survey.steps.indices.contains(step.rawValue) else { throw .unknownStep("#\(step.rawValue)") }
-        return try answer(value, index: step.rawValue, key: survey.steps[step.rawValue].id)
+        return try answer(value, index: step.rawValue, key: survey.steps.ids[step.rawValue])
     }
 
     /// Stores a whole answer for step `index` (`key` is its id).
     mutating func answer(_ value: JSONValue, index: Int, key stepID: String) throws(SessionError) -> JSONValue {
-        let step = try answerableStep(index, key: stepID)
+        try checkAnswerable(index, key: stepID)
         let normalized: JSONValue
         if value.isNull || (value.stringValue?.isBlank ?? false) {
             normalized = .null
         } else {
             do {
-                // The session's own context when the step adds nothing to it (no copy to make).
-                if step.choiceConditions.isEmpty, step.typeExpressions.isEmpty {
-                    normalized = try step.question.normalize(value, in: context)
-                } else {
+                // The session's own context when the step adds nothing to it (no copy to make): read
+                // from the columns, without putting the whole step together.
+                let steps = survey.storage.steps
+                if let extras = steps.extras(of: index),
+                    !extras.choiceConditions.isEmpty || !extras.typeExpressions.isEmpty
+                {
+                    let step = steps[index]
                     normalized = try step.question.normalize(value, in: questionContext(for: step))
                     try checkChoiceVisibility(normalized, step: step)
+                } else {
+                    normalized = try steps.questions[index].normalize(value, in: context)
                 }
             } catch {
                 throw refuse(error, key: stepID)
@@ -473,15 +478,21 @@ public struct SurveySession {
 
     /// Step `index`, when the respondent may answer it now (`key` names it in errors).
     mutating func answerableStep(_ index: Int, key: String) throws(SessionError) -> CompiledStep {
-        let step = survey.steps[index]
-        guard step.unit == path.last, derived.stepVisible[index] else {
+        try checkAnswerable(index, key: key)
+        return survey.steps[index]
+    }
+
+    /// Checks that the respondent may answer step `index` now (`key` names it in errors), reading
+    /// only the columns it needs.
+    mutating func checkAnswerable(_ index: Int, key: String) throws(SessionError) {
+        let steps = survey.storage.steps
+        guard Int(steps.units[index]) == path.last, derived.stepVisible[index] else {
             throw .stepNotCurrent(key, current: currentUnitID)
         }
-        guard step.collectsAnswer else { throw .notAnswerable(key) }
+        guard steps.flags[index].contains(.collectsAnswer) else { throw .notAnswerable(key) }
         if isReadOnly(index) {
             throw refuse(AnswerError(code: "readOnly", message: "This answer cannot be changed."), key: key)
         }
-        return step
     }
 
     /// Records that the answer given as `key` was refused, and the error to throw.
@@ -497,13 +508,13 @@ public struct SurveySession {
     mutating func accept(_ value: JSONValue, key: String, of index: Int) {
         // An accepted answer clears the step's errors (an entry's too: `kids[1]` answers `kids`).
         if !lastErrors.isEmpty {
-            let stepID = survey.steps[index].id
+            let stepID = survey.steps.ids[index]
             lastErrors.removeAll { $0.stepID == key || $0.stepID == stepID }
         }
         // Every accepted answer is logged, also one that replaces the answer just given: the response
         // recorder stores the log's new entries, so rewriting an entry would lose that answer.
         actions.append(.answer(stepID: key, value: value))
-        if survey.steps[index].defaultExpression != nil { answeredByRespondent.insert(index) }
+        if survey.steps.extras(of: index)?.defaultExpression != nil { answeredByRespondent.insert(index) }
         if !pendingTriggers.isEmpty { pendingTriggers.removeAll(keepingCapacity: true) }
     }
 
@@ -675,7 +686,7 @@ public struct SurveySession {
                 !isReadOnly(index)
             else { continue }
             let step = survey.steps[index]
-            var isRequired = step.isRequired
+            var isRequired = stepFlags.contains(.isRequired)
             if !isRequired, let requiredIf = step.requiredIf {
                 evaluationCount += 1
                 isRequired = requiredIf.isTrue(values, context: functionContext)
@@ -704,9 +715,11 @@ public struct SurveySession {
         // A required panel needs one of its visible questions answered (unless none can be).
         for panelIndex in survey.panels.isEmpty ? 0..<0 : survey.panelsByUnit[unitIndex] ?? 0..<0 {
             let panel = survey.panels[panelIndex]
-            let shown = panel.steps.filter { derived.stepVisible[$0] && survey.steps[$0].collectsAnswer }
+            let shown = panel.steps.filter {
+                derived.stepVisible[$0] && survey.steps.flags[$0].contains(.collectsAnswer)
+            }
             guard shown.contains(where: { !isReadOnly($0) }),
-                shown.allSatisfy({ survey.steps[$0].question.isEmpty(answers[$0]) })
+                shown.allSatisfy({ survey.steps.questions[$0].isEmpty(answers[$0]) })
             else { continue }
             evaluationCount += panel.requiredIf == nil ? 0 : 1
             guard isRequired(panel) else { continue }
@@ -732,7 +745,7 @@ public struct SurveySession {
         // Branches: the unit's visible questions in order, then the page's own rules.
         var target: Int?? = nil
         branchSearch: for index in unit.steps where derived.stepVisible[index] && flags[index].contains(.hasBranches) {
-            for branch in survey.steps[index].branches where evaluateBranch(branch) {
+            for branch in survey.steps.branches(of: index) where evaluateBranch(branch) {
                 target = .some(branch.targetUnit)
                 break branchSearch
             }
@@ -812,10 +825,10 @@ public struct SurveySession {
         if survey.clearInvisibleValues == .none {
             // Every answer is kept, hidden or not (SurveyJS's clearInvisibleValues "none").
             for (index, answer) in answers.enumerated() where !answer.isNull {
-                collected[survey.steps[index].id] = answer
+                collected[survey.steps.ids[index]] = answer
             }
             for (index, slot) in survey.commentSlots where !values[slot].isNull {
-                collected[survey.steps[index].id + "-Comment"] = values[slot]
+                collected[survey.steps.ids[index] + "-Comment"] = values[slot]
             }
         } else {
             let hasComments = !survey.commentSlots.isEmpty
@@ -826,9 +839,9 @@ public struct SurveySession {
                 let unit = survey.units[unitIndex]
                 guard derived.unitVisible(unit, at: unitIndex) || unitIndex == path.last else { continue }
                 for index in unit.steps where derived.stepVisible[index] {
-                    if !answers[index].isNull { collected[survey.steps[index].id] = answers[index] }
+                    if !answers[index].isNull { collected[survey.steps.ids[index]] = answers[index] }
                     if hasComments, let slot = survey.commentSlots[index], !values[slot].isNull {
-                        collected[survey.steps[index].id + "-Comment"] = values[slot]
+                        collected[survey.steps.ids[index] + "-Comment"] = values[slot]
                     }
                 }
             }
@@ -880,8 +893,7 @@ public struct SurveySession {
             switch watcher {
             case .stepVisibility(let index):
                 evaluationCount += 1
-                let step = survey.steps[index]
-                let visible = step.isEnabled && (step.visibleIf?.isTrue(values, context: functionContext) ?? true)
+                let visible = survey.storage.steps.isShown(index, values: values, context: functionContext)
                 if visible != derived.stepVisible[index] {
                     derived.setStepVisible(index, visible, survey: survey)
                     if !visible, survey.clearInvisibleValues == .onHidden { clearHiddenAnswer(of: index) }

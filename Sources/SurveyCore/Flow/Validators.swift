@@ -130,7 +130,7 @@ extension SurveySession {
     /// `notificationType` `warning` and `info`): shown with the question once it is answered, never
     /// blocking.
     func validatorNotices(ofStep index: Int) -> [StepError] {
-        guard let validators = survey.validators[index], !survey.steps[index].question.isEmpty(answers[index])
+        guard let validators = survey.validators[index], !survey.steps.questions[index].isEmpty(answers[index])
         else { return [] }
         let notices = validators.filter { $0.severity != .error }
         guard !notices.isEmpty else { return [] }
@@ -185,7 +185,7 @@ extension Survey {
     /// Whether `answer` passes the validators of step `index` that look at the answer alone (every
     /// kind but `expression`): the answers a respondent can move on with, for the analysis.
     package func validatorsAccept(_ answer: JSONValue, step index: Int) -> Bool {
-        guard let validators = validators[index], !steps[index].question.isEmpty(answer) else { return true }
+        guard let validators = validators[index], !steps.questions[index].isEmpty(answer) else { return true }
         return validators.allSatisfy { $0.severity != .error || $0.problem(with: answer) == nil }
     }
 
