@@ -52,26 +52,54 @@ struct SurveyCompiler {
         /// every step in it: a copy of each definition here was the load's largest temporary. A step
         /// the compiler changes (carried-forward choices) gets an array of its own.
         private var siblings: [StepDefinition]
-        private var position: Int
-        let unit: Int
-        let unitOffset: Int
+        // Positions are stored in 32 bits, and what only steps in panels have is boxed: a survey's
+        // flat steps are all alive at the load's peak (48 bytes each, where they were 80).
+        private var storedPosition: Int32
+        private let storedUnit: Int32
+        private let storedUnitOffset: Int32
+        private let storedChildOffset: Int32
+        private var storedFileChild: Int32
+        private var placement: Placement?
+
+        /// What a step inside panels adds: where it is below its page's entry, and the panels' rules.
+        final class Placement: Sendable {
+            let fileInner: [Int]
+            let panels: PanelConditions?
+
+            init(fileInner: [Int], panels: PanelConditions?) {
+                self.fileInner = fileInner
+                self.panels = panels
+            }
+        }
+
+        var unit: Int { Int(storedUnit) }
+        var unitOffset: Int { Int(storedUnitOffset) }
         /// Position inside its page's definition, or -1 for a top-level step.
-        let childOffset: Int
+        var childOffset: Int { Int(storedChildOffset) }
         /// Where it is in the file below its page: `$.steps[unitOffset].steps[fileChild]`, then
         /// `.steps[i]` for each of `fileInner` (inside panels).
-        var fileChild: Int
-        var fileInner: [Int] = []
+        var fileChild: Int {
+            get { Int(storedFileChild) }
+            set { storedFileChild = Int32(truncatingIfNeeded: newValue) }
+        }
+        var fileInner: [Int] { placement?.fileInner ?? [] }
         /// The conditions of the panels it is in, outer first (`nil` outside panels).
-        var panels: PanelConditions?
+        var panels: PanelConditions? { placement?.panels }
 
         /// The step `siblings[position]`.
         init(siblings: [StepDefinition], position: Int, unit: Int, unitOffset: Int, childOffset: Int) {
             self.siblings = siblings
-            self.position = position
-            self.unit = unit
-            self.unitOffset = unitOffset
-            self.childOffset = childOffset
-            fileChild = childOffset
+            storedPosition = Int32(truncatingIfNeeded: position)
+            storedUnit = Int32(truncatingIfNeeded: unit)
+            storedUnitOffset = Int32(truncatingIfNeeded: unitOffset)
+            storedChildOffset = Int32(truncatingIfNeeded: childOffset)
+            storedFileChild = storedChildOffset
+        }
+
+        /// Records where a step inside panels is, and the panels' rules.
+        mutating func place(fileInner: [Int], panels: PanelConditions?) {
+            guard !fileInner.isEmpty || panels != nil else { return }
+            placement = Placement(fileInner: fileInner, panels: panels)
         }
 
         /// Built only when needed (errors, option readers): most steps never need one.
@@ -88,15 +116,15 @@ struct SurveyCompiler {
 
         /// The step's definition, read in place.
         var definition: StepDefinition {
-            _read { yield siblings[position] }
+            _read { yield siblings[Int(storedPosition)] }
         }
 
         /// Gives the step `options` in place of its own.
         mutating func replaceOptions(with options: JSONValue) {
-            var definition = siblings[position]
+            var definition = siblings[Int(storedPosition)]
             definition.options = options
             siblings = [definition]
-            position = 0
+            storedPosition = 0
         }
     }
 
@@ -241,13 +269,14 @@ struct SurveyCompiler {
                     var flat = FlatStep(
                         siblings: step.steps, position: childPosition, unit: flatUnits.count, unitOffset: unitOffset,
                         childOffset: childPosition)
+                    var fileInner: [Int] = []
                     if let path = panels?.paths?[childPosition]
                         ?? sourceMap.map({ $0.childPath(unit: position, child: childPosition) }), let first = path.first
                     {
                         flat.fileChild = first
-                        flat.fileInner = Array(path.dropFirst())
+                        fileInner = Array(path.dropFirst())
                     }
-                    flat.panels = panels?.conditions[childPosition]
+                    flat.place(fileInner: fileInner, panels: panels?.conditions[childPosition])
                     flatSteps.append(flat)
                 }
             } else {

@@ -182,15 +182,19 @@ struct StepBuilder {
         case .branches:
             if value.isNull { return }
             guard case .array(let elements) = value else { return mismatch(key, "an array", value) }
+            // Collected first and set once: the branches are kept with the step's rare members, which
+            // are replaced whole on each change.
+            var branches = step.branches
             for (offset, element) in elements.enumerated() {
                 do {
-                    step.branches.append(
+                    branches.append(
                         try StepDefinition.decodeBranch(
                             element, path: location.path.appending(key).appending(offset), stepID: nil))
                 } catch {
                     errors.append(error)
                 }
             }
+            step.branches = branches
         case .steps:
             childrenJSON = value
         case .validators:

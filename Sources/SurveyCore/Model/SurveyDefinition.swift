@@ -345,6 +345,10 @@ public struct PanelDefinition: Sendable, Hashable {
 /// replaced whole when one of them changes (they are set while a survey is read, rarely after).
 private final class RareMembers: Sendable, Hashable {
     struct Members: Sendable, Hashable {
+        var description: LocalizedText?
+        var branches: [BranchRule] = []
+        var tags: [String] = []
+        var isShuffled = false
         var requiredIf: String?
         var defaultValue: JSONValue?
         var isReadOnly = false
@@ -377,7 +381,10 @@ public struct StepDefinition: Sendable, Hashable {
     /// The question type id, or `"page"`.
     public var type: String
     public var title: LocalizedText?
-    public var description: LocalizedText?
+    public var description: LocalizedText? {
+        get { rare?.members.description }
+        set { updateRare { $0.description = newValue } }
+    }
     public var isRequired: Bool
     /// The per-step on/off switch: a disabled step is left out as if it were not there.
     public var isEnabled: Bool
@@ -387,15 +394,24 @@ public struct StepDefinition: Sendable, Hashable {
         set { updateRare { $0.requiredIf = newValue } }
     }
     /// Rules evaluated in order after the step; the first that holds decides where to go.
-    public var branches: [BranchRule]
+    public var branches: [BranchRule] {
+        get { rare?.members.branches ?? [] }
+        set { updateRare { $0.branches = newValue } }
+    }
     /// Type-specific options, read by the question type.
     public var options: JSONValue
     /// Stable tags for reports.
-    public var tags: [String]
+    public var tags: [String] {
+        get { rare?.members.tags ?? [] }
+        set { updateRare { $0.tags = newValue } }
+    }
     /// For pages: the grouped steps.
     public var steps: [StepDefinition]
     /// For pages: present the questions in a seeded shuffled order.
-    public var isShuffled: Bool
+    public var isShuffled: Bool {
+        get { rare?.members.isShuffled ?? false }
+        set { updateRare { $0.isShuffled = newValue } }
+    }
     /// The answer the question starts with (SurveyJS's `defaultValue`); the question type must accept it.
     public var defaultValue: JSONValue? {
         get { rare?.members.defaultValue }
@@ -455,8 +471,9 @@ public struct StepDefinition: Sendable, Hashable {
         set { updateRare { $0.panel = newValue } }
     }
 
-    /// The members above, which most steps leave at their defaults, kept apart so that a step in a
-    /// large survey costs about half the memory: `nil` while all of them are at their defaults.
+    /// The members above that most steps leave at their defaults (the description, branches, tags,
+    /// shuffling and the rest), kept apart so that a step in a large survey costs about half the
+    /// memory: `nil` while all of them are at their defaults.
     private var rare: RareMembers?
 
     private mutating func updateRare(_ change: (inout RareMembers.Members) -> Void) {
@@ -474,20 +491,20 @@ public struct StepDefinition: Sendable, Hashable {
         self.id = id
         self.type = type
         self.title = title
-        self.description = description
         self.isRequired = isRequired
         self.isEnabled = isEnabled
         self.visibleIf = visibleIf
-        self.branches = branches
         self.options = options
-        self.tags = tags
         self.steps = steps
-        self.isShuffled = isShuffled
-        // Set here, not through `requiredIf`'s setter: calling a mutating accessor from the initializer
-        // made every `StepDefinition(id:type:)` build the step twice (a copy and a destroy of each member).
-        if let requiredIf {
+        // Set here, not through the setters: calling a mutating accessor from the initializer made
+        // every `StepDefinition(id:type:)` build the step twice (a copy and a destroy of each member).
+        if requiredIf != nil || description != nil || !branches.isEmpty || !tags.isEmpty || isShuffled {
             var members = RareMembers.Members()
             members.requiredIf = requiredIf
+            members.description = description
+            members.branches = branches
+            members.tags = tags
+            members.isShuffled = isShuffled
             rare = RareMembers(members)
         } else {
             rare = nil
