@@ -47,6 +47,25 @@ import Testing
         #expect(Self.parse(source, fast: true) == Self.parse(source, fast: false))
     }
 
+    /// A compiled simple comparison keeps only its slot and reads its name again from the source
+    /// when asked: both must be what the general parser lists (and nothing for a text that fails).
+    @Test(arguments: handWritten)
+    func compiledExpressionsListTheParsersNamesAndSlots(source: String) {
+        var text = source
+        let expected: (names: [String], slots: [Int])? = text.withUTF8 { bytes in
+            var parser = ExpressionParser(bytes: bytes, functions: .standard) { Self.slots[$0] }
+            parser.readsSimpleComparisons = false
+            guard (try? parser.parse()) != nil else { return nil }
+            return (parser.referencedNames, parser.referencedSlots)
+        }
+        let compiled = try? Expression(source, functions: .standard) { Self.slots[$0] }
+        #expect(compiled?.referencedNames == expected?.names, "\(source)")
+        #expect(compiled?.slots == expected?.slots, "\(source)")
+        var visited: [Int] = []
+        compiled?.forEachSlot { visited.append($0) }
+        #expect(compiled.map { _ in visited } == expected?.slots, "\(source)")
+    }
+
     /// Random texts built from the pieces above, near misses included.
     @Test func randomTextsReadAlike() {
         var random = PropertyTests.Generator(state: 20_261_203)

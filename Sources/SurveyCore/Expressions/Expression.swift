@@ -52,16 +52,19 @@ public struct Expression: Sendable {
             parser.displayQuestion = displayQuestion
             // Most conditions of a large survey: one name, no arrays.
             if parser.readsSimpleComparisons, let simple = parser.readSimpleComparison() {
-                compiled = ExpressionCode(
-                    root: simple.node, source: source,
-                    first: ExpressionCode.Reference(name: simple.name, slot: simple.slot), rest: [],
-                    callsImpureFunction: false)
+                if let slot = Int32(exactly: simple.slot) {
+                    compiled = ExpressionCode(simpleComparison: simple.node, source: source, slot: slot)
+                } else {
+                    compiled = ExpressionCode.make(
+                        root: simple.node, source: source, referencedNames: [simple.name], slots: [simple.slot],
+                        callsImpureFunction: false)
+                }
                 return
             }
             parser.readsSimpleComparisons = false  // tried just now
             do throws(ExpressionCompileError) {
                 let root = try parser.parse()
-                compiled = ExpressionCode(
+                compiled = ExpressionCode.make(
                     root: root, source: source, referencedNames: parser.referencedNames,
                     slots: parser.referencedSlots, callsImpureFunction: parser.callsImpureFunction)
             } catch {
@@ -80,7 +83,7 @@ public struct Expression: Sendable {
         let function = ExpressionFunction(name: "variable", arity: 0...0, isPure: false) { _, context in
             context.variables[name] ?? value
         }
-        code = ExpressionCode(
+        code = ExpressionCode.make(
             root: .call(function, []), source: "{\(name)}", referencedNames: [], slots: [], callsImpureFunction: true)
     }
 
@@ -102,55 +105,87 @@ public struct Expression: Sendable {
     }
 }
 
-/// The parts of a compiled ``Expression``, immutable, shared between threads. The first referenced
-/// name is kept inline: most expressions of a large survey read one name, and an array of their own
-/// would cost each of them another allocation.
-private final class ExpressionCode: Sendable {
+/// The parts of a compiled ``Expression``, immutable, shared between threads.
+///
+/// Most expressions of a large survey are one comparison of one name with a constant
+/// (`{q1} = 'yes'`): this class holds those, with the name's slot, and re-reads the name from the
+/// source when analysis asks for it, so that such an expression is one 80-byte allocation. Others
+/// are a ``ListedExpressionCode``, which lists the names they read.
+private class ExpressionCode: @unchecked Sendable {
     struct Reference: Sendable {
         let name: String
         let slot: Int
     }
 
     /// The tree evaluation walks: a constant field, which evaluation reads in place.
-    let root: ExpressionNode
-    let source: String
-    let callsImpureFunction: Bool
-    /// The first referenced name, if any, and the others.
-    let first: Reference?
-    let rest: [Reference]
+    final let root: ExpressionNode
+    final let source: String
+    final let callsImpureFunction: Bool
+    /// The slot of the one name a simple comparison reads.
+    private final let simpleSlot: Int32
 
-    init(root: ExpressionNode, source: String, first: Reference?, rest: [Reference], callsImpureFunction: Bool) {
+    /// A simple comparison, `{name} op constant`, reading `slot`.
+    init(simpleComparison root: ExpressionNode, source: String, slot: Int32) {
         self.root = root
         self.source = source
-        self.first = first
-        self.rest = rest
-        self.callsImpureFunction = callsImpureFunction
+        callsImpureFunction = false
+        simpleSlot = slot
     }
 
-    convenience init(
+    fileprivate init(root: ExpressionNode, source: String, callsImpureFunction: Bool) {
+        self.root = root
+        self.source = source
+        self.callsImpureFunction = callsImpureFunction
+        simpleSlot = -1
+    }
+
+    /// The code of `root`, which reads `names` (at `slots`).
+    static func make(
         root: ExpressionNode, source: String, referencedNames names: [String], slots: [Int], callsImpureFunction: Bool
-    ) {
+    ) -> ExpressionCode {
         let count = min(names.count, slots.count)
-        self.init(
-            root: root, source: source, first: count > 0 ? Reference(name: names[0], slot: slots[0]) : nil,
-            rest: count > 1 ? (1..<count).map { Reference(name: names[$0], slot: slots[$0]) } : [],
+        return ListedExpressionCode(
+            root: root, source: source, references: (0..<count).map { Reference(name: names[$0], slot: slots[$0]) },
             callsImpureFunction: callsImpureFunction)
     }
 
     var referencedNames: [String] {
-        guard let first else { return [] }
-        return [first.name] + rest.map(\.name)
+        Self.nameOfSimpleComparison(source).map { [$0] } ?? []
     }
 
-    var slots: [Int] {
-        guard let first else { return [] }
-        return [first.slot] + rest.map(\.slot)
-    }
+    var slots: [Int] { [Int(simpleSlot)] }
 
     func forEachSlot(_ body: (Int) -> Void) {
-        guard let first else { return }
-        body(first.slot)
-        for reference in rest { body(reference.slot) }
+        body(Int(simpleSlot))
+    }
+
+    /// The name a simple comparison reads: the text between its first braces, as the parser's
+    /// simple-comparison reader took it.
+    static func nameOfSimpleComparison(_ source: String) -> String? {
+        let bytes = Array(source.utf8)
+        var index = 0
+        while index < bytes.count, [32, 9, 10, 13].contains(bytes[index]) { index += 1 }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return nil }
+        let start = index + 1
+        guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "}")) else { return nil }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+}
+
+/// An expression's code with the list of names it reads (every expression but a simple comparison).
+private final class ListedExpressionCode: ExpressionCode, @unchecked Sendable {
+    let references: [Reference]
+
+    init(root: ExpressionNode, source: String, references: [Reference], callsImpureFunction: Bool) {
+        self.references = references
+        super.init(root: root, source: source, callsImpureFunction: callsImpureFunction)
+    }
+
+    override var referencedNames: [String] { references.map(\.name) }
+    override var slots: [Int] { references.map(\.slot) }
+
+    override func forEachSlot(_ body: (Int) -> Void) {
+        for reference in references { body(reference.slot) }
     }
 }
 

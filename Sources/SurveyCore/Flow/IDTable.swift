@@ -13,7 +13,9 @@ import Dispatch
 struct IDTable: Sendable {
     /// The keys, in the order they were added (a repeated key is kept here, but not in the table).
     private(set) var keys: [String] = []
-    private var values: [Int] = []
+    /// Each key's value, by position; `nil` while every key's value is its position (a table built
+    /// from a list of ids), which saves 8 bytes a key.
+    private var values: [Int]? = []
     /// 0 for an empty slot; otherwise the entry's position + 1 in the low 32 bits, the high 32 bits
     /// of its key's hash above them.
     private var slots: [UInt64]
@@ -34,16 +36,22 @@ struct IDTable: Sendable {
         self.init(minimumCapacity: keys.count)
         let hashes = Self.hashes(of: keys)
         self.keys = keys
-        values = Array(0..<keys.count)
+        values = nil
         for position in keys.indices {
             if let first = place(position, hash: hashes[position]) { repeated.append((position, first)) }
         }
     }
 
+    /// The value of the entry at `position`.
+    @inline(__always)
+    private func value(at position: Int) -> Int {
+        values?[position] ?? position
+    }
+
     /// The value of `key`, or `nil` when it is not in the table.
     subscript(key: String) -> Int? {
         switch probe(key, hash: key.hashValue) {
-        case .found(let position): values[position]
+        case .found(let position): value(at: position)
         case .empty: nil
         }
     }
@@ -56,10 +64,11 @@ struct IDTable: Sendable {
         let hash = key.hashValue
         switch probe(key, hash: hash) {
         case .found(let existing):
-            return values[existing]
+            return self.value(at: existing)
         case .empty(let slot):
+            if values == nil { values = Array(keys.indices) }
             keys.append(key)
-            values.append(value)
+            values?.append(value)
             occupy(slot, with: keys.count - 1, hash: hash)
             return nil
         }
@@ -115,7 +124,7 @@ struct IDTable: Sendable {
     private mutating func place(_ position: Int, hash: Int) -> Int? {
         switch probe(keys[position], hash: hash) {
         case .found(let other):
-            return values[other]
+            return value(at: other)
         case .empty(let slot):
             occupy(slot, with: position, hash: hash)
             return nil

@@ -585,7 +585,8 @@ final class StepTable: RandomAccessCollection, Sendable {
 }
 
 /// The columns of ``StepTable`` while the compiler fills them: steps are appended in order, one
-/// chunk's after another's.
+/// chunk's after another's. The ids are set at the end, from the step-id table's keys: the same
+/// array then serves both (a survey's ids are not held twice).
 struct StepColumns {
     fileprivate(set) var ids: [String] = []
     fileprivate(set) var units: [Int32] = []
@@ -597,10 +598,9 @@ struct StepColumns {
     fileprivate(set) var branches: [Int: [CompiledBranch]] = [:]
     fileprivate(set) var extras: [Int: StepExtras] = [:]
 
-    var count: Int { ids.count }
+    var count: Int { units.count }
 
     mutating func reserveCapacity(_ count: Int) {
-        ids.reserveCapacity(count)
         units.reserveCapacity(count)
         questions.reserveCapacity(count)
         unitOffsets.reserveCapacity(count)
@@ -609,10 +609,9 @@ struct StepColumns {
         flags.reserveCapacity(count)
     }
 
-    /// Adds `step` as step ``count``.
+    /// Adds `step` as step ``count`` (but not its id: see ``setIDs(_:)``).
     mutating func append(_ step: CompiledStep) {
-        let index = ids.count
-        ids.append(step.id)
+        let index = units.count
         units.append(Int32(truncatingIfNeeded: step.unit))
         questions.append(step.question)
         unitOffsets.append(step.unitOffset)
@@ -626,9 +625,7 @@ struct StepColumns {
     /// Adds `other`'s steps after these, and empties `other` (its storage is freed as soon as it is
     /// copied, so that a survey's steps are not held twice while the chunks are joined).
     mutating func append(contentsOf other: inout StepColumns) {
-        let base = ids.count
-        ids.append(contentsOf: other.ids)
-        other.ids = []
+        let base = units.count
         units.append(contentsOf: other.units)
         other.units = []
         questions.append(contentsOf: other.questions)
@@ -645,6 +642,14 @@ struct StepColumns {
         other.branches = [:]
         for (index, value) in other.extras { extras[base + index] = value }
         other.extras = [:]
+    }
+
+    /// Sets the steps' ids, in step order: the keys of the step-id table, so that the table and the
+    /// steps share one array. Returns `false`, and sets nothing, unless there is one id per step.
+    mutating func setIDs(_ ids: [String]) -> Bool {
+        guard ids.count == units.count else { return false }
+        self.ids = ids
+        return true
     }
 }
 

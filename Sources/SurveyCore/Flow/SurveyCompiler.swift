@@ -659,6 +659,15 @@ struct SurveyCompiler {
         }
 
         if !errors.isEmpty { throw SurveyLoadError(errors: errors) }
+        // The ids are the step-id table's keys (one per step, in order, once no id repeats).
+        if !compiledSteps.setIDs(stepIndexByID.keys) {
+            _ = compiledSteps.setIDs(
+                (0..<compiledSteps.count).map { index in
+                    let unit = definition.steps[Int(compiledSteps.unitOffsets[index])]
+                    let child = Int(compiledSteps.childOffsets[index])
+                    return child < 0 ? unit.id : unit.steps[child].id
+                })
+        }
 
         // 5. The dependency graph: which conditions to re-evaluate when a value changes.
         var watcherPairs: [(slot: Int, watcher: Watcher)] = []
