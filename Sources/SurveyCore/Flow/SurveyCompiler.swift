@@ -670,42 +670,43 @@ struct SurveyCompiler {
         }
 
         // 5. The dependency graph: which conditions to re-evaluate when a value changes.
-        var watcherPairs: [(slot: Int, watcher: Watcher)] = []
-        watcherPairs.reserveCapacity(stepCount + compiledUnits.count)
-        // The steps' visibility watchers in one pass, which also notes the steps with extras for the
-        // passes below; pairs are added in the order the table keeps for each slot.
-        compiledSteps.visibleIfs.withUnsafeBufferPointer { conditions in
-            for index in conditions.indices {
-                conditions[index]?.forEachSlot { watcherPairs.append(($0, .stepVisibility(index))) }
-            }
-        }
+        // The pairs are given in the order the table keeps for each slot, twice (to count, then to
+        // place): a list of them was the size of the table again, at the load's peak.
         let stepExtras = compiledSteps.extras.keys.sorted()
-        for (index, unit) in compiledUnits.enumerated() {
-            unit.visibleIf?.forEachSlot { watcherPairs.append(($0, .unitVisibility(index))) }
-        }
-        for (index, value) in compiledCalculated.enumerated() {
-            for slot in value.expression.slots { watcherPairs.append((slot, .calculated(index))) }
-        }
-        // Choice conditions, defaults and `enableIf` are kept in a step's extras: only those steps.
-        for index in stepExtras {
-            guard let choiceConditions = compiledSteps.extras[index]?.choiceConditions, !choiceConditions.isEmpty
-            else { continue }
-            var slots = Set<Int>()
-            for condition in choiceConditions.values { slots.formUnion(condition.slots) }
-            for slot in slots.sorted() where slot != index { watcherPairs.append((slot, .choices(index))) }
-        }
-        for index in stepExtras {
-            guard let step = compiledSteps.extras[index] else { continue }
-            step.defaultExpression?.forEachSlot { slot in
-                if slot != index { watcherPairs.append((slot, .defaultValue(index))) }
+        func narrow(_ index: Int) -> Int32 { Int32(truncatingIfNeeded: index) }
+        func forEachWatcher(_ add: (Int, Watcher) -> Void) {
+            compiledSteps.visibleIfs.withUnsafeBufferPointer { conditions in
+                for index in conditions.indices {
+                    conditions[index]?.forEachSlot { add($0, .stepVisibility(narrow(index))) }
+                }
             }
-            step.enableIf?.forEachSlot { watcherPairs.append(($0, .enabled(index))) }
+            for (index, unit) in compiledUnits.enumerated() {
+                unit.visibleIf?.forEachSlot { add($0, .unitVisibility(narrow(index))) }
+            }
+            for (index, value) in compiledCalculated.enumerated() {
+                value.expression.forEachSlot { add($0, .calculated(narrow(index))) }
+            }
+            // Choice conditions, defaults and `enableIf` are kept in a step's extras: only those steps.
+            for index in stepExtras {
+                guard let choiceConditions = compiledSteps.extras[index]?.choiceConditions, !choiceConditions.isEmpty
+                else { continue }
+                var slots = Set<Int>()
+                for condition in choiceConditions.values { slots.formUnion(condition.slots) }
+                for slot in slots.sorted() where slot != index { add(slot, .choices(narrow(index))) }
+            }
+            for index in stepExtras {
+                guard let step = compiledSteps.extras[index] else { continue }
+                step.defaultExpression?.forEachSlot { slot in
+                    if slot != index { add(slot, .defaultValue(narrow(index))) }
+                }
+                step.enableIf?.forEachSlot { add($0, .enabled(narrow(index))) }
+            }
+            for (index, trigger) in compiledTriggers.enumerated() {
+                if case .complete = trigger.action { continue }
+                trigger.condition.forEachSlot { add($0, .trigger(narrow(index))) }
+            }
         }
-        for (index, trigger) in compiledTriggers.enumerated() {
-            if case .complete = trigger.action { continue }
-            for slot in trigger.condition.slots { watcherPairs.append((slot, .trigger(index))) }
-        }
-        let watchers = WatcherTable(slotCount: stepCount + compiledCalculated.count, pairs: watcherPairs)
+        let watchers = WatcherTable(slotCount: stepCount + compiledCalculated.count, forEachPair: forEachWatcher)
         let order = try calculatedOrder(compiledCalculated, stepCount: stepCount)
 
         return Survey(

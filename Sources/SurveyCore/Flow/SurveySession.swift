@@ -891,14 +891,16 @@ public struct SurveySession {
     mutating func notifyWatchers(of slot: Int, pending: inout CalculationQueue) {
         for watcher in survey.watchers[slot] {
             switch watcher {
-            case .stepVisibility(let index):
+            case .stepVisibility(let position):
+                let index = Int(position)
                 evaluationCount += 1
                 let visible = survey.storage.steps.isShown(index, values: values, context: functionContext)
                 if visible != derived.stepVisible[index] {
                     derived.setStepVisible(index, visible, survey: survey)
                     if !visible, survey.clearInvisibleValues == .onHidden { clearHiddenAnswer(of: index) }
                 }
-            case .unitVisibility(let index):
+            case .unitVisibility(let position):
+                let index = Int(position)
                 evaluationCount += 1
                 let condition = survey.units[index].visibleIf?.isTrue(values, context: functionContext) ?? true
                 if condition != derived.unitCondition[index] {
@@ -908,17 +910,22 @@ public struct SurveySession {
                         for step in survey.units[index].steps { clearHiddenAnswer(of: step) }
                     }
                 }
-            case .calculated(let index):
+            case .calculated(let position):
+                let index = Int(position)
                 pending.insert(survey.calculatedRank[index])
-            case .choices(let index):
+            case .choices(let position):
+                let index = Int(position)
                 evaluationCount += 1
                 clearHiddenChoices(of: index)
-            case .trigger(let index):
+            case .trigger(let position):
+                let index = Int(position)
                 if !pendingTriggers.contains(index) { pendingTriggers.append(index) }
-            case .enabled(let index):
+            case .enabled(let position):
+                let index = Int(position)
                 evaluationCount += 1
                 refreshEnabled(index)
-            case .defaultValue(let index):
+            case .defaultValue(let position):
+                let index = Int(position)
                 if !answeredByRespondent.contains(index) { applyDefault(of: index) }
             }
         }
