@@ -85,11 +85,7 @@ public struct SurveySession {
         functions.defaultLocale = survey.definition.defaultLocale
         functionContext = functions
         let stepCount = survey.steps.count
-        // Filled in place: `Array(repeating:count:)` copies the element one generic call at a time.
-        answers = [JSONValue](unsafeUninitializedCapacity: stepCount) { buffer, count in
-            buffer.initialize(repeating: .null)
-            count = stepCount
-        }
+        answers = Self.empties(stepCount)
         liveCount = [Int32](repeating: 0, count: survey.units.count)
         // Room for a typical run at once, instead of growing 1, 2, 4, … as it goes (bounded: a huge
         // survey's respondent does not need room for every step up front).
@@ -99,10 +95,20 @@ public struct SurveySession {
         pathExtra.reserveCapacity(units)
         actions.reserveCapacity(min(stepCount + survey.units.count, 128))
         let start = Self.start(of: survey, locale: locale, today: today, given: given, functions: functions)
-        values = start.values
+        // An empty start means every value starts empty (``DerivedState/compute(survey:context:)``).
+        values = start.values.isEmpty ? Self.empties(survey.analysisSlotCount) : start.values
         derived = start.derived
         if start.isComputed { evaluationCount += survey.expressionCount }
         begin()
+    }
+
+    /// `count` empty values, filled in place (`Array(repeating:count:)` copies the element one generic
+    /// call at a time).
+    static func empties(_ count: Int) -> [JSONValue] {
+        [JSONValue](unsafeUninitializedCapacity: count) { buffer, initialized in
+            buffer.initialize(repeating: .null)
+            initialized = count
+        }
     }
 
     /// The values and derived state before any answer: the survey's precomputed start unless an
@@ -151,14 +157,23 @@ public struct SurveySession {
         pathExtra.removeAll(keepingCapacity: true)
         countedOnPath = 0
         liveCount.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-        answers.withUnsafeMutableBufferPointer { answers in
-            for index in answers.indices where !answers[index].isNull { answers[index] = .null }
-        }
+        Self.empty(&answers)
         let start = Self.start(of: survey, locale: locale, today: today, given: variables, functions: functionContext)
-        values.assign(from: start.values)
+        if start.values.isEmpty {
+            Self.empty(&values)
+        } else {
+            values.assign(from: start.values)
+        }
         derived.assign(from: start.derived)
         if start.isComputed { evaluationCount += survey.expressionCount }
         begin()
+    }
+
+    /// Empties every one of `values` in place.
+    static func empty(_ values: inout [JSONValue]) {
+        values.withUnsafeMutableBufferPointer { values in
+            for index in values.indices where !values[index].isNull { values[index] = .null }
+        }
     }
 
     /// Whether step `index` is shown but not editable now (`readOnly`, or an `enableIf` that does not hold).
