@@ -480,6 +480,9 @@ struct SurveyCompiler {
                 questions.append(configured?.question)
                 choiceConditionSteps.append(configured?.hasChoiceConditions ?? false)
             }
+            // Freed once merged: the chunks' lists would otherwise last the whole compilation, at its
+            // peak (16 bytes a step).
+            configuration.configurations[chunk] = []
             configurationErrors.merge(configuration.errors[chunk]) { first, _ in first }
         }
         otherChoices = Self.otherChoices(of: questions)
