@@ -387,8 +387,9 @@ final class CompiledUnit: Sendable {
 }
 
 /// One compiled step, as the compiler makes it and as ``StepTable``'s subscript gives it back: a
-/// value put together from the table's columns on each read. Code that runs on every answer reads
-/// the columns it needs instead (``StepTable/units``, ``StepTable/flags``, …), which retains nothing.
+/// value put together from the table's columns on each read (retaining each of its references).
+/// Code that runs on every answer reads only the columns it needs instead (``StepTable/units``,
+/// ``StepTable/flags``, …).
 ///
 /// The title and description are read from the definition (``Survey/definition(ofStep:)``), and the
 /// members most steps do without live in one optional ``StepExtras``.
