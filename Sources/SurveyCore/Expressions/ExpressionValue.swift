@@ -88,8 +88,13 @@ package enum ExpressionValue {
             return false
         }
         for element in elements {
-            if case .string(let text) = element, let first = asciiKey(text), first != key { continue }
-            if equals(element, item) { return true }
+            guard case .string(let text) = element else {
+                if equals(element, item) { return true }
+                continue
+            }
+            // Two texts: ``equals(_:_:)`` once their first letters agree, without reading them again.
+            if let first = asciiKey(text), first != key { continue }
+            if text == wanted || equalIgnoringCase(text, wanted) { return true }
         }
         return false
     }

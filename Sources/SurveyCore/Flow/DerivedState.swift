@@ -82,8 +82,17 @@ struct DerivedState: Sendable {
 }
 
 /// The state every session starts from, computed once per survey.
-struct InitialState: Sendable {
+///
+/// A reference: a session restarting reads it for every respondent, and reading a struct of this
+/// size copied it (a retain for each of its arrays).
+final class InitialState: Sendable {
     let today: String
     let values: [JSONValue]
     let derived: DerivedState
+
+    init(today: String, values: [JSONValue], derived: DerivedState) {
+        self.today = today
+        self.values = values
+        self.derived = derived
+    }
 }

@@ -116,13 +116,22 @@ public struct SurveySession {
     static func start(
         of survey: Survey, locale: String, today: String, given: [String: JSONValue], functions: FunctionContext
     ) -> (values: [JSONValue], derived: DerivedState, isComputed: Bool) {
-        if let initial = survey.initialState, given.isEmpty,
-            !survey.usesDateFunctions || (initial.today == today && locale == survey.definition.defaultLocale)
-        {
+        if let initial = precomputedStart(of: survey, locale: locale, today: today, given: given) {
             return (initial.values, initial.derived, false)
         }
         let initial = DerivedState.compute(survey: survey, context: functions)
         return (initial.values, initial.derived, true)
+    }
+
+    /// The survey's precomputed start, when it holds for this session (no expression reads the date,
+    /// the locale or variables that differ from the survey's own).
+    static func precomputedStart(
+        of survey: Survey, locale: String, today: String, given: [String: JSONValue]
+    ) -> InitialState? {
+        guard let initial = survey.initialState, given.isEmpty,
+            !survey.usesDateFunctions || (initial.today == today && locale == survey.definition.defaultLocale)
+        else { return nil }
+        return initial
     }
 
     /// The end of a start, once values and derived state are as before any answer: `enableIf`s,
@@ -158,14 +167,24 @@ public struct SurveySession {
         countedOnPath = 0
         liveCount.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
         Self.empty(&answers)
-        let start = Self.start(of: survey, locale: locale, today: today, given: variables, functions: functionContext)
-        if start.values.isEmpty {
-            Self.empty(&values)
+        // Read from the precomputed start itself, not from a copy of its parts in a tuple.
+        if let initial = Self.precomputedStart(of: survey, locale: locale, today: today, given: variables) {
+            if initial.values.isEmpty {
+                Self.empty(&values)
+            } else {
+                values.assign(from: initial.values)
+            }
+            derived.assign(from: initial.derived)
         } else {
-            values.assign(from: start.values)
+            let start = DerivedState.compute(survey: survey, context: functionContext)
+            if start.values.isEmpty {
+                Self.empty(&values)
+            } else {
+                values.assign(from: start.values)
+            }
+            derived.assign(from: start.derived)
+            evaluationCount += survey.expressionCount
         }
-        derived.assign(from: start.derived)
-        if start.isComputed { evaluationCount += survey.expressionCount }
         begin()
     }
 
