@@ -159,16 +159,13 @@ private class ExpressionCode: @unchecked Sendable {
         body(Int(simpleSlot))
     }
 
-    /// The name a simple comparison reads: the text between its first braces, as the parser's
-    /// simple-comparison reader took it.
+    /// The name a simple comparison reads, read again by the parser's own simple-comparison reader
+    /// (which needs no slots or functions to find it: any name resolves here).
     static func nameOfSimpleComparison(_ source: String) -> String? {
-        let bytes = Array(source.utf8)
-        var index = 0
-        while index < bytes.count, [32, 9, 10, 13].contains(bytes[index]) { index += 1 }
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return nil }
-        let start = index + 1
-        guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "}")) else { return nil }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        var text = source
+        return text.withUTF8 { bytes in
+            ExpressionParser(bytes: bytes, functions: .standard) { _ in 0 }.readSimpleComparison()?.name
+        }
     }
 }
 

@@ -119,9 +119,7 @@ public struct Survey: Sendable {
 
     /// The definition of the step at `index` (compiled steps do not copy its title and description).
     func definition(ofStep index: Int) -> StepDefinition {
-        let unit = definition.steps[Int(steps.unitOffsets[index])]
-        let child = steps.childOffsets[index]
-        return child < 0 ? unit : unit.steps[Int(child)]
+        definition.step(unitOffset: steps.unitOffsets[index], childOffset: steps.childOffsets[index])
     }
 
     /// The definition of leaf step `id`.

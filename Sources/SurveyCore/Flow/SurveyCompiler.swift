@@ -666,9 +666,9 @@ struct SurveyCompiler {
         if !compiledSteps.setIDs(stepIndexByID.keys) {
             _ = compiledSteps.setIDs(
                 (0..<compiledSteps.count).map { index in
-                    let unit = definition.steps[Int(compiledSteps.unitOffsets[index])]
-                    let child = Int(compiledSteps.childOffsets[index])
-                    return child < 0 ? unit.id : unit.steps[child].id
+                    definition.step(
+                        unitOffset: compiledSteps.unitOffsets[index], childOffset: compiledSteps.childOffsets[index]
+                    ).id
                 })
         }
 

@@ -169,23 +169,24 @@ public struct SurveySession {
         Self.empty(&answers)
         // Read from the precomputed start itself, not from a copy of its parts in a tuple.
         if let initial = Self.precomputedStart(of: survey, locale: locale, today: today, given: variables) {
-            if initial.values.isEmpty {
-                Self.empty(&values)
-            } else {
-                values.assign(from: initial.values)
-            }
-            derived.assign(from: initial.derived)
+            resetValues(to: initial.values, derived: initial.derived)
         } else {
             let start = DerivedState.compute(survey: survey, context: functionContext)
-            if start.values.isEmpty {
-                Self.empty(&values)
-            } else {
-                values.assign(from: start.values)
-            }
-            derived.assign(from: start.derived)
+            resetValues(to: start.values, derived: start.derived)
             evaluationCount += survey.expressionCount
         }
         begin()
+    }
+
+    /// Makes the values and derived state a start's, in this session's storage (an empty list of
+    /// start values means every value starts empty: ``DerivedState/compute(survey:context:)``).
+    mutating func resetValues(to start: [JSONValue], derived startDerived: DerivedState) {
+        if start.isEmpty {
+            Self.empty(&values)
+        } else {
+            values.assign(from: start)
+        }
+        derived.assign(from: startDerived)
     }
 
     /// Empties every one of `values` in place.

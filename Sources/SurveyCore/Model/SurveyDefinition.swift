@@ -367,6 +367,11 @@ private final class RareMembers: Sendable, Hashable {
 
     init(_ members: Members) { self.members = members }
 
+    /// The box for `members`, or `nil` when all of them are at their defaults.
+    static func box(_ members: Members) -> RareMembers? {
+        members == Members() ? nil : RareMembers(members)
+    }
+
     static func == (lhs: RareMembers, rhs: RareMembers) -> Bool { lhs === rhs || lhs.members == rhs.members }
     func hash(into hasher: inout Hasher) { hasher.combine(members) }
 }
@@ -479,7 +484,7 @@ public struct StepDefinition: Sendable, Hashable {
     private mutating func updateRare(_ change: (inout RareMembers.Members) -> Void) {
         var members = rare?.members ?? RareMembers.Members()
         change(&members)
-        rare = members == RareMembers.Members() ? nil : RareMembers(members)
+        rare = RareMembers.box(members)
     }
 
     public init(
@@ -498,17 +503,13 @@ public struct StepDefinition: Sendable, Hashable {
         self.steps = steps
         // Set here, not through the setters: calling a mutating accessor from the initializer made
         // every `StepDefinition(id:type:)` build the step twice (a copy and a destroy of each member).
-        if requiredIf != nil || description != nil || !branches.isEmpty || !tags.isEmpty || isShuffled {
-            var members = RareMembers.Members()
-            members.requiredIf = requiredIf
-            members.description = description
-            members.branches = branches
-            members.tags = tags
-            members.isShuffled = isShuffled
-            rare = RareMembers(members)
-        } else {
-            rare = nil
-        }
+        var members = RareMembers.Members()
+        members.requiredIf = requiredIf
+        members.description = description
+        members.branches = branches
+        members.tags = tags
+        members.isShuffled = isShuffled
+        rare = RareMembers.box(members)
     }
 
     /// Whether this step is a page.
@@ -875,6 +876,15 @@ extension StepDefinition {
         if showCommentArea { members["showCommentArea"] = .bool(true) }
         if let commentText { members["commentText"] = commentText.jsonValue }
         return .object(members)
+    }
+}
+
+extension SurveyDefinition {
+    /// The step at `unitOffset` in ``steps``, or, when `childOffset` is not negative, the step at
+    /// `childOffset` in that page's steps (where a compiled step's definition is).
+    func step(unitOffset: Int32, childOffset: Int32) -> StepDefinition {
+        let unit = steps[Int(unitOffset)]
+        return childOffset < 0 ? unit : unit.steps[Int(childOffset)]
     }
 }
 
