@@ -90,27 +90,25 @@ enum Walker {
     /// pass answered something (a condition may point at a later question of the same page), then
     /// Next. `answer` picks the value (scripted or random); `timed` records each call's duration.
     @inline(__always)
-    static func walk(
-        survey: Survey, plan: Plan, seed: UInt64, timed: Bool, record: Bool,
-        answer: (PlanUnit, Int) -> JSONValue?
+    static func walk<Picker: AnswerPicker>(
+        survey: Survey, plan: Plan, seed: UInt64, timed: Bool, record: Bool, answer: inout Picker
     ) throws(BenchError) -> WalkResult {
         let started = timed ? nowNs() : 0
         var session = SurveySession(survey: survey, seed: seed, today: "2024-06-01")
         let initNs = timed ? nowNs() &- started : 0
         var result = try walk(
-            session: &session, survey: survey, plan: plan, timed: timed, record: record, answer: answer)
+            session: &session, survey: survey, plan: plan, timed: timed, record: record, answer: &answer)
         result.sessionInitNs = initNs
         return result
     }
 
     /// A walk of the respondent `session` is at its start (new, or ``SurveySession/restart(seed:)``).
     @inline(__always)
-    static func walk(
-        session: inout SurveySession, survey: Survey, plan: Plan, timed: Bool, record: Bool,
-        answer: (PlanUnit, Int) -> JSONValue?
+    static func walk<Picker: AnswerPicker>(
+        session: inout SurveySession, survey: Survey, plan: Plan, timed: Bool, record: Bool, answer: inout Picker
     ) throws(BenchError) -> WalkResult {
         var result = WalkResult()
-        var done: [Bool] = []
+        var done = DoneSet()
         // The index-keyed API, as the simulator uses it: no unit id is built or hashed on the way.
         var current = session.currentUnit
         while let position = current {
@@ -119,13 +117,12 @@ enum Walker {
             }
             let unit = plan.units[position.rawValue]
             if record { result.visited.append(survey.unitID(at: position) ?? "#\(position.rawValue)") }
-            done.removeAll(keepingCapacity: true)
-            done.append(contentsOf: repeatElement(false, count: unit.ids.count))
+            done.reset(count: unit.ids.count)
             var changed = true
             while changed {
                 changed = false
-                for k in 0..<unit.ids.count where !done[k] {
-                    guard session.isVisible(at: unit.steps[k]), let value = answer(unit, k) else { continue }
+                for k in 0..<unit.ids.count where !done.contains(k) {
+                    guard session.isVisible(at: unit.steps[k]), let value = answer.pick(unit, k) else { continue }
                     do {
                         if timed {
                             let t0 = nowNs()
@@ -137,7 +134,7 @@ enum Walker {
                     } catch {
                         throw BenchError("answer \(value) for \(unit.ids[k]) refused: \(error)")
                     }
-                    done[k] = true
+                    done.insert(k)
                     changed = true
                     result.answers += 1
                 }
@@ -237,7 +234,7 @@ func runBench(_ arguments: Arguments) throws(BenchError) {
 
     // The deterministic walk: scripted answers when given, else seeded random ones.
     let scripted = answersPath != nil
-    let pick: (PlanUnit, Int) -> JSONValue? = { unit, k in
+    var pick = ClosurePicker { unit, k in
         if scripted { return unit.scripted[k] }
         let pool = unit.pools[k]
         return pool.isEmpty ? nil : pool[(k &* 7919 &+ unit.ids.count) % pool.count]
@@ -247,12 +244,12 @@ func runBench(_ arguments: Arguments) throws(BenchError) {
     for round in 0..<repeats {
         let t0 = nowNs()
         let result = try Walker.walk(
-            survey: survey, plan: plan, seed: 1, timed: false, record: round == 0, answer: pick)
+            survey: survey, plan: plan, seed: 1, timed: false, record: round == 0, answer: &pick)
         walkMs.append(ms(nowNs() - t0))
         if round == 0 { reference = result }
     }
     // Per-call distribution, in a separate walk (clock reads excluded from walk_ms).
-    var timedWalk = try Walker.walk(survey: survey, plan: plan, seed: 1, timed: true, record: false, answer: pick)
+    var timedWalk = try Walker.walk(survey: survey, plan: plan, seed: 1, timed: true, record: false, answer: &pick)
     let completingNextNs = timedWalk.nextNs.last ?? 0
     let answerStats = percentiles(&timedWalk.answerNs)
     let nextStats = percentiles(&timedWalk.nextNs)
@@ -277,8 +274,9 @@ func runBench(_ arguments: Arguments) throws(BenchError) {
     var single = SurveySession(survey: survey, today: "2024-06-01")
     for r in 0..<respondents {
         single.restart(seed: UInt64(r))
+        var picker = RandomPicker(seed: UInt64(r))
         let result = try Walker.walk(
-            session: &single, survey: survey, plan: plan, timed: false, record: false, answer: randomPick(UInt64(r)))
+            session: &single, survey: survey, plan: plan, timed: false, record: false, answer: &picker)
         singleActions += result.answers + result.nexts
     }
     let singleNs = nowNs() - singleStart
@@ -291,9 +289,9 @@ func runBench(_ arguments: Arguments) throws(BenchError) {
         for r in stride(from: worker, to: respondents, by: cores) {
             do {
                 session.restart(seed: UInt64(r))
+                var picker = RandomPicker(seed: UInt64(r))
                 let result = try Walker.walk(
-                    session: &session, survey: survey, plan: plan, timed: false, record: false,
-                    answer: randomPick(UInt64(r)))
+                    session: &session, survey: survey, plan: plan, timed: false, record: false, answer: &picker)
                 actions += result.answers + result.nexts
             } catch {
                 failures[worker] += 1
@@ -357,11 +355,62 @@ func runBench(_ arguments: Arguments) throws(BenchError) {
     print(out.text)
 }
 
+/// What answers a walk gives: the value for step `k` of `unit`, or `nil` to leave it unanswered.
+/// Walks take their picker `inout` and are generic over it, so that a picker's state is a plain
+/// stored value (a closure's captured `var` is a heap box checked for exclusive access on every
+/// call, which the respondent loop measured at about 1,100 instructions a respondent).
+protocol AnswerPicker {
+    mutating func pick(_ unit: PlanUnit, _ k: Int) -> JSONValue?
+}
+
 /// An answer picker for one random respondent: seeded random valid answers.
+struct RandomPicker: AnswerPicker {
+    var rng: SeededGenerator
+
+    init(seed: UInt64) { rng = SeededGenerator(seed: seed) }
+
+    @inline(__always)
+    mutating func pick(_ unit: PlanUnit, _ k: Int) -> JSONValue? {
+        let count = unit.pools[k].count
+        return count == 0 ? nil : unit.pools[k][rng.below(count)]
+    }
+}
+
+/// A picker that asks a closure (the deterministic reference walk).
+struct ClosurePicker: AnswerPicker {
+    let body: (PlanUnit, Int) -> JSONValue?
+
+    mutating func pick(_ unit: PlanUnit, _ k: Int) -> JSONValue? { body(unit, k) }
+}
+
+/// ``RandomPicker`` as a closure, for loops that answer by id (the store benchmarks).
 func randomPick(_ seed: UInt64) -> (PlanUnit, Int) -> JSONValue? {
-    var rng = SeededGenerator(seed: seed)
-    return { unit, k in
-        let pool = unit.pools[k]
-        return pool.isEmpty ? nil : pool[rng.below(pool.count)]
+    var picker = RandomPicker(seed: seed)
+    return { unit, k in picker.pick(unit, k) }
+}
+
+/// The steps of a unit a walk has answered: a bit mask for units of up to 64 steps (every generated
+/// page), a list of flags beyond; reset per unit without allocating.
+struct DoneSet {
+    private var mask: UInt64 = 0
+    private var flags: [Bool] = []
+    private var isLarge = false
+
+    @inline(__always)
+    mutating func reset(count: Int) {
+        mask = 0
+        isLarge = count > 64
+        if isLarge {
+            flags.removeAll(keepingCapacity: true)
+            flags.append(contentsOf: repeatElement(false, count: count))
+        }
+    }
+
+    @inline(__always)
+    func contains(_ k: Int) -> Bool { isLarge ? flags[k] : mask & (1 << UInt64(k)) != 0 }
+
+    @inline(__always)
+    mutating func insert(_ k: Int) {
+        if isLarge { flags[k] = true } else { mask |= 1 << UInt64(k) }
     }
 }
