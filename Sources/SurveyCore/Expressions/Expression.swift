@@ -6,7 +6,7 @@ public struct Expression: Sendable {
     /// Everything compiled, behind one reference: copying an expression (out of an array of them, as
     /// the session reads a step's condition) retains one object, and evaluating it reads the tree
     /// from that object's constant fields without copying it.
-    private let code: ExpressionCode
+    fileprivate let code: ExpressionCode
 
     /// The tree evaluation walks.
     var root: ExpressionNode { code.root }
@@ -77,6 +77,10 @@ public struct Expression: Sendable {
         code = compiled
     }
 
+    fileprivate init(code: ExpressionCode) {
+        self.code = code
+    }
+
     /// The expression of a host variable: the value the host gave it, else its default. It depends on
     /// the session, not on answers, like the date (so the analysis treats it as unknown).
     init(hostVariable name: String, default value: JSONValue) {
@@ -102,6 +106,38 @@ public struct Expression: Sendable {
     public func isTrue(_ values: [JSONValue], context: FunctionContext) -> Bool {
         let code = code
         return values.withUnsafeBufferPointer { Evaluator(values: $0, context: context).isTrue(code.root) }
+    }
+}
+
+/// A counted reference to an ``Expression``'s code that its owner releases by hand
+/// (``release()``), for tables of conditions. Evaluating through it neither retains nor releases
+/// the code, where reading an ``Expression`` out of an array does both: sessions on several threads
+/// evaluating one survey's conditions would otherwise update the same reference counts, an atomic
+/// operation on a cache line the cores take from each other.
+struct ExpressionHandle: @unchecked Sendable {
+    private let code: Unmanaged<ExpressionCode>
+
+    /// A handle that keeps `expression`'s code alive until ``release()``.
+    init(retaining expression: Expression) {
+        code = .passRetained(expression.code)
+    }
+
+    /// Gives up this handle's hold on the code; the handle must not be used afterwards.
+    func release() {
+        code.release()
+    }
+
+    /// The expression (a counted reference again, for code that keeps it).
+    var expression: Expression {
+        Expression(code: code.takeUnretainedValue())
+    }
+
+    /// ``Expression/isTrue(_:context:)`` of the expression.
+    @inline(__always)
+    func isTrue(_ values: [JSONValue], context: FunctionContext) -> Bool {
+        code._withUnsafeGuaranteedRef { code in
+            values.withUnsafeBufferPointer { Evaluator(values: $0, context: context).isTrue(code.root) }
+        }
     }
 }
 

@@ -518,10 +518,13 @@ final class StepTable: RandomAccessCollection, Sendable {
     let ids: [String]
     /// Each step's unit.
     @usableFromInline let units: [Int32]
-    let questions: [ConfiguredQuestion]
+    /// Each step's configured question (``QuestionColumn``).
+    let questions: QuestionColumn
     let unitOffsets: [Int32]
     let childOffsets: [Int32]
-    let visibleIfs: [Expression?]
+    /// Each step's `visibleIf`, held by handles this table releases when it goes: evaluating one
+    /// then neither retains nor releases it (see ``ExpressionHandle``). ``visibleIf(of:)`` reads one.
+    private let visibleIfHandles: [ExpressionHandle?]
     /// What the session reads of every step without the step itself (see ``StepFlags``).
     let flags: [StepFlags]
     /// The branches of the steps that have any (``StepFlags/hasBranches``), by step index.
@@ -532,13 +535,37 @@ final class StepTable: RandomAccessCollection, Sendable {
     init(_ columns: StepColumns) {
         ids = columns.ids
         units = columns.units
-        questions = columns.questions
+        questions = QuestionColumn(boxes: columns.questions.map { .passRetained($0.box) })
         unitOffsets = columns.unitOffsets
         childOffsets = columns.childOffsets
-        visibleIfs = columns.visibleIfs
+        visibleIfHandles = columns.visibleIfs.map { $0.map(ExpressionHandle.init(retaining:)) }
         flags = columns.flags
         branches = columns.branches
         extras = columns.extras
+    }
+
+    deinit {
+        for handle in visibleIfHandles { handle?.release() }
+        for box in questions.boxes { box.release() }
+    }
+
+    /// ``ConfiguredQuestion/normalize(_:in:)`` of step `index`'s question, without retaining and
+    /// releasing the question (see ``QuestionColumn``).
+    @inline(__always)
+    func normalize(_ value: JSONValue, at index: Int, in context: PresentationContext) throws(AnswerError)
+        -> JSONValue
+    {
+        let result: Result<JSONValue, AnswerError> = questions.boxes[index]._withUnsafeGuaranteedRef { box in
+            do throws(AnswerError) { return .success(try box.normalize(value, in: context)) } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Step `index`'s `visibleIf`, if it has one.
+    func visibleIf(of index: Int) -> Expression? {
+        visibleIfHandles[index]?.expression
     }
 
     @usableFromInline var startIndex: Int { 0 }
@@ -550,7 +577,7 @@ final class StepTable: RandomAccessCollection, Sendable {
         let flags = flags[index]
         return CompiledStep(
             id: ids[index], unit: Int(units[index]), question: questions[index], unitOffset: unitOffsets[index],
-            childOffset: childOffsets[index], visibleIf: visibleIfs[index],
+            childOffset: childOffsets[index], visibleIf: visibleIf(of: index),
             branches: flags.contains(.hasBranches) ? branches[index] ?? [] : [],
             isRequired: flags.contains(.isRequired), isEnabled: flags.contains(.isEnabled),
             collectsAnswer: flags.contains(.collectsAnswer), countsForProgress: flags.contains(.countsForProgress),
@@ -567,7 +594,7 @@ final class StepTable: RandomAccessCollection, Sendable {
     /// `values`.
     @inline(__always)
     func isShown(_ index: Int, values: [JSONValue], context: FunctionContext) -> Bool {
-        flags[index].contains(.isEnabled) && (visibleIfs[index]?.isTrue(values, context: context) ?? true)
+        flags[index].contains(.isEnabled) && (visibleIfHandles[index]?.isTrue(values, context: context) ?? true)
     }
 
     /// Whether step `index` is shown but never editable.
@@ -580,6 +607,20 @@ final class StepTable: RandomAccessCollection, Sendable {
     @inline(__always)
     func branches(of index: Int) -> [CompiledBranch] {
         flags[index].contains(.hasBranches) ? branches[index] ?? [] : []
+    }
+}
+
+/// The steps' configured questions, held by references the ``StepTable`` releases when it goes.
+/// Reading one (``subscript(_:)``) retains it like any copy; the session's answer path normalizes
+/// through ``StepTable/normalize(_:at:in:)`` instead, which does not: sessions on several threads
+/// answering the same survey would otherwise update the same reference counts (most steps of a
+/// survey share a handful of configured questions), an atomic operation on a cache line the cores
+/// take from each other.
+struct QuestionColumn: Sendable {
+    fileprivate let boxes: [Unmanaged<AnyQuestionBox>]
+
+    subscript(index: Int) -> ConfiguredQuestion {
+        ConfiguredQuestion(box: boxes[index].takeUnretainedValue())
     }
 }
 

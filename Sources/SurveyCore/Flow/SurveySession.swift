@@ -415,7 +415,7 @@ public struct SurveySession {
                     normalized = try step.question.normalize(value, in: questionContext(for: step))
                     try checkChoiceVisibility(normalized, step: step)
                 } else {
-                    normalized = try steps.questions[index].normalize(value, in: context)
+                    normalized = try steps.normalize(value, at: index, in: context)
                 }
             } catch {
                 throw refuse(error, key: stepID)
