@@ -50,6 +50,26 @@ struct Plan {
         }
     }
 
+    /// This plan with answer pools of its own: the same answers in new storage. Each worker thread of
+    /// the multi-core run walks its own copy, as each real respondent's answers are its own (parsed
+    /// from its own input); shared, the stored answers' reference counts would be updated by both
+    /// cores at once, a contention the engine itself does not have.
+    func withOwnPools() -> Plan {
+        var copy = self
+        var copies: [UnsafeRawPointer: [JSONValue]] = [:]
+        func own(_ pool: [JSONValue]) -> [JSONValue] {
+            guard let key = pool.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) }) else {
+                return []
+            }
+            if let owned = copies[key] { return owned }
+            let owned = pool.map(\.deepCopy)
+            copies[key] = owned
+            return owned
+        }
+        for index in copy.units.indices { copy.units[index].pools = copy.units[index].pools.map(own) }
+        return copy
+    }
+
     /// Every valid answer for the generator's kinds (a sample for text).
     static func pool(_ step: StepDefinition) -> [JSONValue] {
         let choices =
@@ -283,7 +303,9 @@ func runBench(_ arguments: Arguments) throws(BenchError) {
     let perWorker = WorkerSlots(count: cores)
     let failures = WorkerSlots(count: cores)
     let parallelStart = nowNs()
+    let workerPlans = (0..<cores).map { _ in plan.withOwnPools() }
     DispatchQueue.concurrentPerform(iterations: cores) { worker in
+        let plan = workerPlans[worker]
         var actions = 0
         var session = SurveySession(survey: survey, today: "2024-06-01")
         for r in stride(from: worker, to: respondents, by: cores) {
@@ -412,5 +434,17 @@ struct DoneSet {
     @inline(__always)
     mutating func insert(_ k: Int) {
         if isLarge { flags[k] = true } else { mask |= 1 << UInt64(k) }
+    }
+}
+
+extension JSONValue {
+    /// The same value in new storage (no list, object or long text shared with `self`).
+    var deepCopy: JSONValue {
+        switch self {
+        case .array(let elements): return .array(elements.map(\.deepCopy))
+        case .object(let members): return .object(members.mapValues(\.deepCopy))
+        case .string(let text): return .string(String(decoding: Array(text.utf8), as: UTF8.self))
+        default: return self
+        }
     }
 }
