@@ -40,6 +40,10 @@ import Testing
         "{q1} notempty", "{q1} NOTEMPTY ", "{q1} empty 'a'", "{q1} notempty and {age} > 1", "{other} notempty",
         "{q1} = 'a'  ", "\t{q1}\n=\r'a'", "{q1} containsx 'a'", "{q1} contains2 'a'",
         "{q{1} = 'a'", "{items[0]} = 'a'", "",
+        // Keywords are matched on bytes, whole numbers read without making a text.
+        "{q1} NOTEQUALS 'a'", "{q1} Equal 'a'", "{q1} UNDEFINED 'a'", "{q1} negate 'a'", "{q1} notcontainsx 'a'",
+        "{q1} notcontain 'a'", "{q1} anyofanyofanyof 'a'", "{age} > 007", "{age} = 0", "{age} > 123456789012345",
+        "{age} > 1234567890123456789", "{age} > 99999999999999999999", "{age} > 10.0", "{age} > 3.14159",
     ]
 
     @Test(arguments: handWritten)

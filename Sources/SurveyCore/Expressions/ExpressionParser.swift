@@ -35,6 +35,43 @@ struct ExpressionParser {
             default: return nil
             }
         }
+
+        /// ``init(_:)`` on ASCII bytes, without making a string: the word, lower-cased, is packed
+        /// into two integers and looked up among the keywords packed the same way.
+        init?(ascii word: UnsafeBufferPointer<UInt8>) {
+            guard let key = Self.pack(word) else { return nil }
+            for (low, high, keyword) in Self.packedWords where low == key.low && high == key.high {
+                self = keyword
+                return
+            }
+            return nil
+        }
+
+        /// Every spelling ``init(_:)`` accepts, packed by ``pack(_:)``.
+        private static let packedWords: [(UInt64, UInt64, Keyword)] = [
+            "and", "or", "not", "negate", "greater", "less", "greaterorequal", "lessorequal", "empty", "notempty",
+            "contains", "notcontains", "anyof", "allof", "noneof", "equals", "equal", "notequals", "notequal",
+            "true", "false", "null", "undefined",
+        ].compactMap { word in
+            var bytes = Array(word.utf8)
+            return bytes.withUnsafeMutableBufferPointer { buffer in
+                guard let key = pack(UnsafeBufferPointer(buffer)), let keyword = Keyword(word) else { return nil }
+                return (key.low, key.high, keyword)
+            }
+        }
+
+        /// Up to 16 ASCII bytes, lower-cased, as two integers (`nil` for longer words or other bytes).
+        private static func pack(_ word: UnsafeBufferPointer<UInt8>) -> (low: UInt64, high: UInt64)? {
+            guard word.count <= 16 else { return nil }
+            var low: UInt64 = 0
+            var high: UInt64 = 0
+            for (offset, byte) in word.enumerated() {
+                guard byte < 0x80 else { return nil }
+                let lower = UInt64(byte >= 65 && byte <= 90 ? byte | 0x20 : byte)
+                if offset < 8 { low |= lower << (8 * offset) } else { high |= lower << (8 * (offset - 8)) }
+            }
+            return (low, high)
+        }
     }
 
     enum Token: Equatable {
@@ -142,7 +179,9 @@ struct ExpressionParser {
                 guard bytes[index] < 0x80 else { return nil }
                 index += 1
             }
-            guard let keyword = Keyword(text(from: wordStart, to: index)) else { return nil }
+            guard let keyword = Keyword(ascii: UnsafeBufferPointer(rebasing: bytes[wordStart..<index])) else {
+                return nil
+            }
             if keyword == .empty || keyword == .notEmpty {
                 (op, emptiness) = (.equal, keyword == .empty)
             } else {
@@ -176,10 +215,22 @@ struct ExpressionParser {
             }
             guard Self.isDigit(quote) else { return nil }
             let numberStart = index
-            while index < count, Self.isDigit(bytes[index]) || bytes[index] == UInt8(ascii: ".") { index += 1 }
-            guard index == count || !(bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")),
-                let value = Double(text(from: numberStart, to: index))
-            else { return nil }
+            var whole = 0
+            var isWhole = true
+            while index < count, Self.isDigit(bytes[index]) || bytes[index] == UInt8(ascii: ".") {
+                if bytes[index] == UInt8(ascii: ".") {
+                    isWhole = false
+                } else {
+                    whole = whole &* 10 &+ Int(bytes[index] - 48)
+                }
+                index += 1
+            }
+            guard index == count || !(bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")) else {
+                return nil
+            }
+            // A whole number of up to 15 digits is exact as a Double: no text to make and parse.
+            if isWhole, index - numberStart <= 15 { return .number(Double(whole)) }
+            guard let value = Double(text(from: numberStart, to: index)) else { return nil }
             return .number(value)
         }
         var literal = JSONValue.null

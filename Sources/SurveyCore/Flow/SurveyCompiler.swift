@@ -291,7 +291,6 @@ struct SurveyCompiler {
         // 2. Ids: steps, pages and calculated values share one namespace.
         var repeatedIDs: [(position: Int, first: Int)] = []
         let stepIndexByID = IDTable(positionsOf: flatSteps.map(\.definition.id), repeated: &repeatedIDs)
-        var pageIndexByID: [String: Int] = [:]
         var calculatedIndexByName: [String: Int] = [:]
         func duplicate(_ id: String, at path: @autoclosure () -> JSONPath, member: String, previous: JSONPath) {
             errors.append(
@@ -305,16 +304,19 @@ struct SurveyCompiler {
                 previous: flatSteps[previous].path)
         }
         var unitIndexByID = IDTable(minimumCapacity: flatUnits.count)
+        // The page with id `id` (the unit table has every page's id: no dictionary of them is made).
+        func pageIndex(_ id: String) -> Int? {
+            guard let index = unitIndexByID[id], flatUnits[index].definition.isPage else { return nil }
+            return index
+        }
         for index in flatUnits.indices {
             let id = flatUnits[index].definition.id
             if flatUnits[index].definition.isPage {
                 if let previous = stepIndexByID[id] {
                     duplicate(id, at: flatUnits[index].path, member: "id", previous: flatSteps[previous].path)
-                } else if let previous = pageIndexByID[id] {
+                } else if let previous = unitIndexByID.insert(id, index) {
+                    // Only a page can be there: another unit's id is a step's, found just above.
                     duplicate(id, at: flatUnits[index].path, member: "id", previous: flatUnits[previous].path)
-                } else {
-                    pageIndexByID[id] = index
-                    unitIndexByID.insert(id, index)
                 }
             } else if stepIndexByID[id] == flatUnits[index].steps.lowerBound {
                 unitIndexByID.insert(id, index)
@@ -325,7 +327,7 @@ struct SurveyCompiler {
             let id = panel.definition.id
             if let previous = stepIndexByID[id] {
                 duplicate(id, at: panel.path, member: "id", previous: flatSteps[previous].path)
-            } else if let previous = pageIndexByID[id] {
+            } else if let previous = pageIndex(id) {
                 duplicate(id, at: panel.path, member: "id", previous: flatUnits[previous].path)
             } else if let previous = panelIndexByID[id] {
                 duplicate(id, at: panel.path, member: "id", previous: flatPanels[previous].path)
@@ -341,7 +343,7 @@ struct SurveyCompiler {
                     name, at: calculatedPath.appending(index), member: "name", previous: flatPanels[previous].path)
             } else if let previous = stepIndexByID[name] {
                 duplicate(name, at: calculatedPath.appending(index), member: "name", previous: flatSteps[previous].path)
-            } else if let previous = pageIndexByID[name] {
+            } else if let previous = pageIndex(name) {
                 duplicate(name, at: calculatedPath.appending(index), member: "name", previous: flatUnits[previous].path)
             } else if let previous = calculatedIndexByName[name] {
                 duplicate(
@@ -360,7 +362,7 @@ struct SurveyCompiler {
                 duplicate(name, at: path, member: "name", previous: flatPanels[previous].path)
             } else if let previous = stepIndexByID[name] {
                 duplicate(name, at: path, member: "name", previous: flatSteps[previous].path)
-            } else if let previous = pageIndexByID[name] {
+            } else if let previous = pageIndex(name) {
                 duplicate(name, at: path, member: "name", previous: flatUnits[previous].path)
             } else if calculatedIndexByName[name] != nil {
                 duplicate(name, at: path, member: "name", previous: path)
