@@ -109,22 +109,17 @@ public struct Expression: Sendable {
     }
 }
 
-/// A counted reference to an ``Expression``'s code that its owner releases by hand
-/// (``release()``), for tables of conditions. Evaluating through it neither retains nor releases
-/// the code, where reading an ``Expression`` out of an array does both: sessions on several threads
+/// A reference to an ``Expression``'s code that does not keep the code alive, for a table that also
+/// holds the expression itself (which does). Evaluating through it neither retains nor releases the
+/// code, where reading an ``Expression`` out of an array does both: sessions on several threads
 /// evaluating one survey's conditions would otherwise update the same reference counts, an atomic
 /// operation on a cache line the cores take from each other.
 struct ExpressionHandle: @unchecked Sendable {
     private let code: Unmanaged<ExpressionCode>
 
-    /// A handle that keeps `expression`'s code alive until ``release()``.
-    init(retaining expression: Expression) {
-        code = .passRetained(expression.code)
-    }
-
-    /// Gives up this handle's hold on the code; the handle must not be used afterwards.
-    func release() {
-        code.release()
+    /// A handle on `expression`'s code, valid while `expression` (or a copy of it) is alive.
+    init(_ expression: Expression) {
+        code = .passUnretained(expression.code)
     }
 
     /// The expression (a counted reference again, for code that keeps it).
@@ -137,6 +132,39 @@ struct ExpressionHandle: @unchecked Sendable {
     func isTrue(_ values: [JSONValue], context: FunctionContext) -> Bool {
         code._withUnsafeGuaranteedRef { code in
             values.withUnsafeBufferPointer { Evaluator(values: $0, context: context).isTrue(code.root) }
+        }
+    }
+
+    /// Calls `body` with each slot the expression reads.
+    func forEachSlot(_ body: (Int) -> Void) {
+        code._withUnsafeGuaranteedRef { $0.forEachSlot(body) }
+    }
+}
+
+extension Expression {
+    /// The parts of a simple comparison, `{name} op constant` (the operator, the name's slot, the
+    /// constant); `nil` for any other expression. ``init(comparison:slot:literal:source:)`` makes the
+    /// expression again from them.
+    var comparisonParts: (op: BinaryOperator, slot: Int32, literal: JSONValue)? {
+        guard code.isSimpleComparison, case .compareSlot(let op, let slot, let literal) = code.root else { return nil }
+        return (op, slot, literal)
+    }
+
+    /// The simple comparison `source`, from the parts ``comparisonParts`` gave.
+    init(comparison op: BinaryOperator, slot: Int32, literal: JSONValue, source: String) {
+        self.init(code: ExpressionCode(simpleComparison: .compareSlot(op, slot, literal), source: source, slot: slot))
+    }
+}
+
+extension Evaluator {
+    /// A simple comparison of value `slot` of `values` (empty past the end) with `literal`: what
+    /// ``isTrue(_:)`` does for ``ExpressionNode/compareSlot(_:_:_:)``.
+    @inline(__always)
+    static func compare(_ op: BinaryOperator, slot: Int32, of values: [JSONValue], with literal: JSONValue) -> Bool {
+        values.withUnsafeBufferPointer { values in
+            let slot = Int(slot)
+            guard slot < values.count else { return compare(op, .null, literal) }
+            return compare(op, values[slot], literal)
         }
     }
 }
@@ -159,6 +187,9 @@ private class ExpressionCode: @unchecked Sendable {
     final let callsImpureFunction: Bool
     /// The slot of the one name a simple comparison reads.
     private final let simpleSlot: Int32
+
+    /// Whether this is a simple comparison's code (``init(simpleComparison:source:slot:)``).
+    final var isSimpleComparison: Bool { simpleSlot >= 0 }
 
     /// A simple comparison, `{name} op constant`, reading `slot`.
     init(simpleComparison root: ExpressionNode, source: String, slot: Int32) {

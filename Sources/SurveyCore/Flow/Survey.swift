@@ -522,9 +522,15 @@ final class StepTable: RandomAccessCollection, Sendable {
     let questions: QuestionColumn
     let unitOffsets: [Int32]
     let childOffsets: [Int32]
-    /// Each step's `visibleIf`, held by handles this table releases when it goes: evaluating one
-    /// then neither retains nor releases it (see ``ExpressionHandle``). ``visibleIf(of:)`` reads one.
-    private let visibleIfHandles: [ExpressionHandle?]
+    /// Each step's `visibleIf` as the session evaluates it (``StepCondition``); ``visibleIf(of:)``
+    /// gives it as an expression.
+    private let conditions: [StepCondition]
+    /// The conditions that are not simple comparisons, as handles (``StepCondition/Kind/expression``).
+    private let expressionHandles: [ExpressionHandle]
+    /// Those conditions' expressions, which the handles do not keep alive.
+    private let conditionOwners: [Expression]
+    /// The survey's steps as written, where a comparison's text is (its step's own `visibleIf`).
+    private let definitionSteps: [StepDefinition]
     /// What the session reads of every step without the step itself (see ``StepFlags``).
     let flags: [StepFlags]
     /// The branches of the steps that have any (``StepFlags/hasBranches``), by step index.
@@ -532,20 +538,22 @@ final class StepTable: RandomAccessCollection, Sendable {
     /// The extras of the steps that have any (``StepFlags/hasExtras``), by step index.
     let extras: [Int: StepExtras]
 
-    init(_ columns: StepColumns) {
+    init(_ columns: StepColumns, definition: SurveyDefinition) {
         ids = columns.ids
         units = columns.units
         questions = QuestionColumn(boxes: columns.questions.map { .passRetained($0.box) })
         unitOffsets = columns.unitOffsets
         childOffsets = columns.childOffsets
-        visibleIfHandles = columns.visibleIfs.map { $0.map(ExpressionHandle.init(retaining:)) }
+        conditions = columns.conditions
+        expressionHandles = columns.conditionOwners.map(ExpressionHandle.init)
+        conditionOwners = columns.conditionOwners
+        definitionSteps = definition.steps
         flags = columns.flags
         branches = columns.branches
         extras = columns.extras
     }
 
     deinit {
-        for handle in visibleIfHandles { handle?.release() }
         for box in questions.boxes { box.release() }
     }
 
@@ -565,7 +573,17 @@ final class StepTable: RandomAccessCollection, Sendable {
 
     /// Step `index`'s `visibleIf`, if it has one.
     func visibleIf(of index: Int) -> Expression? {
-        visibleIfHandles[index]?.expression
+        let condition = conditions[index]
+        switch condition.kind {
+        case .always: return nil
+        case .comparison:
+            let unit = definitionSteps[Int(unitOffsets[index])]
+            let step = childOffsets[index] < 0 ? unit : unit.steps[Int(childOffsets[index])]
+            return Expression(
+                comparison: condition.op, slot: condition.slot, literal: condition.literal,
+                source: step.visibleIf ?? "")
+        case .expression: return conditionOwners[Int(condition.slot)]
+        }
     }
 
     @usableFromInline var startIndex: Int { 0 }
@@ -594,7 +612,19 @@ final class StepTable: RandomAccessCollection, Sendable {
     /// `values`.
     @inline(__always)
     func isShown(_ index: Int, values: [JSONValue], context: FunctionContext) -> Bool {
-        flags[index].contains(.isEnabled) && (visibleIfHandles[index]?.isTrue(values, context: context) ?? true)
+        guard flags[index].contains(.isEnabled) else { return false }
+        // Read in place: a copy of the cell would copy its constant.
+        return conditions.withUnsafeBufferPointer { cells in
+            let cell = cells.baseAddress.unsafelyUnwrapped + index
+            switch cell.pointee.kind {
+            case .always: return true
+            case .comparison:
+                return Evaluator.compare(
+                    cell.pointee.op, slot: cell.pointee.slot, of: values, with: cell.pointee.literal)
+            case .expression:
+                return expressionHandles[Int(cell.pointee.slot)].isTrue(values, context: context)
+            }
+        }
     }
 
     /// Whether step `index` is shown but never editable.
@@ -633,7 +663,9 @@ struct StepColumns {
     fileprivate(set) var questions: [ConfiguredQuestion] = []
     fileprivate(set) var unitOffsets: [Int32] = []
     fileprivate(set) var childOffsets: [Int32] = []
-    fileprivate(set) var visibleIfs: [Expression?] = []
+    fileprivate(set) var conditions: [StepCondition] = []
+    /// The conditions that are not simple comparisons, in step order.
+    fileprivate(set) var conditionOwners: [Expression] = []
     fileprivate(set) var flags: [StepFlags] = []
     fileprivate(set) var branches: [Int: [CompiledBranch]] = [:]
     fileprivate(set) var extras: [Int: StepExtras] = [:]
@@ -645,18 +677,33 @@ struct StepColumns {
         questions.reserveCapacity(count)
         unitOffsets.reserveCapacity(count)
         childOffsets.reserveCapacity(count)
-        visibleIfs.reserveCapacity(count)
+        conditions.reserveCapacity(count)
         flags.reserveCapacity(count)
     }
 
-    /// Adds `step` as step ``count`` (but not its id: see ``setIDs(_:)``).
-    mutating func append(_ step: CompiledStep) {
+    /// Adds `step` as step ``count`` (but not its id: see ``setIDs(_:)``). `visibleIfIsOwn`: its
+    /// condition is its own `visibleIf` as written (no panel's folded into it), so that a simple
+    /// comparison can be kept as parts and made again from that text.
+    mutating func append(_ step: CompiledStep, visibleIfIsOwn: Bool) {
         let index = units.count
         units.append(Int32(truncatingIfNeeded: step.unit))
         questions.append(step.question)
         unitOffsets.append(step.unitOffset)
         childOffsets.append(step.childOffset)
-        visibleIfs.append(step.visibleIf)
+        if let visibleIf = step.visibleIf {
+            if visibleIfIsOwn, let parts = visibleIf.comparisonParts {
+                conditions.append(
+                    StepCondition(literal: parts.literal, op: parts.op, kind: .comparison, slot: parts.slot))
+            } else {
+                conditions.append(
+                    StepCondition(
+                        literal: .null, op: .equal, kind: .expression,
+                        slot: Int32(truncatingIfNeeded: conditionOwners.count)))
+                conditionOwners.append(visibleIf)
+            }
+        } else {
+            conditions.append(.always)
+        }
         flags.append(StepFlags(of: step))
         if !step.branches.isEmpty { branches[index] = step.branches }
         if let extras = step.extras { self.extras[index] = extras }
@@ -674,8 +721,23 @@ struct StepColumns {
         other.unitOffsets = []
         childOffsets.append(contentsOf: other.childOffsets)
         other.childOffsets = []
-        visibleIfs.append(contentsOf: other.visibleIfs)
-        other.visibleIfs = []
+        // The other chunk's expression conditions are numbered after these.
+        let ownersBase = Int32(truncatingIfNeeded: conditionOwners.count)
+        if ownersBase == 0 {
+            conditions.append(contentsOf: other.conditions)
+        } else {
+            for condition in other.conditions {
+                guard condition.kind == .expression else {
+                    conditions.append(condition)
+                    continue
+                }
+                conditions.append(
+                    StepCondition(literal: .null, op: .equal, kind: .expression, slot: ownersBase + condition.slot))
+            }
+        }
+        other.conditions = []
+        conditionOwners.append(contentsOf: other.conditionOwners)
+        other.conditionOwners = []
         flags.append(contentsOf: other.flags)
         other.flags = []
         for (index, list) in other.branches { branches[base + index] = list }
@@ -691,6 +753,30 @@ struct StepColumns {
         self.ids = ids
         return true
     }
+}
+
+/// A step's `visibleIf` as the session evaluates it, 24 bytes in the step table. A simple comparison
+/// (`{q1} = 'yes'`, most conditions of a large survey) is held here whole: evaluating it reaches no
+/// other object and retains nothing, and no object is kept for it (``StepTable/visibleIf(of:)``
+/// makes its expression again from these parts and the step's text). Any other condition is a
+/// handle on its compiled expression (``StepTable``'s `expressionHandles`).
+struct StepCondition: Sendable {
+    enum Kind: UInt8, Sendable {
+        /// No `visibleIf`.
+        case always
+        /// Value ``slot`` compared by ``op`` with ``literal``.
+        case comparison
+        /// Another expression: ``slot`` is its position among the table's expression handles.
+        case expression
+    }
+
+    // In this order, so that the 17-byte constant and the rest fit in 24 bytes.
+    let literal: JSONValue
+    let op: BinaryOperator
+    let kind: Kind
+    let slot: Int32
+
+    static let always = StepCondition(literal: .null, op: .equal, kind: .always, slot: 0)
 }
 
 struct CompiledBranch: Sendable {

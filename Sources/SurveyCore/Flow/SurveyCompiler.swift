@@ -513,7 +513,7 @@ struct SurveyCompiler {
                 steps.reserveCapacity(range.count)
                 for index in range {
                     if let step = compiler.compileStep(at: index, in: context, expressionCount: &expressions) {
-                        steps.append(step)
+                        steps.append(step, visibleIfIsOwn: context.flatSteps[index].panels?.visibleIf.isEmpty ?? true)
                     }
                 }
                 results.store(chunk, steps: steps, compiler: compiler, expressions: expressions)
@@ -680,9 +680,17 @@ struct SurveyCompiler {
         let stepExtras = compiledSteps.extras.keys.sorted()
         func narrow(_ index: Int) -> Int32 { Int32(truncatingIfNeeded: index) }
         func forEachWatcher(_ add: (Int, Watcher) -> Void) {
-            compiledSteps.visibleIfs.withUnsafeBufferPointer { conditions in
+            compiledSteps.conditions.withUnsafeBufferPointer { conditions in
                 for index in conditions.indices {
-                    conditions[index]?.forEachSlot { add($0, .stepVisibility(narrow(index))) }
+                    let condition = conditions[index]
+                    switch condition.kind {
+                    case .always: break
+                    case .comparison: add(Int(condition.slot), .stepVisibility(narrow(index)))
+                    case .expression:
+                        compiledSteps.conditionOwners[Int(condition.slot)].forEachSlot {
+                            add($0, .stepVisibility(narrow(index)))
+                        }
+                    }
                 }
             }
             for (index, unit) in compiledUnits.enumerated() {
@@ -715,7 +723,8 @@ struct SurveyCompiler {
         let order = try calculatedOrder(compiledCalculated, stepCount: stepCount)
 
         return Survey(
-            definition: definition, functions: functions, units: compiledUnits, steps: StepTable(compiledSteps),
+            definition: definition, functions: functions, units: compiledUnits,
+            steps: StepTable(compiledSteps, definition: definition),
             calculated: compiledCalculated, stepIndexByID: stepIndexByID, unitIndexByID: unitIndexByID,
             calculatedIndexByName: calculatedIndexByName, watchers: watchers, calculatedOrder: order,
             expressionCount: expressionCount, usesDateFunctions: usesDateFunctions, otherChoices: otherChoices,
