@@ -188,6 +188,32 @@ enum Walker {
     }
 }
 
+/// `SurveyBench load FILE`: only the load (read, parse, decode, compile), repeated; the median,
+/// the fastest, and the peak memory. For profiling the load alone (`perf record`, callgrind).
+func runLoad(_ arguments: Arguments) throws(BenchError) {
+    guard let file = arguments.positional.first else { throw BenchError("load needs a survey file") }
+    let repeats = max(1, try arguments.int("repeat", default: 5))
+    let loader = SurveyLoader(registry: .builtins())
+    var loadMs: [Double] = []
+    var steps = 0
+    for _ in 0..<repeats {
+        let t0 = nowNs()
+        let bytes = try readBytes(file)
+        let survey: Survey
+        do { survey = try loader.load(bytes: bytes, source: file) } catch { throw BenchError("\(error)") }
+        loadMs.append(ms(nowNs() - t0))
+        steps = survey.stepCount
+    }
+    var out = OrderedJSON()
+    out.set("file", file)
+    out.set("questions", steps)
+    out.set("repeats", repeats)
+    out.set("load_ms", rounded(median(loadMs)))
+    out.set("load_ms_min", rounded(loadMs.min() ?? 0))
+    out.set("peak_rss_mb", rounded(peakRSSMB(), 1))
+    print(out.text)
+}
+
 func runBench(_ arguments: Arguments) throws(BenchError) {
     guard let file = arguments.positional.first else { throw BenchError("bench needs a survey file") }
     let repeats = max(1, try arguments.int("repeat", default: 5))

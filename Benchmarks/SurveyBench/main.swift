@@ -10,6 +10,7 @@ let usage = """
                            [--chain-depth D] [--jumps J] [--calculated C] [--no-surveyjs] --out DIR
       SurveyBench bench FILE [--answers FILE] [--respondents R] [--repeat K] [--dump-result FILE]
       SurveyBench bench --scale [--max-n 1000000] [--seed S] [--repeat 3] [--work DIR]
+      SurveyBench load FILE [--repeat K]
       SurveyBench store [--store PATH|URL] [--respondents 1,8,64] [--seconds 3] [--responses 1000000]
                         [--questions 20] [--skip overhead,throughput,bulk,export] [--synchronous full|normal] [--work DIR]
       SurveyBench repeat [--instances 100,1000] [--items 20] [--repeat 3]
@@ -24,6 +25,7 @@ do {
     case "bench" where arguments.flags.contains("scale"): try runScale(arguments)
     case "bench": try runBench(arguments)
     case "scale": try runScale(arguments)
+    case "load": try runLoad(arguments)
     case "store": try runStoreBench(arguments)
     case "repeat": try runRepeatBench(arguments)
     default: throw BenchError(usage)

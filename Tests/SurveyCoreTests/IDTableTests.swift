@@ -69,4 +69,30 @@ import Testing
             ])
         #expect(errors.map { $0.path?.description } == ["$.steps[2].id", "$.steps[4].id"])
     }
+
+    /// A large survey's step-id table is built on another thread while the steps are flattened:
+    /// the same repeated ids, in the same order, at the same places, with pages and single steps.
+    @Test func repeatedStepIDsOfALargeSurveyAreReportedInOrder() {
+        var steps: [String] = []
+        for page in 0..<2_000 {
+            let first = page == 1_500 ? "q3_1" : "q\(page)_0"
+            steps.append(
+                #"{"id": "p\#(page)", "type": "page", "steps": [{"id": "\#(first)", "type": "t-text"}, "#
+                    + #"{"id": "q\#(page)_1", "type": "t-text"}]}"#)
+            steps.append(#"{"id": "\#(page == 1_999 ? "p7" : "s\(page)")", "type": "t-text"}"#)
+        }
+        steps.append(#"{"id": "q10_1", "type": "t-text"}"#)
+        let errors = loadErrors(surveyJSON(steps))
+        #expect(
+            errors.map(\.message) == [
+                // A page whose id a step has is reported at the page (as in a small survey).
+                "duplicate id 'p7': already used at $.steps[3999]",
+                "duplicate id 'q3_1': already used at $.steps[6].steps[1]",
+                "duplicate id 'q10_1': already used at $.steps[20].steps[1]",
+            ])
+        #expect(
+            errors.map { $0.path?.description } == [
+                "$.steps[14].id", "$.steps[3000].steps[0].id", "$.steps[4000].id",
+            ])
+    }
 }
