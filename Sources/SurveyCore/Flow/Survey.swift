@@ -270,7 +270,7 @@ final class CompiledSurvey: Sendable {
         }
         var multipleCountSteps: [Int: [Int]] = [:]
         for index in steps.indices
-        where steps.flags[index].contains(.countsForProgress) && steps.questions[index].countsAsSeveral {
+        where steps.flags[index].contains(.countsForProgress) && steps.questions.countsAsSeveral(at: index) {
             multipleCountSteps[Int(steps.units[index]), default: []].append(index)
         }
         self.defaultSteps = defaultSteps.sorted()
@@ -651,6 +651,12 @@ struct QuestionColumn: Sendable {
 
     subscript(index: Int) -> ConfiguredQuestion {
         ConfiguredQuestion(box: boxes[index].takeUnretainedValue())
+    }
+
+    /// ``ConfiguredQuestion/countsAsSeveral`` of question `index`, read without retaining it (the
+    /// survey reads it for every step when it is assembled).
+    func countsAsSeveral(at index: Int) -> Bool {
+        boxes[index]._withUnsafeGuaranteedRef { $0.countsAsSeveral }
     }
 }
 

@@ -248,9 +248,6 @@ struct SurveyCompiler {
         }
         flatSteps.reserveCapacity(leafCount)
         flatUnits.reserveCapacity(definition.steps.count)
-        // The step-id table is built from the definition on another thread while the steps are
-        // flattened here: both only read the definition, and a large survey's table takes as long.
-        let stepIDTable = StepIDTableBuild(steps: definition.steps, leafCount: leafCount)
         // File positions differ from definition positions only when the decoder left out steps with
         // problems; such a survey never compiles, but its other errors must point at the right place.
         let sourceMap = definition.sourceMap
@@ -292,7 +289,8 @@ struct SurveyCompiler {
         }
 
         // 2. Ids: steps, pages and calculated values share one namespace.
-        let (stepIndexByID, repeatedIDs) = stepIDTable.result()
+        var repeatedIDs: [(position: Int, first: Int)] = []
+        let stepIndexByID = IDTable(positionsOf: flatSteps.map(\.definition.id), repeated: &repeatedIDs)
         var calculatedIndexByName: [String: Int] = [:]
         func duplicate(_ id: String, at path: @autoclosure () -> JSONPath, member: String, previous: JSONPath) {
             errors.append(
@@ -826,43 +824,6 @@ struct SurveyCompiler {
             if let found { result[index] = found }
         }
         return result
-    }
-
-    /// The step-id table of a definition's leaf steps (in the order ``compile()`` flattens them), and
-    /// the repeated ids: built on another thread when the survey is large, at once otherwise.
-    final class StepIDTableBuild: @unchecked Sendable {
-        // Written by the build before `group` is left, read after waiting for it.
-        private var table = IDTable()
-        private var repeated: [(position: Int, first: Int)] = []
-        private let group = DispatchGroup()
-
-        init(steps: [StepDefinition], leafCount: Int) {
-            guard leafCount >= 4_096 else {
-                build(steps, leafCount: leafCount)
-                return
-            }
-            DispatchQueue.global().async(group: group) { self.build(steps, leafCount: leafCount) }
-        }
-
-        private func build(_ steps: [StepDefinition], leafCount: Int) {
-            var ids: [String] = []
-            ids.reserveCapacity(leafCount)
-            for position in steps.indices {
-                if steps[position].isPage {
-                    let children = steps[position].steps
-                    for child in children.indices { ids.append(children[child].id) }
-                } else {
-                    ids.append(steps[position].id)
-                }
-            }
-            table = IDTable(positionsOf: ids, repeated: &repeated)
-        }
-
-        /// The table and the repeated ids (`position` repeats the id first used at `first`).
-        func result() -> (IDTable, [(position: Int, first: Int)]) {
-            group.wait()
-            return (table, repeated)
-        }
     }
 
     /// Per-chunk results of the parallel step compilation.
