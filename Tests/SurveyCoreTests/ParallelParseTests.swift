@@ -138,6 +138,99 @@ import Testing
         #expect(errors.first?.message.contains("unexpected end of input") == true)
     }
 
+    /// The offsets of the separators of the array at `start` itself, by a plain byte-by-byte scan.
+    static func topLevelSeparators(_ bytes: [UInt8], arrayAt start: Int) -> Set<Int> {
+        var separators = Set<Int>()
+        var depth = 0
+        var inString = false
+        var position = start + 1
+        while position < bytes.count {
+            let byte = bytes[position]
+            if inString {
+                if byte == UInt8(ascii: "\\") { position += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                depth += 1
+            } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                if depth == 0 { break }
+                depth -= 1
+            } else if byte == UInt8(ascii: ","), depth == 0 {
+                separators.insert(position)
+            }
+            position += 1
+        }
+        return separators
+    }
+
+    /// Cuts guessed from the layout (each element on a line of its own) are separators of the steps
+    /// array itself here, and the pieces they make give what one parser gives.
+    @Test func cutsGuessedFromTheLayoutAreTheArraysOwnSeparators() throws {
+        let text = Self.largeSurvey()
+        let bytes = Array(text.utf8)
+        let start = try Self.stepsArrayStart(text)
+        let separators = Self.topLevelSeparators(bytes, arrayAt: start)
+        for chunks in [2, 4, 16] {
+            let cuts = try #require(
+                bytes.withUnsafeBufferPointer {
+                    StepChunks.speculativeCuts(bytes: $0, arrayAt: start, chunkCount: chunks)
+                })
+            #expect(cuts.count == chunks - 1)
+            #expect(cuts == cuts.sorted() && Set(cuts).count == cuts.count)
+            #expect(cuts.allSatisfy { separators.contains($0) })
+            let pieces = bytes.withUnsafeBufferPointer { buffer in
+                var parser = Parser(bytes: buffer)
+                parser.index = start
+                return parser.parseSteps(cutAt: cuts).map { ($0.run.steps, $0.count, parser.index) }
+            }
+            let (steps, count, end) = try #require(pieces)
+            #expect(count == 4_000 && steps.count == 4_000)
+            #expect(end == bytes.count - 1)  // past the array's `]`, before the survey's `}`
+        }
+        try Self.expectSame(text)
+    }
+
+    /// A layout that puts a page's own steps on lines of their own, indented like the pages, makes
+    /// the guessed cuts fall inside pages: the parse refuses them, and the exact cut gives the same.
+    @Test func cutsGuessedInsideElementsAreRefused() throws {
+        var pages: [String] = []
+        for page in 0..<6_000 {
+            let questions = (0..<3).map { index in
+                #"{"id": "q\#(page)_\#(index)", "type": "t-text", "title": "Q [\#(index)],\n{"}"#
+            }
+            pages.append(
+                #"{"id": "p\#(page)", "type": "page", "steps": ["# + "\n" + questions.joined(separator: ",\n") + "]}")
+        }
+        let text = surveyJSON(pages)
+        let bytes = Array(text.utf8)
+        let start = try Self.stepsArrayStart(text)
+        let separators = Self.topLevelSeparators(bytes, arrayAt: start)
+        // Two lines in three start a page's question: with some piece counts a guess is inside a page,
+        // and then the parse refuses the cuts.
+        var refused = 0
+        for chunks in 2...16 {
+            guard
+                let cuts = bytes.withUnsafeBufferPointer({
+                    StepChunks.speculativeCuts(bytes: $0, arrayAt: start, chunkCount: chunks)
+                })
+            else { continue }
+            let parsed = bytes.withUnsafeBufferPointer { buffer in
+                var parser = Parser(bytes: buffer)
+                parser.index = start
+                return parser.parseSteps(cutAt: cuts)?.count
+            }
+            if cuts.allSatisfy({ separators.contains($0) }) {
+                #expect(parsed == 6_000)
+            } else {
+                #expect(parsed == nil)
+                refused += 1
+            }
+        }
+        #expect(refused > 0)
+        try Self.expectSame(text)
+        #expect(try loadSurvey(text).stepCount == 18_000)
+    }
+
     /// The scan that steps over strings eight bytes at a time finds the quote a byte-by-byte scan
     /// finds: quotes and backslashes at every offset in a word, escaped quotes, escapes running into
     /// the limit, strings that do not close, and multi-byte text (whose bytes are all 0x80 or more).

@@ -385,6 +385,89 @@ struct StepChunks {
         var runs: [StepRun?]
         init(count: Int) { runs = Array(repeating: nil, count: count) }
     }
+
+    final class SpeculativeResults: @unchecked Sendable {
+        // Each piece writes only its own index, before concurrentPerform returns.
+        var pieces: [(run: StepRun, count: Int, end: Int)?]
+        init(count: Int) { pieces = Array(repeating: nil, count: count) }
+    }
+
+    /// Where to cut the array at `start` (its `[`) into about `chunkCount` pieces, read from its
+    /// layout instead of its whole structure: the offsets of separators (`,`) that end a line when
+    /// the next line starts, after the indentation of the array's second element, with `{`. A raw
+    /// line break is never inside a JSON string, so such a place is outside every string; whether
+    /// it is between two elements of this array, and not of an array inside one, is for the parse
+    /// to check (``Parser/parseSteps(cutAt:)``). `nil` for an array whose elements do not start on
+    /// lines of their own (no cut is guessed there), or when no cut is found.
+    static func speculativeCuts(bytes: UnsafeBufferPointer<UInt8>, arrayAt start: Int, chunkCount: Int) -> [Int]? {
+        guard chunkCount > 1, start < bytes.count, bytes[start] == UInt8(ascii: "[") else { return nil }
+        // The first separator of the array itself, by its structure (one element's worth of bytes).
+        var depth = 0
+        var position = start + 1
+        let firstLimit = min(bytes.count, start + 1 + minimumBytes)
+        var separator: Int?
+        scan: while position < firstLimit {
+            switch bytes[position] {
+            case UInt8(ascii: "\""): position = closingQuote(in: bytes, after: position, limit: firstLimit)
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if depth == 0 { return nil }
+                depth -= 1
+            case UInt8(ascii: ","):
+                if depth == 0 {
+                    separator = position
+                    break scan
+                }
+            default: break
+            }
+            position += 1
+        }
+        guard let separator else { return nil }
+        // The second element's indentation: what follows the last line break before it.
+        position = separator + 1
+        var lineStart: Int?
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == 0x0A {
+                lineStart = position + 1
+            } else if byte != 0x20, byte != 0x09, byte != 0x0D {
+                break
+            }
+            position += 1
+        }
+        guard let lineStart, position < bytes.count, bytes[position] == UInt8(ascii: "{") else { return nil }
+        let indent = UnsafeBufferPointer(rebasing: bytes[lineStart..<position])
+        guard !indent.contains(0x0D) else { return nil }
+        // For each cut, the first such line at or after its share of the bytes.
+        let span = bytes.count - start
+        var cuts: [Int] = []
+        for piece in 1..<chunkCount {
+            var line = max(start + span / chunkCount * piece, (cuts.last ?? separator) + 1)
+            let limit = min(bytes.count, line + span / chunkCount)
+            var found: Int?
+            while line < limit, found == nil {
+                guard bytes[line] == 0x0A else {
+                    line += 1
+                    continue
+                }
+                let next = line + 1
+                if next + indent.count < bytes.count,
+                    bytes[next + indent.count] == UInt8(ascii: "{"),
+                    indent.indices.allSatisfy({ bytes[next + $0] == indent[$0] })
+                {
+                    var before = line - 1
+                    while before > start, bytes[before] == 0x20 || bytes[before] == 0x09 || bytes[before] == 0x0D {
+                        before -= 1
+                    }
+                    if before > start, bytes[before] == UInt8(ascii: ",") { found = before }
+                }
+                line += 1
+            }
+            guard let found else { break }
+            cuts.append(found)
+        }
+        return cuts.isEmpty ? nil : cuts
+    }
 }
 
 extension Parser {
@@ -398,7 +481,16 @@ extension Parser {
         -> (run: StepRun, count: Int)
     {
         skipWhitespace()
-        // Small arrays are not cut (and do not ask how many cores there are).
+        // Small arrays are not cut (and do not ask how many cores there are). A pretty-printed array
+        // is first cut where its layout says elements start, without reading it all (the cuts are
+        // checked by the parse); then, or when that fails, where a scan of its structure says.
+        if bytes.count - index >= StepChunks.minimumBytes,
+            let cuts = StepChunks.speculativeCuts(
+                bytes: bytes, arrayAt: index, chunkCount: chunkCount ?? Machine.parallelChunks),
+            let parsed = parseSteps(cutAt: cuts)
+        {
+            return parsed
+        }
         if bytes.count - index >= StepChunks.minimumBytes,
             let plan = StepChunks(bytes: bytes, arrayAt: index, chunkCount: chunkCount ?? Machine.parallelChunks)
         {
@@ -426,6 +518,69 @@ extension Parser {
             run.add(try parser.parseStep(at: location, allowsPages: true, errors: &run.errors), unit: index)
         }
         return (run, count)
+    }
+
+    /// Parses the steps array (its `[` at the current index) in pieces on several threads, cut after
+    /// the separators at `cuts` (``StepChunks/speculativeCuts(bytes:arrayAt:chunkCount:)``), and
+    /// moves past it. `nil`, with the index unchanged, unless every piece parses from its start to
+    /// the next cut exactly (the last to the array's `]`) without a problem: a cut inside an element
+    /// makes the piece before it run past the cut, so every cut that passes is between two elements
+    /// of the array itself. Pieces with problems are left to the exact cut, whose errors carry each
+    /// step's place in the array (a piece here does not know how many elements precede it).
+    mutating func parseSteps(cutAt cuts: [Int]) -> (run: StepRun, count: Int)? {
+        let starts = [index + 1] + cuts.map { $0 + 1 }
+        let ends: [Int?] = cuts.map { $0 } + [nil]
+        let results = StepChunks.SpeculativeResults(count: starts.count)
+        nonisolated(unsafe) let bytes = bytes
+        let arrayDepth = depth + 1
+        DispatchQueue.concurrentPerform(iterations: starts.count) { piece in
+            var parser = Parser(bytes: bytes)
+            parser.depth = arrayDepth
+            results.pieces[piece] = parser.parseStepPiece(from: starts[piece], to: ends[piece])
+        }
+        var run = StepRun()
+        var count = 0
+        var arrayEnd = index
+        for piece in results.pieces {
+            guard var piece, piece.run.errors.isEmpty, !piece.run.dropped else { return nil }
+            piece.run.map.shiftUnits(by: count)
+            run.append(piece.run)
+            count += piece.count
+            arrayEnd = piece.end
+        }
+        index = arrayEnd + 1
+        return (run, count)
+    }
+
+    /// The steps from `start` to the separator at `end`, or to the array's `]` when `end` is `nil`
+    /// (numbered from 0), the count, and where the piece ends; `nil` when they do not parse or do not
+    /// end exactly there.
+    mutating func parseStepPiece(from start: Int, to end: Int?) -> (run: StepRun, count: Int, end: Int)? {
+        index = start
+        var run = StepRun()
+        var count = 0
+        do {
+            while true {
+                skipWhitespace()
+                if let end, index >= end { return nil }
+                run.add(
+                    try parseStep(at: StepLocation(unit: count, child: -1), allowsPages: true, errors: &run.errors),
+                    unit: count)
+                count += 1
+                skipWhitespace()
+                guard index < bytes.count else { return nil }
+                if let end {
+                    if index == end { return (run, count, end) }
+                    guard index < end, bytes[index] == UInt8(ascii: ",") else { return nil }
+                } else {
+                    if bytes[index] == UInt8(ascii: "]") { return (run, count, index) }
+                    guard bytes[index] == UInt8(ascii: ",") else { return nil }
+                }
+                index += 1
+            }
+        } catch {
+            return nil
+        }
     }
 
     /// The steps of one chunk, or `nil` when they do not parse or do not end where the chunk does.

@@ -75,6 +75,12 @@ struct SourceMap: Sendable, Hashable {
         children.append((decoded.childSourceIndices, decoded.childSourcePaths))
     }
 
+    /// Numbers the units from `offset` instead of 0 (a piece of the steps array parsed on its own).
+    mutating func shiftUnits(by offset: Int) {
+        guard offset != 0 else { return }
+        for index in units.indices { units[index] += offset }
+    }
+
     /// Adds the map of the steps that follow in the document.
     mutating func append(_ next: SourceMap) {
         units += next.units
