@@ -557,12 +557,21 @@ struct SurveyCompiler {
                 let branches = compileBranches(
                     definition.branches, path: unit.path, stepID: definition.id, resolve: resolve, units: unitIndexByID,
                     steps: stepIndexByID, flatSteps: flatSteps)
-                let stepOnly: [(String, Bool)] = [
-                    ("defaultValue", definition.defaultValue != nil),
-                    ("defaultValueExpression", definition.defaultValueExpression != nil),
-                    ("readOnly", definition.isReadOnly), ("enableIf", definition.enableIf != nil),
-                    ("showCommentArea", definition.showCommentArea), ("commentText", definition.commentText != nil),
-                ]
+                // Listed only when one is set (a list for every page was 100,000 allocations at 1M).
+                let hasStepOnly =
+                    definition.defaultValue != nil || definition.defaultValueExpression != nil
+                    || definition.isReadOnly || definition.enableIf != nil || definition.showCommentArea
+                    || definition.commentText != nil
+                let stepOnly: [(String, Bool)] =
+                    !hasStepOnly
+                    ? []
+                    : [
+                        ("defaultValue", definition.defaultValue != nil),
+                        ("defaultValueExpression", definition.defaultValueExpression != nil),
+                        ("readOnly", definition.isReadOnly), ("enableIf", definition.enableIf != nil),
+                        ("showCommentArea", definition.showCommentArea),
+                        ("commentText", definition.commentText != nil),
+                    ]
                 for (member, present) in stepOnly where present {
                     errors.append(
                         SurveyError(
@@ -698,8 +707,8 @@ struct SurveyCompiler {
                     }
                 }
             }
-            for (index, unit) in compiledUnits.enumerated() {
-                unit.visibleIf?.forEachSlot { add($0, .unitVisibility(narrow(index))) }
+            for index in compiledUnits.indices {
+                compiledUnits[index].visibleIf?.forEachSlot { add($0, .unitVisibility(narrow(index))) }
             }
             for (index, value) in compiledCalculated.enumerated() {
                 value.expression.forEachSlot { add($0, .calculated(narrow(index))) }
@@ -807,9 +816,15 @@ struct SurveyCompiler {
     static func otherChoices(of questions: [ConfiguredQuestion?]) -> [Int: OtherChoices] {
         var result: [Int: OtherChoices] = [:]
         var seen: [ObjectIdentifier: OtherChoices?] = [:]
-        for (index, question) in questions.enumerated() {
-            guard let question else { continue }
-            let key = ObjectIdentifier(question.box)
+        // A survey has few configurations: the last few are looked for in a list before hashing.
+        var recent: [(key: ObjectIdentifier, found: OtherChoices?)] = []
+        for index in questions.indices {
+            guard let key = questions[index].map({ ObjectIdentifier($0.box) }) else { continue }
+            if let hit = recent.firstIndex(where: { $0.key == key }) {
+                if let found = recent[hit].found { result[index] = found }
+                continue
+            }
+            guard let question = questions[index] else { continue }
             let found: OtherChoices?
             if let known = seen[key] {
                 found = known
@@ -821,6 +836,7 @@ struct SurveyCompiler {
                 }
                 seen[key] = found
             }
+            if recent.count < 8 { recent.append((key, found)) }
             if let found { result[index] = found }
         }
         return result

@@ -216,16 +216,21 @@ extension SurveyCompiler {
     mutating func compileValidators(
         _ flatSteps: [FlatStep], questions: [ConfiguredQuestion?], resolve: @escaping (String) -> Int?
     ) -> (validators: [Int: [CompiledValidator]], expressionCount: Int) {
-        for (offset, unit) in definition.steps.enumerated() where unit.isPage && !unit.validators.isEmpty {
+        // Index loops: `enumerated()` copies each element (a step and its members, retained one by
+        // one) before the condition reads one field of it, a million times at 1M steps.
+        for offset in definition.steps.indices
+        where definition.steps[offset].isPage && !definition.steps[offset].validators.isEmpty {
             let position = definition.sourceMap?.units[offset] ?? offset
             errors.append(
                 SurveyError(
                     .invalidValue, "pages have no 'validators'; put them on the page's questions",
-                    path: JSONPath([.key("steps"), .index(position), .key("validators")]), stepID: unit.id))
+                    path: JSONPath([.key("steps"), .index(position), .key("validators")]),
+                    stepID: definition.steps[offset].id))
         }
         var result: [Int: [CompiledValidator]] = [:]
         var expressionCount = 0
-        for (index, flat) in flatSteps.enumerated() where !flat.definition.validators.isEmpty {
+        for index in flatSteps.indices where !flatSteps[index].definition.validators.isEmpty {
+            let flat = flatSteps[index]
             let stepID = flat.definition.id
             let listPath = flat.path.appending("validators")
             guard let question = questions[index] else { continue }
