@@ -187,11 +187,31 @@ enum Selection: Sendable, Hashable {
 /// `presentation`), and the matching of answers against them.
 struct ChoiceSet: Sendable, Hashable {
     /// The choices in display order; an Other choice, when there is one, is among them.
-    var choices: [ChoiceDefinition]
-    var isShuffled: Bool = false
-    var presentation: String? = nil
+    var choices: [ChoiceDefinition] {
+        didSet { firstBytes = Self.firstBytes(of: choices) }
+    }
+    var isShuffled: Bool
+    var presentation: String?
     /// Whether an answer may be a value of the respondent's own (`allowCustomChoices`).
-    var allowsCustomChoices = false
+    var allowsCustomChoices: Bool
+    /// The first UTF-8 byte of each choice's value (0 for an empty value): ``exactIndex(of:)``
+    /// compares a text only with the choices that start like it.
+    private(set) var firstBytes: [UInt8]
+
+    init(
+        choices: [ChoiceDefinition], isShuffled: Bool = false, presentation: String? = nil,
+        allowsCustomChoices: Bool = false
+    ) {
+        self.choices = choices
+        self.isShuffled = isShuffled
+        self.presentation = presentation
+        self.allowsCustomChoices = allowsCustomChoices
+        firstBytes = Self.firstBytes(of: choices)
+    }
+
+    private static func firstBytes(of choices: [ChoiceDefinition]) -> [UInt8] {
+        choices.map { $0.value.firstUTF8Byte ?? 0 }
+    }
 
     /// The value of the choice added by the `other` option.
     static let otherValue = "other"
@@ -284,9 +304,13 @@ struct ChoiceSet: Sendable, Hashable {
     }
 
     /// The position of the choice whose value is exactly `text` (an index walk: `first(where:)` would
-    /// copy each choice, retaining its strings).
+    /// copy each choice, retaining its strings). Only the choices whose first byte is `text`'s are
+    /// compared with it: telling two different texts apart is the costly case of `==`.
     func exactIndex(of text: String) -> Int? {
-        for index in choices.indices where choices[index].value == text { return index }
+        let first = text.firstUTF8Byte ?? 0
+        for index in firstBytes.indices where firstBytes[index] == first && choices[index].value == text {
+            return index
+        }
         return nil
     }
 

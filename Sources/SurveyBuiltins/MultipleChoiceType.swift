@@ -159,8 +159,9 @@ public struct MultipleChoiceType: SummarizedByInput {
     func isKeptAsGiven(_ elements: [JSONValue], options: Options) -> Bool {
         guard elements.count <= 16 else { return false }
         var picked: (UInt64, UInt64) = (0, 0)
+        let choices = options.choices
         for element in elements {
-            guard let index = options.choices.storedRegularIndex(of: element), index < 128 else { return false }
+            guard let index = choices.storedRegularIndex(of: element), index < 128 else { return false }
             let bit = UInt64(1) << UInt64(index & 63)
             if index < 64 {
                 guard picked.0 & bit == 0 else { return false }

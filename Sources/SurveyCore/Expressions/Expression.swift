@@ -159,13 +159,47 @@ extension Expression {
 extension Evaluator {
     /// A simple comparison of value `slot` of `values` (empty past the end) with `literal`: what
     /// ``isTrue(_:)`` does for ``ExpressionNode/compareSlot(_:_:_:)``.
+    ///
+    /// Both values are read where they are (`literal` in its step's condition cell), not copied: a copy
+    /// of each, and its release, cost more than the comparison itself.
     @inline(__always)
-    static func compare(_ op: BinaryOperator, slot: Int32, of values: [JSONValue], with literal: JSONValue) -> Bool {
-        values.withUnsafeBufferPointer { values in
-            let slot = Int(slot)
-            guard slot < values.count else { return compare(op, .null, literal) }
-            return compare(op, values[slot], literal)
+    static func compare(
+        _ op: BinaryOperator, slot: Int32, of values: UnsafeBufferPointer<JSONValue>,
+        with literal: UnsafePointer<JSONValue>
+    ) -> Bool {
+        let slot = Int(slot)
+        guard slot < values.count else { return compare(op, .null, literal.pointee) }
+        return compare(op, values.baseAddress.unsafelyUnwrapped + slot, literal)
+    }
+
+    /// ``compare(_:_:_:)`` of two values read in place. The comparisons conditions make most (a choice
+    /// list containing a text, a text equal to a text, two numbers) read the payloads without copying
+    /// the values; the others take the general path.
+    static func compare(_ op: BinaryOperator, _ a: UnsafePointer<JSONValue>, _ b: UnsafePointer<JSONValue>) -> Bool {
+        switch op {
+        case .contains, .notContains:
+            if case .array(let elements) = a.pointee, case .string(let wanted) = b.pointee {
+                return ExpressionValue.containsElement(elements, equalToText: wanted) == (op == .contains)
+            }
+        case .equal, .notEqual:
+            if case .string(let x) = a.pointee, case .string(let y) = b.pointee {
+                return ExpressionValue.equalTexts(x, y) == (op == .equal)
+            }
+            if case .number(let x) = a.pointee, case .number(let y) = b.pointee { return (x == y) == (op == .equal) }
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            if case .number(let x) = a.pointee, case .number(let y) = b.pointee {
+                let order = x < y ? -1 : (x > y ? 1 : 0)
+                switch op {
+                case .less: return order < 0
+                case .lessOrEqual: return order <= 0
+                case .greater: return order > 0
+                default: return order >= 0
+                }
+            }
+        default:
+            break
         }
+        return compare(op, a.pointee, b.pointee)
     }
 }
 

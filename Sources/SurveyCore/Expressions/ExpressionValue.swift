@@ -33,7 +33,7 @@ package enum ExpressionValue {
     /// Loose equality.
     package static func equals(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
-        case (.string(let a), .string(let b)): return !firstLettersDiffer(a, b) && (a == b || equalIgnoringCase(a, b))
+        case (.string(let a), .string(let b)): return equalTexts(a, b)
         case (.number(let a), .number(let b)): return a == b
         case (.bool(let a), .bool(let b)): return a == b
         case (.null, _), (_, .null): return lhs.isEmptyAnswer && rhs.isEmptyAnswer
@@ -50,6 +50,12 @@ package enum ExpressionValue {
             if let a = number(lhs), let b = number(rhs) { return a == b }
             return false
         }
+    }
+
+    /// ``equals(_:_:)`` of two texts.
+    @inline(__always)
+    static func equalTexts(_ a: String, _ b: String) -> Bool {
+        !firstLettersDiffer(a, b) && (a == b || equalIgnoringCase(a, b))
     }
 
     /// Whether two strings are equal ignoring letter case (simple lower-casing: `'É' = 'é'`, but
@@ -83,13 +89,21 @@ package enum ExpressionValue {
     /// Whether one of `elements` equals `item`. A text is looked for by its first letter first: the
     /// texts that start with another ASCII letter or digit are passed over without comparing them.
     static func containsElement(_ elements: [JSONValue], equalTo item: JSONValue) -> Bool {
-        guard case .string(let wanted) = item, let key = asciiKey(wanted) else {
+        if case .string(let wanted) = item { return containsElement(elements, equalToText: wanted) }
+        for element in elements where equals(element, item) { return true }
+        return false
+    }
+
+    /// ``containsElement(_:equalTo:)`` of a text.
+    static func containsElement(_ elements: [JSONValue], equalToText wanted: String) -> Bool {
+        guard let key = asciiKey(wanted) else {
+            let item = JSONValue.string(wanted)
             for element in elements where equals(element, item) { return true }
             return false
         }
         for element in elements {
             guard case .string(let text) = element else {
-                if equals(element, item) { return true }
+                if equals(element, .string(wanted)) { return true }
                 continue
             }
             // Two texts: ``equals(_:_:)`` once their first letters agree, without reading them again.

@@ -24,19 +24,23 @@ struct DerivedState: Sendable {
         countTree.assign(from: other.countTree)
     }
 
-    mutating func setStepVisible(_ index: Int, _ visible: Bool, survey: Survey) {
+    /// Records that step `index` is now `visible` (or not). `survey` is read without retaining it
+    /// (``Survey/unretainedStorage``).
+    mutating func setStepVisible(_ index: Int, _ visible: Bool, survey: Unmanaged<CompiledSurvey>) {
         stepVisible[index] = visible
-        let steps = survey.storage.steps
-        let unit = Int(steps.units[index])
+        let (unit, counts) = survey._withUnsafeGuaranteedRef { survey in
+            (Int(survey.steps.units[index]), survey.steps.flags[index].contains(.countsForProgress))
+        }
         let delta: Int32 = visible ? 1 : -1
         visibleSteps[unit] += delta
-        if steps.flags[index].contains(.countsForProgress) { visibleCountingSteps[unit] += delta }
+        if counts { visibleCountingSteps[unit] += delta }
         refreshUnit(unit, survey: survey)
     }
 
-    mutating func refreshUnit(_ index: Int, survey: Survey) {
-        let unit = survey.units[index]
-        let visible = unit.isEnabled && unitCondition[index] && visibleSteps[index] > 0
+    /// Brings unit `index`'s entries in the trees up to date with its condition and visible steps.
+    mutating func refreshUnit(_ index: Int, survey: Unmanaged<CompiledSurvey>) {
+        let isEnabled = survey._withUnsafeGuaranteedRef { $0.unitIsEnabled[index] }
+        let visible = isEnabled && unitCondition[index] && visibleSteps[index] > 0
         unitTree.set(index, visible ? 1 : 0)
         countTree.set(index, visible && visibleCountingSteps[index] > 0 ? 1 : 0)
     }

@@ -16,6 +16,13 @@ public struct Survey: Sendable {
 
     var units: [CompiledUnit] { storage.units }
     var steps: StepTable { storage.steps }
+    /// ``steps`` without a counted reference: the session's answer path reads the table through it
+    /// (``Unmanaged/_withUnsafeGuaranteedRef(_:)``), so that a call it makes with the table in hand
+    /// does not retain and release the table around it (sessions on several threads would update the
+    /// same reference count). Valid while the survey is.
+    var unretainedSteps: Unmanaged<StepTable> { .passUnretained(storage.steps) }
+    /// ``storage`` without a counted reference, like ``unretainedSteps``.
+    var unretainedStorage: Unmanaged<CompiledSurvey> { .passUnretained(storage) }
     var calculated: [CompiledCalculated] { storage.calculated }
     /// Leaf step id → step index (which is also its value slot).
     var stepIndexByID: IDTable { storage.stepIndexByID }
@@ -210,6 +217,8 @@ final class CompiledSurvey: Sendable {
     let definition: SurveyDefinition
     let functions: ExpressionFunctionRegistry
     let units: [CompiledUnit]
+    /// `units[i].isEnabled`, read on every change of a unit's visibility without retaining the unit.
+    let unitIsEnabled: [Bool]
     @usableFromInline let steps: StepTable
     let calculated: [CompiledCalculated]
     let stepIndexByID: IDTable
@@ -280,6 +289,7 @@ final class CompiledSurvey: Sendable {
         self.definition = definition
         self.functions = functions
         self.units = units
+        unitIsEnabled = units.map(\.isEnabled)
         self.steps = steps
         self.calculated = calculated
         self.stepIndexByID = stepIndexByID
@@ -619,12 +629,22 @@ final class StepTable: RandomAccessCollection, Sendable {
             switch cell.pointee.kind {
             case .always: return true
             case .comparison:
-                return Evaluator.compare(
-                    cell.pointee.op, slot: cell.pointee.slot, of: values, with: cell.pointee.literal)
+                let literal = UnsafeRawPointer(cell).assumingMemoryBound(to: JSONValue.self)
+                return values.withUnsafeBufferPointer { values in
+                    Evaluator.compare(cell.pointee.op, slot: cell.pointee.slot, of: values, with: literal)
+                }
             case .expression:
                 return expressionHandles[Int(cell.pointee.slot)].isTrue(values, context: context)
             }
         }
+    }
+
+    /// ``isShown(_:values:context:)`` of `table`, read without retaining it.
+    @inline(__always)
+    static func isShown(
+        _ index: Int, in table: Unmanaged<StepTable>, values: [JSONValue], context: FunctionContext
+    ) -> Bool {
+        table._withUnsafeGuaranteedRef { $0.isShown(index, values: values, context: context) }
     }
 
     /// Whether step `index` is shown but never editable.
@@ -837,6 +857,18 @@ struct WatcherTable: Sendable {
     /// The watchers of `slot`.
     subscript(slot: Int) -> ArraySlice<Watcher> {
         entries[Int(offsets[slot])..<Int(offsets[slot + 1])]
+    }
+
+    /// The positions of `slot`'s watchers, for ``entry(_:)``.
+    @inline(__always)
+    func positions(of slot: Int) -> Range<Int> {
+        Int(offsets[slot])..<Int(offsets[slot + 1])
+    }
+
+    /// The watcher at `position` (one of ``positions(of:)``).
+    @inline(__always)
+    func entry(_ position: Int) -> Watcher {
+        entries[position]
     }
 }
 

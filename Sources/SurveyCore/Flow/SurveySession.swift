@@ -924,14 +924,17 @@ public struct SurveySession {
     }
 
     mutating func notifyWatchers(of slot: Int, pending: inout CalculationQueue) {
-        for watcher in survey.watchers[slot] {
-            switch watcher {
+        // The table is read without retaining it (an iterator over it would keep it retained).
+        let table = survey.unretainedStorage
+        for position in table._withUnsafeGuaranteedRef({ $0.watchers.positions(of: slot) }) {
+            switch table._withUnsafeGuaranteedRef({ $0.watchers.entry(position) }) {
             case .stepVisibility(let position):
                 let index = Int(position)
                 evaluationCount += 1
-                let visible = survey.storage.steps.isShown(index, values: values, context: functionContext)
+                let visible = StepTable.isShown(
+                    index, in: survey.unretainedSteps, values: values, context: functionContext)
                 if visible != derived.stepVisible[index] {
-                    derived.setStepVisible(index, visible, survey: survey)
+                    derived.setStepVisible(index, visible, survey: survey.unretainedStorage)
                     if !visible, survey.clearInvisibleValues == .onHidden { clearHiddenAnswer(of: index) }
                 }
             case .unitVisibility(let position):
@@ -940,7 +943,7 @@ public struct SurveySession {
                 let condition = survey.units[index].visibleIf?.isTrue(values, context: functionContext) ?? true
                 if condition != derived.unitCondition[index] {
                     derived.unitCondition[index] = condition
-                    derived.refreshUnit(index, survey: survey)
+                    derived.refreshUnit(index, survey: survey.unretainedStorage)
                     if !condition, survey.clearInvisibleValues == .onHidden {
                         for step in survey.units[index].steps { clearHiddenAnswer(of: step) }
                     }

@@ -206,6 +206,8 @@ extension String {
     /// slower, and expressions ask for it on every comparison of texts.
     @inline(__always)
     package var firstUTF8Byte: UInt8? {
+        // In place for native strings (small ones too), which is most of the time.
+        if let first = utf8.withContiguousStorageIfAvailable({ $0.first }) { return first }
         var iterator = utf8.makeIterator()
         return iterator.next()
     }
