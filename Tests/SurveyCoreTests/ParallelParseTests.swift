@@ -260,3 +260,37 @@ import Testing
         }
     }
 }
+
+/// Where the children of a page are in the file is recorded only for pages whose children are not
+/// simply one after another (``SourceMap``): after a page left out (for a broken child), and inside
+/// panels, every problem must still be put at its own place in the file.
+@Suite struct ChildPositionTests {
+    @Test func problemsAfterALeftOutPageAndInPanelsNameTheirPlace() {
+        let text = surveyJSON([
+            #"{"id": "p0", "type": "page", "steps": [{"id": "a", "type": "t-text"}, {"id": "b"}, {"id": "c", "type": "t-text", "visibleIf": "{nope} = 1"}]}"#,
+            #"{"id": "p1", "type": "page", "steps": [{"id": "d", "type": "t-text", "visibleIf": "{zzz} = 2"}]}"#,
+            #"{"id": "p2", "type": "page", "steps": [{"id": "e", "type": "t-text"}, {"id": "g", "type": "panel", "steps": [{"id": "f", "type": "t-text", "visibleIf": "{yyy} = 3"}]}]}"#,
+        ])
+        let paths = loadErrors(text).compactMap { $0.path?.description }
+        #expect(paths.contains("$.steps[0].steps[1]"), "\(paths)")
+        #expect(paths.contains("$.steps[1].steps[0].visibleIf"), "\(paths)")
+        #expect(paths.contains("$.steps[2].steps[1].steps[0].visibleIf"), "\(paths)")
+    }
+
+    @Test func pagesWithChildrenInOrderRecordNothing() throws {
+        let text = surveyJSON([
+            #"{"id": "p0", "type": "page", "steps": [{"id": "a", "type": "t-text"}, {"id": "b", "type": "t-text"}]}"#,
+            #"{"id": "p1", "type": "page", "steps": [{"id": "c", "type": "t-text"}, {"id": "x"}]}"#,
+            #"{"id": "p2", "type": "page", "steps": [{"id": "d", "type": "t-text"}, {"id": "e", "type": "t-text"}]}"#,
+        ])
+        let survey = try Array(text.utf8).withUnsafeBufferPointer { bytes in
+            var parser = Parser(bytes: bytes)
+            return try #require(try parser.parseSurvey(stepChunks: 1))
+        }
+        let map = try #require(survey.sourceMap)
+        #expect(map.units == [0, 2])
+        // The kept pages: both in order, so every child is at its own position.
+        #expect(map.childPath(unit: 0, child: 1) == [1])
+        #expect(map.childPath(unit: 1, child: 1) == [1])
+    }
+}

@@ -150,6 +150,23 @@ extension Expression {
         return (op, slot, literal)
     }
 
+    /// What ``comparisonParts`` gives for `source` compiled, read straight from its text with no
+    /// expression made; `nil` when `source` is not a simple comparison of a known name (compile it
+    /// then: that also reports its errors).
+    static func comparisonParts(
+        of source: String, resolve: (String) -> Int?, otherChoices: [Int: OtherChoices]
+    ) -> (op: BinaryOperator, slot: Int32, literal: JSONValue)? {
+        var text = source
+        return text.withUTF8 { bytes in
+            guard
+                let simple = ExpressionParser.readSimpleComparison(
+                    bytes, resolve: resolve, otherChoices: otherChoices),
+                case .compareSlot(let op, let slot, let literal) = simple.node
+            else { return nil }
+            return (op, slot, literal)
+        }
+    }
+
     /// The simple comparison `source`, from the parts ``comparisonParts`` gave.
     init(comparison op: BinaryOperator, slot: Int32, literal: JSONValue, source: String) {
         self.init(code: ExpressionCode(simpleComparison: .compareSlot(op, slot, literal), source: source, slot: slot))

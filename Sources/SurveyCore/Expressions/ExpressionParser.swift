@@ -149,6 +149,17 @@ struct ExpressionParser {
     /// ``referencedSlots``: the node, the one name and its slot (building those two one-element arrays,
     /// then freeing them, cost more than reading the condition).
     func readSimpleComparison() -> (node: ExpressionNode, name: String, slot: Int)? {
+        Self.readSimpleComparison(bytes, resolve: resolve, otherChoices: otherChoices)
+    }
+
+    /// ``readSimpleComparison()`` with no parser: what a step's `visibleIf` compiles through when it
+    /// is kept as a cell (``StepCondition``), so that no parser state is set up and torn down for it.
+    static func readSimpleComparison(
+        _ bytes: UnsafeBufferPointer<UInt8>, resolve: (String) -> Int?, otherChoices: [Int: OtherChoices]
+    ) -> (node: ExpressionNode, name: String, slot: Int)? {
+        func text(from start: Int, to end: Int) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<min(end, bytes.count)]), as: UTF8.self)
+        }
         let count = bytes.count
         var index = 0
         func skipSpaces() {

@@ -410,6 +410,9 @@ struct CompiledStep {
     let unitOffset: Int32
     let childOffset: Int32
     let visibleIf: Expression?
+    /// A `visibleIf` that is a simple comparison, compiled straight to its cell (``visibleIf`` is then
+    /// `nil`): the compiler makes no expression for it, and the step table keeps only the cell.
+    var visibleIfCell: StepCondition?
     let branches: [CompiledBranch]
     let isRequired: Bool
     let isEnabled: Bool
@@ -716,7 +719,9 @@ struct StepColumns {
         questions.append(step.question)
         unitOffsets.append(step.unitOffset)
         childOffsets.append(step.childOffset)
-        if let visibleIf = step.visibleIf {
+        if let cell = step.visibleIfCell {
+            conditions.append(cell)
+        } else if let visibleIf = step.visibleIf {
             if visibleIfIsOwn, let parts = visibleIf.comparisonParts {
                 conditions.append(
                     StepCondition(literal: parts.literal, op: parts.op, kind: .comparison, slot: parts.slot))

@@ -879,11 +879,21 @@ struct SurveyCompiler {
         if let problems = context.configurationErrors[index] { errors += problems }
         // Fields are read through the array (no copy of the whole step definition per step).
         let id = context.flatSteps[index].definition.id
-        var visibleIf = compileExpression(
-            context.flatSteps[index].definition.visibleIf, member: "visibleIf", path: context.flatSteps[index].path,
-            stepID: id,
-            resolve: context.resolve)
         let panels = context.flatSteps[index].panels
+        // A simple comparison of the step's own (most conditions of a large survey) goes straight to
+        // its cell: no expression is made, then taken apart and freed.
+        var visibleIfCell: StepCondition?
+        if panels?.visibleIf.isEmpty ?? true, let source = context.flatSteps[index].definition.visibleIf,
+            let parts = Expression.comparisonParts(of: source, resolve: context.resolve, otherChoices: otherChoices)
+        {
+            visibleIfCell = StepCondition(literal: parts.literal, op: parts.op, kind: .comparison, slot: parts.slot)
+        }
+        var visibleIf =
+            visibleIfCell != nil
+            ? nil
+            : compileExpression(
+                context.flatSteps[index].definition.visibleIf, member: "visibleIf",
+                path: context.flatSteps[index].path, stepID: id, resolve: context.resolve)
         if let panels, !panels.visibleIf.isEmpty {
             visibleIf = combine(
                 panels.visibleIf, own: context.flatSteps[index].definition.visibleIf, ownCompiled: visibleIf,
@@ -983,7 +993,8 @@ struct SurveyCompiler {
                 resolve: context.resolve)
         }
         expressionCount +=
-            (visibleIf == nil ? 0 : 1) + (requiredIf == nil ? 0 : 1) + branches.filter { $0.condition != nil }.count
+            (visibleIf == nil && visibleIfCell == nil ? 0 : 1) + (requiredIf == nil ? 0 : 1)
+            + branches.filter { $0.condition != nil }.count
             + choiceConditions.count + (defaultExpression == nil ? 0 : 1) + (enableIf == nil ? 0 : 1)
         guard let question else { return nil }
         let collects = question.collectsAnswer
@@ -1011,7 +1022,7 @@ struct SurveyCompiler {
                     .invalidValue, "'\(id)' takes no answer, so it has no defaultValueExpression",
                     path: context.flatSteps[index].path.appending("defaultValueExpression"), stepID: id))
         }
-        return CompiledStep(
+        var step = CompiledStep(
             id: id, unit: context.flatSteps[index].unit, question: question,
             unitOffset: Int32(context.flatSteps[index].unitOffset),
             childOffset: Int32(context.flatSteps[index].childOffset),
@@ -1025,6 +1036,8 @@ struct SurveyCompiler {
             isReadOnly: context.flatSteps[index].definition.isReadOnly || (panels?.isReadOnly ?? false)
                 || computed != nil,
             enableIf: enableIf, typeExpressions: typeExpressions)
+        step.visibleIfCell = visibleIfCell
+        return step
     }
 
     mutating func configure(_ flatSteps: [FlatStep], at index: Int) -> Configuration? {

@@ -25,8 +25,9 @@ struct StepLocation {
 struct DecodedStep {
     var step: StepDefinition?
     /// For each of `step.steps`: its index in the container's own `steps` array in the file (for a
-    /// step inside a panel, the panel's index).
-    var childSourceIndices: [Int] = []
+    /// step inside a panel, the panel's index); `nil` when child `i` is at index `i` (no child was
+    /// left out and none is in a panel), which most pages are: no list is made for them.
+    var childSourceIndices: [Int]?
     /// For each of `step.steps`, its full index path below the container (see
     /// ``StepDefinition/childIndexPaths()``); `nil` when no child is in a panel (then it is
     /// `[childSourceIndices[i]]`).
@@ -36,7 +37,7 @@ struct DecodedStep {
 
     /// The index path of child `position`.
     func sourcePath(of position: Int) -> [Int] {
-        childSourcePaths?[position] ?? [childSourceIndices[position]]
+        childSourcePaths?[position] ?? [childSourceIndices?[position] ?? position]
     }
 }
 
@@ -223,8 +224,16 @@ struct StepBuilder {
     private mutating func collect(_ children: inout [(child: DecodedStep, index: Int)]) {
         var steps: [StepDefinition] = []
         steps.reserveCapacity(children.count)
-        var indices: [Int] = []
-        indices.reserveCapacity(children.count)
+        // Made only once a child is not at its own position (see ``DecodedStep/childSourceIndices``).
+        var indices: [Int]?
+        func record(_ index: Int) {
+            if indices == nil {
+                if index == steps.count { return }
+                indices = Array(0..<steps.count)
+                indices?.reserveCapacity(children.count)
+            }
+            indices?.append(index)
+        }
         var paths: [[Int]]?
         var panels: [PanelDefinition] = []
         var dropped = false
@@ -238,12 +247,12 @@ struct StepBuilder {
                 continue
             }
             guard childStep.type == PanelDefinition.typeID else {
+                record(index)
                 steps.append(childStep)
-                indices.append(index)
                 paths?.append([index])
                 continue
             }
-            if paths == nil { paths = indices.map { [$0] } }
+            if paths == nil { paths = (indices ?? Array(0..<steps.count)).map { [$0] } }
             panels.append(
                 PanelDefinition(
                     id: childStep.id, title: childStep.title, description: childStep.description,
@@ -253,8 +262,8 @@ struct StepBuilder {
             panels += childStep.panels
             for (innerPosition, var inner) in childStep.steps.enumerated() {
                 if inner.panel == nil { inner.panel = childStep.id }
+                record(index)
                 steps.append(inner)
-                indices.append(index)
                 paths?.append([index] + children[position].child.sourcePath(of: innerPosition))
             }
         }

@@ -267,7 +267,7 @@ struct StepRun {
 
     /// The run that follows this one in the document.
     mutating func append(_ next: StepRun) {
-        steps += next.steps
+        if steps.isEmpty { steps = next.steps } else { steps += next.steps }
         map.append(next.map)
         errors += next.errors
         dropped = dropped || next.dropped
@@ -541,8 +541,11 @@ extension Parser {
         var run = StepRun()
         var count = 0
         var arrayEnd = index
-        for piece in results.pieces {
-            guard var piece, piece.run.errors.isEmpty, !piece.run.dropped else { return nil }
+        for position in results.pieces.indices {
+            // Taken out, so that the first piece's steps become the run's without a copy.
+            var taken: (run: StepRun, count: Int, end: Int)?
+            swap(&taken, &results.pieces[position])
+            guard var piece = taken, piece.run.errors.isEmpty, !piece.run.dropped else { return nil }
             piece.run.map.shiftUnits(by: count)
             run.append(piece.run)
             count += piece.count

@@ -67,12 +67,24 @@ public struct SurveyDefinition: Sendable, Hashable {
 /// ``StepDefinition/childIndexPaths()``).
 struct SourceMap: Sendable, Hashable {
     var units: [Int] = []
-    /// Per unit: the index in the page's `steps` of each child, and full paths when panels are involved.
-    private var children: [(indices: [Int], paths: [[Int]]?)] = []
+    /// Where the children of a unit are in the file, kept only for the units whose children are not
+    /// simply `0..<count` (a child was left out, or panels are involved), by position in ``units``:
+    /// most pages have none, and a list for each of a large survey's pages was 100,000 allocations
+    /// made and freed on every load (the map is kept only when a step was left out).
+    private var irregular: [Int: ChildSources] = [:]
+
+    /// Where a container's children are in the file (see ``DecodedStep``).
+    struct ChildSources: Sendable, Hashable {
+        var indices: [Int]?
+        var paths: [[Int]]?
+    }
 
     mutating func add(_ decoded: DecodedStep, unit: Int) {
+        if decoded.childSourceIndices != nil || decoded.childSourcePaths != nil {
+            irregular[units.count] = ChildSources(
+                indices: decoded.childSourceIndices, paths: decoded.childSourcePaths)
+        }
         units.append(unit)
-        children.append((decoded.childSourceIndices, decoded.childSourcePaths))
     }
 
     /// Numbers the units from `offset` instead of 0 (a piece of the steps array parsed on its own).
@@ -83,18 +95,19 @@ struct SourceMap: Sendable, Hashable {
 
     /// Adds the map of the steps that follow in the document.
     mutating func append(_ next: SourceMap) {
+        let base = units.count
         units += next.units
-        children += next.children
+        for (position, sources) in next.irregular { irregular[base + position] = sources }
     }
 
     /// The index path below its page of `steps[unit].steps[child]`.
     func childPath(unit: Int, child: Int) -> [Int] {
-        children[unit].paths?[child] ?? [children[unit].indices[child]]
+        guard let sources = irregular[unit] else { return [child] }
+        return sources.paths?[child] ?? [sources.indices?[child] ?? child]
     }
 
     static func == (lhs: SourceMap, rhs: SourceMap) -> Bool {
-        lhs.units == rhs.units
-            && lhs.children.elementsEqual(rhs.children) { $0.indices == $1.indices && $0.paths == $1.paths }
+        lhs.units == rhs.units && lhs.irregular == rhs.irregular
     }
 
     func hash(into hasher: inout Hasher) {
