@@ -76,3 +76,48 @@ struct OtherChoiceExpressionTests {
         }
     }
 }
+
+/// A survey large enough to be configured in parallel chunks (each chunk finds its own questions with
+/// an Other choice): `'other'` and `{q-Comment}` read alike in every chunk.
+struct ChunkedOtherChoiceTests {
+    static let stepCount = 6_000
+
+    static func text() -> String {
+        var steps: [String] = []
+        for index in 0..<stepCount {
+            if index % 1_000 == 0 {
+                steps.append(
+                    #"{"id": "pet\#(index)", "type": "single-choice", "options": {"choices": ["cat", "dog"], "other": true}}"#
+                )
+            } else if index % 1_000 == 1 {
+                steps.append(
+                    #"{"id": "why\#(index)", "type": "text", "visibleIf": "{pet\#(index - 1)} = 'other'"}"#)
+            } else {
+                steps.append(#"{"id": "q\#(index)", "type": "text"}"#)
+            }
+        }
+        return #"{"formatVersion": 1, "id": "c", "title": "C", "steps": [\#(steps.joined(separator: ",\n"))]}"#
+    }
+
+    @Test func everyChunkReadsAnOtherAnswerAsOther() throws {
+        let survey = try SurveyLoader(registry: .builtins()).load(text: Self.text(), source: "c.json")
+        for index in stride(from: 0, to: Self.stepCount, by: 1_000) {
+            #expect(survey.hasOtherChoice(step: "pet\(index)"))
+            #expect(!survey.hasOtherChoice(step: "q\(index + 2)"))
+        }
+        // Every other chunk's question gets an Other answer: only its follow-up is shown.
+        var session = SurveySession(survey: survey)
+        var shown: [String] = []
+        for _ in 0..<(2 * Self.stepCount) {
+            guard let id = session.currentStep?.questions.first?.id else { break }
+            if id.hasPrefix("pet") {
+                let index = Int(id.dropFirst(3)) ?? 0
+                try session.answer(index % 2_000 == 0 ? "hamster" : "cat", for: id)
+            } else if id.hasPrefix("why") {
+                shown.append(id)
+            }
+            if case .completed = session.next() { break }
+        }
+        #expect(shown == ["why1", "why2001", "why4001"])
+    }
+}

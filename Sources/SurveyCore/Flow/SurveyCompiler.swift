@@ -252,6 +252,10 @@ struct SurveyCompiler {
         // problems; such a survey never compiles, but its other errors must point at the right place.
         let sourceMap = definition.sourceMap
         var flatPanels: [FlatPanel] = []
+        // Noted while flattening, each step's definition being read then: a pass of its own over a
+        // large survey's steps is a pass over memory.
+        var carries = false
+        var commentCandidates: [Int] = []
         // Index loops here and below: `enumerated()` copies each element (a step definition and its
         // members, retained one by one) before the body reads two of its fields.
         for position in definition.steps.indices {
@@ -278,12 +282,20 @@ struct SurveyCompiler {
                     }
                     flat.place(fileInner: fileInner, panels: panels?.conditions[childPosition])
                     flatSteps.append(flat)
+                    if step.steps[childPosition].hasRareMembers {
+                        carries = carries || step.steps[childPosition].choicesFromQuestion != nil
+                        if step.steps[childPosition].showCommentArea { commentCandidates.append(flatSteps.count - 1) }
+                    }
                 }
             } else {
                 flatSteps.append(
                     FlatStep(
                         siblings: definition.steps, position: position, unit: flatUnits.count, unitOffset: unitOffset,
                         childOffset: -1))
+                if step.hasRareMembers {
+                    carries = carries || step.choicesFromQuestion != nil
+                    if step.showCommentArea { commentCandidates.append(flatSteps.count - 1) }
+                }
             }
             flatUnits.append(FlatUnit(definition: step, unitOffset: unitOffset, steps: start..<flatSteps.count))
         }
@@ -374,7 +386,7 @@ struct SurveyCompiler {
         // Comment boxes (`showCommentArea`): `<id>-Comment` is a value the session sets, after the
         // host variables among the calculated slots, so that expressions read it as `{<id>-Comment}`.
         var commentSteps: [Int] = []
-        for index in flatSteps.indices where flatSteps[index].definition.showCommentArea {
+        for index in commentCandidates {
             let step = flatSteps[index]
             let name = step.definition.id + "-Comment"
             if let previous = stepIndexByID[name] {
@@ -390,7 +402,6 @@ struct SurveyCompiler {
 
         // Carried-forward choices: a question with `choicesFromQuestion` offers its source's
         // `options.choices` (sources that carry forward themselves are resolved first).
-        let carries = flatSteps.contains { $0.definition.choicesFromQuestion != nil }
         for _ in 0..<(carries ? 8 : 0) {
             var changed = false
             for index in flatSteps.indices {
@@ -469,7 +480,8 @@ struct SurveyCompiler {
                     configurations.append(compiler.configure(stepsToConfigure, at: index))
                     if !compiler.errors.isEmpty { problems[index] = compiler.errors }
                 }
-                configuration.store(chunk, configurations: configurations, errors: problems)
+                let others = Self.otherChoices(in: range) { configurations[$0 - range.lowerBound]?.question }
+                configuration.store(chunk, configurations: configurations, errors: problems, otherChoices: others)
             }
         }
         var questions: [ConfiguredQuestion?] = []
@@ -486,8 +498,8 @@ struct SurveyCompiler {
             // peak (16 bytes a step).
             configuration.configurations[chunk] = []
             configurationErrors.merge(configuration.errors[chunk]) { first, _ in first }
+            otherChoices.merge(configuration.otherChoices[chunk]) { first, _ in first }
         }
-        otherChoices = Self.otherChoices(of: questions)
         let configuredQuestions = questions
         displayQuestion = { $0 < configuredQuestions.count ? configuredQuestions[$0] : nil }
         let results = ChunkResults(count: chunkCount)
@@ -783,18 +795,25 @@ struct SurveyCompiler {
         // Each chunk writes only its own index, before concurrentPerform returns.
         var configurations: [[Configuration?]]
         var errors: [[Int: [SurveyError]]]
+        /// The chunk's steps whose question has an Other choice (see ``SurveyCompiler/otherChoices``).
+        var otherChoices: [[Int: OtherChoices]]
         private let lock = NSLock()
 
         init(count: Int) {
             configurations = Array(repeating: [], count: count)
             errors = Array(repeating: [:], count: count)
+            otherChoices = Array(repeating: [:], count: count)
         }
 
-        func store(_ chunk: Int, configurations: [Configuration?], errors: [Int: [SurveyError]]) {
+        func store(
+            _ chunk: Int, configurations: [Configuration?], errors: [Int: [SurveyError]],
+            otherChoices: [Int: OtherChoices]
+        ) {
             lock.lock()
             defer { lock.unlock() }
             self.configurations[chunk] = configurations
             self.errors[chunk] = errors
+            self.otherChoices[chunk] = otherChoices
         }
     }
 
@@ -811,20 +830,21 @@ struct SurveyCompiler {
         return path.appending("choices").appending(offset)
     }
 
-    /// The steps whose question offers an Other choice, with the values of its other choices.
-    /// Questions configured once and shared (the same options) are looked at once.
-    static func otherChoices(of questions: [ConfiguredQuestion?]) -> [Int: OtherChoices] {
+    /// The steps in `indices` whose question (`question` gives it) offers an Other choice, with the
+    /// values of its other choices. Questions configured once and shared (the same options) are looked
+    /// at once. Each chunk of a large survey finds its own, on its own thread.
+    static func otherChoices(in indices: Range<Int>, question: (Int) -> ConfiguredQuestion?) -> [Int: OtherChoices] {
         var result: [Int: OtherChoices] = [:]
         var seen: [ObjectIdentifier: OtherChoices?] = [:]
         // A survey has few configurations: the last few are looked for in a list before hashing.
         var recent: [(key: ObjectIdentifier, found: OtherChoices?)] = []
-        for index in questions.indices {
-            guard let key = questions[index].map({ ObjectIdentifier($0.box) }) else { continue }
+        for index in indices {
+            guard let question = question(index) else { continue }
+            let key = ObjectIdentifier(question.box)
             if let hit = recent.firstIndex(where: { $0.key == key }) {
                 if let found = recent[hit].found { result[index] = found }
                 continue
             }
-            guard let question = questions[index] else { continue }
             let found: OtherChoices?
             if let known = seen[key] {
                 found = known

@@ -534,6 +534,11 @@ public struct StepDefinition: Sendable, Hashable {
     /// Whether this step is a page.
     public var isPage: Bool { type == Self.pageTypeID }
 
+    /// Whether any of the members most steps leave at their defaults is set (the description,
+    /// branches, tags, `choicesFromQuestion`, `showCommentArea` and the rest): a quick test before
+    /// reading them.
+    var hasRareMembers: Bool { rare != nil }
+
     /// For a page: the panel chain of each step, outer first (empty outside panels); `nil` when a
     /// step names a panel the page does not list, or a panel's parents form a cycle.
     func panelChains() -> [[String]]? {
