@@ -412,7 +412,7 @@ struct CompiledStep {
     let visibleIf: Expression?
     /// A `visibleIf` that is a simple comparison, compiled straight to its cell (``visibleIf`` is then
     /// `nil`): the compiler makes no expression for it, and the step table keeps only the cell.
-    var visibleIfCell: StepCondition?
+    let visibleIfCell: StepCondition?
     let branches: [CompiledBranch]
     let isRequired: Bool
     let isEnabled: Bool
@@ -454,15 +454,16 @@ struct CompiledStep {
         defaultExpression: Expression? = nil,
         isReadOnly: Bool = false,
         enableIf: Expression? = nil,
-        typeExpressions: [String: Expression] = [:]
+        typeExpressions: [String: Expression] = [:],
+        visibleIfCell: StepCondition? = nil
     ) {
         let hasExtras =
             requiredIf != nil || !choiceConditions.isEmpty || defaultValue != nil || defaultExpression != nil
             || isReadOnly || enableIf != nil || !typeExpressions.isEmpty
         self.init(
             id: id, unit: unit, question: question, unitOffset: unitOffset, childOffset: childOffset,
-            visibleIf: visibleIf, branches: branches, isRequired: isRequired, isEnabled: isEnabled,
-            collectsAnswer: collectsAnswer, countsForProgress: countsForProgress,
+            visibleIf: visibleIf, visibleIfCell: visibleIfCell, branches: branches, isRequired: isRequired,
+            isEnabled: isEnabled, collectsAnswer: collectsAnswer, countsForProgress: countsForProgress,
             extras: hasExtras
                 ? StepExtras(
                     requiredIf: requiredIf, choiceConditions: choiceConditions, defaultValue: defaultValue,
@@ -473,8 +474,8 @@ struct CompiledStep {
     /// A step put together from its parts (``StepTable``'s subscript).
     init(
         id: String, unit: Int, question: ConfiguredQuestion, unitOffset: Int32, childOffset: Int32,
-        visibleIf: Expression?, branches: [CompiledBranch], isRequired: Bool, isEnabled: Bool, collectsAnswer: Bool,
-        countsForProgress: Bool, extras: StepExtras?
+        visibleIf: Expression?, visibleIfCell: StepCondition? = nil, branches: [CompiledBranch], isRequired: Bool,
+        isEnabled: Bool, collectsAnswer: Bool, countsForProgress: Bool, extras: StepExtras?
     ) {
         self.id = id
         self.unit = unit
@@ -482,6 +483,7 @@ struct CompiledStep {
         self.unitOffset = unitOffset
         self.childOffset = childOffset
         self.visibleIf = visibleIf
+        self.visibleIfCell = visibleIfCell
         self.branches = branches
         self.isRequired = isRequired
         self.isEnabled = isEnabled

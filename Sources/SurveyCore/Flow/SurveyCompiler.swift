@@ -1042,7 +1042,7 @@ struct SurveyCompiler {
                     .invalidValue, "'\(id)' takes no answer, so it has no defaultValueExpression",
                     path: context.flatSteps[index].path.appending("defaultValueExpression"), stepID: id))
         }
-        var step = CompiledStep(
+        return CompiledStep(
             id: id, unit: context.flatSteps[index].unit, question: question,
             unitOffset: Int32(context.flatSteps[index].unitOffset),
             childOffset: Int32(context.flatSteps[index].childOffset),
@@ -1055,9 +1055,7 @@ struct SurveyCompiler {
             defaultValue: defaultValue, defaultExpression: defaultExpression,
             isReadOnly: context.flatSteps[index].definition.isReadOnly || (panels?.isReadOnly ?? false)
                 || computed != nil,
-            enableIf: enableIf, typeExpressions: typeExpressions)
-        step.visibleIfCell = visibleIfCell
-        return step
+            enableIf: enableIf, typeExpressions: typeExpressions, visibleIfCell: visibleIfCell)
     }
 
     mutating func configure(_ flatSteps: [FlatStep], at index: Int) -> Configuration? {

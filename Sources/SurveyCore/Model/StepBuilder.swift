@@ -240,15 +240,14 @@ struct StepBuilder {
         for position in children.indices {
             let index = children[position].index
             dropped = dropped || children[position].child.droppedChildren
-            var taken: StepDefinition?
-            swap(&taken, &children[position].child.step)
-            guard let childStep = taken else {
+            // Moved out of the child, and into the list: no copy of its members.
+            guard let childStep = children[position].child.step.take() else {
                 dropped = true
                 continue
             }
             guard childStep.type == PanelDefinition.typeID else {
                 record(index)
-                steps.append(childStep)
+                steps.append(consume childStep)
                 paths?.append([index])
                 continue
             }
@@ -343,10 +342,10 @@ struct StepBuilder {
     /// the file. The builder is spent afterwards.
     mutating func finishDecoded(into allErrors: inout [SurveyError]) -> DecodedStep {
         let step = finish(into: &allErrors)
-        var result = DecodedStep()
-        swap(&result, &decoded)
-        result.step = step
-        return result
+        // Made whole from its parts: filling a swapped-out one copied it on the way out.
+        return DecodedStep(
+            step: step, childSourceIndices: decoded.childSourceIndices, childSourcePaths: decoded.childSourcePaths,
+            droppedChildren: decoded.droppedChildren)
     }
 
     /// The step, moved out of the builder: returning `step` copied it, retaining each of its strings and

@@ -96,6 +96,8 @@ extension Parser {
             }
             if member == .steps, allowsPages, parser.peek() == UInt8(ascii: "[") {
                 var children: [(child: DecodedStep, index: Int)] = []
+                // Room for a page of usual size at once: growing by doubling moved its children four times.
+                children.reserveCapacity(16)
                 var childErrors: [SurveyError] = []
                 let count = try parser.parseArrayElements { (parser, index) throws(RawSyntaxError) in
                     // Appended as it is made: a named copy would be copied into the array, then destroyed.
