@@ -74,6 +74,34 @@ import Testing
         }
     }
 
+    /// Types and options met again are given again from the bytes they were read from (no string or
+    /// value made): spellings that differ, escapes, and texts that begin alike must still read as
+    /// the tree decoder reads them.
+    @Test func repeatedTypesAndOptionsDecodeAsTheTreeDecoderReadsThem() throws {
+        let types = [#""t-text""#, #""t-te\u0078t""#, #""t-text""#, #""t-textual""#, #""t-tex""#, #""t-text""#]
+        let options = [
+            #"{"choices": ["a", "b"]}"#, #"{"choices": ["a", "b"]} "#, #"{"choices": ["a", "b", "c"]}"#,
+            #"{"choices": ["a", "b"]}"#, #"{"choices": ["a", "b\u0022"]}"#,
+        ]
+        var steps: [String] = []
+        for index in 0..<30 {
+            steps.append(
+                #"{"id": "q\#(index)", "type": \#(types[index % types.count]), "options": \#(options[index % options.count])}"#
+            )
+        }
+        let text = surveyJSON(steps)
+        let streamed = try Array(text.utf8).withUnsafeBufferPointer { bytes in
+            var parser = Parser(bytes: bytes)
+            return try #require(try parser.parseSurvey(stepChunks: 1))
+        }
+        var treeErrors: [SurveyError] = []
+        let tree = try SurveyDefinition(json: JSONParser.parse(text), errors: &treeErrors)
+        let decoded = try #require(streamed.steps?.steps)
+        #expect(decoded == tree.steps)
+        #expect(decoded.map(\.type).prefix(6) == ["t-text", "t-text", "t-text", "t-textual", "t-tex", "t-text"])
+        #expect(decoded[4].options == tree.steps[4].options)
+    }
+
     @Test func theBracketCounterFindsTheEndOrGivesUp() {
         func end(_ text: String) -> Int? {
             Array(text.utf8).withUnsafeBufferPointer { ValuePool.end(of: $0, from: 0) }

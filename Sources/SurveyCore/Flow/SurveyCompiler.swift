@@ -1062,9 +1062,12 @@ struct SurveyCompiler {
         // Read through the array: a copy of the step would retain each of its members.
         let typeID = flatSteps[index].definition.type
         let options = flatSteps[index].definition.options
-        for recent in recentConfigurations
-        where Self.identical(recent.typeID, typeID) && Self.identical(recent.options, options) {
-            return recent.configuration
+        // Compared in place: iterating the entries copied each (three retains and releases).
+        for position in recentConfigurations.indices
+        where Self.identical(recentConfigurations[position].typeID, typeID)
+            && Self.identical(recentConfigurations[position].options, options)
+        {
+            return recentConfigurations[position].configuration
         }
         guard let type = registry.type(withID: typeID) else {
             var message = "unknown question type '\(typeID)'"
@@ -1125,7 +1128,11 @@ struct SurveyCompiler {
     /// or the same storage). Unequal bits say nothing: equal values may be stored apart.
     @inline(__always)
     static func identical<T>(_ a: T, _ b: T) -> Bool {
-        withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in x.elementsEqual(y) } }
+        withUnsafeBytes(of: a) { x in
+            withUnsafeBytes(of: b) { y in
+                x.count == 0 || memcmp(x.baseAddress.unsafelyUnwrapped, y.baseAddress.unsafelyUnwrapped, x.count) == 0
+            }
+        }
     }
 
     mutating func compileExpression(

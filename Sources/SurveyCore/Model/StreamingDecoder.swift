@@ -110,6 +110,8 @@ extension Parser {
                 builder.setChildren(&children, count: count, errors: childErrors)
             } else if member == .options {
                 builder.apply(member, try parser.parseSharedValue())
+            } else if member == .type {
+                builder.apply(member, try parser.parseRepeatedString())
             } else {
                 builder.apply(member, try parser.parseValue())
             }
@@ -179,6 +181,22 @@ struct ValuePool {
         let value: JSONValue
     }
 
+    /// The value of one of the last few pooled texts that the bytes at `start` begin with, and where
+    /// it ends. A pooled text is a whole object or array, so bytes that begin with it hold that very
+    /// value: no scan for the value's end is needed (the common case, a survey repeating its options).
+    func recentValue(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (value: JSONValue, end: Int)? {
+        guard let base = bytes.baseAddress else { return nil }
+        // By position: iterating the entries would copy (retain) each value.
+        for position in recent.indices {
+            let text = recent[position].text.bytes
+            guard text.count > 0, text.count <= bytes.count - start, let other = text.baseAddress,
+                memcmp(base + start, other, text.count) == 0
+            else { continue }
+            return (recent[position].value, start + text.count)
+        }
+        return nil
+    }
+
     /// The value pooled for `text`, if any.
     mutating func value(for text: Text) -> JSONValue? {
         for entry in recent where entry.text == text { return entry.value }
@@ -192,6 +210,17 @@ struct ValuePool {
         guard values.count < Self.maximumEntries else { return }
         values[text] = value
         remember(text, value)
+    }
+
+    /// Strings met again and again (see ``Parser/parseRepeatedString()``): their text in the parser's
+    /// bytes (between the quotes) and the value.
+    private(set) var recentStrings: [(text: UnsafeRawBufferPointer, value: JSONValue)] = []
+    static let recentStringCount = 8
+
+    /// Keeps `value`, a string written as `text`, among ``recentStrings`` while there is room.
+    mutating func rememberString(_ text: UnsafeRawBufferPointer, _ value: JSONValue) {
+        guard recentStrings.count < Self.recentStringCount, !text.isEmpty else { return }
+        recentStrings.append((text, value))
     }
 
     private mutating func remember(_ text: Text, _ value: JSONValue) {
@@ -228,13 +257,43 @@ struct ValuePool {
 }
 
 extension Parser {
+    /// Parses a value that is usually one of a few strings met again and again (a step's `type`): the
+    /// last few such strings written without escapes are compared byte for byte first, and one that
+    /// matches is given again without making a string.
+    mutating func parseRepeatedString() throws(RawSyntaxError) -> JSONValue {
+        skipWhitespace()
+        guard targets == nil, index < bytes.count, bytes[index] == UInt8(ascii: "\""), let base = bytes.baseAddress
+        else { return try parseValue() }
+        let contentStart = index + 1
+        for position in pool.recentStrings.indices {
+            let text = pool.recentStrings[position].text
+            guard let other = text.baseAddress, contentStart + text.count < bytes.count,
+                bytes[contentStart + text.count] == UInt8(ascii: "\""),
+                memcmp(base + contentStart, other, text.count) == 0
+            else { continue }
+            index = contentStart + text.count + 1
+            return pool.recentStrings[position].value
+        }
+        let value = try parseValue()
+        // Kept only when written without escapes: the text between the quotes is then the string.
+        if case .string(let string) = value, index - contentStart - 1 == string.utf8.count {
+            pool.rememberString(
+                UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[contentStart..<(index - 1)])), value)
+        }
+        return value
+    }
+
     /// Parses a value, sharing it with earlier values of the same text (see ``ValuePool``).
     mutating func parseSharedValue() throws(RawSyntaxError) -> JSONValue {
         skipWhitespace()
         guard targets == nil, index < bytes.count,
-            bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "["),
-            let end = ValuePool.end(of: bytes, from: index)
+            bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[")
         else { return try parseValue() }
+        if let (shared, end) = pool.recentValue(in: bytes, at: index) {
+            index = end
+            return shared
+        }
+        guard let end = ValuePool.end(of: bytes, from: index) else { return try parseValue() }
         let text = ValuePool.Text(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[index..<end])))
         if let shared = pool.value(for: text) {
             index = end
