@@ -1128,11 +1128,7 @@ struct SurveyCompiler {
     /// or the same storage). Unequal bits say nothing: equal values may be stored apart.
     @inline(__always)
     static func identical<T>(_ a: T, _ b: T) -> Bool {
-        withUnsafeBytes(of: a) { x in
-            withUnsafeBytes(of: b) { y in
-                x.count == 0 || memcmp(x.baseAddress.unsafelyUnwrapped, y.baseAddress.unsafelyUnwrapped, x.count) == 0
-            }
-        }
+        withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in x.elementsEqual(y) } }
     }
 
     mutating func compileExpression(
