@@ -300,9 +300,35 @@ struct SurveyCompiler {
             flatUnits.append(FlatUnit(definition: step, unitOffset: unitOffset, steps: start..<flatSteps.count))
         }
 
+        // Large surveys configure and compile in parallel chunks (one per core): see step 3.
+        let stepCount = flatSteps.count
+        // Twice as many chunks as cores, so that a core slowed by other work does not hold up the rest.
+        let chunkCount = stepCount >= 4_096 ? Machine.parallelChunks : 1
+        let chunkSize = (stepCount + chunkCount - 1) / max(chunkCount, 1)
+        let configuration = ConfigurationResults(count: chunkCount)
+
         // 2. Ids: steps, pages and calculated values share one namespace.
         var repeatedIDs: [(position: Int, first: Int)] = []
-        let stepIndexByID = IDTable(positionsOf: flatSteps.map(\.definition.id), repeated: &repeatedIDs)
+        let stepIndexByID: IDTable
+        if carries {
+            stepIndexByID = IDTable(positionsOf: flatSteps.map(\.definition.id), repeated: &repeatedIDs)
+        } else {
+            // With no choices carried forward, configuring the questions (3a) needs no ids: the step-id
+            // table is built on one core while the others configure.
+            let built = BuiltIDTable()
+            let steps = flatSteps
+            configureQuestions(flatSteps, chunkCount: chunkCount, chunkSize: chunkSize, into: configuration) {
+                var repeated: [(position: Int, first: Int)] = []
+                let table = IDTable(positionsOf: steps.map(\.definition.id), repeated: &repeated)
+                built.store(table, repeated: repeated)
+            }
+            if let table = built.table {
+                stepIndexByID = table
+                repeatedIDs = built.repeated
+            } else {
+                stepIndexByID = IDTable(positionsOf: flatSteps.map(\.definition.id), repeated: &repeatedIDs)
+            }
+        }
         var calculatedIndexByName: [String: Int] = [:]
         func duplicate(_ id: String, at path: @autoclosure () -> JSONPath, member: String, previous: JSONPath) {
             errors.append(
@@ -452,37 +478,16 @@ struct SurveyCompiler {
 
         // 3. Steps: question types, options and expressions. Steps are independent, so large
         // surveys compile in parallel chunks (one per core); results are merged in document order.
-        let stepCount = flatSteps.count
         let resolve: @Sendable (String) -> Int? = { [stepIndexByID, calculatedIndexByName] name in
             if let index = stepIndexByID[name] { return index }
             if let index = calculatedIndexByName[name] { return stepCount + index }
             return nil
         }
-        // Twice as many chunks as cores, so that a core slowed by other work does not hold up the rest.
-        let chunkCount = stepCount >= 4_096 ? Machine.parallelChunks : 1
-        let chunkSize = (stepCount + chunkCount - 1) / max(chunkCount, 1)
         // 3a. Question types and options first: how a reference to a question compiles depends on
-        // its choices (an Other choice).
-        let configuration = ConfigurationResults(count: chunkCount)
-        // In blocks of their own: the copies of the step list they share end with them (the list is
-        // the load's largest temporary, and is dropped before the survey is assembled).
-        do {
-            let configuring = self
-            let stepsToConfigure = flatSteps
-            DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-                var compiler = configuring
-                var configurations: [Configuration?] = []
-                var problems: [Int: [SurveyError]] = [:]
-                let range = (chunk * chunkSize)..<min(stepCount, (chunk + 1) * chunkSize)
-                configurations.reserveCapacity(range.count)
-                for index in range {
-                    compiler.errors = []
-                    configurations.append(compiler.configure(stepsToConfigure, at: index))
-                    if !compiler.errors.isEmpty { problems[index] = compiler.errors }
-                }
-                let others = Self.otherChoices(in: range) { configurations[$0 - range.lowerBound]?.question }
-                configuration.store(chunk, configurations: configurations, errors: problems, otherChoices: others)
-            }
+        // its choices (an Other choice). Done above, beside the step-id table, unless choices are
+        // carried forward (they were only known just now).
+        if carries {
+            configureQuestions(flatSteps, chunkCount: chunkCount, chunkSize: chunkSize, into: configuration)
         }
         var questions: [ConfiguredQuestion?] = []
         questions.reserveCapacity(stepCount)
@@ -756,6 +761,53 @@ struct SurveyCompiler {
             expressionCount: expressionCount, usesDateFunctions: usesDateFunctions, otherChoices: otherChoices,
             triggers: compiledTriggers, completionMessages: compiledMessages,
             validators: validation.validators, panels: compiledPanels, commentSlots: commentSlots)
+    }
+
+    /// Configures the question of every step in `flatSteps`, in `chunkCount` chunks of `chunkSize`
+    /// steps on all cores, into `results`; `alongside`, when given, runs as one more task beside them.
+    func configureQuestions(
+        _ flatSteps: [FlatStep], chunkCount: Int, chunkSize: Int, into results: ConfigurationResults,
+        alongside extra: (@Sendable () -> Void)? = nil
+    ) {
+        let configuring = self
+        let stepCount = flatSteps.count
+        DispatchQueue.concurrentPerform(iterations: chunkCount + (extra == nil ? 0 : 1)) { task in
+            // The extra task is handed out first: it is the longest.
+            var chunk = task
+            if let extra {
+                if task == 0 { return extra() }
+                chunk -= 1
+            }
+            var compiler = configuring
+            var configurations: [Configuration?] = []
+            var problems: [Int: [SurveyError]] = [:]
+            let range = (chunk * chunkSize)..<min(stepCount, (chunk + 1) * chunkSize)
+            configurations.reserveCapacity(range.count)
+            for index in range {
+                compiler.errors = []
+                configurations.append(compiler.configure(flatSteps, at: index))
+                if !compiler.errors.isEmpty { problems[index] = compiler.errors }
+            }
+            let others = Self.otherChoices(in: range) { configurations[$0 - range.lowerBound]?.question }
+            results.store(chunk, configurations: configurations, errors: problems, otherChoices: others)
+        }
+    }
+
+    /// A step-id table built on another thread, with the repeated ids it found.
+    final class BuiltIDTable: @unchecked Sendable {
+        private let lock = NSLock()
+        private var storedTable: IDTable?
+        private var storedRepeated: [(position: Int, first: Int)] = []
+
+        var table: IDTable? { lock.withLock { storedTable } }
+        var repeated: [(position: Int, first: Int)] { lock.withLock { storedRepeated } }
+
+        func store(_ table: IDTable, repeated: [(position: Int, first: Int)]) {
+            lock.withLock {
+                storedTable = table
+                storedRepeated = repeated
+            }
+        }
     }
 
     /// What compiling one step needs to look up (read-only; one per chunk).
