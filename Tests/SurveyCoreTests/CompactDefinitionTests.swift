@@ -89,13 +89,7 @@ import Testing
                 #"{"id": "q\#(index)", "type": \#(types[index % types.count]), "options": \#(options[index % options.count])}"#
             )
         }
-        let text = surveyJSON(steps)
-        let streamed = try Array(text.utf8).withUnsafeBufferPointer { bytes in
-            var parser = Parser(bytes: bytes)
-            return try #require(try parser.parseSurvey(stepChunks: 1))
-        }
-        var treeErrors: [SurveyError] = []
-        let tree = try SurveyDefinition(json: JSONParser.parse(text), errors: &treeErrors)
+        let (streamed, tree, _) = try decodeBothWays(surveyJSON(steps))
         let decoded = try #require(streamed.steps?.steps)
         #expect(decoded == tree.steps)
         #expect(decoded.map(\.type).prefix(6) == ["t-text", "t-text", "t-text", "t-textual", "t-tex", "t-text"])

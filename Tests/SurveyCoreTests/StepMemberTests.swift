@@ -56,13 +56,7 @@ import Testing
             #"{"\u0069d": "d", "type": "t-text", "requiredIf": "{a} = 1", "required": true}"#,
             #"{"id": "p", "type": "page", "st\u0065ps": [{"id": "e", "type": "t-text"}]}"#,
         ]
-        let text = surveyJSON(steps)
-        let streamed = try Array(text.utf8).withUnsafeBufferPointer { bytes in
-            var parser = Parser(bytes: bytes)
-            return try #require(try parser.parseSurvey(stepChunks: 1))
-        }
-        var treeErrors: [SurveyError] = []
-        let tree = try SurveyDefinition(json: JSONParser.parse(text), errors: &treeErrors)
+        let (streamed, tree, treeErrors) = try decodeBothWays(surveyJSON(steps))
         #expect(streamed.steps?.steps == tree.steps)
         #expect(streamed.errors.map(\.message) == treeErrors.map(\.message))
         #expect(streamed.errors.map(\.path) == treeErrors.map(\.path))

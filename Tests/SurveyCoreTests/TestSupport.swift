@@ -1,4 +1,6 @@
-import SurveyCore
+import Testing
+
+@testable import SurveyCore
 
 /// Minimal question types for core tests, so the core is tested without the built-ins.
 struct FreeTextType: QuestionType {
@@ -94,4 +96,18 @@ func loadErrors(_ text: String) -> [SurveyError] {
     } catch {
         return []
     }
+}
+
+/// Decodes `text` both ways: streamed from its bytes (one chunk, as a small file is) and through
+/// the JSON tree, for tests that the two read a survey alike.
+func decodeBothWays(_ text: String) throws -> (
+    streamed: StreamedSurvey, tree: SurveyDefinition, treeErrors: [SurveyError]
+) {
+    let streamed = try Array(text.utf8).withUnsafeBufferPointer { bytes in
+        var parser = Parser(bytes: bytes)
+        return try #require(try parser.parseSurvey(stepChunks: 1))
+    }
+    var treeErrors: [SurveyError] = []
+    let tree = try SurveyDefinition(json: JSONParser.parse(text), errors: &treeErrors)
+    return (streamed, tree, treeErrors)
 }
