@@ -1,5 +1,6 @@
-import SurveyCore
 import Testing
+
+@testable import SurveyCore
 
 @Suite struct JSONTests {
     @Test(arguments: [
@@ -66,6 +67,23 @@ import Testing
                 haystack.containsUTF8(needles.map { String(decoding: $0, as: UTF8.self) }) == plain,
                 "\(haystack) \(needles.map { String(decoding: $0, as: UTF8.self) })")
         }
+    }
+
+    /// A text large enough to be searched in pieces on all cores: a needle that straddles the place
+    /// where the first two pieces meet (`before` of its bytes in the first) is found, one that is not
+    /// there is not, and one at the very end is.
+    @Test(arguments: [1, 5, 13])
+    func findsNeedlesAcrossThePiecesOfALargeText(before: Int) {
+        let size = String.parallelSearch + 4_096
+        var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: size)
+        let needle = Array("\"choicesByUrl\"".utf8)
+        let boundary = size / max(Machine.parallelChunks, 2)
+        bytes.replaceSubrange((boundary - before)..<(boundary - before + needle.count), with: needle)
+        let tail = Array("\"pages\"".utf8)
+        bytes.replaceSubrange((size - tail.count)..<size, with: tail)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.containsUTF8(["\"choicesByUrl\"", "\"elements\"", "\"pages\"", ""]) == [true, false, true, true])
+        #expect(!text.containsUTF8("\"airtable\""))
     }
 
     @Test func decodesValues() throws {

@@ -16,49 +16,88 @@ extension String {
     /// is when they have one; shorter needles by a plain scan. An empty needle is always found.
     package func containsUTF8(_ needles: [String]) -> [Bool] {
         let patterns = needles.map { Array($0.utf8) }
-        var found = patterns.map(\.isEmpty)
         var text = self
-        text.withUTF8 { haystack in
-            func matches(_ pattern: [UInt8], at start: Int) -> Bool {
-                guard pattern.count <= haystack.count - start else { return false }
-                for offset in pattern.indices where haystack[start + offset] != pattern[offset] { return false }
-                return true
+        return text.withUTF8 { haystack in
+            // A large text is searched in pieces on all cores, each overlapping the next by the
+            // longest needle less one byte, so that every occurrence lies whole in some piece.
+            let pieces = haystack.count >= Self.parallelSearch ? Machine.parallelChunks : 1
+            guard pieces > 1 else { return Self.search(patterns, in: haystack) }
+            let overlap = max(0, (patterns.map(\.count).max() ?? 0) - 1)
+            let results = PieceResults(count: pieces)
+            nonisolated(unsafe) let haystack = haystack
+            DispatchQueue.concurrentPerform(iterations: pieces) { piece in
+                let start = piece * haystack.count / pieces
+                let end = min(haystack.count, (piece + 1) * haystack.count / pieces + overlap)
+                results.store(piece, Self.search(patterns, in: UnsafeBufferPointer(rebasing: haystack[start..<end])))
             }
-            let long = patterns.indices.filter { patterns[$0].count >= 4 }
-            for index in patterns.indices where !found[index] && patterns[index].count < 4 {
-                found[index] = haystack.indices.contains { matches(patterns[index], at: $0) }
+            return results.merged(count: patterns.count)
+        }
+    }
+
+    /// Texts this long (bytes) are searched on all cores.
+    static let parallelSearch = 1 << 22
+
+    /// What each piece of a text searched in parallel found.
+    private final class PieceResults: @unchecked Sendable {
+        private let lock = NSLock()
+        private var found: [[Bool]]
+
+        init(count: Int) { found = Array(repeating: [], count: count) }
+
+        func store(_ piece: Int, _ result: [Bool]) { lock.withLock { found[piece] = result } }
+
+        /// For each needle, whether any piece found it.
+        func merged(count: Int) -> [Bool] {
+            lock.withLock {
+                (0..<count).map { index in found.contains { $0.count > index && $0[index] } }
             }
-            guard !long.isEmpty, haystack.count >= 4, let base = UnsafeRawPointer(haystack.baseAddress) else { return }
-            func slot(_ word: UInt32) -> Int { Int((word &* 0x9E37_79B1) >> 20) }  // 4,096 slots
-            var filter = [UInt64](repeating: 0, count: 64)
-            for index in long {
-                let word = patterns[index].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
-                filter[slot(word) >> 6] |= 1 << UInt64(slot(word) & 63)
-            }
-            var remaining = long.count(where: { !found[$0] })
-            // When the needles all start with the same byte (quoted JSON keys all do), only the
-            // positions of that byte are tried, found by `memchr`, which skips the rest of the text
-            // many bytes at a time.
-            let first = patterns[long[0]][0]
-            let sameFirst = long.allSatisfy { patterns[$0][0] == first }
-            filter.withUnsafeBufferPointer { filter in
-                let last = haystack.count - 4
-                var start = 0
-                while start <= last {
-                    if sameFirst {
-                        guard let hit = memchr(base + start, Int32(first), last - start + 1) else { return }
-                        start = base.distance(to: UnsafeRawPointer(hit))
-                    }
-                    let key = slot(base.loadUnaligned(fromByteOffset: start, as: UInt32.self))
-                    if filter[key >> 6] & (1 << UInt64(key & 63)) != 0 {
-                        for index in long where !found[index] && matches(patterns[index], at: start) {
-                            found[index] = true
-                            remaining -= 1
-                            if remaining == 0 { return }
-                        }
-                    }
-                    start += 1
+        }
+    }
+
+    /// ``containsUTF8(_:)`` of `patterns` (UTF-8 bytes) in `haystack`, on this thread.
+    private static func search(_ patterns: [[UInt8]], in haystack: UnsafeBufferPointer<UInt8>) -> [Bool] {
+        var found = patterns.map(\.isEmpty)
+        func matches(_ pattern: [UInt8], at start: Int) -> Bool {
+            guard pattern.count <= haystack.count - start else { return false }
+            for offset in pattern.indices where haystack[start + offset] != pattern[offset] { return false }
+            return true
+        }
+        let long = patterns.indices.filter { patterns[$0].count >= 4 }
+        for index in patterns.indices where !found[index] && patterns[index].count < 4 {
+            found[index] = haystack.indices.contains { matches(patterns[index], at: $0) }
+        }
+        guard !long.isEmpty, haystack.count >= 4, let base = UnsafeRawPointer(haystack.baseAddress) else {
+            return found
+        }
+        func slot(_ word: UInt32) -> Int { Int((word &* 0x9E37_79B1) >> 20) }  // 4,096 slots
+        var filter = [UInt64](repeating: 0, count: 64)
+        for index in long {
+            let word = patterns[index].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+            filter[slot(word) >> 6] |= 1 << UInt64(slot(word) & 63)
+        }
+        var remaining = long.count(where: { !found[$0] })
+        // When the needles all start with the same byte (quoted JSON keys all do), only the
+        // positions of that byte are tried, found by `memchr`, which skips the rest of the text
+        // many bytes at a time.
+        let first = patterns[long[0]][0]
+        let sameFirst = long.allSatisfy { patterns[$0][0] == first }
+        filter.withUnsafeBufferPointer { filter in
+            let last = haystack.count - 4
+            var start = 0
+            while start <= last {
+                if sameFirst {
+                    guard let hit = memchr(base + start, Int32(first), last - start + 1) else { return }
+                    start = base.distance(to: UnsafeRawPointer(hit))
                 }
+                let key = slot(base.loadUnaligned(fromByteOffset: start, as: UInt32.self))
+                if filter[key >> 6] & (1 << UInt64(key & 63)) != 0 {
+                    for index in long where !found[index] && matches(patterns[index], at: start) {
+                        found[index] = true
+                        remaining -= 1
+                        if remaining == 0 { return }
+                    }
+                }
+                start += 1
             }
         }
         return found
