@@ -56,3 +56,33 @@ struct ChoicesFromQuestionTests {
         }
     }
 }
+
+/// A survey large enough to be configured in parallel chunks, with choices carried forward (the
+/// configuration then waits for the ids instead of running beside the step-id table) and repeated
+/// ids (found by that table): carried choices and duplicate-id errors come out as in a small one.
+struct ChunkedChoicesFromQuestionTests {
+    static func text(repeatedID: Bool) -> String {
+        var steps: [String] = [#"{"id": "tried", "type": "multiple-choice", "options": {"choices": ["a", "b"]}}"#]
+        for index in 1..<6_000 {
+            steps.append(#"{"id": "q\#(index)", "type": "text"}"#)
+        }
+        steps.append(#"{"id": "liked", "type": "single-choice", "choicesFromQuestion": "tried"}"#)
+        if repeatedID { steps.append(#"{"id": "q4500", "type": "text"}"#) }
+        return #"{"formatVersion": 1, "id": "c", "title": "C", "steps": [\#(steps.joined(separator: ",\n"))]}"#
+    }
+
+    @Test func carriedChoicesReachTheLastChunk() throws {
+        let survey = try SurveyLoader(registry: .builtins()).load(text: Self.text(repeatedID: false), source: "c.json")
+        let liked = try #require(survey.question(forStep: "liked"))
+        #expect(try liked.normalize("b") == "b")
+        #expect(throws: AnswerError.self) { try liked.normalize("z") }
+    }
+
+    @Test func aRepeatedIDIsReportedWithCarriedChoices() {
+        #expect {
+            try SurveyLoader(registry: .builtins()).load(text: Self.text(repeatedID: true), source: "c.json")
+        } throws: { error in
+            "\(error)".contains("duplicate id 'q4500'")
+        }
+    }
+}
