@@ -308,27 +308,28 @@ struct SurveyCompiler {
         let configuration = ConfigurationResults(count: chunkCount)
 
         // 2. Ids: steps, pages and calculated values share one namespace.
-        var repeatedIDs: [(position: Int, first: Int)] = []
-        let stepIndexByID: IDTable
-        if carries {
-            stepIndexByID = IDTable(positionsOf: flatSteps.map(\.definition.id), repeated: &repeatedIDs)
-        } else {
-            // With no choices carried forward, configuring the questions (3a) needs no ids: the step-id
-            // table is built on one core while the others configure.
-            let built = BuiltIDTable()
-            let steps = flatSteps
-            configureQuestions(flatSteps, chunkCount: chunkCount, chunkSize: chunkSize, into: configuration) {
+        let built = BuiltIDTable()
+        // In a block of its own: the copy of the step list the task holds ends with it (the list is
+        // the load's largest temporary, and is dropped before the survey is assembled).
+        do {
+            let stepsToIdentify = flatSteps
+            let buildIDTable: @Sendable () -> Void = {
                 var repeated: [(position: Int, first: Int)] = []
-                let table = IDTable(positionsOf: steps.map(\.definition.id), repeated: &repeated)
+                let table = IDTable(positionsOf: stepsToIdentify.map(\.definition.id), repeated: &repeated)
                 built.store(table, repeated: repeated)
             }
-            if let table = built.table {
-                stepIndexByID = table
-                repeatedIDs = built.repeated
+            if carries {
+                buildIDTable()
             } else {
-                stepIndexByID = IDTable(positionsOf: flatSteps.map(\.definition.id), repeated: &repeatedIDs)
+                // With no choices carried forward, configuring the questions (3a) needs no ids: the step-id
+                // table is built on one core while the others configure.
+                configureQuestions(
+                    flatSteps, chunkCount: chunkCount, chunkSize: chunkSize, into: configuration,
+                    alongside: buildIDTable)
             }
         }
+        let stepIndexByID = built.table
+        let repeatedIDs = built.repeated
         var calculatedIndexByName: [String: Int] = [:]
         func duplicate(_ id: String, at path: @autoclosure () -> JSONPath, member: String, previous: JSONPath) {
             errors.append(
@@ -796,10 +797,10 @@ struct SurveyCompiler {
     /// A step-id table built on another thread, with the repeated ids it found.
     final class BuiltIDTable: @unchecked Sendable {
         private let lock = NSLock()
-        private var storedTable: IDTable?
+        private var storedTable = IDTable()
         private var storedRepeated: [(position: Int, first: Int)] = []
 
-        var table: IDTable? { lock.withLock { storedTable } }
+        var table: IDTable { lock.withLock { storedTable } }
         var repeated: [(position: Int, first: Int)] { lock.withLock { storedRepeated } }
 
         func store(_ table: IDTable, repeated: [(position: Int, first: Int)]) {

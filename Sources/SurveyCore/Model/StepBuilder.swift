@@ -37,7 +37,7 @@ struct DecodedStep {
 
     /// The index path of child `position`.
     func sourcePath(of position: Int) -> [Int] {
-        childSourcePaths?[position] ?? [childSourceIndices?[position] ?? position]
+        SourceMap.ChildSources(indices: childSourceIndices, paths: childSourcePaths).path(of: position)
     }
 }
 

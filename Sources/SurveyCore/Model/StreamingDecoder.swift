@@ -197,9 +197,9 @@ struct ValuePool {
         return nil
     }
 
-    /// The value pooled for `text`, if any.
+    /// The value pooled for `text`, if any, from the dictionary: the recent values are looked
+    /// through first, by ``recentValue(in:at:)``.
     mutating func value(for text: Text) -> JSONValue? {
-        for entry in recent where entry.text == text { return entry.value }
         guard let value = values[text] else { return nil }
         remember(text, value)
         return value

@@ -77,6 +77,11 @@ struct SourceMap: Sendable, Hashable {
     struct ChildSources: Sendable, Hashable {
         var indices: [Int]?
         var paths: [[Int]]?
+
+        /// The index path of child `position` below its container.
+        func path(of position: Int) -> [Int] {
+            paths?[position] ?? [indices?[position] ?? position]
+        }
     }
 
     mutating func add(_ decoded: DecodedStep, unit: Int) {
@@ -102,8 +107,7 @@ struct SourceMap: Sendable, Hashable {
 
     /// The index path below its page of `steps[unit].steps[child]`.
     func childPath(unit: Int, child: Int) -> [Int] {
-        guard let sources = irregular[unit] else { return [child] }
-        return sources.paths?[child] ?? [sources.indices?[child] ?? child]
+        irregular[unit]?.path(of: child) ?? [child]
     }
 
     static func == (lhs: SourceMap, rhs: SourceMap) -> Bool {
