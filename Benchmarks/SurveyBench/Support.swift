@@ -68,7 +68,7 @@ func readBytes(_ path: String) throws(BenchError) -> [UInt8] {
     guard fstat(descriptor, &info) == 0, info.st_size >= 0 else { throw BenchError("cannot size \(path)") }
     let size = Int(info.st_size)
     let pieces = size >= 1 << 24 && ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 1
-    let failed = FailureFlag()
+    let failures = BenchErrors()
     let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
         nonisolated(unsafe) let base = buffer.baseAddress
         DispatchQueue.concurrentPerform(iterations: pieces) { piece in
@@ -77,22 +77,18 @@ func readBytes(_ path: String) throws(BenchError) -> [UInt8] {
             while offset < end, let base {
                 let got = pread(descriptor, base + offset, end - offset, off_t(offset))
                 if got < 0, errno == EINTR { continue }
-                guard got > 0 else { return failed.set() }
+                guard got > 0 else {
+                    let reason = got < 0 ? String(cString: strerror(errno)) : "the file ended early"
+                    return failures.append("short read on \(path) at byte \(offset): \(reason)")
+                }
                 offset += got
             }
         }
-        count = failed.isSet ? 0 : size
+        count = failures.first == nil ? size : 0
     }
+    if let failure = failures.first { throw BenchError(failure) }
     guard bytes.count == size else { throw BenchError("short read on \(path)") }
     return bytes
-}
-
-/// Set by any thread that failed.
-final class FailureFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var flag = false
-    var isSet: Bool { lock.withLock { flag } }
-    func set() { lock.withLock { flag = true } }
 }
 
 /// Writes text to a file.
