@@ -198,16 +198,12 @@ extension String {
     /// The string without surrounding whitespace and newlines.
     var trimmed: String {
         // Fast path: most answers have no surrounding space, and Foundation's trimming is slow.
-        // The two bytes are read in place (native strings, small ones too): `utf8.last` goes through the
-        // generic collection path, several times slower than the whole check.
-        let plain: Bool? = utf8.withContiguousStorageIfAvailable { bytes in
-            guard let first = bytes.first, let last = bytes.last else { return false }
-            return first > 32 && first < 128 && last > 32 && last < 128
-        }
-        if plain ?? false { return self }
-        if plain == nil, let first = utf8.first, let last = utf8.last, first > 32, first < 128, last > 32, last < 128 {
-            return self
-        }
+        // The end bytes are read in place (native strings, small ones too): `utf8.last` goes through
+        // the generic collection path, several times slower than the whole check.
+        let ends =
+            utf8.withContiguousStorageIfAvailable { $0.isEmpty ? nil : ($0[0], $0[$0.count - 1]) }
+            ?? utf8.first.flatMap { first in utf8.last.map { (first, $0) } }
+        if let (first, last) = ends, first > 32, first < 128, last > 32, last < 128 { return self }
         return trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
