@@ -450,6 +450,8 @@ struct Evaluator {
         }
     }
 
+    /// `a op b`. Pure, and marked so (see ``ExpressionValue``): callers pass values read in place.
+    @_effects(readonly)
     static func compare(_ op: BinaryOperator, _ a: JSONValue, _ b: JSONValue) -> Bool {
         switch op {
         case .equal: return ExpressionValue.equals(a, b)

@@ -2,6 +2,15 @@
 /// number/string equality, strings equal ignoring letter case and surrounding spaces,
 /// order-insensitive array equality, empty values compare unequal to everything but emptiness,
 /// `+ - *` corrected for binary floating-point noise (`0.1 + 0.2` is `0.3`).
+///
+/// The comparisons are pure: they read their arguments and write nothing the caller can see (the
+/// only memory they write is their own temporaries, such as a lower-cased copy of a text). They say
+/// so with `@_effects(readonly)`, the standard library's own marking for its string comparisons:
+/// without it the optimizer must assume a call may write the value a caller passes from memory (a
+/// condition's constant, a value in the session's array) and copies the value first, retain and
+/// release included, which cost more than most comparisons (53.3k → 51.1k instructions a
+/// 50-question respondent, `Benchmarks/README.md`). Keep them pure: a function marked so that writes
+/// or releases what it was given is undefined behaviour.
 package enum ExpressionValue {
     /// The number a value stands for: numbers, numeric strings, Booleans are not numbers.
     @inline(__always)
@@ -31,6 +40,7 @@ package enum ExpressionValue {
     }
 
     /// Loose equality.
+    @_effects(readonly)
     package static func equals(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.string(let a), .string(let b)): return equalTexts(a, b)
@@ -60,6 +70,7 @@ package enum ExpressionValue {
 
     /// Whether two strings are equal ignoring letter case (simple lower-casing: `'É' = 'é'`, but
     /// `'ß' <> 'SS'`) and spaces at either end, as SurveyJS compares them. ASCII without allocating.
+    @_effects(readonly)
     package static func equalIgnoringCase(_ a: String, _ b: String) -> Bool {
         // Read in place (no copy of either string to make it contiguous: native strings are).
         let ascii: Bool?? = a.utf8.withContiguousStorageIfAvailable { x in
@@ -88,6 +99,7 @@ package enum ExpressionValue {
 
     /// Whether one of `elements` equals `item`. A text is looked for by its first letter first: the
     /// texts that start with another ASCII letter or digit are passed over without comparing them.
+    @_effects(readonly)
     static func containsElement(_ elements: [JSONValue], equalTo item: JSONValue) -> Bool {
         if case .string(let wanted) = item { return containsElement(elements, equalToText: wanted) }
         for element in elements where equals(element, item) { return true }
@@ -95,6 +107,7 @@ package enum ExpressionValue {
     }
 
     /// ``containsElement(_:equalTo:)`` of a text.
+    @_effects(readonly)
     static func containsElement(_ elements: [JSONValue], equalToText wanted: String) -> Bool {
         guard let key = asciiKey(wanted) else {
             let item = JSONValue.string(wanted)
@@ -149,6 +162,7 @@ package enum ExpressionValue {
 
     /// Ordering for `<`, `<=`, `>`, `>=`: numbers numerically, otherwise strings lexically; `nil` when
     /// either side is empty or the kinds cannot be compared.
+    @_effects(readonly)
     package static func compare(_ lhs: JSONValue, _ rhs: JSONValue) -> Int? {
         if lhs.isEmptyAnswer || rhs.isEmptyAnswer { return nil }
         if let a = number(lhs), let b = number(rhs) { return a < b ? -1 : (a > b ? 1 : 0) }
@@ -157,6 +171,7 @@ package enum ExpressionValue {
     }
 
     /// `contains`: an array holding an element (or every element of an array), or a substring.
+    @_effects(readonly)
     package static func contains(_ container: JSONValue, _ item: JSONValue) -> Bool {
         switch container {
         case .array(let elements):
@@ -179,6 +194,7 @@ package enum ExpressionValue {
 
     /// A substring, ignoring letter case; an empty needle is never contained. ASCII (without CR) is
     /// searched byte by byte without allocating; other text is lower-cased first.
+    @_effects(readonly)
     static func containsText(_ text: String, _ needle: String) -> Bool {
         guard !needle.isEmpty else { return false }
         var haystack = text
@@ -205,12 +221,14 @@ package enum ExpressionValue {
     }
 
     /// Whether `element` equals `list` or, when `list` is an array, one of its elements.
+    @_effects(readonly)
     static func isIn(_ element: JSONValue, _ list: JSONValue) -> Bool {
         guard case .array(let options) = list else { return equals(element, list) }
         return containsElement(options, equalTo: element)
     }
 
     /// `anyof`: the value (or any element of it) is in the list.
+    @_effects(readonly)
     package static func anyOf(_ value: JSONValue, _ list: JSONValue) -> Bool {
         guard case .array(let values) = value else { return !value.isEmptyAnswer && isIn(value, list) }
         for element in values where isIn(element, list) { return true }
@@ -218,6 +236,7 @@ package enum ExpressionValue {
     }
 
     /// `allof`: the value contains every element of the list.
+    @_effects(readonly)
     package static func allOf(_ value: JSONValue, _ list: JSONValue) -> Bool {
         guard case .array(let values) = value else {
             // One value holds all of a list only when the list is that value (or holds only it).
