@@ -24,6 +24,16 @@ struct DerivedState: Sendable {
         countTree.assign(from: other.countTree)
     }
 
+    /// ``assign(from:)`` of `initial`'s derived state, read in place.
+    mutating func assign(fromStartOf initial: InitialState) {
+        stepVisible.assign(from: initial.derived.stepVisible)
+        unitCondition.assign(from: initial.derived.unitCondition)
+        visibleSteps.assign(from: initial.derived.visibleSteps)
+        visibleCountingSteps.assign(from: initial.derived.visibleCountingSteps)
+        unitTree.assign(from: initial.derived.unitTree)
+        countTree.assign(from: initial.derived.countTree)
+    }
+
     /// Records that step `index` is now `visible` (or not). `survey` is read without retaining it
     /// (``Survey/unretainedStorage``).
     mutating func setStepVisible(_ index: Int, _ visible: Bool, survey: Unmanaged<CompiledSurvey>) {

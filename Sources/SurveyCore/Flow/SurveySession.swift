@@ -169,7 +169,7 @@ public struct SurveySession {
         Self.empty(&answers)
         // Read from the precomputed start itself, not from a copy of its parts in a tuple.
         if let initial = Self.precomputedStart(of: survey, locale: locale, today: today, given: variables) {
-            resetValues(to: initial.values, derived: initial.derived)
+            resetValues(toStartOf: initial)
         } else {
             let start = DerivedState.compute(survey: survey, context: functionContext)
             resetValues(to: start.values, derived: start.derived)
@@ -187,6 +187,17 @@ public struct SurveySession {
             values.assign(from: start)
         }
         derived.assign(from: startDerived)
+    }
+
+    /// ``resetValues(to:derived:)`` from a precomputed start, whose parts are read where they are (passed
+    /// as arguments, they would be copied first: every array of the derived state retained and released).
+    mutating func resetValues(toStartOf initial: InitialState) {
+        if initial.values.isEmpty {
+            Self.empty(&values)
+        } else {
+            values.assign(from: initial.values)
+        }
+        derived.assign(fromStartOf: initial)
     }
 
     /// Empties every one of `values` in place.
