@@ -418,15 +418,25 @@ public struct SurveySession {
             do {
                 // The session's own context when the step adds nothing to it (no copy to make): read
                 // from the columns, without putting the whole step together.
-                let steps = survey.storage.steps
-                if let extras = steps.extras(of: index),
-                    !extras.choiceConditions.isEmpty || !extras.typeExpressions.isEmpty
-                {
-                    let step = steps[index]
+                // The table is read without retaining it (a counted reference on every answer).
+                let table = survey.unretainedSteps
+                let needsStep = table._withUnsafeGuaranteedRef { steps in
+                    guard let extras = steps.extras(of: index) else { return false }
+                    return !extras.choiceConditions.isEmpty || !extras.typeExpressions.isEmpty
+                }
+                if needsStep {
+                    let step = survey.steps[index]
                     normalized = try step.question.normalize(value, in: questionContext(for: step))
                     try checkChoiceVisibility(normalized, step: step)
                 } else {
-                    normalized = try steps.normalize(value, at: index, in: context)
+                    let result: Result<JSONValue, AnswerError> = table._withUnsafeGuaranteedRef { steps in
+                        do throws(AnswerError) {
+                            return .success(try steps.normalize(value, at: index, in: context))
+                        } catch {
+                            return .failure(error)
+                        }
+                    }
+                    normalized = try result.get()
                 }
             } catch {
                 throw refuse(error, key: stepID)
@@ -531,11 +541,12 @@ public struct SurveySession {
     /// Checks that the respondent may answer step `index` now (`key` names it in errors), reading
     /// only the columns it needs.
     mutating func checkAnswerable(_ index: Int, key: String) throws(SessionError) {
-        let steps = survey.storage.steps
-        guard Int(steps.units[index]) == path.last, derived.stepVisible[index] else {
+        // Read without retaining the table (a counted reference on every answer, shared by the threads).
+        let (unit, flags) = survey.unretainedSteps._withUnsafeGuaranteedRef { ($0.units[index], $0.flags[index]) }
+        guard Int(unit) == path.last, derived.stepVisible[index] else {
             throw .stepNotCurrent(key, current: currentUnitID)
         }
-        guard steps.flags[index].contains(.collectsAnswer) else { throw .notAnswerable(key) }
+        guard flags.contains(.collectsAnswer) else { throw .notAnswerable(key) }
         if isReadOnly(index) {
             throw refuse(AnswerError(code: "readOnly", message: "This answer cannot be changed."), key: key)
         }
@@ -1100,7 +1111,13 @@ struct CalculationQueue {
         }
     }
 
+    /// The first rank, removed; `nil` when empty (decided here, without a call: most answers queue nothing).
+    @inline(__always)
     mutating func popFirst() -> Int? {
+        heap.isEmpty ? nil : removeFirst()
+    }
+
+    private mutating func removeFirst() -> Int? {
         guard let first = heap.first else { return nil }
         let last = heap.removeLast()
         if !heap.isEmpty {
