@@ -731,13 +731,16 @@ public struct SurveySession {
         guard status == .inProgress, let unitIndex = path.last else {
             return .blocked([])
         }
-        let unit = survey.units[unitIndex]
+        // The unit and the step flags are read without retaining them (counted references shared by
+        // the threads, on every Next).
+        let table = survey.unretainedStorage
+        let unitSteps = table._withUnsafeGuaranteedRef { $0.units[unitIndex].steps }
+        let flagTable = survey.unretainedSteps
         var errors: [StepError] = []
-        let flags = survey.stepFlags
-        let hasValidators = !survey.validators.isEmpty
-        for index in unit.steps where derived.stepVisible[index] {
+        let hasValidators = table._withUnsafeGuaranteedRef { !$0.validators.isEmpty }
+        for index in unitSteps where derived.stepVisible[index] {
             // Most steps need no check at all: that is known from one byte, without the step itself.
-            let stepFlags = flags[index]
+            let stepFlags = flagTable._withUnsafeGuaranteedRef { $0.flags[index] }
             guard stepFlags.contains(.collectsAnswer),
                 hasValidators || stepFlags.contains(.mayBeRequired) || stepFlags.contains(.checksAgainOnNext),
                 !isReadOnly(index)
@@ -789,10 +792,10 @@ public struct SurveySession {
             emit(.validationFailed(errors))
             return .blocked(errors)
         }
-        lastErrors = []
+        if !lastErrors.isEmpty { lastErrors = [] }
         actions.append(.next)
         // `complete` triggers first, as in SurveyJS.
-        for index in survey.completeTriggers {
+        for index in table._withUnsafeGuaranteedRef({ $0.completeTriggers.isEmpty }) ? [] : survey.completeTriggers {
             evaluationCount += 1
             if survey.triggers[index].condition.isTrue(values, context: functionContext) {
                 result = finish()
@@ -801,14 +804,15 @@ public struct SurveySession {
         }
         // Branches: the unit's visible questions in order, then the page's own rules.
         var target: Int?? = nil
-        branchSearch: for index in unit.steps where derived.stepVisible[index] && flags[index].contains(.hasBranches) {
+        branchSearch: for index in unitSteps where derived.stepVisible[index] {
+            guard flagTable._withUnsafeGuaranteedRef({ $0.flags[index] }).contains(.hasBranches) else { continue }
             for branch in survey.steps.branches(of: index) where evaluateBranch(branch) {
                 target = .some(branch.targetUnit)
                 break branchSearch
             }
         }
-        if target == nil {
-            for branch in unit.branches where evaluateBranch(branch) {
+        if target == nil, table._withUnsafeGuaranteedRef({ !$0.units[unitIndex].branches.isEmpty }) {
+            for branch in survey.units[unitIndex].branches where evaluateBranch(branch) {
                 target = .some(branch.targetUnit)
                 break
             }
@@ -826,7 +830,7 @@ public struct SurveySession {
         push(destination)
         if !observers.isEmpty {
             let to = survey.units[destination].id
-            emit(.continued(from: unit.id, to: to))
+            emit(.continued(from: survey.units[unitIndex].id, to: to))
             emit(.stepEntered(unitID: to))
         }
         return .moved(to: UnitIndex(destination))
@@ -1096,45 +1100,67 @@ public enum SessionAction: Sendable, Hashable {
 /// The calculated values waiting to be evaluated, by their position in dependency order: a min-heap
 /// without duplicates. Empty (and allocation-free) for answers no calculated value reads.
 struct CalculationQueue {
-    private var heap: [Int] = []
-    private var queued: Set<Int> = []
+    /// The heap and the set of what is in it, made on the first insert: an answer that queues nothing
+    /// (most) then has nothing to release either.
+    private struct Heap {
+        var ranks: [Int] = []
+        var queued: Set<Int> = []
+
+        mutating func insert(_ rank: Int) {
+            guard queued.insert(rank).inserted else { return }
+            ranks.append(rank)
+            var child = ranks.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard ranks[child] < ranks[parent] else { break }
+                ranks.swapAt(child, parent)
+                child = parent
+            }
+        }
+
+        mutating func popFirst() -> Int? {
+            guard let first = ranks.first else { return nil }
+            let last = ranks.removeLast()
+            if !ranks.isEmpty {
+                ranks[0] = last
+                var parent = 0
+                while true {
+                    let left = 2 * parent + 1
+                    let right = left + 1
+                    var smallest = parent
+                    if left < ranks.count, ranks[left] < ranks[smallest] { smallest = left }
+                    if right < ranks.count, ranks[right] < ranks[smallest] { smallest = right }
+                    guard smallest != parent else { break }
+                    ranks.swapAt(parent, smallest)
+                    parent = smallest
+                }
+            }
+            queued.remove(first)
+            return first
+        }
+    }
+
+    private var heap: Heap?
 
     mutating func insert(_ rank: Int) {
-        guard queued.insert(rank).inserted else { return }
-        heap.append(rank)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child] < heap[parent] else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
+        // Taken out while it changes, so that its arrays stay uniquely referenced (no copy).
+        var changed = heap ?? Heap()
+        heap = nil
+        changed.insert(rank)
+        heap = changed
     }
 
     /// The first rank, removed; `nil` when empty (decided here, without a call: most answers queue nothing).
     @inline(__always)
     mutating func popFirst() -> Int? {
-        heap.isEmpty ? nil : removeFirst()
+        heap == nil ? nil : removeFirst()
     }
 
     private mutating func removeFirst() -> Int? {
-        guard let first = heap.first else { return nil }
-        let last = heap.removeLast()
-        if !heap.isEmpty {
-            heap[0] = last
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1
-                let right = left + 1
-                var smallest = parent
-                if left < heap.count, heap[left] < heap[smallest] { smallest = left }
-                if right < heap.count, heap[right] < heap[smallest] { smallest = right }
-                guard smallest != parent else { break }
-                heap.swapAt(parent, smallest)
-                parent = smallest
-            }
-        }
-        queued.remove(first)
+        guard var changed = heap else { return nil }
+        heap = nil
+        let first = changed.popFirst()
+        heap = changed
         return first
     }
 }
