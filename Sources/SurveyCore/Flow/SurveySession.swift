@@ -38,6 +38,13 @@ public struct SurveySession {
 
     let context: PresentationContext
     let functionContext: FunctionContext
+    /// ``survey``'s compiled form and step table, which ``survey`` keeps alive, without counted
+    /// references: the hot paths read the survey through these. Read from ``survey`` instead, in a
+    /// mutating method, the survey is retained for as long as it is used (a mutating call could, for all
+    /// the compiler knows, replace the session and release it): an atomic count, shared by the threads
+    /// running respondents, on every answer.
+    let compiled: Unmanaged<CompiledSurvey>
+    let stepTable: Unmanaged<StepTable>
     @usableFromInline var answers: [JSONValue]
     var values: [JSONValue]
     @usableFromInline var derived: DerivedState
@@ -73,6 +80,8 @@ public struct SurveySession {
             given = variables.filter { declared.contains($0.key) }
         }
         self.survey = survey
+        compiled = survey.unretainedStorage
+        stepTable = survey.unretainedSteps
         self.seed = seed
         self.locale = locale
         self.today = today
@@ -419,7 +428,7 @@ public struct SurveySession {
                 // The session's own context when the step adds nothing to it (no copy to make): read
                 // from the columns, without putting the whole step together.
                 // The table is read without retaining it (a counted reference on every answer).
-                let table = survey.unretainedSteps
+                let table = stepTable
                 let needsStep = table._withUnsafeGuaranteedRef { steps in
                     guard let extras = steps.extras(of: index) else { return false }
                     return !extras.choiceConditions.isEmpty || !extras.typeExpressions.isEmpty
@@ -542,7 +551,7 @@ public struct SurveySession {
     /// only the columns it needs.
     mutating func checkAnswerable(_ index: Int, key: String) throws(SessionError) {
         // Read without retaining the table (a counted reference on every answer, shared by the threads).
-        let (unit, flags) = survey.unretainedSteps._withUnsafeGuaranteedRef { ($0.units[index], $0.flags[index]) }
+        let (unit, flags) = stepTable._withUnsafeGuaranteedRef { ($0.units[index], $0.flags[index]) }
         guard Int(unit) == path.last, derived.stepVisible[index] else {
             throw .stepNotCurrent(key, current: currentUnitID)
         }
@@ -733,9 +742,9 @@ public struct SurveySession {
         }
         // The unit and the step flags are read without retaining them (counted references shared by
         // the threads, on every Next).
-        let table = survey.unretainedStorage
+        let table = compiled
         let unitSteps = table._withUnsafeGuaranteedRef { $0.units[unitIndex].steps }
-        let flagTable = survey.unretainedSteps
+        let flagTable = stepTable
         var errors: [StepError] = []
         let hasValidators = table._withUnsafeGuaranteedRef { !$0.validators.isEmpty }
         for index in unitSteps where derived.stepVisible[index] {
@@ -951,16 +960,16 @@ public struct SurveySession {
 
     mutating func notifyWatchers(of slot: Int, pending: inout CalculationQueue) {
         // The table is read without retaining it (an iterator over it would keep it retained).
-        let table = survey.unretainedStorage
+        let table = compiled
         for position in table._withUnsafeGuaranteedRef({ $0.watchers.positions(of: slot) }) {
             switch table._withUnsafeGuaranteedRef({ $0.watchers.entry(position) }) {
             case .stepVisibility(let position):
                 let index = Int(position)
                 evaluationCount += 1
                 let visible = StepTable.isShown(
-                    index, in: survey.unretainedSteps, values: values, context: functionContext)
+                    index, in: stepTable, values: values, context: functionContext)
                 if visible != derived.stepVisible[index] {
-                    derived.setStepVisible(index, visible, survey: survey.unretainedStorage)
+                    derived.setStepVisible(index, visible, survey: compiled)
                     if !visible, survey.clearInvisibleValues == .onHidden { clearHiddenAnswer(of: index) }
                 }
             case .unitVisibility(let position):
@@ -969,7 +978,7 @@ public struct SurveySession {
                 let condition = survey.units[index].visibleIf?.isTrue(values, context: functionContext) ?? true
                 if condition != derived.unitCondition[index] {
                     derived.unitCondition[index] = condition
-                    derived.refreshUnit(index, survey: survey.unretainedStorage)
+                    derived.refreshUnit(index, survey: compiled)
                     if !condition, survey.clearInvisibleValues == .onHidden {
                         for step in survey.units[index].steps { clearHiddenAnswer(of: step) }
                     }
