@@ -65,7 +65,7 @@ public struct ResponseRecorder: SessionRecorder {
         self.response = response
         self.clock = clock
         shownSteps = session.currentStepIDs
-        hasStarted = session.actions.contains { if case .dismiss = $0 { false } else { true } }
+        hasStarted = (0..<session.actionCount).contains { session.action(at: $0) != .dismiss }
     }
 
     /// Loads `response` from `store` and replays its actions on `survey`, exactly as they were taken.
@@ -111,18 +111,18 @@ public struct ResponseRecorder: SessionRecorder {
     /// Writes the actions `session` accepted since the last write, each in its own transaction.
     mutating func recordActions(of session: SurveySession) throws(StoreError) {
         let recorded = response.actionCount
-        let total = session.actions.count
+        let total = session.actionCount
         guard total > recorded else { return }
         if total == recorded + 1 {
-            try writeAction(session.actions[recorded], sequence: total, after: session, at: clock())
+            try writeAction(session.action(at: recorded), sequence: total, after: session, at: clock())
             return
         }
         // Several at once (rare: a caller that records late): replay to know each action's effect.
         var replay = SurveySession.replay(
             survey: session.survey, seed: session.seed, locale: session.locale, today: session.today,
-            actions: Array(session.actions[..<recorded]))
+            actions: (0..<recorded).map(session.action(at:)))
         for sequence in (recorded + 1)...total {
-            let action = session.actions[sequence - 1]
+            let action = session.action(at: sequence - 1)
             replay.apply(action)
             try writeAction(action, sequence: sequence, after: replay, at: clock())
         }
@@ -147,7 +147,7 @@ public struct ResponseRecorder: SessionRecorder {
     /// action `session` already has, each in its own write.
     mutating func writeHistory(of session: SurveySession, at now: Date) throws(StoreError) {
         let start =
-            session.actions.isEmpty
+            session.actionCount == 0
             ? session
             : SurveySession(survey: session.survey, seed: session.seed, locale: session.locale, today: session.today)
         var header = response

@@ -189,7 +189,8 @@ public struct PathGenerator: Sendable {
         }
         /// Keeps the run when it covers something new.
         func keep(_ session: SurveySession, _ picks: [(step: Int, choice: Int)]) -> Bool {
-            let found = coverage.goals(coveredBy: session.actions, seed: seed, today: today)
+            let actions = session.actions
+            let found = coverage.goals(coveredBy: actions, seed: seed, today: today)
             let new = found.subtracting(coverage.covered)
             guard !new.isEmpty else { return false }
             coverage.record(found)
@@ -197,7 +198,7 @@ public struct PathGenerator: Sendable {
             let result = session.completionResult()
             scripts.append(
                 Script(
-                    actions: session.actions, path: result.path,
+                    actions: actions, path: result.path,
                     answers: session.status == .completed ? result.answers : [:], newGoals: new.sorted()))
             return true
         }
@@ -215,13 +216,14 @@ public struct PathGenerator: Sendable {
                     continue
                 }
                 idle = 0
-                let found = coverage.goals(coveredBy: session.actions, seed: seed, today: today)
+                let actions = session.actions
+                let found = coverage.goals(coveredBy: actions, seed: seed, today: today)
                 let new = found.subtracting(coverage.covered)
                 coverage.record(found)
                 for pick in picks { used[pick.step][pick.choice] += 1 }
                 scripts.append(
                     Script(
-                        actions: session.actions, path: result.path,
+                        actions: actions, path: result.path,
                         answers: session.status == .completed ? result.answers : [:], newGoals: new.sorted()))
             }
             return Result(

@@ -59,7 +59,7 @@ extension SurveySession {
         self.init(
             survey: survey, seed: state.seed, locale: state.locale, today: state.today, variables: state.variables)
         for (number, action) in state.actions.enumerated() {
-            let before = actions.count
+            let before = actionCount
             switch action {
             case .answer(let stepID, let value):
                 do {
@@ -72,7 +72,7 @@ extension SurveySession {
                 }
             case .next:
                 if case .blocked(let errors) = next() {
-                    if before == actions.count, !errors.isEmpty { continue }
+                    if before == actionCount, !errors.isEmpty { continue }
                 }
             case .back:
                 do {
@@ -205,13 +205,13 @@ extension SurveySession {
     /// - Returns: whether the session accepted it (it is then the last entry of ``actions``).
     @discardableResult
     public mutating func apply(_ action: SessionAction) -> Bool {
-        let count = actions.count
+        let count = actionCount
         switch action {
         case .answer(let stepID, let value): _ = try? answer(value, for: stepID)
         case .next: next()
         case .back: try? back()
         case .dismiss: dismiss()
         }
-        return actions.count == count + 1
+        return actionCount == count + 1
     }
 }

@@ -34,7 +34,22 @@ public struct SurveySession {
     /// Every accepted action, in order (answers, Next, Back, dismiss): with the seed, enough to replay the
     /// run. Refused actions (an invalid answer, a blocked Next) change nothing and are not kept, so the log
     /// grows only with what the respondent actually did.
-    public internal(set) var actions: [SessionAction] = []
+    ///
+    /// Made from the session's log on each read (O(number of actions)): to follow the log as it grows,
+    /// read ``actionCount`` and ``action(at:)``.
+    public var actions: [SessionAction] { log.map(action(from:)) }
+
+    /// How many actions ``actions`` holds.
+    public var actionCount: Int { log.count }
+
+    /// Action `position` (from 0) of ``actions``.
+    /// - Precondition: `position` is below ``actionCount``.
+    public func action(at position: Int) -> SessionAction { action(from: log[position]) }
+
+    /// The accepted actions (see ``actions``), an answer to a step under its id kept by the step's index:
+    /// the answer path then never reads the step's id (at a million steps, one more array that misses
+    /// the cache on every answer).
+    var log: [LoggedAction] = []
 
     let context: PresentationContext
     let functionContext: FunctionContext
@@ -102,7 +117,7 @@ public struct SurveySession {
         path.reserveCapacity(units)
         pathCounted.reserveCapacity(units)
         pathExtra.reserveCapacity(units)
-        actions.reserveCapacity(min(stepCount + survey.units.count, 128))
+        log.reserveCapacity(min(stepCount + survey.units.count, 128))
         let start = Self.start(of: survey, locale: locale, today: today, given: given, functions: functions)
         // An empty start means every value starts empty (``DerivedState/compute(survey:context:)``).
         values = start.values.isEmpty ? Self.empties(survey.analysisSlotCount) : start.values
@@ -165,7 +180,7 @@ public struct SurveySession {
         status = .inProgress
         evaluationCount = 0
         lastErrors.removeAll(keepingCapacity: true)
-        actions.removeAll(keepingCapacity: true)
+        log.removeAll(keepingCapacity: true)
         observers.removeAll()
         pendingTriggers.removeAll(keepingCapacity: true)
         if !answeredByRespondent.isEmpty { answeredByRespondent.removeAll(keepingCapacity: true) }
@@ -402,7 +417,7 @@ public struct SurveySession {
             }
             throw .unknownStep(stepID)
         }
-        return try answer(value, index: index, key: stepID)
+        return try answer(value, index: index)
     }
 
     /// Stores an answer for the step at `step`: ``answer(_:for:)`` without the id lookup, for hot
@@ -414,12 +429,12 @@ public struct SurveySession {
     public mutating func answer(_ value: JSONValue, at step: StepIndex) throws(SessionError) -> JSONValue {
         guard status == .inProgress else { throw .finished(status) }
         guard survey.steps.indices.contains(step.rawValue) else { throw .unknownStep("#\(step.rawValue)") }
-        return try answer(value, index: step.rawValue, key: survey.steps.ids[step.rawValue])
+        return try answer(value, index: step.rawValue)
     }
 
-    /// Stores a whole answer for step `index` (`key` is its id).
-    mutating func answer(_ value: JSONValue, index: Int, key stepID: String) throws(SessionError) -> JSONValue {
-        try checkAnswerable(index, key: stepID)
+    /// Stores a whole answer for step `index`, given under its id.
+    mutating func answer(_ value: JSONValue, index: Int) throws(SessionError) -> JSONValue {
+        try checkAnswerable(index, key: nil)
         let normalized: JSONValue
         if value.isNull || (value.stringValue?.isBlank ?? false) {
             normalized = .null
@@ -448,11 +463,11 @@ public struct SurveySession {
                     normalized = try result.get()
                 }
             } catch {
-                throw refuse(error, key: stepID)
+                throw refuse(error, key: survey.steps.ids[index])
             }
         }
-        store(normalized, at: index, given: value, key: stepID)
-        announce(stepID, stored: normalized)
+        store(normalized, at: index, given: value, key: nil)
+        announce(nil, of: index, stored: normalized)
         return normalized
     }
 
@@ -476,7 +491,7 @@ public struct SurveySession {
             store(entry: normal, at: entry, of: index, given: value, key: key)
             stored = normal
         }
-        announce(key, stored: stored)
+        announce(key, of: index, stored: stored)
         return stored
     }
 
@@ -547,17 +562,19 @@ public struct SurveySession {
         return survey.steps[index]
     }
 
-    /// Checks that the respondent may answer step `index` now (`key` names it in errors), reading
-    /// only the columns it needs.
-    mutating func checkAnswerable(_ index: Int, key: String) throws(SessionError) {
+    /// Checks that the respondent may answer step `index` now (`key` names it in errors; `nil`: the
+    /// step's id), reading only the columns it needs.
+    mutating func checkAnswerable(_ index: Int, key: String?) throws(SessionError) {
         // Read without retaining the table (a counted reference on every answer, shared by the threads).
         let (unit, flags) = stepTable._withUnsafeGuaranteedRef { ($0.units[index], $0.flags[index]) }
         guard Int(unit) == path.last, derived.stepVisible[index] else {
-            throw .stepNotCurrent(key, current: currentUnitID)
+            throw .stepNotCurrent(key ?? survey.steps.ids[index], current: currentUnitID)
         }
-        guard flags.contains(.collectsAnswer) else { throw .notAnswerable(key) }
+        guard flags.contains(.collectsAnswer) else { throw .notAnswerable(key ?? survey.steps.ids[index]) }
         if isReadOnly(index) {
-            throw refuse(AnswerError(code: "readOnly", message: "This answer cannot be changed."), key: key)
+            throw refuse(
+                AnswerError(code: "readOnly", message: "This answer cannot be changed."),
+                key: key ?? survey.steps.ids[index])
         }
     }
 
@@ -570,8 +587,9 @@ public struct SurveySession {
         return .invalidAnswer(stepError)
     }
 
-    /// The bookkeeping of an accepted answer `value`, given as `key`, to step `index`.
-    mutating func accept(_ value: JSONValue, key: String, of index: Int) {
+    /// The bookkeeping of an accepted answer `value`, given as `key` (`nil`: the step's id), to step
+    /// `index`.
+    mutating func accept(_ value: JSONValue, key: String?, of index: Int) {
         // An accepted answer clears the step's errors (an entry's too: `kids[1]` answers `kids`).
         if !lastErrors.isEmpty {
             let stepID = survey.steps.ids[index]
@@ -579,21 +597,26 @@ public struct SurveySession {
         }
         // Every accepted answer is logged, also one that replaces the answer just given: the response
         // recorder stores the log's new entries, so rewriting an entry would lose that answer.
-        actions.append(.answer(stepID: key, value: value))
+        if let key {
+            log.append(.keyedAnswer(key: key, value: value))
+        } else {
+            log.append(.answer(step: index, value: value))
+        }
         if survey.steps.extras(of: index)?.defaultExpression != nil { answeredByRespondent.insert(index) }
         if !pendingTriggers.isEmpty { pendingTriggers.removeAll(keepingCapacity: true) }
     }
 
-    /// Stores step `index`'s new normalised answer, given as `value` for `key`.
-    mutating func store(_ normalized: JSONValue, at index: Int, given value: JSONValue, key: String) {
+    /// Stores step `index`'s new normalised answer, given as `value` for `key` (`nil`: the step's id).
+    mutating func store(_ normalized: JSONValue, at index: Int, given value: JSONValue, key: String?) {
         accept(value, key: key, of: index)
         answers[index] = normalized
         setValue(index, normalized)
     }
 
-    /// Tells observers that `key` was answered (`stored` as it is kept) and runs the triggers it set off.
-    mutating func announce(_ key: String, stored: JSONValue) {
-        emit(.answered(stepID: key, value: stored.isNull ? JSONValue?.none : stored))
+    /// Tells observers that `key` (`nil`: step `index`'s id) was answered (`stored` as it is kept) and
+    /// runs the triggers it set off.
+    mutating func announce(_ key: String?, of index: Int, stored: JSONValue) {
+        emit(.answered(stepID: key ?? survey.steps.ids[index], value: stored.isNull ? JSONValue?.none : stored))
         if !pendingTriggers.isEmpty { runTriggers() }
     }
 
@@ -616,10 +639,10 @@ public struct SurveySession {
         }
         if let problem { throw refuse(problem, key: key) }
         guard let slot = survey.commentSlots[index] else { throw .unknownStep(key) }
-        actions.append(.answer(stepID: key, value: value))
+        log.append(.keyedAnswer(key: key, value: value))
         pendingTriggers.removeAll(keepingCapacity: true)
         setValue(slot, normalized)
-        announce(key, stored: normalized)
+        announce(key, of: index, stored: normalized)
         return normalized
     }
 
@@ -802,7 +825,7 @@ public struct SurveySession {
             return .blocked(errors)
         }
         if !lastErrors.isEmpty { lastErrors = [] }
-        actions.append(.next)
+        log.append(.next)
         // `complete` triggers first, as in SurveyJS.
         for index in table._withUnsafeGuaranteedRef({ $0.completeTriggers.isEmpty }) ? [] : survey.completeTriggers {
             evaluationCount += 1
@@ -856,7 +879,7 @@ public struct SurveySession {
     public mutating func back() throws(SessionError) {
         guard status == .inProgress else { throw .finished(status) }
         guard path.count > 1 else { throw .cannotGoBack }
-        actions.append(.back)
+        log.append(.back)
         let from = survey.units[path[path.count - 1]].id
         pop()
         lastErrors = []
@@ -868,7 +891,7 @@ public struct SurveySession {
     /// Ends the session without completing it. Stored answers stay in ``state``.
     public mutating func dismiss() {
         guard status == .inProgress else { return }
-        actions.append(.dismiss)
+        log.append(.dismiss)
         let unit = currentUnitID
         status = .dismissed
         emit(.dismissed(unitID: unit))
@@ -1104,6 +1127,30 @@ public enum SessionAction: Sendable, Hashable {
     case next
     case back
     case dismiss
+}
+
+/// An entry of a session's action log: a ``SessionAction`` with an answer to a step under its id kept
+/// by the step's index.
+enum LoggedAction: Sendable {
+    case answer(step: Int, value: JSONValue)
+    /// An answer under a key of its own: an entry (`<id>[k]`) or a comment (`<id>-Comment`).
+    case keyedAnswer(key: String, value: JSONValue)
+    case next
+    case back
+    case dismiss
+}
+
+extension SurveySession {
+    /// The ``SessionAction`` that `entry` of the log stands for.
+    func action(from entry: LoggedAction) -> SessionAction {
+        switch entry {
+        case .answer(let step, let value): .answer(stepID: survey.steps.ids[step], value: value)
+        case .keyedAnswer(let key, let value): .answer(stepID: key, value: value)
+        case .next: .next
+        case .back: .back
+        case .dismiss: .dismiss
+        }
+    }
 }
 
 /// The calculated values waiting to be evaluated, by their position in dependency order: a min-heap
