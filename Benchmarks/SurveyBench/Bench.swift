@@ -3,33 +3,49 @@ import Foundation
 import SurveyBuiltins
 import SurveyCore
 
-/// One unit (page or step outside a page) as the walk sees it: its leaf steps in document order.
+/// One unit (page or step outside a page) as the walk sees it: its leaf steps in document order,
+/// `count` of them from position `first` of the plan's step columns.
 struct PlanUnit {
-    var ids: [String]
-    /// The steps' positions in the compiled survey, for the index-keyed session API.
-    var steps: [StepIndex]
-    /// The scripted answer of each step (`nil`: no answer in the script).
-    var scripted: [JSONValue?]
-    /// Valid answers to pick from at random, per step (empty: the step takes no answer here).
-    var pools: [[JSONValue]]
+    let first: Int
+    let count: Int
+
+    /// The position in the plan's step columns of the unit's step `k`.
+    @inline(__always) func position(_ k: Int) -> Int { first + k }
 }
 
 /// The survey's units, with the answer script and random-answer pools, built before timing.
+///
+/// The steps' fields are columns over all the survey's steps, in document order, and a unit is a
+/// range of them: the harness reads its own data as densely as the engine does. (One object per
+/// unit, with arrays of its own, was a cache miss or four on every page of a large survey, and
+/// counted as the engine's.)
 struct Plan {
     var units: [PlanUnit] = []
     var unitIndexByID: [String: Int] = [:]
+    var ids: [String] = []
+    /// The steps' positions in the compiled survey, for the index-keyed session API.
+    var steps: [StepIndex] = []
+    /// The scripted answer of each step (`nil`: no answer in the script).
+    var scripted: [JSONValue?] = []
+    /// Each step's pool of valid answers to pick from at random (a position in ``pools``; -1: the step
+    /// takes no answer here).
+    var poolOfStep: [Int32] = []
+    /// The pools, one for each type and options (steps alike share theirs).
+    var pools: [[JSONValue]] = []
 
     init(survey: Survey, script: [String: JSONValue]) throws(BenchError) {
         let definition = survey.definition
-        // Pools are shared between steps with the same type and options (copy-on-write arrays),
-        // so that the harness adds little to the peak memory of huge surveys.
-        var shared: [String: [JSONValue]] = [:]
-        func pool(_ step: StepDefinition) -> [JSONValue] {
+        // Pools are shared between steps with the same type and options, so that the harness adds
+        // little to the peak memory of huge surveys.
+        var shared: [String: Int32] = [:]
+        func pool(_ step: StepDefinition) -> Int32 {
             let key = step.type + "|" + JSONWriter.string(from: step.options)
             if let pool = shared[key] { return pool }
-            let pool = Self.pool(step)
-            shared[key] = pool
-            return pool
+            let values = Self.pool(step)
+            let position = values.isEmpty ? -1 : Int32(pools.count)
+            if !values.isEmpty { pools.append(values) }
+            shared[key] = position
+            return position
         }
         for step in definition.steps {
             let leaves = step.isPage ? step.steps : [step]
@@ -38,16 +54,21 @@ struct Plan {
             guard survey.unitIndex(of: step.id) == UnitIndex(units.count) else {
                 throw BenchError("unit \(step.id) is not at position \(units.count) of the compiled survey")
             }
-            var indices: [StepIndex] = []
+            units.append(PlanUnit(first: steps.count, count: leaves.count))
             for leaf in leaves {
                 guard let index = survey.stepIndex(of: leaf.id) else { throw BenchError("no step \(leaf.id)") }
-                indices.append(index)
+                ids.append(leaf.id)
+                steps.append(index)
+                scripted.append(script[leaf.id])
+                poolOfStep.append(pool(leaf))
             }
-            units.append(
-                PlanUnit(
-                    ids: leaves.map(\.id), steps: indices, scripted: leaves.map { script[$0.id] },
-                    pools: leaves.map(pool)))
         }
+    }
+
+    /// The pool of the step at `position` (empty when it takes no answer here).
+    @inline(__always) func pool(at position: Int) -> [JSONValue] {
+        let pool = Int(poolOfStep[position])
+        return pool < 0 ? [] : pools[pool]
     }
 
     /// This plan with answer pools of its own: the same answers in new storage. Each worker thread of
@@ -56,17 +77,7 @@ struct Plan {
     /// cores at once, a contention the engine itself does not have.
     func withOwnPools() -> Plan {
         var copy = self
-        var copies: [UnsafeRawPointer: [JSONValue]] = [:]
-        func own(_ pool: [JSONValue]) -> [JSONValue] {
-            guard let key = pool.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) }) else {
-                return []
-            }
-            if let owned = copies[key] { return owned }
-            let owned = pool.map(\.deepCopy)
-            copies[key] = owned
-            return owned
-        }
-        for index in copy.units.indices { copy.units[index].pools = copy.units[index].pools.map(own) }
+        copy.pools = pools.map { $0.map(\.deepCopy) }
         return copy
     }
 
@@ -137,22 +148,23 @@ enum Walker {
             }
             let unit = plan.units[position.rawValue]
             if record { result.visited.append(survey.unitID(at: position) ?? "#\(position.rawValue)") }
-            done.reset(count: unit.ids.count)
+            done.reset(count: unit.count)
             var changed = true
             while changed {
                 changed = false
-                for k in 0..<unit.ids.count where !done.contains(k) {
-                    guard session.isVisible(at: unit.steps[k]), let value = answer.pick(unit, k) else { continue }
+                for k in 0..<unit.count where !done.contains(k) {
+                    let step = plan.steps[unit.position(k)]
+                    guard session.isVisible(at: step), let value = answer.pick(plan, unit, k) else { continue }
                     do {
                         if timed {
                             let t0 = nowNs()
-                            try session.answer(value, at: unit.steps[k])
+                            try session.answer(value, at: step)
                             result.answerNs.append(nowNs() &- t0)
                         } else {
-                            try session.answer(value, at: unit.steps[k])
+                            try session.answer(value, at: step)
                         }
                     } catch {
-                        throw BenchError("answer \(value) for \(unit.ids[k]) refused: \(error)")
+                        throw BenchError("answer \(value) for \(plan.ids[unit.position(k)]) refused: \(error)")
                     }
                     done.insert(k)
                     changed = true
@@ -280,10 +292,10 @@ func runBench(_ arguments: Arguments) throws(BenchError) {
 
     // The deterministic walk: scripted answers when given, else seeded random ones.
     let scripted = answersPath != nil
-    var pick = ClosurePicker { unit, k in
-        if scripted { return unit.scripted[k] }
-        let pool = unit.pools[k]
-        return pool.isEmpty ? nil : pool[(k &* 7919 &+ unit.ids.count) % pool.count]
+    var pick = ClosurePicker { plan, unit, k in
+        if scripted { return plan.scripted[unit.position(k)] }
+        let pool = plan.pool(at: unit.position(k))
+        return pool.isEmpty ? nil : pool[(k &* 7919 &+ unit.count) % pool.count]
     }
     var walkMs: [Double] = []
     var reference = WalkResult()
@@ -408,7 +420,7 @@ func runBench(_ arguments: Arguments) throws(BenchError) {
 /// stored value (a closure's captured `var` is a heap box checked for exclusive access on every
 /// call, which the respondent loop measured at about 1,100 instructions a respondent).
 protocol AnswerPicker {
-    mutating func pick(_ unit: PlanUnit, _ k: Int) -> JSONValue?
+    mutating func pick(_ plan: Plan, _ unit: PlanUnit, _ k: Int) -> JSONValue?
 }
 
 /// An answer picker for one random respondent: seeded random valid answers.
@@ -418,23 +430,24 @@ struct RandomPicker: AnswerPicker {
     init(seed: UInt64) { rng = SeededGenerator(seed: seed) }
 
     @inline(__always)
-    mutating func pick(_ unit: PlanUnit, _ k: Int) -> JSONValue? {
-        let count = unit.pools[k].count
-        return count == 0 ? nil : unit.pools[k][rng.below(count)]
+    mutating func pick(_ plan: Plan, _ unit: PlanUnit, _ k: Int) -> JSONValue? {
+        let pool = Int(plan.poolOfStep[unit.position(k)])
+        guard pool >= 0 else { return nil }
+        return plan.pools[pool][rng.below(plan.pools[pool].count)]
     }
 }
 
 /// A picker that asks a closure (the deterministic reference walk).
 struct ClosurePicker: AnswerPicker {
-    let body: (PlanUnit, Int) -> JSONValue?
+    let body: (Plan, PlanUnit, Int) -> JSONValue?
 
-    mutating func pick(_ unit: PlanUnit, _ k: Int) -> JSONValue? { body(unit, k) }
+    mutating func pick(_ plan: Plan, _ unit: PlanUnit, _ k: Int) -> JSONValue? { body(plan, unit, k) }
 }
 
 /// ``RandomPicker`` as a closure, for loops that answer by id (the store benchmarks).
-func randomPick(_ seed: UInt64) -> (PlanUnit, Int) -> JSONValue? {
+func randomPick(_ seed: UInt64) -> (Plan, PlanUnit, Int) -> JSONValue? {
     var picker = RandomPicker(seed: seed)
-    return { unit, k in picker.pick(unit, k) }
+    return { plan, unit, k in picker.pick(plan, unit, k) }
 }
 
 /// The steps of a unit a walk has answered: a bit mask for units of up to 64 steps (every generated

@@ -223,13 +223,14 @@ func walkRecorded(
     var actions = 0
     while let id = session.currentUnitID, nowNs() < deadline {
         guard let unit = plan.unitIndexByID[id].map({ plan.units[$0] }) else { throw BenchError("unknown unit \(id)") }
-        for k in 0..<unit.ids.count where session.isVisible(unit.ids[k]) {
-            guard let value = pick(unit, k) else { continue }
+        for k in 0..<unit.count where session.isVisible(plan.ids[unit.position(k)]) {
+            guard let value = pick(plan, unit, k) else { continue }
+            let id = plan.ids[unit.position(k)]
             do {
-                try session.answer(value, for: unit.ids[k])
+                try session.answer(value, for: id)
                 try recorder?.record(session)
             } catch {
-                throw BenchError("answer for \(unit.ids[k]): \(error)")
+                throw BenchError("answer for \(id): \(error)")
             }
             actions += 1
         }
@@ -315,9 +316,9 @@ func populate(store: any ResponseStore, survey: Survey, plan: Plan, from: Int, t
                 }
                 while let id = session.currentUnitID, units <= stopAfter {
                     guard let unit = plan.unitIndexByID[id].map({ plan.units[$0] }) else { break }
-                    for k in 0..<unit.ids.count where session.isVisible(unit.ids[k]) {
-                        guard let value = pick(unit, k) else { continue }
-                        try session.answer(value, for: unit.ids[k])
+                    for k in 0..<unit.count where session.isVisible(plan.ids[unit.position(k)]) {
+                        guard let value = pick(plan, unit, k) else { continue }
+                        try session.answer(value, for: plan.ids[unit.position(k)])
                         try recorder.record(session)
                     }
                     units += 1
