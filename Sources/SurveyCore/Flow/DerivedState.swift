@@ -14,17 +14,8 @@ struct DerivedState: Sendable {
         unitTree.values[index] != 0
     }
 
-    /// Becomes equal to `other`, reusing this state's storage (see ``SurveySession/restart(seed:)``).
-    mutating func assign(from other: DerivedState) {
-        stepVisible.assign(from: other.stepVisible)
-        unitCondition.assign(from: other.unitCondition)
-        visibleSteps.assign(from: other.visibleSteps)
-        visibleCountingSteps.assign(from: other.visibleCountingSteps)
-        unitTree.assign(from: other.unitTree)
-        countTree.assign(from: other.countTree)
-    }
-
-    /// ``assign(from:)`` of `initial`'s derived state, read in place.
+    /// Becomes equal to `initial`'s derived state, read in place, reusing this state's storage (see
+    /// ``SurveySession/restart(seed:)``).
     mutating func assign(fromStartOf initial: InitialState) {
         stepVisible.assign(from: initial.derived.stepVisible)
         unitCondition.assign(from: initial.derived.unitCondition)

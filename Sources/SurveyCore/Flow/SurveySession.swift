@@ -191,30 +191,20 @@ public struct SurveySession {
         countedOnPath = 0
         liveCount.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
         Self.empty(&answers)
-        // Read from the precomputed start itself, not from a copy of its parts in a tuple.
         if let initial = Self.precomputedStart(of: survey, locale: locale, today: today, given: variables) {
             resetValues(toStartOf: initial)
         } else {
             let start = DerivedState.compute(survey: survey, context: functionContext)
-            resetValues(to: start.values, derived: start.derived)
+            resetValues(toStartOf: InitialState(today: today, values: start.values, derived: start.derived))
             evaluationCount += survey.expressionCount
         }
         begin()
     }
 
-    /// Makes the values and derived state a start's, in this session's storage (an empty list of
-    /// start values means every value starts empty: ``DerivedState/compute(survey:context:)``).
-    mutating func resetValues(to start: [JSONValue], derived startDerived: DerivedState) {
-        if start.isEmpty {
-            Self.empty(&values)
-        } else {
-            values.assign(from: start)
-        }
-        derived.assign(from: startDerived)
-    }
-
-    /// ``resetValues(to:derived:)`` from a precomputed start, whose parts are read where they are (passed
-    /// as arguments, they would be copied first: every array of the derived state retained and released).
+    /// Makes the values and derived state `initial`'s, in this session's storage (an empty list of
+    /// start values means every value starts empty: ``DerivedState/compute(survey:context:)``). The
+    /// start's parts are read where they are: passed as arguments, they would be copied first (every
+    /// array of the derived state retained and released).
     mutating func resetValues(toStartOf initial: InitialState) {
         if initial.values.isEmpty {
             Self.empty(&values)
