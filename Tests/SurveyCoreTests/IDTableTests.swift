@@ -45,6 +45,34 @@ import Testing
         if expected["é"] != nil { #expect(table["e\u{301}"] == expected["é"]) }
     }
 
+    /// Keys looked up a batch at a time give what one lookup at a time gives: found or absent,
+    /// a key stored as another string with the same text ("é" precomposed for decomposed, a copy
+    /// of a long id in storage of its own), a key found past its first slot, from a bulk table and
+    /// from one filled by inserts.
+    @Test(arguments: [0, 1, 17, 1_000, IDTable.parallelHashing + 3])
+    func batchedLookupsMatchSingleOnes(count: Int) {
+        let ids = Self.ids(count: count, seed: UInt64(count) + 5)
+        var repeated: [(position: Int, first: Int)] = []
+        let bulk = IDTable(positionsOf: ids, repeated: &repeated)
+        var inserted = IDTable()
+        for (value, id) in ids.enumerated() { inserted.insert(id, value * 7) }
+        var generator = SeededGenerator(seed: 77)
+        var keys = ["x", "q-1", "Q1", "e", " q1", "e\u{301}", "é"]
+        for _ in 0..<(2 * count) where !ids.isEmpty {
+            // A fresh copy of the text: a long id's storage is not the table's.
+            keys.append(String(decoding: Array(ids[Int(generator.next() % UInt64(ids.count))].utf8), as: UTF8.self))
+        }
+        var values: [Int?] = [1, 2, 3]
+        var scratch = IDTable.BatchScratch()
+        for table in [bulk, inserted] {
+            table.values(of: keys, into: &values, scratch: &scratch)
+            #expect(values.count == keys.count)
+            for (key, value) in zip(keys, values) { #expect(value == table[key], "\(key)") }
+            table.values(of: [], into: &values, scratch: &scratch)
+            #expect(values.isEmpty)
+        }
+    }
+
     @Test func insertsGrowTheTableAndKeepTheFirstValue() {
         var table = IDTable()
         var expected: [String: Int] = [:]

@@ -348,16 +348,22 @@ struct SurveyCompiler {
             guard let index = unitIndexByID[id], flatUnits[index].definition.isPage else { return nil }
             return index
         }
+        // The units' ids in the step table, looked up together (their cache misses overlap).
+        var unitIDsAsSteps: [Int?] = []
+        do {
+            var scratch = IDTable.BatchScratch()
+            stepIndexByID.values(of: flatUnits.map(\.definition.id), into: &unitIDsAsSteps, scratch: &scratch)
+        }
         for index in flatUnits.indices {
             let id = flatUnits[index].definition.id
             if flatUnits[index].definition.isPage {
-                if let previous = stepIndexByID[id] {
+                if let previous = unitIDsAsSteps[index] {
                     duplicate(id, at: flatUnits[index].path, member: "id", previous: flatSteps[previous].path)
                 } else if let previous = unitIndexByID.insert(id, index) {
                     // Only a page can be there: another unit's id is a step's, found just above.
                     duplicate(id, at: flatUnits[index].path, member: "id", previous: flatUnits[previous].path)
                 }
-            } else if stepIndexByID[id] == flatUnits[index].steps.lowerBound {
+            } else if unitIDsAsSteps[index] == flatUnits[index].steps.lowerBound {
                 unitIndexByID.insert(id, index)
             }
         }
@@ -521,18 +527,27 @@ struct SurveyCompiler {
                 // A context and a closure of the chunk's own: passing shared ones to every step and
                 // expression retains and releases the same objects from every thread (their reference
                 // counts bounce between cores).
+                let hints = ReferenceHints()
                 let context = StepContext(
                     flatSteps: flatSteps, stepIndexByID: stepIndexByID, unitIndexByID: unitIndexByID,
-                    resolve: { resolve($0) }, questions: questions, choiceConditionSteps: choiceConditionSteps,
-                    configurationErrors: configurationErrors)
+                    resolve: { hints.resolve($0, else: resolve) }, questions: questions,
+                    choiceConditionSteps: choiceConditionSteps, configurationErrors: configurationErrors)
                 var steps = StepColumns()
                 var expressions = 0
                 let range = (chunk * chunkSize)..<min(stepCount, (chunk + 1) * chunkSize)
                 steps.reserveCapacity(range.count)
-                for index in range {
-                    if let step = compiler.compileStep(at: index, in: context, expressionCount: &expressions) {
-                        steps.append(step, visibleIfIsOwn: context.flatSteps[index].panels?.visibleIf.isEmpty ?? true)
+                var start = range.lowerBound
+                while start < range.upperBound {
+                    let batch = start..<min(range.upperBound, start + ReferenceHints.batchSize)
+                    hints.lookUp(batch, in: flatSteps, table: stepIndexByID)
+                    for index in batch {
+                        hints.current = hints.hint[index - batch.lowerBound]
+                        if let step = compiler.compileStep(at: index, in: context, expressionCount: &expressions) {
+                            steps.append(
+                                step, visibleIfIsOwn: context.flatSteps[index].panels?.visibleIf.isEmpty ?? true)
+                        }
                     }
+                    start = batch.upperBound
                 }
                 results.store(chunk, steps: steps, compiler: compiler, expressions: expressions)
             }
@@ -840,6 +855,58 @@ struct SurveyCompiler {
             self.questions = questions
             self.choiceConditionSteps = choiceConditionSteps
             self.configurationErrors = configurationErrors
+        }
+    }
+
+    /// The first name each step's `visibleIf` reads, looked up in the step-id table a batch of steps
+    /// at a time (``IDTable/values(of:into:scratch:)``: the lookups' cache misses overlap), for a
+    /// chunk's resolve to answer while the step compiles. At 1,000,000 steps a lookup alone spent
+    /// about 190 ns waiting for memory, 10 % of the load's time.
+    final class ReferenceHints: @unchecked Sendable {
+        // Read and written by one chunk's thread only.
+        static let batchSize = 16
+        /// The batch's names, and what the table gave for each.
+        private var names: [String] = []
+        private var values: [Int?] = []
+        private var scratch = IDTable.BatchScratch()
+        /// For each step of the batch, its name's position in `names`, or -1 when it has none.
+        private(set) var hint: [Int] = []
+        /// The position in `names` of the step being compiled, or -1.
+        var current = -1
+
+        /// Looks up the names the steps of `batch` read first.
+        func lookUp(_ batch: Range<Int>, in flatSteps: [FlatStep], table: IDTable) {
+            names.removeAll(keepingCapacity: true)
+            hint.removeAll(keepingCapacity: true)
+            for index in batch {
+                if let source = flatSteps[index].definition.visibleIf, let name = Self.firstName(in: source) {
+                    hint.append(names.count)
+                    names.append(name)
+                } else {
+                    hint.append(-1)
+                }
+            }
+            table.values(of: names, into: &values, scratch: &scratch)
+        }
+
+        /// The step index of `name` when it is the current step's looked-up name and a step's id;
+        /// otherwise what `resolve` gives.
+        @inline(__always)
+        func resolve(_ name: String, else resolve: (String) -> Int?) -> Int? {
+            if current >= 0, names[current] == name, let value = values[current] { return value }
+            return resolve(name)
+        }
+
+        /// The text between the first `{` and the `}` after it.
+        private static func firstName(in source: String) -> String? {
+            let name = source.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+                guard let open = bytes.firstIndex(of: UInt8(ascii: "{")) else { return nil }
+                var end = open + 1
+                while end < bytes.count, bytes[end] != UInt8(ascii: "}") { end += 1 }
+                guard end < bytes.count, end > open + 1 else { return nil }
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[(open + 1)..<end]), as: UTF8.self)
+            }
+            return name ?? nil
         }
     }
 
