@@ -244,8 +244,10 @@ func runBench(_ arguments: Arguments) throws(BenchError) {
     var loaded: Survey?
     var jsonBytes = 0
     var rssSteps: [Double] = []
+    let cold = arguments.flags.contains("cold")
     for round in 0..<repeats {
         loaded = nil
+        if cold { evictCaches() }
         // The load users get: `SurveyLoader.load(bytes:)` streams steps from the bytes (no JSON tree).
         let t0 = nowNs()
         let bytes = try readBytes(file)
@@ -300,6 +302,7 @@ func runBench(_ arguments: Arguments) throws(BenchError) {
     var walkMs: [Double] = []
     var reference = WalkResult()
     for round in 0..<repeats {
+        if cold { evictCaches() }
         let t0 = nowNs()
         let result = try Walker.walk(
             survey: survey, plan: plan, seed: 1, timed: false, record: round == 0, answer: &pick)
@@ -371,6 +374,7 @@ func runBench(_ arguments: Arguments) throws(BenchError) {
     out.set("expressions", survey.expressionCount)
     out.set("json_bytes", jsonBytes)
     out.set("repeats", repeats)
+    out.set("cold", cold)
     out.set("load_ms", rounded(median(loadMs)))
     out.set("read_ms", rounded(median(readMs)))
     if !parseMs.isEmpty {

@@ -24,7 +24,8 @@ func runScale(_ arguments: Arguments) throws(BenchError) {
         let text = try child(
             executable,
             ["bench", dir + "/survey.json", "--answers", dir + "/answers.json", "--repeat", "\(runs)"]
-                + (arguments.options["respondents"].map { ["--respondents", $0] } ?? []))
+                + (arguments.options["respondents"].map { ["--respondents", $0] } ?? [])
+                + (arguments.flags.contains("cold") ? ["--cold"] : []))
         guard case .object(let row)? = try? JSONParser.parse(text) else {
             throw BenchError("bench for N=\(n) printed no JSON: \(text)")
         }

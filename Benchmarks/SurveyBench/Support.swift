@@ -37,6 +37,24 @@ func currentRSSMB() -> Double {
     return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
 }
 
+/// Empties the processor caches of everything this process touched (`bench --cold`): writes then
+/// reads a 64 MB buffer, twice the largest last-level cache of the machines we measure on, so that
+/// what is timed next starts from memory, as a process's first load and walk do. The buffer is made
+/// on the first call (it counts in the peak RSS of a `--cold` run).
+func evictCaches() {
+    if evictionBuffer.isEmpty { evictionBuffer = [UInt64](repeating: 0, count: 64 << 20 / 8) }
+    var sum: UInt64 = 0
+    evictionBuffer.withUnsafeMutableBufferPointer { words in
+        // One word a 64-byte line.
+        for index in stride(from: 0, to: words.count, by: 8) { words[index] &+= 1 }
+        for index in stride(from: 0, to: words.count, by: 8) { sum &+= words[index] }
+    }
+    evictionChecksum &+= sum
+}
+nonisolated(unsafe) private var evictionBuffer: [UInt64] = []
+/// Read by nobody; kept so that the reads of the buffer are not optimized away.
+nonisolated(unsafe) var evictionChecksum: UInt64 = 0
+
 /// Median and 99th percentile of a sample (sorted in place).
 func percentiles(_ sample: inout [UInt64]) -> (median: Double, p99: Double) {
     guard !sample.isEmpty else { return (0, 0) }

@@ -8,8 +8,8 @@ let usage = """
       SurveyBench generate --questions N [--per-page 10] [--seed S]
                            [--kinds single-choice,multiple-choice,text,rating] [--visible-density 1.0]
                            [--chain-depth D] [--jumps J] [--calculated C] [--no-surveyjs] --out DIR
-      SurveyBench bench FILE [--answers FILE] [--respondents R] [--repeat K] [--dump-result FILE]
-      SurveyBench bench --scale [--max-n 1000000] [--seed S] [--repeat 3] [--work DIR]
+      SurveyBench bench FILE [--answers FILE] [--respondents R] [--repeat K] [--dump-result FILE] [--cold]
+      SurveyBench bench --scale [--max-n 1000000] [--seed S] [--repeat 3] [--work DIR] [--cold]
       SurveyBench load FILE [--repeat K]
       SurveyBench store [--store PATH|URL] [--respondents 1,8,64] [--seconds 3] [--responses 1000000]
                         [--questions 20] [--skip overhead,throughput,bulk,export] [--synchronous full|normal] [--work DIR]
@@ -19,7 +19,7 @@ let usage = """
 let commandLine = CommandLine.arguments
 do {
     guard commandLine.count >= 2 else { throw BenchError(usage) }
-    let arguments = try Arguments(commandLine.dropFirst(2), flags: ["no-surveyjs", "scale", "phases"])
+    let arguments = try Arguments(commandLine.dropFirst(2), flags: ["no-surveyjs", "scale", "phases", "cold"])
     switch commandLine[1] {
     case "generate": try runGenerate(arguments)
     case "bench" where arguments.flags.contains("scale"): try runScale(arguments)
