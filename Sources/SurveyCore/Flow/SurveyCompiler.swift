@@ -305,7 +305,7 @@ struct SurveyCompiler {
         // Twice as many chunks as cores, so that a core slowed by other work does not hold up the rest.
         let chunkCount = stepCount >= 4_096 ? Machine.parallelChunks : 1
         let chunkSize = (stepCount + chunkCount - 1) / max(chunkCount, 1)
-        let configuration = ConfigurationResults(count: chunkCount)
+        let configuration = ConfigurationResults(chunkCount: chunkCount, stepCount: flatSteps.count)
 
         // 2. Ids: steps, pages and calculated values share one namespace.
         let built = BuiltIDTable()
@@ -496,19 +496,13 @@ struct SurveyCompiler {
         if carries {
             configureQuestions(flatSteps, chunkCount: chunkCount, chunkSize: chunkSize, into: configuration)
         }
+        // Moved out of the results: the chunks wrote them in place.
         var questions: [ConfiguredQuestion?] = []
-        questions.reserveCapacity(stepCount)
+        swap(&questions, &configuration.questions)
         var choiceConditionSteps: [Bool] = []
-        choiceConditionSteps.reserveCapacity(stepCount)
+        swap(&choiceConditionSteps, &configuration.choiceConditions)
         var configurationErrors: [Int: [SurveyError]] = [:]
         for chunk in 0..<chunkCount {
-            for configured in configuration.configurations[chunk] {
-                questions.append(configured?.question)
-                choiceConditionSteps.append(configured?.hasChoiceConditions ?? false)
-            }
-            // Freed once merged: the chunks' lists would otherwise last the whole compilation, at its
-            // peak (16 bytes a step).
-            configuration.configurations[chunk] = []
             configurationErrors.merge(configuration.errors[chunk]) { first, _ in first }
             otherChoices.merge(configuration.otherChoices[chunk]) { first, _ in first }
         }
@@ -553,16 +547,9 @@ struct SurveyCompiler {
             }
         }
         var expressionCount = 0
-        var compiledSteps = StepColumns()
+        var compiledSteps = StepColumns.joining(&results.steps)
         var hintsKept = 0
         for chunk in 0..<chunkCount {
-            if chunk == 0 {
-                // The first chunk's columns become the survey's (moved, not copied).
-                swap(&compiledSteps, &results.steps[0])
-                compiledSteps.reserveCapacity(stepCount)
-            } else {
-                compiledSteps.append(contentsOf: &results.steps[chunk])
-            }
             let first = errors.count
             errors += results.errors[chunk]
             for hint in results.hinted[chunk] {
@@ -787,25 +774,33 @@ struct SurveyCompiler {
     ) {
         let configuring = self
         let stepCount = flatSteps.count
-        DispatchQueue.concurrentPerform(iterations: chunkCount + (extra == nil ? 0 : 1)) { task in
-            // The extra task is handed out first: it is the longest.
-            var chunk = task
-            if let extra {
-                if task == 0 { return extra() }
-                chunk -= 1
+        // Each step's question and flag are written where they go, by the chunk that has the step: no
+        // per-chunk lists to merge (a million appends, each retaining a question the others share).
+        results.questions.withUnsafeMutableBufferPointer { questionBuffer in
+            results.choiceConditions.withUnsafeMutableBufferPointer { flagBuffer in
+                nonisolated(unsafe) let questions = questionBuffer
+                nonisolated(unsafe) let choiceConditions = flagBuffer
+                DispatchQueue.concurrentPerform(iterations: chunkCount + (extra == nil ? 0 : 1)) { task in
+                    // The extra task is handed out first: it is the longest.
+                    var chunk = task
+                    if let extra {
+                        if task == 0 { return extra() }
+                        chunk -= 1
+                    }
+                    var compiler = configuring
+                    var problems: [Int: [SurveyError]] = [:]
+                    let range = (chunk * chunkSize)..<min(stepCount, (chunk + 1) * chunkSize)
+                    for index in range {
+                        compiler.errors = []
+                        let configured = compiler.configure(flatSteps, at: index)
+                        questions[index] = configured?.question
+                        choiceConditions[index] = configured?.hasChoiceConditions ?? false
+                        if !compiler.errors.isEmpty { problems[index] = compiler.errors }
+                    }
+                    let others = Self.otherChoices(in: range) { questions[$0] }
+                    results.store(chunk, errors: problems, otherChoices: others)
+                }
             }
-            var compiler = configuring
-            var configurations: [Configuration?] = []
-            var problems: [Int: [SurveyError]] = [:]
-            let range = (chunk * chunkSize)..<min(stepCount, (chunk + 1) * chunkSize)
-            configurations.reserveCapacity(range.count)
-            for index in range {
-                compiler.errors = []
-                configurations.append(compiler.configure(flatSteps, at: index))
-                if !compiler.errors.isEmpty { problems[index] = compiler.errors }
-            }
-            let others = Self.otherChoices(in: range) { configurations[$0 - range.lowerBound]?.question }
-            results.store(chunk, configurations: configurations, errors: problems, otherChoices: others)
         }
     }
 
@@ -863,16 +858,17 @@ struct SurveyCompiler {
     /// chunk's resolve to answer while the step compiles. At 1,000,000 steps a lookup alone spent
     /// about 190 ns waiting for memory, 10 % of the load's time.
     final class ReferenceHints: @unchecked Sendable {
-        // Read and written by one chunk's thread only.
+        // Read and written by one chunk's thread only, never while another access is under way: not
+        // checked at run time (the checks cost more than the lookups they serve).
         static let batchSize = 16
         /// The batch's names, and what the table gave for each.
-        private var names: [String] = []
-        private var values: [Int?] = []
-        private var scratch = IDTable.BatchScratch()
+        @exclusivity(unchecked) private var names: [String] = []
+        @exclusivity(unchecked) private var values: [Int?] = []
+        @exclusivity(unchecked) private var scratch = IDTable.BatchScratch()
         /// For each step of the batch, its name's position in `names`, or -1 when it has none.
-        private(set) var hint: [Int] = []
+        @exclusivity(unchecked) private(set) var hint: [Int] = []
         /// The position in `names` of the step being compiled, or -1.
-        var current = -1
+        @exclusivity(unchecked) var current = -1
 
         /// Looks up the names the steps of `batch` read first.
         func lookUp(_ batch: Range<Int>, in flatSteps: [FlatStep], table: IDTable) {
@@ -912,26 +908,26 @@ struct SurveyCompiler {
 
     /// Per-chunk results of configuring the questions.
     final class ConfigurationResults: @unchecked Sendable {
+        /// Each step's configured question (`nil` when its type or options are wrong), and whether its
+        /// options give choices `visibleIf` conditions: each chunk writes its own steps' in place.
+        var questions: [ConfiguredQuestion?]
+        var choiceConditions: [Bool]
         // Each chunk writes only its own index, before concurrentPerform returns.
-        var configurations: [[Configuration?]]
         var errors: [[Int: [SurveyError]]]
         /// The chunk's steps whose question has an Other choice (see ``SurveyCompiler/otherChoices``).
         var otherChoices: [[Int: OtherChoices]]
         private let lock = NSLock()
 
-        init(count: Int) {
-            configurations = Array(repeating: [], count: count)
-            errors = Array(repeating: [:], count: count)
-            otherChoices = Array(repeating: [:], count: count)
+        init(chunkCount: Int, stepCount: Int) {
+            questions = Array(repeating: nil, count: stepCount)
+            choiceConditions = Array(repeating: false, count: stepCount)
+            errors = Array(repeating: [:], count: chunkCount)
+            otherChoices = Array(repeating: [:], count: chunkCount)
         }
 
-        func store(
-            _ chunk: Int, configurations: [Configuration?], errors: [Int: [SurveyError]],
-            otherChoices: [Int: OtherChoices]
-        ) {
+        func store(_ chunk: Int, errors: [Int: [SurveyError]], otherChoices: [Int: OtherChoices]) {
             lock.lock()
             defer { lock.unlock() }
-            self.configurations[chunk] = configurations
             self.errors[chunk] = errors
             self.otherChoices[chunk] = otherChoices
         }
@@ -1316,7 +1312,9 @@ struct SurveyCompiler {
                     } else {
                         do {
                             action = .setValue(
-                                target: index, value: try steps.questions[index].normalize(value, in: english))
+                                target: index,
+                                value: try ConfiguredQuestion(box: steps.questions[index].takeUnretainedValue())
+                                    .normalize(value, in: english))
                         } catch {
                             errors.append(
                                 SurveyError(
