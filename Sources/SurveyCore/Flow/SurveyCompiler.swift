@@ -1244,7 +1244,25 @@ struct SurveyCompiler {
     /// or the same storage). Unequal bits say nothing: equal values may be stored apart.
     @inline(__always)
     static func identical<T>(_ a: T, _ b: T) -> Bool {
-        withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in x.elementsEqual(y) } }
+        // A word at a time (a byte-by-byte `elementsEqual` was about 300 instructions a step).
+        withUnsafeBytes(of: a) { x in
+            withUnsafeBytes(of: b) { y in
+                let count = MemoryLayout<T>.size
+                var offset = 0
+                while offset + 8 <= count {
+                    guard
+                        x.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                            == y.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    else { return false }
+                    offset += 8
+                }
+                while offset < count {
+                    guard x[offset] == y[offset] else { return false }
+                    offset += 1
+                }
+                return true
+            }
+        }
     }
 
     mutating func compileExpression(
