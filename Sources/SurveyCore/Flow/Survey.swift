@@ -663,8 +663,9 @@ final class StepTable: RandomAccessCollection, Sendable {
 
 /// The steps' configured questions: an unretained reference a step, and each distinct question held
 /// once (``owners``: a survey's steps share a handful), so that neither making nor freeing the
-/// column counts references a step. Reading one (``subscript(_:)``) retains it like any copy; the session's answer path normalizes
-/// through ``StepTable/normalize(_:at:in:)`` instead, which does not: sessions on several threads
+/// column counts references a step. Reading one (``subscript(_:)``) retains it like any copy; the
+/// session's answer path normalizes through ``StepTable/normalize(_:at:in:)`` instead, which does
+/// not: sessions on several threads
 /// answering the same survey would otherwise update the same reference counts (most steps of a
 /// survey share a handful of configured questions), an atomic operation on a cache line the cores
 /// take from each other.
