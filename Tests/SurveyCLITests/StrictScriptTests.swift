@@ -52,6 +52,28 @@ import Testing
         #expect(invalid.stderr == "\(bad.path):2:3: the file is not UTF-8 text\n")
     }
 
+    /// A file of 16 MiB or more is read in pieces on several threads: the text arrives whole (a survey
+    /// padded past that size is valid), and a byte that is not UTF-8 at its very end is placed by
+    /// counting every line before it.
+    @Test func aLargeFileIsReadWhole() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        var bytes = Array(try String(contentsOfFile: StrictScriptTests.feedback, encoding: .utf8).utf8)
+        bytes.reserveCapacity(17 << 20 + 200)
+        // Lines of spaces after the survey (JSON allows them), past the size read in pieces.
+        let line = Array(String(repeating: " ", count: 99).utf8) + [10]
+        while bytes.count < 17 << 20 { bytes += line }
+        let large = directory.appendingPathComponent("large.json")
+        try Data(bytes).write(to: large)
+        let valid = try SurveyBinary.run(["validate", large.path])
+        #expect(valid.status == 0, "\(valid.stderr)")
+        #expect(valid.stdout == "\(large.path): valid\n")
+        let lines = bytes.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+        bytes += Array("   ".utf8) + [0xFF]
+        try Data(bytes).write(to: large)
+        let invalid = try SurveyBinary.run(["validate", large.path])
+        #expect(invalid.stderr == "\(large.path):\(lines + 1):4: the file is not UTF-8 text\n")
+    }
+
     @Test func aPipeIsReadLikeAFile() throws {
         let result = try SurveyBinary.run(
             ["-c", "\"$0\" validate <(cat \"$1\")", SurveyBinary.url.path, StrictScriptTests.feedback],
