@@ -163,21 +163,11 @@ struct ExpressionParser {
         let count = bytes.count
         var index = 0
         func skipSpaces() {
-            while index < count, bytes[index] == 32 || bytes[index] == 9 || bytes[index] == 10 || bytes[index] == 13 {
-                index += 1
-            }
+            while index < count, ExpressionValue.isSpace(bytes[index]) { index += 1 }
         }
-        skipSpaces()
-        guard index < count, bytes[index] == UInt8(ascii: "{") else { return nil }
-        index += 1
-        let nameStart = index
-        while index < count, bytes[index] != UInt8(ascii: "}") {
-            guard bytes[index] > 32, bytes[index] < 127, bytes[index] != UInt8(ascii: "{") else { return nil }
-            index += 1
-        }
-        guard index < count, index > nameStart else { return nil }
-        let nameEnd = index
-        index += 1
+        guard let reference = leadingReference(in: bytes) else { return nil }
+        let (nameStart, nameEnd) = (reference.lowerBound, reference.upperBound)
+        index = nameEnd + 1
         skipSpaces()
         guard index < count else { return nil }
         let op: BinaryOperator
@@ -300,6 +290,24 @@ struct ExpressionParser {
 
     // MARK: Lexer
 
+    /// Where the name is when `bytes` start (after spaces) with a plain reference `{name}`: printable
+    /// ASCII without spaces or braces. What a simple comparison reads first, and what the compiler
+    /// looks up ahead of compiling a step (``SurveyCompiler/ReferenceHints``).
+    static func leadingReference(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        let count = bytes.count
+        var index = 0
+        while index < count, ExpressionValue.isSpace(bytes[index]) { index += 1 }
+        guard index < count, bytes[index] == UInt8(ascii: "{") else { return nil }
+        index += 1
+        let nameStart = index
+        while index < count, bytes[index] != UInt8(ascii: "}") {
+            guard bytes[index] > 32, bytes[index] < 127, bytes[index] != UInt8(ascii: "{") else { return nil }
+            index += 1
+        }
+        guard index < count, index > nameStart else { return nil }
+        return nameStart..<index
+    }
+
     static func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
 
     static func isIdentifierByte(_ byte: UInt8) -> Bool {
@@ -307,11 +315,7 @@ struct ExpressionParser {
     }
 
     mutating func advance() throws(ExpressionCompileError) {
-        while position < bytes.count,
-            bytes[position] == 32 || bytes[position] == 9 || bytes[position] == 10 || bytes[position] == 13
-        {
-            position += 1
-        }
+        while position < bytes.count, ExpressionValue.isSpace(bytes[position]) { position += 1 }
         tokenStart = position
         guard position < bytes.count else {
             token = .end

@@ -665,10 +665,8 @@ final class StepTable: RandomAccessCollection, Sendable {
 /// once (``owners``: a survey's steps share a handful), so that neither making nor freeing the
 /// column counts references a step. Reading one (``subscript(_:)``) retains it like any copy; the
 /// session's answer path normalizes through ``StepTable/normalize(_:at:in:)`` instead, which does
-/// not: sessions on several threads
-/// answering the same survey would otherwise update the same reference counts (most steps of a
-/// survey share a handful of configured questions), an atomic operation on a cache line the cores
-/// take from each other.
+/// not: sessions on several threads answering the same survey would otherwise update the same
+/// reference counts, an atomic operation on a cache line the cores take from each other.
 struct QuestionColumn: Sendable {
     fileprivate let boxes: [Unmanaged<AnyQuestionBox>]
     /// Every question in ``boxes``, once: what keeps them alive.
@@ -817,7 +815,7 @@ struct StepColumns {
         other.unitOffsets = []
         childOffsets.append(contentsOf: other.childOffsets)
         other.childOffsets = []
-        // The other chunk's expression conditions are numbered after these.
+        // (``joining(_:)`` numbers the other part's expression conditions after these.)
         conditionOwners.append(contentsOf: other.conditionOwners)
         other.conditionOwners = []
         flags.append(contentsOf: other.flags)
