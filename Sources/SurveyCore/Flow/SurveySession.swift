@@ -557,14 +557,14 @@ public struct SurveySession {
     mutating func checkAnswerable(_ index: Int, key: String?) throws(SessionError) {
         // Read without retaining the table (a counted reference on every answer, shared by the threads).
         let (unit, flags) = stepTable._withUnsafeGuaranteedRef { ($0.units[index], $0.flags[index]) }
+        // The name the refusal gives, read only when there is one (the id column is large).
+        func refused() -> String { key ?? survey.steps.ids[index] }
         guard Int(unit) == path.last, derived.stepVisible[index] else {
-            throw .stepNotCurrent(key ?? survey.steps.ids[index], current: currentUnitID)
+            throw .stepNotCurrent(refused(), current: currentUnitID)
         }
-        guard flags.contains(.collectsAnswer) else { throw .notAnswerable(key ?? survey.steps.ids[index]) }
+        guard flags.contains(.collectsAnswer) else { throw .notAnswerable(refused()) }
         if isReadOnly(index) {
-            throw refuse(
-                AnswerError(code: "readOnly", message: "This answer cannot be changed."),
-                key: key ?? survey.steps.ids[index])
+            throw refuse(AnswerError(code: "readOnly", message: "This answer cannot be changed."), key: refused())
         }
     }
 
@@ -817,11 +817,13 @@ public struct SurveySession {
         if !lastErrors.isEmpty { lastErrors = [] }
         log.append(.next)
         // `complete` triggers first, as in SurveyJS.
-        for index in table._withUnsafeGuaranteedRef({ $0.completeTriggers.isEmpty }) ? [] : survey.completeTriggers {
-            evaluationCount += 1
-            if survey.triggers[index].condition.isTrue(values, context: functionContext) {
-                result = finish()
-                return .completed
+        if !table._withUnsafeGuaranteedRef({ $0.completeTriggers.isEmpty }) {
+            for index in survey.completeTriggers {
+                evaluationCount += 1
+                if survey.triggers[index].condition.isTrue(values, context: functionContext) {
+                    result = finish()
+                    return .completed
+                }
             }
         }
         // Branches: the unit's visible questions in order, then the page's own rules.
