@@ -77,13 +77,15 @@ import Testing
         let size = String.parallelSearch + 4_096
         var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: size)
         let needle = Array("\"choicesByUrl\"".utf8)
-        let boundary = size / max(Machine.parallelChunks, 2)
+        let boundary = size / max(Parallelism.machine.pieceCount, 2)
         bytes.replaceSubrange((boundary - before)..<(boundary - before + needle.count), with: needle)
         let tail = Array("\"pages\"".utf8)
         bytes.replaceSubrange((size - tail.count)..<size, with: tail)
         let text = String(decoding: bytes, as: UTF8.self)
-        #expect(text.containsUTF8(["\"choicesByUrl\"", "\"elements\"", "\"pages\"", ""]) == [true, false, true, true])
-        #expect(!text.containsUTF8("\"airtable\""))
+        #expect(
+            text.containsUTF8(["\"choicesByUrl\"", "\"elements\"", "\"pages\"", ""], parallelism: .machine)
+                == [true, false, true, true])
+        #expect(!text.containsUTF8("\"airtable\"", parallelism: .machine))
     }
 
     @Test func decodesValues() throws {

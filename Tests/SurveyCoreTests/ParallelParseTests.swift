@@ -30,7 +30,7 @@ import Testing
         Array(text.utf8).withUnsafeBufferPointer { bytes in
             var parser = Parser(bytes: bytes)
             do throws(RawSyntaxError) {
-                return .success(try parser.parseSurvey(stepChunks: chunks))
+                return .success(try parser.parseSurvey(parallelism: .machine, stepChunks: chunks))
             } catch {
                 return .failure(error)
             }
@@ -181,7 +181,9 @@ import Testing
             let pieces = bytes.withUnsafeBufferPointer { buffer in
                 var parser = Parser(bytes: buffer)
                 parser.index = start
-                return parser.parseSteps(cutAt: cuts).map { ($0.run.steps, $0.count, parser.index) }
+                return parser.parseSteps(cutAt: cuts, parallelism: .machine).map {
+                    ($0.run.steps, $0.count, parser.index)
+                }
             }
             let (steps, count, end) = try #require(pieces)
             #expect(count == 4_000 && steps.count == 4_000)
@@ -217,7 +219,7 @@ import Testing
             let parsed = bytes.withUnsafeBufferPointer { buffer in
                 var parser = Parser(bytes: buffer)
                 parser.index = start
-                return parser.parseSteps(cutAt: cuts)?.count
+                return parser.parseSteps(cutAt: cuts, parallelism: .machine)?.count
             }
             if cuts.allSatisfy({ separators.contains($0) }) {
                 #expect(parsed == 6_000)

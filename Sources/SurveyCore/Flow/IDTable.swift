@@ -32,9 +32,13 @@ struct IDTable: Sendable {
 
     /// A table of `keys`, each mapped to its position in `keys`; a key met again keeps its first
     /// position. `repeated` gets, for each later occurrence, its position and the first one's.
-    init(positionsOf keys: [String], repeated: inout [(position: Int, first: Int)]) {
+    /// Many keys are hashed on `parallelism`'s threads.
+    init(
+        positionsOf keys: [String], repeated: inout [(position: Int, first: Int)],
+        parallelism: Parallelism = .serial
+    ) {
         self.init(minimumCapacity: keys.count)
-        let hashes = Self.hashes(of: keys)
+        let hashes = Self.hashes(of: keys, parallelism: parallelism)
         self.keys = keys
         values = nil
         for position in keys.indices {
@@ -122,19 +126,18 @@ struct IDTable: Sendable {
     }
 
     /// The hashes of `keys`, on several threads when there are many.
-    static func hashes(of keys: [String]) -> [Int] {
-        guard keys.count >= parallelHashing, Machine.parallelChunks > 1 else { return keys.map(\.hashValue) }
-        let chunks = Machine.parallelChunks
-        return [Int](unsafeUninitializedCapacity: keys.count) { buffer, initialized in
-            // Each chunk writes only its own range, before concurrentPerform returns.
-            nonisolated(unsafe) let hashes = buffer
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                for index in (chunk * keys.count / chunks)..<((chunk + 1) * keys.count / chunks) {
-                    (hashes.baseAddress! + index).initialize(to: keys[index].hashValue)
+    static func hashes(of keys: [String], parallelism: Parallelism) -> [Int] {
+        let pieces = parallelism.pieceCount
+        guard keys.count >= parallelHashing, pieces > 1 else { return keys.map(\.hashValue) }
+        var hashes = [Int](repeating: 0, count: keys.count)
+        hashes.withSharedSlots { hashes in
+            _ = parallelism.map(pieces) { piece in
+                for index in Parallelism.range(of: piece, in: pieces, count: keys.count) {
+                    hashes[index] = keys[index].hashValue
                 }
             }
-            initialized = keys.count
         }
+        return hashes
     }
 
     private static func slotCount(for capacity: Int) -> Int {

@@ -17,9 +17,19 @@ public struct SurveyLoader: Sendable {
     /// (quadratic in the chain's length), so the bound keeps `survey lint` fast on hostile surveys.
     public static let maximumCalculatedChain = 256
 
-    public init(registry: QuestionTypeRegistry, functions: ExpressionFunctionRegistry = .standard) {
+    /// The threads a load may use (large surveys are parsed, configured and compiled in pieces).
+    public var parallelism: Parallelism
+
+    /// A loader of surveys with the types of `registry` and the functions of `functions`.
+    /// - Parameter parallelism: the threads a load may use: by default ``Parallelism/machine``, the
+    ///   machine's active cores; a server loading many surveys at once passes ``Parallelism/serial``.
+    public init(
+        registry: QuestionTypeRegistry, functions: ExpressionFunctionRegistry = .standard,
+        parallelism: Parallelism = .machine
+    ) {
         self.registry = registry
         self.functions = functions
+        self.parallelism = parallelism
     }
 
     /// Parses, decodes and compiles JSON text.
@@ -47,7 +57,7 @@ public struct SurveyLoader: Sendable {
             var errors: [SurveyError] = []
             let streamed: Result<StreamedSurvey?, JSONSyntaxError>
             do throws(JSONSyntaxError) {
-                streamed = .success(try JSONParser.parseSurvey(bytes: bytes))
+                streamed = .success(try JSONParser.parseSurvey(bytes: bytes, parallelism: parallelism))
             } catch {
                 streamed = .failure(error)
             }
@@ -76,7 +86,8 @@ public struct SurveyLoader: Sendable {
             }
             // The decoder left out steps with problems; the compiler still checks the rest (types,
             // options, ids, expressions), so one run reports everything it can.
-            var compiler = SurveyCompiler(definition: definition, registry: registry, functions: functions)
+            var compiler = SurveyCompiler(
+                definition: definition, registry: registry, functions: functions, parallelism: parallelism)
             do {
                 let survey = try compiler.compile()
                 if errors.isEmpty { return survey }
@@ -91,7 +102,8 @@ public struct SurveyLoader: Sendable {
 
     /// Compiles an already decoded definition.
     public func compile(_ definition: SurveyDefinition) throws(SurveyLoadError) -> Survey {
-        var compiler = SurveyCompiler(definition: definition, registry: registry, functions: functions)
+        var compiler = SurveyCompiler(
+            definition: definition, registry: registry, functions: functions, parallelism: parallelism)
         return try compiler.compile()
     }
 

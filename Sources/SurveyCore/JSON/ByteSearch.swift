@@ -7,52 +7,38 @@ extension String {
     ///
     /// For an ASCII needle it finds every match `contains` finds, and more only where a combining
     /// mark follows the match, which makes a good cheap pre-check for an exact test after it.
-    package func containsUTF8(_ needle: String) -> Bool { containsUTF8([needle])[0] }
+    package func containsUTF8(_ needle: String, parallelism: Parallelism = .serial) -> Bool {
+        containsUTF8([needle], parallelism: parallelism)[0]
+    }
 
     /// For each of `needles`, whether its UTF-8 bytes occur in the text's, in one pass over the text.
     /// Needles of four bytes or more are found through a filter on the four bytes at each position
     /// (one unaligned load, a multiply and a bit test however many needles there are, and JSON keys,
     /// which all start with a quote, rarely pass it), tried only where the needles' common first byte
     /// is when they have one; shorter needles by a plain scan. An empty needle is always found.
-    package func containsUTF8(_ needles: [String]) -> [Bool] {
+    /// A text of 4 MiB or more is searched on `parallelism`'s threads.
+    package func containsUTF8(_ needles: [String], parallelism: Parallelism = .serial) -> [Bool] {
         let patterns = needles.map { Array($0.utf8) }
         var text = self
         return text.withUTF8 { haystack in
-            // A large text is searched in pieces on all cores, each overlapping the next by the
-            // longest needle less one byte, so that every occurrence lies whole in some piece.
-            let pieces = haystack.count >= Self.parallelSearch ? Machine.parallelChunks : 1
+            // A large text is searched in pieces, each overlapping the next by the longest needle less
+            // one byte, so that every occurrence lies whole in some piece.
+            let pieces = haystack.count >= Self.parallelSearch ? parallelism.pieceCount : 1
             guard pieces > 1 else { return Self.search(patterns, in: haystack) }
             let overlap = max(0, (patterns.map(\.count).max() ?? 0) - 1)
-            let results = PieceResults(count: pieces)
-            nonisolated(unsafe) let haystack = haystack
-            DispatchQueue.concurrentPerform(iterations: pieces) { piece in
-                let start = piece * haystack.count / pieces
-                let end = min(haystack.count, (piece + 1) * haystack.count / pieces + overlap)
-                results.store(piece, Self.search(patterns, in: UnsafeBufferPointer(rebasing: haystack[start..<end])))
+            let shared = SharedBytes(bytes: haystack)
+            let found = parallelism.map(pieces) { piece in
+                let haystack = shared.bytes
+                let range = Parallelism.range(of: piece, in: pieces, count: haystack.count)
+                let end = min(haystack.count, range.upperBound + overlap)
+                return Self.search(patterns, in: UnsafeBufferPointer(rebasing: haystack[range.lowerBound..<end]))
             }
-            return results.merged(count: patterns.count)
+            return patterns.indices.map { index in found.contains { $0[index] } }
         }
     }
 
-    /// Texts this long (bytes) are searched on all cores.
+    /// Texts this long (bytes) are searched in pieces.
     static let parallelSearch = 1 << 22
-
-    /// What each piece of a text searched in parallel found.
-    private final class PieceResults: @unchecked Sendable {
-        private let lock = NSLock()
-        private var found: [[Bool]]
-
-        init(count: Int) { found = Array(repeating: [], count: count) }
-
-        func store(_ piece: Int, _ result: [Bool]) { lock.withLock { found[piece] = result } }
-
-        /// For each needle, whether any piece found it.
-        func merged(count: Int) -> [Bool] {
-            lock.withLock {
-                (0..<count).map { index in found.contains { $0.count > index && $0[index] } }
-            }
-        }
-    }
 
     /// ``containsUTF8(_:)`` of `patterns` (UTF-8 bytes) in `haystack`, on this thread.
     private static func search(_ patterns: [[UInt8]], in haystack: UnsafeBufferPointer<UInt8>) -> [Bool] {

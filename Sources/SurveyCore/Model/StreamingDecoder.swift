@@ -16,9 +16,13 @@ struct StreamedSurvey {
 extension Parser {
     /// Streams a survey document; `nil` when the document is not an object (the caller then uses
     /// the general decoder, which reports it).
-    /// - Parameter stepChunks: how many pieces a large top-level `steps` array is parsed in (see
-    ///   ``parseTopLevelSteps(chunks:)``).
-    mutating func parseSurvey(stepChunks: Int? = nil) throws(RawSyntaxError) -> StreamedSurvey? {
+    /// - Parameters:
+    ///   - parallelism: the threads a large top-level `steps` array is parsed on.
+    ///   - stepChunks: how many pieces such an array is cut into (see
+    ///     ``parseTopLevelSteps(parallelism:chunks:)``).
+    mutating func parseSurvey(parallelism: Parallelism = .serial, stepChunks: Int? = nil) throws(RawSyntaxError)
+        -> StreamedSurvey?
+    {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return nil }
@@ -29,7 +33,7 @@ extension Parser {
                 guard result.steps == nil, root["steps"] == nil else {
                     throw RawSyntaxError(message: "duplicate member name \"steps\"", offset: keyOffset)
                 }
-                let (run, count) = try parser.parseTopLevelSteps(chunks: stepChunks)
+                let (run, count) = try parser.parseTopLevelSteps(parallelism: parallelism, chunks: stepChunks)
                 result.errors += run.errors
                 result.steps = (run.steps, count)
                 if run.dropped { result.sourceMap = run.map }
@@ -335,17 +339,6 @@ struct StepRun {
     }
 }
 
-/// What the loader asks of the machine, asked once per process (`activeProcessorCount` reads the
-/// system each time: a measurable share of loading a small survey).
-enum Machine {
-    /// How many pieces parallel loading cuts its work into: twice the cores (so that a core slowed
-    /// by other work does not hold up the rest), at most 16; 1 on one core.
-    static let parallelChunks: Int = {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        return cores > 1 ? min(2 * cores, 16) : 1
-    }()
-}
-
 /// A top-level `steps` array cut at element boundaries into chunks of about equal size, each parsed
 /// by its own parser on its own thread (see ``Parser/parseTopLevelSteps()``).
 struct StepChunks {
@@ -440,25 +433,12 @@ struct StepChunks {
         return limit
     }
 
-    /// Each chunk's run, or `nil` in a slot whose chunk did not parse as its structure said.
-    final class Results: @unchecked Sendable {
-        // Each chunk writes only its own index, before concurrentPerform returns.
-        var runs: [StepRun?]
-        init(count: Int) { runs = Array(repeating: nil, count: count) }
-    }
-
-    final class SpeculativeResults: @unchecked Sendable {
-        // Each piece writes only its own index, before concurrentPerform returns.
-        var pieces: [(run: StepRun, count: Int, end: Int)?]
-        init(count: Int) { pieces = Array(repeating: nil, count: count) }
-    }
-
     /// Where to cut the array at `start` (its `[`) into about `chunkCount` pieces, read from its
     /// layout instead of its whole structure: the offsets of separators (`,`) that end a line when
     /// the next line starts, after the indentation of the array's second element, with `{`. A raw
     /// line break is never inside a JSON string, so such a place is outside every string; whether
     /// it is between two elements of this array, and not of an array inside one, is for the parse
-    /// to check (``Parser/parseSteps(cutAt:)``). `nil` for an array whose elements do not start on
+    /// to check (``Parser/parseSteps(cutAt:parallelism:)``). `nil` for an array whose elements do not start on
     /// lines of their own (no cut is guessed there), or when no cut is found.
     static func speculativeCuts(bytes: UnsafeBufferPointer<UInt8>, arrayAt start: Int, chunkCount: Int) -> [Int]? {
         guard chunkCount > 1, start < bytes.count, bytes[start] == UInt8(ascii: "[") else { return nil }
@@ -536,9 +516,11 @@ extension Parser {
     /// machine with several cores is cut into chunks parsed in parallel; when a chunk meets anything
     /// its structure did not promise (a syntax error), the array is parsed again in one piece, so that
     /// errors are the ones, and in the order, that one parser meets.
-    /// - Parameter chunks: how many pieces to cut a large array into; by default twice the cores
-    ///   (at most 16), and 1 (no cutting) on one core.
-    mutating func parseTopLevelSteps(chunks chunkCount: Int? = nil) throws(RawSyntaxError)
+    /// - Parameters:
+    ///   - parallelism: the threads the pieces are parsed on.
+    ///   - chunks: how many pieces to cut a large array into; by default ``Parallelism/pieceCount``
+    ///     (1, no cutting, on one thread).
+    mutating func parseTopLevelSteps(parallelism: Parallelism, chunks chunkCount: Int? = nil) throws(RawSyntaxError)
         -> (run: StepRun, count: Int)
     {
         skipWhitespace()
@@ -547,28 +529,28 @@ extension Parser {
         // checked by the parse); then, or when that fails, where a scan of its structure says.
         if bytes.count - index >= StepChunks.minimumBytes,
             let cuts = StepChunks.speculativeCuts(
-                bytes: bytes, arrayAt: index, chunkCount: chunkCount ?? Machine.parallelChunks),
-            let parsed = parseSteps(cutAt: cuts)
+                bytes: bytes, arrayAt: index, chunkCount: chunkCount ?? parallelism.pieceCount),
+            let parsed = parseSteps(cutAt: cuts, parallelism: parallelism)
         {
             return parsed
         }
         if bytes.count - index >= StepChunks.minimumBytes,
-            let plan = StepChunks(bytes: bytes, arrayAt: index, chunkCount: chunkCount ?? Machine.parallelChunks)
+            let plan = StepChunks(bytes: bytes, arrayAt: index, chunkCount: chunkCount ?? parallelism.pieceCount)
         {
-            let results = StepChunks.Results(count: plan.chunks.count)
             // The bytes outlive the parse (the caller's buffer); each thread reads them through its own
             // parser, with its own stacks.
-            nonisolated(unsafe) let bytes = bytes
+            let shared = SharedBytes(bytes: bytes)
             let arrayDepth = depth + 1
             let chunks = plan.chunks
-            DispatchQueue.concurrentPerform(iterations: chunks.count) { index in
-                var parser = Parser(bytes: bytes)
+            // `nil` for a chunk that did not parse as its structure said.
+            let runs = parallelism.map(chunks.count) { index in
+                var parser = Parser(bytes: shared.bytes)
                 parser.depth = arrayDepth
-                results.runs[index] = parser.parseStepChunk(chunks[index])
+                return parser.parseStepChunk(chunks[index])
             }
-            if results.runs.allSatisfy({ $0 != nil }) {
+            if runs.allSatisfy({ $0 != nil }) {
                 var run = StepRun()
-                for next in results.runs { if let next { run.append(next) } }
+                for next in runs { if let next { run.append(next) } }
                 index = plan.end + 1
                 return (run, plan.chunks.reduce(0) { $0 + $1.count })
             }
@@ -588,24 +570,23 @@ extension Parser {
     /// makes the piece before it run past the cut, so every cut that passes is between two elements
     /// of the array itself. Pieces with problems are left to the exact cut, whose errors carry each
     /// step's place in the array (a piece here does not know how many elements precede it).
-    mutating func parseSteps(cutAt cuts: [Int]) -> (run: StepRun, count: Int)? {
+    mutating func parseSteps(cutAt cuts: [Int], parallelism: Parallelism) -> (run: StepRun, count: Int)? {
         let starts = [index + 1] + cuts.map { $0 + 1 }
         let ends: [Int?] = cuts.map { $0 } + [nil]
-        let results = StepChunks.SpeculativeResults(count: starts.count)
-        nonisolated(unsafe) let bytes = bytes
+        let shared = SharedBytes(bytes: bytes)
         let arrayDepth = depth + 1
-        DispatchQueue.concurrentPerform(iterations: starts.count) { piece in
-            var parser = Parser(bytes: bytes)
+        var pieces = parallelism.map(starts.count) { piece in
+            var parser = Parser(bytes: shared.bytes)
             parser.depth = arrayDepth
-            results.pieces[piece] = parser.parseStepPiece(from: starts[piece], to: ends[piece])
+            return parser.parseStepPiece(from: starts[piece], to: ends[piece])
         }
         var run = StepRun()
         var count = 0
         var arrayEnd = index
-        for position in results.pieces.indices {
+        for position in pieces.indices {
             // Taken out, so that the first piece's steps become the run's without a copy.
             var taken: (run: StepRun, count: Int, end: Int)?
-            swap(&taken, &results.pieces[position])
+            swap(&taken, &pieces[position])
             guard var piece = taken, piece.run.errors.isEmpty, !piece.run.dropped else { return nil }
             piece.run.map.shiftUnits(by: count)
             run.append(piece.run)
@@ -672,10 +653,12 @@ extension Parser {
 
 extension JSONParser {
     /// Streams a survey document (see ``StreamedSurvey``); `nil` when it is not a JSON object.
-    static func parseSurvey(bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> StreamedSurvey? {
+    static func parseSurvey(bytes: UnsafeBufferPointer<UInt8>, parallelism: Parallelism) throws(JSONSyntaxError)
+        -> StreamedSurvey?
+    {
         var parser = Parser(bytes: bytes)
         do {
-            return try parser.parseSurvey()
+            return try parser.parseSurvey(parallelism: parallelism)
         } catch {
             throw JSONSyntaxError(message: error.message, position: .of(offset: error.offset, in: bytes))
         }
