@@ -109,35 +109,35 @@ public struct Expression: Sendable {
     }
 }
 
-/// A reference to an ``Expression``'s code that does not keep the code alive, for a table that also
-/// holds the expression itself (which does). Evaluating through it neither retains nor releases the
+/// A reference to an ``Expression``'s code that does not keep the code alive (``Unretained``), for
+/// a table that also holds the expression itself (which does). Evaluating through it neither retains nor releases the
 /// code, where reading an ``Expression`` out of an array does both: sessions on several threads
 /// evaluating one survey's conditions would otherwise update the same reference counts, an atomic
 /// operation on a cache line the cores take from each other.
-struct ExpressionHandle: @unchecked Sendable {
-    private let code: Unmanaged<ExpressionCode>
+struct ExpressionHandle: Sendable {
+    private let code: Unretained<ExpressionCode>
 
     /// A handle on `expression`'s code, valid while `expression` (or a copy of it) is alive.
     init(_ expression: Expression) {
-        code = .passUnretained(expression.code)
+        code = Unretained(expression.code)
     }
 
     /// The expression (a counted reference again, for code that keeps it).
     var expression: Expression {
-        Expression(code: code.takeUnretainedValue())
+        Expression(code: code.object)
     }
 
     /// ``Expression/isTrue(_:context:)`` of the expression.
     @inline(__always)
     func isTrue(_ values: [JSONValue], context: FunctionContext) -> Bool {
-        code._withUnsafeGuaranteedRef { code in
+        code.read { code in
             values.withUnsafeBufferPointer { Evaluator(values: $0, context: context).isTrue(code.root) }
         }
     }
 
     /// Calls `body` with each slot the expression reads.
     func forEachSlot(_ body: (Int) -> Void) {
-        code._withUnsafeGuaranteedRef { $0.forEachSlot(body) }
+        code.read { $0.forEachSlot(body) }
     }
 }
 

@@ -27,9 +27,9 @@ struct DerivedState: Sendable {
 
     /// Records that step `index` is now `visible` (or not). `survey` is read without retaining it
     /// (``Survey/unretainedStorage``).
-    mutating func setStepVisible(_ index: Int, _ visible: Bool, survey: Unmanaged<CompiledSurvey>) {
+    mutating func setStepVisible(_ index: Int, _ visible: Bool, survey: Unretained<CompiledSurvey>) {
         stepVisible[index] = visible
-        let (unit, counts) = survey._withUnsafeGuaranteedRef { survey in
+        let (unit, counts) = survey.read { survey in
             (Int(survey.steps.units[index]), survey.steps.flags[index].contains(.countsForProgress))
         }
         let delta: Int32 = visible ? 1 : -1
@@ -39,8 +39,8 @@ struct DerivedState: Sendable {
     }
 
     /// Brings unit `index`'s entries in the trees up to date with its condition and visible steps.
-    mutating func refreshUnit(_ index: Int, survey: Unmanaged<CompiledSurvey>) {
-        let isEnabled = survey._withUnsafeGuaranteedRef { $0.unitIsEnabled[index] }
+    mutating func refreshUnit(_ index: Int, survey: Unretained<CompiledSurvey>) {
+        let isEnabled = survey.read { $0.unitIsEnabled[index] }
         let visible = isEnabled && unitCondition[index] && visibleSteps[index] > 0
         unitTree.set(index, visible ? 1 : 0)
         countTree.set(index, visible && visibleCountingSteps[index] > 0 ? 1 : 0)

@@ -44,7 +44,7 @@ extension SurveyCompiler {
                         do {
                             action = .setValue(
                                 target: index,
-                                value: try ConfiguredQuestion(box: steps.questions[index].takeUnretainedValue())
+                                value: try ConfiguredQuestion(box: steps.questions[index].object)
                                     .normalize(value, in: english))
                         } catch {
                             errors.append(

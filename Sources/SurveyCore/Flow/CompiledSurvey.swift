@@ -1,0 +1,176 @@
+// What a compiled survey holds besides its steps: its parts behind one reference, units (pages and
+// top-level steps), panels, branches, triggers and calculated values.
+
+/// The compiled survey's parts (``Survey`` is one reference to this): immutable once
+/// ``Survey/init`` has set ``initialState``, before the survey is shared.
+@usableFromInline
+final class CompiledSurvey: Sendable {
+    let definition: SurveyDefinition
+    let functions: ExpressionFunctionRegistry
+    let units: [CompiledUnit]
+    /// `units[i].isEnabled`, read on every change of a unit's visibility without retaining the unit.
+    let unitIsEnabled: [Bool]
+    @usableFromInline let steps: StepTable
+    let calculated: [CompiledCalculated]
+    let stepIndexByID: IDTable
+    let unitIndexByID: IDTable
+    let calculatedIndexByName: [String: Int]
+    let watchers: WatcherTable
+    let calculatedOrder: [Int]
+    let calculatedRank: [Int]
+    let otherChoices: [Int: OtherChoices]
+    let triggers: [CompiledTrigger]
+    let completeTriggers: [Int]
+    let defaultSteps: [Int]
+    let completionMessages: [(condition: Expression?, text: LocalizedText)]
+    let clearInvisibleValues: ClearInvisibleValues
+    let conditionallyEnabledSteps: [Int]
+    let validators: [Int: [CompiledValidator]]
+    let panels: [CompiledPanel]
+    let panelsByUnit: [Int: Range<Int>]
+    let commentSlots: [Int: Int]
+    let multipleCountSteps: [Int: [Int]]
+    let expressionCount: Int
+    let usesDateFunctions: Bool
+    /// The UI strings of the default locale, which most sessions use (one lookup per survey, not per session).
+    let defaultStrings: UIStrings
+    /// Written once, by ``Survey/init``, before any other thread can see the survey.
+    nonisolated(unsafe) var initialState: InitialState?
+
+    init(
+        definition: SurveyDefinition, functions: ExpressionFunctionRegistry, units: [CompiledUnit],
+        steps: StepTable, calculated: [CompiledCalculated], stepIndexByID: IDTable,
+        unitIndexByID: IDTable, calculatedIndexByName: [String: Int], watchers: WatcherTable,
+        calculatedOrder: [Int], expressionCount: Int, usesDateFunctions: Bool, otherChoices: [Int: OtherChoices],
+        triggers: [CompiledTrigger], completionMessages: [(condition: Expression?, text: LocalizedText)],
+        validators: [Int: [CompiledValidator]], panels: [CompiledPanel], commentSlots: [Int: Int]
+    ) {
+        self.commentSlots = commentSlots
+        self.panels = panels
+        var panelsByUnit: [Int: Range<Int>] = [:]
+        for (index, panel) in panels.enumerated() {
+            let range = panelsByUnit[panel.unit] ?? index..<index
+            panelsByUnit[panel.unit] = range.lowerBound..<(index + 1)
+        }
+        self.panelsByUnit = panelsByUnit
+        self.completionMessages = completionMessages
+        clearInvisibleValues = definition.settings.clearInvisibleValues
+        self.otherChoices = otherChoices
+        self.triggers = triggers
+        completeTriggers = triggers.indices.filter {
+            if case .complete = triggers[$0].action { return true }
+            return false
+        }
+        // The steps with extras are listed in the table; only counting steps' questions are read.
+        var defaultSteps: [Int] = []
+        var conditionallyEnabledSteps: [Int] = []
+        for (index, extras) in steps.extras {
+            if extras.defaultValue != nil || extras.defaultExpression != nil { defaultSteps.append(index) }
+            if extras.enableIf != nil { conditionallyEnabledSteps.append(index) }
+        }
+        var multipleCountSteps: [Int: [Int]] = [:]
+        for index in steps.indices
+        where steps.flags[index].contains(.countsForProgress) && steps.questions.countsAsSeveral(at: index) {
+            multipleCountSteps[Int(steps.units[index]), default: []].append(index)
+        }
+        self.defaultSteps = defaultSteps.sorted()
+        self.conditionallyEnabledSteps = conditionallyEnabledSteps.sorted()
+        self.multipleCountSteps = multipleCountSteps
+        self.validators = validators
+        self.definition = definition
+        self.functions = functions
+        self.units = units
+        unitIsEnabled = units.map(\.isEnabled)
+        self.steps = steps
+        self.calculated = calculated
+        self.stepIndexByID = stepIndexByID
+        self.unitIndexByID = unitIndexByID
+        self.calculatedIndexByName = calculatedIndexByName
+        self.watchers = watchers
+        self.calculatedOrder = calculatedOrder
+        var rank = [Int](repeating: 0, count: calculated.count)
+        for (position, index) in calculatedOrder.enumerated() { rank[index] = position }
+        calculatedRank = rank
+        self.expressionCount = expressionCount
+        self.usesDateFunctions = usesDateFunctions
+        defaultStrings = UIStrings(locale: definition.defaultLocale)
+    }
+}
+
+/// A panel: its texts, where it is, and its requirement (its conditions are folded into its steps').
+struct CompiledPanel: Sendable {
+    let id: String
+    let unit: Int
+    /// The index in ``Survey/panels`` of the panel it is nested in.
+    let parent: Int?
+    /// Every step inside it (nested panels' too), in document order.
+    let steps: [Int]
+    let title: LocalizedText?
+    let description: LocalizedText?
+    let isRequired: Bool
+    let requiredIf: Expression?
+}
+
+/// A reference type: sessions read it on every answer, and copying a struct this size
+/// would retain each of its fields.
+final class CompiledUnit: Sendable {
+    let id: String
+    let isPage: Bool
+    let steps: Range<Int>
+    /// The page's own condition (for a top-level step, `nil`: the step's own condition applies).
+    let visibleIf: Expression?
+    let branches: [CompiledBranch]
+    let title: LocalizedText?
+    let description: LocalizedText?
+    let isShuffled: Bool
+    let isEnabled: Bool
+
+    init(
+        id: String,
+        isPage: Bool,
+        steps: Range<Int>,
+        visibleIf: Expression?,
+        branches: [CompiledBranch],
+        title: LocalizedText?,
+        description: LocalizedText?,
+        isShuffled: Bool,
+        isEnabled: Bool
+    ) {
+        self.id = id
+        self.isPage = isPage
+        self.steps = steps
+        self.visibleIf = visibleIf
+        self.branches = branches
+        self.title = title
+        self.description = description
+        self.isShuffled = isShuffled
+        self.isEnabled = isEnabled
+    }
+}
+
+struct CompiledBranch: Sendable {
+    let condition: Expression?
+    /// Unit index to go to, or `nil` to complete.
+    let targetUnit: Int?
+}
+
+/// A trigger with its references resolved.
+struct CompiledTrigger: Sendable {
+    enum Action: Sendable {
+        /// The value is already normalised by the target's question type.
+        case setValue(target: Int, value: JSONValue)
+        /// `from` is a slot (a step or a calculated value).
+        case copyValue(from: Int, target: Int)
+        case runExpression(Expression, target: Int?)
+        case skip(unit: Int)
+        case complete
+    }
+
+    let condition: Expression
+    let action: Action
+}
+
+struct CompiledCalculated: Sendable {
+    let name: String
+    let expression: Expression
+}
