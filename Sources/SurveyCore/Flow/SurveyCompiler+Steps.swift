@@ -175,6 +175,19 @@ extension SurveyCompiler {
         return path.appending("choices").appending(offset)
     }
 
+    /// The `visibleIf` `condition` of choice `choice` (at `offset` among the choices) of step `index`,
+    /// compiled, an error placed at the choice.
+    mutating func compileChoiceCondition(
+        _ condition: String, of choice: Choice, at offset: Int, step index: Int, in context: StepContext
+    ) -> Expression? {
+        let step = context.flatSteps[index]
+        return compileExpression(
+            condition, member: "visibleIf",
+            path: Self.choicePath(
+                of: choice.value, in: step.definition.options, under: step.optionsPath, offset: offset),
+            stepID: step.definition.id, resolve: context.resolve)
+    }
+
     /// Configures one step's question and compiles its expressions; `nil` when it has errors.
     mutating func compileStep(at index: Int, in context: StepContext) -> CompiledStep? {
         // `.english` is read where it is needed: most steps never need it, and copying it retains
@@ -220,12 +233,7 @@ extension SurveyCompiler {
         {
             for (offset, choice) in input.choices.enumerated() {
                 guard let condition = choice.visibleIf else { continue }
-                if let expression = compileExpression(
-                    condition, member: "visibleIf",
-                    path: Self.choicePath(
-                        of: choice.value, in: context.flatSteps[index].definition.options,
-                        under: context.flatSteps[index].path.appending("options"), offset: offset),
-                    stepID: id, resolve: context.resolve)
+                if let expression = compileChoiceCondition(condition, of: choice, at: offset, step: index, in: context)
                 {
                     choiceConditions[choice.value] = expression
                 }
@@ -244,12 +252,7 @@ extension SurveyCompiler {
                     .replacingOccurrences(of: "'", with: "\\'") + "'"
                 var condition = "{\(source)} \(mode == "selected" ? "anyof" : "noneof") [\(literal)]"
                 if let own = choice.visibleIf { condition = "(\(own)) and (\(condition))" }
-                if let expression = compileExpression(
-                    condition, member: "visibleIf",
-                    path: Self.choicePath(
-                        of: choice.value, in: context.flatSteps[index].definition.options,
-                        under: context.flatSteps[index].path.appending("options"), offset: offset),
-                    stepID: id, resolve: context.resolve)
+                if let expression = compileChoiceCondition(condition, of: choice, at: offset, step: index, in: context)
                 {
                     choiceConditions[choice.value] = expression
                 }
