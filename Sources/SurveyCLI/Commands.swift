@@ -243,53 +243,47 @@ enum RunCommand: Command {
         var isContinued: Bool
     }
 
-    /// Decides whether to ask, continues an unfinished response or starts a new one.
+    /// Continues the respondent's unfinished response or starts a new one, as ``ResponseStart``
+    /// decides, saying which on stderr.
     /// - Returns: `nil` when the respondent is not to be asked (the reason is printed).
     static func prepareRecording(
         survey: Survey, store: any ResponseStore, respondent: String, resumed: SurveySession?,
         arguments: ParsedArguments, context: CommandContext
     ) throws -> PreparedRecording? {
         do {
-            let latest = try store.latestResponse(respondent: respondent, survey: survey.id)
-            if resumed == nil, let latest, latest.status == .inProgress {
-                do {
-                    let (session, recorder) = try ResponseRecorder.resume(latest, from: store, survey: survey)
-                    Console.error(
-                        "survey: continuing response \(latest.id) of '\(respondent)' from "
-                            + "\(ResponseExport.timestamp(latest.updatedAt)) (\(latest.actionCount) action\(latest.actionCount == 1 ? "" : "s") so far)"
-                    )
-                    return PreparedRecording(session: session, recorder: recorder, isContinued: true)
-                } catch let error as ResumeError {
-                    var abandoned = latest
-                    abandoned.status = .abandoned
-                    abandoned.updatedAt = Date()
-                    try store.write(ResponseWrite(response: abandoned))
-                    Console.error("survey: \(error); it is kept as abandoned and a new response starts")
-                }
+            let start = try ResponseStart.begin(
+                survey: survey, respondent: respondent, store: store, isRestored: resumed != nil,
+                ignoresAskAgain: arguments.flag("--ask-again"))
+            if let abandoned = start.abandoned {
+                Console.error("survey: \(abandoned); it is kept as abandoned and a new response starts")
             }
-            if !arguments.flag("--ask-again"), resumed == nil {
-                let decision = try store.shouldAsk(respondent: respondent, survey: survey)
-                if case .doNotAsk(let status, let at, let until) = decision {
-                    let when = ResponseExport.timestamp(at)
-                    let again =
-                        until.map { "it will be asked again from \(ResponseExport.timestamp($0))" }
-                        ?? "askAgain is never"
-                    Console.error(
-                        "survey: '\(respondent)' already \(status == .completed ? "completed" : "dismissed") "
-                            + "'\(survey.id)' on \(when); not asking again (\(again); --ask-again to ask anyway)")
-                    return nil
-                }
+            switch start {
+            case .resumed(let session, let recorder, let latest):
+                Console.error(
+                    "survey: continuing response \(latest.id) of '\(respondent)' from "
+                        + "\(ResponseExport.timestamp(latest.updatedAt)) (\(latest.actionCount) action\(latest.actionCount == 1 ? "" : "s") so far)"
+                )
+                return PreparedRecording(session: session, recorder: recorder, isContinued: true)
+            case .notAsked(let reason):
+                let when = ResponseExport.timestamp(reason.finishedAt)
+                let again =
+                    reason.askedAgainFrom.map { "it will be asked again from \(ResponseExport.timestamp($0))" }
+                    ?? "askAgain is never"
+                Console.error(
+                    "survey: '\(respondent)' already \(reason.status == .completed ? "completed" : "dismissed") "
+                        + "'\(survey.id)' on \(when); not asking again (\(again); --ask-again to ask anyway)")
+                return nil
+            case .new(let new):
+                let seed = try seed(arguments, command: spec.name)
+                let today = try today(arguments, command: spec.name)
+                let given = try variables(arguments, survey: survey, command: spec.name)
+                let session =
+                    resumed
+                    ?? SurveySession(
+                        survey: survey, seed: seed, locale: context.locale(option: arguments.value("--locale")),
+                        today: today, variables: given)
+                return PreparedRecording(session: session, recorder: try new.start(session), isContinued: false)
             }
-            let seed = try seed(arguments, command: spec.name)
-            let today = try today(arguments, command: spec.name)
-            let given = try variables(arguments, survey: survey, command: spec.name)
-            let session =
-                resumed
-                ?? SurveySession(
-                    survey: survey, seed: seed, locale: context.locale(option: arguments.value("--locale")),
-                    today: today, variables: given)
-            let recorder = try ResponseRecorder(store: store, respondentID: respondent, session: session)
-            return PreparedRecording(session: session, recorder: recorder, isContinued: false)
         } catch let error as StoreError {
             throw InputError(error.description)
         }
