@@ -214,25 +214,11 @@ enum RunCommand: Command {
     static func startDeliveryInBackground(store: String, configuration: String, survey: String) {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         let arguments = [
-            executable, "deliver", "--store", store, "--delivery", configuration, "--wait", "600", "--survey", survey,
+            "deliver", "--store", store, "--delivery", configuration, "--wait", "600", "--survey", survey,
         ]
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // POSIX_SPAWN_SETSID (glibc 2.26 and later), which Glibc's Swift module does not export.
-        let newSession: Int16 = 0x80
-        posix_spawnattr_setflags(&attributes, newSession)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor in [0, 1, 2] {
-            posix_spawn_file_actions_addopen(
-                &actions, Int32(descriptor), "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
-        }
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid = pid_t()
-        if posix_spawn(&pid, executable, &actions, &attributes, &argv, environ) != 0 {
+        do {
+            try DetachedProcess.start(executable, arguments: arguments)
+        } catch {
             Console.error("survey: the delivery could not be started; run 'survey deliver' to send what is pending")
         }
     }
