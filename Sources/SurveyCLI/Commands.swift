@@ -2,6 +2,7 @@ import Foundation
 import SurveyBuiltins
 import SurveyCore
 import SurveyDelivery
+import SurveyImport
 import SurveyPluginLoader
 import SurveyRendering
 import SurveyResponses
@@ -295,13 +296,14 @@ enum ValidateCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let (registry, functions) = try context.registries(plugins: PluginSelection(arguments))
-        let loader = SurveyLoader(registry: registry, functions: functions)
+        let source = context.surveySource(SurveyLoader(registry: registry, functions: functions))
         var problems = 0
         for (position, file) in arguments.positionals.enumerated() {
             do {
-                let text = try context.readSurvey(file, with: loader)
+                let text = try context.readSurvey(file, from: source)
                 do {
-                    let survey = try SurveySource.load(text, file: file, with: loader)
+                    let survey = try source.load(text, file: file)
+                    if survey.stepCount >= KeptUntilExit.minimumSteps { KeptUntilExit.shared.keep(survey) }
                     if position == arguments.positionals.count - 1 { keptUntilExit = survey }
                 } catch {
                     for problem in error.errors { Console.error(problem.description) }

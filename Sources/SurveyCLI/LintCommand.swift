@@ -54,19 +54,20 @@ enum LintCommand: Command {
         }
         let (registry, functions) = try context.registries(plugins: PluginSelection(arguments))
         let loader = SurveyLoader(registry: registry, functions: functions)
+        let source = context.surveySource(loader)
         let linter = SurveyLinter(configuration: configuration)
         var findings: [LintFinding] = []
         for file in arguments.positionals {
             let text: String
             do {
-                text = try context.readSurvey(file, with: loader)
+                text = try context.readSurvey(file, from: source)
             } catch {
                 findings.append(
                     LintFinding(rule: .invalidSurvey, severity: .error, message: error.description, file: file))
                 continue
             }
             do throws(SurveyLoadError) {
-                let prepared = try SurveySource.prepare(text, file: file, loader: loader)
+                let prepared = try source.prepare(text, file: file)
                 let survey: Survey
                 do {
                     survey = try loader.load(text: prepared.text, source: prepared.isOriginal ? file : nil)
