@@ -298,13 +298,11 @@ enum ValidateCommand: Command {
         let (registry, functions) = try context.registries(plugins: PluginSelection(arguments))
         let source = context.surveySource(SurveyLoader(registry: registry, functions: functions))
         var problems = 0
-        for (position, file) in arguments.positionals.enumerated() {
+        for file in arguments.positionals {
             do {
                 let text = try context.readSurvey(file, from: source)
                 do {
-                    let survey = try source.load(text, file: file)
-                    if survey.stepCount >= KeptUntilExit.minimumSteps { KeptUntilExit.shared.keep(survey) }
-                    if position == arguments.positionals.count - 1 { keptUntilExit = survey }
+                    KeptUntilExit.keep(try source.load(text, file: file))
                 } catch {
                     for problem in error.errors { Console.error(problem.description) }
                     problems += error.errors.count
@@ -321,11 +319,6 @@ enum ValidateCommand: Command {
         }
         return .failure
     }
-
-    /// The last file's survey, left for the process's exit to reclaim: freeing a large survey one
-    /// object at a time (a million steps: 0.1–0.2 s) is work the exit makes pointless. Earlier files'
-    /// surveys are freed as soon as they are checked, so memory stays that of one survey.
-    nonisolated(unsafe) private static var keptUntilExit: Survey?
 }
 
 // MARK: types

@@ -122,23 +122,3 @@ extension CommandContext {
         SurveySource(loader: loader, remote: DeliveredContent()) { Console.error("warning: " + $0) }
     }
 }
-
-/// The last large survey the command loaded, kept until the process exits: freeing a compiled
-/// survey object by object costs more than the exit that drops the whole address space at once
-/// (0.5 s of `survey validate` on a 1,000,000-question survey). Only the last is kept, so a command
-/// that loads many surveys holds at most one more than it uses.
-final class KeptUntilExit: @unchecked Sendable {
-    static let shared = KeptUntilExit()
-    static let minimumSteps = 10_000
-
-    private let lock = NSLock()
-    private var survey: Survey?
-
-    func keep(_ survey: Survey) {
-        lock.lock()
-        let previous = self.survey
-        self.survey = survey
-        lock.unlock()
-        withExtendedLifetime(previous) {}  // freed here, outside the lock
-    }
-}
