@@ -31,7 +31,7 @@ func variables(_ arguments: ParsedArguments, survey: Survey, command: String) th
 {
     var result: [String: JSONValue] = [:]
     let declared = survey.definition.variables.map(\.name)
-    for option in arguments.all("--var") {
+    for option in arguments.all(variableOption) {
         guard let equals = option.firstIndex(of: "="), equals != option.startIndex else {
             throw UsageError("--var must be NAME=VALUE, got '\(option)'", command: command)
         }
@@ -61,7 +61,7 @@ let todayOption = CommandSpec.Option(
     name: "--today", valueName: "YYYY-MM-DD", help: "The date today() and age() use (default: the current date).")
 
 func seed(_ arguments: ParsedArguments, command: String) throws(UsageError) -> UInt64 {
-    guard let text = arguments.value("--seed") else { return 0 }
+    guard let text = arguments.value(seedOption) else { return 0 }
     guard let seed = UInt64(text) else {
         throw UsageError("--seed must be a whole number, got '\(text)'", command: command)
     }
@@ -71,6 +71,25 @@ func seed(_ arguments: ParsedArguments, command: String) throws(UsageError) -> U
 // MARK: run
 
 enum RunCommand: Command {
+    /// The options only this command declares, read by these constants.
+    enum Options {
+        static let renderer = CommandSpec.Option(
+            name: "--renderer", valueName: "text|json",
+            help: "The front end: text (default) or json (JSON Lines events on stdout, commands on stdin).")
+        static let askAgain = CommandSpec.Option(
+            name: "--ask-again", valueName: nil,
+            help: "Ask even if the respondent already completed or dismissed the survey.")
+        static let resume = CommandSpec.Option(
+            name: "--resume", valueName: "STATE", help: "Continue a session exported to a state file.")
+        static let stateFile = CommandSpec.Option(
+            name: "--state-file", valueName: "PATH",
+            help: "Also export the session to PATH on quit (without a store: default FILE's name with .state.json)."
+        )
+        static let result = CommandSpec.Option(
+            name: "--result", valueName: "PATH",
+            help: "Also write the completed result (path and answers) as JSON to PATH.")
+    }
+
     static let spec = CommandSpec(
         name: "run", summary: "Take a survey in the terminal, or drive it over JSON Lines.",
         usage:
@@ -78,23 +97,14 @@ enum RunCommand: Command {
             + "[--resume STATE] [--plugin PATH]...",
         positionalHelp: [("FILE", "The survey definition (JSON).")],
         options: [
-            .init(
-                name: "--renderer", valueName: "text|json",
-                help: "The front end: text (default) or json (JSON Lines events on stdout, commands on stdin)."),
+            Options.renderer,
             localeOption, storeOption,
-            .init(name: "--no-store", valueName: nil, help: "Keep no response: answers live only in this process."),
+            noStoreOption,
             respondentOption,
-            .init(
-                name: "--ask-again", valueName: nil,
-                help: "Ask even if the respondent already completed or dismissed the survey."),
-            .init(name: "--resume", valueName: "STATE", help: "Continue a session exported to a state file."),
-            .init(
-                name: "--state-file", valueName: "PATH",
-                help: "Also export the session to PATH on quit (without a store: default FILE's name with .state.json)."
-            ),
-            .init(
-                name: "--result", valueName: "PATH",
-                help: "Also write the completed result (path and answers) as JSON to PATH."),
+            Options.askAgain,
+            Options.resume,
+            Options.stateFile,
+            Options.result,
             seedOption, todayOption, variableOption, deliveryOption, pluginOption, isolatePluginsOption,
             pluginTimeoutOption,
         ],
@@ -115,7 +125,7 @@ enum RunCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let file = arguments.positionals[0]
-        let rendererName = arguments.value("--renderer") ?? "text"
+        let rendererName = arguments.value(Options.renderer) ?? "text"
         guard rendererName == "text" || rendererName == "json" else {
             throw UsageError("--renderer must be text or json, got '\(rendererName)'", command: spec.name)
         }
@@ -123,7 +133,7 @@ enum RunCommand: Command {
         let storeChoice = try context.storeChoice(arguments, command: spec.name, defaultToStore: true)
         var respondent: String?
         if case .location = storeChoice { respondent = try context.respondentID(arguments, command: spec.name) }
-        let resultPath = arguments.value("--result")
+        let resultPath = arguments.value(Options.result)
         if let resultPath { try context.checkWritable(resultPath) }
         let delivery = try context.deliveryConfiguration(arguments)
         if delivery != nil, case .none = storeChoice {
@@ -134,7 +144,7 @@ enum RunCommand: Command {
 
         var session: SurveySession?
         var isResumed = false
-        if let statePath = arguments.value("--resume") {
+        if let statePath = arguments.value(Options.resume) {
             let state = try context.readState(statePath)
             do {
                 session = try SurveySession(survey: survey, resuming: state)
@@ -159,11 +169,11 @@ enum RunCommand: Command {
                 recorder?.deliversDismissals = delivery.configuration.deliversDismissed
             }
             stateStore = RecordedStateStore(storeName: store.name)
-            if let path = arguments.value("--state-file") { stateStore = FileStateStore(path: path) }
+            if let path = arguments.value(Options.stateFile) { stateStore = FileStateStore(path: path) }
         } else {
-            let statePath = arguments.value("--state-file") ?? defaultStatePath(for: file)
+            let statePath = arguments.value(Options.stateFile) ?? defaultStatePath(for: file)
             // Never overwrite a saved session that nobody asked to continue.
-            if arguments.value("--resume") == nil, arguments.value("--state-file") == nil,
+            if arguments.value(Options.resume) == nil, arguments.value(Options.stateFile) == nil,
                 let saved = try? context.readState(statePath), saved.status == .inProgress
             {
                 throw InputError(
@@ -177,7 +187,7 @@ enum RunCommand: Command {
         let started =
             session
             ?? SurveySession(
-                survey: survey, seed: seed, locale: context.locale(option: arguments.value("--locale")), today: today,
+                survey: survey, seed: seed, locale: context.locale(option: arguments.value(localeOption)), today: today,
                 variables: given)
         var driver = SurveyDriver(session: started, stateStore: stateStore, isResumed: isResumed, recorder: recorder)
         SignalHandling.install(answersAreKept: recorder != nil)
@@ -195,7 +205,8 @@ enum RunCommand: Command {
             try context.write(JSONWriter.string(from: result.jsonValue, pretty: true) + "\n", to: resultPath)
         }
         // A state file that was continued to the end is marked finished, so it cannot be submitted twice.
-        if let statePath = arguments.value("--resume"), outcome.result != nil || driver.session.status == .dismissed {
+        if let statePath = arguments.value(Options.resume), outcome.result != nil || driver.session.status == .dismissed
+        {
             try context.write(
                 JSONWriter.string(from: driver.session.state.jsonValue, pretty: true) + "\n", to: statePath)
         }
@@ -240,7 +251,7 @@ enum RunCommand: Command {
         do {
             let start = try ResponseStart.begin(
                 survey: survey, respondent: respondent, store: store, isRestored: resumed != nil,
-                ignoresAskAgain: arguments.flag("--ask-again"))
+                ignoresAskAgain: arguments.flag(Options.askAgain))
             if let abandoned = start.abandoned {
                 Console.error("survey: \(abandoned); it is kept as abandoned and a new response starts")
             }
@@ -267,7 +278,7 @@ enum RunCommand: Command {
                 let session =
                     resumed
                     ?? SurveySession(
-                        survey: survey, seed: seed, locale: context.locale(option: arguments.value("--locale")),
+                        survey: survey, seed: seed, locale: context.locale(option: arguments.value(localeOption)),
                         today: today, variables: given)
                 return PreparedRecording(session: session, recorder: try new.start(session), isContinued: false)
             }

@@ -6,6 +6,16 @@ import SurveyImport
 // MARK: import
 
 enum ImportCommand: Command {
+    /// The options only this command declares, read by these constants.
+    enum Options {
+        static let out = CommandSpec.Option(
+            name: "--out", valueName: "PATH", help: "Write the converted survey here (default: standard output).")
+        static let id = CommandSpec.Option(
+            name: "--id", valueName: "ID", help: "The survey id (default: FILE's name without .json).")
+        static let strict = CommandSpec.Option(
+            name: "--strict", valueName: nil, help: "Fail (exit 1, nothing written) if anything is not converted.")
+    }
+
     static let spec = CommandSpec(
         name: "import", summary: "Convert a SurveyJS survey into this engine's format, listing what did not convert.",
         usage: "import surveyjs FILE [--out PATH] [--id ID] [--strict] [--plugin PATH]...",
@@ -14,11 +24,9 @@ enum ImportCommand: Command {
             ("FILE", "The SurveyJS survey (JSON)."),
         ],
         options: [
-            .init(
-                name: "--out", valueName: "PATH", help: "Write the converted survey here (default: standard output)."),
-            .init(name: "--id", valueName: "ID", help: "The survey id (default: FILE's name without .json)."),
-            .init(
-                name: "--strict", valueName: nil, help: "Fail (exit 1, nothing written) if anything is not converted."),
+            Options.out,
+            Options.id,
+            Options.strict,
             pluginOption, isolatePluginsOption, pluginTimeoutOption,
         ],
         minimumPositionals: 2, maximumPositionals: 2,
@@ -39,7 +47,7 @@ enum ImportCommand: Command {
         }
         let file = arguments.positionals[1]
         let text = try context.read(file)
-        let id = arguments.value("--id") ?? SurveySource.defaultID(for: file)
+        let id = arguments.value(Options.id) ?? SurveySource.defaultID(for: file)
         let conversion: SurveyJSConversion
         do {
             conversion = try SurveyJSImporter.convert(text: text, source: file, id: id)
@@ -53,11 +61,11 @@ enum ImportCommand: Command {
         let summary =
             "\(file): converted from SurveyJS; \(missing) not converted, \(layout) ignored (layout only)"
             + (renamed > 0 ? ", \(renamed) renamed" : "")
-        if arguments.flag("--strict"), missing > 0 {
+        if arguments.flag(Options.strict), missing > 0 {
             Console.error(summary + "; --strict: nothing written")
             return .failure
         }
-        let out = arguments.value("--out")
+        let out = arguments.value(Options.out)
         if let out { try context.checkWritable(out) }
         let (registry, functions) = try context.registries(plugins: PluginSelection(arguments))
         // The check loads what a run would: with its `choicesByUrl` lists fetched (the output keeps them).

@@ -64,7 +64,7 @@ enum Console {
 /// - Throws: ``UsageError`` unless it is a real calendar date written `YYYY-MM-DD` (`2026-02-30`
 ///   is refused rather than passed on to `today()` and `age()`).
 func today(_ arguments: ParsedArguments, command: String) throws(UsageError) -> String? {
-    guard let text = arguments.value("--today") else { return nil }
+    guard let text = arguments.value(todayOption) else { return nil }
     guard CivilDate(exactly: text) != nil else {
         throw UsageError("--today must be a real date written YYYY-MM-DD, got '\(text)'", command: command)
     }
@@ -85,18 +85,18 @@ struct PluginSelection {
     /// - Throws: ``UsageError`` for a timeout that is not a positive number of seconds, or one
     ///   given without `--isolate-plugins`.
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        paths = arguments.all("--plugin")
+        paths = arguments.all(pluginOption)
         var timeout = PluginIsolation.defaultTimeout
-        if let text = arguments.value("--plugin-timeout") {
+        if let text = arguments.value(ifDeclared: pluginTimeoutOption) {
             guard let value = Double(text), value.isFinite, value > 0, value <= 86_400 else {
                 throw UsageError("--plugin-timeout must be a number of seconds above 0 (at most 86400), got '\(text)'")
             }
-            guard arguments.flag("--isolate-plugins") else {
+            guard arguments.flag(ifDeclared: isolatePluginsOption) else {
                 throw UsageError("--plugin-timeout only applies with --isolate-plugins")
             }
             timeout = value
         }
-        guard arguments.flag("--isolate-plugins") else { return }
+        guard arguments.flag(ifDeclared: isolatePluginsOption) else { return }
         // The plugin host is this very program: `survey plugin-host FILE...`.
         let executable =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
