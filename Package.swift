@@ -76,8 +76,8 @@ let package = Package(
         .executableTarget(
             name: "SurveyBench",
             dependencies: [
-                "SurveyCore", "SurveyBuiltins", "SurveyResponses", "SurveyReports", "SurveyStoreSQLite",
-                "SurveyStorePostgres",
+                "SurveyCore", "SurveyBuiltins", "SurveyImport", "SurveyResponses", "SurveyReports",
+                "SurveyStoreSQLite", "SurveyStorePostgres",
             ],
             path: "Benchmarks/SurveyBench",
             swiftSettings: strictSettings

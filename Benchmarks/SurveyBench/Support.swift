@@ -1,5 +1,6 @@
 import Foundation
 import SurveyCore
+import SurveyImport
 
 #if canImport(Glibc)
     import Glibc
@@ -75,38 +76,14 @@ func rounded(_ value: Double, _ places: Int = 3) -> Double {
     return (value * scale).rounded() / scale
 }
 
-/// Reads a whole file as bytes. A large file is read in two halves on two threads (`pread` into
-/// each half of one buffer): most of a read's time is the kernel giving the fresh buffer its pages
-/// and copying into them, which two cores do in about half the time.
+/// Reads a whole file as bytes (SurveyImport's reader: a large file is read in pieces on several
+/// threads, `pread` into each piece of one buffer).
 func readBytes(_ path: String) throws(BenchError) -> [UInt8] {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw BenchError("cannot open \(path)") }
-    defer { close(descriptor) }
-    var info = stat()
-    guard fstat(descriptor, &info) == 0, info.st_size >= 0 else { throw BenchError("cannot size \(path)") }
-    let size = Int(info.st_size)
-    let pieces = size >= 1 << 24 && ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 1
-    let failures = BenchErrors()
-    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-        nonisolated(unsafe) let base = buffer.baseAddress
-        DispatchQueue.concurrentPerform(iterations: pieces) { piece in
-            var offset = piece * size / pieces
-            let end = (piece + 1) * size / pieces
-            while offset < end, let base {
-                let got = pread(descriptor, base + offset, end - offset, off_t(offset))
-                if got < 0, errno == EINTR { continue }
-                guard got > 0 else {
-                    let reason = got < 0 ? String(cString: strerror(errno)) : "the file ended early"
-                    return failures.append("short read on \(path) at byte \(offset): \(reason)")
-                }
-                offset += got
-            }
-        }
-        count = failures.first == nil ? size : 0
+    do {
+        return try TextFile.readBytes(path)
+    } catch {
+        throw BenchError(error.description)
     }
-    if let failure = failures.first { throw BenchError(failure) }
-    guard bytes.count == size else { throw BenchError("short read on \(path)") }
-    return bytes
 }
 
 /// Writes text to a file.

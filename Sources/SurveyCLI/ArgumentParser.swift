@@ -44,6 +44,7 @@ struct CommandSpec {
     /// Parses `arguments` (without the command name).
     func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
+        for option in options { parsed.declared[option.name] = option }
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
@@ -106,17 +107,54 @@ struct CommandSpec {
 }
 
 /// The result of parsing.
+///
+/// Options are read by the constants that declare them (`arguments.value(storeOption)`,
+/// `arguments.flag(Options.quiet)`), never by a name written again, so a misspelt option does not
+/// compile. Reading an option the command's spec does not declare (which would always read as
+/// absent), or a flag as a value, is a programming error: it stops a debug build, which the tests
+/// run.
 struct ParsedArguments {
+    /// The options of the spec that parsed these arguments, by name.
+    var declared: [String: CommandSpec.Option] = [:]
     var values: [String: [String]] = [:]
     var flags: Set<String> = []
     var positionals: [String] = []
     var wantsHelp = false
 
     /// The last value of an option.
-    func value(_ name: String) -> String? { values[name]?.last }
+    func value(_ option: CommandSpec.Option) -> String? {
+        check(option, isFlag: false)
+        return values[option.name]?.last
+    }
+
     /// Every value of a repeatable option.
-    func all(_ name: String) -> [String] { values[name] ?? [] }
-    func flag(_ name: String) -> Bool { flags.contains(name) }
+    func all(_ option: CommandSpec.Option) -> [String] {
+        check(option, isFlag: false)
+        return values[option.name] ?? []
+    }
+
+    /// Whether a flag is given.
+    func flag(_ option: CommandSpec.Option) -> Bool {
+        check(option, isFlag: true)
+        return flags.contains(option.name)
+    }
+
+    /// Whether the command declares `option`.
+    func declares(_ option: CommandSpec.Option) -> Bool { declared[option.name] != nil }
+
+    /// The last value of an option that only some of the commands calling a shared helper declare
+    /// (`nil` for the others): the one deliberate way to read an option a command may not declare.
+    func value(ifDeclared option: CommandSpec.Option) -> String? { declares(option) ? value(option) : nil }
+
+    /// Whether a flag is given, for a flag that only some of the commands calling a shared helper declare.
+    func flag(ifDeclared option: CommandSpec.Option) -> Bool { declares(option) && flag(option) }
+
+    private func check(_ option: CommandSpec.Option, isFlag: Bool) {
+        assert(declares(option), "the command reads \(option.name), which its spec does not declare")
+        assert(
+            (declared[option.name]?.valueName == nil) == isFlag,
+            "the command reads \(option.name) as a \(isFlag ? "flag" : "value"), which its spec declares otherwise")
+    }
 }
 
 /// Wrong use of the command line: exit code 2.

@@ -2,6 +2,7 @@ import Foundation
 import SurveyBuiltins
 import SurveyCore
 import SurveyDelivery
+import SurveyImport
 import SurveyPluginLoader
 import SurveyRendering
 import SurveyResponses
@@ -30,7 +31,7 @@ func variables(_ arguments: ParsedArguments, survey: Survey, command: String) th
 {
     var result: [String: JSONValue] = [:]
     let declared = survey.definition.variables.map(\.name)
-    for option in arguments.all("--var") {
+    for option in arguments.all(variableOption) {
         guard let equals = option.firstIndex(of: "="), equals != option.startIndex else {
             throw UsageError("--var must be NAME=VALUE, got '\(option)'", command: command)
         }
@@ -60,7 +61,7 @@ let todayOption = CommandSpec.Option(
     name: "--today", valueName: "YYYY-MM-DD", help: "The date today() and age() use (default: the current date).")
 
 func seed(_ arguments: ParsedArguments, command: String) throws(UsageError) -> UInt64 {
-    guard let text = arguments.value("--seed") else { return 0 }
+    guard let text = arguments.value(seedOption) else { return 0 }
     guard let seed = UInt64(text) else {
         throw UsageError("--seed must be a whole number, got '\(text)'", command: command)
     }
@@ -70,6 +71,25 @@ func seed(_ arguments: ParsedArguments, command: String) throws(UsageError) -> U
 // MARK: run
 
 enum RunCommand: Command {
+    /// The options only this command declares, read by these constants.
+    enum Options {
+        static let renderer = CommandSpec.Option(
+            name: "--renderer", valueName: "text|json",
+            help: "The front end: text (default) or json (JSON Lines events on stdout, commands on stdin).")
+        static let askAgain = CommandSpec.Option(
+            name: "--ask-again", valueName: nil,
+            help: "Ask even if the respondent already completed or dismissed the survey.")
+        static let resume = CommandSpec.Option(
+            name: "--resume", valueName: "STATE", help: "Continue a session exported to a state file.")
+        static let stateFile = CommandSpec.Option(
+            name: "--state-file", valueName: "PATH",
+            help: "Also export the session to PATH on quit (without a store: default FILE's name with .state.json)."
+        )
+        static let result = CommandSpec.Option(
+            name: "--result", valueName: "PATH",
+            help: "Also write the completed result (path and answers) as JSON to PATH.")
+    }
+
     static let spec = CommandSpec(
         name: "run", summary: "Take a survey in the terminal, or drive it over JSON Lines.",
         usage:
@@ -77,23 +97,14 @@ enum RunCommand: Command {
             + "[--resume STATE] [--plugin PATH]...",
         positionalHelp: [("FILE", "The survey definition (JSON).")],
         options: [
-            .init(
-                name: "--renderer", valueName: "text|json",
-                help: "The front end: text (default) or json (JSON Lines events on stdout, commands on stdin)."),
+            Options.renderer,
             localeOption, storeOption,
-            .init(name: "--no-store", valueName: nil, help: "Keep no response: answers live only in this process."),
+            noStoreOption,
             respondentOption,
-            .init(
-                name: "--ask-again", valueName: nil,
-                help: "Ask even if the respondent already completed or dismissed the survey."),
-            .init(name: "--resume", valueName: "STATE", help: "Continue a session exported to a state file."),
-            .init(
-                name: "--state-file", valueName: "PATH",
-                help: "Also export the session to PATH on quit (without a store: default FILE's name with .state.json)."
-            ),
-            .init(
-                name: "--result", valueName: "PATH",
-                help: "Also write the completed result (path and answers) as JSON to PATH."),
+            Options.askAgain,
+            Options.resume,
+            Options.stateFile,
+            Options.result,
             seedOption, todayOption, variableOption, deliveryOption, pluginOption, isolatePluginsOption,
             pluginTimeoutOption,
         ],
@@ -114,7 +125,7 @@ enum RunCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let file = arguments.positionals[0]
-        let rendererName = arguments.value("--renderer") ?? "text"
+        let rendererName = arguments.value(Options.renderer) ?? "text"
         guard rendererName == "text" || rendererName == "json" else {
             throw UsageError("--renderer must be text or json, got '\(rendererName)'", command: spec.name)
         }
@@ -122,7 +133,7 @@ enum RunCommand: Command {
         let storeChoice = try context.storeChoice(arguments, command: spec.name, defaultToStore: true)
         var respondent: String?
         if case .location = storeChoice { respondent = try context.respondentID(arguments, command: spec.name) }
-        let resultPath = arguments.value("--result")
+        let resultPath = arguments.value(Options.result)
         if let resultPath { try context.checkWritable(resultPath) }
         let delivery = try context.deliveryConfiguration(arguments)
         if delivery != nil, case .none = storeChoice {
@@ -133,7 +144,7 @@ enum RunCommand: Command {
 
         var session: SurveySession?
         var isResumed = false
-        if let statePath = arguments.value("--resume") {
+        if let statePath = arguments.value(Options.resume) {
             let state = try context.readState(statePath)
             do {
                 session = try SurveySession(survey: survey, resuming: state)
@@ -158,11 +169,11 @@ enum RunCommand: Command {
                 recorder?.deliversDismissals = delivery.configuration.deliversDismissed
             }
             stateStore = RecordedStateStore(storeName: store.name)
-            if let path = arguments.value("--state-file") { stateStore = FileStateStore(path: path) }
+            if let path = arguments.value(Options.stateFile) { stateStore = FileStateStore(path: path) }
         } else {
-            let statePath = arguments.value("--state-file") ?? defaultStatePath(for: file)
+            let statePath = arguments.value(Options.stateFile) ?? defaultStatePath(for: file)
             // Never overwrite a saved session that nobody asked to continue.
-            if arguments.value("--resume") == nil, arguments.value("--state-file") == nil,
+            if arguments.value(Options.resume) == nil, arguments.value(Options.stateFile) == nil,
                 let saved = try? context.readState(statePath), saved.status == .inProgress
             {
                 throw InputError(
@@ -176,7 +187,7 @@ enum RunCommand: Command {
         let started =
             session
             ?? SurveySession(
-                survey: survey, seed: seed, locale: context.locale(option: arguments.value("--locale")), today: today,
+                survey: survey, seed: seed, locale: context.locale(option: arguments.value(localeOption)), today: today,
                 variables: given)
         var driver = SurveyDriver(session: started, stateStore: stateStore, isResumed: isResumed, recorder: recorder)
         SignalHandling.install(answersAreKept: recorder != nil)
@@ -194,7 +205,8 @@ enum RunCommand: Command {
             try context.write(JSONWriter.string(from: result.jsonValue, pretty: true) + "\n", to: resultPath)
         }
         // A state file that was continued to the end is marked finished, so it cannot be submitted twice.
-        if let statePath = arguments.value("--resume"), outcome.result != nil || driver.session.status == .dismissed {
+        if let statePath = arguments.value(Options.resume), outcome.result != nil || driver.session.status == .dismissed
+        {
             try context.write(
                 JSONWriter.string(from: driver.session.state.jsonValue, pretty: true) + "\n", to: statePath)
         }
@@ -214,25 +226,11 @@ enum RunCommand: Command {
     static func startDeliveryInBackground(store: String, configuration: String, survey: String) {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         let arguments = [
-            executable, "deliver", "--store", store, "--delivery", configuration, "--wait", "600", "--survey", survey,
+            "deliver", "--store", store, "--delivery", configuration, "--wait", "600", "--survey", survey,
         ]
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // POSIX_SPAWN_SETSID (glibc 2.26 and later), which Glibc's Swift module does not export.
-        let newSession: Int16 = 0x80
-        posix_spawnattr_setflags(&attributes, newSession)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor in [0, 1, 2] {
-            posix_spawn_file_actions_addopen(
-                &actions, Int32(descriptor), "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
-        }
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid = pid_t()
-        if posix_spawn(&pid, executable, &actions, &attributes, &argv, environ) != 0 {
+        do {
+            try DetachedProcess.start(executable, arguments: arguments)
+        } catch {
             Console.error("survey: the delivery could not be started; run 'survey deliver' to send what is pending")
         }
     }
@@ -243,53 +241,47 @@ enum RunCommand: Command {
         var isContinued: Bool
     }
 
-    /// Decides whether to ask, continues an unfinished response or starts a new one.
+    /// Continues the respondent's unfinished response or starts a new one, as ``ResponseStart``
+    /// decides, saying which on stderr.
     /// - Returns: `nil` when the respondent is not to be asked (the reason is printed).
     static func prepareRecording(
         survey: Survey, store: any ResponseStore, respondent: String, resumed: SurveySession?,
         arguments: ParsedArguments, context: CommandContext
     ) throws -> PreparedRecording? {
         do {
-            let latest = try store.latestResponse(respondent: respondent, survey: survey.id)
-            if resumed == nil, let latest, latest.status == .inProgress {
-                do {
-                    let (session, recorder) = try ResponseRecorder.resume(latest, from: store, survey: survey)
-                    Console.error(
-                        "survey: continuing response \(latest.id) of '\(respondent)' from "
-                            + "\(ResponseExport.timestamp(latest.updatedAt)) (\(latest.actionCount) action\(latest.actionCount == 1 ? "" : "s") so far)"
-                    )
-                    return PreparedRecording(session: session, recorder: recorder, isContinued: true)
-                } catch let error as ResumeError {
-                    var abandoned = latest
-                    abandoned.status = .abandoned
-                    abandoned.updatedAt = Date()
-                    try store.write(ResponseWrite(response: abandoned))
-                    Console.error("survey: \(error); it is kept as abandoned and a new response starts")
-                }
+            let start = try ResponseStart.begin(
+                survey: survey, respondent: respondent, store: store, isRestored: resumed != nil,
+                ignoresAskAgain: arguments.flag(Options.askAgain))
+            if let abandoned = start.abandoned {
+                Console.error("survey: \(abandoned); it is kept as abandoned and a new response starts")
             }
-            if !arguments.flag("--ask-again"), resumed == nil {
-                let decision = try store.shouldAsk(respondent: respondent, survey: survey)
-                if case .doNotAsk(let status, let at, let until) = decision {
-                    let when = ResponseExport.timestamp(at)
-                    let again =
-                        until.map { "it will be asked again from \(ResponseExport.timestamp($0))" }
-                        ?? "askAgain is never"
-                    Console.error(
-                        "survey: '\(respondent)' already \(status == .completed ? "completed" : "dismissed") "
-                            + "'\(survey.id)' on \(when); not asking again (\(again); --ask-again to ask anyway)")
-                    return nil
-                }
+            switch start {
+            case .resumed(let session, let recorder, let latest):
+                Console.error(
+                    "survey: continuing response \(latest.id) of '\(respondent)' from "
+                        + "\(ResponseExport.timestamp(latest.updatedAt)) (\(latest.actionCount) action\(latest.actionCount == 1 ? "" : "s") so far)"
+                )
+                return PreparedRecording(session: session, recorder: recorder, isContinued: true)
+            case .notAsked(let reason):
+                let when = ResponseExport.timestamp(reason.finishedAt)
+                let again =
+                    reason.askedAgainFrom.map { "it will be asked again from \(ResponseExport.timestamp($0))" }
+                    ?? "askAgain is never"
+                Console.error(
+                    "survey: '\(respondent)' already \(reason.status == .completed ? "completed" : "dismissed") "
+                        + "'\(survey.id)' on \(when); not asking again (\(again); --ask-again to ask anyway)")
+                return nil
+            case .new(let new):
+                let seed = try seed(arguments, command: spec.name)
+                let today = try today(arguments, command: spec.name)
+                let given = try variables(arguments, survey: survey, command: spec.name)
+                let session =
+                    resumed
+                    ?? SurveySession(
+                        survey: survey, seed: seed, locale: context.locale(option: arguments.value(localeOption)),
+                        today: today, variables: given)
+                return PreparedRecording(session: session, recorder: try new.start(session), isContinued: false)
             }
-            let seed = try seed(arguments, command: spec.name)
-            let today = try today(arguments, command: spec.name)
-            let given = try variables(arguments, survey: survey, command: spec.name)
-            let session =
-                resumed
-                ?? SurveySession(
-                    survey: survey, seed: seed, locale: context.locale(option: arguments.value("--locale")),
-                    today: today, variables: given)
-            let recorder = try ResponseRecorder(store: store, respondentID: respondent, session: session)
-            return PreparedRecording(session: session, recorder: recorder, isContinued: false)
         } catch let error as StoreError {
             throw InputError(error.description)
         }
@@ -315,14 +307,13 @@ enum ValidateCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let (registry, functions) = try context.registries(plugins: PluginSelection(arguments))
-        let loader = SurveyLoader(registry: registry, functions: functions)
+        let source = context.surveySource(SurveyLoader(registry: registry, functions: functions))
         var problems = 0
-        for (position, file) in arguments.positionals.enumerated() {
+        for file in arguments.positionals {
             do {
-                let text = try context.readSurvey(file, with: loader)
+                let text = try context.readSurvey(file, from: source)
                 do {
-                    let survey = try SurveySource.load(text, file: file, with: loader)
-                    if position == arguments.positionals.count - 1 { keptUntilExit = survey }
+                    KeptUntilExit.keep(try source.load(text, file: file))
                 } catch {
                     for problem in error.errors { Console.error(problem.description) }
                     problems += error.errors.count
@@ -339,11 +330,6 @@ enum ValidateCommand: Command {
         }
         return .failure
     }
-
-    /// The last file's survey, left for the process's exit to reclaim: freeing a large survey one
-    /// object at a time (a million steps: 0.1–0.2 s) is work the exit makes pointless. Earlier files'
-    /// surveys are freed as soon as they are checked, so memory stays that of one survey.
-    nonisolated(unsafe) private static var keptUntilExit: Survey?
 }
 
 // MARK: types

@@ -13,7 +13,7 @@ extension CommandContext {
         configuration: DeliveryConfiguration, file: String
     )? {
         guard
-            let file = arguments.value("--delivery")
+            let file = arguments.value(deliveryOption)
                 ?? environment["SURVEY_DELIVERY_CONFIG"].flatMap({ $0.isEmpty ? nil : $0 })
         else { return nil }
         let text = try read(file)
@@ -27,28 +27,39 @@ extension CommandContext {
 
 /// `survey deliver`: sends the store's pending deliveries.
 enum DeliverCommand: Command {
+    /// The options only this command declares, read by these constants.
+    enum Options {
+        static let status = CommandSpec.Option(
+            name: "--status", valueName: nil,
+            help:
+                "Print how many deliveries are pending, delivered and failed (with the last error), and send nothing."
+        )
+        static let retryFailed = CommandSpec.Option(
+            name: "--retry-failed", valueName: nil, help: "Make failed deliveries pending again first.")
+        static let wait = CommandSpec.Option(
+            name: "--wait", valueName: "SECONDS",
+            help:
+                "Keep going until nothing is pending (retries included) or SECONDS have passed (default: one pass)."
+        )
+        static let concurrency = CommandSpec.Option(
+            name: "--concurrency", valueName: "N", help: "Requests in flight at once (default 4).")
+        static let survey = CommandSpec.Option(
+            name: "--survey", valueName: "FILE",
+            help: "A survey whose question texts an airtable target sends (repeatable; else the step ids).",
+            isRepeatable: true)
+    }
+
     static let spec = CommandSpec(
         name: "deliver", summary: "Send completed responses to the configured targets (the store's outbox).",
         usage: "deliver [--store PATH|URL] [--delivery FILE] [--status] [--retry-failed] [--wait SECONDS]",
         positionalHelp: [],
         options: [
             storeOption, deliveryOption,
-            .init(
-                name: "--status", valueName: nil,
-                help:
-                    "Print how many deliveries are pending, delivered and failed (with the last error), and send nothing."
-            ),
-            .init(name: "--retry-failed", valueName: nil, help: "Make failed deliveries pending again first."),
-            .init(
-                name: "--wait", valueName: "SECONDS",
-                help:
-                    "Keep going until nothing is pending (retries included) or SECONDS have passed (default: one pass)."
-            ),
-            .init(name: "--concurrency", valueName: "N", help: "Requests in flight at once (default 4)."),
-            .init(
-                name: "--survey", valueName: "FILE",
-                help: "A survey whose question texts an airtable target sends (repeatable; else the step ids).",
-                isRepeatable: true),
+            Options.status,
+            Options.retryFailed,
+            Options.wait,
+            Options.concurrency,
+            Options.survey,
             pluginOption,
         ],
         minimumPositionals: 0, maximumPositionals: 0,
@@ -64,38 +75,38 @@ enum DeliverCommand: Command {
             """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let location = arguments.value("--store") ?? context.defaultStorePath
-        if arguments.value("--store") == nil, !FileManager.default.fileExists(atPath: location) {
+        let location = arguments.value(storeOption) ?? context.defaultStorePath
+        if arguments.value(storeOption) == nil, !FileManager.default.fileExists(atPath: location) {
             throw InputError("\(location): no responses are stored yet (--store to choose another store)")
         }
         let store = try context.openStore(location)
-        if arguments.flag("--status") { return try status(store) }
+        if arguments.flag(Options.status) { return try status(store) }
         guard let (configuration, _) = try context.deliveryConfiguration(arguments) else {
             throw UsageError("give the targets with --delivery FILE (or $SURVEY_DELIVERY_CONFIG)", command: spec.name)
         }
         var wait: TimeInterval?
-        if let text = arguments.value("--wait") {
+        if let text = arguments.value(Options.wait) {
             guard let seconds = Double(text), seconds >= 0, seconds <= 86_400 else {
                 throw UsageError("--wait must be a number of seconds, got '\(text)'", command: spec.name)
             }
             wait = seconds
         }
         var concurrency = 4
-        if let text = arguments.value("--concurrency") {
+        if let text = arguments.value(Options.concurrency) {
             guard let number = Int(text), (1...64).contains(number) else {
                 throw UsageError("--concurrency must be a whole number from 1 to 64, got '\(text)'", command: spec.name)
             }
             concurrency = number
         }
         do {
-            if arguments.flag("--retry-failed") {
+            if arguments.flag(Options.retryFailed) {
                 let count = try store.retryFailedDeliveries(at: Date())
                 Console.error("\(count) failed deliver\(count == 1 ? "y is" : "ies are") pending again")
             }
             var deliverer = Deliverer(
                 store: store, configuration: configuration, environment: context.environment,
                 concurrency: concurrency)
-            for file in arguments.all("--survey") {
+            for file in arguments.all(Options.survey) {
                 let survey = try context.loadSurvey(file, plugins: PluginSelection(arguments))
                 deliverer.surveys[survey.id] = survey
             }

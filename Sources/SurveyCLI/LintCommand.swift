@@ -5,6 +5,18 @@ import SurveyImport
 // MARK: lint
 
 enum LintCommand: Command {
+    /// The options only this command declares, read by these constants.
+    enum Options {
+        static let format = CommandSpec.Option(
+            name: "--format", valueName: "text|json|sarif",
+            help: "Output: text (default, FILE:LINE:COL: severity: message [rule]), json, or sarif (SARIF 2.1.0).")
+        static let warningsAsErrors = CommandSpec.Option(
+            name: "--warnings-as-errors", valueName: nil, help: "Exit 1 when there is a warning too.")
+        static let disable = CommandSpec.Option(
+            name: "--disable", valueName: "RULE", help: "Leave out a rule, e.g. missing-translation.",
+            isRepeatable: true)
+    }
+
     static let spec = CommandSpec(
         name: "lint",
         summary: "Analyse survey flows: unreachable steps, dead ends, loops, impossible comparisons and more.",
@@ -12,13 +24,9 @@ enum LintCommand: Command {
             "lint FILE... [--format text|json|sarif] [--warnings-as-errors] [--disable RULE]... [--plugin PATH]...",
         positionalHelp: [("FILE...", "Survey definitions (JSON).")],
         options: [
-            .init(
-                name: "--format", valueName: "text|json|sarif",
-                help: "Output: text (default, FILE:LINE:COL: severity: message [rule]), json, or sarif (SARIF 2.1.0)."),
-            .init(name: "--warnings-as-errors", valueName: nil, help: "Exit 1 when there is a warning too."),
-            .init(
-                name: "--disable", valueName: "RULE", help: "Leave out a rule, e.g. missing-translation.",
-                isRepeatable: true),
+            Options.format,
+            Options.warningsAsErrors,
+            Options.disable,
             todayOption, pluginOption, isolatePluginsOption, pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: nil,
@@ -31,12 +39,12 @@ enum LintCommand: Command {
             """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let formatName = arguments.value("--format") ?? "text"
+        let formatName = arguments.value(Options.format) ?? "text"
         guard let format = LintReport.Format(rawValue: formatName) else {
             throw UsageError("--format must be text, json or sarif, got '\(formatName)'", command: spec.name)
         }
         var disabled = Set<LintRule>()
-        for name in arguments.all("--disable") {
+        for name in arguments.all(Options.disable) {
             guard let rule = LintRule(rawValue: name), rule != .invalidSurvey else {
                 let known = LintRule.allCases.filter { $0 != .invalidSurvey }.map(\.id)
                 let hint = closestMatch(to: name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
@@ -46,7 +54,7 @@ enum LintCommand: Command {
             disabled.insert(rule)
         }
         var configuration = LintConfiguration(today: FunctionContext.current().today, disabledRules: disabled)
-        if let today = arguments.value("--today") {
+        if let today = arguments.value(todayOption) {
             guard CivilDate(today) != nil, today.utf8.count == 10 else {
                 throw UsageError("--today must be a date as YYYY-MM-DD, got '\(today)'", command: spec.name)
             }
@@ -54,19 +62,20 @@ enum LintCommand: Command {
         }
         let (registry, functions) = try context.registries(plugins: PluginSelection(arguments))
         let loader = SurveyLoader(registry: registry, functions: functions)
+        let source = context.surveySource(loader)
         let linter = SurveyLinter(configuration: configuration)
         var findings: [LintFinding] = []
         for file in arguments.positionals {
             let text: String
             do {
-                text = try context.readSurvey(file, with: loader)
+                text = try context.readSurvey(file, from: source)
             } catch {
                 findings.append(
                     LintFinding(rule: .invalidSurvey, severity: .error, message: error.description, file: file))
                 continue
             }
             do throws(SurveyLoadError) {
-                let prepared = try SurveySource.prepare(text, file: file, loader: loader)
+                let prepared = try source.prepare(text, file: file)
                 let survey: Survey
                 do {
                     survey = try loader.load(text: prepared.text, source: prepared.isOriginal ? file : nil)
@@ -94,6 +103,6 @@ enum LintCommand: Command {
             let files = arguments.positionals.count
             Console.error("\(files) file\(files == 1 ? "" : "s") linted: \(report.summary)")
         }
-        return report.fails(warningsAsErrors: arguments.flag("--warnings-as-errors")) ? .failure : .success
+        return report.fails(warningsAsErrors: arguments.flag(Options.warningsAsErrors)) ? .failure : .success
     }
 }

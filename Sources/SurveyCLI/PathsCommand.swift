@@ -4,19 +4,32 @@ import SurveyCore
 import SurveyRendering
 
 enum PathsCommand: Command {
+    /// The options only this command declares, read by these constants.
+    enum Options {
+        static let out = CommandSpec.Option(
+            name: "--out", valueName: "DIR", help: "Where to write path-001.json, path-002.json, … (created).")
+        static let all = CommandSpec.Option(
+            name: "--all", valueName: nil, help: "Collect distinct paths instead of covering goals (with --max).")
+        static let max = CommandSpec.Option(
+            name: "--max", valueName: "N", help: "With --all: at most N distinct paths (default 100).")
+        static let timeLimit = CommandSpec.Option(
+            name: "--time-limit", valueName: "SECONDS", help: "Stop searching after this long (default 50).")
+        static let format = CommandSpec.Option(
+            name: "--format", valueName: "text|json", help: "The coverage report's format (default text).")
+    }
+
     static let spec = CommandSpec(
         name: "paths", summary: "Generate answer scripts that together reach branch coverage of a survey.",
         usage:
             "paths FILE --out DIR [--all --max N] [--seed S] [--time-limit SECONDS] [--format text|json] [--plugin PATH]...",
         positionalHelp: [("FILE", "The survey definition (JSON).")],
         options: [
-            .init(name: "--out", valueName: "DIR", help: "Where to write path-001.json, path-002.json, … (created)."),
-            .init(
-                name: "--all", valueName: nil, help: "Collect distinct paths instead of covering goals (with --max)."),
-            .init(name: "--max", valueName: "N", help: "With --all: at most N distinct paths (default 100)."),
+            Options.out,
+            Options.all,
+            Options.max,
             seedOption,
-            .init(name: "--time-limit", valueName: "SECONDS", help: "Stop searching after this long (default 50)."),
-            .init(name: "--format", valueName: "text|json", help: "The coverage report's format (default text)."),
+            Options.timeLimit,
+            Options.format,
             todayOption, pluginOption, isolatePluginsOption, pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: 1,
@@ -29,20 +42,20 @@ enum PathsCommand: Command {
             """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        guard let out = arguments.value("--out") else { throw UsageError("missing --out DIR", command: spec.name) }
+        guard let out = arguments.value(Options.out) else { throw UsageError("missing --out DIR", command: spec.name) }
         let seed = try seed(arguments, command: spec.name)
         let limit = try timeLimit(arguments)
         let format = try CoverageCommand.format(arguments, command: spec.name)
         let survey = try context.loadSurvey(arguments.positionals[0], plugins: PluginSelection(arguments))
         var generator = PathGenerator(survey: survey, seed: seed == 0 ? 1 : seed, timeLimit: limit)
         if let today = try today(arguments, command: spec.name) { generator.today = today }
-        if arguments.flag("--all") {
-            let text = arguments.value("--max") ?? "100"
+        if arguments.flag(Options.all) {
+            let text = arguments.value(Options.max) ?? "100"
             guard let maximum = Int(text), maximum > 0, maximum <= 1_000_000 else {
                 throw UsageError("--max must be a whole number from 1 to 1,000,000, got '\(text)'", command: spec.name)
             }
             generator.distinctPaths = maximum
-        } else if arguments.value("--max") != nil {
+        } else if arguments.value(Options.max) != nil {
             throw UsageError("--max goes with --all", command: spec.name)
         }
         let result = generator.generate()
@@ -65,7 +78,7 @@ enum PathsCommand: Command {
     }
 
     static func timeLimit(_ arguments: ParsedArguments) throws(UsageError) -> Double {
-        guard let text = arguments.value("--time-limit") else { return 50 }
+        guard let text = arguments.value(Options.timeLimit) else { return 50 }
         guard let value = Double(text), value > 0, value <= 86_400 else {
             throw UsageError("--time-limit must be a number of seconds, got '\(text)'", command: spec.name)
         }
@@ -74,15 +87,22 @@ enum PathsCommand: Command {
 }
 
 enum CoverageCommand: Command {
+    /// The options only this command declares, read by these constants.
+    enum Options {
+        static let answers = CommandSpec.Option(
+            name: "--answers", valueName: "SCRIPT|DIR", help: "Answer scripts, or directories of them.",
+            isRepeatable: true)
+        static let format = CommandSpec.Option(
+            name: "--format", valueName: "text|json", help: "The report's format (default text).")
+    }
+
     static let spec = CommandSpec(
         name: "coverage", summary: "Measure the branch coverage a set of answer scripts reaches.",
         usage: "coverage FILE --answers SCRIPT|DIR... [--format text|json] [--plugin PATH]...",
         positionalHelp: [("FILE", "The survey definition (JSON).")],
         options: [
-            .init(
-                name: "--answers", valueName: "SCRIPT|DIR", help: "Answer scripts, or directories of them.",
-                isRepeatable: true),
-            .init(name: "--format", valueName: "text|json", help: "The report's format (default text)."),
+            Options.answers,
+            Options.format,
             localeOption, seedOption, todayOption, pluginOption, isolatePluginsOption, pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: nil,
@@ -93,7 +113,7 @@ enum CoverageCommand: Command {
             """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let sources = arguments.all("--answers") + arguments.positionals.dropFirst()
+        let sources = arguments.all(Options.answers) + arguments.positionals.dropFirst()
         guard !sources.isEmpty else { throw UsageError("missing --answers SCRIPT|DIR", command: spec.name) }
         let format = try format(arguments, command: spec.name)
         let seed = try seed(arguments, command: spec.name)
@@ -106,7 +126,7 @@ enum CoverageCommand: Command {
             let testCase = try TestCommand.readCase(file, context: context)
             let run = HeadlessRun(
                 survey: survey, script: testCase.script, seed: testCase.seed ?? seed,
-                locale: testCase.locale ?? context.locale(option: arguments.value("--locale")),
+                locale: testCase.locale ?? context.locale(option: arguments.value(localeOption)),
                 today: testCase.today ?? today, allowsExtra: true)
             if let failure = run.failure { failures.append("\(file): \(failure.message)") }
             coverage.record(
@@ -119,7 +139,7 @@ enum CoverageCommand: Command {
     }
 
     static func format(_ arguments: ParsedArguments, command: String) throws(UsageError) -> String {
-        let format = arguments.value("--format") ?? "text"
+        let format = arguments.value(Options.format) ?? "text"
         guard format == "text" || format == "json" else {
             throw UsageError("--format must be text or json, got '\(format)'", command: command)
         }

@@ -3,6 +3,32 @@ import SurveyCore
 import SurveyResponses
 
 enum ResponsesCommand: Command {
+    /// The options only this command declares, read by these constants.
+    enum Options {
+        static let survey = CommandSpec.Option(
+            name: "--survey", valueName: "ID", help: "Only responses to this survey id.")
+        static let respondent = CommandSpec.Option(
+            name: "--respondent", valueName: "ID", help: "Only this respondent's responses (required by delete).")
+        static let status = CommandSpec.Option(
+            name: "--status", valueName: "S",
+            help: "Only in-progress, completed, dismissed or abandoned (repeatable; 'all' for every status).",
+            isRepeatable: true)
+        static let since = CommandSpec.Option(
+            name: "--since", valueName: "TIME",
+            help: "Only responses created at or after TIME (YYYY-MM-DD or ISO 8601).")
+        static let until = CommandSpec.Option(
+            name: "--until", valueName: "TIME", help: "Only responses created before TIME.")
+        static let surveyVersion = CommandSpec.Option(
+            name: "--survey-version", valueName: "V", help: "Only responses given on this survey version.")
+        static let locale = CommandSpec.Option(
+            name: "--locale", valueName: "L", help: "Only responses given in this locale.")
+        static let limit = CommandSpec.Option(name: "--limit", valueName: "N", help: "At most N responses.")
+        static let format = CommandSpec.Option(
+            name: "--format", valueName: "F", help: "list: text|jsonl; export: jsonl|csv; funnel: text|json.")
+        static let out = CommandSpec.Option(
+            name: "--out", valueName: "PATH", help: "export: write to PATH instead of standard output.")
+    }
+
     static let spec = CommandSpec(
         name: "responses", summary: "List, show, export, count and erase stored responses.",
         usage: """
@@ -28,22 +54,16 @@ enum ResponsesCommand: Command {
         ],
         options: [
             storeOption,
-            .init(name: "--survey", valueName: "ID", help: "Only responses to this survey id."),
-            .init(
-                name: "--respondent", valueName: "ID", help: "Only this respondent's responses (required by delete)."),
-            .init(
-                name: "--status", valueName: "S",
-                help: "Only in-progress, completed, dismissed or abandoned (repeatable; 'all' for every status).",
-                isRepeatable: true),
-            .init(
-                name: "--since", valueName: "TIME",
-                help: "Only responses created at or after TIME (YYYY-MM-DD or ISO 8601)."),
-            .init(name: "--until", valueName: "TIME", help: "Only responses created before TIME."),
-            .init(name: "--survey-version", valueName: "V", help: "Only responses given on this survey version."),
-            .init(name: "--locale", valueName: "L", help: "Only responses given in this locale."),
-            .init(name: "--limit", valueName: "N", help: "At most N responses."),
-            .init(name: "--format", valueName: "F", help: "list: text|jsonl; export: jsonl|csv; funnel: text|json."),
-            .init(name: "--out", valueName: "PATH", help: "export: write to PATH instead of standard output."),
+            Options.survey,
+            Options.respondent,
+            Options.status,
+            Options.since,
+            Options.until,
+            Options.surveyVersion,
+            Options.locale,
+            Options.limit,
+            Options.format,
+            Options.out,
             pluginOption, isolatePluginsOption, pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: 2,
@@ -65,8 +85,8 @@ enum ResponsesCommand: Command {
             throw UsageError("\(action) takes no argument, got '\(operand)'", command: spec.name)
         }
         let query = try self.query(arguments)
-        let location = arguments.value("--store") ?? context.defaultStorePath
-        if arguments.value("--store") == nil, !FileManager.default.fileExists(atPath: location) {
+        let location = arguments.value(storeOption) ?? context.defaultStorePath
+        if arguments.value(storeOption) == nil, !FileManager.default.fileExists(atPath: location) {
             throw InputError(
                 "\(location): no responses are stored yet (survey run creates this store; --store to choose another)")
         }
@@ -83,7 +103,7 @@ enum ResponsesCommand: Command {
                 if let survey, query.surveyID == nil { query.surveyID = survey.id }
                 try export(
                     store, query: query, survey: survey, format: try format(arguments, ["jsonl", "csv"]),
-                    out: arguments.value("--out"), context: context)
+                    out: arguments.value(Options.out), context: context)
             case "funnel":
                 guard let operand else { throw UsageError("funnel needs the survey FILE", command: spec.name) }
                 let survey = try context.loadSurvey(operand, plugins: PluginSelection(arguments))
@@ -104,7 +124,7 @@ enum ResponsesCommand: Command {
                     "compacted \(store.name): \(megabytes(before)) -> \(megabytes(after)) in "
                         + String(format: "%.1f s", Date().timeIntervalSince(started)))
             default:
-                guard let respondent = arguments.value("--respondent") else {
+                guard let respondent = arguments.value(Options.respondent) else {
                     throw UsageError("delete needs --respondent ID", command: spec.name)
                 }
                 let deleted = try store.deleteResponses(respondent: respondent)
@@ -117,7 +137,7 @@ enum ResponsesCommand: Command {
     }
 
     static func format(_ arguments: ParsedArguments, _ allowed: [String]) throws(UsageError) -> String {
-        guard let format = arguments.value("--format") else { return allowed[0] }
+        guard let format = arguments.value(Options.format) else { return allowed[0] }
         guard allowed.contains(format) else {
             throw UsageError(
                 "--format must be \(allowed.joined(separator: " or ")) here, got '\(format)'", command: spec.name)
@@ -127,9 +147,10 @@ enum ResponsesCommand: Command {
 
     static func query(_ arguments: ParsedArguments, command: String = spec.name) throws(UsageError) -> ResponseQuery {
         var query = ResponseQuery(
-            surveyID: arguments.value("--survey"), respondentID: arguments.value("--respondent"),
-            surveyVersion: arguments.value("--survey-version"), locale: arguments.value("--locale"))
-        let statuses = arguments.all("--status")
+            surveyID: arguments.value(ifDeclared: Options.survey),
+            respondentID: arguments.value(ifDeclared: Options.respondent),
+            surveyVersion: arguments.value(Options.surveyVersion), locale: arguments.value(Options.locale))
+        let statuses = arguments.all(Options.status)
         if !statuses.isEmpty, !statuses.contains("all") {
             var selected = Set<ResponseStatus>()
             for text in statuses {
@@ -142,13 +163,13 @@ enum ResponsesCommand: Command {
             }
             query.statuses = selected
         }
-        query.since = try arguments.value("--since").map { text throws(UsageError) in
+        query.since = try arguments.value(Options.since).map { text throws(UsageError) in
             try time(text, "--since", command: command)
         }
-        query.until = try arguments.value("--until").map { text throws(UsageError) in
+        query.until = try arguments.value(Options.until).map { text throws(UsageError) in
             try time(text, "--until", command: command)
         }
-        if let text = arguments.value("--limit") {
+        if let text = arguments.value(ifDeclared: Options.limit) {
             guard let limit = Int(text), limit > 0 else {
                 throw UsageError("--limit must be a positive whole number, got '\(text)'", command: command)
             }

@@ -3,19 +3,28 @@ import SurveyAnalysis
 import SurveyCore
 
 enum SimulateCommand: Command {
+    /// The options only this command declares, read by these constants.
+    enum Options {
+        static let respondents = CommandSpec.Option(
+            name: "--respondents", valueName: "N", help: "How many respondents (default 1000).")
+        static let profile = CommandSpec.Option(
+            name: "--profile", valueName: "FILE",
+            help: "How respondents answer: {\"skipOptional\": 0.1, \"weights\": {step: {choice: weight}}, "
+                + "\"secondsPerQuestion\": {kind: seconds}}.")
+        static let format = CommandSpec.Option(
+            name: "--format", valueName: "text|json", help: "The report format (default text).")
+    }
+
     static let spec = CommandSpec(
         name: "simulate",
         summary: "Run seeded synthetic respondents: reach per question, path lengths, completion, common paths, time.",
         usage: "simulate FILE [--respondents N] [--seed S] [--profile FILE] [--format text|json] [--plugin PATH]...",
         positionalHelp: [("FILE", "The survey definition (JSON).")],
         options: [
-            .init(name: "--respondents", valueName: "N", help: "How many respondents (default 1000)."),
+            Options.respondents,
             seedOption,
-            .init(
-                name: "--profile", valueName: "FILE",
-                help: "How respondents answer: {\"skipOptional\": 0.1, \"weights\": {step: {choice: weight}}, "
-                    + "\"secondsPerQuestion\": {kind: seconds}}."),
-            .init(name: "--format", valueName: "text|json", help: "The report format (default text)."),
+            Options.profile,
+            Options.format,
             todayOption, pluginOption, isolatePluginsOption, pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: 1,
@@ -26,16 +35,16 @@ enum SimulateCommand: Command {
             """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let respondents = try count(arguments.value("--respondents") ?? "1000")
+        let respondents = try count(arguments.value(Options.respondents) ?? "1000")
         let seed = try seed(arguments, command: spec.name)
-        let format = arguments.value("--format") ?? "text"
+        let format = arguments.value(Options.format) ?? "text"
         guard format == "text" || format == "json" else {
             throw UsageError("--format must be text or json, got '\(format)'", command: spec.name)
         }
         let today = try today(arguments, command: spec.name) ?? "2026-01-01"
         let survey = try context.loadSurvey(arguments.positionals[0], plugins: PluginSelection(arguments))
         var profile = SimulationProfile()
-        if let path = arguments.value("--profile") {
+        if let path = arguments.value(Options.profile) {
             do {
                 profile = try SimulationProfile(json: try context.readJSON(path), path: path)
             } catch let error as SimulationError {

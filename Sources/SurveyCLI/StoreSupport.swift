@@ -14,6 +14,8 @@ let storeOption = CommandSpec.Option(
     name: "--store", valueName: "PATH|URL",
     help:
         "The response store: a SQLite file (default: $XDG_DATA_HOME/survey/responses.sqlite) or a postgresql:// URL.")
+let noStoreOption = CommandSpec.Option(
+    name: "--no-store", valueName: nil, help: "Keep no response: answers live only in this process.")
 let respondentOption = CommandSpec.Option(
     name: "--respondent", valueName: "ID",
     help: "Who is answering (default: this user on this machine, kept in $XDG_DATA_HOME/survey/respondent-id).")
@@ -39,8 +41,8 @@ extension CommandContext {
     func storeChoice(_ arguments: ParsedArguments, command: String, defaultToStore: Bool) throws(UsageError)
         -> StoreChoice
     {
-        let location = arguments.value("--store")
-        if arguments.flag("--no-store") {
+        let location = arguments.value(storeOption)
+        if arguments.flag(noStoreOption) {
             guard location == nil else {
                 throw UsageError("--store and --no-store exclude each other", command: command)
             }
@@ -97,7 +99,7 @@ extension CommandContext {
     /// `--respondent`, else the id this user has on this machine: a UUID created on first use and kept
     /// in `respondent-id` beside the default store.
     func respondentID(_ arguments: ParsedArguments, command: String) throws -> String {
-        if let given = arguments.value("--respondent") {
+        if let given = arguments.value(respondentOption) {
             let trimmed = given.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { throw UsageError("--respondent must not be empty", command: command) }
             guard trimmed.utf8.count <= 200, !trimmed.contains(where: { $0.isNewline }) else {

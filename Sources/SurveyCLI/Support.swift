@@ -1,9 +1,10 @@
 import Foundation
 import SurveyBuiltins
 import SurveyCore
-import SurveyDelivery
+import SurveyImport
 import SurveyPluginLoader
 import SurveyRendering
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -63,7 +64,7 @@ enum Console {
 /// - Throws: ``UsageError`` unless it is a real calendar date written `YYYY-MM-DD` (`2026-02-30`
 ///   is refused rather than passed on to `today()` and `age()`).
 func today(_ arguments: ParsedArguments, command: String) throws(UsageError) -> String? {
-    guard let text = arguments.value("--today") else { return nil }
+    guard let text = arguments.value(todayOption) else { return nil }
     guard CivilDate(exactly: text) != nil else {
         throw UsageError("--today must be a real date written YYYY-MM-DD, got '\(text)'", command: command)
     }
@@ -84,18 +85,18 @@ struct PluginSelection {
     /// - Throws: ``UsageError`` for a timeout that is not a positive number of seconds, or one
     ///   given without `--isolate-plugins`.
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        paths = arguments.all("--plugin")
+        paths = arguments.all(pluginOption)
         var timeout = PluginIsolation.defaultTimeout
-        if let text = arguments.value("--plugin-timeout") {
+        if let text = arguments.value(ifDeclared: pluginTimeoutOption) {
             guard let value = Double(text), value.isFinite, value > 0, value <= 86_400 else {
                 throw UsageError("--plugin-timeout must be a number of seconds above 0 (at most 86400), got '\(text)'")
             }
-            guard arguments.flag("--isolate-plugins") else {
+            guard arguments.flag(ifDeclared: isolatePluginsOption) else {
                 throw UsageError("--plugin-timeout only applies with --isolate-plugins")
             }
             timeout = value
         }
-        guard arguments.flag("--isolate-plugins") else { return }
+        guard arguments.flag(ifDeclared: isolatePluginsOption) else { return }
         // The plugin host is this very program: `survey plugin-host FILE...`.
         let executable =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -143,123 +144,14 @@ struct CommandContext {
         return (registry, functions, loaded)
     }
 
-    /// The largest input file read (a survey, script or state): 512 MiB.
-    static let maximumFileSize = 512 << 20
-
-    /// The text of a file, or an input error naming it. Any readable stream works (a pipe, a FIFO,
-    /// `<(command)`); a directory, an empty input, a file over ``maximumFileSize`` or text that is not
-    /// UTF-8 is refused with a message that says so (and where, for bad UTF-8).
+    /// The text of a file (``TextFile/read(_:maximumSize:)``: any readable stream, up to 512 MiB of
+    /// UTF-8), or an input error naming it (and where, for bad UTF-8).
     func read(_ path: String) throws(InputError) -> String {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw InputError("\(path): cannot read the file (\(String(cString: strerror(errno))))")
+        do {
+            return try TextFile.read(path)
+        } catch {
+            throw InputError(error.description)
         }
-        defer { close(descriptor) }
-        var info = stat()
-        let known = fstat(descriptor, &info) == 0
-        if known, (info.st_mode & S_IFMT) == S_IFDIR {
-            throw InputError("\(path): is a directory, not a file")
-        }
-        if known, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0, info.st_size <= Self.maximumFileSize {
-            if let text = try Self.readRegularFile(descriptor, size: Int(info.st_size), path: path) { return text }
-            // The file changed size while it was read: read it again as a stream.
-            guard lseek(descriptor, 0, SEEK_SET) == 0 else {
-                throw InputError("\(path): the file changed while it was read")
-            }
-        }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw InputError("\(path): cannot read the file (\(String(cString: strerror(errno))))")
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[..<count])
-            guard bytes.count <= Self.maximumFileSize else {
-                throw InputError("\(path): the input is larger than \(Self.maximumFileSize >> 20) MiB")
-            }
-        }
-        guard !bytes.isEmpty else { throw InputError("\(path): the file is empty") }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            // Located only when it fails: the standard library's check is the faster one.
-            throw bytes.withUnsafeBufferPointer { Self.notUTF8(in: $0, path: path) }
-                ?? InputError("\(path): the file is not UTF-8 text")
-        }
-        return text
-    }
-
-    /// A regular file of `size` bytes read straight into the string's own storage (one allocation
-    /// the size of the file: reading in chunks into a growing array, then copying that into a
-    /// string, touched three times the file's size, which a 100 MB survey pays in page faults).
-    /// `nil` when the file is not `size` bytes long any more. A large file is read in pieces on all
-    /// cores (`pread` into each piece of the one buffer): most of a read's time is the kernel giving
-    /// the fresh buffer its pages and copying into them.
-    static func readRegularFile(_ descriptor: Int32, size: Int, path: String) throws(InputError) -> String? {
-        let outcome = ReadOutcome()
-        let text = String(unsafeUninitializedCapacity: size) { buffer in
-            guard let base = buffer.baseAddress else { return 0 }
-            let pieces = size >= Self.parallelRead ? min(4, ProcessInfo.processInfo.activeProcessorCount) : 1
-            // Each piece writes only its own range of the buffer, before concurrentPerform returns.
-            nonisolated(unsafe) let target = base
-            DispatchQueue.concurrentPerform(iterations: pieces) { piece in
-                var offset = piece * size / pieces
-                let end = (piece + 1) * size / pieces
-                while offset < end {
-                    let count = pread(descriptor, target + offset, end - offset, off_t(offset))
-                    if count < 0 {
-                        if errno == EINTR { continue }
-                        outcome.fail(InputError("\(path): cannot read the file (\(String(cString: strerror(errno))))"))
-                        return
-                    }
-                    // The file is shorter than it was.
-                    if count == 0 { return outcome.markChanged() }
-                    offset += count
-                }
-            }
-            guard !outcome.isChanged, outcome.failure == nil else { return 0 }
-            // Longer than it was?
-            var extra: UInt8 = 0
-            guard pread(descriptor, &extra, 1, off_t(size)) == 0 else {
-                outcome.markChanged()
-                return 0
-            }
-            if let problem = notUTF8(in: UnsafeBufferPointer(start: base, count: size), path: path) {
-                outcome.fail(problem)
-                return 0
-            }
-            return size
-        }
-        if let failure = outcome.failure { throw failure }
-        return outcome.isChanged ? nil : text
-    }
-
-    /// Files this large (bytes) are read on all cores.
-    static let parallelRead = 1 << 24
-
-    /// What reading a file's pieces on several threads ran into.
-    private final class ReadOutcome: @unchecked Sendable {
-        private let lock = NSLock()
-        private var storedFailure: InputError?
-        private var storedChanged = false
-
-        var failure: InputError? { lock.withLock { storedFailure } }
-        var isChanged: Bool { lock.withLock { storedChanged } }
-
-        func fail(_ error: InputError) { lock.withLock { storedFailure = storedFailure ?? error } }
-        func markChanged() { lock.withLock { storedChanged = true } }
-    }
-
-    /// The error for text that is not UTF-8, naming `LINE:COL` of the first byte that is not part
-    /// of valid UTF-8 (columns count characters), or `nil` when all of `bytes` is UTF-8.
-    static func notUTF8(in bytes: UnsafeBufferPointer<UInt8>, path: String) -> InputError? {
-        guard let offset = UTF8Validation.firstInvalidOffset(in: bytes) else { return nil }
-        let before = bytes[..<offset]
-        let lineStart = (before.lastIndex(of: 10)).map { $0 + 1 } ?? 0
-        let line = 1 + before.lazy.filter { $0 == 10 }.count
-        let column = 1 + bytes[lineStart..<offset].lazy.filter { $0 & 0xC0 != 0x80 }.count
-        return InputError("\(path):\(line):\(column): the file is not UTF-8 text")
     }
 
     /// A JSON file, with syntax errors as `FILE:LINE:COL: message`.
@@ -283,41 +175,26 @@ struct CommandContext {
         survey: Survey, types: QuestionTypeRegistry
     ) {
         let (registry, functions) = try registries(plugins: plugins)
-        let loader = SurveyLoader(registry: registry, functions: functions)
-        let text = try readSurvey(path, with: loader)
+        let source = surveySource(SurveyLoader(registry: registry, functions: functions))
+        let text = try readSurvey(path, from: source)
         do {
-            return (try SurveySource.load(text, file: path, with: loader), registry)
+            let survey = try source.load(text, file: path)
+            KeptUntilExit.keep(survey)
+            return (survey, registry)
         } catch {
             throw InputError(error.errors.map(\.description))
         }
     }
 
-    /// The text of survey `path`: a file, or an `http(s)://` URL fetched through the cache
-    /// (conditionally; a copy that does not load with `loader` is never cached; offline or on a
+    /// The text of survey `path` (``SurveySource/read(_:)``): a file, or an `http(s)://` URL fetched
+    /// through the cache (conditionally; a copy that does not load is never cached; offline or on a
     /// server error the cached copy is used, with a warning saying its age).
-    func readSurvey(_ path: String, with loader: SurveyLoader) throws(InputError) -> String {
-        guard RemoteFetcher.isRemote(path) else { return try read(path) }
-        struct Refused: Error, CustomStringConvertible { var description: String }
-        let document: RemoteFetcher.Document
-        do throws(FetchError) {
-            document = try SurveySource.fetcher.fetch(path) { body in
-                guard let text = String(data: body, encoding: .utf8) else {
-                    throw Refused(description: "not UTF-8 text")
-                }
-                do throws(SurveyLoadError) {
-                    _ = try SurveySource.load(text, file: path, with: loader)
-                } catch {
-                    throw Refused(description: error.errors.first.map { $0.description } ?? "it does not load")
-                }
-            }
+    func readSurvey(_ path: String, from source: SurveySource) throws(InputError) -> String {
+        do {
+            return try source.read(path)
         } catch {
             throw InputError(error.description)
         }
-        if let warning = document.warning { Console.error("warning: " + warning) }
-        guard let text = String(data: document.body, encoding: .utf8) else {
-            throw InputError("\(path): the survey is not UTF-8 text")
-        }
-        return text
     }
 
     /// Reads a saved session state.
@@ -378,6 +255,27 @@ struct CommandContext {
             return message
         }
         return nsError.localizedDescription
+    }
+}
+
+/// Large surveys left for the process's exit to reclaim: freeing a compiled survey object by object
+/// costs more than the exit that drops the whole address space at once (0.5 s of `survey validate`
+/// on a 1,000,000-question survey). Only the last is kept, so a command that loads many surveys
+/// holds at most one more than it uses; a survey of fewer than ``minimumSteps`` steps is freed as
+/// usual (there is nothing to gain).
+enum KeptUntilExit {
+    static let minimumSteps = 10_000
+
+    private static let kept = Mutex<Survey?>(nil)
+
+    /// Keeps `survey` until the process exits when it is large, freeing the one kept before.
+    static func keep(_ survey: Survey) {
+        guard survey.stepCount >= minimumSteps else { return }
+        let previous = kept.withLock { kept in
+            defer { kept = survey }
+            return kept
+        }
+        withExtendedLifetime(previous) {}  // freed here, outside the lock
     }
 }
 

@@ -4,6 +4,34 @@ import SurveyRendering
 import SurveyResponses
 
 enum TestCommand: Command {
+    /// The options only this command declares, read by these constants.
+    enum Options {
+        static let answers = CommandSpec.Option(
+            name: "--answers", valueName: "SCRIPT|DIR",
+            help:
+                "Answer script(s): {\"step\": answer, …}, {\"actions\": [commands…]} or a test case with expectations; "
+                + "a directory runs every *.json in it.", isRepeatable: true)
+        static let expectPath = CommandSpec.Option(
+            name: "--expect-path", valueName: "a,b,c",
+            help: "Fail unless the completed path is exactly these unit ids (one script only).")
+        static let expectAnswers = CommandSpec.Option(
+            name: "--expect-answers", valueName: "FILE",
+            help: "Fail unless the completed answers equal this JSON object (one script only).")
+        static let junit = CommandSpec.Option(
+            name: "--junit", valueName: "PATH", help: "Write the results as JUnit XML (for CI) to PATH.")
+        static let quiet = CommandSpec.Option(
+            name: "--quiet", valueName: nil, help: "Do not print the event transcript.")
+        static let allowExtra = CommandSpec.Option(
+            name: "--allow-extra", valueName: nil,
+            help: "Accept script entries for unknown step ids and actions left after the survey ended.")
+        static let store = CommandSpec.Option(
+            name: "--store", valueName: "PATH|URL",
+            help: "Also record the run into this response store (default: none, so CI runs leave nothing behind).")
+        static let respondent = CommandSpec.Option(
+            name: "--respondent", valueName: "ID",
+            help: "The respondent id of the recorded run (default survey-test).")
+    }
+
     static let spec = CommandSpec(
         name: "test", summary: "Run a survey headless with scripted answers and check the path and answers.",
         usage:
@@ -11,28 +39,14 @@ enum TestCommand: Command {
             + "[--locale L] [--plugin PATH]...",
         positionalHelp: [("FILE", "The survey definition (JSON).")],
         options: [
-            .init(
-                name: "--answers", valueName: "SCRIPT|DIR",
-                help:
-                    "Answer script(s): {\"step\": answer, …}, {\"actions\": [commands…]} or a test case with expectations; "
-                    + "a directory runs every *.json in it.", isRepeatable: true),
-            .init(
-                name: "--expect-path", valueName: "a,b,c",
-                help: "Fail unless the completed path is exactly these unit ids (one script only)."),
-            .init(
-                name: "--expect-answers", valueName: "FILE",
-                help: "Fail unless the completed answers equal this JSON object (one script only)."),
-            .init(name: "--junit", valueName: "PATH", help: "Write the results as JUnit XML (for CI) to PATH."),
-            .init(name: "--quiet", valueName: nil, help: "Do not print the event transcript."),
-            .init(
-                name: "--allow-extra", valueName: nil,
-                help: "Accept script entries for unknown step ids and actions left after the survey ended."),
-            .init(
-                name: "--store", valueName: "PATH|URL",
-                help: "Also record the run into this response store (default: none, so CI runs leave nothing behind)."),
-            .init(
-                name: "--respondent", valueName: "ID",
-                help: "The respondent id of the recorded run (default survey-test)."),
+            Options.answers,
+            Options.expectPath,
+            Options.expectAnswers,
+            Options.junit,
+            Options.quiet,
+            Options.allowExtra,
+            Options.store,
+            Options.respondent,
             localeOption, seedOption, todayOption, variableOption, pluginOption, isolatePluginsOption,
             pluginTimeoutOption,
         ],
@@ -51,14 +65,14 @@ enum TestCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let file = arguments.positionals[0]
-        let sources = arguments.all("--answers")
+        let sources = arguments.all(Options.answers)
         guard !sources.isEmpty else { throw UsageError("missing --answers SCRIPT|DIR", command: spec.name) }
         let sourcesAndGlob = sources + arguments.positionals.dropFirst()
         let scripts = try scriptFiles(sourcesAndGlob)
         let isBatch =
-            scripts.count > 1 || sourcesAndGlob.contains(where: isDirectory) || arguments.value("--junit") != nil
+            scripts.count > 1 || sourcesAndGlob.contains(where: isDirectory) || arguments.value(Options.junit) != nil
         if isBatch {
-            guard arguments.value("--expect-path") == nil, arguments.value("--expect-answers") == nil else {
+            guard arguments.value(Options.expectPath) == nil, arguments.value(Options.expectAnswers) == nil else {
                 throw UsageError(
                     "--expect-path and --expect-answers check one script; put expectPath / expectAnswers in each script",
                     command: spec.name)
@@ -93,9 +107,9 @@ enum TestCommand: Command {
     static func makeRecorder(_ arguments: ParsedArguments, context: CommandContext) throws -> (
         @Sendable (SurveySession) throws -> any SessionRecorder
     )? {
-        guard let location = arguments.value("--store") else { return nil }
+        guard let location = arguments.value(Options.store) else { return nil }
         guard !location.isEmpty else { throw UsageError("--store needs a file path or a URL", command: spec.name) }
-        let respondent = arguments.value("--respondent") ?? "survey-test"
+        let respondent = arguments.value(Options.respondent) ?? "survey-test"
         guard !respondent.isEmpty else { throw UsageError("--respondent must not be empty", command: spec.name) }
         let store = try context.openStore(location)
         return { session in try ResponseRecorder(store: store, respondentID: respondent, session: session) }
@@ -117,30 +131,30 @@ enum TestCommand: Command {
     {
         let seed = try seed(arguments, command: spec.name)
         let today = try today(arguments, command: spec.name)
-        let expectedPath = arguments.value("--expect-path").map {
+        let expectedPath = arguments.value(Options.expectPath).map {
             $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         }
         let (survey, types) = try context.loadSurveyAndTypes(file, plugins: PluginSelection(arguments))
         var testCase = try readCase(answersPath, context: context)
         if let expectedPath { testCase.expectations.path = expectedPath }
-        if let path = arguments.value("--expect-answers") {
+        if let path = arguments.value(Options.expectAnswers) {
             guard case .object(let members) = try context.readJSON(path) else {
                 throw InputError("\(path): expected answers must be a JSON object (step id → answer)")
             }
             testCase.expectations.answers = members
         }
         let unknown = testCase.unknownSteps(in: survey)
-        if !unknown.isEmpty, !arguments.flag("--allow-extra") {
+        if !unknown.isEmpty, !arguments.flag(Options.allowExtra) {
             throw InputError(
                 "\(answersPath): the expectations name steps this survey does not have: \(unknown.joined(separator: ", "))"
             )
         }
-        let quiet = arguments.flag("--quiet")
+        let quiet = arguments.flag(Options.quiet)
         let run = HeadlessRun(
             survey: survey, script: testCase.script, seed: testCase.seed ?? seed,
-            locale: testCase.locale ?? context.locale(option: arguments.value("--locale")),
+            locale: testCase.locale ?? context.locale(option: arguments.value(localeOption)),
             today: testCase.today ?? today, output: quiet ? nil : { Console.line($0) }, keepsTranscript: false,
-            recorder: try makeRecorder(arguments, context: context), allowsExtra: arguments.flag("--allow-extra"),
+            recorder: try makeRecorder(arguments, context: context), allowsExtra: arguments.flag(Options.allowExtra),
             variables: try variables(arguments, survey: survey, command: spec.name))
         if let failure = run.failure {
             var place = failure.stepID.map { " (at '\($0)'" } ?? ""
@@ -159,7 +173,7 @@ enum TestCommand: Command {
         }
         problems += testCase.pathAndAnswerProblems(
             of: run, pathSource: expectedPath != nil ? "--expect-path" : "expectPath of \(answersPath)",
-            answersSource: arguments.value("--expect-answers") ?? "expectAnswers of \(answersPath)")
+            answersSource: arguments.value(Options.expectAnswers) ?? "expectAnswers of \(answersPath)")
         if run.outcome.result != nil { problems += testCase.visibilityProblems(of: run) }
         problems = problems.map { "\(file): \($0)" }
         guard problems.isEmpty else { throw InputError(problems) }
@@ -181,12 +195,12 @@ enum TestCommand: Command {
     {
         let seed = try seed(arguments, command: spec.name)
         let today = try today(arguments, command: spec.name)
-        let locale = context.locale(option: arguments.value("--locale"))
-        let junit = arguments.value("--junit")
+        let locale = context.locale(option: arguments.value(localeOption))
+        let junit = arguments.value(Options.junit)
         if let junit { try context.checkWritable(junit) }
         let survey = try context.loadSurvey(file, plugins: PluginSelection(arguments))
         let recorder = try makeRecorder(arguments, context: context)
-        let allowsExtra = arguments.flag("--allow-extra")
+        let allowsExtra = arguments.flag(Options.allowExtra)
         // Read every script first (reading is cheap and its errors belong to the script).
         var read: [Result<TestCase, InputError>] = []
         for path in scripts {

@@ -1,0 +1,131 @@
+import Foundation
+import SurveyCore
+
+extension Converter {
+    // MARK: Validators, triggers, calculated values
+
+    /// The elements of an array member, or none (with a note) when it is not an array.
+    mutating func array(_ json: JSONValue, _ path: JSONPath, _ what: String) -> [JSONValue] {
+        guard case .array(let list) = json else {
+            note(.notConverted, path, "\(what) that are \(json.kindDescription)", "expected an array")
+            return []
+        }
+        return list
+    }
+
+    mutating func validators(_ json: JSONValue, path: JSONPath) -> [JSONValue] {
+        let list = array(json, path, "validators")
+        var result: [JSONValue] = []
+        for (index, item) in list.enumerated() {
+            var members = Members(item.objectMembers ?? [:], path: path.appending(index))
+            guard var type = members.take("type")?.stringValue else {
+                note(.notConverted, members.path, "a validator without a type", "the validator is left out")
+                continue
+            }
+            if type.hasSuffix("validator") { type.removeLast("validator".count) }
+            let keys: [String]
+            switch type {
+            case "expression": keys = ["expression"]
+            case "email": keys = []
+            case "regex": keys = ["regex", "caseInsensitive"]
+            case "numeric": keys = ["minValue", "maxValue"]
+            case "text": keys = ["minLength", "maxLength", "allowDigits"]
+            case "answercount": keys = ["minCount", "maxCount"]
+            default:
+                note(.notConverted, members.path, "validator '\(type)'", "not a SurveyJS validator the converter knows")
+                continue
+            }
+            var validator: [String: JSONValue] = ["type": .string(type)]
+            for key in keys + ["notificationType"] {
+                if let value = members.take(key) { validator[key] = value }
+            }
+            if let message = text(members.take("text"), members.path("text")) { validator["text"] = message }
+            finish(members)
+            result.append(.object(validator))
+        }
+        return result
+    }
+
+    mutating func triggers(_ json: JSONValue, path: JSONPath) -> [JSONValue] {
+        let list = array(json, path, "triggers")
+        var result: [JSONValue] = []
+        for (index, item) in list.enumerated() {
+            var members = Members(item.objectMembers ?? [:], path: path.appending(index))
+            let type = members.take("type")?.stringValue ?? ""
+            guard let condition = expression(members.take("expression"), members.path("expression")) else {
+                note(.notConverted, members.path, "a \(type) trigger without an expression", "the trigger is left out")
+                continue
+            }
+            var trigger: [String: JSONValue] = ["if": condition]
+            switch type.hasSuffix("trigger") ? String(type.dropLast("trigger".count)) : type {
+            case "complete":
+                trigger["type"] = "complete"
+            case "skip":
+                trigger["type"] = "skip"
+                trigger["goto"] = members.take("gotoName")
+            case "setvalue":
+                trigger["type"] = "setvalue"
+                trigger["target"] = members.take("setToName")
+                trigger["value"] = members.members["setValue"] ?? .null
+                _ = members.take("setValue")
+                if members.take("isVariable") == .bool(true) {
+                    note(
+                        .notConverted, members.path("isVariable"), "a setvalue trigger on a variable",
+                        "only questions can be set; the trigger is left out")
+                    continue
+                }
+            case "copyvalue":
+                trigger["type"] = "copyvalue"
+                trigger["target"] = members.take("setToName")
+                trigger["from"] = members.take("fromName")
+            case "runexpression":
+                trigger["type"] = "runexpression"
+                trigger["run"] = members.take("runExpression")
+                if let target = members.take("setToName") { trigger["target"] = target }
+            default:
+                note(
+                    .notConverted, members.path, "a '\(type)' trigger",
+                    "only complete, skip, setvalue, copyvalue and runexpression triggers are supported")
+                continue
+            }
+            let needed: [String] =
+                switch trigger["type"]?.stringValue {
+                case "skip": ["goto"]
+                case "setvalue": ["target"]
+                case "copyvalue": ["target", "from"]
+                case "runexpression": ["run"]
+                default: []
+                }
+            if needed.contains(where: { trigger[$0] == nil }) {
+                note(.notConverted, members.path, "a \(type) trigger missing a member", "the trigger is left out")
+                continue
+            }
+            origins[JSONPath.root.appending("triggers").appending(result.count)] = members.path
+            finish(members)
+            result.append(.object(trigger))
+        }
+        return result
+    }
+
+    mutating func calculatedValues(_ json: JSONValue, path: JSONPath) -> [JSONValue] {
+        let list = array(json, path, "calculatedValues")
+        var result: [JSONValue] = []
+        for (index, item) in list.enumerated() {
+            var members = Members(item.objectMembers ?? [:], path: path.appending(index))
+            guard let name = name(members.take("name")),
+                let value = expression(members.take("expression"), members.path("expression"))
+            else {
+                note(
+                    .notConverted, members.path, "a calculated value without a name and an expression", "it is left out"
+                )
+                continue
+            }
+            var calculated: [String: JSONValue] = ["name": .string(name), "expression": value]
+            if members.take("includeIntoResult") == .bool(true) { calculated["includeIntoResult"] = true }
+            origins[JSONPath.root.appending("calculatedValues").appending(result.count)] = members.path
+            finish(members)
+            result.append(.object(calculated))
+        }
+        return result
+    }
+}
