@@ -84,7 +84,8 @@ public struct SurveySource {
         // survey can be 100 MB).
         let sniffed = text.containsUTF8(
             ["\"pages\"", "\"elements\"", "\"questions\""]
-                + (remote.map { [$0.questionTableMarker, $0.remoteChoicesMarker] } ?? []))
+                + (remote.map { [$0.questionTableMarker, $0.remoteChoicesMarker] } ?? []),
+            parallelism: loader.parallelism)
         if let remote, sniffed[3], let json = try? JSONParser.parse(text),
             let table = try questionTable(json, text: text, file: file, remote: remote)
         {
@@ -96,7 +97,8 @@ public struct SurveySource {
             file: file)
         // A converted survey is already JSON; only a file's own text is parsed here.
         guard let remote,
-            conversion == nil ? sniffed[4] : prepared.text.containsUTF8(remote.remoteChoicesMarker),
+            conversion == nil
+                ? sniffed[4] : prepared.text.containsUTF8(remote.remoteChoicesMarker, parallelism: loader.parallelism),
             let json = conversion?.survey ?? (try? JSONParser.parse(prepared.text))
         else {
             return prepared
@@ -120,7 +122,7 @@ public struct SurveySource {
     public func problems(of conversion: SurveyJSConversion, original: String, file: String) -> [SurveyError] {
         do throws(SurveyLoadError) {
             var checked = conversion.text
-            if let remote, checked.containsUTF8(remote.remoteChoicesMarker) {
+            if let remote, checked.containsUTF8(remote.remoteChoicesMarker, parallelism: loader.parallelism) {
                 // The converted survey as JSON, not its text parsed again.
                 let resolution = try remote.resolveRemoteChoices(in: conversion.survey)
                 for warning in resolution.warnings { warn(warning) }
