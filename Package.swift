@@ -125,7 +125,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SurveyAnalysisTests",
-            dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyAnalysis"],
+            dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyAnalysis", "SurveyImport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -57,10 +57,12 @@ enum ImportCommand: Command {
         for note in conversion.notes { Console.error(note.description) }
         let missing = conversion.notes.filter { $0.kind == .notConverted }.count
         let layout = conversion.notes.filter { $0.kind == .layoutOnly }.count
-        let renamed = conversion.notes.count - missing - layout
+        let renamed = conversion.notes.filter { $0.kind == .renamed }.count
+        let hostVariables = conversion.notes.filter { $0.kind == .hostVariable }.count
         let summary =
             "\(file): converted from SurveyJS; \(missing) not converted, \(layout) ignored (layout only)"
             + (renamed > 0 ? ", \(renamed) renamed" : "")
+            + (hostVariables > 0 ? ", \(hostVariables) read from the host" : "")
         if arguments.flag(Options.strict), missing > 0 {
             Console.error(summary + "; --strict: nothing written")
             return .failure

@@ -82,6 +82,12 @@ enum LintCommand: Command {
                 } catch {
                     throw SurveyLoadError(errors: prepared.locate(error))
                 }
+                // Names a SurveyJS survey reads but does not define: placed in the file as written.
+                findings += linter.unknownReferences(prepared.conversion?.hostNames ?? [], in: survey, file: file).map {
+                    var located = $0
+                    located.position = $0.path.flatMap { SourceLocator.position(of: $0, in: text) }
+                    return located
+                }
                 findings += linter.lint(survey, source: prepared.text, file: file).map { finding in
                     guard !prepared.isOriginal else { return finding }
                     var located = finding

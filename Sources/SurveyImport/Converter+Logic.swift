@@ -35,6 +35,16 @@ extension Converter {
                 note(.notConverted, members.path, "validator '\(type)'", "not a SurveyJS validator the converter knows")
                 continue
             }
+            if type == "expression", expression(members.take("expression"), members.path("expression")) == nil {
+                // survey-core passes every answer through such a validator.
+                note(
+                    .notConverted, members.path, "an expression validator without an expression",
+                    "it checks nothing (as in SurveyJS); the validator is left out")
+                _ = members.take("text")
+                _ = members.take("notificationType")
+                finish(members)
+                continue
+            }
             var validator: [String: JSONValue] = ["type": .string(type)]
             for key in keys + ["notificationType"] {
                 if let value = members.take(key) { validator[key] = value }

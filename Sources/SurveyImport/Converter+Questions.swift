@@ -266,10 +266,8 @@ extension Converter {
                     "expected none, asc, desc or random")
             }
         }
-        // Choices copied from another question need none of their own.
-        if !choices.isEmpty || members.members["choicesFromQuestion"] == nil {
-            kind.options[itemsKey] = .array(choices)
-        }
+        // Choices copied from another question replace any listed ones, as in survey-core.
+        if members.members["choicesFromQuestion"] == nil { kind.options[itemsKey] = .array(choices) }
         if itemsKey == "items" { return }
         if let other = members.take(anyOf: "showOtherItem", "hasOther"), other.value == .bool(true) {
             kind.options["other"] = text(members.take("otherText"), members.path("otherText")) ?? true
@@ -333,19 +331,42 @@ extension Converter {
             return []
         }
         var result: [JSONValue] = []
+        var values: Set<String> = []
         for (index, item) in list.enumerated() {
             let itemPath = path.appending(index)
+            // survey-core lists a repeated value twice; both mean one answer, so it is offered once.
+            if let value = (item.objectMembers?["value"] ?? item).choiceKey,
+                !values.insert(Self.splitChoice(value)?.value ?? value).inserted
+            {
+                note(
+                    .notConverted, itemPath, "a second choice with the value '\(value)'",
+                    "both would store the same answer; it is offered once")
+                continue
+            }
             switch item {
-            case .string, .number:
+            case .string(let string):
+                if let (value, label) = Self.splitChoice(string) {
+                    result.append(["value": .string(value), "label": .string(label)])
+                } else {
+                    result.append(images ? ["value": item] : item)
+                }
+            case .number:
                 result.append(images ? ["value": item] : item)
             case .object(let object):
                 var members = Members(object, path: itemPath)
-                guard let value = members.take("value"), value.stringValue != nil || value.numberValue != nil else {
+                guard var value = members.take("value"), value.stringValue != nil || value.numberValue != nil else {
                     note(.notConverted, itemPath, "a choice without a string or number value", "the choice is left out")
                     continue
                 }
+                var split: String?
+                if let string = value.stringValue, let (before, after) = Self.splitChoice(string) {
+                    value = .string(before)
+                    split = after
+                }
                 var choice: [String: JSONValue] = ["value": value]
-                if let label = text(members.take("text"), members.path("text")) { choice["label"] = label }
+                if let label = text(members.take("text"), members.path("text")) ?? split.map(JSONValue.string) {
+                    choice["label"] = label
+                }
                 if let condition = expression(members.take("visibleIf"), members.path("visibleIf")) {
                     choice["visibleIf"] = condition
                 }
@@ -362,6 +383,13 @@ extension Converter {
             }
         }
         return result
+    }
+
+    /// A choice written `"value|text"`: survey-core takes what is before the first `|` as the value
+    /// and the rest as its text (`settings.itemValueSeparator`). `nil` without a `|`.
+    static func splitChoice(_ string: String) -> (value: String, label: String)? {
+        guard let bar = string.firstIndex(of: "|") else { return nil }
+        return (String(string[..<bar]), String(string[string.index(after: bar)...]))
     }
 
     /// `allowCustomChoices` of a drop-down or tag box.
@@ -665,7 +693,9 @@ extension Converter {
             if let title = text(item.take("title"), item.path("title")) { result["title"] = title }
             if item.take("isRequired") == .bool(true) { result["required"] = true }
             if let condition = expression(item.take("visibleIf"), item.path("visibleIf")) {
-                result["visibleIf"] = condition
+                // A dynamic matrix's column reads its row as {row.x}; a repeat's item reads {panel.x}.
+                result["visibleIf"] =
+                    dynamicMatrix ? condition.stringValue.map { .string(Self.rowAsPanel($0)) } : condition
             }
             let validators = item.take("validators")
             if !converted.validators.isEmpty || validators != nil {
@@ -687,6 +717,30 @@ extension Converter {
         }
         kind.options["items"] = .array(items)
         return kind
+    }
+
+    /// `expression` with a dynamic matrix's row references (`{row.x}`, `{rowIndex}`) written as a
+    /// repeat's (`{panel.x}`, `{panelIndex}`).
+    static func rowAsPanel(_ expression: String) -> String {
+        var result = ""
+        var rest = Substring(expression)
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[...open]
+            var inner = rest[rest.index(after: open)...]
+            let spaces = inner.prefix { $0 == " " }
+            result += spaces
+            inner = inner.dropFirst(spaces.count)
+            let start = inner.prefix(9).lowercased()
+            if start.hasPrefix("row.") {
+                result += "panel."
+                inner = inner.dropFirst(4)
+            } else if start == "rowindex}" {
+                result += "panelIndex"
+                inner = inner.dropFirst(8)
+            }
+            rest = inner
+        }
+        return result + rest
     }
 
     mutating func expressionQuestion(_ members: inout Members) -> ConvertedKind {

@@ -9,6 +9,16 @@ struct Converter {
     var shufflesPages = false
     var pageCount = 0
     var elementCount = 0
+    /// Every element name the SurveyJS survey gives (so that a name made up for an unnamed or
+    /// repeated one is free), and the ids given so far.
+    var takenNames: Set<String> = []
+    var valueNames: Set<String> = []
+    var usedIDs: Set<String> = []
+    /// The names (lowercased) of the elements left out.
+    var leftOut: Set<String> = []
+    /// The names read that no question or calculated value defines, with where each is first read in
+    /// the SurveyJS file: the host sets them (see ``resolveReferences(in:)``).
+    var hostNames: [(name: String, path: JSONPath)] = []
 
     mutating func note(_ kind: ImportNote.Kind, _ path: JSONPath, _ what: String, _ why: String) {
         notes.append(ImportNote(kind, path: path, what: what, why: why))
@@ -89,6 +99,7 @@ struct Converter {
         }
         if !settings.isEmpty { result["settings"] = .object(settings) }
 
+        (takenNames, valueNames) = Self.elementNames(in: json)
         var steps: [JSONValue] = []
         if let pages = members.take("pages") {
             guard case .array(let list) = pages else {
@@ -148,7 +159,30 @@ struct Converter {
         }
         if !messages.isEmpty { result["completionMessages"] = .array(messages) }
         finish(members)
+        resolveReferences(in: &result)
         return .object(result)
+    }
+
+    /// Element types that hold no value: their names are never read by expressions.
+    static func holdsNoValue(_ type: String) -> Bool { ["panel", "flowpanel", "html", "image"].contains(type) }
+
+    /// Every `name` of an element (page, panel, question) in a SurveyJS survey, at any depth, and
+    /// the names of the elements that hold a value (questions).
+    static func elementNames(in json: JSONValue) -> (all: Set<String>, values: Set<String>) {
+        var names: Set<String> = []
+        var values: Set<String> = []
+        func visit(_ value: JSONValue, isPage: Bool) {
+            guard case .object(let members) = value else { return }
+            if let name = members["name"]?.stringValue {
+                names.insert(name)
+                if !isPage, let type = members["type"]?.stringValue, !holdsNoValue(type) { values.insert(name) }
+            }
+            for key in ["pages", "elements", "questions", "templateElements"] {
+                for element in members[key]?.arrayValue ?? [] { visit(element, isPage: key == "pages") }
+            }
+        }
+        visit(json, isPage: true)
+        return (names, values)
     }
 
     /// SurveyJS keeps page names apart from question names; here they share one namespace, so a
@@ -163,10 +197,32 @@ struct Converter {
         }
         collect(steps)
         var pageIDs = Set(steps.compactMap { $0["type"] == "page" ? $0["id"]?.stringValue : nil })
+        var earlierPages = Set<String>()
         for index in steps.indices {
-            guard steps[index]["type"] == "page", let id = steps[index]["id"]?.stringValue, taken.contains(id),
+            guard steps[index]["type"] == "page", let id = steps[index]["id"]?.stringValue,
                 var page = steps[index].objectMembers
             else { continue }
+            guard taken.contains(id) || earlierPages.contains(id) else {
+                earlierPages.insert(id)
+                continue
+            }
+            if !taken.contains(id) {
+                // A page named like an earlier page: survey-core keeps both; ids are unique here.
+                var renamed = "\(id)-2"
+                var counter = 3
+                while taken.contains(renamed) || pageIDs.contains(renamed) {
+                    renamed = "\(id)-\(counter)"
+                    counter += 1
+                }
+                pageIDs.insert(renamed)
+                page["id"] = .string(renamed)
+                steps[index] = .object(page)
+                let origin = origins[JSONPath.root.appending("steps").appending(index)] ?? .root
+                note(
+                    .renamed, origin.appending("name"), "a second page named '\(id)' is now '\(renamed)'",
+                    "ids are unique here")
+                continue
+            }
             var renamed = id + "-page"
             var counter = 2
             while taken.contains(renamed) || pageIDs.contains(renamed) {
@@ -198,15 +254,22 @@ struct Converter {
         if let condition = expression(members.take("visibleIf"), members.path("visibleIf")) {
             result["visibleIf"] = condition
         }
-        if members.take("visible") == .bool(false) { result["enabled"] = false }
+        switchOff(&members, into: &result)
         if let order = members.take("questionsOrder")?.stringValue {
             if order == "random" { result["shuffle"] = true }
         } else if shufflesPages {
             result["shuffle"] = true
         }
         origins[ours] = path
-        result["steps"] = .array(children(&members, ours: ours))
+        let steps = children(&members, ours: ours)
         finish(members)
+        guard !steps.isEmpty else {
+            note(
+                .notConverted, path, "page '\(result["id"]?.stringValue ?? "")' with nothing to ask",
+                "survey-core skips an empty page; it is left out")
+            return nil
+        }
+        result["steps"] = .array(steps)
         return .object(result)
     }
 
@@ -239,6 +302,13 @@ struct Converter {
     }
 
     mutating func element(_ json: JSONValue, path: JSONPath, ours: JSONPath) -> JSONValue? {
+        let converted = convertElement(json, path: path, ours: ours)
+        // A question left out: a reference to it is a load error, not a value the host sets.
+        if converted == nil, let name = name(json.objectMembers?["name"]) { leftOut.insert(name.lowercased()) }
+        return converted
+    }
+
+    mutating func convertElement(_ json: JSONValue, path: JSONPath, ours: JSONPath) -> JSONValue? {
         guard let object = json.objectMembers else {
             note(.notConverted, path, "an element that is \(json.kindDescription)", "an element is an object")
             return nil
@@ -249,12 +319,31 @@ struct Converter {
             note(.notConverted, path, "an element without a 'type'", "the element is left out")
             return nil
         }
-        let id: String
+        var id: String
         if let given = name(members.take("name")) {
             id = given
         } else {
-            id = "question\(elementCount)"
-            note(.notConverted, members.path("name"), "an element without a name", "it is named '\(id)'")
+            id = freeName(type == "panel" || type == "flowpanel" ? "panel" : "question")
+            note(
+                .renamed, members.path("name"), "an element without a name",
+                "it is named '\(id)', as survey-core names it")
+        }
+        if Self.holdsNoValue(type), valueNames.contains(id) {
+            // A panel or an html block named like a question: the question keeps the name, which
+            // expressions read.
+            let renamed = freeName(id + "-" + (type == "flowpanel" ? "panel" : type))
+            note(
+                .renamed, members.path("name"), "\(type) '\(id)' is now '\(renamed)'",
+                "a question has the same name (survey-core keeps them apart; ids are unique here)")
+            id = renamed
+        }
+        if !usedIDs.insert(id).inserted {
+            let renamed = freeName(id + "-")
+            note(
+                .notConverted, members.path("name"), "a second element named '\(id)'",
+                "it is named '\(renamed)' here, and its answer is stored under that name (survey-core gives both one value)"
+            )
+            id = renamed
         }
         if let reason = Vocabulary.unconvertedTypes[type] {
             note(.notConverted, path, "\(type) '\(id)'", reason + "; the element is left out")
@@ -268,14 +357,19 @@ struct Converter {
             copyConditions(&members, into: &result, keys: ["visibleIf", "enableIf", "requiredIf"])
             if let required = members.take("isRequired") { result["required"] = required }
             if let readOnly = members.take("readOnly") { result["readOnly"] = readOnly }
-            if members.take("visible") == .bool(false) { result["enabled"] = false }
+            switchOff(&members, into: &result)
             if let order = members.take("questionsOrder")?.stringValue, order == "random" {
                 note(
                     .notConverted, members.path("questionsOrder"), "questionsOrder 'random' on a panel",
                     "only pages shuffle")
             }
-            result["steps"] = .array(children(&members, ours: ours))
+            let steps = children(&members, ours: ours)
             finish(members)
+            guard !steps.isEmpty else {
+                note(.notConverted, path, "panel '\(id)' with nothing to ask", "an empty panel is left out")
+                return nil
+            }
+            result["steps"] = .array(steps)
             return .object(result)
         }
         guard let kind = question(type, &members, id: id) else {
@@ -294,7 +388,7 @@ struct Converter {
         copyConditions(&members, into: &result, keys: ["visibleIf", "enableIf", "requiredIf"])
         if let required = members.take("isRequired") { result["required"] = required }
         if let readOnly = members.take("readOnly") { result["readOnly"] = readOnly }
-        if members.take("visible") == .bool(false) { result["enabled"] = false }
+        switchOff(&members, into: &result)
         if let value = members.take("defaultValue") { result["defaultValue"] = value }
         if let value = expression(members.take("defaultValueExpression"), members.path("defaultValueExpression")) {
             result["defaultValueExpression"] = value
@@ -312,6 +406,23 @@ struct Converter {
         if !validators.isEmpty { result["validators"] = .array(validators) }
         finish(members, layout: kind.layout)
         return .object(result)
+    }
+
+    /// `visible: false` switches the element off, unless it has a `visibleIf`: survey-core then shows
+    /// it whenever the condition holds (the condition is copied before this is called).
+    mutating func switchOff(_ members: inout Members, into result: inout [String: JSONValue]) {
+        guard members.take("visible") == .bool(false) else { return }
+        if result["visibleIf"] == nil { result["enabled"] = false }
+    }
+
+    /// `prefix` followed by the smallest number from 1 that no element of the survey is named
+    /// (survey-core's names for unnamed elements: `question1`, `panel2`).
+    mutating func freeName(_ prefix: String) -> String {
+        var number = 1
+        while takenNames.contains("\(prefix)\(number)") || usedIDs.contains("\(prefix)\(number)") { number += 1 }
+        let name = "\(prefix)\(number)"
+        takenNames.insert(name)
+        return name
     }
 
     /// Copies localisable texts.

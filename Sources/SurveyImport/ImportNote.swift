@@ -10,9 +10,13 @@ public struct ImportNote: Sendable, Hashable, CustomStringConvertible {
         /// It only changes layout or styling (widths, title positions, numbering, button texts):
         /// the flow and the data are the same without it.
         case layoutOnly = "ignored (layout only)"
-        /// A name had to change because this format keeps pages and questions in one namespace (a
-        /// page named like a question). Data keys never change; only the page id does.
+        /// A name had to change or be given, with no effect on the data: a page named like a
+        /// question or like an earlier page (this format keeps one namespace of unique ids), an
+        /// element without a name (named as survey-core names it, `question1`).
         case renamed = "renamed"
+        /// A name no question or calculated value defines, read as a value the host sets (as
+        /// survey-core's `setVariable`): declared as a host variable, empty until set.
+        case hostVariable = "host variable"
     }
 
     /// How much it matters.

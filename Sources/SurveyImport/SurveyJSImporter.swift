@@ -10,6 +10,12 @@ public struct SurveyJSConversion: Sendable {
     /// in ``survey`` → the path of its SurveyJS element.
     public var origins: [JSONPath: JSONPath]
 
+    /// The names the survey reads that no question or calculated value defines, each with where it is
+    /// first read in the SurveyJS survey: the converted survey declares them as host `variables`
+    /// (empty until the host sets them, as survey-core's `setVariable`); `survey lint` warns about
+    /// each (`unknown-reference`).
+    public var hostNames: [(name: String, path: JSONPath)] = []
+
     /// Whether anything that changes behaviour or data was left out.
     public var isWhole: Bool { !notes.contains { $0.kind == .notConverted } }
 
@@ -61,7 +67,9 @@ public enum SurveyJSImporter {
         }
         var converter = Converter()
         let survey = try converter.survey(json, id: id)
-        return SurveyJSConversion(survey: survey, notes: converter.notes, origins: converter.origins)
+        var conversion = SurveyJSConversion(survey: survey, notes: converter.notes, origins: converter.origins)
+        conversion.hostNames = converter.hostNames
+        return conversion
     }
 
     /// Parses and converts SurveyJS JSON text; notes and errors carry `source` and line:column.

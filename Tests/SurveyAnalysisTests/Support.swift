@@ -2,6 +2,7 @@ import Foundation
 import SurveyAnalysis
 import SurveyBuiltins
 import SurveyCore
+import SurveyImport
 import Testing
 
 /// A survey file around `steps` (the JSON of the steps array's elements), with `extra` top-level members.
@@ -16,8 +17,17 @@ func surveyJSON(_ steps: String, extra: String = "") -> String {
 
 /// Loads `json` with the built-in types and lints it.
 func lint(_ json: String, configuration: LintConfiguration = LintConfiguration()) throws -> [LintFinding] {
+    let linter = SurveyLinter(configuration: configuration)
+    // A SurveyJS survey is linted as `survey lint` lints it: converted, with the names it reads but
+    // does not define.
+    if let parsed = try? JSONParser.parse(json), SurveyJSImporter.looksLikeSurveyJS(parsed) {
+        let conversion = try SurveyJSImporter.convert(parsed, id: "test")
+        let survey = try SurveyLoader(registry: .builtins()).compile(SurveyDefinition(json: conversion.survey))
+        return linter.unknownReferences(conversion.hostNames, in: survey, file: "test.json")
+            + linter.lint(survey, file: "test.json")
+    }
     let survey = try SurveyLoader(registry: .builtins()).load(text: json, source: "test.json")
-    return SurveyLinter(configuration: configuration).lint(survey, source: json, file: "test.json")
+    return linter.lint(survey, source: json, file: "test.json")
 }
 
 /// The findings of `rule` when linting a survey of `steps`.

@@ -33,6 +33,7 @@ public enum LintRule: String, Sendable, Hashable, Codable, CaseIterable {
     case unusedCalculatedValue = "unused-calculated-value"
     case missingTranslation = "missing-translation"
     case emptyPage = "empty-page"
+    case unknownReference = "unknown-reference"
     /// Not a lint rule: the file does not load (the problems `survey validate` reports).
     case invalidSurvey = "invalid-survey"
 
@@ -56,6 +57,8 @@ public enum LintRule: String, Sendable, Hashable, Codable, CaseIterable {
         case .unusedCalculatedValue: return "A calculated value that no expression or text uses."
         case .missingTranslation: return "A text without a translation for one of the survey's declared locales."
         case .emptyPage: return "A page whose questions are all hidden under every answer."
+        case .unknownReference:
+            return "A name no question or value defines, read as empty until the host sets it (SurveyJS surveys)."
         case .invalidSurvey: return "The file is not a valid survey (what `survey validate` reports)."
         }
     }

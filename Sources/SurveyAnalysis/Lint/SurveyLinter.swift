@@ -46,6 +46,25 @@ public struct SurveyLinter: Sendable {
     ///   - source: the JSON text it was loaded from, for line and column numbers.
     ///   - file: the file name findings carry.
     /// - Returns: the findings in document order.
+    /// `unknown-reference` warnings for `names`, which `survey` reads though nothing in it defines
+    /// them: a converted SurveyJS survey reads them as values the host sets
+    /// (`SurveyJSConversion.hostNames`), as survey-core does. One finding per name, at the place it is
+    /// first read (`path`, in the file as written), with a "did you mean" among the survey's steps
+    /// and values when one is close.
+    public func unknownReferences(
+        _ names: [(name: String, path: JSONPath)], in survey: Survey, file: String? = nil
+    ) -> [LintFinding] {
+        guard !configuration.disabledRules.contains(.unknownReference) else { return [] }
+        let known = survey.stepIDs + survey.definition.calculatedValues.map(\.name)
+        return names.map { name, path in
+            var message =
+                "{\(name)} is no question or calculated value of this survey: it reads as empty unless the host sets it"
+            if let suggestion = closestMatch(to: name, in: known) { message += " (did you mean '\(suggestion)'?)" }
+            return LintFinding(
+                rule: .unknownReference, severity: .warning, message: message, path: path, file: file)
+        }
+    }
+
     public func lint(_ survey: Survey, source: String? = nil, file: String? = nil) -> [LintFinding] {
         let context = LintContext(survey: survey, configuration: configuration)
         context.run()

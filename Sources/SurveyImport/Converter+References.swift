@@ -1,0 +1,156 @@
+import Foundation
+import SurveyCore
+
+// survey-core reads a `{name}` that no question or calculated value defines as empty until the host
+// sets it (`survey.setVariable`), and matches names without regard to case. The converted survey
+// says the same in this format's terms: such names become declared host `variables` (empty until
+// `--var NAME=VALUE`, the protocol's `start` or the library sets them), and a reference written in
+// another case than its question's name is written as the name is.
+
+extension Converter {
+    /// Members whose strings are expressions, and members whose texts may pipe `{name}`.
+    static let expressionMembers: Set<String> = [
+        "visibleIf", "enableIf", "requiredIf", "defaultValueExpression", "if", "expression", "run", "count",
+        "minValueExpression", "maxValueExpression",
+    ]
+    static let textMembers: Set<String> = [
+        "title", "description", "text", "html", "body", "commentText", "label", "itemTitle", "content", "placeholder",
+    ]
+    /// Names survey-core gives a meaning of its own inside rows, panels and items, or reads from the
+    /// survey itself: never host variables.
+    static let contextualNames: Set<String> = [
+        "row", "panel", "item", "parentpanel", "rootpanel", "composite", "panelindex", "rowindex", "itemindex",
+        "visiblerowindex", "visiblepanelindex", "rowname", "rowvalue", "rowtitle", "choice", "pageno",
+        "pagecount", "locale",
+    ]
+    /// Names survey-core computes for quizzes (`correctAnswer`).
+    static let quizNames: Set<String> = [
+        "correctanswers", "incorrectanswers", "correctedanswers", "inCorrectAnswers".lowercased(), "questioncount",
+    ]
+
+    /// Declares every name the converted survey reads but does not define as a host variable, and
+    /// writes each reference that differs from its name only in case as the name is written.
+    mutating func resolveReferences(in survey: inout [String: JSONValue]) {
+        var defined: [String: String] = [:]  // lowercased → as written
+        func define(_ name: String) {
+            if defined[name.lowercased()] == nil { defined[name.lowercased()] = name }
+        }
+        func collect(_ steps: [JSONValue]) {
+            for step in steps {
+                // Pages, panels and content hold no value: `{name}` never reads them.
+                if let id = step["id"]?.stringValue, !["page", "panel", "content"].contains(step["type"]?.stringValue) {
+                    define(id)
+                    define(id + "-Comment")
+                }
+                collect(step["steps"]?.arrayValue ?? [])
+            }
+        }
+        collect(survey["steps"]?.arrayValue ?? [])
+        for value in survey["calculatedValues"]?.arrayValue ?? [] {
+            if let name = value["name"]?.stringValue { define(name) }
+        }
+        var unknown: [(name: String, path: JSONPath)] = []
+        var seen: Set<String> = []
+        func rewrite(_ text: String, at origin: JSONPath) -> String {
+            var result = ""
+            var rest = Substring(text)
+            while let open = rest.firstIndex(of: "{") {
+                result += rest[...open]
+                let inner = rest[rest.index(after: open)...]
+                guard let close = inner.firstIndex(of: "}") else {
+                    rest = inner
+                    continue
+                }
+                let reference = inner[..<close]
+                rest = inner[close...]
+                let trimmed = reference.trimmingCharacters(in: .whitespaces)
+                let root = String(trimmed.prefix { $0 != "." && $0 != "[" })
+                let key = root.lowercased()
+                guard !root.isEmpty, !root.hasPrefix("$"), !root.hasPrefix("#"), !Self.contextualNames.contains(key),
+                    !root.contains("{"), !root.contains("'"), !root.contains("\"")
+                else {
+                    result += reference
+                    continue
+                }
+                if leftOut.contains(key) {
+                    result += reference
+                } else if let name = defined[key] {
+                    // survey-core matches names whatever their case.
+                    result += name == root ? reference : Substring(name + trimmed.dropFirst(root.count))
+                } else {
+                    if seen.insert(key).inserted { unknown.append((root, origin)) }
+                    result += reference
+                }
+            }
+            return result + rest
+        }
+        /// `value`, at `ours` in the converted survey, under `member`; `origin` is where the nearest
+        /// converted element came from in the SurveyJS file.
+        func visit(_ value: JSONValue, member: String?, ours: JSONPath, origin: JSONPath) -> JSONValue {
+            let origin = origins[ours] ?? origin
+            switch value {
+            case .string(let text)
+            where member.map { Self.expressionMembers.contains($0) || Self.textMembers.contains($0) } ?? false:
+                return text.contains("{") ? .string(rewrite(text, at: origin.appending(member ?? ""))) : value
+            case .object(let members):
+                var result: [String: JSONValue] = [:]
+                let isText = member.map { Self.textMembers.contains($0) } ?? false
+                for (key, inner) in members {
+                    // A localised text: every locale's string is a text.
+                    result[key] = visit(
+                        inner, member: isText && inner.stringValue != nil ? member : key, ours: ours.appending(key),
+                        origin: origin)
+                }
+                return .object(result)
+            case .array(let elements):
+                return .array(
+                    elements.enumerated().map { visit($1, member: member, ours: ours.appending($0), origin: origin) })
+            default:
+                return value
+            }
+        }
+        for key in survey.keys.sorted() where key != "id" && key != "formatVersion" {
+            if let value = survey[key] {
+                survey[key] = visit(value, member: key, ours: .root.appending(key), origin: .root)
+            }
+        }
+        guard !unknown.isEmpty else { return }
+        var variables = survey["variables"]?.arrayValue ?? []
+        var steps = survey["steps"]?.arrayValue ?? []
+        var ids = Set(steps.compactMap { $0["id"]?.stringValue })
+        hostNames = unknown
+        for (name, origin) in unknown {
+            variables.append(["name": .string(name)])
+            // A host value named like a page (pages hold no value): the page gives way.
+            if let index = steps.firstIndex(where: { $0["id"]?.stringValue == name }),
+                case .object(var page) = steps[index]
+            {
+                var renamed = name + "-page"
+                var counter = 2
+                while ids.contains(renamed) || seen.contains(renamed.lowercased()) {
+                    renamed = "\(name)-page\(counter)"
+                    counter += 1
+                }
+                ids.insert(renamed)
+                page["id"] = .string(renamed)
+                steps[index] = .object(page)
+                note(
+                    .renamed, (origins[.root.appending("steps").appending(index)] ?? .root).appending("name"),
+                    "page '\(name)' is now '\(renamed)'", "the survey reads a value {\(name)}, which the host sets")
+            }
+            if Self.quizNames.contains(name.lowercased()) {
+                note(
+                    .notConverted, origin, "{\(name)}",
+                    "survey-core counts it for quizzes (correctAnswer), which are not converted; here it is a host variable, empty unless set with --var \(name)=VALUE"
+                )
+            } else {
+                note(
+                    .hostVariable, origin, "{\(name)}",
+                    "no question or calculated value has this name: it reads as empty until the host sets it (--var \(name)=VALUE), as survey-core's setVariable does"
+                )
+            }
+        }
+        survey["variables"] = .array(variables)
+        survey["steps"] = .array(steps)
+    }
+}

@@ -1,0 +1,142 @@
+import SurveyBuiltins
+import SurveyCore
+import SurveyImport
+import Testing
+
+/// What real SurveyJS surveys do that survey-core accepts: each loads here and means what it means
+/// in survey-core (issue 41). The surveys are the team's own, each showing one pattern.
+@Suite struct WildSurveyTests {
+    static func step(_ survey: Survey, _ id: String) throws -> StepDefinition {
+        try #require(survey.stepDefinition(id))
+    }
+
+    @Test func namesNothingDefinesAreHostVariablesEmptyUntilSet() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"pages": [{"name": "p", "elements": [
+              {"type": "text", "name": "age", "inputType": "number"},
+              {"type": "text", "name": "grade", "visibleIf": "{materialType} = 'steel' or {AGE} > 10"},
+              {"type": "html", "name": "hi", "html": "Welcome, {userName}!"}
+            ]}]}
+            """#)
+        #expect(survey.definition.variables.map(\.name) == ["materialType", "userName"])
+        // survey-core matches names whatever their case: {AGE} reads age.
+        #expect(try Self.step(survey, "grade").visibleIf == "{materialType} = 'steel' or {age} > 10")
+        #expect(conversion.hostNames.map(\.name) == ["materialType", "userName"])
+        #expect(conversion.hostNames.first?.path.description == "$.pages[0].elements[1].visibleIf")
+        #expect(conversion.notes.filter { $0.kind == .hostVariable }.count == 2)
+        #expect(conversion.isWhole)
+
+        var session = SurveySession(survey: survey, variables: ["materialType": "steel"])
+        #expect(session.isVisible("grade"))
+        session = SurveySession(survey: survey)
+        #expect(!session.isVisible("grade"))
+        try session.answer(11, for: "age")
+        #expect(session.isVisible("grade"))
+    }
+
+    @Test func aReferenceToALeftOutQuestionStaysAnError() throws {
+        let conversion = try SurveyJSImporter.convert(
+            text: #"""
+                {"pages": [{"name": "p", "elements": [
+                  {"type": "paneldynamic", "name": "kids"},
+                  {"type": "text", "name": "n", "visibleIf": "{kids} notempty"}]}]}
+                """#, source: "in.json", id: "in")
+        #expect(conversion.hostNames.isEmpty)
+        #expect(throws: SurveyLoadError.self) { try SurveyLoader(registry: .builtins()).load(text: conversion.text) }
+    }
+
+    @Test func valueBarTextChoicesAreSplit() throws {
+        let (_, survey) = try convertAndLoad(
+            #"""
+            {"elements": [{"type": "radiogroup", "name": "price", "choices": ["low|Too low", "ok|About right", {"value": "high|Too high"}, {"value": "x|y", "text": "Own text"}]}]}
+            """#)
+        let choices = try #require(try Self.step(survey, "price").options["choices"]?.arrayValue)
+        #expect(choices.map { $0["value"] } == ["low", "ok", "high", "x"])
+        #expect(choices.map { $0["label"] } == ["Too low", "About right", "Too high", "Own text"])
+        var session = SurveySession(survey: survey)
+        #expect(try session.answer("low", for: "price") == "low")
+    }
+
+    @Test func unnamedRepeatedAndClashingNamesLoadAsSurveyCoreNamesThem() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"pages": [
+              {"name": "start", "elements": [
+                {"type": "html", "html": "Hello"},
+                {"type": "text", "name": "question2"},
+                {"type": "panel", "name": "meds", "elements": [{"type": "radiogroup", "name": "meds", "choices": ["Yes", "No"]}]},
+                {"type": "text", "name": "list", "visibleIf": "{meds} = 'Yes'"}
+              ]},
+              {"name": "start", "elements": [{"type": "text", "name": "question2"}]},
+              {"name": "empty", "elements": []},
+              {"name": "more", "elements": [{"type": "panel", "name": "nothing"}, {"type": "text", "name": "last"}]}
+            ]}
+            """#)
+        // The unnamed html block takes the first free number; the repeated question a name of its own.
+        #expect(survey.stepIDs == ["question1", "question2", "meds", "list", "question2-1", "last"])
+        #expect(survey.unitIDs == ["start", "start-2", "more"])
+        #expect(
+            conversion.notes.contains { $0.kind == .notConverted && $0.what == "a second element named 'question2'" })
+        #expect(conversion.notes.contains { $0.kind == .renamed && $0.what == "panel 'meds' is now 'meds-panel1'" })
+        #expect(conversion.notes.contains { $0.what == "page 'empty' with nothing to ask" })
+        #expect(conversion.notes.contains { $0.what == "panel 'nothing' with nothing to ask" })
+        var session = SurveySession(survey: survey)
+        try session.answer("Yes", for: "meds")
+        #expect(session.isVisible("list"))
+    }
+
+    @Test func choicesFromAnotherQuestionReplaceListedPlaceholders() throws {
+        let (_, survey) = try convertAndLoad(
+            #"""
+            {"elements": [
+              {"type": "checkbox", "name": "tried", "choices": ["tea", "coffee"]},
+              {"type": "radiogroup", "name": "best", "choicesFromQuestion": "tried", "choices": ["item1", "item2"]}
+            ]}
+            """#)
+        var session = SurveySession(survey: survey)
+        try session.answer(["tea", "coffee"], for: "tried")
+        #expect(try session.answer("coffee", for: "best") == "coffee")
+        #expect(throws: SessionError.self) { try session.answer("item1", for: "best") }
+    }
+
+    @Test func aDynamicMatrixColumnReadsItsRow() throws {
+        let (conversion, _) = try convertAndLoad(
+            #"""
+            {"elements": [{"type": "matrixdynamic", "name": "meds", "rowCount": 1, "columns": [
+              {"name": "name", "cellType": "text"},
+              {"name": "dose", "cellType": "text", "visibleIf": "{row.name} notempty and {ROWINDEX} < 3"}
+            ]}]}
+            """#)
+        let page = conversion.survey["steps"]?.arrayValue?.first
+        let items = page?["steps"]?.arrayValue?.first?["options"]?["items"]?.arrayValue ?? []
+        #expect(items.last?["visibleIf"] == "{panel.name} notempty and {panelIndex} < 3")
+    }
+
+    @Test func visibleFalseLeavesTheElementToItsCondition() throws {
+        let (_, survey) = try convertAndLoad(
+            #"""
+            {"elements": [
+              {"type": "boolean", "name": "more"},
+              {"type": "text", "name": "why", "visible": false, "visibleIf": "{more} = true"},
+              {"type": "text", "name": "off", "visible": false}
+            ]}
+            """#)
+        var session = SurveySession(survey: survey)
+        #expect(!session.isVisible("why") && !session.isVisible("off"))
+        try session.answer(true, for: "more")
+        #expect(session.isVisible("why") && !session.isVisible("off"))
+    }
+
+    @Test func defectsSurveyCoreToleratesAreLeftOutWithANote() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [{"type": "radiogroup", "name": "a", "choices": ["x", "y", "x"],
+              "validators": [{"type": "expression", "text": "never checked"}]}]}
+            """#)
+        #expect(try Self.step(survey, "a").options["choices"] == ["x", "y"])
+        #expect(try Self.step(survey, "a").validators.isEmpty)
+        #expect(conversion.notes.contains { $0.what == "a second choice with the value 'x'" })
+        #expect(conversion.notes.contains { $0.what == "an expression validator without an expression" })
+    }
+}
