@@ -5,9 +5,8 @@ import SurveyStoreSQL
 
 /// One libpq connection. Not thread-safe: the store serialises use.
 ///
-/// Every statement goes through `PQexecParams`, values as bound text parameters (`$1`, `$2`, …,
-/// written `?` by the caller), never spliced into the SQL. Every message is one line with the URL's
-/// password scrubbed out.
+/// Every statement goes through `PQexecParams`, values as bound text parameters (`$1`, `$2`, …),
+/// never spliced into the SQL. Every message is one line with the URL's password scrubbed out.
 package final class PostgresConnection: SQLConnection {
     /// PostgreSQL's SQL where it differs from SQLite's: rows locked `FOR UPDATE`, `BIGINT`s, response
     /// ids and text order byte by byte (`COLLATE "C"`), as in SQLite.
@@ -163,7 +162,7 @@ package final class PostgresConnection: SQLConnection {
         return try body(Row(result: result, index: 0))
     }
 
-    /// Sends one statement, its `?`s numbered, with its parameters as text and waits for its result.
+    /// Sends one statement with its parameters as text and waits for its result.
     func statement(_ sql: String, _ parameters: [SQLValue], doing what: String) throws(StoreError) -> Result {
         let texts = parameters.map { parameter -> String? in
             switch parameter {
@@ -177,7 +176,7 @@ package final class PostgresConnection: SQLConnection {
             throw StoreError(.invalidRequest, "PostgreSQL text cannot hold a NUL character", store: name)
         }
         let pointer = Self.withCStrings(texts) { values in
-            PQexecParams(handle, Self.numbered(sql), Int32(values.count), nil, values, nil, nil, 0)
+            PQexecParams(handle, sql, Int32(values.count), nil, values, nil, nil, 0)
         }
         guard let pointer else {
             lastFailure = PQstatus(handle) == CONNECTION_OK ? .other : .connectionLost
@@ -219,17 +218,6 @@ package final class PostgresConnection: SQLConnection {
     var lastErrorMessage: String {
         let message = Self.firstLine(String(cString: PQerrorMessage(handle)))
         return url.redacting(message.isEmpty ? "no message from libpq" : message)
-    }
-
-    /// `sql` with its parameters numbered as PostgreSQL wants them: the n-th `?` becomes `$n`.
-    static func numbered(_ sql: String) -> String {
-        guard sql.utf8.contains(UInt8(ascii: "?")) else { return sql }
-        var result = ""
-        for (index, piece) in sql.split(separator: "?", omittingEmptySubsequences: false).enumerated() {
-            if index > 0 { result += "$\(index)" }
-            result += piece
-        }
-        return result
     }
 
     static func firstLine(_ text: String) -> String {

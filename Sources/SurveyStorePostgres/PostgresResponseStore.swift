@@ -72,7 +72,7 @@ public final class PostgresResponseStore: SQLResponseStore, @unchecked Sendable 
             return
         }
         try connection.transaction(reconnecting: true) { () throws(StoreError) in
-            try connection.run("SELECT pg_advisory_xact_lock(?)", [.integer(Self.schemaLockKey)])
+            try connection.run("SELECT pg_advisory_xact_lock($1)", [.integer(Self.schemaLockKey)])
             // Another process may have created or migrated the schema while this one waited for the lock.
             let current = try storedVersion() ?? 0
             try refuseNewer(current)
@@ -100,9 +100,9 @@ public final class PostgresResponseStore: SQLResponseStore, @unchecked Sendable 
                 try connection.execute(
                     "COMMENT ON TABLE survey_schema IS 'The schema version of the survey response store.'")
                 try connection.run(
-                    "INSERT INTO survey_schema (version) VALUES (?)", [.integer(Int64(Self.schemaVersion))])
+                    "INSERT INTO survey_schema (version) VALUES ($1)", [.integer(Int64(Self.schemaVersion))])
             } else {
-                try connection.run("UPDATE survey_schema SET version = ?", [.integer(Int64(Self.schemaVersion))])
+                try connection.run("UPDATE survey_schema SET version = $1", [.integer(Int64(Self.schemaVersion))])
             }
         }
     }
@@ -117,7 +117,7 @@ public final class PostgresResponseStore: SQLResponseStore, @unchecked Sendable 
         var names: Set<String> = []
         try rethrowingStoreErrors {
             try connection.query(
-                "SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = ANY(?)",
+                "SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = ANY($1)",
                 [.text("{" + (Self.tables + [Self.versionTable]).joined(separator: ",") + "}")]
             ) { row in names.insert(row.text(0) ?? "") }
         }

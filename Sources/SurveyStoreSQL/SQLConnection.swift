@@ -30,10 +30,12 @@ package protocol SQLRow {
 /// A connection to the database of a ``SQLResponseStore``: what the store's shared logic needs of
 /// SQLite's and of PostgreSQL's connection, and what it must leave to each.
 ///
-/// Statements are written once for both databases: `?` marks a parameter (a connection whose
-/// database numbers them, as PostgreSQL's `$1`, `$2`, …, rewrites each `?` in turn; no statement
-/// of the store has a `?` anywhere else), and the SQL is what both accept, the rest taken from
-/// ``dialect``. Not thread-safe: the store serialises use with its lock.
+/// Statements are written once for both databases, in SQL both accept (the rest taken from
+/// ``dialect``), with PostgreSQL's numbered parameters: `$1` stands for the first value, `$2` for
+/// the second, and so on, and may stand again later in the statement. SQLite reads `$1` as a named
+/// parameter and numbers names in the order they first appear, so a statement names `$1` before
+/// `$2`, `$2` before `$3`, … (the SQLite connection refuses one that does not). Not thread-safe:
+/// the store serialises use with its lock.
 package protocol SQLConnection: AnyObject {
     associatedtype Row: SQLRow
 

@@ -106,13 +106,13 @@ extension SQLResponseStore {
         var tries = 0
         while true {
             owner = try connection.first(
-                "SELECT respondent_id, survey_id FROM responses WHERE id = ?" + rowLock, [id]
+                "SELECT respondent_id, survey_id FROM responses WHERE id = $1" + rowLock, [id]
             ) { row in (row.text(0), row.text(1)) }
             if owner != nil { break }
             let inserted = try connection.run(
                 """
                 INSERT INTO responses (\(ResponseCodec.responseColumns))
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
                 ON CONFLICT (id) DO NOTHING
                 """, Self.columns(of: response))
             if inserted > 0 { break }
@@ -127,19 +127,18 @@ extension SQLResponseStore {
                 throw StoreError(
                     .conflict, "response \(response.id) belongs to another respondent or survey", store: name)
             }
-            let actionCount = SQLValue.integer(Int64(response.actionCount))
             try connection.run(
                 """
-                UPDATE responses SET survey_version = ?, locale = ?, status = ?, updated_at = ?, completed_at = ?,
-                    current_unit = ?, path = ?, answers = ?, action_count = ?
-                WHERE id = ? AND action_count <= ?
+                UPDATE responses SET survey_version = $1, locale = $2, status = $3, updated_at = $4, completed_at = $5,
+                    current_unit = $6, path = $7, answers = $8, action_count = $9
+                WHERE id = $10 AND action_count <= $9
                 """,
                 [
                     SQLValue(response.surveyVersion), .text(response.locale), .text(response.status.rawValue),
                     .integer(ResponseCodec.milliseconds(response.updatedAt)),
                     SQLValue(response.completedAt.map(ResponseCodec.milliseconds)), SQLValue(response.currentUnitID),
                     .text(ResponseCodec.pathJSON(response.path)), .text(ResponseCodec.answersJSON(response.answers)),
-                    actionCount, id, actionCount,
+                    .integer(Int64(response.actionCount)), id,
                 ])
         }
         if !write.actions.isEmpty { try appendActions(write, id: id) }
@@ -149,7 +148,7 @@ extension SQLResponseStore {
             let added = try connection.run(
                 """
                 INSERT INTO funnel_events (response_id, kind, step_id, survey_id, recorded_at)
-                VALUES (?, ?, ?, ?, ?)
+                VALUES ($1, $2, $3, $4, $5)
                 ON CONFLICT DO NOTHING
                 """,
                 [
@@ -162,7 +161,7 @@ extension SQLResponseStore {
         for key in counted.sorted() {
             try connection.run(
                 """
-                INSERT INTO funnel_counts (survey_id, step_id, kind, count) VALUES (?, ?, ?, 1)
+                INSERT INTO funnel_counts (survey_id, step_id, kind, count) VALUES ($1, $2, $3, 1)
                 ON CONFLICT (survey_id, step_id, kind) DO UPDATE SET count = funnel_counts.count + 1
                 """, [.text(key.survey), .text(key.step), .text(key.kind)])
         }
@@ -171,8 +170,8 @@ extension SQLResponseStore {
             try connection.run(
                 """
                 INSERT INTO deliveries (response_id, target, status, attempts, next_attempt_at, updated_at)
-                VALUES (?, ?, 'pending', 0, ?, ?) ON CONFLICT (response_id, target) DO NOTHING
-                """, [id, .text(target), at, at])
+                VALUES ($1, $2, 'pending', 0, $3, $3) ON CONFLICT (response_id, target) DO NOTHING
+                """, [id, .text(target), at])
         }
     }
 
@@ -181,13 +180,13 @@ extension SQLResponseStore {
     private func appendActions(_ write: ResponseWrite, id: SQLValue) throws(StoreError) {
         let response = write.response
         var last =
-            try connection.first("SELECT COALESCE(MAX(sequence), 0) FROM actions WHERE response_id = ?", [id]) {
+            try connection.first("SELECT COALESCE(MAX(sequence), 0) FROM actions WHERE response_id = $1", [id]) {
                 row in Int(row.integer(0) ?? 0)
             } ?? 0
         for action in write.actions {
             if action.sequence <= last {
                 let stored = try connection.first(
-                    "SELECT action FROM actions WHERE response_id = ? AND sequence = ?",
+                    "SELECT action FROM actions WHERE response_id = $1 AND sequence = $2",
                     [id, .integer(Int64(action.sequence))]
                 ) { row in row.text(0) }
                 guard let stored, let stored,
@@ -206,7 +205,7 @@ extension SQLResponseStore {
                     store: name)
             }
             try connection.run(
-                "INSERT INTO actions (response_id, sequence, action, recorded_at) VALUES (?, ?, ?, ?)",
+                "INSERT INTO actions (response_id, sequence, action, recorded_at) VALUES ($1, $2, $3, $4)",
                 [
                     id, .integer(Int64(action.sequence)), .text(ResponseCodec.actionJSON(action.action)),
                     .integer(ResponseCodec.milliseconds(action.recordedAt)),
@@ -241,7 +240,7 @@ extension SQLResponseStore {
                 // Lock the responses first, as writers do, then the counters in writers' order.
                 try rethrowingStoreErrors {
                     try connection.query(
-                        "SELECT id FROM responses WHERE respondent_id = ? ORDER BY id " + rowLock, [respondent]
+                        "SELECT id FROM responses WHERE respondent_id = $1 ORDER BY id " + rowLock, [respondent]
                     ) { _ in }
                 }
             }
@@ -250,7 +249,7 @@ extension SQLResponseStore {
                 try connection.query(
                     """
                     SELECT e.survey_id, e.step_id, e.kind, COUNT(*) FROM funnel_events e
-                    JOIN responses r ON r.id = e.response_id WHERE r.respondent_id = ?
+                    JOIN responses r ON r.id = e.response_id WHERE r.respondent_id = $1
                     GROUP BY e.survey_id, e.step_id, e.kind
                     """, [respondent]
                 ) { row in
@@ -260,10 +259,10 @@ extension SQLResponseStore {
             }
             for (key, count) in decrements.sorted(by: { $0.key < $1.key }) {
                 try connection.run(
-                    "UPDATE funnel_counts SET count = count - ? WHERE survey_id = ? AND step_id = ? AND kind = ?",
+                    "UPDATE funnel_counts SET count = count - $1 WHERE survey_id = $2 AND step_id = $3 AND kind = $4",
                     [.integer(count), .text(key.survey), .text(key.step), .text(key.kind)])
             }
-            return try connection.run("DELETE FROM responses WHERE respondent_id = ?", [respondent])
+            return try connection.run("DELETE FROM responses WHERE respondent_id = $1", [respondent])
         }
     }
 
@@ -293,7 +292,7 @@ extension SQLResponseStore {
     public func response(_ id: ResponseID) throws(StoreError) -> Response? {
         try reading { () throws(StoreError) in
             try connection.first(
-                "SELECT \(ResponseCodec.responseColumns) FROM responses WHERE id = ?", [.text(id.rawValue)]
+                "SELECT \(ResponseCodec.responseColumns) FROM responses WHERE id = $1", [.text(id.rawValue)]
             ) { row throws(StoreError) in try readResponse(row) }
         }
     }
@@ -303,7 +302,7 @@ extension SQLResponseStore {
             var result: [RecordedAction] = []
             try rethrowingStoreErrors {
                 try connection.query(
-                    "SELECT sequence, action, recorded_at FROM actions WHERE response_id = ? ORDER BY sequence",
+                    "SELECT sequence, action, recorded_at FROM actions WHERE response_id = $1 ORDER BY sequence",
                     [.text(id.rawValue)]
                 ) { row in
                     guard let sequence = row.integer(0), let recordedAt = row.integer(2) else {
@@ -327,7 +326,7 @@ extension SQLResponseStore {
             try rethrowingStoreErrors {
                 try connection.query(
                     """
-                    SELECT kind, step_id, recorded_at FROM funnel_events WHERE response_id = ?
+                    SELECT kind, step_id, recorded_at FROM funnel_events WHERE response_id = $1
                     ORDER BY recorded_at, kind \(byteOrder), step_id \(byteOrder)
                     """, [.text(id.rawValue)]
                 ) { row in
@@ -351,7 +350,7 @@ extension SQLResponseStore {
         sql = "SELECT \(ResponseCodec.responseColumns) FROM responses" + sql + " ORDER BY created_at, id"
         // A negative limit is no limit, as in SQLite.
         if let limit = query.limit, limit >= 0 {
-            sql += " LIMIT ?"
+            sql += " LIMIT $\(parameters.count + 1)"
             parameters.append(.integer(Int64(limit)))
         }
         try forEachRow(inSnapshot: sql, parameters) { row in try body(try readResponse(row)) }
@@ -361,25 +360,29 @@ extension SQLResponseStore {
     package static func selection(_ query: ResponseQuery) -> (String, [SQLValue]) {
         var conditions: [String] = []
         var parameters: [SQLValue] = []
-        func condition(_ sql: String, _ value: SQLValue) {
-            conditions.append(sql)
+        /// The next parameter, `$1`, `$2`, …, standing for `value`.
+        func parameter(_ value: SQLValue) -> String {
             parameters.append(value)
+            return "$\(parameters.count)"
         }
-        if let survey = query.surveyID { condition("survey_id = ?", .text(survey)) }
-        if let respondent = query.respondentID { condition("respondent_id = ?", .text(respondent)) }
+        if let survey = query.surveyID { conditions.append("survey_id = " + parameter(.text(survey))) }
+        if let respondent = query.respondentID { conditions.append("respondent_id = " + parameter(.text(respondent))) }
         if let statuses = query.statuses {
             let sorted = statuses.map(\.rawValue).sorted()
             if sorted.isEmpty {
                 conditions.append("FALSE")
             } else {
-                conditions.append("status IN (" + sorted.map { _ in "?" }.joined(separator: ", ") + ")")
-                parameters += sorted.map(SQLValue.text)
+                conditions.append("status IN (" + sorted.map { parameter(.text($0)) }.joined(separator: ", ") + ")")
             }
         }
-        if let since = query.since { condition("created_at >= ?", .integer(ResponseCodec.milliseconds(since))) }
-        if let until = query.until { condition("created_at < ?", .integer(ResponseCodec.milliseconds(until))) }
-        if let version = query.surveyVersion { condition("survey_version = ?", .text(version)) }
-        if let locale = query.locale { condition("locale = ?", .text(locale)) }
+        if let since = query.since {
+            conditions.append("created_at >= " + parameter(.integer(ResponseCodec.milliseconds(since))))
+        }
+        if let until = query.until {
+            conditions.append("created_at < " + parameter(.integer(ResponseCodec.milliseconds(until))))
+        }
+        if let version = query.surveyVersion { conditions.append("survey_version = " + parameter(.text(version))) }
+        if let locale = query.locale { conditions.append("locale = " + parameter(.text(locale))) }
         return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), parameters)
     }
 
@@ -389,7 +392,7 @@ extension SQLResponseStore {
         try reading { () throws(StoreError) in
             try connection.first(
                 """
-                SELECT \(ResponseCodec.responseColumns) FROM responses WHERE respondent_id = ? AND survey_id = ?
+                SELECT \(ResponseCodec.responseColumns) FROM responses WHERE respondent_id = $1 AND survey_id = $2
                 ORDER BY created_at DESC, id DESC LIMIT 1
                 """, [.text(respondentID), .text(surveyID)]
             ) { row throws(StoreError) in try readResponse(row) }
@@ -403,7 +406,7 @@ extension SQLResponseStore {
             try connection.first(
                 """
                 SELECT status, COALESCE(completed_at, updated_at) AS finished_at FROM responses
-                WHERE respondent_id = ? AND survey_id = ? AND status IN ('completed', 'dismissed')
+                WHERE respondent_id = $1 AND survey_id = $2 AND status IN ('completed', 'dismissed')
                 ORDER BY finished_at DESC LIMIT 1
                 """, [.text(respondentID), .text(surveyID)]
             ) { row throws(StoreError) -> (status: ResponseStatus, at: Date) in
@@ -420,7 +423,7 @@ extension SQLResponseStore {
             var counts = FunnelCounts()
             try rethrowingStoreErrors {
                 try connection.query(
-                    "SELECT step_id, kind, count FROM funnel_counts WHERE survey_id = ? AND count > 0",
+                    "SELECT step_id, kind, count FROM funnel_counts WHERE survey_id = $1 AND count > 0",
                     [.text(surveyID)]
                 ) { row in
                     guard let kind = FunnelEventKind(rawValue: row.text(1) ?? "") else { return }
@@ -435,7 +438,7 @@ extension SQLResponseStore {
                 try connection.query(
                     """
                     SELECT current_unit, COUNT(*) FROM responses
-                    WHERE survey_id = ? AND status IN ('in-progress', 'dismissed', 'abandoned') AND current_unit IS NOT NULL
+                    WHERE survey_id = $1 AND status IN ('in-progress', 'dismissed', 'abandoned') AND current_unit IS NOT NULL
                     GROUP BY current_unit
                     """, [.text(surveyID)]
                 ) { row in counts.stoppedAt[row.text(0) ?? "", default: 0] += Int(row.integer(1) ?? 0) }
@@ -474,8 +477,8 @@ extension SQLResponseStore {
         try reading { () throws(StoreError) in
             try readDeliveries(
                 """
-                SELECT \(Self.deliveryColumns) FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?
-                ORDER BY next_attempt_at, response_id, target LIMIT ?
+                SELECT \(Self.deliveryColumns) FROM deliveries WHERE status = 'pending' AND next_attempt_at <= $1
+                ORDER BY next_attempt_at, response_id, target LIMIT $2
                 """, [.integer(ResponseCodec.milliseconds(now)), .integer(Int64(max(0, limit)))])
         }
     }
@@ -484,8 +487,8 @@ extension SQLResponseStore {
         try writing(reconnecting: true) { () throws(StoreError) in
             _ = try connection.run(
                 """
-                UPDATE deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_error = ?, updated_at = ?
-                WHERE response_id = ? AND target = ?
+                UPDATE deliveries SET status = $1, attempts = $2, next_attempt_at = $3, last_error = $4, updated_at = $5
+                WHERE response_id = $6 AND target = $7
                 """,
                 [
                     .text(job.status.rawValue), .integer(Int64(job.attempts)),
@@ -500,8 +503,8 @@ extension SQLResponseStore {
         let status = SQLValue(status?.rawValue)
         return try reading { () throws(StoreError) in
             try readDeliveries(
-                "SELECT \(Self.deliveryColumns) FROM deliveries WHERE CAST(? AS TEXT) IS NULL OR status = ? "
-                    + "ORDER BY updated_at, response_id, target", [status, status])
+                "SELECT \(Self.deliveryColumns) FROM deliveries WHERE CAST($1 AS TEXT) IS NULL OR status = $1 "
+                    + "ORDER BY updated_at, response_id, target", [status])
         }
     }
 
@@ -510,8 +513,8 @@ extension SQLResponseStore {
         // Not run again after a broken connection: the second run would report 0.
         return try writing(reconnecting: false) { () throws(StoreError) in
             try connection.run(
-                "UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, updated_at = ? "
-                    + "WHERE status = 'failed'", [at, at])
+                "UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = $1, updated_at = $1 "
+                    + "WHERE status = 'failed'", [at])
         }
     }
 }

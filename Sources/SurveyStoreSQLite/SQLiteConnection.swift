@@ -67,6 +67,17 @@ package final class SQLiteConnection: SQLConnection {
             var prepared: OpaquePointer?
             let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
             guard status == SQLITE_OK, let prepared else { throw error(status, doing: "prepare a query") }
+            // Parameters are PostgreSQL's `$1`, `$2`, … (see SQLConnection): SQLite numbers such names in
+            // the order they first appear, so each must first appear in order to mean its number.
+            for number in 1..<(sqlite3_bind_parameter_count(prepared) + 1) {
+                let parameter = sqlite3_bind_parameter_name(prepared, number).map { String(cString: $0) }
+                guard parameter == "$\(number)" else {
+                    sqlite3_finalize(prepared)
+                    throw StoreError(
+                        .failed, "cannot prepare a query (its parameter \(number) is not named $\(number))", store: name
+                    )
+                }
+            }
             statements[sql] = prepared
             statement = prepared
         }

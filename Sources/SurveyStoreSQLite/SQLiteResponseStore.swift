@@ -148,7 +148,8 @@ public final class SQLiteResponseStore: SQLResponseStore, @unchecked Sendable {
         return try ResponseQuery.split(query, into: parts, minimumPartSize: minimumPartSize, total: total) {
             (offset: Int) throws(StoreError) -> Date? in
             try reader.first(
-                "SELECT created_at FROM responses" + selection + " ORDER BY created_at LIMIT 1 OFFSET ?",
+                "SELECT created_at FROM responses" + selection
+                    + " ORDER BY created_at LIMIT 1 OFFSET $\(parameters.count + 1)",
                 parameters + [.integer(Int64(offset))]
             ) { row throws(StoreError) in ResponseCodec.date(milliseconds: row.integer(0) ?? 0) }
         }
