@@ -164,20 +164,25 @@ package final class PostgresConnection: SQLConnection {
 
     /// Sends one statement with its parameters as text and waits for its result.
     func statement(_ sql: String, _ parameters: [SQLValue], doing what: String) throws(StoreError) -> Result {
-        let texts = parameters.map { parameter -> String? in
+        // Each value as a C string (`nil`: NULL), copied for libpq and freed after the call.
+        var values: [UnsafePointer<CChar>?] = []
+        values.reserveCapacity(parameters.count)
+        defer { for value in values { free(UnsafeMutablePointer(mutating: value)) } }
+        for parameter in parameters {
             switch parameter {
-            case .integer(let number): String(number)
-            case .text(let text): text
-            case .null: nil
+            case .integer(let number):
+                values.append(UnsafePointer(strdup(String(number))))
+            case .text(let text):
+                guard !text.utf8.contains(0) else {
+                    lastFailure = .other
+                    throw StoreError(.invalidRequest, "PostgreSQL text cannot hold a NUL character", store: name)
+                }
+                values.append(UnsafePointer(strdup(text)))
+            case .null:
+                values.append(nil)
             }
         }
-        for text in texts where text?.utf8.contains(0) == true {
-            lastFailure = .other
-            throw StoreError(.invalidRequest, "PostgreSQL text cannot hold a NUL character", store: name)
-        }
-        let pointer = Self.withCStrings(texts) { values in
-            PQexecParams(handle, sql, Int32(values.count), nil, values, nil, nil, 0)
-        }
+        let pointer = PQexecParams(handle, sql, Int32(values.count), nil, values, nil, nil, 0)
         guard let pointer else {
             lastFailure = PQstatus(handle) == CONNECTION_OK ? .other : .connectionLost
             throw StoreError(.unavailable, "cannot \(what) (\(lastErrorMessage))", store: name)
