@@ -43,17 +43,21 @@ let package = Package(
         // Responses: the ResponseStore protocol, the response and funnel model, the recorder that
         // observes a session, the in-memory store and the conformance suite every store passes.
         .target(name: "SurveyResponses", dependencies: ["SurveyCore"], swiftSettings: strictSettings),
+        // The logic of the SQL response stores, written once over a small connection protocol: the write
+        // path, reads, deletion and the delivery outbox (no product: SQLite's and PostgreSQL's store use it).
+        .target(
+            name: "SurveyStoreSQL", dependencies: ["SurveyCore", "SurveyResponses"], swiftSettings: strictSettings),
         // SQLite (Debian libsqlite3-dev), for the embedded default store.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The embedded default response store, on SQLite in WAL mode.
         .target(
-            name: "SurveyStoreSQLite", dependencies: ["SurveyCore", "SurveyResponses", "CSQLite"],
+            name: "SurveyStoreSQLite", dependencies: ["SurveyCore", "SurveyResponses", "SurveyStoreSQL", "CSQLite"],
             swiftSettings: strictSettings),
         // libpq, the PostgreSQL client library (Debian libpq-dev).
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // The response store for many collectors, on PostgreSQL (same schema and semantics as SQLite's).
         .target(
-            name: "SurveyStorePostgres", dependencies: ["SurveyCore", "SurveyResponses", "CLibPQ"],
+            name: "SurveyStorePostgres", dependencies: ["SurveyCore", "SurveyResponses", "SurveyStoreSQL", "CLibPQ"],
             swiftSettings: strictSettings),
         // Delivery: remote survey sources and fetched choice lists through an HTTP cache
         // (URLSession / FoundationNetworking, libcurl).

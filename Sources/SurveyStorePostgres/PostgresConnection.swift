@@ -1,12 +1,23 @@
 import CLibPQ
 import Foundation
 import SurveyResponses
+import SurveyStoreSQL
 
 /// One libpq connection. Not thread-safe: the store serialises use.
 ///
 /// Every statement goes through `PQexecParams`, values as bound text parameters (`$1`, `$2`, …),
 /// never spliced into the SQL. Every message is one line with the URL's password scrubbed out.
-final class PostgresConnection {
+package final class PostgresConnection: SQLConnection {
+    /// PostgreSQL's SQL where it differs from SQLite's: rows locked `FOR UPDATE`, `BIGINT`s, response
+    /// ids and text order byte by byte (`COLLATE "C"`), as in SQLite.
+    package static let dialect = SQLDialect(
+        rowLock: "FOR UPDATE", integer: "BIGINT", key: #"TEXT COLLATE "C""#, byteOrder: #"COLLATE "C""#,
+        tableOptions: "")
+
+    /// How many times a transaction runs before a serialization failure, deadlock or broken
+    /// connection is reported.
+    static let attempts = 5
+
     /// Why the last statement failed, for the store's retry loop; `nil` after a success.
     enum Failure {
         /// A serialization failure or a deadlock (SQLSTATE 40001, 40P01): running the transaction again may succeed.
@@ -63,13 +74,42 @@ final class PostgresConnection {
     }
 
     /// Reconnects when the connection broke since the last call.
-    func ensureConnected() throws(StoreError) {
+    package func reconnectIfNeeded() throws(StoreError) {
         guard PQstatus(handle) != CONNECTION_OK else { return }
         PQreset(handle)
         guard PQstatus(handle) == CONNECTION_OK else {
             lastFailure = .connectionLost
             throw StoreError(
                 .unavailable, "lost the connection and cannot reconnect (\(lastErrorMessage))", store: name)
+        }
+    }
+
+    package var lostConnection: Bool { lastFailure == .connectionLost }
+
+    /// Runs `body` in a transaction, rolling back when it throws, and runs it again (up to
+    /// ``attempts`` times in all) after a serialization failure or deadlock, or, with `reconnecting`,
+    /// after the connection broke (only for work that is idempotent).
+    package func transaction<T>(reconnecting: Bool, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        var attempt = 1
+        while true {
+            do {
+                try reconnectIfNeeded()
+                try execute("BEGIN")
+                let result = try body()
+                try commit()
+                return result
+            } catch {
+                let failure = lastFailure
+                rollbackIfNeeded()
+                let again = failure == .retryable || (reconnecting && failure == .connectionLost)
+                guard again, attempt < Self.attempts else {
+                    guard attempt > 1 else { throw error }
+                    throw StoreError(error.kind, error.message + " after \(attempt) attempts", store: name)
+                }
+                // Back off a little, more each time, at random so that the writers part.
+                usleep(UInt32.random(in: 1_000...10_000) * UInt32(attempt))
+                attempt += 1
+            }
         }
     }
 
@@ -103,21 +143,18 @@ final class PostgresConnection {
     /// Runs a statement that returns no rows.
     /// - Returns: the number of rows it inserted, updated or deleted.
     @discardableResult
-    func run(_ sql: String, _ parameters: [String?] = []) throws(StoreError) -> Int {
+    package func run(_ sql: String, _ parameters: [SQLValue] = []) throws(StoreError) -> Int {
         try statement(sql, parameters, doing: "write").changedRows
     }
 
     /// Runs a query and calls `body` with each row.
-    /// - Returns: the number of rows.
-    @discardableResult
-    func query(_ sql: String, _ parameters: [String?] = [], _ body: (Row) throws -> Void) throws -> Int {
+    package func query(_ sql: String, _ parameters: [SQLValue] = [], _ body: (Row) throws -> Void) throws {
         let result = try statement(sql, parameters, doing: "read")
         for index in 0..<result.rowCount { try body(Row(result: result, index: index)) }
-        return Int(result.rowCount)
     }
 
     /// The first row's columns, read by `body`; `nil` when there is no row.
-    func first<T>(_ sql: String, _ parameters: [String?] = [], _ body: (Row) throws(StoreError) -> T)
+    package func first<T>(_ sql: String, _ parameters: [SQLValue] = [], _ body: (Row) throws(StoreError) -> T)
         throws(StoreError) -> T?
     {
         let result = try statement(sql, parameters, doing: "read")
@@ -125,15 +162,27 @@ final class PostgresConnection {
         return try body(Row(result: result, index: 0))
     }
 
-    /// Sends one statement with text parameters (`nil` is NULL) and waits for its result.
-    func statement(_ sql: String, _ parameters: [String?], doing what: String) throws(StoreError) -> Result {
-        for parameter in parameters where parameter?.utf8.contains(0) == true {
-            lastFailure = .other
-            throw StoreError(.invalidRequest, "PostgreSQL text cannot hold a NUL character", store: name)
+    /// Sends one statement with its parameters as text and waits for its result.
+    func statement(_ sql: String, _ parameters: [SQLValue], doing what: String) throws(StoreError) -> Result {
+        // Each value as a C string (`nil`: NULL), copied for libpq and freed after the call.
+        var values: [UnsafePointer<CChar>?] = []
+        values.reserveCapacity(parameters.count)
+        defer { for value in values { free(UnsafeMutablePointer(mutating: value)) } }
+        for parameter in parameters {
+            switch parameter {
+            case .integer(let number):
+                values.append(UnsafePointer(strdup(String(number))))
+            case .text(let text):
+                guard !text.utf8.contains(0) else {
+                    lastFailure = .other
+                    throw StoreError(.invalidRequest, "PostgreSQL text cannot hold a NUL character", store: name)
+                }
+                values.append(UnsafePointer(strdup(text)))
+            case .null:
+                values.append(nil)
+            }
         }
-        let pointer = Self.withCStrings(parameters) { values in
-            PQexecParams(handle, sql, Int32(values.count), nil, values, nil, nil, 0)
-        }
+        let pointer = PQexecParams(handle, sql, Int32(values.count), nil, values, nil, nil, 0)
         guard let pointer else {
             lastFailure = PQstatus(handle) == CONNECTION_OK ? .other : .connectionLost
             throw StoreError(.unavailable, "cannot \(what) (\(lastErrorMessage))", store: name)
@@ -205,13 +254,13 @@ final class PostgresConnection {
     }
 
     /// One result row; columns are text (the text format of every type).
-    struct Row {
+    package struct Row: SQLRow {
         let result: Result
         let index: Int32
 
         func isNull(_ column: Int32) -> Bool { PQgetisnull(result.pointer, index, column) != 0 }
 
-        func text(_ column: Int32) -> String? {
+        package func text(_ column: Int32) -> String? {
             guard !isNull(column), let value = PQgetvalue(result.pointer, index, column) else { return nil }
             let count = Int(PQgetlength(result.pointer, index, column))
             return value.withMemoryRebound(to: UInt8.self, capacity: count) {
@@ -220,6 +269,6 @@ final class PostgresConnection {
         }
 
         /// The column as an integer; `nil` for NULL or text that is not one.
-        func integer(_ column: Int32) -> Int64? { text(column).flatMap { Int64($0) } }
+        package func integer(_ column: Int32) -> Int64? { text(column).flatMap { Int64($0) } }
     }
 }

@@ -1,16 +1,14 @@
 import CSQLite
 import SurveyResponses
-
-/// A value bound to a statement parameter.
-enum SQLiteValue {
-    case integer(Int64)
-    case real(Double)
-    case text(String)
-    case null
-}
+import SurveyStoreSQL
 
 /// One SQLite connection with a cache of prepared statements. Not thread-safe: the store serialises use.
-final class SQLiteConnection {
+package final class SQLiteConnection: SQLConnection {
+    /// SQLite's SQL where it differs from PostgreSQL's: no row locks (`BEGIN IMMEDIATE` takes the
+    /// file's write lock), 64-bit `INTEGER`s, `BINARY` text order, tables without a rowid.
+    package static let dialect = SQLDialect(
+        rowLock: nil, integer: "INTEGER", key: "TEXT", byteOrder: "COLLATE BINARY", tableOptions: " WITHOUT ROWID")
+
     let handle: OpaquePointer
     let name: String
     var statements: [String: OpaquePointer] = [:]
@@ -59,7 +57,7 @@ final class SQLiteConnection {
     }
 
     /// The cached prepared statement for `sql`, reset and with `parameters` bound.
-    func statement(_ sql: String, _ parameters: [SQLiteValue]) throws(StoreError) -> OpaquePointer {
+    func statement(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> OpaquePointer {
         let statement: OpaquePointer
         if let cached = statements[sql] {
             statement = cached
@@ -69,6 +67,17 @@ final class SQLiteConnection {
             var prepared: OpaquePointer?
             let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
             guard status == SQLITE_OK, let prepared else { throw error(status, doing: "prepare a query") }
+            // Parameters are PostgreSQL's `$1`, `$2`, … (see SQLConnection): SQLite numbers such names in
+            // the order they first appear, so each must first appear in order to mean its number.
+            for number in 1..<(sqlite3_bind_parameter_count(prepared) + 1) {
+                let parameter = sqlite3_bind_parameter_name(prepared, number).map { String(cString: $0) }
+                guard parameter == "$\(number)" else {
+                    sqlite3_finalize(prepared)
+                    throw StoreError(
+                        .failed, "cannot prepare a query (its parameter \(number) is not named $\(number))", store: name
+                    )
+                }
+            }
             statements[sql] = prepared
             statement = prepared
         }
@@ -77,7 +86,6 @@ final class SQLiteConnection {
             let status: Int32
             switch value {
             case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
-            case .real(let number): status = sqlite3_bind_double(statement, index, number)
             case .text(let text): status = sqlite3_bind_text(statement, index, text, -1, Self.transient)
             case .null: status = sqlite3_bind_null(statement, index)
             }
@@ -89,7 +97,7 @@ final class SQLiteConnection {
     /// Runs a statement that returns no rows.
     /// - Returns: the number of rows changed.
     @discardableResult
-    func run(_ sql: String, _ parameters: [SQLiteValue] = []) throws(StoreError) -> Int {
+    package func run(_ sql: String, _ parameters: [SQLValue] = []) throws(StoreError) -> Int {
         let statement = try statement(sql, parameters)
         defer { sqlite3_reset(statement) }
         let status = sqlite3_step(statement)
@@ -98,7 +106,7 @@ final class SQLiteConnection {
     }
 
     /// Runs a query and calls `body` with each row.
-    func query(_ sql: String, _ parameters: [SQLiteValue] = [], _ body: (Row) throws -> Void) throws {
+    package func query(_ sql: String, _ parameters: [SQLValue] = [], _ body: (Row) throws -> Void) throws {
         let statement = try statement(sql, parameters)
         defer { sqlite3_reset(statement) }
         while true {
@@ -110,7 +118,7 @@ final class SQLiteConnection {
     }
 
     /// The first row's columns, read by `body`; `nil` when there is no row.
-    func first<T>(_ sql: String, _ parameters: [SQLiteValue] = [], _ body: (Row) throws(StoreError) -> T)
+    package func first<T>(_ sql: String, _ parameters: [SQLValue] = [], _ body: (Row) throws(StoreError) -> T)
         throws(StoreError) -> T?
     {
         let statement = try statement(sql, parameters)
@@ -121,14 +129,35 @@ final class SQLiteConnection {
         return try body(Row(statement: statement))
     }
 
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction, rolling back when it throws. The transaction
+    /// waits for the file's write lock up to the busy timeout; it is never run again
+    /// (`reconnecting` does not apply to a file).
+    package func transaction<T>(reconnecting: Bool, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// A file does not disconnect.
+    package func reconnectIfNeeded() {}
+
+    package var lostConnection: Bool { false }
+
     /// One result row.
-    struct Row {
+    package struct Row: SQLRow {
         let statement: OpaquePointer
 
-        func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
-        func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+        package func integer(_ column: Int32) -> Int64? {
+            sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, column)
+        }
 
-        func text(_ column: Int32) -> String? {
+        package func text(_ column: Int32) -> String? {
             guard let pointer = sqlite3_column_text(statement, column) else { return nil }
             let count = Int(sqlite3_column_bytes(statement, column))
             return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)

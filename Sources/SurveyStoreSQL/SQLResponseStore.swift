@@ -1,0 +1,520 @@
+import Foundation
+import SurveyCore
+import SurveyResponses
+
+/// A response store on a SQL database: the logic written once for SQLite and PostgreSQL.
+///
+/// A conforming store brings its ``connection`` (a ``SQLConnection`` wrapping the database's C
+/// library), the ``lock`` that serialises use of it, its schema and how it reads many rows at once
+/// (``forEachRow(inSnapshot:_:_:)``); this extension implements ``ResponseStore`` over them: the
+/// write path (the owner check, the order of actions, the funnel counters, the delivery outbox),
+/// the reads, the deletion of a respondent's responses and the outbox's updates.
+///
+/// What differs between the databases comes from the connection: how a transaction excludes other
+/// writers and whether it runs again (``SQLConnection/transaction(reconnecting:_:)``), whether rows
+/// are locked (``SQLDialect/rowLock``), and reconnecting. Funnel counter rows are always updated in
+/// one order (survey, step, kind), so that writers that lock rows do not deadlock.
+package protocol SQLResponseStore: ResponseStore {
+    associatedtype Connection: SQLConnection
+
+    /// The store's own connection; used only while holding ``lock``.
+    var connection: Connection { get }
+
+    /// Serialises use of ``connection``.
+    var lock: NSLock { get }
+
+    /// Runs a query on a connection of its own, in one snapshot of the database, and calls `body`
+    /// with each row; `body` may use the store meanwhile.
+    func forEachRow(inSnapshot sql: String, _ parameters: [SQLValue], _ body: (Connection.Row) throws -> Void) throws
+}
+
+/// One row of `funnel_counts`.
+private struct CounterKey: Comparable {
+    var survey: String
+    var step: String
+    var kind: String
+
+    static func < (lhs: CounterKey, rhs: CounterKey) -> Bool {
+        (lhs.survey, lhs.step, lhs.kind) < (rhs.survey, rhs.step, rhs.kind)
+    }
+}
+
+extension SQLResponseStore {
+    // MARK: Using the connection
+
+    /// Runs `body` holding ``lock``, the connection reconnected first when it broke.
+    package func locked<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        try connection.reconnectIfNeeded()
+        return try body()
+    }
+
+    /// Runs the reads in `body` holding ``lock``, once more after reconnecting when the connection broke.
+    package func reading<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try locked { () throws(StoreError) in
+            do throws(StoreError) {
+                return try body()
+            } catch {
+                guard connection.lostConnection else { throw error }
+                try connection.reconnectIfNeeded()
+                return try body()
+            }
+        }
+    }
+
+    /// Runs `body` in one write transaction holding ``lock``
+    /// (``SQLConnection/transaction(reconnecting:_:)``).
+    package func writing<T>(reconnecting: Bool, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try locked { () throws(StoreError) in try connection.transaction(reconnecting: reconnecting, body) }
+    }
+
+    /// Runs `body`, a `query` whose row reader throws only ``StoreError``s, passing those on and
+    /// wrapping anything else.
+    package func rethrowingStoreErrors(_ body: () throws -> Void) throws(StoreError) {
+        do {
+            try body()
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.failed, "\(error)", store: name)
+        }
+    }
+
+    // MARK: Writing
+
+    public func write(_ write: ResponseWrite) throws(StoreError) {
+        try write.validate(store: name)
+        try writing(reconnecting: true) { () throws(StoreError) in try apply(write) }
+    }
+
+    public func write(batch writes: [ResponseWrite]) throws(StoreError) {
+        for write in writes { try write.validate(store: name) }
+        try writing(reconnecting: true) { () throws(StoreError) in
+            for write in writes { try apply(write) }
+        }
+    }
+
+    /// Applies one write inside the open transaction; idempotent.
+    package func apply(_ write: ResponseWrite) throws(StoreError) {
+        let response = write.response
+        let id = SQLValue.text(response.id.rawValue)
+        // Lock the response's row where the database locks rows (inserting it when new), so that
+        // writes of one response run one at a time.
+        let rowLock = Connection.dialect.rowLock.map { " " + $0 } ?? ""
+        var owner: (respondent: String?, survey: String?)?
+        var tries = 0
+        while true {
+            owner = try connection.first(
+                "SELECT respondent_id, survey_id FROM responses WHERE id = $1" + rowLock, [id]
+            ) { row in (row.text(0), row.text(1)) }
+            if owner != nil { break }
+            let inserted = try connection.run(
+                """
+                INSERT INTO responses (\(ResponseCodec.responseColumns))
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+                ON CONFLICT (id) DO NOTHING
+                """, Self.columns(of: response))
+            if inserted > 0 { break }
+            // Another writer inserted it since (or deleted it again): lock it.
+            tries += 1
+            guard tries < 3 else {
+                throw StoreError(.failed, "response \(response.id) keeps being inserted and deleted", store: name)
+            }
+        }
+        if let owner {
+            guard owner.respondent == response.respondentID, owner.survey == response.surveyID else {
+                throw StoreError(
+                    .conflict, "response \(response.id) belongs to another respondent or survey", store: name)
+            }
+            try connection.run(
+                """
+                UPDATE responses SET survey_version = $1, locale = $2, status = $3, updated_at = $4, completed_at = $5,
+                    current_unit = $6, path = $7, answers = $8, action_count = $9
+                WHERE id = $10 AND action_count <= $9
+                """,
+                [
+                    SQLValue(response.surveyVersion), .text(response.locale), .text(response.status.rawValue),
+                    .integer(ResponseCodec.milliseconds(response.updatedAt)),
+                    SQLValue(response.completedAt.map(ResponseCodec.milliseconds)), SQLValue(response.currentUnitID),
+                    .text(ResponseCodec.pathJSON(response.path)), .text(ResponseCodec.answersJSON(response.answers)),
+                    .integer(Int64(response.actionCount)), id,
+                ])
+        }
+        if !write.actions.isEmpty { try appendActions(write, id: id) }
+        var counted: [CounterKey] = []
+        for event in write.funnelEvents {
+            let key = CounterKey(survey: response.surveyID, step: event.stepID ?? "", kind: event.kind.rawValue)
+            let added = try connection.run(
+                """
+                INSERT INTO funnel_events (response_id, kind, step_id, survey_id, recorded_at)
+                VALUES ($1, $2, $3, $4, $5)
+                ON CONFLICT DO NOTHING
+                """,
+                [
+                    id, .text(key.kind), .text(key.step), .text(key.survey),
+                    .integer(ResponseCodec.milliseconds(event.recordedAt)),
+                ])
+            if added > 0 { counted.append(key) }
+        }
+        // Counter rows are updated in one order by every writer (and by deletions), so none deadlock.
+        for key in counted.sorted() {
+            try connection.run(
+                """
+                INSERT INTO funnel_counts (survey_id, step_id, kind, count) VALUES ($1, $2, $3, 1)
+                ON CONFLICT (survey_id, step_id, kind) DO UPDATE SET count = funnel_counts.count + 1
+                """, [.text(key.survey), .text(key.step), .text(key.kind)])
+        }
+        for target in write.deliveries {
+            let at = SQLValue.integer(ResponseCodec.milliseconds(response.updatedAt))
+            try connection.run(
+                """
+                INSERT INTO deliveries (response_id, target, status, attempts, next_attempt_at, updated_at)
+                VALUES ($1, $2, 'pending', 0, $3, $3) ON CONFLICT (response_id, target) DO NOTHING
+                """, [id, .text(target), at])
+        }
+    }
+
+    /// Appends the write's actions after the response's last one: an action already stored must be
+    /// the same, a new one must come next.
+    private func appendActions(_ write: ResponseWrite, id: SQLValue) throws(StoreError) {
+        let response = write.response
+        var last =
+            try connection.first("SELECT COALESCE(MAX(sequence), 0) FROM actions WHERE response_id = $1", [id]) {
+                row in Int(row.integer(0) ?? 0)
+            } ?? 0
+        for action in write.actions {
+            if action.sequence <= last {
+                let stored = try connection.first(
+                    "SELECT action FROM actions WHERE response_id = $1 AND sequence = $2",
+                    [id, .integer(Int64(action.sequence))]
+                ) { row in row.text(0) }
+                guard let stored, let stored,
+                    try ResponseCodec.action(fromJSON: stored, store: name) == action.action
+                else {
+                    throw StoreError(
+                        .conflict, "response \(response.id) already has a different action number \(action.sequence)",
+                        store: name)
+                }
+                continue
+            }
+            guard action.sequence == last + 1 else {
+                throw StoreError(
+                    .invalidRequest,
+                    "action \(action.sequence) of response \(response.id) comes before action \(last + 1)",
+                    store: name)
+            }
+            try connection.run(
+                "INSERT INTO actions (response_id, sequence, action, recorded_at) VALUES ($1, $2, $3, $4)",
+                [
+                    id, .integer(Int64(action.sequence)), .text(ResponseCodec.actionJSON(action.action)),
+                    .integer(ResponseCodec.milliseconds(action.recordedAt)),
+                ])
+            last = action.sequence
+        }
+    }
+
+    /// The `responses` columns of `response`, in ``ResponseCodec/responseColumns`` order.
+    package static func columns(of response: Response) -> [SQLValue] {
+        [
+            .text(response.id.rawValue), .text(response.respondentID), .text(response.surveyID),
+            SQLValue(response.surveyVersion), .text(response.locale), .text(String(response.seed)),
+            .text(response.today), .text(response.status.rawValue),
+            .integer(ResponseCodec.milliseconds(response.createdAt)),
+            .integer(ResponseCodec.milliseconds(response.updatedAt)),
+            SQLValue(response.completedAt.map(ResponseCodec.milliseconds)), SQLValue(response.currentUnitID),
+            .text(ResponseCodec.pathJSON(response.path)), .text(ResponseCodec.answersJSON(response.answers)),
+            .integer(Int64(response.actionCount)),
+        ]
+    }
+
+    public func deleteResponses(respondent respondentID: String) throws(StoreError) -> Int {
+        guard !respondentID.isEmpty else {
+            throw StoreError(.invalidRequest, "the respondent id is empty", store: name)
+        }
+        let respondent = SQLValue.text(respondentID)
+        // Not run again after a broken connection: the first run may have deleted them, and the
+        // second would report 0.
+        return try writing(reconnecting: false) { () throws(StoreError) in
+            if let rowLock = Connection.dialect.rowLock {
+                // Lock the responses first, as writers do, then the counters in writers' order.
+                try rethrowingStoreErrors {
+                    try connection.query(
+                        "SELECT id FROM responses WHERE respondent_id = $1 ORDER BY id " + rowLock, [respondent]
+                    ) { _ in }
+                }
+            }
+            var decrements: [(key: CounterKey, count: Int64)] = []
+            try rethrowingStoreErrors {
+                try connection.query(
+                    """
+                    SELECT e.survey_id, e.step_id, e.kind, COUNT(*) FROM funnel_events e
+                    JOIN responses r ON r.id = e.response_id WHERE r.respondent_id = $1
+                    GROUP BY e.survey_id, e.step_id, e.kind
+                    """, [respondent]
+                ) { row in
+                    let key = CounterKey(survey: row.text(0) ?? "", step: row.text(1) ?? "", kind: row.text(2) ?? "")
+                    decrements.append((key, row.integer(3) ?? 0))
+                }
+            }
+            for (key, count) in decrements.sorted(by: { $0.key < $1.key }) {
+                try connection.run(
+                    "UPDATE funnel_counts SET count = count - $1 WHERE survey_id = $2 AND step_id = $3 AND kind = $4",
+                    [.integer(count), .text(key.survey), .text(key.step), .text(key.kind)])
+            }
+            return try connection.run("DELETE FROM responses WHERE respondent_id = $1", [respondent])
+        }
+    }
+
+    // MARK: Reading
+
+    /// The response in a row of ``ResponseCodec/responseColumns``.
+    package func readResponse(_ row: Connection.Row) throws(StoreError) -> Response {
+        var columns = ResponseCodec.ResponseColumns()
+        columns.id = row.text(0)
+        columns.respondentID = row.text(1)
+        columns.surveyID = row.text(2)
+        columns.surveyVersion = row.text(3)
+        columns.locale = row.text(4)
+        columns.seed = row.text(5)
+        columns.today = row.text(6)
+        columns.status = row.text(7)
+        columns.createdAt = row.integer(8)
+        columns.updatedAt = row.integer(9)
+        columns.completedAt = row.integer(10)
+        columns.currentUnit = row.text(11)
+        columns.path = row.text(12)
+        columns.answers = row.text(13)
+        columns.actionCount = row.integer(14)
+        return try ResponseCodec.response(columns: columns, store: name)
+    }
+
+    public func response(_ id: ResponseID) throws(StoreError) -> Response? {
+        try reading { () throws(StoreError) in
+            try connection.first(
+                "SELECT \(ResponseCodec.responseColumns) FROM responses WHERE id = $1", [.text(id.rawValue)]
+            ) { row throws(StoreError) in try readResponse(row) }
+        }
+    }
+
+    public func actions(of id: ResponseID) throws(StoreError) -> [RecordedAction] {
+        try reading { () throws(StoreError) in
+            var result: [RecordedAction] = []
+            try rethrowingStoreErrors {
+                try connection.query(
+                    "SELECT sequence, action, recorded_at FROM actions WHERE response_id = $1 ORDER BY sequence",
+                    [.text(id.rawValue)]
+                ) { row in
+                    guard let sequence = row.integer(0), let recordedAt = row.integer(2) else {
+                        throw StoreError(.corrupt, "an action of response \(id) is unreadable", store: name)
+                    }
+                    let action = try ResponseCodec.action(fromJSON: row.text(1) ?? "", store: name)
+                    result.append(
+                        RecordedAction(
+                            sequence: Int(sequence), action: action,
+                            recordedAt: ResponseCodec.date(milliseconds: recordedAt)))
+                }
+            }
+            return result
+        }
+    }
+
+    public func funnelEvents(of id: ResponseID) throws(StoreError) -> [FunnelEvent] {
+        let byteOrder = Connection.dialect.byteOrder
+        return try reading { () throws(StoreError) in
+            var result: [FunnelEvent] = []
+            try rethrowingStoreErrors {
+                try connection.query(
+                    """
+                    SELECT kind, step_id, recorded_at FROM funnel_events WHERE response_id = $1
+                    ORDER BY recorded_at, kind \(byteOrder), step_id \(byteOrder)
+                    """, [.text(id.rawValue)]
+                ) { row in
+                    guard let kind = FunnelEventKind(rawValue: row.text(0) ?? ""), let recordedAt = row.integer(2)
+                    else {
+                        throw StoreError(.corrupt, "a funnel event of response \(id) is unreadable", store: name)
+                    }
+                    let step = row.text(1) ?? ""
+                    result.append(
+                        FunnelEvent(
+                            kind: kind, stepID: step.isEmpty ? nil : step,
+                            recordedAt: ResponseCodec.date(milliseconds: recordedAt)))
+                }
+            }
+            return result
+        }
+    }
+
+    public func forEachResponse(matching query: ResponseQuery, _ body: (Response) throws -> Void) throws {
+        var (sql, parameters) = Self.selection(query)
+        sql = "SELECT \(ResponseCodec.responseColumns) FROM responses" + sql + " ORDER BY created_at, id"
+        // A negative limit is no limit, as in SQLite.
+        if let limit = query.limit, limit >= 0 {
+            sql += " LIMIT $\(parameters.count + 1)"
+            parameters.append(.integer(Int64(limit)))
+        }
+        try forEachRow(inSnapshot: sql, parameters) { row in try body(try readResponse(row)) }
+    }
+
+    /// The `WHERE` clause (with a leading space, or empty) and its parameters for `query`, without its limit.
+    package static func selection(_ query: ResponseQuery) -> (String, [SQLValue]) {
+        var conditions: [String] = []
+        var parameters: [SQLValue] = []
+        /// The next parameter, `$1`, `$2`, …, standing for `value`.
+        func parameter(_ value: SQLValue) -> String {
+            parameters.append(value)
+            return "$\(parameters.count)"
+        }
+        if let survey = query.surveyID { conditions.append("survey_id = " + parameter(.text(survey))) }
+        if let respondent = query.respondentID { conditions.append("respondent_id = " + parameter(.text(respondent))) }
+        if let statuses = query.statuses {
+            let sorted = statuses.map(\.rawValue).sorted()
+            if sorted.isEmpty {
+                conditions.append("FALSE")
+            } else {
+                conditions.append("status IN (" + sorted.map { parameter(.text($0)) }.joined(separator: ", ") + ")")
+            }
+        }
+        if let since = query.since {
+            conditions.append("created_at >= " + parameter(.integer(ResponseCodec.milliseconds(since))))
+        }
+        if let until = query.until {
+            conditions.append("created_at < " + parameter(.integer(ResponseCodec.milliseconds(until))))
+        }
+        if let version = query.surveyVersion { conditions.append("survey_version = " + parameter(.text(version))) }
+        if let locale = query.locale { conditions.append("locale = " + parameter(.text(locale))) }
+        return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), parameters)
+    }
+
+    public func latestResponse(respondent respondentID: String, survey surveyID: String) throws(StoreError)
+        -> Response?
+    {
+        try reading { () throws(StoreError) in
+            try connection.first(
+                """
+                SELECT \(ResponseCodec.responseColumns) FROM responses WHERE respondent_id = $1 AND survey_id = $2
+                ORDER BY created_at DESC, id DESC LIMIT 1
+                """, [.text(respondentID), .text(surveyID)]
+            ) { row throws(StoreError) in try readResponse(row) }
+        }
+    }
+
+    public func lastFinished(respondent respondentID: String, survey surveyID: String) throws(StoreError) -> (
+        status: ResponseStatus, at: Date
+    )? {
+        try reading { () throws(StoreError) in
+            try connection.first(
+                """
+                SELECT status, COALESCE(completed_at, updated_at) AS finished_at FROM responses
+                WHERE respondent_id = $1 AND survey_id = $2 AND status IN ('completed', 'dismissed')
+                ORDER BY finished_at DESC LIMIT 1
+                """, [.text(respondentID), .text(surveyID)]
+            ) { row throws(StoreError) -> (status: ResponseStatus, at: Date) in
+                guard let status = ResponseStatus(rawValue: row.text(0) ?? ""), let at = row.integer(1) else {
+                    throw StoreError(.corrupt, "a response has an unknown status", store: name)
+                }
+                return (status, ResponseCodec.date(milliseconds: at))
+            }
+        }
+    }
+
+    public func funnelCounts(survey surveyID: String) throws(StoreError) -> FunnelCounts {
+        try reading { () throws(StoreError) in
+            var counts = FunnelCounts()
+            try rethrowingStoreErrors {
+                try connection.query(
+                    "SELECT step_id, kind, count FROM funnel_counts WHERE survey_id = $1 AND count > 0",
+                    [.text(surveyID)]
+                ) { row in
+                    guard let kind = FunnelEventKind(rawValue: row.text(1) ?? "") else { return }
+                    let step = row.text(0) ?? ""
+                    let count = Int(row.integer(2) ?? 0)
+                    if step.isEmpty {
+                        counts.survey[kind] = count
+                    } else {
+                        counts.steps[step, default: [:]][kind] = count
+                    }
+                }
+                try connection.query(
+                    """
+                    SELECT current_unit, COUNT(*) FROM responses
+                    WHERE survey_id = $1 AND status IN ('in-progress', 'dismissed', 'abandoned') AND current_unit IS NOT NULL
+                    GROUP BY current_unit
+                    """, [.text(surveyID)]
+                ) { row in counts.stoppedAt[row.text(0) ?? "", default: 0] += Int(row.integer(1) ?? 0) }
+            }
+            return counts
+        }
+    }
+
+    // MARK: The delivery outbox
+
+    /// Reads the delivery jobs `sql` selects (``deliveryColumns`` first).
+    private func readDeliveries(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> [DeliveryJob] {
+        var jobs: [DeliveryJob] = []
+        try rethrowingStoreErrors {
+            try connection.query(sql, parameters) { row in
+                guard let text = row.text(0), let id = ResponseID(text), let target = row.text(1),
+                    let status = row.text(2).flatMap(DeliveryStatus.init), let attempts = row.integer(3),
+                    let next = row.integer(4), let updated = row.integer(6)
+                else { throw StoreError(.corrupt, "a delivery job is unreadable", store: name) }
+                jobs.append(
+                    DeliveryJob(
+                        responseID: id, target: target, status: status, attempts: Int(attempts),
+                        nextAttemptAt: ResponseCodec.date(milliseconds: next), lastError: row.text(5),
+                        updatedAt: ResponseCodec.date(milliseconds: updated)))
+            }
+        }
+        return jobs
+    }
+
+    /// The columns ``readDeliveries(_:_:)`` reads.
+    private static var deliveryColumns: String {
+        "response_id, target, status, attempts, next_attempt_at, last_error, updated_at"
+    }
+
+    public func dueDeliveries(at now: Date, limit: Int) throws(StoreError) -> [DeliveryJob] {
+        try reading { () throws(StoreError) in
+            try readDeliveries(
+                """
+                SELECT \(Self.deliveryColumns) FROM deliveries WHERE status = 'pending' AND next_attempt_at <= $1
+                ORDER BY next_attempt_at, response_id, target LIMIT $2
+                """, [.integer(ResponseCodec.milliseconds(now)), .integer(Int64(max(0, limit)))])
+        }
+    }
+
+    public func updateDelivery(_ job: DeliveryJob) throws(StoreError) {
+        try writing(reconnecting: true) { () throws(StoreError) in
+            _ = try connection.run(
+                """
+                UPDATE deliveries SET status = $1, attempts = $2, next_attempt_at = $3, last_error = $4, updated_at = $5
+                WHERE response_id = $6 AND target = $7
+                """,
+                [
+                    .text(job.status.rawValue), .integer(Int64(job.attempts)),
+                    .integer(ResponseCodec.milliseconds(job.nextAttemptAt)), SQLValue(job.lastError),
+                    .integer(ResponseCodec.milliseconds(job.updatedAt)), .text(job.responseID.rawValue),
+                    .text(job.target),
+                ])
+        }
+    }
+
+    public func deliveries(status: DeliveryStatus?) throws(StoreError) -> [DeliveryJob] {
+        let status = SQLValue(status?.rawValue)
+        return try reading { () throws(StoreError) in
+            try readDeliveries(
+                "SELECT \(Self.deliveryColumns) FROM deliveries WHERE CAST($1 AS TEXT) IS NULL OR status = $1 "
+                    + "ORDER BY updated_at, response_id, target", [status])
+        }
+    }
+
+    public func retryFailedDeliveries(at now: Date) throws(StoreError) -> Int {
+        let at = SQLValue.integer(ResponseCodec.milliseconds(now))
+        // Not run again after a broken connection: the second run would report 0.
+        return try writing(reconnecting: false) { () throws(StoreError) in
+            try connection.run(
+                "UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = $1, updated_at = $1 "
+                    + "WHERE status = 'failed'", [at])
+        }
+    }
+}
