@@ -269,8 +269,16 @@ extension Converter {
         // Choices copied from another question replace any listed ones, as in survey-core.
         if members.members["choicesFromQuestion"] == nil { kind.options[itemsKey] = .array(choices) }
         if itemsKey == "items" { return }
+        let otherIndex = choices.firstIndex { ($0.objectMembers?["value"] ?? $0) == "other" }
         if let other = members.take(anyOf: "showOtherItem", "hasOther"), other.value == .bool(true) {
             kind.options["other"] = text(members.take("otherText"), members.path("otherText")) ?? true
+        } else if let otherIndex, itemsKey == "choices", kind.options[itemsKey] != nil {
+            // A listed choice 'other' is survey-core's Other item (its comment is its text).
+            let listed = choices[otherIndex]
+            choices.remove(at: otherIndex)
+            kind.options[itemsKey] = .array(choices)
+            let label = listed["label"] ?? text(members.take("otherText"), members.path("otherText"))
+            kind.options["other"] = label ?? true
         } else if members.take("otherText") != nil {
             note(.layoutOnly, members.path("otherText"), "property 'otherText'", "there is no Other item")
         }
@@ -484,6 +492,15 @@ extension Converter {
         return kind
     }
 
+    /// The values of a scale's options (`min`…`max` by `step`; NPS 0…10) as choices, at most 100.
+    static func scaleChoices(_ options: [String: JSONValue]) -> [JSONValue]? {
+        let low = options["min"]?.numberValue ?? 0
+        let high = options["max"]?.numberValue ?? 10
+        let step = options["step"]?.numberValue ?? 1
+        guard step > 0, high >= low, (high - low) / step < 100 else { return nil }
+        return stride(from: low, through: high + step / 1e6, by: step).map { .number($0) }
+    }
+
     mutating func matrix(_ members: inout Members) -> ConvertedKind {
         var kind = ConvertedKind(
             type: "matrix",
@@ -583,6 +600,11 @@ extension Converter {
                 }
             case "rating":
                 cell = rating(&column)
+                // A column asks one of the scale's values (its end labels are layout there).
+                if ["scale", "nps"].contains(cell.type), let choices = Self.scaleChoices(cell.options) {
+                    cell = ConvertedKind(
+                        type: "single-choice", options: ["choices": .array(choices)], layout: cell.layout)
+                }
             default:
                 note(.notConverted, column.path("cellType"), "cellType '\(cellType)'", "asked as free text")
             }

@@ -87,9 +87,10 @@ struct Converter {
                 .notConverted, members.path("checkErrorsMode"), "checkErrorsMode '\(mode)'",
                 "answers are checked when given and on Next")
         }
-        if let mode = members.take("questionsOnPageMode")?.stringValue, mode != "standard" {
+        let pageMode = members.take("questionsOnPageMode")?.stringValue
+        if let pageMode, pageMode != "standard", pageMode != "questionPerPage" {
             note(
-                .notConverted, members.path("questionsOnPageMode"), "questionsOnPageMode '\(mode)'",
+                .notConverted, members.path("questionsOnPageMode"), "questionsOnPageMode '\(pageMode)'",
                 "pages are kept as the file has them")
         }
         if let others = members.take("storeOthersAsComment"), others != .bool(true) {
@@ -127,6 +128,7 @@ struct Converter {
         if steps.isEmpty {
             throw SurveyJSImportError("the survey has no pages and no elements")
         }
+        if pageMode == "questionPerPage" { steps = onePagePerQuestion(steps) }
         renameClashingPages(&steps)
         result["steps"] = .array(steps)
 
@@ -161,6 +163,65 @@ struct Converter {
         finish(members)
         resolveReferences(in: &result)
         return .object(result)
+    }
+
+    /// `questionsOnPageMode: "questionPerPage"`: each element of a page (a question, or a panel with
+    /// its questions) asked on a page of its own, as survey-core asks it; the first keeps the page's
+    /// id, the others `<id>-2`, `<id>-3`… (notes say which), each with the page's `visibleIf`.
+    mutating func onePagePerQuestion(_ steps: [JSONValue]) -> [JSONValue] {
+        var result: [JSONValue] = []
+        // Where each page (and each child of a split page) now is: the origins follow.
+        var movedPages: [Int: Int] = [:]
+        var movedChildren: [Int: [Int]] = [:]
+        for (index, step) in steps.enumerated() {
+            guard case .object(let page) = step, page["type"] == "page", let id = page["id"]?.stringValue,
+                let children = page["steps"]?.arrayValue, children.count > 1
+            else {
+                movedPages[index] = result.count
+                result.append(step)
+                continue
+            }
+            let origin = origins[.root.appending("steps").appending(index)] ?? .root
+            movedPages[index] = result.count
+            movedChildren[index] = Array(result.count..<(result.count + children.count))
+            for (position, child) in children.enumerated() {
+                var single = page
+                single["steps"] = [child]
+                if position > 0 {
+                    let name = "\(id)-\(position + 1)"
+                    single["id"] = .string(name)
+                    let question = child["id"]?.stringValue ?? ""
+                    note(
+                        .renamed, origin.appending("name"), "page '\(id)' is now '\(name)' for '\(question)'",
+                        "questionsOnPageMode 'questionPerPage' asks each question on a page of its own")
+                }
+                result.append(.object(single))
+            }
+        }
+        var moved: [JSONPath: JSONPath] = [:]
+        for (path, origin) in origins {
+            var components = path.components
+            if components.count >= 2, components[0] == .key("steps"), case .index(let page) = components[1],
+                let target = movedPages[page]
+            {
+                components[1] = .index(target)
+                if components.count >= 4, let pages = movedChildren[page], case .index(let child) = components[3],
+                    child < pages.count
+                {
+                    components[1] = .index(pages[child])
+                    components[3] = .index(0)
+                }
+            }
+            moved[JSONPath(components)] = origin
+        }
+        // A split page's own origin stays with each of its pages.
+        for (page, pages) in movedChildren {
+            if let origin = origins[.root.appending("steps").appending(page)] {
+                for target in pages { moved[.root.appending("steps").appending(target)] = origin }
+            }
+        }
+        origins = moved
+        return result
     }
 
     /// Element types that hold no value: their names are never read by expressions.

@@ -139,4 +139,42 @@ import Testing
         #expect(conversion.notes.contains { $0.what == "a second choice with the value 'x'" })
         #expect(conversion.notes.contains { $0.what == "an expression validator without an expression" })
     }
+
+    @Test func aListedOtherChoiceIsTheOtherItem() throws {
+        let (_, survey) = try convertAndLoad(
+            #"{"elements": [{"type": "radiogroup", "name": "gender", "choices": ["female", "male", {"value": "other", "text": "Self-described"}]}]}"#
+        )
+        #expect(try Self.step(survey, "gender").options["other"] == "Self-described")
+        var session = SurveySession(survey: survey)
+        // An Other answer here is its text ({gender} reads 'other', {gender-Comment} the text).
+        #expect(try session.answer("agender", for: "gender") == "agender")
+        #expect(try session.answer("female", for: "gender") == "female")
+    }
+
+    @Test func aRatingColumnAsksOneOfItsValues() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [{"type": "matrixdropdown", "name": "service", "rows": ["sales"], "columns": [
+              {"name": "speed", "cellType": "rating", "rateMax": 3, "minRateDescription": "Poor"}]}]}
+            """#)
+        #expect(conversion.isWhole)
+        var session = SurveySession(survey: survey)
+        #expect(try session.answer(["sales": ["speed": 3]], for: "service") == ["sales": ["speed": 3]])
+        #expect(throws: SessionError.self) { try session.answer(["sales": ["speed": 4]], for: "service") }
+    }
+
+    @Test func questionPerPageAsksEachQuestionOnAPageOfItsOwn() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"questionsOnPageMode": "questionPerPage", "pages": [{"name": "p", "elements": [
+              {"type": "text", "name": "a"}, {"type": "text", "name": "b", "visibleIf": "{zz} = 1"}]}]}
+            """#)
+        #expect(survey.unitIDs == ["p", "p-2"])
+        #expect(conversion.notes.contains { $0.what == "page 'p' is now 'p-2' for 'b'" })
+        // Errors and notes still point at the SurveyJS element.
+        #expect(
+            conversion.origin(of: .root.appending("steps").appending(1).appending("steps").appending(0))?.description
+                == "$.pages[0].elements[1]")
+        #expect(conversion.hostNames.first?.path.description == "$.pages[0].elements[1].visibleIf")
+    }
 }
