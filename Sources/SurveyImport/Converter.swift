@@ -267,36 +267,26 @@ struct Converter {
                 earlierPages.insert(id)
                 continue
             }
-            if !taken.contains(id) {
-                // A page named like an earlier page: survey-core keeps both; ids are unique here.
-                var renamed = "\(id)-2"
-                var counter = 3
-                while taken.contains(renamed) || pageIDs.contains(renamed) {
-                    renamed = "\(id)-\(counter)"
-                    counter += 1
-                }
-                pageIDs.insert(renamed)
-                page["id"] = .string(renamed)
-                steps[index] = .object(page)
-                let origin = origins[JSONPath.root.appending("steps").appending(index)] ?? .root
-                note(
-                    .renamed, origin.appending("name"), "a second page named '\(id)' is now '\(renamed)'",
-                    "ids are unique here")
-                continue
-            }
-            var renamed = id + "-page"
-            var counter = 2
+            // Named like a question: `<id>-page`; like an earlier page (survey-core keeps both): `<id>-2`.
+            let clashesWithQuestion = taken.contains(id)
+            let stem = clashesWithQuestion ? id + "-page" : id + "-"
+            var counter = clashesWithQuestion ? 1 : 2
+            var renamed = clashesWithQuestion ? stem : stem + "2"
             while taken.contains(renamed) || pageIDs.contains(renamed) {
-                renamed = "\(id)-page\(counter)"
                 counter += 1
+                renamed = stem + "\(counter)"
             }
             pageIDs.insert(renamed)
             page["id"] = .string(renamed)
             steps[index] = .object(page)
             let origin = origins[JSONPath.root.appending("steps").appending(index)] ?? .root
             note(
-                .renamed, origin.appending("name"), "page '\(id)' is now '\(renamed)'",
-                "a question has the same name, and pages and questions share one namespace here")
+                .renamed, origin.appending("name"),
+                clashesWithQuestion
+                    ? "page '\(id)' is now '\(renamed)'" : "a second page named '\(id)' is now '\(renamed)'",
+                clashesWithQuestion
+                    ? "a question has the same name, and pages and questions share one namespace here"
+                    : "ids are unique here")
         }
     }
 
