@@ -129,15 +129,13 @@ struct IDTable: Sendable {
     static func hashes(of keys: [String], parallelism: Parallelism) -> [Int] {
         let pieces = parallelism.pieceCount
         guard keys.count >= parallelHashing, pieces > 1 else { return keys.map(\.hashValue) }
-        var hashes = [Int](repeating: 0, count: keys.count)
-        hashes.withSharedSlots { hashes in
+        return [Int](sharedSlotsOf: keys.count) { hashes in
             _ = parallelism.map(pieces) { piece in
                 for index in Parallelism.range(of: piece, in: pieces, count: keys.count) {
-                    hashes[index] = keys[index].hashValue
+                    hashes.initialize(index, to: keys[index].hashValue)
                 }
             }
         }
-        return hashes
     }
 
     private static func slotCount(for capacity: Int) -> Int {

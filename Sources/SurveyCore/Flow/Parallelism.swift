@@ -40,12 +40,12 @@ public struct Parallelism: Sendable, Hashable, CustomStringConvertible {
     /// `body` must not share mutable state between pieces except through ``SharedSlots``.
     func map<Result>(_ count: Int, _ body: @Sendable (Int) -> Result) -> [Result] {
         guard count > 1, threads > 1 else { return (0..<count).map(body) }
-        var results = [Result?](repeating: nil, count: count)
-        results.withSharedSlots { slots in
-            DispatchQueue.concurrentPerform(iterations: count) { piece in slots[piece] = body(piece) }
+        return [Result](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let slots = SharedSlots(buffer)
+            DispatchQueue.concurrentPerform(iterations: count) { piece in slots.initialize(piece, to: body(piece)) }
+            // Each piece initialized its own slot before concurrentPerform returned.
+            initialized = count
         }
-        // Each piece wrote its own slot before concurrentPerform returned.
-        return results.map { $0! }
     }
 
     /// The range of `count` items that piece `piece` of `pieces` about equal pieces has, in order.
@@ -73,12 +73,26 @@ struct SharedSlots<Element>: @unchecked Sendable {
         get { base[index] }
         nonmutating set { base[index] = newValue }
     }
+
+    /// Initializes slot `index` of uninitialized storage (``Array/init(sharedSlotsOf:_:)``).
+    func initialize(_ index: Int, to value: Element) {
+        (base.baseAddress.unsafelyUnwrapped + index).initialize(to: value)
+    }
 }
 
 extension Array {
     /// Calls `body` with the array's storage as ``SharedSlots`` that parallel pieces write into.
     mutating func withSharedSlots<R>(_ body: (SharedSlots<Element>) throws -> R) rethrows -> R {
         try withUnsafeMutableBufferPointer { try body(SharedSlots($0)) }
+    }
+
+    /// An array of `count` elements that `body` initializes, every one of them, through
+    /// ``SharedSlots/initialize(_:to:)`` (from parallel pieces, each its own indices).
+    init(sharedSlotsOf count: Int, _ body: (SharedSlots<Element>) -> Void) {
+        self.init(unsafeUninitializedCapacity: count) { buffer, initialized in
+            body(SharedSlots(buffer))
+            initialized = count
+        }
     }
 }
 
