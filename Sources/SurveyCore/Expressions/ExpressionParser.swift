@@ -541,28 +541,32 @@ struct ExpressionParser {
         } else {
             node = try parseUnary()
         }
-        var hasComparison = false
+        // Comparisons in the current run: each past the first nests the tree one level deeper, so it
+        // counts against the nesting limit until the run ends (one counter, not two: this function's
+        // frame is on the stack once per level of nesting).
+        var comparisons = 0
         // A run of operators of one level (`a + b - c`, `a and b and c`) becomes one flat
         // ``ExpressionNode/chain(_:_:)`` instead of a left-deep tree: `node` is then the run's first
         // operand and `run` the rest, folded together when the run ends.
         var runLevel = -1
         var run: [(BinaryOperator, ExpressionNode)] = []
         while true {
-            if minimumLevel <= Self.comparisonLevel, !hasComparison, isKeyword(.empty) || isKeyword(.notEmpty) {
+            if minimumLevel <= Self.comparisonLevel, comparisons == 0, isKeyword(.empty) || isKeyword(.notEmpty) {
                 let wantsEmpty = isKeyword(.empty)
                 try advance()
                 node = .isEmpty(.makeChain(node, run), wantsEmpty)
                 run = []
                 runLevel = -1
-                hasComparison = true
+                comparisons = 1
                 continue
             }
             guard let (op, level) = binaryOperator(), level >= minimumLevel else { break }
-            // Comparisons chain from the left, as in SurveyJS (`{a} > 3 = true`).
+            // Comparisons chain from the left, as in SurveyJS (`{a} > 3 = true`): each further one nests
+            // the tree one level deeper, so it counts against the nesting limit.
             if level == Self.comparisonLevel {
-                hasComparison = true
+                try chainComparison(&comparisons)
             } else if level < Self.comparisonLevel {
-                hasComparison = false
+                endComparisons(&comparisons)
             }
             try advance()
             // SurveyJS: `{q} contains` with nothing after it looks for no value (see parsePrimary).
@@ -585,7 +589,23 @@ struct ExpressionParser {
                 runLevel = level
             }
         }
+        endComparisons(&comparisons)
         return .makeChain(node, run)
+    }
+
+    /// One more comparison in a run: past the first, one more level of nesting. Kept out of
+    /// ``parseExpression(_:)``, whose frame is on the stack once per level.
+    @inline(never)
+    mutating func chainComparison(_ comparisons: inout Int) throws(ExpressionCompileError) {
+        if comparisons > 0 { try enterNesting() }
+        comparisons += 1
+    }
+
+    /// The end of a run of comparisons: the levels its chaining took are given back.
+    @inline(never)
+    mutating func endComparisons(_ comparisons: inout Int) {
+        if comparisons > 1 { nesting -= comparisons - 1 }
+        comparisons = 0
     }
 
     mutating func parseUnary() throws(ExpressionCompileError) -> ExpressionNode {
