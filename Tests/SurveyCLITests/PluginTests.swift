@@ -52,7 +52,7 @@ struct PluginTests {
         #expect(lines.contains("Expression functions:"))
         #expect(lines.contains("  bmi(double, double) -> double  [\(library)]"))
         #expect(lines.contains("  initials(string) -> string  [\(library)]"))
-        #expect(lines.contains("  iif(…)  3 arguments"))
+        #expect(lines.contains("  iif(…)  0–3 arguments"))
         #expect(lines.contains("  round(…)  1–2 arguments"))
     }
 

@@ -32,6 +32,8 @@ import Testing
         repeated("! ", 10_000) + "{a}",
         repeated("- ", 10_000) + "1",
         repeated("-(", 200) + "1" + repeated(")", 200),
+        // Chained comparisons nest from the left: `((1 = 1) = 1) = …`.
+        "1" + repeated(" = 1", 10_000),
     ]
 
     @Test(arguments: tooDeep)

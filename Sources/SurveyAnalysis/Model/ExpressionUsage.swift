@@ -183,7 +183,7 @@ extension BinaryOperator {
     /// Whether this is a comparison (`=`, `<`, `contains`, `anyof`, …) rather than logic or arithmetic.
     package var isComparisonOperator: Bool {
         switch self {
-        case .and, .or, .add, .subtract, .multiply, .divide, .remainder: return false
+        case .and, .or, .add, .subtract, .multiply, .divide, .remainder, .power: return false
         default: return true
         }
     }
@@ -237,6 +237,7 @@ extension BinaryOperator {
         case .multiply: return "*"
         case .divide: return "/"
         case .remainder: return "%"
+        case .power: return "^"
         }
     }
 }

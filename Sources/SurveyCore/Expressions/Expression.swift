@@ -326,7 +326,7 @@ package enum BinaryOperator: Sendable {
     case and, or
     case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
     case contains, notContains, anyOf, allOf, noneOf
-    case add, subtract, multiply, divide, remainder
+    case add, subtract, multiply, divide, remainder, power
 }
 
 /// The choice values of a question with an Other choice, apart from Other itself.
@@ -403,9 +403,17 @@ enum ExpressionNode: Sendable {
 }
 
 extension BinaryOperator {
+    /// `contains`, `notcontains`, `anyof`, `allof`, `noneof`.
+    var isMembership: Bool {
+        switch self {
+        case .contains, .notContains, .anyOf, .allOf, .noneOf: return true
+        default: return false
+        }
+    }
+
     var isComparison: Bool {
         switch self {
-        case .and, .or, .add, .subtract, .multiply, .divide, .remainder: return false
+        case .and, .or, .add, .subtract, .multiply, .divide, .remainder, .power: return false
         default: return true
         }
     }
@@ -465,7 +473,7 @@ struct Evaluator {
         case .anyOf: return ExpressionValue.anyOf(a, b)
         case .allOf: return ExpressionValue.allOf(a, b)
         case .noneOf: return !ExpressionValue.anyOf(a, b)
-        case .and, .or, .add, .subtract, .multiply, .divide, .remainder: return false
+        case .and, .or, .add, .subtract, .multiply, .divide, .remainder, .power: return false
         }
     }
 
@@ -497,7 +505,10 @@ struct Evaluator {
                 case .null, .number, .bool:
                     return key == "length" ? .number(0) : .null
                 case .array(let elements):
-                    if let index = Int(key), index >= 0, index < elements.count {
+                    // A negative index counts from the end (`{q[-1]}` is the last element), as in SurveyJS.
+                    if let index = Int(key).map({ $0 < 0 ? elements.count + $0 : $0 }), index >= 0,
+                        index < elements.count
+                    {
                         value = elements[index]
                     } else {
                         return .null
@@ -519,7 +530,7 @@ struct Evaluator {
                 return .bool(isTrue(node))
             case .add:
                 return ExpressionValue.add(evaluate(lhs), evaluate(rhs))
-            case .subtract, .multiply, .divide, .remainder:
+            case .subtract, .multiply, .divide, .remainder, .power:
                 return ExpressionValue.arithmetic(op, evaluate(lhs), evaluate(rhs))
             default:
                 return .bool(Self.compare(op, evaluate(lhs), evaluate(rhs)))
@@ -535,7 +546,7 @@ struct Evaluator {
             }
             return result
         case .call(let function, let arguments):
-            if function.isLazyConditional, arguments.count == 3 {
+            if function.isLazyConditional, arguments.count == 3 {  // iif(condition, a, b)
                 return evaluate(isTrue(arguments[0]) ? arguments[1] : arguments[2])
             }
             let evaluated = arguments.map { evaluate($0) }

@@ -1,12 +1,12 @@
 struct ExpressionParser {
     enum Symbol: Equatable {
         case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
-        case and, or, bang, plus, minus, star, slash, percent
+        case and, or, bang, plus, minus, star, slash, percent, caret, starEqual
         case openParen, closeParen, comma, openBracket, closeBracket
     }
 
     enum Keyword: Equatable {
-        case and, or, not, empty, notEmpty, contains, notContains, anyOf, allOf, noneOf, equal, notEqual
+        case and, or, not, empty, notEmpty, contains, notContains, anyOf, allOf, noneOf, equal, notEqual, power
         case greater, less, greaterOrEqual, lessOrEqual
         case `true`, `false`, null
 
@@ -22,8 +22,9 @@ struct ExpressionParser {
             case "lessorequal": self = .lessOrEqual
             case "empty": self = .empty
             case "notempty": self = .notEmpty
-            case "contains": self = .contains
-            case "notcontains": self = .notContains
+            case "contains", "contain": self = .contains
+            case "notcontains", "notcontain": self = .notContains
+            case "power": self = .power
             case "anyof": self = .anyOf
             case "allof": self = .allOf
             case "noneof": self = .noneOf
@@ -50,7 +51,8 @@ struct ExpressionParser {
         /// Every spelling ``init(_:)`` accepts, packed by ``pack(_:)``.
         private static let packedWords: [(UInt64, UInt64, Keyword)] = [
             "and", "or", "not", "negate", "greater", "less", "greaterorequal", "lessorequal", "empty", "notempty",
-            "contains", "notcontains", "anyof", "allof", "noneof", "equals", "equal", "notequals", "notequal",
+            "contains", "contain", "notcontains", "notcontain", "power", "anyof", "allof", "noneof", "equals", "equal",
+            "notequals", "notequal",
             "true", "false", "null", "undefined",
         ].compactMap { word in
             var bytes = Array(word.utf8)
@@ -86,7 +88,8 @@ struct ExpressionParser {
     /// The expression's UTF-8, borrowed from the source string for the duration of the parse.
     let bytes: UnsafeBufferPointer<UInt8>
     let functions: ExpressionFunctionRegistry
-    let resolve: (String) -> Int?
+    /// Maps a name to its slot (swapped for a row's fields inside an …InArray condition).
+    var resolve: (String) -> Int?
     var position = 0
     var token: Token = .end
     var tokenStart = 0
@@ -102,6 +105,9 @@ struct ExpressionParser {
     /// How many parentheses, lists, calls and prefix operators enclose the current token
     /// (at most ``Expression/maximumNesting``).
     var nesting = 0
+    /// Whether the operand about to be read may be missing (after `contains`, `anyof`…): it is then
+    /// empty. Cleared by the first primary read.
+    var operandMayBeMissing = false
 
     init(bytes: UnsafeBufferPointer<UInt8>, functions: ExpressionFunctionRegistry, resolve: @escaping (String) -> Int?)
     {
@@ -329,8 +335,10 @@ struct ExpressionParser {
             let start = position
             while position < bytes.count, bytes[position] != UInt8(ascii: "}") { position += 1 }
             guard position < bytes.count else { throw error("unclosed '{': expected '}'", at: start - 1) }
-            let name = text(from: start, to: position).trimmingWhitespace()
+            var name = text(from: start, to: position).trimmingWhitespace()
             position += 1
+            // SurveyJS's `{#name}` reads the same value as `{name}`.
+            if name.hasPrefix("#"), name.count > 1 { name.removeFirst() }
             if name.isEmpty { throw error("empty reference '{}'", at: start - 1) }
             token = .variable(name)
         case UInt8(ascii: "'"), UInt8(ascii: "\""):
@@ -360,6 +368,17 @@ struct ExpressionParser {
                 token = .string(text(from: start, to: position))
             }
             position += 1
+        case UInt8(ascii: "0")
+        where next == UInt8(ascii: "x") && position + 2 < bytes.count
+            && Self.isDigit(bytes[position + 2]):
+            // SurveyJS's hexadecimal `0x1F`… only with decimal digits (`0x10` is 16; `0x1F` does not parse).
+            position += 2
+            var value = 0.0
+            while position < bytes.count, Self.isDigit(bytes[position]) {
+                value = value * 16 + Double(bytes[position] - 48)
+                position += 1
+            }
+            token = .number(value)
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."):
             let start = position
             while position < bytes.count {
@@ -410,6 +429,9 @@ struct ExpressionParser {
         case (UInt8(ascii: "="), UInt8(ascii: "<")): return (.lessOrEqual, 2)
         case (UInt8(ascii: "&"), UInt8(ascii: "&")): return (.and, 2)
         case (UInt8(ascii: "|"), UInt8(ascii: "|")): return (.or, 2)
+        // SurveyJS's `*=` for contains, and `^` for powers.
+        case (UInt8(ascii: "*"), UInt8(ascii: "=")): return (.starEqual, 2)
+        case (UInt8(ascii: "^"), _): return (.caret, 1)
         case (UInt8(ascii: "="), _): return (.equal, 1)
         case (UInt8(ascii: "<"), _): return (.less, 1)
         case (UInt8(ascii: ">"), _): return (.greater, 1)
@@ -435,9 +457,10 @@ struct ExpressionParser {
 
     // MARK: Grammar
 
-    // Precedence climbing: or (1) < and (2) < not (3) < comparison (4) < + - (5) < * / % (6).
+    // Precedence climbing: or (1) < and (2) < not (3) < comparison (4) < + - (5) < * / % (6) < ^ (7).
     // One loop instead of a function per level keeps compiling a million conditions cheap.
     static let orLevel = 1
+    static let powerLevel = 7
     static let notLevel = 3
     static let comparisonLevel = 4
 
@@ -470,6 +493,8 @@ struct ExpressionParser {
         case .star: return (.multiply, 6)
         case .slash: return (.divide, 6)
         case .percent: return (.remainder, 6)
+        case .caret: return (.power, Self.powerLevel)
+        case .starEqual: return (.contains, 4)
         default: return nil
         }
     }
@@ -480,6 +505,7 @@ struct ExpressionParser {
         case .or: return (.or, 1)
         case .and: return (.and, 2)
         case .contains: return (.contains, 4)
+        case .power: return (.power, Self.powerLevel)
         case .notContains: return (.notContains, 4)
         case .anyOf: return (.anyOf, 4)
         case .allOf: return (.allOf, 4)
@@ -515,31 +541,37 @@ struct ExpressionParser {
         } else {
             node = try parseUnary()
         }
-        var hasComparison = false
+        // Comparisons in the current run: each past the first nests the tree one level deeper, so it
+        // counts against the nesting limit until the run ends (one counter, not two: this function's
+        // frame is on the stack once per level of nesting).
+        var comparisons = 0
         // A run of operators of one level (`a + b - c`, `a and b and c`) becomes one flat
         // ``ExpressionNode/chain(_:_:)`` instead of a left-deep tree: `node` is then the run's first
         // operand and `run` the rest, folded together when the run ends.
         var runLevel = -1
         var run: [(BinaryOperator, ExpressionNode)] = []
         while true {
-            if minimumLevel <= Self.comparisonLevel, !hasComparison, isKeyword(.empty) || isKeyword(.notEmpty) {
+            if minimumLevel <= Self.comparisonLevel, comparisons == 0, isKeyword(.empty) || isKeyword(.notEmpty) {
                 let wantsEmpty = isKeyword(.empty)
                 try advance()
                 node = .isEmpty(.makeChain(node, run), wantsEmpty)
                 run = []
                 runLevel = -1
-                hasComparison = true
+                comparisons = 1
                 continue
             }
             guard let (op, level) = binaryOperator(), level >= minimumLevel else { break }
+            // Comparisons chain from the left, as in SurveyJS (`{a} > 3 = true`): each further one nests
+            // the tree one level deeper, so it counts against the nesting limit.
             if level == Self.comparisonLevel {
-                if hasComparison { break }
-                hasComparison = true
+                try chainComparison(&comparisons)
             } else if level < Self.comparisonLevel {
-                hasComparison = false
+                endComparisons(&comparisons)
             }
             try advance()
-            if token == .end { throw error("expected a value after the operator") }
+            // SurveyJS: `{q} contains` with nothing after it looks for no value (see parsePrimary).
+            operandMayBeMissing = op.isMembership
+            if token == .end, !operandMayBeMissing { throw error("expected a value after the operator") }
             let rhs = try parseExpression(level + 1)
             if level == Self.comparisonLevel {
                 node = .makeBinary(op, .makeChain(node, run), rhs)
@@ -557,7 +589,23 @@ struct ExpressionParser {
                 runLevel = level
             }
         }
+        endComparisons(&comparisons)
         return .makeChain(node, run)
+    }
+
+    /// One more comparison in a run: past the first, one more level of nesting. Kept out of
+    /// ``parseExpression(_:)``, whose frame is on the stack once per level.
+    @inline(never)
+    mutating func chainComparison(_ comparisons: inout Int) throws(ExpressionCompileError) {
+        if comparisons > 0 { try enterNesting() }
+        comparisons += 1
+    }
+
+    /// The end of a run of comparisons: the levels its chaining took are given back.
+    @inline(never)
+    mutating func endComparisons(_ comparisons: inout Int) {
+        if comparisons > 1 { nesting -= comparisons - 1 }
+        comparisons = 0
     }
 
     mutating func parseUnary() throws(ExpressionCompileError) -> ExpressionNode {
@@ -640,6 +688,10 @@ struct ExpressionParser {
     // once per level, so it stays small.
     mutating func parsePrimary() throws(ExpressionCompileError) -> ExpressionNode {
         let start = tokenStart
+        if operandMayBeMissing {
+            operandMayBeMissing = false
+            if token == .end || token == .symbol(.closeParen) || token == .symbol(.comma) { return .literal(.null) }
+        }
         switch token {
         case .number(let value):
             try advance()
@@ -681,7 +733,8 @@ struct ExpressionParser {
         try enterNesting()
         try advance()
         let node = try parseOr()
-        guard token == .symbol(.closeParen) else {
+        // SurveyJS tolerates a missing `)` at the end of the expression.
+        guard token == .symbol(.closeParen) || token == .end else {
             throw error("expected ')' to close '(' at column \(column(ofByte: start))")
         }
         try advance()
@@ -718,9 +771,8 @@ struct ExpressionParser {
     mutating func parseCall(_ word: String) throws(ExpressionCompileError) -> ExpressionNode {
         let start = tokenStart
         try advance()
-        guard token == .symbol(.openParen) else {
-            throw error("unexpected word '\(word)'; references are written in braces, like {\(word)}", at: start)
-        }
+        // SurveyJS reads a word that calls nothing as a text constant: `{a} = abc` is `{a} = 'abc'`.
+        guard token == .symbol(.openParen) else { return .literal(.string(word)) }
         guard let function = functions.function(named: word) else {
             var message = "unknown function '\(word)()'"
             if let suggestion = closestMatch(to: word, in: functions.names) {
@@ -731,14 +783,21 @@ struct ExpressionParser {
         try enterNesting()
         try advance()
         var arguments: [ExpressionNode] = []
+        let readsRows = function.origin == "built-in" && Self.inArrayFunctions.contains(function.name)
+        var rowFields: [String] = []
         if token != .symbol(.closeParen) {
             while true {
-                arguments.append(try parseOr())
+                if readsRows, arguments.count >= 2 {
+                    arguments.append(try parseRowCondition(fields: &rowFields))
+                } else {
+                    arguments.append(try parseOr())
+                }
                 if token == .symbol(.comma) {
                     try advance()
                     continue
                 }
-                guard token == .symbol(.closeParen) else {
+                // A missing `)` at the end of the expression is tolerated, as in SurveyJS.
+                guard token == .symbol(.closeParen) || token == .end else {
                     throw error("expected ',' or ')' in the arguments of \(word)()")
                 }
                 break
@@ -758,10 +817,57 @@ struct ExpressionParser {
                 at: start, kind: .wrongArgumentCount(word))
         }
         if !function.isPure { callsImpureFunction = true }
+        if readsRows, arguments.count > 2 {
+            return try inArrayCall(function.name, arguments, fields: rowFields)
+        }
         if function.name == "displayValue" || function.name == "displayValues", function.origin == "built-in" {
             return try displayValueCall(arguments, at: start, listing: function.name == "displayValues")
         }
         return .call(function, arguments)
+    }
+
+    static let inArrayFunctions: Set<String> = ["sumInArray", "countInArray", "avgInArray", "minInArray", "maxInArray"]
+
+    /// An argument of an …InArray function after the field: its `{names}` are fields of a row, given
+    /// slots in `fields` (not the survey's names).
+    mutating func parseRowCondition(fields: inout [String]) throws(ExpressionCompileError) -> ExpressionNode {
+        let saved = (resolve, referencedNames, referencedSlots, otherChoices)
+        let box = RowFields(fields)
+        resolve = { name in box.slot(of: name) }
+        otherChoices = [:]
+        defer {
+            (resolve, referencedNames, referencedSlots, otherChoices) = saved
+            fields = box.names
+        }
+        return try parseOr()
+    }
+
+    /// `sumInArray(rows, 'field', …)` with more arguments: a quoted field name (no braces or comparison
+    /// signs) right after the field is the field to return (min and max); then a condition on each row,
+    /// written as an expression or as a quoted one (`'{active} = true'`), as SurveyJS reads them.
+    mutating func inArrayCall(_ name: String, _ arguments: [ExpressionNode], fields: [String])
+        throws(ExpressionCompileError) -> ExpressionNode
+    {
+        var rest = arguments.dropFirst(2)
+        var returnField: String?
+        if case .literal(.string(let text))? = rest.first,
+            !text.utf8.contains(where: { "{}><=!".utf8.contains($0) })
+        {
+            returnField = text
+            rest = rest.dropFirst()
+        }
+        var condition: RowCondition?
+        if let node = rest.first {
+            if case .literal(.string(let text)) = node {
+                let box = RowFields([])
+                let compiled = try Expression(text, functions: functions) { box.slot(of: $0) }
+                condition = RowCondition(root: compiled.root, fields: box.names)
+            } else {
+                condition = RowCondition(root: node, fields: fields)
+            }
+        }
+        return .call(
+            StandardFunctions.inArray(name, condition: condition, returning: returnField), Array(arguments.prefix(2)))
     }
 
     /// `displayValue('name')` (SurveyJS's): the answer to question `name` as the respondent reads it
@@ -828,5 +934,20 @@ extension String {
             let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
         else { return "" }
         return String(scalars[first...last])
+    }
+}
+
+/// The fields an …InArray condition reads, in slot order.
+private final class RowFields {
+    var names: [String]
+
+    init(_ names: [String]) {
+        self.names = names
+    }
+
+    func slot(of name: String) -> Int {
+        if let index = names.firstIndex(of: name) { return index }
+        names.append(name)
+        return names.count - 1
     }
 }

@@ -18,10 +18,17 @@ package enum ExpressionValue {
         switch value {
         case .number(let number): return number
         case .string(let text):
-            guard let first = text.firstUTF8Byte,
-                first == UInt8(ascii: "-") || first == UInt8(ascii: ".") || (first >= 48 && first <= 57)
+            guard let first = text.firstUTF8Byte else { return nil }
+            if first == UInt8(ascii: "-") || first == UInt8(ascii: ".") || (first >= 48 && first <= 57) {
+                return Double(text)
+            }
+            // SurveyJS reads a number with spaces at either end (`' 5 ' = 5`).
+            guard isSpace(first) else { return nil }
+            let trimmed = text.trimmingWhitespace()
+            guard let head = trimmed.firstUTF8Byte,
+                head == UInt8(ascii: "-") || head == UInt8(ascii: ".") || (head >= 48 && head <= 57)
             else { return nil }
-            return Double(text)
+            return Double(trimmed)
         default: return nil
         }
     }
@@ -46,7 +53,12 @@ package enum ExpressionValue {
         case (.string(let a), .string(let b)): return equalTexts(a, b)
         case (.number(let a), .number(let b)): return a == b
         case (.bool(let a), .bool(let b)): return a == b
+        case (.null, .array), (.array, .null): return false
+        case (.null, .string(let text)), (.string(let text), .null):
+            // SurveyJS reads the text 'undefined' as no value.
+            return text.isBlank || text == "undefined"
         case (.null, _), (_, .null): return lhs.isEmptyAnswer && rhs.isEmptyAnswer
+        case (.bool(let a), .number(let b)), (.number(let b), .bool(let a)): return (a ? 1 : 0) == b
         case (.bool(let a), .string(let b)), (.string(let b), .bool(let a)):
             return equalIgnoringCase(b, a ? "true" : "false")
         case (.array(let a), .array(let b)):
@@ -164,9 +176,15 @@ package enum ExpressionValue {
     /// either side is empty or the kinds cannot be compared.
     @_effects(readonly)
     package static func compare(_ lhs: JSONValue, _ rhs: JSONValue) -> Int? {
-        if lhs.isEmptyAnswer || rhs.isEmptyAnswer { return nil }
+        if lhs.isEmptyAnswer || rhs.isEmptyAnswer {
+            // Two empty values are equal, so `<=` and `>=` hold for them (and `<`, `>` do not).
+            return lhs.isEmptyAnswer && rhs.isEmptyAnswer ? 0 : nil
+        }
+        if case .bool(let a) = lhs, case .bool(let b) = rhs { return a == b ? 0 : (a ? 1 : -1) }
         if let a = number(lhs), let b = number(rhs) { return a < b ? -1 : (a > b ? 1 : 0) }
         if case .string(let a) = lhs, case .string(let b) = rhs { return a < b ? -1 : (a > b ? 1 : 0) }
+        // A Boolean against a number orders as 1 or 0 (`1 < 2 < 3`).
+        if let a = arithmeticNumber(lhs), let b = arithmeticNumber(rhs) { return a < b ? -1 : (a > b ? 1 : 0) }
         return nil
     }
 
@@ -181,11 +199,13 @@ package enum ExpressionValue {
             return containsElement(elements, equalTo: item)
         case .string(let text):
             return containsText(text, item.displayText)
+        case .number(0), .bool(false):
+            // SurveyJS: 0 and false hold nothing.
+            return false
         case .number, .bool:
             // SurveyJS: `{n} contains 5` looks for the text in the number's text.
             return containsText(container.displayText, item.displayText)
-        case .object(let members):
-            if let key = item.stringValue { return members[key].map { !$0.isEmptyAnswer } ?? false }
+        case .object:
             return false
         default:
             return false
@@ -230,6 +250,8 @@ package enum ExpressionValue {
     /// `anyof`: the value (or any element of it) is in the list.
     @_effects(readonly)
     package static func anyOf(_ value: JSONValue, _ list: JSONValue) -> Bool {
+        // SurveyJS: an empty list holds any answer (and no answer).
+        if list.isEmptyAnswer { return true }
         guard case .array(let values) = value else { return !value.isEmptyAnswer && isIn(value, list) }
         for element in values where isIn(element, list) { return true }
         return false
@@ -251,18 +273,60 @@ package enum ExpressionValue {
         return values.contains { equals($0, list) }
     }
 
-    /// Arithmetic `+`: numbers add; otherwise text concatenates.
-    package static func add(_ lhs: JSONValue, _ rhs: JSONValue) -> JSONValue {
-        if let a = number(lhs) ?? (lhs.isNull ? 0 : nil), let b = number(rhs) ?? (rhs.isNull ? 0 : nil) {
-            return .number(corrected(a + b, digits: max(fractionDigits(a), fractionDigits(b))))
+    /// What an empty operand of arithmetic stands for, as in SurveyJS: 0 beside a number, `""` beside
+    /// a text (or when it is one), `[]` beside a list, else 0.
+    static func arithmeticOperand(_ value: JSONValue, beside other: JSONValue) -> JSONValue {
+        switch value {
+        case .null, .string(""), .array([]): break
+        case .object(let members) where members.isEmpty: break
+        default: return value
         }
-        if case .array(let a) = lhs, case .array(let b) = rhs { return .array(a + b) }
-        return .string(lhs.displayText + rhs.displayText)
+        switch (value, other) {
+        case (_, .number): return .number(0)
+        case (.string, _): return value
+        case (_, .string): return .string("")
+        case (_, .array): return .array([])
+        default: return .number(0)
+        }
+    }
+
+    /// `a + b` of two numbers, rounded to the decimals the operands have.
+    static func sum(_ a: Double, _ b: Double) -> Double {
+        corrected(a + b, digits: max(fractionDigits(a), fractionDigits(b)))
+    }
+
+    /// Arithmetic `+`: numbers add; a list and a number add the list's numbers to it; two lists join;
+    /// otherwise texts join (a list as its elements joined with `, `). Empty operands count as in
+    /// ``arithmeticOperand(_:beside:)``; `true` and `false` add as 1 and 0 to a number.
+    package static func add(_ lhs: JSONValue, _ rhs: JSONValue) -> JSONValue {
+        if case .number(let a) = lhs, case .number(let b) = rhs { return .number(sum(a, b)) }
+        let lhs = arithmeticOperand(lhs, beside: rhs)
+        let rhs = arithmeticOperand(rhs, beside: lhs)
+        if let a = number(lhs), let b = number(rhs) { return .number(sum(a, b)) }
+        switch (lhs, rhs) {
+        case (.array(let a), .array(let b)): return .array(a + b)
+        case (.array(let list), .number(let value)), (.number(let value), .array(let list)):
+            var total = 0.0
+            for case .number(let element) in list { total = sum(total, element) }
+            return .number(sum(total, value))
+        case (.bool, .number), (.number, .bool), (.bool, .bool):
+            return .number((arithmeticNumber(lhs) ?? 0) + (arithmeticNumber(rhs) ?? 0))
+        default:
+            return .string(lhs.displayText + rhs.displayText)
+        }
+    }
+
+    /// The number an operand of `- * / % ^` stands for: a number, a numeric text, `true`/`false` as 1/0.
+    static func arithmeticNumber(_ value: JSONValue) -> Double? {
+        if case .bool(let flag) = value { return flag ? 1 : 0 }
+        return number(value)
     }
 
     /// `-`, `*`, `/`, `%` on numbers (empty counts as 0); `null` when a side is not a number or on division by zero.
     package static func arithmetic(_ op: BinaryOperator, _ lhs: JSONValue, _ rhs: JSONValue) -> JSONValue {
-        guard let a = number(lhs) ?? (lhs.isNull ? 0 : nil), let b = number(rhs) ?? (rhs.isNull ? 0 : nil) else {
+        guard let a = arithmeticNumber(lhs) ?? (lhs.isEmptyAnswer ? 0 : nil),
+            let b = arithmeticNumber(rhs) ?? (rhs.isEmptyAnswer ? 0 : nil)
+        else {
             return .null
         }
         switch op {
@@ -270,6 +334,9 @@ package enum ExpressionValue {
         case .multiply: return .number(corrected(a * b, digits: fractionDigits(a) + fractionDigits(b)))
         case .divide: return b == 0 ? .null : .number(a / b)
         case .remainder: return b == 0 ? .null : .number(a.truncatingRemainder(dividingBy: b))
+        case .power:
+            let result = StandardFunctions.power(a, b)
+            return result.isFinite ? .number(result) : .null
         default: return .null
         }
     }
