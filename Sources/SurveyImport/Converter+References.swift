@@ -95,7 +95,9 @@ extension Converter {
             case .object(let members):
                 var result: [String: JSONValue] = [:]
                 let isText = member.map { Self.textMembers.contains($0) } ?? false
-                for (key, inner) in members {
+                // In key order: which unknown name is met first decides the variables' order.
+                for key in members.keys.sorted() {
+                    guard let inner = members[key] else { continue }
                     // A localised text: every locale's string is a text.
                     result[key] = visit(
                         inner, member: isText && inner.stringValue != nil ? member : key, ours: ours.appending(key),

@@ -224,6 +224,35 @@ struct Converter {
         return result
     }
 
+    /// A date or date-time default written as browsers accept it (`11/22/1982 12:00:00`) in ISO 8601,
+    /// as this engine's dates are; any other value as it is.
+    mutating func isoDefault(_ value: JSONValue, of kind: ConvertedKind, _ members: Members) -> JSONValue {
+        let withTime = kind.options["inputType"] == "datetime-local"
+        guard kind.type == "date" || withTime, let text = value.stringValue,
+            let iso = Self.isoDate(text, withTime: withTime)
+        else { return value }
+        note(
+            .notConverted, members.path("defaultValue"), "defaultValue '\(text)'",
+            "written '\(iso)': dates are ISO 8601 here, where survey-core keeps the text as given")
+        return .string(iso)
+    }
+
+    /// `M/D/YYYY` with an optional `H:MM[:SS]` as `YYYY-MM-DD` (with `THH:MM` when `withTime`).
+    static func isoDate(_ text: String, withTime: Bool) -> String? {
+        let parts = text.split(separator: " ", maxSplits: 1)
+        let date = parts.first?.split(separator: "/").compactMap { Int($0) } ?? []
+        guard date.count == 3, (1...12).contains(date[0]), (1...31).contains(date[1]), date[2] >= 1000 else {
+            return nil
+        }
+        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
+        var iso = "\(date[2])-\(two(date[0]))-\(two(date[1]))"
+        guard withTime else { return iso }
+        let time = parts.count > 1 ? parts[1].split(separator: ":").compactMap { Int($0) } : [0, 0]
+        guard time.count >= 2, (0...23).contains(time[0]), (0...59).contains(time[1]) else { return nil }
+        iso += "T\(two(time[0])):\(two(time[1]))"
+        return iso
+    }
+
     /// Element types that hold no value: their names are never read by expressions.
     static func holdsNoValue(_ type: String) -> Bool { ["panel", "flowpanel", "html", "image"].contains(type) }
 
@@ -440,7 +469,7 @@ struct Converter {
         if let required = members.take("isRequired") { result["required"] = required }
         if let readOnly = members.take("readOnly") { result["readOnly"] = readOnly }
         switchOff(&members, into: &result)
-        if let value = members.take("defaultValue") { result["defaultValue"] = value }
+        if let value = members.take("defaultValue") { result["defaultValue"] = isoDefault(value, of: kind, members) }
         if let value = expression(members.take("defaultValueExpression"), members.path("defaultValueExpression")) {
             result["defaultValueExpression"] = value
         }

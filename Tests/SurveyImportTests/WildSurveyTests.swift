@@ -177,4 +177,16 @@ import Testing
                 == "$.pages[0].elements[1]")
         #expect(conversion.hostNames.first?.path.description == "$.pages[0].elements[1].visibleIf")
     }
+
+    @Test func aDateDefaultAsBrowsersWriteItIsReadAsADate() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [
+              {"type": "text", "name": "born", "inputType": "datetime-local", "defaultValue": "11/22/1982 12:00:00"},
+              {"type": "text", "name": "day", "inputType": "date", "defaultValue": "2/3/2001"}]}
+            """#)
+        #expect(try Self.step(survey, "born").defaultValue == "1982-11-22T12:00")
+        #expect(try Self.step(survey, "day").defaultValue == "2001-02-03")
+        #expect(conversion.notes.contains { $0.what == "defaultValue '11/22/1982 12:00:00'" })
+    }
 }
