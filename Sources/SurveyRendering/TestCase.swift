@@ -170,9 +170,11 @@ public struct TestCase: Sendable, Hashable {
 
     /// Step ids that `expectShown`, `expectHidden` and `expectAnswers` name and the survey does not have
     /// (a typo there would pass silently; an unknown unit in `expectPath` shows in the path's diff).
+    /// `expectAnswers` may also name a calculated value the result includes (`includeIntoResult`).
     public func unknownSteps(in survey: Survey) -> [String] {
-        let named =
-            (expectations.shown ?? []) + (expectations.hidden ?? []) + (expectations.answers?.keys.sorted() ?? [])
-        return named.filter { survey.question(forStep: $0) == nil && !survey.isComment($0) }
+        let inResult = Set(survey.definition.calculatedValues.filter(\.includeIntoResult).map(\.name))
+        let steps = (expectations.shown ?? []) + (expectations.hidden ?? [])
+        let answers = (expectations.answers?.keys.sorted() ?? []).filter { !inResult.contains($0) }
+        return (steps + answers).filter { survey.question(forStep: $0) == nil && !survey.isComment($0) }
     }
 }

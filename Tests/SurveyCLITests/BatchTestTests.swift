@@ -99,6 +99,27 @@ import Testing
         #expect(result.stdout.contains("the expectations name steps this survey does not have: gaols"))
     }
 
+    /// A calculated value the result includes may be expected, as `survey paths` writes it; a
+    /// misspelt one is still refused.
+    @Test func expectationsMayNameACalculatedValueOfTheResult() throws {
+        let survey = #"""
+            {"formatVersion": 1, "id": "s", "title": "S",
+             "calculatedValues": [{"name": "isAdult", "expression": "{age} >= 18", "includeIntoResult": true}],
+             "steps": [{"id": "age", "type": "number"}]}
+            """#
+        let directory = try write([
+            "survey.json": survey,
+            "good.json": #"{"answers": {"age": 20}, "expectAnswers": {"age": 20, "isAdult": true}}"#,
+            "typo.json": #"{"answers": {"age": 20}, "expectAnswers": {"age": 20, "isAdlt": true}}"#,
+        ])
+        let file = directory.appendingPathComponent("survey.json").path
+        let good = try SurveyBinary.run(["test", file, "--answers", directory.appendingPathComponent("good.json").path])
+        #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
+        let typo = try SurveyBinary.run(["test", file, "--answers", directory.appendingPathComponent("typo.json").path])
+        #expect(typo.status == 1)
+        #expect((typo.stdout + typo.stderr).contains("does not have: isAdlt"), "\(typo.stdout)\(typo.stderr)")
+    }
+
     @Test func flagExpectationsNeedOneScript() throws {
         let directory = try write(Self.scripts)
         let result = try SurveyBinary.run([
@@ -173,7 +194,9 @@ import Testing
 @Suite struct DistinctPathsTests {
     @Test func allEnumeratesDistinctPathsUpToMax() throws {
         let out = try Fixtures.temporaryDirectory().appendingPathComponent("all")
-        let result = try SurveyBinary.run(["paths", BatchTestTests.onboarding, "--out", out.path, "--all", "--max", "50"])
+        let result = try SurveyBinary.run([
+            "paths", BatchTestTests.onboarding, "--out", out.path, "--all", "--max", "50",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
         #expect(files.count == 5, "onboarding has five distinct paths: \(files)")
@@ -186,7 +209,8 @@ import Testing
         let capped = try Fixtures.temporaryDirectory().appendingPathComponent("capped")
         _ = try SurveyBinary.run(["paths", BatchTestTests.onboarding, "--out", capped.path, "--all", "--max", "3"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: capped.path).count == 3)
-        #expect(try SurveyBinary.run(["paths", BatchTestTests.onboarding, "--out", capped.path, "--max", "3"]).status == 2)
+        #expect(
+            try SurveyBinary.run(["paths", BatchTestTests.onboarding, "--out", capped.path, "--max", "3"]).status == 2)
         #expect(try SurveyBinary.run(["test", BatchTestTests.onboarding, "--answers", out.path]).status == 0)
     }
 }
