@@ -14,6 +14,8 @@ struct Converter {
     var takenNames: Set<String> = []
     var valueNames: Set<String> = []
     var usedIDs: Set<String> = []
+    /// Each quiz question (`correctAnswer`) with its correct answer as an expression literal.
+    var quizAnswers: [(id: String, literal: String)] = []
     /// The names (lowercased) of the elements left out.
     var leftOut: Set<String> = []
     /// The names read that no question or calculated value defines, with where each is first read in
@@ -161,6 +163,7 @@ struct Converter {
         }
         if !messages.isEmpty { result["completionMessages"] = .array(messages) }
         finish(members)
+        addQuizScores(to: &result)
         resolveReferences(in: &result)
         return .object(result)
     }
@@ -464,6 +467,15 @@ struct Converter {
         }
         result["type"] = .string(kind.type)
         if !kind.options.isEmpty { result["options"] = .object(kind.options) }
+        if let correct = members.take("correctAnswer") {
+            if let literal = Self.expressionLiteral(correct) {
+                quizAnswers.append((id, literal))
+            } else {
+                note(
+                    .notConverted, members.path("correctAnswer"), "correctAnswer \(describe(correct))",
+                    "only a value, a list of values or a Boolean is scored here")
+            }
+        }
         copyCommon(&members, into: &result, keys: ["title", "description"])
         copyConditions(&members, into: &result, keys: ["visibleIf", "enableIf", "requiredIf"])
         if let required = members.take("isRequired") { result["required"] = required }

@@ -189,4 +189,22 @@ import Testing
         #expect(try Self.step(survey, "day").defaultValue == "2001-02-03")
         #expect(conversion.notes.contains { $0.what == "defaultValue '11/22/1982 12:00:00'" })
     }
+    @Test func aQuizIsScoredAsSurveyCoreScoresIt() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"completedHtml": "You got {correctAnswers} of {questionCount}.", "pages": [{"name": "p", "elements": [
+              {"type": "radiogroup", "name": "capital", "choices": ["Lyon", "Paris"], "correctAnswer": "Paris"},
+              {"type": "checkbox", "name": "primes", "choices": [2, 4, 5], "correctAnswer": [2, 5]},
+              {"type": "boolean", "name": "round", "correctAnswer": true}]}]}
+            """#)
+        #expect(conversion.hostNames.isEmpty)
+        var session = SurveySession(survey: survey)
+        #expect(session.calculatedValue("questionCount") == 3)
+        #expect(session.calculatedValue("correctAnswers") == 0)
+        try session.answer("Paris", for: "capital")
+        try session.answer([5, 2], for: "primes")
+        try session.answer(false, for: "round")
+        #expect(session.calculatedValue("correctAnswers") == 2)
+        #expect(session.calculatedValue("incorrectAnswers") == 1)
+    }
 }
