@@ -481,7 +481,14 @@ struct Converter {
         if let required = members.take("isRequired") { result["required"] = required }
         if let readOnly = members.take("readOnly") { result["readOnly"] = readOnly }
         switchOff(&members, into: &result)
-        if let value = members.take("defaultValue") { result["defaultValue"] = isoDefault(value, of: kind, members) }
+        if let value = members.take("defaultValue") {
+            // survey-core reads a default written "=expression" as its defaultValueExpression.
+            if let text = value.stringValue, text.hasPrefix("=") {
+                result["defaultValueExpression"] = .string(String(text.dropFirst()))
+            } else {
+                result["defaultValue"] = isoDefault(value, of: kind, members)
+            }
+        }
         if let value = expression(members.take("defaultValueExpression"), members.path("defaultValueExpression")) {
             result["defaultValueExpression"] = value
         }

@@ -207,4 +207,10 @@ import Testing
         #expect(session.calculatedValue("correctAnswers") == 2)
         #expect(session.calculatedValue("incorrectAnswers") == 1)
     }
+    @Test func aDefaultWrittenAsAnExpressionIsComputed() throws {
+        let (_, survey) = try convertAndLoad(
+            #"{"elements": [{"type": "text", "name": "n", "inputType": "number", "defaultValue": "=1+2"}]}"#)
+        #expect(try Self.step(survey, "n").defaultValueExpression == "1+2")
+        #expect(SurveySession(survey: survey).answer(for: "n") == 3)
+    }
 }
