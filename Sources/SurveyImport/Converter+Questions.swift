@@ -744,23 +744,29 @@ extension Converter {
     /// `expression` with a dynamic matrix's row references (`{row.x}`, `{rowIndex}`) written as a
     /// repeat's (`{panel.x}`, `{panelIndex}`).
     static func rowAsPanel(_ expression: String) -> String {
+        rewritingReferences(in: expression) { reference in
+            let spaces = reference.prefix { $0 == " " }
+            let name = reference.dropFirst(spaces.count)
+            if name.lowercased().hasPrefix("row.") { return spaces + "panel." + name.dropFirst(4) }
+            if name.lowercased() == "rowindex" { return spaces + "panelIndex" }
+            return String(reference)
+        }
+    }
+
+    /// `text` with each `{reference}` (what is between the braces) replaced by what `transform`
+    /// gives for it; a `{` without its `}` is left as it is.
+    static func rewritingReferences(in text: String, _ transform: (Substring) -> String) -> String {
         var result = ""
-        var rest = Substring(expression)
+        var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
             result += rest[...open]
-            var inner = rest[rest.index(after: open)...]
-            let spaces = inner.prefix { $0 == " " }
-            result += spaces
-            inner = inner.dropFirst(spaces.count)
-            let start = inner.prefix(9).lowercased()
-            if start.hasPrefix("row.") {
-                result += "panel."
-                inner = inner.dropFirst(4)
-            } else if start == "rowindex}" {
-                result += "panelIndex"
-                inner = inner.dropFirst(8)
+            let inner = rest[rest.index(after: open)...]
+            guard let close = inner.firstIndex(of: "}") else {
+                rest = inner
+                continue
             }
-            rest = inner
+            result += transform(inner[..<close])
+            rest = inner[close...]
         }
         return result + rest
     }

@@ -13,11 +13,15 @@ extension Converter {
         var calculated = survey["calculatedValues"]?.arrayValue ?? []
         let taken = Set(calculated.compactMap { $0["name"]?.stringValue?.lowercased() })
             .union(valueNames.map { $0.lowercased() })
-        let checks = quizAnswers.map { "iif({\($0.id)} = \($0.literal), 1, 0)" }
+        let correct = quizAnswers.map { "iif({\($0.id)} = \($0.literal), 1, 0)" }.joined(separator: " + ")
+        // The incorrect ones read the correct ones' value, when the survey does not name its own so.
         let scores: [(String, String)] = [
-            ("correctAnswers", checks.joined(separator: " + ")),
+            ("correctAnswers", correct),
             ("questionCount", "\(quizAnswers.count)"),
-            ("incorrectAnswers", "\(quizAnswers.count) - (\(checks.joined(separator: " + ")))"),
+            (
+                "incorrectAnswers",
+                "\(quizAnswers.count) - " + (taken.contains("correctanswers") ? "(\(correct))" : "{correctAnswers}")
+            ),
         ]
         for (name, expression) in scores where !taken.contains(name.lowercased()) {
             calculated.append(["name": .string(name), "expression": .string(expression)])

@@ -52,37 +52,20 @@ extension Converter {
         var unknown: [(name: String, path: JSONPath)] = []
         var seen: Set<String> = []
         func rewrite(_ text: String, at origin: JSONPath) -> String {
-            var result = ""
-            var rest = Substring(text)
-            while let open = rest.firstIndex(of: "{") {
-                result += rest[...open]
-                let inner = rest[rest.index(after: open)...]
-                guard let close = inner.firstIndex(of: "}") else {
-                    rest = inner
-                    continue
-                }
-                let reference = inner[..<close]
-                rest = inner[close...]
+            Self.rewritingReferences(in: text) { reference in
                 let trimmed = reference.trimmingCharacters(in: .whitespaces)
                 let root = String(trimmed.prefix { $0 != "." && $0 != "[" })
                 let key = root.lowercased()
                 guard !root.isEmpty, !root.hasPrefix("$"), !root.hasPrefix("#"), !Self.contextualNames.contains(key),
-                    !root.contains("{"), !root.contains("'"), !root.contains("\"")
-                else {
-                    result += reference
-                    continue
-                }
-                if leftOut.contains(key) {
-                    result += reference
-                } else if let name = defined[key] {
+                    !root.contains("{"), !root.contains("'"), !root.contains("\""), !leftOut.contains(key)
+                else { return String(reference) }
+                if let name = defined[key] {
                     // survey-core matches names whatever their case.
-                    result += name == root ? reference : Substring(name + trimmed.dropFirst(root.count))
-                } else {
-                    if seen.insert(key).inserted { unknown.append((root, origin)) }
-                    result += reference
+                    return name == root ? String(reference) : name + trimmed.dropFirst(root.count)
                 }
+                if seen.insert(key).inserted { unknown.append((root, origin)) }
+                return String(reference)
             }
-            return result + rest
         }
         /// `value`, at `ours` in the converted survey, under `member`; `origin` is where the nearest
         /// converted element came from in the SurveyJS file.
@@ -127,11 +110,8 @@ extension Converter {
             if let index = steps.firstIndex(where: { $0["id"]?.stringValue == name }),
                 case .object(var page) = steps[index]
             {
-                var renamed = name + "-page"
-                var counter = 2
-                while ids.contains(renamed) || seen.contains(renamed.lowercased()) {
-                    renamed = "\(name)-page\(counter)"
-                    counter += 1
+                let renamed = Self.firstFree(name + "-page", bare: true, from: 2) {
+                    ids.contains($0) || seen.contains($0.lowercased())
                 }
                 ids.insert(renamed)
                 page["id"] = .string(renamed)
@@ -143,7 +123,7 @@ extension Converter {
             if Self.quizNames.contains(name.lowercased()) {
                 note(
                     .notConverted, origin, "{\(name)}",
-                    "survey-core counts it for quizzes (correctAnswer), which are not converted; here it is a host variable, empty unless set with --var \(name)=VALUE"
+                    "survey-core counts the quiz questions (those with a correctAnswer), and this survey has none; here it is a host variable, empty unless set with --var \(name)=VALUE"
                 )
             } else {
                 note(

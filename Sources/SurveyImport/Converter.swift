@@ -301,12 +301,10 @@ struct Converter {
             }
             // Named like a question: `<id>-page`; like an earlier page (survey-core keeps both): `<id>-2`.
             let clashesWithQuestion = taken.contains(id)
-            let stem = clashesWithQuestion ? id + "-page" : id + "-"
-            var counter = clashesWithQuestion ? 1 : 2
-            var renamed = clashesWithQuestion ? stem : stem + "2"
-            while taken.contains(renamed) || pageIDs.contains(renamed) {
-                counter += 1
-                renamed = stem + "\(counter)"
+            let renamed = Self.firstFree(
+                clashesWithQuestion ? id + "-page" : id + "-", bare: clashesWithQuestion, from: 2
+            ) {
+                taken.contains($0) || pageIDs.contains($0)
             }
             pageIDs.insert(renamed)
             page["id"] = .string(renamed)
@@ -517,11 +515,20 @@ struct Converter {
     /// `prefix` followed by the smallest number from 1 that no element of the survey is named
     /// (survey-core's names for unnamed elements: `question1`, `panel2`).
     mutating func freeName(_ prefix: String) -> String {
-        var number = 1
-        while takenNames.contains("\(prefix)\(number)") || usedIDs.contains("\(prefix)\(number)") { number += 1 }
-        let name = "\(prefix)\(number)"
+        let name = Self.firstFree(prefix, bare: false, from: 1) { [takenNames, usedIDs] in
+            takenNames.contains($0) || usedIDs.contains($0)
+        }
         takenNames.insert(name)
         return name
+    }
+
+    /// The first of `stem` (when `bare`), then `stem` followed by `from`, `from + 1`, … that
+    /// `isTaken` does not refuse.
+    static func firstFree(_ stem: String, bare: Bool, from first: Int, isTaken: (String) -> Bool) -> String {
+        if bare, !isTaken(stem) { return stem }
+        var number = first
+        while isTaken("\(stem)\(number)") { number += 1 }
+        return "\(stem)\(number)"
     }
 
     /// Copies localisable texts.
