@@ -67,8 +67,6 @@ struct SharedSlots<Element>: @unchecked Sendable {
 
     fileprivate init(_ base: UnsafeMutableBufferPointer<Element>) { self.base = base }
 
-    var count: Int { base.count }
-
     subscript(index: Int) -> Element {
         get { base[index] }
         nonmutating set { base[index] = newValue }
