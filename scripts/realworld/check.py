@@ -22,6 +22,7 @@ import argparse
 import collections
 import concurrent.futures
 import datetime
+import functools
 import importlib.util
 import json
 import os
@@ -178,6 +179,18 @@ def run_peer(node: str, core: Path, cases: list) -> dict:
     return outcomes
 
 
+@functools.lru_cache(maxsize=None)
+def page_renames(binary: str, survey: str) -> dict:
+    """Pages the conversion of `survey` renamed: new id → SurveyJS name (one import per survey)."""
+    imported = subprocess.run([binary, "import", "surveyjs", survey], capture_output=True, text=True, timeout=120)
+    renames = {}
+    for line in imported.stderr.splitlines():
+        m = re.search(r"renamed: (?:a second )?page (?:named )?'(.+?)' is now '(.+?)'", line)
+        if m:
+            renames[m.group(2)] = m.group(1)
+    return renames
+
+
 def run_ours(binary, case, today):
     """Tests/differential.py's run_ours (imported: ours reads surveyjs.json), with the conversion's
     `warning:` lines kept out of the stop message."""
@@ -210,13 +223,7 @@ def run_ours(binary, case, today):
             o.visited = event["path"]
             o.data = event["answers"]
     # Pages renamed by the conversion (pages hold no data): compared under their SurveyJS names.
-    renames = {}
-    imported = subprocess.run([binary, "import", "surveyjs", str(case.file("surveyjs.json"))],
-                              capture_output=True, text=True, timeout=120)
-    for l in imported.stderr.splitlines():
-        m = re.search(r"renamed: (?:a second )?page (?:named )?'(.+?)' is now '(.+?)'", l)
-        if m:
-            renames[m.group(2)] = m.group(1)
+    renames = page_renames(binary, str(case.file("surveyjs.json")))
     if renames and o.visited:
         o.visited = [renames.get(v, v) for v in o.visited]
     if not o.completed and result.returncode == 0:
