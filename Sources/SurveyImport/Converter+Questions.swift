@@ -269,16 +269,8 @@ extension Converter {
         // Choices copied from another question replace any listed ones, as in survey-core.
         if members.members["choicesFromQuestion"] == nil { kind.options[itemsKey] = .array(choices) }
         if itemsKey == "items" { return }
-        let otherIndex = choices.firstIndex { ($0.objectMembers?["value"] ?? $0) == "other" }
         if let other = members.take(anyOf: "showOtherItem", "hasOther"), other.value == .bool(true) {
             kind.options["other"] = text(members.take("otherText"), members.path("otherText")) ?? true
-        } else if let otherIndex, itemsKey == "choices", kind.options[itemsKey] != nil {
-            // A listed choice 'other' is survey-core's Other item (its comment is its text).
-            let listed = choices[otherIndex]
-            choices.remove(at: otherIndex)
-            kind.options[itemsKey] = .array(choices)
-            let label = listed["label"] ?? text(members.take("otherText"), members.path("otherText"))
-            kind.options["other"] = label ?? true
         } else if members.take("otherText") != nil {
             note(.layoutOnly, members.path("otherText"), "property 'otherText'", "there is no Other item")
         }

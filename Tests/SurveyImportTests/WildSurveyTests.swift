@@ -140,15 +140,16 @@ import Testing
         #expect(conversion.notes.contains { $0.what == "an expression validator without an expression" })
     }
 
-    @Test func aListedOtherChoiceIsTheOtherItem() throws {
-        let (_, survey) = try convertAndLoad(
+    @Test func aListedOtherChoiceIsAPlainChoice() throws {
+        // survey-core's Other item exists only with showOtherItem: a listed 'other' is stored as 'other'.
+        let (conversion, survey) = try convertAndLoad(
             #"{"elements": [{"type": "radiogroup", "name": "gender", "choices": ["female", "male", {"value": "other", "text": "Self-described"}]}]}"#
         )
-        #expect(try Self.step(survey, "gender").options["other"] == "Self-described")
+        #expect(conversion.isWhole)
+        #expect(try Self.step(survey, "gender").options["other"] == nil)
         var session = SurveySession(survey: survey)
-        // An Other answer here is its text ({gender} reads 'other', {gender-Comment} the text).
-        #expect(try session.answer("agender", for: "gender") == "agender")
-        #expect(try session.answer("female", for: "gender") == "female")
+        #expect(try session.answer("other", for: "gender") == "other")
+        #expect(throws: SessionError.self) { try session.answer("agender", for: "gender") }
     }
 
     @Test func aRatingColumnAsksOneOfItsValues() throws {

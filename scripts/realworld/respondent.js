@@ -104,13 +104,13 @@ function makeGen(rand) {
     if (!cs.length) return undefined;
     const c = pick(cs);
     const v = itemValue(c);
-    if (q.otherItem && v === q.otherItem.value) out.comment = words(2);
+    if (q.showOtherItem && q.otherItem && v === q.otherItem.value) out.comment = words(2);
     return v;
   }
   function multiChoice(q, out) {
     let cs = choicesOf(q).filter((c) => !(q.selectAllItem && itemValue(c) === itemValue(q.selectAllItem)));
     const noneV = q.noneItem ? itemValue(q.noneItem) : undefined;
-    const others = (q.otherItem ? [itemValue(q.otherItem)] : []);
+    const others = (q.showOtherItem && q.otherItem ? [itemValue(q.otherItem)] : []);
     const minS = num(q.minSelectedChoices, 0), maxS = num(q.maxSelectedChoices, 0) || cs.length;
     for (const { type, v } of validatorsOf(q)) if (type === "answercountvalidator") { /* respected below */ }
     if (noneV !== undefined && cs.some((c) => itemValue(c) === noneV) && rand() < 0.12 && minS <= 1) return [noneV];
