@@ -119,8 +119,8 @@ struct DeliveredContent: RemoteSurveyContent {
 
     var remoteChoicesMarker: String { ChoicesByURL.marker }
 
-    func resolveRemoteChoices(in survey: JSONValue) throws(SurveyLoadError) -> RemoteChoices {
-        let resolution = try ChoicesByURL.resolve(survey, with: Self.fetcher)
+    func resolveRemoteChoices(in survey: JSONValue, offUnreachable: Bool) throws(SurveyLoadError) -> RemoteChoices {
+        let resolution = try ChoicesByURL.resolve(survey, with: Self.fetcher, offUnreachable: offUnreachable)
         return RemoteChoices(survey: resolution.survey, warnings: resolution.warnings, resolved: resolution.resolved)
     }
 }

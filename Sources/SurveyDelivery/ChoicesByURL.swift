@@ -37,7 +37,13 @@ public enum ChoicesByURL {
     /// Fetches the choices of every `choicesByUrl` in `survey` (a survey in this engine's format).
     /// - Throws: ``SurveyLoadError`` with every problem at once (JSON paths into `survey`): a malformed `choicesByUrl`, a list that cannot be fetched
     ///   (and is not cached, and no `choices` are given), a response without a list where `path` says.
-    public static func resolve(_ survey: JSONValue, with fetcher: RemoteFetcher) throws(SurveyLoadError) -> Resolution {
+    /// - Parameter offUnreachable: a question whose list cannot be fetched (and is not cached) and
+    ///   which lists no `choices` of its own is switched off (`"enabled": false`) with a warning
+    ///   instead of refusing the survey: survey-core shows such a question with no choices, which no
+    ///   respondent can answer (for SurveyJS surveys; a survey in this engine's format is refused).
+    public static func resolve(
+        _ survey: JSONValue, with fetcher: RemoteFetcher, offUnreachable: Bool = false
+    ) throws(SurveyLoadError) -> Resolution {
         var problems: [SurveyError] = []
         var warnings: [String] = []
         var resolved = 0
@@ -53,10 +59,17 @@ public enum ChoicesByURL {
                 let stepID = members["id"]?.stringValue
                 do throws(SurveyError) {
                     let fallback = options["choices"]
-                    let (choices, warning) = try fetchChoices(
-                        source, at: at, stepID: stepID, fallback: fallback, with: fetcher)
-                    options["choices"] = .array(choices)
+                    let (fetched, warning) = try fetchChoices(
+                        source, at: at, stepID: stepID, fallback: fallback, offUnreachable: offUnreachable,
+                        with: fetcher)
                     if let warning { warnings.append(warning) }
+                    // A stand-in choice keeps an unreachable list's kind loadable; the question is never asked.
+                    options["choices"] = .array(
+                        fetched ?? [["value": "unavailable", "label": "(the list could not be fetched)"]])
+                    if fetched == nil {
+                        members["enabled"] = false
+                        members["visibleIf"] = nil
+                    }
                     resolved += 1
                     options["choicesByUrl"] = nil
                     members["options"] = .object(options)
@@ -74,10 +87,12 @@ public enum ChoicesByURL {
     /// The members a `choicesByUrl` may have.
     static let members: Set<String> = ["url", "path", "valueName", "titleName", "imageLinkName", "allowEmptyResponse"]
 
-    /// The choices for one `choicesByUrl` (the listed `choices` when nothing can be fetched), and a warning.
+    /// The choices for one `choicesByUrl` (the listed `choices` when nothing can be fetched), and a
+    /// warning; `nil` choices when nothing can be had and `offUnreachable` says to switch the question off.
     static func fetchChoices(
-        _ source: JSONValue, at path: JSONPath, stepID: String?, fallback: JSONValue?, with fetcher: RemoteFetcher
-    ) throws(SurveyError) -> ([JSONValue], String?) {
+        _ source: JSONValue, at path: JSONPath, stepID: String?, fallback: JSONValue?, offUnreachable: Bool = false,
+        with fetcher: RemoteFetcher
+    ) throws(SurveyError) -> ([JSONValue]?, String?) {
         func problem(_ message: String, _ member: String? = nil) -> SurveyError {
             SurveyError(.invalidOptions, message, path: member.map { path.appending($0) } ?? path, stepID: stepID)
         }
@@ -126,6 +141,12 @@ public enum ChoicesByURL {
         } catch {
             if let fallback, case .array(let list) = fallback, !list.isEmpty {
                 return (list, "\(error.description); step '\(stepID ?? "?")' offers its listed 'choices' instead")
+            }
+            if offUnreachable {
+                return (
+                    nil,
+                    "the choices cannot be fetched: \(error.description); step '\(stepID ?? "?")' is not asked (survey-core shows it with no choices)"
+                )
             }
             throw problem("the choices cannot be fetched: \(error.description)", "url")
         }

@@ -42,6 +42,20 @@ extension Converter {
             let multiple = members.take("multiSelect") == .bool(true)
             if multiple { kind.options["multiple"] = true }
             choiceOptions(&members, into: &kind, multiple: multiple, images: true)
+            // survey-core shows a choice without an imageLink as an empty picture: here it is a plain choice.
+            if case .array(let choices)? = kind.options["choices"], choices.contains(where: { $0["image"] == nil }) {
+                note(
+                    .layoutOnly, members.path("choices"), "image choices without an imageLink",
+                    "asked as a \(multiple ? "multiple" : "single") choice without pictures")
+                kind.type = multiple ? "multiple-choice" : "single-choice"
+                kind.options["multiple"] = nil
+                kind.options["choices"] = .array(
+                    choices.map { choice in
+                        guard case .object(var members) = choice else { return choice }
+                        members["image"] = nil
+                        return .object(members)
+                    })
+            }
             return kind
         case "boolean":
             var kind = ConvertedKind(type: "boolean")

@@ -105,7 +105,7 @@ public struct SurveySource {
         }
         let resolution: RemoteChoices
         do {
-            resolution = try remote.resolveRemoteChoices(in: json)
+            resolution = try remote.resolveRemoteChoices(in: json, offUnreachable: conversion != nil)
         } catch {
             throw SurveyLoadError(errors: prepared.locate(error))
         }
@@ -124,7 +124,7 @@ public struct SurveySource {
             var checked = conversion.text
             if let remote, checked.containsUTF8(remote.remoteChoicesMarker, parallelism: loader.parallelism) {
                 // The converted survey as JSON, not its text parsed again.
-                let resolution = try remote.resolveRemoteChoices(in: conversion.survey)
+                let resolution = try remote.resolveRemoteChoices(in: conversion.survey, offUnreachable: true)
                 for warning in resolution.warnings { warn(warning) }
                 checked = JSONWriter.string(from: resolution.survey)
             }
@@ -290,8 +290,11 @@ public protocol RemoteSurveyContent {
     var remoteChoicesMarker: String { get }
 
     /// `survey` (in this engine's format) with every remote choice list filled in.
+    /// - Parameter offUnreachable: for a converted SurveyJS survey: a list that cannot be had (and no
+    ///   listed `choices`) switches its question off with a warning, as survey-core shows it with no
+    ///   choices, instead of refusing the survey.
     /// - Throws: ``SurveyLoadError`` with every problem, at JSON paths into `survey`.
-    func resolveRemoteChoices(in survey: JSONValue) throws(SurveyLoadError) -> RemoteChoices
+    func resolveRemoteChoices(in survey: JSONValue, offUnreachable: Bool) throws(SurveyLoadError) -> RemoteChoices
 }
 
 /// A survey with its remote choice lists filled in (``RemoteSurveyContent/resolveRemoteChoices(in:)``).

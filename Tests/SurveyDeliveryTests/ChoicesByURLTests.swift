@@ -73,6 +73,14 @@ import Testing
             #expect(error.errors.first?.path?.description == "$.steps[1].steps[0].options.choicesByUrl.url")
             #expect(error.errors.first?.stepID == "country")
         }
+        // A SurveyJS survey (survey-core shows the question with no choices): the question is off, with a warning.
+        let off = try ChoicesByURL.resolve(Self.survey(source), with: fresh, offUnreachable: true)
+        #expect(off.warnings.count == 1 && off.warnings[0].contains("step 'country' is not asked"))
+        let survey = try SurveyLoader(registry: .builtins()).load(text: JSONWriter.string(from: off.survey))
+        var session = SurveySession(survey: survey)
+        session.next()
+        #expect(session.status == .completed)
+        #expect(!session.currentStepIDs.contains("country"))
     }
 
     @Test(arguments: [

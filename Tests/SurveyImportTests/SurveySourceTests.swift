@@ -42,7 +42,7 @@ final class InMemoryRemote: RemoteSurveyContent {
 
     var remoteChoicesMarker: String { "\"remoteChoices\"" }
 
-    func resolveRemoteChoices(in survey: JSONValue) throws(SurveyLoadError) -> RemoteChoices {
+    func resolveRemoteChoices(in survey: JSONValue, offUnreachable: Bool) throws(SurveyLoadError) -> RemoteChoices {
         guard case .object(var members) = survey, case .array(var steps) = members["steps"] else {
             return RemoteChoices(survey: survey, warnings: [], resolved: 0)
         }
