@@ -14,7 +14,9 @@ import SurveyCore
 ///
 /// Item members: `name` (the key in each instance), `title`, `type` (`"text"` default; also
 /// `"number"`, `"boolean"`, `"date"`, `"rating"`, `"single-choice"`, `"dropdown"`,
-/// `"multiple-choice"`, `"tagbox"`), `required`, `visibleIf` (an expression that may read the same
+/// `"multiple-choice"`, `"tagbox"`, and groups: `"repeat"` (a repeat in each instance, whose own
+/// items read their instance as `{panel.x}`), `"matrix"`, `"matrix-dropdown"`, `"multiple-text"`),
+/// `required`, `visibleIf` (an expression that may read the same
 /// instance's answers as `{panel.x}`, its position as `{panelIndex}`, the loop value as `{item}`, and
 /// any of the survey's names), and `options` (that kind's own options).
 ///
@@ -91,7 +93,7 @@ public struct RepeatType: SummarizesTallies {
         let stepID = reader.stepID
         let items = try NamedOptions.read("items", what: "item", from: &reader) {
             (item: inout OptionsReader, name: String) throws(SurveyError) -> Item in
-            let kind = try PartKinds.read("type", default: "text", from: &item).kind
+            let kind = try PartKinds.read("type", default: "text", from: &item, among: PartKinds.repeatItems).kind
             var visibleIf: SurveyCore.Expression?
             if let source = try item.optionalString("visibleIf") {
                 do throws(ExpressionCompileError) {
@@ -115,6 +117,16 @@ public struct RepeatType: SummarizesTallies {
             }
             let question = try kind.configure(
                 options: item.value("options") ?? .object([:]), path: item.path.appending("options"), stepID: stepID)
+            // A group inside an instance reads the survey's names through this repeat's expressions.
+            for key in question.expressions.keys.sorted() {
+                guard key.hasPrefix("name:") else {
+                    throw item.error(
+                        "options", "an item's own count or loop cannot come from an expression ('\(key)'): give it a number",
+                        kind: .invalidOptions)
+                }
+                let name = String(key.dropFirst(5))
+                if !names.outer.contains(name) { names.outer.append(name) }
+            }
             return Item(
                 name: name, title: try item.optionalText("title"),
                 isRequired: try item.bool("required", default: false),

@@ -218,18 +218,26 @@ enum PartKinds {
         "boolean": AnyQuestionType(BooleanType()), "rating": AnyQuestionType(RatingType()),
         "date": AnyQuestionType(DateType()),
     ]
+    /// The kinds a repeat's item may have: ``all``, and groups of their own — a repeat (a dynamic
+    /// panel or matrix inside a dynamic panel), a matrix, a matrix of questions and a form.
+    static let repeatItems: [String: AnyQuestionType] = all.merging([
+        "repeat": AnyQuestionType(RepeatType()), "matrix": AnyQuestionType(MatrixType()),
+        "matrix-dropdown": AnyQuestionType(MatrixDropdownType()),
+        "multiple-text": AnyQuestionType(MultipleTextType()),
+    ]) { own, _ in own }
     /// The kinds among ``all`` that take `choices`.
     static let choiceKinds: Set<String> = ["dropdown", "single-choice", "multiple-choice", "tagbox"]
 
     /// The kind named by member `key` (`fallback` when absent).
     /// - Throws: `invalidOptions` naming the valid kinds (and the closest one).
-    static func read(_ key: String, default fallback: String, from reader: inout OptionsReader) throws(SurveyError)
-        -> (name: String, kind: AnyQuestionType)
-    {
+    static func read(
+        _ key: String, default fallback: String, from reader: inout OptionsReader,
+        among kinds: [String: AnyQuestionType] = all
+    ) throws(SurveyError) -> (name: String, kind: AnyQuestionType) {
         let name = try reader.string(key, default: fallback)
-        guard let kind = all[name] else {
+        guard let kind = kinds[name] else {
             throw reader.error(
-                key, Suggestion.unknown(key, name, validValues: all.keys.sorted()), kind: .invalidOptions)
+                key, Suggestion.unknown(key, name, validValues: kinds.keys.sorted()), kind: .invalidOptions)
         }
         return (name, kind)
     }

@@ -688,8 +688,13 @@ extension Converter {
         let defaultType = dynamicMatrix ? (members.take("cellType")?.stringValue ?? "dropdown") : "text"
         let shared = dynamicMatrix ? choices(members.take("choices"), path: members.path("choices"), images: false) : []
         var items: [JSONValue] = []
-        for (index, json) in (members.take(itemsKey)?.arrayValue ?? []).enumerated() {
-            var item = Members(json.objectMembers ?? [:], path: members.path(itemsKey).appending(index))
+        let template = dynamicMatrix
+            ? (members.take(itemsKey)?.arrayValue ?? []).enumerated().map { index, json in
+                TemplateItem(json: json, path: members.path(itemsKey).appending(index), conditions: [])
+            }
+            : flattenedTemplate(members.take(itemsKey), path: members.path(itemsKey), conditions: [])
+        for entry in template {
+            var item = Members(entry.json.objectMembers ?? [:], path: entry.path)
             guard let name = name(item.take("name")) else {
                 note(.notConverted, item.path, "an item without a name", "it is left out")
                 continue
@@ -720,10 +725,14 @@ extension Converter {
             if !converted.options.isEmpty { result["options"] = .object(converted.options) }
             if let title = text(item.take("title"), item.path("title")) { result["title"] = title }
             if item.take("isRequired") == .bool(true) { result["required"] = true }
-            if let condition = expression(item.take("visibleIf"), item.path("visibleIf")) {
+            var conditions = entry.conditions
+            if let condition = expression(item.take("visibleIf"), item.path("visibleIf"))?.stringValue {
                 // A dynamic matrix's column reads its row as {row.x}; a repeat's item reads {panel.x}.
-                result["visibleIf"] =
-                    dynamicMatrix ? condition.stringValue.map { .string(Self.rowAsPanel($0)) } : condition
+                conditions.append(dynamicMatrix ? Self.rowAsPanel(condition) : condition)
+            }
+            if let condition = conditions.first {
+                result["visibleIf"] = .string(
+                    conditions.count == 1 ? condition : conditions.map { "(\($0))" }.joined(separator: " and "))
             }
             let validators = item.take("validators")
             if !converted.validators.isEmpty || validators != nil {
@@ -746,6 +755,48 @@ extension Converter {
         kind.options["items"] = .array(items)
         return kind
     }
+
+    /// One element of a dynamic panel's template, with the `visibleIf` of each panel it sits in.
+    struct TemplateItem {
+        var json: JSONValue
+        var path: JSONPath
+        var conditions: [String]
+    }
+
+    /// The questions of a dynamic panel's template, panels opened: a question inside a panel is an
+    /// item of its own, shown when it and every panel around it are (survey-core's layout panels
+    /// group, they store nothing); `html` blocks are layout and left out.
+    mutating func flattenedTemplate(_ json: JSONValue?, path: JSONPath, conditions: [String]) -> [TemplateItem] {
+        var result: [TemplateItem] = []
+        for (index, element) in (json?.arrayValue ?? []).enumerated() {
+            let at = path.appending(index)
+            switch element["type"]?.stringValue {
+            case "panel":
+                var panel = Members(element.objectMembers ?? [:], path: at)
+                var inner = conditions
+                if let condition = expression(panel.take("visibleIf"), panel.path("visibleIf"))?.stringValue {
+                    inner.append(condition)
+                }
+                result += flattenedTemplate(panel.take("elements"), path: at.appending("elements"), conditions: inner)
+                _ = panel.take("name")
+                _ = panel.take("type")
+                finish(panel, layout: Self.panelLayout)
+            case "html", "image":
+                let name = element["name"]?.stringValue.map { " '\($0)'" } ?? ""
+                note(
+                    .layoutOnly, at, "\(element["type"]?.stringValue ?? "")\(name) in a dynamic panel",
+                    "left out: a repeat's items ask questions")
+            default:
+                result.append(TemplateItem(json: element, path: at, conditions: conditions))
+            }
+        }
+        return result
+    }
+
+    /// Members of a panel inside a dynamic panel's template that only change how it looks.
+    static let panelLayout: Set<String> = [
+        "title", "description", "state", "innerIndent", "showNumber", "questionStartIndex", "questionTitleLocation",
+    ]
 
     /// `expression` with a dynamic matrix's row references (`{row.x}`, `{rowIndex}`) written as a
     /// repeat's (`{panel.x}`, `{panelIndex}`).

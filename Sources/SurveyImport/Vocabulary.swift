@@ -85,5 +85,6 @@ enum Vocabulary {
 enum RepeatKinds {
     static let all: Set<String> = [
         "text", "number", "boolean", "date", "rating", "single-choice", "dropdown", "multiple-choice", "tagbox",
+        "repeat", "matrix", "matrix-dropdown", "multiple-text",
     ]
 }

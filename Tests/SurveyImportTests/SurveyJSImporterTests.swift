@@ -305,7 +305,7 @@ func convertAndLoad(_ text: String) throws -> (SurveyJSConversion, Survey) {
                 ],
             ])
         let lines = conversion.notes.map(\.description)
-        #expect(lines.contains { $0.contains("item 'hint'") && $0.contains("left out") })
+        #expect(lines.contains { $0.contains("html 'hint' in a dynamic panel") && $0.contains("left out") })
         #expect(lines.contains { $0.contains("property 'panelAddText'") && $0.contains("layout only") })
     }
 

@@ -215,3 +215,56 @@ import Testing
         #expect(SurveySession(survey: survey).answer(for: "n") == 3)
     }
 }
+
+/// Groups inside a dynamic panel: layout panels are opened (their visibleIf joins each question's),
+/// and a dynamic matrix in each panel is a repeat in each instance.
+@Suite struct DynamicPanelGroupTests {
+    static let survey = #"""
+        {"elements": [{"type": "paneldynamic", "name": "relatives", "templateElements": [
+          {"type": "radiogroup", "name": "status", "choices": ["Living", "Deceased"]},
+          {"type": "panel", "name": "death", "visibleIf": "{panel.status} = 'Deceased'", "elements": [
+            {"type": "radiogroup", "name": "known", "choices": ["Yes", "No"]},
+            {"type": "comment", "name": "cause", "visibleIf": "{panel.known} = 'Yes'"}]},
+          {"type": "html", "name": "note", "html": "<b>Conditions</b>"},
+          {"type": "matrixdynamic", "name": "conditions", "rowCount": 1, "cellType": "text",
+           "columns": [{"name": "condition"}, {"name": "age"}]}]}]}
+        """#
+
+    @Test func panelsOpenAndMatricesRepeatInEachInstance() throws {
+        let (conversion, survey) = try convertAndLoad(Self.survey)
+        #expect(!conversion.notes.contains { $0.kind == .notConverted })
+        let items = try #require(WildSurveyTests.step(survey, "relatives").options["items"]?.arrayValue)
+        #expect(items.compactMap { $0["name"]?.stringValue } == ["status", "known", "cause", "conditions"])
+        #expect(items[2]["visibleIf"] == "({panel.status} = 'Deceased') and ({panel.known} = 'Yes')")
+        #expect(items[3]["type"] == "repeat")
+
+        var session = SurveySession(survey: survey)
+        let given: JSONValue = [
+            ["status": "Deceased", "known": "Yes", "cause": "Stroke", "conditions": [["condition": "Asthma", "age": "40"]]],
+            ["status": "Living", "known": "No", "cause": "—"],
+        ]
+        // Items their panel hides are dropped, as survey-core clears them.
+        #expect(
+            try session.answer(given, for: "relatives") == [
+                ["status": "Deceased", "known": "Yes", "cause": "Stroke", "conditions": [["condition": "Asthma", "age": "40"]]],
+                ["status": "Living"],
+            ])
+        // The inner group is checked by its own kind.
+        #expect(throws: SessionError.self) {
+            try session.answer([["conditions": [["colour": "red"]]]], for: "relatives")
+        }
+    }
+
+    @Test func anItemsCountFromAnExpressionIsRefusedWithItsPlace() throws {
+        let text = #"""
+            {"formatVersion": 1, "id": "s", "title": "S", "steps": [{"id": "r", "type": "repeat", "options": {"items": [
+              {"name": "inner", "type": "repeat", "options": {"count": "{n}", "items": [{"name": "x"}]}}]}}]}
+            """#
+        #expect {
+            _ = try SurveyLoader(registry: .builtins()).load(text: text)
+        } throws: { error in
+            "\(error)".contains("an item's own count or loop cannot come from an expression")
+                && "\(error)".contains("$.steps[0].options.items[0]")
+        }
+    }
+}
