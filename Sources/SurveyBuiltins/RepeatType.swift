@@ -121,7 +121,8 @@ public struct RepeatType: SummarizesTallies {
             for key in question.expressions.keys.sorted() {
                 guard key.hasPrefix("name:") else {
                     throw item.error(
-                        "options", "an item's own count or loop cannot come from an expression ('\(key)'): give it a number",
+                        "options",
+                        "an item's own count or loop cannot come from an expression ('\(key)'): give it a number",
                         kind: .invalidOptions)
                 }
                 let name = String(key.dropFirst(5))

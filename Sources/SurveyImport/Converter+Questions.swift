@@ -688,7 +688,8 @@ extension Converter {
         let defaultType = dynamicMatrix ? (members.take("cellType")?.stringValue ?? "dropdown") : "text"
         let shared = dynamicMatrix ? choices(members.take("choices"), path: members.path("choices"), images: false) : []
         var items: [JSONValue] = []
-        let template = dynamicMatrix
+        let template =
+            dynamicMatrix
             ? (members.take(itemsKey)?.arrayValue ?? []).enumerated().map { index, json in
                 TemplateItem(json: json, path: members.path(itemsKey).appending(index), conditions: [])
             }

@@ -240,13 +240,19 @@ import Testing
 
         var session = SurveySession(survey: survey)
         let given: JSONValue = [
-            ["status": "Deceased", "known": "Yes", "cause": "Stroke", "conditions": [["condition": "Asthma", "age": "40"]]],
+            [
+                "status": "Deceased", "known": "Yes", "cause": "Stroke",
+                "conditions": [["condition": "Asthma", "age": "40"]],
+            ],
             ["status": "Living", "known": "No", "cause": "—"],
         ]
         // Items their panel hides are dropped, as survey-core clears them.
         #expect(
             try session.answer(given, for: "relatives") == [
-                ["status": "Deceased", "known": "Yes", "cause": "Stroke", "conditions": [["condition": "Asthma", "age": "40"]]],
+                [
+                    "status": "Deceased", "known": "Yes", "cause": "Stroke",
+                    "conditions": [["condition": "Asthma", "age": "40"]],
+                ],
                 ["status": "Living"],
             ])
         // The inner group is checked by its own kind.
