@@ -709,7 +709,7 @@ extension Converter {
                 item = Members(item.members.merging(["choices": .array(shared)]) { own, _ in own }, path: item.path)
                 item.markUsed(["name", "cellType"])
             }
-            guard let converted = question(type, &item, id: name) else {
+            guard var converted = question(type, &item, id: name) else {
                 note(
                     .notConverted, item.path, "item '\(name)' of type '\(type)'",
                     "not a kind a repeat's items can have; left out")
@@ -718,8 +718,14 @@ extension Converter {
             guard RepeatKinds.all.contains(converted.type) else {
                 note(
                     .notConverted, item.path, "item '\(name)' (\(type))",
-                    "a repeat's items are text, number, boolean, date, rating and choice questions; left out")
+                    "a repeat's items are questions and groups that store an answer; left out")
                 continue
+            }
+            if converted.type == "repeat", converted.options["count"]?.stringValue != nil {
+                converted.options["count"] = nil
+                note(
+                    .notConverted, item.path("panelCountExpression"), "the panelCountExpression of item '\(name)'",
+                    "a group inside a dynamic panel counts its own entries")
             }
             var result: [String: JSONValue] = ["name": .string(name)]
             if converted.type != "text" { result["type"] = .string(converted.type) }
