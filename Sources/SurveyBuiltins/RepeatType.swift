@@ -10,6 +10,7 @@ import SurveyCore
 /// | `count` | integer ≥ 0, or an expression | none | A fixed number of instances (`3`), or an expression giving it (`"{children}"`). |
 /// | `eachOf` | step id | none | Loop & merge: one instance per value of that (multiple-choice) answer, `{item}` being the value. |
 /// | `minCount`, `maxCount` | integer ≥ 0 | `0`, none | Bounds on the number of instances (with neither `count` nor `eachOf` the respondent adds them). |
+/// | `clearHidden` | Boolean | `true` | Whether an item its `visibleIf` hides loses its answer (SurveyJS's dynamic panels), or keeps it (`false`: SurveyJS's dynamic matrices keep a hidden cell's value). A hidden item is never required. |
 /// | `itemTitle` | text | none | Each instance's heading: `{panelIndex}` is its position from 1, `{item}` its loop value as the respondent read it (the choice's label), `{panel.x}` its answer to item `x`. |
 ///
 /// Item members: `name` (the key in each instance), `title`, `type` (`"text"` default; also
@@ -67,6 +68,8 @@ public struct RepeatType: SummarizesTallies {
         var minimumCount: Int
         var maximumCount: Int?
         var itemTitle: LocalizedText?
+        /// Whether hidden items lose their answers.
+        var clearsHidden: Bool
         /// The survey names the items' conditions read, in slot order from ``outerSlot``.
         var outerNames: [String]
     }
@@ -159,7 +162,8 @@ public struct RepeatType: SummarizesTallies {
         }
         return Options(
             items: items, count: count, minimumCount: minimum, maximumCount: maximum,
-            itemTitle: try reader.optionalText("itemTitle"), outerNames: names.outer)
+            itemTitle: try reader.optionalText("itemTitle"), clearsHidden: try reader.bool("clearHidden", default: true),
+            outerNames: names.outer)
     }
 
     public func expressions(for options: Options) -> [String: String] {
@@ -355,7 +359,9 @@ public struct RepeatType: SummarizesTallies {
             } catch { throw located(error, item.name) }
         }
         let hidden = hiddenItems(instance, index: index, options: options, in: context, functions: functions)
-        for name in hidden { instance[name] = nil }
+        if options.clearsHidden {
+            for name in hidden { instance[name] = nil }
+        }
         if context.isFinalCheck {
             for item in options.items
             where item.isRequired && !hidden.contains(item.name) && instance[item.name] == nil {

@@ -261,6 +261,24 @@ import Testing
         }
     }
 
+    @Test func aDynamicMatrixKeepsAHiddenCellADynamicPanelClearsIt() throws {
+        // survey-core 3.0.4 stores {"t": ["a"], "y": "x"} for the matrix and {"t": ["a"]} for the panel.
+        let (_, survey) = try convertAndLoad(
+            #"""
+            {"elements": [
+              {"type": "matrixdynamic", "name": "m", "columns": [
+                {"name": "t", "cellType": "checkbox", "choices": ["a", "b"]},
+                {"name": "y", "cellType": "text", "visibleIf": "{row.t} contains 'b'"}]},
+              {"type": "paneldynamic", "name": "p", "templateElements": [
+                {"type": "checkbox", "name": "t", "choices": ["a", "b"]},
+                {"type": "text", "name": "y", "visibleIf": "{panel.t} contains 'b'"}]}]}
+            """#)
+        #expect(try WildSurveyTests.step(survey, "m").options["clearHidden"] == false)
+        var session = SurveySession(survey: survey)
+        #expect(try session.answer([["t": ["a"], "y": "x"]], for: "m") == [["t": ["a"], "y": "x"]])
+        #expect(try session.answer([["t": ["a"], "y": "x"]], for: "p") == [["t": ["a"]]])
+    }
+
     @Test func anItemsCountFromAnExpressionIsRefusedWithItsPlace() throws {
         let text = #"""
             {"formatVersion": 1, "id": "s", "title": "S", "steps": [{"id": "r", "type": "repeat", "options": {"items": [
