@@ -162,7 +162,8 @@ public struct RepeatType: SummarizesTallies {
         }
         return Options(
             items: items, count: count, minimumCount: minimum, maximumCount: maximum,
-            itemTitle: try reader.optionalText("itemTitle"), clearsHidden: try reader.bool("clearHidden", default: true),
+            itemTitle: try reader.optionalText("itemTitle"),
+            clearsHidden: try reader.bool("clearHidden", default: true),
             outerNames: names.outer)
     }
 
