@@ -202,6 +202,8 @@ extension Converter {
             ],
             "datetime": ["pattern"],
         ]
+        // A masked phone number is checked by its mask (survey-core stores the digits typed).
+        if known[type] != nil, kind.options["inputType"] == "tel" { kind.options["inputType"] = nil }
         guard let keys = known[type], kind.options["inputType"] == nil else {
             note(
                 .notConverted, members.path("maskType"), "maskType '\(type)'",

@@ -152,6 +152,18 @@ import Testing
         #expect(throws: SessionError.self) { try session.answer("agender", for: "gender") }
     }
 
+    @Test func aMaskedPhoneNumberIsCheckedByItsMaskAndStoredAsItsDigits() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [{"type": "text", "name": "phone", "inputType": "tel", "maskType": "pattern",
+              "maskSettings": {"pattern": "(99) 9999 99999"}}]}
+            """#)
+        #expect(conversion.isWhole)
+        var session = SurveySession(survey: survey)
+        #expect(try session.answer("(55) 6243 50594", for: "phone") == "55624350594")
+        #expect(throws: SessionError.self) { try session.answer("(55) 6243", for: "phone") }
+    }
+
     @Test func aRatingColumnAsksOneOfItsValues() throws {
         let (conversion, survey) = try convertAndLoad(
             #"""

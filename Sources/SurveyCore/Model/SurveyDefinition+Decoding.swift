@@ -175,6 +175,9 @@ extension SurveyDefinition {
         }
         self.steps = steps
         schema = attempt { () throws(SurveyError) in try reader.optionalString("$schema") } ?? nil
+        for key in reader.members.keys where key.hasPrefix("x-") {
+            extensions[key] = reader.value(key)
+        }
         _ = attempt { () throws(SurveyError) in try reader.finish() }
     }
 }

@@ -13,6 +13,7 @@ extension SurveyDefinition {
         ]
         if let version { members["version"] = .string(version) }
         if let schema { members["$schema"] = .string(schema) }
+        for (key, value) in extensions { members[key] = value }
         if let description { members["description"] = description.jsonValue }
         if let locales { members["locales"] = .array(locales.map { .string($0) }) }
         if settings != SurveySettings() {

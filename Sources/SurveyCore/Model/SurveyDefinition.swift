@@ -41,6 +41,9 @@ public struct SurveyDefinition: Sendable, Hashable {
     public var steps: [StepDefinition]
     /// The JSON Schema reference (`$schema`) the file declares for editors, kept on save.
     public var schema: String?
+    /// Members whose names start with `x-` (`"x-surveyjs"`, `"x-myapp"`): kept as written and on
+    /// save, never read by the engine — where tools and converters keep what is theirs.
+    public var extensions: [String: JSONValue] = [:]
     /// Where the steps are in the file, when some were left out because of problems.
     var sourceMap: SourceMap?
 
