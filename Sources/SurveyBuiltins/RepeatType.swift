@@ -6,7 +6,7 @@ import SurveyCore
 ///
 /// | Option | Type | Default | Meaning |
 /// |---|---|---|---|
-/// | `items` | array, required, non-empty | — | Each `{ "name", "title"?, "type"?, "required"?, "visibleIf"?, "options"? }`; names unique. |
+/// | `items` | array, required | — | Each `{ "name", "title"?, "type"?, "required"?, "visibleIf"?, "options"? }`; names unique. Empty: entries that hold nothing (SurveyJS's dynamic panel without questions). |
 /// | `count` | integer ≥ 0, or an expression | none | A fixed number of instances (`3`), or an expression giving it (`"{children}"`). |
 /// | `eachOf` | step id | none | Loop & merge: one instance per value of that (multiple-choice) answer, `{item}` being the value. |
 /// | `minCount`, `maxCount` | integer ≥ 0 | `0`, none | Bounds on the number of instances (with neither `count` nor `eachOf` the respondent adds them). |
@@ -94,7 +94,7 @@ public struct RepeatType: SummarizesTallies {
         final class Names: @unchecked Sendable { var outer: [String] = [] }
         let names = Names()
         let stepID = reader.stepID
-        let items = try NamedOptions.read("items", what: "item", from: &reader) {
+        let items = try NamedOptions.read("items", what: "item", from: &reader, allowsEmpty: true) {
             (item: inout OptionsReader, name: String) throws(SurveyError) -> Item in
             let kind = try PartKinds.read("type", default: "text", from: &item, among: PartKinds.repeatItems).kind
             var visibleIf: SurveyCore.Expression?

@@ -245,11 +245,11 @@ enum PartKinds {
 
 /// Arrays of named objects in options (a multiple-text's items, a matrix-dropdown's columns).
 enum NamedOptions {
-    /// Reads the required, non-empty array `key`, each element by `read` (given a reader for it and
+    /// Reads the required array `key` (non-empty unless `allowsEmpty`), each element by `read` (given a reader for it and
     /// its non-empty `name`), and checks that the names are unique; `what` names an element in errors
     /// ("item", "column").
     static func read<Element>(
-        _ key: String, what: String, from reader: inout OptionsReader,
+        _ key: String, what: String, from reader: inout OptionsReader, allowsEmpty: Bool = false,
         _ read: (inout OptionsReader, String) throws(SurveyError) -> Element
     ) throws(SurveyError) -> [(name: String, element: Element)] {
         let stepID = reader.stepID
@@ -269,7 +269,7 @@ enum NamedOptions {
         else {
             throw reader.error(nil, "missing required member '\(key)' (an array of \(what)s)", kind: .missingField)
         }
-        guard !elements.isEmpty else {
+        guard !elements.isEmpty || allowsEmpty else {
             throw reader.error(key, "'\(key)' must have at least 1 element", kind: .invalidOptions)
         }
         var seen: [String: Int] = [:]

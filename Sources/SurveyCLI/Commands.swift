@@ -14,6 +14,12 @@ protocol Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode
 }
 
+let dataShapeOption = CommandSpec.Option(
+    name: "--data-shape", valueName: "surveyjs|engine",
+    help:
+        "The shape of a SurveyJS survey's results: surveyjs (default: survey-core's data, Other as \"other\" + NAME-Comment, a dynamic panel's empty panels) or engine (answers by step id, as for this engine's own format)."
+)
+
 let pluginOption = CommandSpec.Option(
     name: "--plugin", valueName: "PATH",
     help:
@@ -105,8 +111,8 @@ enum RunCommand: Command {
             Options.resume,
             Options.stateFile,
             Options.result,
-            seedOption, todayOption, variableOption, deliveryOption, pluginOption, isolatePluginsOption,
-            pluginTimeoutOption,
+            seedOption, todayOption, variableOption, deliveryOption, dataShapeOption, pluginOption,
+            isolatePluginsOption, pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: 1,
         discussion: """
@@ -140,7 +146,8 @@ enum RunCommand: Command {
             throw UsageError(
                 "--delivery needs a response store (the outbox is in it); leave out --no-store", command: spec.name)
         }
-        let survey = try context.loadSurvey(file, plugins: PluginSelection(arguments))
+        let survey = try context.loadSurvey(
+            file, plugins: PluginSelection(arguments), dataShape: try DataShapeChoice(arguments, command: spec.name))
 
         var session: SurveySession?
         var isResumed = false

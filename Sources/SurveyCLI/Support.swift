@@ -73,6 +73,19 @@ func today(_ arguments: ParsedArguments, command: String) throws(UsageError) -> 
 
 /// Which plugins a command loads and where their calls run: `--plugin PATH...`,
 /// `--isolate-plugins` and `--plugin-timeout SECONDS`.
+/// `--data-shape`: the shape of a SurveyJS survey's results (``SurveyJSDataShape``).
+enum DataShapeChoice {
+    case surveyJS, engine
+
+    init(_ arguments: ParsedArguments, command: String) throws(UsageError) {
+        switch arguments.value(ifDeclared: dataShapeOption) ?? "surveyjs" {
+        case "surveyjs": self = .surveyJS
+        case "engine": self = .engine
+        case let other: throw UsageError("--data-shape must be surveyjs or engine, got '\(other)'", command: command)
+        }
+    }
+}
+
 struct PluginSelection {
     var paths: [String]
     var isolation: PluginIsolation?
@@ -165,17 +178,20 @@ struct CommandContext {
     }
 
     /// Loads and compiles a survey, every problem as `FILE:LINE:COL: message`.
-    func loadSurvey(_ path: String, plugins: PluginSelection) throws(InputError) -> Survey {
-        try loadSurveyAndTypes(path, plugins: plugins).survey
+    func loadSurvey(_ path: String, plugins: PluginSelection, dataShape: DataShapeChoice = .surveyJS)
+        throws(InputError) -> Survey
+    {
+        try loadSurveyAndTypes(path, plugins: plugins, dataShape: dataShape).survey
     }
 
     /// Loads and compiles a survey like ``loadSurvey(_:plugins:)``, also returning the registry of
     /// question types it was compiled with (to tell which plugin a type came from).
-    func loadSurveyAndTypes(_ path: String, plugins: PluginSelection) throws(InputError) -> (
-        survey: Survey, types: QuestionTypeRegistry
-    ) {
+    func loadSurveyAndTypes(_ path: String, plugins: PluginSelection, dataShape: DataShapeChoice = .surveyJS)
+        throws(InputError) -> (survey: Survey, types: QuestionTypeRegistry)
+    {
         let (registry, functions) = try registries(plugins: plugins)
-        let source = surveySource(SurveyLoader(registry: registry, functions: functions))
+        var source = surveySource(SurveyLoader(registry: registry, functions: functions))
+        source.givesSurveyJSDataShape = dataShape == .surveyJS
         let text = try readSurvey(path, from: source)
         do {
             let survey = try source.load(text, file: path)

@@ -47,8 +47,8 @@ enum TestCommand: Command {
             Options.allowExtra,
             Options.store,
             Options.respondent,
-            localeOption, seedOption, todayOption, variableOption, pluginOption, isolatePluginsOption,
-            pluginTimeoutOption,
+            localeOption, seedOption, todayOption, variableOption, dataShapeOption, pluginOption,
+            isolatePluginsOption, pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: nil,
         discussion: """
@@ -134,7 +134,8 @@ enum TestCommand: Command {
         let expectedPath = arguments.value(Options.expectPath).map {
             $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         }
-        let (survey, types) = try context.loadSurveyAndTypes(file, plugins: PluginSelection(arguments))
+        let (survey, types) = try context.loadSurveyAndTypes(
+            file, plugins: PluginSelection(arguments), dataShape: try DataShapeChoice(arguments, command: spec.name))
         var testCase = try readCase(answersPath, context: context)
         if let expectedPath { testCase.expectations.path = expectedPath }
         if let path = arguments.value(Options.expectAnswers) {
@@ -198,7 +199,8 @@ enum TestCommand: Command {
         let locale = context.locale(option: arguments.value(localeOption))
         let junit = arguments.value(Options.junit)
         if let junit { try context.checkWritable(junit) }
-        let survey = try context.loadSurvey(file, plugins: PluginSelection(arguments))
+        let survey = try context.loadSurvey(
+            file, plugins: PluginSelection(arguments), dataShape: try DataShapeChoice(arguments, command: spec.name))
         let recorder = try makeRecorder(arguments, context: context)
         let allowsExtra = arguments.flag(Options.allowExtra)
         // Read every script first (reading is cheap and its errors belong to the script).

@@ -16,6 +16,10 @@ struct Converter {
     var usedIDs: Set<String> = []
     /// Each quiz question (`correctAnswer`) with its correct answer as an expression literal.
     var quizAnswers: [(id: String, literal: String)] = []
+    /// Whether an Other answer is stored as "other" with its text in `<name>-Comment` (survey-core's default).
+    var storesOthersAsComment = true
+    /// What survey-core's data shape needs to know (``SurveyJSDataShape``), kept under `x-surveyjs`.
+    var dataShape = SurveyJSDataShape.Record()
     /// The names (lowercased) of the elements left out.
     var leftOut: Set<String> = []
     /// The names read that no question or calculated value defines, with where each is first read in
@@ -95,10 +99,14 @@ struct Converter {
                 .notConverted, members.path("questionsOnPageMode"), "questionsOnPageMode '\(pageMode)'",
                 "pages are kept as the file has them")
         }
-        if let others = members.take("storeOthersAsComment"), others != .bool(true) {
-            note(
-                .notConverted, members.path("storeOthersAsComment"), "storeOthersAsComment \(describe(others))",
-                "an Other text is always stored as the answer's own text")
+        if let others = members.take("storeOthersAsComment") {
+            if let flag = others.boolValue {
+                storesOthersAsComment = flag
+            } else {
+                note(
+                    .notConverted, members.path("storeOthersAsComment"), "storeOthersAsComment \(describe(others))",
+                    "expected true or false")
+            }
         }
         if !settings.isEmpty { result["settings"] = .object(settings) }
 
@@ -165,6 +173,7 @@ struct Converter {
         finish(members)
         addQuizScores(to: &result)
         resolveReferences(in: &result)
+        if !dataShape.isEmpty { result[SurveyJSDataShape.extensionKey] = ["data": dataShape.json] }
         return .object(result)
     }
 
@@ -459,12 +468,15 @@ struct Converter {
                 "not a SurveyJS question type the converter knows; the element is left out")
             return nil
         }
-        if kind.type == "repeat", kind.options["items"]?.arrayValue?.isEmpty ?? true {
-            note(.notConverted, path, "\(type) '\(id)'", "it has no items this engine can ask; the element is left out")
+        if kind.type == "repeat", kind.options["items"]?.arrayValue?.isEmpty ?? true, type == "matrixdynamic" {
+            note(.notConverted, path, "\(type) '\(id)'", "it has no columns; the element is left out")
             return nil
         }
         result["type"] = .string(kind.type)
         if !kind.options.isEmpty { result["options"] = .object(kind.options) }
+        if storesOthersAsComment, kind.options["other"] != nil { dataShape.othersAsComment.append(id) }
+        if let count = kind.emptyEntries { dataShape.emptyPanels[id] = count }
+        if kind.dropsEmptyEntries { dataShape.matrices.append(id) }
         if let correct = members.take("correctAnswer") {
             if let literal = Self.expressionLiteral(correct) {
                 quizAnswers.append((id, literal))

@@ -21,6 +21,9 @@ public struct SurveySource {
     public var remote: (any RemoteSurveyContent)?
     /// Told each warning for the user (an element not converted, a cached copy used offline), as it happens.
     public var warn: (String) -> Void
+    /// Whether a SurveyJS survey's results come in survey-core's data shape (``SurveyJSDataShape``,
+    /// the default) or the engine's own (answers by step id, as for surveys in this engine's format).
+    public var givesSurveyJSDataShape = true
 
     /// - Parameters:
     ///   - loader: loads the surveys, and checks a remote copy before it is used and cached.
@@ -70,7 +73,9 @@ public struct SurveySource {
     public func load(_ text: String, file: String) throws(SurveyLoadError) -> Survey {
         let prepared = try prepare(text, file: file)
         do {
-            return try loader.load(text: prepared.text, source: prepared.isOriginal ? file : nil)
+            var survey = try loader.load(text: prepared.text, source: prepared.isOriginal ? file : nil)
+            if givesSurveyJSDataShape { survey.resultShape = SurveyJSDataShape(survey) }
+            return survey
         } catch {
             throw SurveyLoadError(errors: prepared.locate(error))
         }

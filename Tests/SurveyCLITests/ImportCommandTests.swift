@@ -64,12 +64,12 @@ import Testing
         let input = try write(
             """
             {"pages": [{"name": "p", "elements": [
-              {"type": "paneldynamic", "name": "kids"},
+              {"type": "bootstrapslider", "name": "kids"},
               {"type": "text", "name": "n", "visibleIf": "{kids} notempty"}]}]}
             """)
         let result = try SurveyBinary.run(["import", "surveyjs", input.path])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("\(input.path):2:3: not converted: paneldynamic 'kids'"))
+        #expect(result.stderr.contains("\(input.path):2:12: not converted: type 'bootstrapslider'"))
         #expect(result.stderr.contains("\(input.path):3:3: "))
         #expect(result.stderr.contains("kids"))
         #expect(result.stderr.contains("the result does not load (1 problem)"))
@@ -108,5 +108,24 @@ import Testing
         #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/x.json: cannot read the file"))
         let notSurvey = try SurveyBinary.run(["import", "surveyjs", try write("[1, 2]").path])
         #expect(notSurvey.status == 1 && notSurvey.stderr.contains("a SurveyJS survey is a JSON object, got an array"))
+    }
+}
+
+/// `--data-shape`: a SurveyJS survey's results in survey-core's shape by default, the engine's on request.
+@Suite struct DataShapeOptionTests {
+    @Test func surveyJSFilesGiveSurveyCoresDataUnlessAskedForTheEnginesShape() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let file = directory.appendingPathComponent("pet.json").path
+        let script = directory.appendingPathComponent("a.json").path
+        try #"{"elements": [{"type": "radiogroup", "name": "pet", "choices": ["cat"], "showOtherItem": true}]}"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        try #"{"pet": "other", "pet-Comment": "hamster"}"#.write(toFile: script, atomically: true, encoding: .utf8)
+        let shaped = try SurveyBinary.run(["test", file, "--answers", script])
+        #expect(shaped.status == 0, "\(shaped.stderr)")
+        #expect(shaped.stdout.contains(#""answers":{"pet":"other","pet-Comment":"hamster"}"#), "\(shaped.stdout)")
+        let engine = try SurveyBinary.run(["test", file, "--answers", script, "--data-shape", "engine"])
+        #expect(engine.stdout.contains(#""answers":{"pet":"hamster"}"#), "\(engine.stdout)")
+        let wrong = try SurveyBinary.run(["test", file, "--answers", script, "--data-shape", "xml"])
+        #expect(wrong.status == 2 && wrong.stderr.contains("--data-shape must be surveyjs or engine, got 'xml'"))
     }
 }

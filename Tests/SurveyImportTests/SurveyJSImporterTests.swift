@@ -32,7 +32,7 @@ func convertAndLoad(_ text: String) throws -> (SurveyJSConversion, Survey) {
                 {"type": "comment", "name": "notes", "maxLength": 200},
                 {"type": "boolean", "name": "ok", "labelTrue": "Fine"}
               ]},
-              {"type": "paneldynamic", "name": "kids", "templateElements": []},
+              {"type": "bootstrapslider", "name": "kids", "rangeMax": 4},
               {"type": "file", "name": "scan", "acceptedTypes": ".pdf,image/*", "maxSize": 1024, "storeDataAsText": false},
               {"type": "signaturepad", "name": "sig", "dataFormat": "svg"},
               {"type": "html", "name": "bye", "html": "<b>Thanks</b>"}
@@ -103,7 +103,7 @@ func convertAndLoad(_ text: String) throws -> (SurveyJSConversion, Survey) {
         let conversion = try SurveyJSImporter.convert(text: Self.intake, source: "in.json", id: "in")
         let lines = conversion.notes.map(\.description)
         #expect(!conversion.isWhole)
-        #expect(lines.contains { $0.hasPrefix("in.json:21:7: not converted: paneldynamic 'kids' (it has no items") })
+        #expect(lines.contains { $0.hasPrefix("in.json:21:16: not converted: type 'bootstrapslider' (not a SurveyJS") })
         #expect(
             lines.contains("in.json:35:22: not converted: property 'maxTimeToFinish' (time limits are not supported)"))
         #expect(lines.contains { $0.hasPrefix("in.json:30:5: not converted: a 'visible' trigger") })

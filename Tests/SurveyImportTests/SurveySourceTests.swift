@@ -68,11 +68,11 @@ final class InMemoryRemote: RemoteSurveyContent {
          "steps": [{"id": "name", "type": "text", "title": "Name"}]}
         """
 
-    /// A SurveyJS survey whose conversion does not load: `kids` (a dynamic panel) is not converted,
+    /// A SurveyJS survey whose conversion does not load: `kids` (a third-party widget) is not converted,
     /// so the condition on line 3 names a step that does not exist.
     static let brokenSurveyJS = """
         {"pages": [{"name": "p", "elements": [
-          {"type": "paneldynamic", "name": "kids"},
+          {"type": "bootstrapslider", "name": "kids"},
           {"type": "text", "name": "n", "visibleIf": "{kids} notempty"}]}]}
         """
 
@@ -129,7 +129,7 @@ final class InMemoryRemote: RemoteSurveyContent {
             #expect(problem.position?.column == 3)
             #expect(problem.message.contains("(in the converted survey at "))
         }
-        #expect(warnings.lines.first?.hasPrefix("in.json:2:3: not converted: paneldynamic 'kids'") == true)
+        #expect(warnings.lines.first?.hasPrefix("in.json:2:12: not converted: type 'bootstrapslider'") == true)
         #expect(
             warnings.lines.last
                 == "in.json is a SurveyJS survey; 1 item was not converted (see 'survey import surveyjs in.json')")

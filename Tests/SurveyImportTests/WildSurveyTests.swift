@@ -39,7 +39,7 @@ import Testing
         let conversion = try SurveyJSImporter.convert(
             text: #"""
                 {"pages": [{"name": "p", "elements": [
-                  {"type": "paneldynamic", "name": "kids"},
+                  {"type": "bootstrapslider", "name": "kids"},
                   {"type": "text", "name": "n", "visibleIf": "{kids} notempty"}]}]}
                 """#, source: "in.json", id: "in")
         #expect(conversion.hostNames.isEmpty)

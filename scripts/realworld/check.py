@@ -360,7 +360,7 @@ def main() -> int:
             if t.broken or o.broken:
                 status, details = "broken", [t.broken or o.broken]
             else:
-                details = lib.differences(t, o)
+                details = lib.differences(t, o, fold_others=False)
                 status = "same" if not details else "different"
             row = {"run": c.name, "survey": c.name.split(":")[0], "status": status, "details": details,
                    "causes": (["ours does not load the survey (its load errors are grouped above)"]

@@ -9,6 +9,9 @@ public struct Survey: Sendable {
     /// that reads the survey) where one reference costs one retain.
     @usableFromInline let storage: CompiledSurvey
 
+    /// The data shape of completion results (``ResultShape``); `nil`: the engine's own, answers by step id.
+    public var resultShape: (any ResultShape)?
+
     /// The definition it was compiled from.
     public var definition: SurveyDefinition { storage.definition }
     /// The function registry expressions were compiled against.

@@ -214,6 +214,7 @@ extension SurveySession {
             let computed = values[survey.steps.count + index]
             if !computed.isEmptyAnswer { collected[value.name] = computed }
         }
+        if let shape = survey.resultShape { collected = shape.shape(collected, of: self) }
         var message: String?
         for candidate in survey.completionMessages
         where candidate.condition?.isTrue(values, context: functionContext) ?? true {

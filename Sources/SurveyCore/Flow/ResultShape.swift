@@ -1,0 +1,21 @@
+/// Rewrites the answers of a run into another data shape, for hosts that expect it: SurveyImport's
+/// `SurveyJSDataShape` gives survey-core's data for a converted SurveyJS survey (Other as `"other"`
+/// with the text in `<id>-Comment`, a dynamic panel's empty panels).
+///
+/// Set one on a ``Survey`` (``Survey/resultShape``); ``SurveySession/completionResult()`` applies it,
+/// so every front end, test and store that reads completion results sees the same shape.
+///
+/// ```swift
+/// struct Uppercased: ResultShape {
+///     func shape(_ answers: [String: JSONValue], of session: SurveySession) -> [String: JSONValue] {
+///         Dictionary(uniqueKeysWithValues: answers.map { ($0.key.uppercased(), $0.value) })
+///     }
+/// }
+/// var survey = try SurveyLoader(registry: .builtins()).load(text: json)
+/// survey.resultShape = Uppercased()
+/// ```
+public protocol ResultShape: Sendable {
+    /// `answers` (the run's answers by step id, as the engine keeps them) in this shape. `session`
+    /// says what the run showed (its path, what is visible).
+    func shape(_ answers: [String: JSONValue], of session: SurveySession) -> [String: JSONValue]
+}

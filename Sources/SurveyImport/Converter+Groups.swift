@@ -1,0 +1,338 @@
+import SurveyCore
+
+// SurveyJS's matrices and repeating groups: `matrix`, `matrixdropdown`, and `paneldynamic` /
+// `matrixdynamic` as a `repeat`.
+extension Converter {
+    mutating func matrix(_ members: inout Members) -> ConvertedKind {
+        var kind = ConvertedKind(
+            type: "matrix",
+            layout: [
+                "alternateRows", "columnMinWidth", "rowTitleWidth", "showHeader", "verticalAlign", "cells",
+                "isAllRowRequired",
+            ])
+        for key in ["rows", "columns"] {
+            var list = choices(members.take(key), path: members.path(key), images: false)
+            for index in list.indices {
+                if var choice = list[index].objectMembers, choice.removeValue(forKey: "visibleIf") != nil {
+                    note(
+                        .notConverted, members.path(key).appending(index).appending("visibleIf"),
+                        "a \(key == "rows" ? "row" : "column")'s visibleIf", "matrix rows and columns are always shown")
+                    list[index] = .object(choice)
+                }
+            }
+            kind.options[key] = .array(list)
+        }
+        if members.take(anyOf: "eachRowRequired", "isAllRowRequired")?.value == .bool(true) {
+            kind.options["allRowsRequired"] = true
+        }
+        if members.members["cells"] != nil {
+            note(.layoutOnly, members.path("cells"), "property 'cells'", "cell texts are not shown")
+            _ = members.take("cells")
+        }
+        for key in ["rowsVisibleIf", "columnsVisibleIf", "rowsOrder", "eachRowUnique", "hideIfRowsEmpty"]
+        where members.take(key) != nil {
+            note(.notConverted, members.path(key), "'\(key)'", "matrix rows and columns are always shown, in order")
+        }
+        return kind
+    }
+
+    /// `matrixdropdown`: rows, and columns each with its `cellType` (or the question's), title,
+    /// `isRequired` and kind-specific members.
+    mutating func matrixDropdown(_ members: inout Members) -> ConvertedKind {
+        var kind = ConvertedKind(
+            type: "matrix-dropdown",
+            layout: [
+                "alternateRows", "columnMinWidth", "rowTitleWidth", "showHeader", "verticalAlign", "columnLayout",
+                "columnColCount", "horizontalScroll", "placeholder", "detailPanelMode", "transposeData",
+            ])
+        kind.options["rows"] = .array(
+            choices(members.take("rows"), path: members.path("rows"), images: false).map { row in
+                guard var choice = row.objectMembers, choice.removeValue(forKey: "visibleIf") != nil else { return row }
+                note(.notConverted, members.path("rows"), "a row's visibleIf", "matrix rows are always shown")
+                return .object(choice)
+            })
+        let shared = choices(members.take("choices"), path: members.path("choices"), images: false)
+        if !shared.isEmpty { kind.options["choices"] = .array(shared) }
+        let defaultType = members.take("cellType")?.stringValue ?? "dropdown"
+        if members.take(anyOf: "eachRowRequired", "isAllRowRequired")?.value == .bool(true) {
+            kind.options["allRowsRequired"] = true
+        }
+        var columns: [JSONValue] = []
+        for (index, json) in (members.take("columns")?.arrayValue ?? []).enumerated() {
+            var column = Members(json.objectMembers ?? [:], path: members.path("columns").appending(index))
+            guard let name = name(column.take("name")) else {
+                note(.notConverted, column.path, "a column without a name", "the column is left out")
+                continue
+            }
+            var result: [String: JSONValue] = ["name": .string(name)]
+            if let title = text(column.take("title"), column.path("title")) { result["title"] = title }
+            if column.take("isRequired") == .bool(true) { result["required"] = true }
+            let cellType = column.take("cellType")?.stringValue.flatMap { $0 == "default" ? nil : $0 } ?? defaultType
+            var cell = ConvertedKind(type: "text")
+            switch cellType {
+            case "dropdown", "radiogroup", "checkbox", "tagbox":
+                let multiple = cellType == "checkbox" || cellType == "tagbox"
+                cell.type =
+                    ["dropdown": "dropdown", "radiogroup": "single-choice", "checkbox": "multiple-choice"][cellType]
+                    ?? "tagbox"
+                if column.members["choices"] != nil {
+                    choiceOptions(&column, into: &cell, multiple: multiple)
+                } else {
+                    var empty = Members([:], path: column.path)
+                    choiceOptions(&empty, into: &cell, multiple: multiple)
+                    cell.options.removeValue(forKey: "choices")
+                    for key in ["showOtherItem", "hasOther", "showNoneItem", "hasNone", "otherText", "noneText"] {
+                        if column.members[key] != nil {
+                            note(
+                                .notConverted, column.path(key), "'\(key)' of a column without its own choices",
+                                "give the column its choices")
+                            _ = column.take(key)
+                        }
+                    }
+                }
+            case "text":
+                cell = textQuestion(&column)
+            case "comment":
+                cell = ConvertedKind(type: "text", options: ["multiline": true])
+                textLimits(&column, into: &cell)
+            case "boolean":
+                cell.type = "boolean"
+                for (from, to) in [("labelTrue", "trueLabel"), ("labelFalse", "falseLabel")] {
+                    if let label = text(column.take(from), column.path(from)) { cell.options[to] = label }
+                }
+            case "rating":
+                cell = rating(&column)
+                // A column asks one of the scale's values (its end labels are layout there).
+                if ["scale", "nps"].contains(cell.type), let choices = Self.scaleChoices(cell.options) {
+                    cell = ConvertedKind(
+                        type: "single-choice", options: ["choices": .array(choices)], layout: cell.layout)
+                }
+            default:
+                note(.notConverted, column.path("cellType"), "cellType '\(cellType)'", "asked as free text")
+            }
+            guard
+                [
+                    "dropdown", "single-choice", "multiple-choice", "tagbox", "text", "number", "boolean", "rating",
+                    "date",
+                ].contains(cell.type)
+            else {
+                note(
+                    .notConverted, column.path("cellType"), "a \(cellType) column that would be '\(cell.type)'",
+                    "asked as free text")
+                result["cellType"] = "text"
+                columns.append(.object(result))
+                continue
+            }
+            if cell.type != "dropdown" { result["cellType"] = .string(cell.type) }
+            if !cell.options.isEmpty { result["options"] = .object(cell.options) }
+            if !cell.validators.isEmpty {
+                note(
+                    .notConverted, column.path, "the checks of column '\(name)'",
+                    "columns take their kind's options, not validators")
+            }
+            if column.take("validators") != nil {
+                note(
+                    .notConverted, column.path("validators"), "the validators of column '\(name)'",
+                    "a column checks what its kind's options say (min, max, maxLength…), not validators")
+            }
+            _ = column.take("visibleIf").map { _ in
+                note(.notConverted, column.path("visibleIf"), "a column's visibleIf", "columns are always shown")
+            }
+            finish(column, layout: cell.layout.union(["width", "minWidth", "totalType", "totalDisplayStyle"]))
+            columns.append(.object(result))
+        }
+        kind.options["columns"] = .array(columns)
+        return kind
+    }
+
+    /// `paneldynamic` (template elements) and `matrixdynamic` (columns) → `repeat`: one instance per
+    /// panel or row, `panelCount`/`rowCount` (or `panelCountExpression`) as `count`, the min and max
+    /// counts, `templateTitle` as `itemTitle`.
+    mutating func repeatGroup(_ members: inout Members, itemsKey: String, dynamicMatrix: Bool) -> ConvertedKind {
+        var kind = ConvertedKind(
+            type: "repeat",
+            layout: [
+                "renderMode", "displayMode", "templateTabTitle", "tabTitlePlaceholder", "panelAddText",
+                "panelRemoveText", "addPanelText", "removePanelText", "showQuestionNumbers", "showRangeInProgress",
+                "panelPrevText", "panelNextText", "noEntriesText", "templateDescription", "confirmDelete",
+                "confirmDeleteText", "allowAddPanel", "allowRemovePanel", "addRowText", "removeRowText",
+                "allowAddRows", "allowRemoveRows", "addRowLocation", "hideColumnsIfEmpty", "emptyRowsText",
+                "columnMinWidth", "rowTitleWidth", "showHeader", "alternateRows", "verticalAlign",
+                "allowRowsDragAndDrop", "templateVisibleIf", "panelsState", "tabAlign", "newPanelPosition",
+                "keyName", "keyDuplicationError", "defaultRowValue", "copyDefaultValueFromLastEntry",
+                "detailPanelMode", "transposeData", "showCommentArea",
+            ])
+        let countKeys =
+            dynamicMatrix
+            ? ("rowCount", "minRowCount", "maxRowCount") : ("panelCount", "minPanelCount", "maxPanelCount")
+        if let expression = expression(members.take("panelCountExpression"), members.path("panelCountExpression")) {
+            kind.options["count"] = expression
+            _ = members.take(countKeys.0)
+        } else if let count = members.take(countKeys.0)?.intValue, count >= 0 {
+            // SurveyJS starts a dynamic panel or matrix with this many; respondents may add more.
+            kind.options["minCount"] = .number(Double(count))
+            // survey-core's data holds a dynamic panel's empty panels (not a dynamic matrix's rows).
+            if !dynamicMatrix, count > 0 { kind.emptyEntries = count }
+        }
+        if let minimum = members.take(countKeys.1)?.intValue, minimum > 0 {
+            kind.options["minCount"] = .number(Double(max(minimum, kind.options["minCount"]?.intValue ?? 0)))
+        }
+        if let maximum = members.take(countKeys.2)?.intValue, maximum >= 0 {
+            kind.options["maxCount"] = .number(Double(maximum))
+        }
+        if let title = text(members.take("templateTitle"), members.path("templateTitle")) {
+            kind.options["itemTitle"] = title
+        }
+        let defaultType = dynamicMatrix ? (members.take("cellType")?.stringValue ?? "dropdown") : "text"
+        let shared = dynamicMatrix ? choices(members.take("choices"), path: members.path("choices"), images: false) : []
+        var items: [JSONValue] = []
+        let template =
+            dynamicMatrix
+            ? (members.take(itemsKey)?.arrayValue ?? []).enumerated().map { index, json in
+                TemplateItem(json: json, path: members.path(itemsKey).appending(index), conditions: [])
+            }
+            : flattenedTemplate(members.take(itemsKey), path: members.path(itemsKey), conditions: [])
+        for entry in template {
+            var item = Members(entry.json.objectMembers ?? [:], path: entry.path)
+            guard let name = name(item.take("name")) else {
+                note(.notConverted, item.path, "an item without a name", "it is left out")
+                continue
+            }
+            var type =
+                (dynamicMatrix ? item.take("cellType")?.stringValue : item.take("type")?.stringValue) ?? defaultType
+            if type == "default" { type = defaultType }
+            if dynamicMatrix, ["dropdown", "radiogroup", "checkbox", "tagbox"].contains(type),
+                item.members["choices"] == nil
+            {
+                item = Members(item.members.merging(["choices": .array(shared)]) { own, _ in own }, path: item.path)
+                item.markUsed(["name", "cellType"])
+            }
+            guard var converted = question(type, &item, id: name) else {
+                note(
+                    .notConverted, item.path, "item '\(name)' of type '\(type)'",
+                    "not a kind a repeat's items can have; left out")
+                continue
+            }
+            guard RepeatKinds.all.contains(converted.type) else {
+                note(
+                    .notConverted, item.path, "item '\(name)' (\(type))",
+                    "a repeat's items are questions and groups that store an answer; left out")
+                continue
+            }
+            if converted.type == "repeat", converted.options["count"]?.stringValue != nil {
+                converted.options["count"] = nil
+                note(
+                    .notConverted, item.path("panelCountExpression"), "the panelCountExpression of item '\(name)'",
+                    "a group inside a dynamic panel counts its own entries")
+            }
+            var result: [String: JSONValue] = ["name": .string(name)]
+            if converted.type != "text" { result["type"] = .string(converted.type) }
+            if !converted.options.isEmpty { result["options"] = .object(converted.options) }
+            if let title = text(item.take("title"), item.path("title")) { result["title"] = title }
+            if item.take("isRequired") == .bool(true) { result["required"] = true }
+            var conditions = entry.conditions
+            if let condition = expression(item.take("visibleIf"), item.path("visibleIf"))?.stringValue {
+                // A dynamic matrix's column reads its row as {row.x}; a repeat's item reads {panel.x}.
+                conditions.append(dynamicMatrix ? Self.rowAsPanel(condition) : condition)
+            }
+            if let condition = conditions.first {
+                result["visibleIf"] = .string(
+                    conditions.count == 1 ? condition : conditions.map { "(\($0))" }.joined(separator: " and "))
+            }
+            let validators = item.take("validators")
+            if !converted.validators.isEmpty || validators != nil {
+                note(
+                    .notConverted, item.path("validators"), "the validators of item '\(name)'",
+                    "an item checks what its kind's options say, not validators")
+            }
+            for key in ["enableIf", "requiredIf", "defaultValue", "readOnly"] where item.take(key) != nil {
+                note(
+                    .notConverted, item.path(key), "'\(key)' of item '\(name)'",
+                    "repeat items take visibleIf and required only")
+            }
+            finish(
+                item,
+                layout: converted.layout.union([
+                    "width", "minWidth", "startWithNewLine", "titleLocation", "totalType", "totalDisplayStyle",
+                ]))
+            items.append(.object(result))
+        }
+        kind.options["items"] = .array(items)
+        kind.dropsEmptyEntries = dynamicMatrix
+        // survey-core clears what a dynamic panel's visibleIf hides, not a hidden cell of a dynamic matrix.
+        if dynamicMatrix, items.contains(where: { $0["visibleIf"] != nil }) { kind.options["clearHidden"] = false }
+        return kind
+    }
+
+    /// One element of a dynamic panel's template, with the `visibleIf` of each panel it sits in.
+    struct TemplateItem {
+        var json: JSONValue
+        var path: JSONPath
+        var conditions: [String]
+    }
+
+    /// The questions of a dynamic panel's template, panels opened: a question inside a panel is an
+    /// item of its own, shown when it and every panel around it are (survey-core's layout panels
+    /// group, they store nothing); `html` blocks are layout and left out.
+    mutating func flattenedTemplate(_ json: JSONValue?, path: JSONPath, conditions: [String]) -> [TemplateItem] {
+        var result: [TemplateItem] = []
+        for (index, element) in (json?.arrayValue ?? []).enumerated() {
+            let at = path.appending(index)
+            switch element["type"]?.stringValue {
+            case "panel":
+                var panel = Members(element.objectMembers ?? [:], path: at)
+                var inner = conditions
+                if let condition = expression(panel.take("visibleIf"), panel.path("visibleIf"))?.stringValue {
+                    inner.append(condition)
+                }
+                result += flattenedTemplate(panel.take("elements"), path: at.appending("elements"), conditions: inner)
+                _ = panel.take("name")
+                _ = panel.take("type")
+                finish(panel, layout: Self.panelLayout)
+            case "html", "image":
+                let name = element["name"]?.stringValue.map { " '\($0)'" } ?? ""
+                note(
+                    .layoutOnly, at, "\(element["type"]?.stringValue ?? "")\(name) in a dynamic panel",
+                    "left out: a repeat's items ask questions")
+            default:
+                result.append(TemplateItem(json: element, path: at, conditions: conditions))
+            }
+        }
+        return result
+    }
+
+    /// Members of a panel inside a dynamic panel's template that only change how it looks.
+    static let panelLayout: Set<String> = [
+        "title", "description", "state", "innerIndent", "showNumber", "questionStartIndex", "questionTitleLocation",
+    ]
+
+    /// `expression` with a dynamic matrix's row references (`{row.x}`, `{rowIndex}`) written as a
+    /// repeat's (`{panel.x}`, `{panelIndex}`).
+    static func rowAsPanel(_ expression: String) -> String {
+        rewritingReferences(in: expression) { reference in
+            let spaces = reference.prefix { $0 == " " }
+            let name = reference.dropFirst(spaces.count)
+            if name.lowercased().hasPrefix("row.") { return spaces + "panel." + name.dropFirst(4) }
+            if name.lowercased() == "rowindex" { return spaces + "panelIndex" }
+            return String(reference)
+        }
+    }
+
+    /// `text` with each `{reference}` (what is between the braces) replaced by what `transform`
+    /// gives for it; a `{` without its `}` is left as it is.
+    static func rewritingReferences(in text: String, _ transform: (Substring) -> String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[...open]
+            let inner = rest[rest.index(after: open)...]
+            guard let close = inner.firstIndex(of: "}") else {
+                rest = inner
+                continue
+            }
+            result += transform(inner[..<close])
+            rest = inner[close...]
+        }
+        return result + rest
+    }
+}

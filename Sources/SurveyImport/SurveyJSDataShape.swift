@@ -1,0 +1,114 @@
+import SurveyCore
+
+/// survey-core's data shape for the results of a converted SurveyJS survey: what a team that swaps
+/// survey-core for this engine gets in place of `survey.data`.
+///
+/// The engine keeps an Other answer as its text and a dynamic panel nobody filled in as no answer;
+/// survey-core 3.0.4 stores the first as `"other"` with the text in `<name>-Comment` (unless the
+/// survey says `"storeOthersAsComment": false`) and the second as its empty panels (`[{}]` for a
+/// `panelCount` of 1, once its page was shown). The converter records which questions need which
+/// under the survey's `x-surveyjs` extension (`{"data": {"othersAsComment": [ids], "emptyPanels":
+/// {id: count}, "matrices": [ids]}}`; a dynamic matrix whose rows are all empty has no value in
+/// survey-core's data), so a converted file saved with `survey import` keeps the shape too.
+///
+/// ``SurveySource`` gives surveys it converts (or that carry the extension) this shape unless told
+/// otherwise (`survey run --data-shape engine`); a survey loaded with ``SurveyLoader`` directly gets
+/// it by setting ``Survey/resultShape``:
+///
+/// ```swift
+/// var survey = try SurveyLoader(registry: .builtins()).load(text: conversion.text)
+/// survey.resultShape = SurveyJSDataShape(survey)
+/// ```
+public struct SurveyJSDataShape: ResultShape {
+    /// The survey member that holds what the converter kept for SurveyJS.
+    public static let extensionKey = "x-surveyjs"
+
+    /// Questions whose Other answer is stored as `"other"` plus `<id>-Comment`, with their listed values.
+    var othersAsComment: [(id: String, values: Set<String>)] = []
+    /// Dynamic panels and how many empty panels survey-core's data holds for them, with their unit.
+    var emptyPanels: [(id: String, count: Int, unit: String)] = []
+    /// Dynamic matrices: survey-core's data has no value for one whose rows are all empty.
+    var matrices: [String] = []
+
+    /// The shape `survey` asks for in its `x-surveyjs` extension; `nil` when it has none (a survey
+    /// written in this engine's format keeps the engine's shape).
+    public init?(_ survey: Survey) {
+        guard let data = survey.definition.extensions[Self.extensionKey]?["data"] else { return nil }
+        let record = Record(json: data)
+        var steps: [String: (step: StepDefinition, unit: String)] = [:]
+        func visit(_ step: StepDefinition, unit: String) {
+            steps[step.id] = (step, unit)
+            for child in step.steps { visit(child, unit: unit) }
+        }
+        for step in survey.definition.steps { visit(step, unit: step.id) }
+        for id in record.othersAsComment {
+            guard let step = steps[id]?.step else { continue }
+            var values = Set(
+                (step.options["choices"]?.arrayValue ?? []).compactMap { choice in (choice["value"] ?? choice).choiceKey
+                })
+            if step.options["none"] != nil { values.insert("none") }
+            othersAsComment.append((id, values))
+        }
+        matrices = record.matrices
+        for (id, count) in record.emptyPanels.sorted(by: { $0.key < $1.key }) {
+            guard let unit = steps[id]?.unit else { continue }
+            emptyPanels.append((id, count, unit))
+        }
+    }
+
+    public func shape(_ answers: [String: JSONValue], of session: SurveySession) -> [String: JSONValue] {
+        var data = answers
+        for (id, values) in othersAsComment {
+            switch data[id] {
+            case .string(let text)? where !values.contains(text):
+                data[id] = "other"
+                data[id + "-Comment"] = .string(text)
+            case .array(let list)?:
+                guard let index = list.firstIndex(where: { $0.stringValue.map { !values.contains($0) } ?? false })
+                else { break }
+                var shaped = list
+                data[id + "-Comment"] = list[index]
+                shaped[index] = "other"
+                data[id] = .array(shaped)
+            default: break
+            }
+        }
+        for id in matrices where data[id]?.arrayValue?.allSatisfy({ $0.objectMembers?.isEmpty ?? false }) == true {
+            data[id] = nil
+        }
+        if !emptyPanels.isEmpty {
+            let path = Set(session.pathIDs)
+            for (id, count, unit) in emptyPanels where data[id] == nil && path.contains(unit) && session.isVisible(id) {
+                data[id] = .array(Array(repeating: .object([:]), count: count))
+            }
+        }
+        return data
+    }
+
+    /// What the converter records (the `data` member of the `x-surveyjs` extension).
+    struct Record {
+        var othersAsComment: [String] = []
+        var emptyPanels: [String: Int] = [:]
+        var matrices: [String] = []
+
+        var isEmpty: Bool { othersAsComment.isEmpty && emptyPanels.isEmpty && matrices.isEmpty }
+
+        init() {}
+
+        init(json: JSONValue) {
+            othersAsComment = (json["othersAsComment"]?.arrayValue ?? []).compactMap(\.stringValue)
+            matrices = (json["matrices"]?.arrayValue ?? []).compactMap(\.stringValue)
+            for (id, count) in json["emptyPanels"]?.objectMembers ?? [:] {
+                if let count = count.intValue, count > 0 { emptyPanels[id] = min(count, 10_000) }
+            }
+        }
+
+        var json: JSONValue {
+            var members: [String: JSONValue] = [:]
+            if !othersAsComment.isEmpty { members["othersAsComment"] = .array(othersAsComment.map { .string($0) }) }
+            if !emptyPanels.isEmpty { members["emptyPanels"] = .object(emptyPanels.mapValues { .number(Double($0)) }) }
+            if !matrices.isEmpty { members["matrices"] = .array(matrices.map { .string($0) }) }
+            return .object(members)
+        }
+    }
+}

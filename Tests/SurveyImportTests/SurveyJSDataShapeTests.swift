@@ -1,0 +1,77 @@
+import Foundation
+import SurveyBuiltins
+import SurveyCore
+import SurveyImport
+import Testing
+
+/// survey-core's data shape for a SurveyJS survey's results (issue 41): what survey-core 3.0.4's
+/// `survey.data` holds for the same answers (each expectation was checked against it).
+@Suite struct SurveyJSDataShapeTests {
+    static let survey = #"""
+        {"pages": [
+          {"name": "about", "elements": [
+            {"type": "radiogroup", "name": "pet", "choices": ["cat", "dog"], "showOtherItem": true},
+            {"type": "checkbox", "name": "food", "choices": ["fish", "meat"], "showOtherItem": true, "showNoneItem": true},
+            {"type": "matrixdynamic", "name": "visits", "cellType": "text", "columns": [{"name": "when"}]},
+            {"type": "paneldynamic", "name": "kids", "panelCount": 1, "templateElements": [{"type": "text", "name": "n"}]}]},
+          {"name": "later", "visibleIf": "{pet} = 'cat'", "elements": [
+            {"type": "paneldynamic", "name": "cats", "panelCount": 2, "templateElements": [{"type": "text", "name": "n"}]}]}]}
+        """#
+
+    static func completed(_ text: String, shaped: Bool = true, _ answers: [String: JSONValue]) throws -> [String:
+        JSONValue]
+    {
+        var source = SurveySource(loader: SurveyLoader(registry: .builtins()))
+        source.givesSurveyJSDataShape = shaped
+        let survey = try source.load(text, file: "pets.json")
+        var session = SurveySession(survey: survey)
+        for (id, value) in answers.sorted(by: { $0.key < $1.key }) { try session.answer(value, for: id) }
+        while case .moved = session.next() {}
+        return session.completionResult().answers
+    }
+
+    @Test func otherIsOtherWithItsTextInTheComment() throws {
+        let data = try Self.completed(Self.survey, ["pet": "hamster", "food": ["fish", "insects"]])
+        #expect(data["pet"] == "other" && data["pet-Comment"] == "hamster")
+        #expect(data["food"] == ["fish", "other"] && data["food-Comment"] == "insects")
+        // A listed value or None is not Other.
+        let listed = try Self.completed(Self.survey, ["pet": "dog", "food": ["none"]])
+        #expect(listed["pet"] == "dog" && listed["food"] == ["none"] && listed["pet-Comment"] == nil)
+        // The engine's own shape keeps the text as the answer.
+        let engine = try Self.completed(Self.survey, shaped: false, ["pet": "hamster"])
+        #expect(engine["pet"] == "hamster" && engine["pet-Comment"] == nil)
+    }
+
+    @Test func storeOthersAsCommentFalseKeepsTheText() throws {
+        let text = Self.survey.replacingOccurrences(of: #"{"pages""#, with: #"{"storeOthersAsComment": false, "pages""#)
+        let data = try Self.completed(text, ["pet": "hamster"])
+        #expect(data["pet"] == "hamster" && data["pet-Comment"] == nil)
+    }
+
+    @Test func aShownDynamicPanelHoldsItsEmptyPanelsAMatrixOfEmptyRowsNothing() throws {
+        // `later` is not shown (pet is not cat): its panels are not in survey-core's data either.
+        let data = try Self.completed(Self.survey, ["pet": "dog", "visits": [[:], [:]]])
+        #expect(data["kids"] == [[:]])
+        #expect(data["cats"] == nil)
+        #expect(data["visits"] == nil)
+        let shown = try Self.completed(Self.survey, ["pet": "cat", "kids": [["n": "Ada"]]])
+        #expect(shown["kids"] == [["n": "Ada"]])
+        #expect(shown["cats"] == [[:], [:]])
+    }
+
+    @Test func aConvertedFileKeepsTheShapeInItsExtension() throws {
+        let conversion = try SurveyJSImporter.convert(text: Self.survey, source: "pets.json", id: "pets")
+        #expect(conversion.text.contains("\"x-surveyjs\""))
+        // A survey in the engine's format without the extension keeps the engine's shape.
+        var survey = try SurveyLoader(registry: .builtins()).load(text: conversion.text)
+        #expect(survey.resultShape == nil)
+        #expect(SurveyJSDataShape(survey) != nil)
+        survey.resultShape = SurveyJSDataShape(survey)
+        var session = SurveySession(survey: survey)
+        try session.answer("hamster", for: "pet")
+        #expect(session.completionResult().answers["pet"] == "other")
+        // Saved and loaded again, the extension is kept.
+        let saved = JSONWriter.string(from: survey.definition.jsonValue)
+        #expect(saved.contains("\"othersAsComment\""))
+    }
+}
