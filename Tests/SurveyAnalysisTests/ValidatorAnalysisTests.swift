@@ -13,6 +13,7 @@ import Testing
         {"id": "nick", "type": "text", "required": true, "validators": [{"type": "text", "minLength": 12, "allowDigits": false}]},
         {"id": "partner", "type": "number", "required": true, "validators": [{"type": "expression", "expression": "{partner} >= {age} - 10"}]},
         {"id": "senior", "type": "text", "visibleIf": "{age} >= 65"},
+        {"id": "code", "type": "text", "required": true, "validators": [{"type": "regex", "regex": "^[A-Z]{2}-[0-9]{4}$"}]},
         {"id": "goals", "type": "multiple-choice", "required": true, "options": {"choices": ["a", "b", "c", "d"], "none": true},
          "validators": [{"type": "answercount", "minCount": 2, "maxCount": 3}]}
         """#)
@@ -40,6 +41,7 @@ import Testing
                     #expect(nick.count >= 12 && !nick.contains(where: \.isNumber))
                 }
                 if let goals = answers["goals"]?.arrayValue { #expect((2...3).contains(goals.count)) }
+                #expect(answers["code"] == "AA-0000")
             }
             // A refused attempt is tried on a copy of the session: scripts hold only answers that passed.
             let answered = script.actions.compactMap { action -> String? in
@@ -54,7 +56,7 @@ import Testing
         let survey = try Self.load(
             surveyJSON(
                 #"""
-                {"id": "code", "type": "text", "required": true, "validators": [{"type": "regex", "regex": "^[A-Z]{2}-[0-9]{4}$"}]},
+                {"id": "code", "type": "text", "required": true, "validators": [{"type": "regex", "regex": "^\\p{Lu}{2}-[0-9]{4}$"}]},
                 {"id": "after", "type": "text"}
                 """#))
         var generator = PathGenerator(survey: survey, seed: 1)
@@ -79,7 +81,7 @@ import Testing
         let stuck = try Self.load(
             surveyJSON(
                 #"""
-                {"id": "code", "type": "text", "required": true, "validators": [{"type": "regex", "regex": "^[A-Z]{2}-[0-9]{4}$"}]}
+                {"id": "code", "type": "text", "required": true, "validators": [{"type": "regex", "regex": "^\\p{Lu}{2}-[0-9]{4}$"}]}
                 """#))
         let stuckReport = SurveySimulator(survey: stuck).run(respondents: 50, seed: 2)
         #expect(stuckReport.completed == 0)
