@@ -258,7 +258,6 @@ extension Converter {
             items.append(.object(result))
         }
         kind.options["items"] = .array(items)
-        kind.dropsEmptyEntries = dynamicMatrix
         // survey-core clears what a dynamic panel's visibleIf hides, not a hidden cell of a dynamic matrix.
         if dynamicMatrix, items.contains(where: { $0["visibleIf"] != nil }) { kind.options["clearHidden"] = false }
         return kind

@@ -12,8 +12,6 @@ struct ConvertedKind {
     /// The empty entries survey-core's data holds for it before anything is answered (a dynamic
     /// panel's `panelCount`).
     var emptyEntries: Int?
-    /// Whether survey-core's data leaves it out when every entry is empty (a dynamic matrix).
-    var dropsEmptyEntries = false
 }
 
 extension Converter {

@@ -8,8 +8,7 @@ import SurveyCore
 /// survey says `"storeOthersAsComment": false`) and the second as its empty panels (`[{}]` for a
 /// `panelCount` of 1, once its page was shown). The converter records which questions need which
 /// under the survey's `x-surveyjs` extension (`{"data": {"othersAsComment": [ids], "emptyPanels":
-/// {id: count}, "matrices": [ids]}}`; a dynamic matrix whose rows are all empty has no value in
-/// survey-core's data), so a converted file saved with `survey import` keeps the shape too.
+/// {id: count}}}`), so a converted file saved with `survey import` keeps the shape too.
 ///
 /// ``SurveySource`` gives surveys it converts (or that carry the extension) this shape unless told
 /// otherwise (`survey run --data-shape engine`); a survey loaded with ``SurveyLoader`` directly gets
@@ -27,8 +26,6 @@ public struct SurveyJSDataShape: ResultShape {
     var othersAsComment: [(id: String, values: Set<String>)] = []
     /// Dynamic panels and how many empty panels survey-core's data holds for them, with their unit.
     var emptyPanels: [(id: String, count: Int, unit: String)] = []
-    /// Dynamic matrices: survey-core's data has no value for one whose rows are all empty.
-    var matrices: [String] = []
 
     /// The shape `survey` asks for in its `x-surveyjs` extension; `nil` when it has none (a survey
     /// written in this engine's format keeps the engine's shape).
@@ -49,7 +46,6 @@ public struct SurveyJSDataShape: ResultShape {
             if step.options["none"] != nil { values.insert("none") }
             othersAsComment.append((id, values))
         }
-        matrices = record.matrices
         for (id, count) in record.emptyPanels.sorted(by: { $0.key < $1.key }) {
             guard let unit = steps[id]?.unit else { continue }
             emptyPanels.append((id, count, unit))
@@ -73,9 +69,6 @@ public struct SurveyJSDataShape: ResultShape {
             default: break
             }
         }
-        for id in matrices where data[id]?.arrayValue?.allSatisfy({ $0.objectMembers?.isEmpty ?? false }) == true {
-            data[id] = nil
-        }
         if !emptyPanels.isEmpty {
             let path = Set(session.pathIDs)
             for (id, count, unit) in emptyPanels where data[id] == nil && path.contains(unit) && session.isVisible(id) {
@@ -89,15 +82,13 @@ public struct SurveyJSDataShape: ResultShape {
     struct Record {
         var othersAsComment: [String] = []
         var emptyPanels: [String: Int] = [:]
-        var matrices: [String] = []
 
-        var isEmpty: Bool { othersAsComment.isEmpty && emptyPanels.isEmpty && matrices.isEmpty }
+        var isEmpty: Bool { othersAsComment.isEmpty && emptyPanels.isEmpty }
 
         init() {}
 
         init(json: JSONValue) {
             othersAsComment = (json["othersAsComment"]?.arrayValue ?? []).compactMap(\.stringValue)
-            matrices = (json["matrices"]?.arrayValue ?? []).compactMap(\.stringValue)
             for (id, count) in json["emptyPanels"]?.objectMembers ?? [:] {
                 if let count = count.intValue, count > 0 { emptyPanels[id] = min(count, 10_000) }
             }
@@ -107,7 +98,6 @@ public struct SurveyJSDataShape: ResultShape {
             var members: [String: JSONValue] = [:]
             if !othersAsComment.isEmpty { members["othersAsComment"] = .array(othersAsComment.map { .string($0) }) }
             if !emptyPanels.isEmpty { members["emptyPanels"] = .object(emptyPanels.mapValues { .number(Double($0)) }) }
-            if !matrices.isEmpty { members["matrices"] = .array(matrices.map { .string($0) }) }
             return .object(members)
         }
     }

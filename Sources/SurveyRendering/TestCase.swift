@@ -175,6 +175,12 @@ public struct TestCase: Sendable, Hashable {
         let inResult = Set(survey.definition.calculatedValues.filter(\.includeIntoResult).map(\.name))
         let steps = (expectations.shown ?? []) + (expectations.hidden ?? [])
         let answers = (expectations.answers?.keys.sorted() ?? []).filter { !inResult.contains($0) }
-        return (steps + answers).filter { survey.question(forStep: $0) == nil && !survey.isComment($0) }
+        // `<id>-Comment` of a question with an Other choice: its text in SurveyJS's data shape.
+        let otherText = { (key: String) in
+            key.hasSuffix("-Comment") && survey.hasOtherChoice(step: String(key.dropLast(8)))
+        }
+        return (steps + answers).filter {
+            survey.question(forStep: $0) == nil && !survey.isComment($0) && !otherText($0)
+        }
     }
 }

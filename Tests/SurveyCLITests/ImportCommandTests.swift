@@ -123,6 +123,11 @@ import Testing
         let shaped = try SurveyBinary.run(["test", file, "--answers", script])
         #expect(shaped.status == 0, "\(shaped.stderr)")
         #expect(shaped.stdout.contains(#""answers":{"pet":"other","pet-Comment":"hamster"}"#), "\(shaped.stdout)")
+        // Expectations in that shape name the Other text as NAME-Comment.
+        let expected = directory.appendingPathComponent("e.json").path
+        try #"{"pet": "other", "pet-Comment": "hamster"}"#.write(toFile: expected, atomically: true, encoding: .utf8)
+        let checked = try SurveyBinary.run(["test", file, "--answers", script, "--expect-answers", expected])
+        #expect(checked.status == 0, "\(checked.stderr)")
         let engine = try SurveyBinary.run(["test", file, "--answers", script, "--data-shape", "engine"])
         #expect(engine.stdout.contains(#""answers":{"pet":"hamster"}"#), "\(engine.stdout)")
         let wrong = try SurveyBinary.run(["test", file, "--answers", script, "--data-shape", "xml"])
