@@ -9,13 +9,14 @@ import SurveyCore
 /// | `maxSizeBytes` | integer ≥ 1 | none | Largest allowed file, checked against each file's `size` when it is given (the terminal fills it in for local files). |
 /// | `multiple` | Boolean | `false` | Whether several files may be attached (SurveyJS's `allowMultiple`). |
 /// | `maxFiles` | integer ≥ 1 | none | Most files, with `multiple`. |
+/// | `inlineData` | Boolean | `false` | Also accept a file given as its bytes, `{ "name", "type"?, "content": "data:…" }`, stored as given (SurveyJS's `storeDataAsText`, its default: what survey-core stores); its size is the decoded bytes'. |
 ///
 /// **Answer:** an array of files, each `{ "file": "<path or URI>", "name"?, "type"?, "size"?, "format"? }`
 /// (`content` is accepted for `file`, as SurveyJS stores a URL there); a plain path string, or one
 /// file object, is one file. Normalised to `{ "file", "name", "format"?, "type"?, "size"? }` per file:
 /// `name` defaults to the path's last component, `format` to its extension (lower-cased), `type` is
 /// the MIME type as given, `size` a whole number of bytes. An empty array is no answer. Inline bytes (a
-/// `data` or `base64` member, or a `data:` URI) are refused. Errors (with `field` `files[i].member`
+/// `data` or `base64` member, or a `data:` URI) are refused unless `inlineData` says otherwise. Errors (with `field` `files[i].member`
 /// where one file is at fault): `wrongShape`, `unsupportedFormat` (`formats`), `fileTooLarge` (`max`,
 /// e.g. "5 MB"), `tooManyFiles` (`max`). The engine never sees the bytes, so a file without `size`
 /// cannot be checked against `maxSizeBytes`: front ends that have the file should send its size.
@@ -36,6 +37,7 @@ public struct FileType: SummarizesTallies {
         var maximumSize: Int?
         var allowsMultiple: Bool
         var maximumCount: Int?
+        var acceptsInlineData = false
     }
 
     static let members = ["file", "content", "name", "type", "size", "format"]
@@ -58,7 +60,9 @@ public struct FileType: SummarizesTallies {
                 "maxFiles", "'maxFiles' needs \"multiple\": true (a single-file question takes one file)",
                 kind: .invalidOptions)
         }
-        return Options(formats: formats, maximumSize: maximumSize, allowsMultiple: multiple, maximumCount: maximumCount)
+        return Options(
+            formats: formats, maximumSize: maximumSize, allowsMultiple: multiple, maximumCount: maximumCount,
+            acceptsInlineData: try reader.bool("inlineData", default: false))
     }
 
     public func input(for options: Options, in context: PresentationContext) -> InputPrimitive {
@@ -106,6 +110,11 @@ public struct FileType: SummarizesTallies {
         switch file {
         case .string(let path): members["file"] = .string(path)
         case .object(let object):
+            if options.acceptsInlineData, let content = object["content"]?.stringValue,
+                FileReferences.isDataURI(content)
+            {
+                return try inline(object, content: content, options: options, fault: fault)
+            }
             if FileReferences.carriesBytes(object) { throw fault(Self.inlineData) }
             members = object
         default:
@@ -160,6 +169,39 @@ public struct FileType: SummarizesTallies {
             }
             result["size"] = .number(bytes)
         }
+        return .object(result)
+    }
+
+    /// A file given as its bytes (`inlineData`): `{ "name", "type"?, "content": "data:…" }` kept as given,
+    /// its format (from the name) and decoded size checked.
+    func inline(
+        _ object: [String: JSONValue], content: String, options: Options, fault: (AnswerError, String?) -> AnswerError
+    ) throws(AnswerError) -> JSONValue {
+        let form: FormAnswer
+        do {
+            form = try FormAnswer(.object(object), allowed: ["name", "type", "content"], describedAs: "a file object")
+        } catch { throw fault(error, error.field) }
+        let given: String?
+        do { given = try form.text("name") } catch { throw fault(error, "name") }
+        guard let name = given else {
+            throw fault(AnswerError.wrongShape(expected: "the file's name", got: object["name"] ?? .null), "name")
+        }
+        if let formats = options.formats {
+            guard let format = FileReferences.fileExtension(of: name), formats.contains(format) else {
+                throw fault(FileReferences.unsupportedFormat(formats), nil)
+            }
+        }
+        // Base64 holds 3 bytes in 4 characters.
+        let encoded = content.split(separator: ",", maxSplits: 1).last.map(\.utf8.count) ?? 0
+        if let maximum = options.maximumSize, encoded / 4 * 3 > maximum {
+            let limit = FileInput.byteCount(maximum)
+            throw fault(
+                AnswerError(
+                    code: "fileTooLarge", message: "The file may be at most \(limit).", arguments: ["max": limit]),
+                "content")
+        }
+        var result: [String: JSONValue] = ["name": .string(name), "content": .string(content)]
+        if let type = object["type"]?.stringValue { result["type"] = .string(type) }
         return .object(result)
     }
 

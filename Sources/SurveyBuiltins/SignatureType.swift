@@ -6,11 +6,13 @@ import SurveyCore
 /// | Option | Type | Default | Meaning |
 /// |---|---|---|---|
 /// | `formats` | non-empty array of extensions | `["png", "svg", "jpeg", "jpg"]` | Allowed image types (case-insensitive, a leading dot is ignored). |
+/// | `inlineData` | Boolean | `false` | Also accept the image itself as a `data:` URI of one of those types, stored as given (SurveyJS's `storeDataAsText`, its default: what survey-core stores). |
 ///
 /// **Answer:** `{ "file": "<path or URI>", "format"?: "<extension>" }` or a plain path string,
 /// normalised to `{ "file", "format" }`; without `format` the file's extension is used (ignoring a
 /// URI's query and fragment). Inline images (a `data` or `base64` member, or a `data:` URI such as
-/// SurveyJS stores) are refused. Errors: `wrongShape`, `unsupportedFormat` (`formats`).
+/// SurveyJS stores) are refused unless `inlineData` says otherwise: then a `data:image/…` URI is the
+/// answer as it is. Errors: `wrongShape`, `unsupportedFormat` (`formats`).
 ///
 /// As an input it is a `file-reference` with presentation `"signature"` and `maxFiles` 1; the
 /// terminal asks for the image's path. The summary counts signatures per format.
@@ -22,6 +24,7 @@ public struct SignatureType: SummarizesTallies {
     /// The decoded options of a signature question.
     public struct Options: Sendable {
         var formats: [String]
+        var acceptsInlineData = false
     }
 
     static let defaultFormats = ["png", "svg", "jpeg", "jpg"]
@@ -33,7 +36,9 @@ public struct SignatureType: SummarizesTallies {
     public var summary: String { "A drawn signature, stored as a reference to its image file (png, svg, jpeg)" }
 
     public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
-        Options(formats: try FileReferences.formats(from: &reader, default: Self.defaultFormats))
+        Options(
+            formats: try FileReferences.formats(from: &reader, default: Self.defaultFormats),
+            acceptsInlineData: try reader.bool("inlineData", default: false))
     }
 
     public func input(for options: Options, in context: PresentationContext) -> InputPrimitive {
@@ -42,6 +47,15 @@ public struct SignatureType: SummarizesTallies {
 
     public func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {
         if answer.isNull { return .null }
+        if options.acceptsInlineData, case .string(let text) = answer, FileReferences.isDataURI(text) {
+            // `data:image/png;base64,…`: the type must be one of the formats.
+            let type = text.trimmed.dropFirst(5).prefix { $0 != ";" && $0 != "," }.lowercased()
+            let format = type.hasPrefix("image/") ? FileReferences.canonicalFormat(String(type.dropFirst(6))) : ""
+            guard options.formats.contains(format) || (format == "svg+xml" && options.formats.contains("svg")) else {
+                throw FileReferences.unsupportedFormat(options.formats)
+            }
+            return .string(text.trimmed)
+        }
         let reference = try FileReferences.reference(answer, inlineData: Self.inlineData)
         let file = reference.file
         let format = reference.format

@@ -106,8 +106,10 @@ extension Converter {
                     "signatureWidth", "signatureHeight", "penColor", "backgroundColor", "backgroundImage",
                     "penMinWidth",
                     "penMaxWidth", "allowClear", "showPlaceholder", "placeholder", "placeholderReadOnly",
-                    "storeDataAsText", "signatureAutoScaleEnabled", "waitForUpload",
+                    "signatureAutoScaleEnabled", "waitForUpload",
                 ])
+            // survey-core stores the drawing itself as a data URL unless storeDataAsText is false.
+            if members.take("storeDataAsText") != .bool(false) { kind.options["inlineData"] = true }
             if let format = members.take("dataFormat")?.stringValue {
                 switch format {
                 case "png", "svg": kind.options["formats"] = [.string(format)]
@@ -603,10 +605,12 @@ extension Converter {
         var kind = ConvertedKind(
             type: "file",
             layout: [
-                "storeDataAsText", "waitForUpload", "showPreview", "allowImagesPreview", "imageHeight", "imageWidth",
+                "waitForUpload", "showPreview", "allowImagesPreview", "imageHeight", "imageWidth",
                 "needConfirmRemoveFile", "sourceType", "filePlaceholder", "allowCameraAccess", "photoPlaceholder",
                 "fileOrPhotoPlaceholder",
             ])
+        // survey-core stores each file's bytes as a data URL unless storeDataAsText is false.
+        if members.take("storeDataAsText") != .bool(false) { kind.options["inlineData"] = true }
         let multiple = members.take("allowMultiple") == .bool(true)
         if multiple { kind.options["multiple"] = true }
         if let count = members.take("maxFiles")?.intValue, count > 0 {

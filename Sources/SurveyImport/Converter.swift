@@ -476,6 +476,7 @@ struct Converter {
         if !kind.options.isEmpty { result["options"] = .object(kind.options) }
         if storesOthersAsComment, kind.options["other"] != nil { dataShape.othersAsComment.append(id) }
         if let count = kind.emptyEntries { dataShape.emptyPanels[id] = count }
+        if kind.type == "file" { dataShape.files.append(id) }
         if let correct = members.take("correctAnswer") {
             if let literal = Self.expressionLiteral(correct) {
                 quizAnswers.append((id, literal))

@@ -8,7 +8,8 @@ import SurveyCore
 /// survey says `"storeOthersAsComment": false`) and the second as its empty panels (`[{}]` for a
 /// `panelCount` of 1, once its page was shown). The converter records which questions need which
 /// under the survey's `x-surveyjs` extension (`{"data": {"othersAsComment": [ids], "emptyPanels":
-/// {id: count}}}`), so a converted file saved with `survey import` keeps the shape too.
+/// {id: count}, "files": [ids]}}`; survey-core keeps a file as `{name, type, content}`), so a
+/// converted file saved with `survey import` keeps the shape too.
 ///
 /// ``SurveySource`` gives surveys it converts (or that carry the extension) this shape unless told
 /// otherwise (`survey run --data-shape engine`); a survey loaded with ``SurveyLoader`` directly gets
@@ -26,6 +27,8 @@ public struct SurveyJSDataShape: ResultShape {
     var othersAsComment: [(id: String, values: Set<String>)] = []
     /// Dynamic panels and how many empty panels survey-core's data holds for them, with their unit.
     var emptyPanels: [(id: String, count: Int, unit: String)] = []
+    /// File questions: survey-core keeps each file as `{name, type, content}`.
+    var files: [String] = []
 
     /// The shape `survey` asks for in its `x-surveyjs` extension; `nil` when it has none (a survey
     /// written in this engine's format keeps the engine's shape).
@@ -46,6 +49,7 @@ public struct SurveyJSDataShape: ResultShape {
             if step.options["none"] != nil { values.insert("none") }
             othersAsComment.append((id, values))
         }
+        files = record.files
         for (id, count) in record.emptyPanels.sorted(by: { $0.key < $1.key }) {
             guard let unit = steps[id]?.unit else { continue }
             emptyPanels.append((id, count, unit))
@@ -69,6 +73,10 @@ public struct SurveyJSDataShape: ResultShape {
             default: break
             }
         }
+        for id in files {
+            guard case .array(let list)? = data[id] else { continue }
+            data[id] = .array(list.map(Self.surveyJSFile))
+        }
         if !emptyPanels.isEmpty {
             let path = Set(session.pathIDs)
             for (id, count, unit) in emptyPanels where data[id] == nil && path.contains(unit) && session.isVisible(id) {
@@ -78,17 +86,29 @@ public struct SurveyJSDataShape: ResultShape {
         return data
     }
 
+    /// A file as survey-core keeps it: `{name, type, content}` (the reference, or the data URL, as `content`).
+    static func surveyJSFile(_ file: JSONValue) -> JSONValue {
+        guard case .object(let members) = file, let reference = members["file"] else { return file }
+        var result: [String: JSONValue] = ["content": reference]
+        if let name = members["name"] { result["name"] = name }
+        if let type = members["type"] { result["type"] = type }
+        return .object(result)
+    }
+
     /// What the converter records (the `data` member of the `x-surveyjs` extension).
     struct Record {
         var othersAsComment: [String] = []
         var emptyPanels: [String: Int] = [:]
 
-        var isEmpty: Bool { othersAsComment.isEmpty && emptyPanels.isEmpty }
+        var files: [String] = []
+
+        var isEmpty: Bool { othersAsComment.isEmpty && emptyPanels.isEmpty && files.isEmpty }
 
         init() {}
 
         init(json: JSONValue) {
             othersAsComment = (json["othersAsComment"]?.arrayValue ?? []).compactMap(\.stringValue)
+            files = (json["files"]?.arrayValue ?? []).compactMap(\.stringValue)
             for (id, count) in json["emptyPanels"]?.objectMembers ?? [:] {
                 if let count = count.intValue, count > 0 { emptyPanels[id] = min(count, 10_000) }
             }
@@ -98,6 +118,7 @@ public struct SurveyJSDataShape: ResultShape {
             var members: [String: JSONValue] = [:]
             if !othersAsComment.isEmpty { members["othersAsComment"] = .array(othersAsComment.map { .string($0) }) }
             if !emptyPanels.isEmpty { members["emptyPanels"] = .object(emptyPanels.mapValues { .number(Double($0)) }) }
+            if !files.isEmpty { members["files"] = .array(files.map { .string($0) }) }
             return .object(members)
         }
     }

@@ -76,3 +76,41 @@ import Testing
         #expect(saved.contains("\"othersAsComment\""))
     }
 }
+
+/// SurveyJS's `storeDataAsText` (its default): a signature or file given as its bytes, as survey-core stores it.
+@Suite struct InlineDataTests {
+    @Test func aSignatureOrFileAsADataURLIsKeptAsGiven() throws {
+        let (_, survey) = try convertAndLoad(
+            #"""
+            {"elements": [
+              {"type": "signaturepad", "name": "sig"},
+              {"type": "file", "name": "cv", "acceptedTypes": ".pdf", "maxSize": 8},
+              {"type": "file", "name": "ref", "storeDataAsText": false}]}
+            """#)
+        var session = SurveySession(survey: survey)
+        let drawing: JSONValue = "data:image/png;base64,iVBORw0KGgo="
+        #expect(try session.answer(drawing, for: "sig") == drawing)
+        #expect(throws: SessionError.self) { try session.answer("data:image/gif;base64,R0lG", for: "sig") }
+        let file: JSONValue = [
+            "name": "cv.pdf", "type": "application/pdf", "content": "data:application/pdf;base64,JVBE",
+        ]
+        #expect(try session.answer([file], for: "cv") == [file])
+        // The decoded size counts against maxSize (8 bytes); the name's format against acceptedTypes.
+        let large: JSONValue = ["name": "cv.pdf", "content": "data:application/pdf;base64,JVBERi0xLjQKJcfs"]
+        #expect(throws: SessionError.self) { try session.answer([large], for: "cv") }
+        #expect(throws: SessionError.self) {
+            try session.answer([["name": "cv.exe", "content": "data:x;base64,AA=="]], for: "cv")
+        }
+        // storeDataAsText false: a reference only, as in this engine's own format.
+        #expect(throws: SessionError.self) { try session.answer([file], for: "ref") }
+        // In survey-core's data shape a reference is {name, type, content} too.
+        var shaped = survey
+        shaped.resultShape = SurveyJSDataShape(survey)
+        var run = SurveySession(survey: shaped)
+        try run.answer(["file": "https://files.example.com/a.pdf", "type": "application/pdf"], for: "ref")
+        #expect(
+            run.completionResult().answers["ref"] == [
+                ["name": "a.pdf", "type": "application/pdf", "content": "https://files.example.com/a.pdf"]
+            ])
+    }
+}
