@@ -169,13 +169,12 @@ extension Converter {
             kind.options["count"] = expression
             _ = members.take(countKeys.0)
         } else if let count = members.take(countKeys.0)?.intValue, count >= 0 {
-            // SurveyJS starts a dynamic panel or matrix with this many; respondents may add more.
-            kind.options["minCount"] = .number(Double(count))
-            // survey-core's data holds a dynamic panel's empty panels (not a dynamic matrix's rows).
+            // SurveyJS starts a dynamic panel or matrix with this many, which respondents may remove
+            // (down to the minimum) or add to; survey-core's data holds a dynamic panel's empty panels.
             if !dynamicMatrix, count > 0 { kind.emptyEntries = count }
         }
         if let minimum = members.take(countKeys.1)?.intValue, minimum > 0 {
-            kind.options["minCount"] = .number(Double(max(minimum, kind.options["minCount"]?.intValue ?? 0)))
+            kind.options["minCount"] = .number(Double(minimum))
         }
         if let maximum = members.take(countKeys.2)?.intValue, maximum >= 0 {
             kind.options["maxCount"] = .number(Double(maximum))

@@ -351,7 +351,15 @@ struct Converter {
             result["shuffle"] = true
         }
         origins[ours] = path
-        let steps = children(&members, ours: ours)
+        var steps = children(&members, ours: ours)
+        // A read-only page makes its elements read-only (this format has no read-only pages).
+        if members.take("readOnly") == .bool(true) {
+            steps = steps.map { step in
+                guard case .object(var members) = step, members["readOnly"] == nil else { return step }
+                members["readOnly"] = true
+                return .object(members)
+            }
+        }
         finish(members)
         guard !steps.isEmpty else {
             note(

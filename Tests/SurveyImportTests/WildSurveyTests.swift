@@ -304,3 +304,38 @@ import Testing
         }
     }
 }
+
+/// Pages and counts as survey-core reads them.
+@Suite struct WildPageTests {
+    @Test func aReadOnlyPageMakesItsQuestionsReadOnlyAndNotRequired() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"pages": [{"name": "p", "readOnly": true, "elements": [{"type": "text", "name": "q", "isRequired": true}]},
+                       {"name": "r", "elements": [{"type": "text", "name": "s"}]}]}
+            """#)
+        #expect(conversion.isWhole)
+        #expect(try WildSurveyTests.step(survey, "q").isReadOnly)
+        var session = SurveySession(survey: survey)
+        // survey-core does not check a read-only question: Next goes on.
+        guard case .moved = session.next() else {
+            Issue.record("Next was blocked on a read-only page")
+            return
+        }
+        #expect(session.currentUnitID == "r")
+    }
+
+    @Test func panelCountIsWhereADynamicPanelStartsNotAMinimum() throws {
+        let (_, survey) = try convertAndLoad(
+            #"""
+            {"elements": [{"type": "paneldynamic", "name": "kids", "panelCount": 2, "minPanelCount": 1,
+              "templateElements": [{"type": "text", "name": "n"}]}]}
+            """#)
+        #expect(try WildSurveyTests.step(survey, "kids").options["minCount"] == 1)
+        var session = SurveySession(survey: survey)
+        try session.answer([["n": "Ada"]], for: "kids")
+        guard case .completed = session.next() else {
+            Issue.record("one panel was refused")
+            return
+        }
+    }
+}
