@@ -191,9 +191,18 @@ extension Converter {
                 TemplateItem(json: json, path: members.path(itemsKey).appending(index), conditions: [])
             }
             : flattenedTemplate(members.take(itemsKey), path: members.path(itemsKey), conditions: [])
+        let templateNames = Set(template.compactMap { $0.json["name"]?.stringValue })
+        var itemNames = Set<String>()
         for entry in template {
             var item = Members(entry.json.objectMembers ?? [:], path: entry.path)
-            guard let name = name(item.take("name")) else {
+            // survey-core keys an item's answer by its valueName in each entry (when no other item has it).
+            var chosen = name(item.take("name"))
+            if let key = item.take("valueName")?.stringValue, !key.isEmpty, key != chosen,
+                !templateNames.contains(key), itemNames.insert(key).inserted
+            {
+                chosen = key
+            }
+            guard let name = chosen else {
                 note(.notConverted, item.path, "an item without a name", "it is left out")
                 continue
             }
@@ -243,6 +252,10 @@ extension Converter {
                 note(
                     .notConverted, item.path("validators"), "the validators of item '\(name)'",
                     "an item checks what its kind's options say, not validators")
+            }
+            if !dynamicMatrix, let value = item.members["defaultValue"], !value.isNull {
+                // survey-core's untouched panels hold it (the data shape gives them so).
+                kind.entryDefaults[name] = value
             }
             for key in ["enableIf", "requiredIf", "defaultValue", "readOnly"] where item.take(key) != nil {
                 note(

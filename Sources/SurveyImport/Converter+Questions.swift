@@ -12,6 +12,8 @@ struct ConvertedKind {
     /// The empty entries survey-core's data holds for it before anything is answered (a dynamic
     /// panel's `panelCount`).
     var emptyEntries: Int?
+    /// What each of those entries holds: its items' `defaultValue`s.
+    var entryDefaults: [String: JSONValue] = [:]
 }
 
 extension Converter {

@@ -13,6 +13,8 @@ struct Converter {
     /// repeated one is free), and the ids given so far.
     var takenNames: Set<String> = []
     var valueNames: Set<String> = []
+    /// The value names a question has taken as its id.
+    var valueNameOwners: Set<String> = []
     var usedIDs: Set<String> = []
     /// Each quiz question (`correctAnswer`) with its correct answer as an expression literal.
     var quizAnswers: [(id: String, literal: String)] = []
@@ -435,6 +437,24 @@ struct Converter {
                 "a question has the same name (survey-core keeps them apart; ids are unique here)")
             id = renamed
         }
+        var sharesAnswer: String?
+        if !Self.holdsNoValue(type), let key = members.take("valueName")?.stringValue, !key.isEmpty, key != id {
+            // survey-core stores the answer under its valueName, which expressions read: the first
+            // question with that key (when no element is named so) is that key here; the others show
+            // the same answer in survey-core, and are asked once, there.
+            if !takenNames.contains(key), !usedIDs.contains(key), valueNameOwners.insert(key).inserted {
+                note(
+                    .renamed, members.path("valueName"), "question '\(id)' is now '\(key)'",
+                    "its valueName: survey-core stores its answer under that name")
+                id = key
+            } else {
+                sharesAnswer = key
+                note(
+                    .notConverted, members.path("valueName"), "question '\(id)' shares the answer '\(key)'",
+                    "survey-core shows one value in both; here it is asked once, by the first, and this one is not asked"
+                )
+            }
+        }
         if !usedIDs.insert(id).inserted {
             let renamed = freeName(id + "-")
             note(
@@ -483,7 +503,15 @@ struct Converter {
         result["type"] = .string(kind.type)
         if !kind.options.isEmpty { result["options"] = .object(kind.options) }
         if storesOthersAsComment, kind.options["other"] != nil { dataShape.othersAsComment.append(id) }
-        if let count = kind.emptyEntries { dataShape.emptyPanels[id] = count }
+        // A dynamic panel that shares its answer with another adds its defaults to that one's panels.
+        let shapeKey = sharesAnswer ?? id
+        if let count = kind.emptyEntries, dataShape.emptyPanels[shapeKey] == nil {
+            dataShape.emptyPanels[shapeKey] = count
+        }
+        if kind.emptyEntries != nil {
+            dataShape.panelDefaults[shapeKey, default: [:]].merge(kind.entryDefaults) { first, _ in first }
+            if dataShape.panelDefaults[shapeKey]?.isEmpty == true { dataShape.panelDefaults[shapeKey] = nil }
+        }
         if kind.type == "file" { dataShape.files.append(id) }
         if let correct = members.take("correctAnswer") {
             if let literal = Self.expressionLiteral(correct) {
@@ -499,6 +527,10 @@ struct Converter {
         if let required = members.take("isRequired") { result["required"] = required }
         if let readOnly = members.take("readOnly") { result["readOnly"] = readOnly }
         switchOff(&members, into: &result)
+        if sharesAnswer != nil {
+            result["enabled"] = false
+            result["visibleIf"] = nil
+        }
         if let value = members.take("defaultValue") {
             // survey-core reads a default written "=expression" as its defaultValueExpression.
             if let text = value.stringValue, text.hasPrefix("=") {

@@ -26,7 +26,7 @@ public struct SurveyJSDataShape: ResultShape {
     /// Questions whose Other answer is stored as `"other"` plus `<id>-Comment`, with their listed values.
     var othersAsComment: [(id: String, values: Set<String>)] = []
     /// Dynamic panels and how many empty panels survey-core's data holds for them, with their unit.
-    var emptyPanels: [(id: String, count: Int, unit: String)] = []
+    var emptyPanels: [(id: String, count: Int, unit: String, entry: [String: JSONValue])] = []
     /// File questions: survey-core keeps each file as `{name, type, content}`.
     var files: [String] = []
 
@@ -52,7 +52,7 @@ public struct SurveyJSDataShape: ResultShape {
         files = record.files
         for (id, count) in record.emptyPanels.sorted(by: { $0.key < $1.key }) {
             guard let unit = steps[id]?.unit else { continue }
-            emptyPanels.append((id, count, unit))
+            emptyPanels.append((id, count, unit, record.panelDefaults[id] ?? [:]))
         }
     }
 
@@ -79,8 +79,9 @@ public struct SurveyJSDataShape: ResultShape {
         }
         if !emptyPanels.isEmpty {
             let path = Set(session.pathIDs)
-            for (id, count, unit) in emptyPanels where data[id] == nil && path.contains(unit) && session.isVisible(id) {
-                data[id] = .array(Array(repeating: .object([:]), count: count))
+            for (id, count, unit, entry) in emptyPanels
+            where data[id] == nil && path.contains(unit) && session.isVisible(id) {
+                data[id] = .array(Array(repeating: .object(entry), count: count))
             }
         }
         return data
@@ -101,6 +102,8 @@ public struct SurveyJSDataShape: ResultShape {
         var emptyPanels: [String: Int] = [:]
 
         var files: [String] = []
+        /// The items' defaults an untouched panel holds, by dynamic panel.
+        var panelDefaults: [String: [String: JSONValue]] = [:]
 
         var isEmpty: Bool { othersAsComment.isEmpty && emptyPanels.isEmpty && files.isEmpty }
 
@@ -109,6 +112,9 @@ public struct SurveyJSDataShape: ResultShape {
         init(json: JSONValue) {
             othersAsComment = (json["othersAsComment"]?.arrayValue ?? []).compactMap(\.stringValue)
             files = (json["files"]?.arrayValue ?? []).compactMap(\.stringValue)
+            for (id, entry) in json["panelDefaults"]?.objectMembers ?? [:] {
+                if let members = entry.objectMembers { panelDefaults[id] = members }
+            }
             for (id, count) in json["emptyPanels"]?.objectMembers ?? [:] {
                 if let count = count.intValue, count > 0 { emptyPanels[id] = min(count, 10_000) }
             }
@@ -119,6 +125,7 @@ public struct SurveyJSDataShape: ResultShape {
             if !othersAsComment.isEmpty { members["othersAsComment"] = .array(othersAsComment.map { .string($0) }) }
             if !emptyPanels.isEmpty { members["emptyPanels"] = .object(emptyPanels.mapValues { .number(Double($0)) }) }
             if !files.isEmpty { members["files"] = .array(files.map { .string($0) }) }
+            if !panelDefaults.isEmpty { members["panelDefaults"] = .object(panelDefaults.mapValues { .object($0) }) }
             return .object(members)
         }
     }

@@ -31,7 +31,7 @@ enum Vocabulary {
         "maxTimeToFinishPage": "time limits are not supported",
         "timeLimit": "time limits are not supported",
         "timeLimitPerPage": "time limits are not supported",
-        "valueName": "storing an answer under another name is not supported",
+        "valueName": "an element that holds no answer has no value name",
         "correctAnswer": "quiz scoring is not supported",
         "requiredErrorText": "custom messages for a required answer are not supported",
         "minErrorText": "custom messages for bounds are not supported",

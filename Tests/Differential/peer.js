@@ -80,7 +80,8 @@ function walk(surveyJSON, answers) {
     for (let pass = 0; pass < 100; pass++) {
       let changed = false;
       for (const question of page.questions) {
-        const name = question.name;
+        // Answers are keyed as survey-core's data is: by the question's valueName when it has one.
+        const name = question.getValueName ? question.getValueName() : question.name;
         if (used.has(name) || !given(name) || !question.isVisibleInSurvey) continue;
         question.value = answers[name];
         used.add(name);

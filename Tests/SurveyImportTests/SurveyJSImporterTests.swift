@@ -182,7 +182,7 @@ func convertAndLoad(_ text: String) throws -> (SurveyJSConversion, Survey) {
             lines.contains {
                 $0.contains("property 'colour'") && $0.contains("not a SurveyJS property the converter knows")
             })
-        #expect(lines.contains { $0.contains("property 'valueName'") && $0.contains("another name") })
+        #expect(lines.contains { $0.contains("question 't' is now 'x'") && $0.contains("its valueName") })
         #expect(conversion.survey["steps"]?.arrayValue?.first?["steps"]?.arrayValue?.count == 1)
     }
 
@@ -306,7 +306,7 @@ func convertAndLoad(_ text: String) throws -> (SurveyJSConversion, Survey) {
             steps[2]["options"] == [
                 "items": [
                     ["name": "pick", "type": "dropdown", "options": ["choices": ["a", "b"]]], ["name": "note"],
-                ],
+                ]
             ])
         let lines = conversion.notes.map(\.description)
         #expect(lines.contains { $0.contains("html 'hint' in a dynamic panel") && $0.contains("left out") })

@@ -339,3 +339,35 @@ import Testing
         }
     }
 }
+
+/// `valueName`: survey-core stores a question's answer under it, and expressions read it so.
+@Suite struct ValueNameTests {
+    @Test func aQuestionIsItsValueNameAndASecondOneSharingItIsAskedOnce() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [
+              {"type": "text", "name": "q1", "valueName": "city"},
+              {"type": "text", "name": "q2", "valueName": "city", "isRequired": true},
+              {"type": "text", "name": "q3", "visibleIf": "{city} = 'Oslo'"},
+              {"type": "paneldynamic", "name": "kids", "valueName": "children", "panelCount": 1, "templateElements": [
+                {"type": "text", "name": "kidName", "valueName": "name"},
+                {"type": "dropdown", "name": "kidAge", "valueName": "age", "choices": ["<5", "5+"], "defaultValue": "<5"},
+                {"type": "text", "name": "school", "visibleIf": "{panel.age} = '5+'"}]}]}
+            """#)
+        #expect(survey.stepIDs.prefix(3) == ["city", "q2", "q3"])
+        #expect(conversion.notes.contains { $0.what == "question 'q1' is now 'city'" })
+        #expect(try WildSurveyTests.step(survey, "q2").isEnabled == false)
+        let items = try #require(WildSurveyTests.step(survey, "children").options["items"]?.arrayValue)
+        #expect(items.compactMap { $0["name"]?.stringValue } == ["name", "age", "school"])
+        var session = SurveySession(survey: survey)
+        try session.answer("Oslo", for: "city")
+        #expect(session.isVisible("q3") && !session.isVisible("q2"))
+        try session.answer([["name": "Ada", "age": "5+", "school": "North"]], for: "children")
+        #expect(session.answer(for: "children") == [["name": "Ada", "age": "5+", "school": "North"]])
+        // An untouched dynamic panel holds its items' defaults in survey-core's data.
+        var shaped = survey
+        shaped.resultShape = SurveyJSDataShape(survey)
+        let fresh = SurveySession(survey: shaped)
+        #expect(fresh.completionResult().answers["children"] == [["age": "<5"]])
+    }
+}

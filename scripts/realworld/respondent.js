@@ -275,12 +275,16 @@ function walk(json, seed, name) {
   let blocked = null;
   const maxVisits = survey.pages.length * 2 + 10;
   const answer = (q) => {
+    // Keyed as survey-core's data is: by the valueName when the question has one; a question that
+    // shares its key with one already answered shows that answer and is left as it is.
+    const key = q.getValueName ? q.getValueName() : q.name;
+    if (Object.prototype.hasOwnProperty.call(answers, key)) return false;
     const out = {};
     const v = g.valueFor(q, out);
     if (v === undefined) return false;
     q.value = v;
-    answers[q.name] = JSON.parse(JSON.stringify(v));
-    if (out.comment !== undefined) { q.comment = out.comment; answers[q.name + "-Comment"] = out.comment; }
+    answers[key] = JSON.parse(JSON.stringify(v));
+    if (out.comment !== undefined) { q.comment = out.comment; answers[key + "-Comment"] = out.comment; }
     return true;
   };
   while ((survey.state === "running" || survey.state === "starting") && visited.length < maxVisits) {
