@@ -14,11 +14,14 @@ enum ImportCommand: Command {
             name: "--id", valueName: "ID", help: "The survey id (default: FILE's name without .json).")
         static let strict = CommandSpec.Option(
             name: "--strict", valueName: nil, help: "Fail (exit 1, nothing written) if anything is not converted.")
+        static let quiet = CommandSpec.Option(
+            name: "--quiet", valueName: nil,
+            help: "List only what changes behaviour or names, not the layout-only and custom properties.")
     }
 
     static let spec = CommandSpec(
         name: "import", summary: "Convert a SurveyJS survey into this engine's format, listing what did not convert.",
-        usage: "import surveyjs FILE [--out PATH] [--id ID] [--strict] [--plugin PATH]...",
+        usage: "import surveyjs FILE [--out PATH] [--id ID] [--strict] [--quiet] [--plugin PATH]...",
         positionalHelp: [
             ("surveyjs", "The format of FILE (SurveyJS's JSON; the only one so far)."),
             ("FILE", "The SurveyJS survey (JSON)."),
@@ -27,13 +30,16 @@ enum ImportCommand: Command {
             Options.out,
             Options.id,
             Options.strict,
+            Options.quiet,
             pluginOption, isolatePluginsOption, pluginTimeoutOption,
         ],
         minimumPositionals: 2, maximumPositionals: 2,
         discussion: """
             Every property, element, trigger or validator that is not carried over is listed on stderr as
-            FILE:LINE:COL: not converted: what (why); properties that only change the layout are listed as
-            "ignored (layout only)" and do not fail --strict. The converted survey is then loaded as
+            FILE:LINE:COL: not converted: what (why). Properties that only change the layout are counted in
+            one line ("layout only, no effect here"), and properties an app added (not survey-core's) are
+            kept under the converted survey's x-surveyjs member and counted in another; neither fails
+            --strict, and --quiet leaves both lines out. The converted survey is then loaded as
             'survey validate' would; a problem there is reported at the SurveyJS element it came from and
             exits 1 (the survey is still written, to fix by hand). 'survey run', 'test', 'validate', 'lint',
             'paths', 'coverage', 'graph' and 'simulate' take a SurveyJS file directly and convert it in
@@ -54,15 +60,17 @@ enum ImportCommand: Command {
         } catch {
             throw InputError(error.description)
         }
-        for note in conversion.notes { Console.error(note.description) }
+        for line in conversion.noteLines(file: file, quiet: arguments.flag(Options.quiet)) { Console.error(line) }
         let missing = conversion.notes.filter { $0.kind == .notConverted }.count
         let layout = conversion.notes.filter { $0.kind == .layoutOnly }.count
         let renamed = conversion.notes.filter { $0.kind == .renamed }.count
         let hostVariables = conversion.notes.filter { $0.kind == .hostVariable }.count
+        let custom = conversion.notes.filter { $0.kind == .custom }.count
         let summary =
             "\(file): converted from SurveyJS; \(missing) not converted, \(layout) ignored (layout only)"
             + (renamed > 0 ? ", \(renamed) renamed" : "")
             + (hostVariables > 0 ? ", \(hostVariables) read from the host" : "")
+            + (custom > 0 ? ", \(custom) custom kept" : "")
         if arguments.flag(Options.strict), missing > 0 {
             Console.error(summary + "; --strict: nothing written")
             return .failure

@@ -22,6 +22,9 @@ struct Converter {
     var storesOthersAsComment = true
     /// What survey-core's data shape needs to know (``SurveyJSDataShape``), kept under `x-surveyjs`.
     var dataShape = SurveyJSDataShape.Record()
+    /// Properties apps add to SurveyJS elements (survey-core keeps and ignores them), by the
+    /// element's JSON path, kept under `x-surveyjs`.
+    var customProperties: [String: [String: JSONValue]] = [:]
     /// The names (lowercased) of the elements left out.
     var leftOut: Set<String> = []
     /// The names read that no question or calculated value defines, with where each is first read in
@@ -34,14 +37,23 @@ struct Converter {
 
     /// Notes every member of `members` the conversion did not use.
     mutating func finish(_ members: Members, layout: Set<String> = []) {
+        // Which element a note is about, when it has a name.
+        let element = members.members["name"]?.stringValue.map { " of '\($0)'" } ?? ""
         for key in members.unused {
             let path = members.path(key)
             if layout.contains(key) || Vocabulary.layout.contains(key) {
                 note(.layoutOnly, path, "property '\(key)'", "it changes only how the survey looks")
             } else if let reason = Vocabulary.unsupported[key] {
-                note(.notConverted, path, "property '\(key)'", reason)
+                note(.notConverted, path, "property '\(key)'\(element)", reason)
+            } else if SurveyCoreProperties.names.contains(key) {
+                note(
+                    .notConverted, path, "property '\(key)'\(element)",
+                    "a SurveyJS property the converter does not convert")
             } else {
-                note(.notConverted, path, "property '\(key)'", "not a SurveyJS property the converter knows")
+                // An app's own property: survey-core keeps it and does nothing with it; so does this
+                // engine, under the converted survey's x-surveyjs member.
+                customProperties[members.path.description, default: [:]][key] = members.members[key]
+                note(.custom, path, "property '\(key)'", "an app's own property, kept under x-surveyjs")
             }
         }
     }
@@ -175,7 +187,10 @@ struct Converter {
         finish(members)
         addQuizScores(to: &result)
         resolveReferences(in: &result)
-        if !dataShape.isEmpty { result[SurveyJSDataShape.extensionKey] = ["data": dataShape.json] }
+        var kept: [String: JSONValue] = [:]
+        if !dataShape.isEmpty { kept["data"] = dataShape.json }
+        if !customProperties.isEmpty { kept["properties"] = .object(customProperties.mapValues { .object($0) }) }
+        if !kept.isEmpty { result[SurveyJSDataShape.extensionKey] = .object(kept) }
         return .object(result)
     }
 

@@ -17,6 +17,9 @@ public struct ImportNote: Sendable, Hashable, CustomStringConvertible {
         /// A name no question or calculated value defines, read as a value the host sets (as
         /// survey-core's `setVariable`): declared as a host variable, empty until set.
         case hostVariable = "host variable"
+        /// A property an app added to an element (not one survey-core declares): survey-core keeps
+        /// it and does nothing with it; the converted survey keeps it under `x-surveyjs`.
+        case custom = "kept (custom)"
     }
 
     /// How much it matters.
@@ -43,11 +46,13 @@ public struct ImportNote: Sendable, Hashable, CustomStringConvertible {
         self.file = file
     }
 
-    /// `FILE:LINE:COL: not converted: what (why)`.
+    /// `FILE:LINE:COL: not converted: what (why)`, and for a note that changes behaviour the JSON
+    /// path too (`…; at $.pages[0].elements[2].maxTimeToFinish`).
     public var description: String {
         let place = position == nil && !path.components.isEmpty ? " at \(path)" : ""
+        let located = position != nil && kind == .notConverted && !path.components.isEmpty ? "; at \(path)" : ""
         return SourcePosition.messagePrefix(file: file, position: position)
-            + "\(kind.rawValue): \(what)\(place) (\(why))"
+            + "\(kind.rawValue): \(what)\(place) (\(why))\(located)"
     }
 }
 

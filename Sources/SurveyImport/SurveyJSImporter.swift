@@ -19,6 +19,40 @@ public struct SurveyJSConversion: Sendable {
     /// Whether anything that changes behaviour or data was left out.
     public var isWhole: Bool { !notes.contains { $0.kind == .notConverted } }
 
+    /// The notes as a person reads them: each note that changes behaviour or a name on a line of its
+    /// own (`FILE:LINE:COL: not converted: what (why)`), then one line for the layout-only properties
+    /// (each name once, with how often) and one for the custom properties kept under `x-surveyjs` —
+    /// both left out when `quiet`.
+    /// - Parameter file: the name the summary lines start with.
+    public func noteLines(file: String, quiet: Bool = false) -> [String] {
+        var lines = notes.filter { $0.kind != .layoutOnly && $0.kind != .custom }.map(\.description)
+        guard !quiet else { return lines }
+        func tally(_ kind: ImportNote.Kind) -> (count: Int, text: String)? {
+            var counts: [String: Int] = [:]
+            var order: [String] = []
+            for note in notes where note.kind == kind {
+                if counts[note.what] == nil { order.append(note.what) }
+                counts[note.what, default: 0] += 1
+            }
+            guard !order.isEmpty else { return nil }
+            let shown = order.prefix(12).map { what in
+                let name = what.hasPrefix("property '") ? String(what.dropFirst(10).dropLast()) : what
+                return counts[what] == 1 ? name : "\(name) ×\(counts[what] ?? 0)"
+            }
+            let rest = order.count > 12 ? ", and \(order.count - 12) more" : ""
+            return (counts.values.reduce(0, +), shown.joined(separator: ", ") + rest)
+        }
+        if let layout = tally(.layoutOnly) {
+            lines.append("\(file): layout only, no effect here (\(layout.count)): \(layout.text)")
+        }
+        if let custom = tally(.custom) {
+            lines.append(
+                "\(file): \(custom.count) custom propert\(custom.count == 1 ? "y" : "ies") kept under x-surveyjs: \(custom.text)"
+            )
+        }
+        return lines
+    }
+
     /// The survey as JSON text for people: two-space indents, `id` and `type` first in every object.
     public var text: String {
         JSONWriter.string(from: survey, pretty: true, keyOrder: Self.keyOrder) + "\n"
