@@ -5,7 +5,7 @@ import SurveyCore
 ///
 /// | Option | Type | Default | Meaning |
 /// |---|---|---|---|
-/// | `rows` | array, required, non-empty | — | Each a string or `{ "value", "label"? }`; values unique. |
+/// | `rows` | array, required | — | Each a string or `{ "value", "label"? }`; values unique. Empty: nothing to answer (SurveyJS allows it; `survey lint` reports it). |
 /// | `columns` | array, required, non-empty | — | Each `{ "name", "title"?, "cellType"?, "required"?, "options"? }`; names unique. |
 /// | `choices` | array | none | The choices of choice columns that have none of their own. |
 /// | `allRowsRequired` | Boolean | `false` | Every row must have at least one cell answered. |
@@ -57,10 +57,11 @@ public struct MatrixDropdownType: SummarizesTallies {
     }
 
     public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
-        let rows = try ChoiceList.readRequired("rows", from: &reader, form: .plain, allowsNumbers: true)
+        let rows = try ChoiceList.readRequired(
+            "rows", from: &reader, form: .plain, minimumCount: 0, allowsNumbers: true)
         let sharedChoices = reader.value("choices")
         let stepID = reader.stepID
-        let columns = try NamedOptions.read("columns", what: "column", from: &reader) {
+        let columns = try NamedOptions.read("columns", what: "column", from: &reader, allowsEmpty: true) {
             (column: inout OptionsReader, name: String) throws(SurveyError) -> Column in
             let (cellType, kind) = try PartKinds.read("cellType", default: "dropdown", from: &column)
             var options = column.value("options") ?? .object([:])

@@ -5,7 +5,7 @@ import SurveyCore
 ///
 /// | Option | Type | Default | Meaning |
 /// |---|---|---|---|
-/// | `rows` | array, required, non-empty | — | Each a string or `{ "value", "label"? }`; values unique. |
+/// | `rows` | array, required | — | Each a string or `{ "value", "label"? }`; values unique. Empty: nothing to answer (SurveyJS allows it; `survey lint` reports it). |
 /// | `columns` | array, required, non-empty | — | The shared scale, same form as `rows`. |
 /// | `allRowsRequired` | Boolean | `false` | Every row must be answered. |
 ///
@@ -38,7 +38,8 @@ public struct MatrixType: SummarizesTallies {
     public var summary: String { "Several rows answered on one shared scale of columns" }
 
     public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
-        let rows = try ChoiceList.readRequired("rows", from: &reader, form: .plain, allowsNumbers: true)
+        let rows = try ChoiceList.readRequired(
+            "rows", from: &reader, form: .plain, minimumCount: 0, allowsNumbers: true)
         let columns = try ChoiceList.readRequired("columns", from: &reader, form: .plain, allowsNumbers: true)
         return Options(
             rows: rows, columns: ChoiceSet(choices: columns),

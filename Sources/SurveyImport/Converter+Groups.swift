@@ -2,6 +2,10 @@ import SurveyCore
 
 // SurveyJS's matrices and repeating groups: `matrix`, `matrixdropdown`, and `paneldynamic` /
 // `matrixdynamic` as a `repeat`.
+
+/// The cell kinds that pick among choices.
+private let partChoiceKinds: Set<String> = ["dropdown", "single-choice", "multiple-choice", "tagbox"]
+
 extension Converter {
     mutating func matrix(_ members: inout Members) -> ConvertedKind {
         var kind = ConvertedKind(
@@ -123,6 +127,12 @@ extension Converter {
                 columns.append(.object(result))
                 continue
             }
+            if partChoiceKinds.contains(cell.type), cell.options["choices"] == nil, shared.isEmpty {
+                note(
+                    .notConverted, column.path, "column '\(name)' without choices",
+                    "survey-core offers nothing to pick in it either; the column is left out")
+                continue
+            }
             if cell.type != "dropdown" { result["cellType"] = .string(cell.type) }
             if !cell.options.isEmpty { result["options"] = .object(cell.options) }
             if !cell.validators.isEmpty {
@@ -214,6 +224,14 @@ extension Converter {
             {
                 item = Members(item.members.merging(["choices": .array(shared)]) { own, _ in own }, path: item.path)
                 item.markUsed(["name", "cellType"])
+            }
+            if dynamicMatrix, ["dropdown", "radiogroup", "checkbox", "tagbox"].contains(type),
+                item.members["choices"]?.arrayValue?.isEmpty ?? true, item.members["choicesByUrl"] == nil
+            {
+                note(
+                    .notConverted, item.path, "column '\(name)' without choices",
+                    "survey-core offers nothing to pick in it either; the column is left out")
+                continue
             }
             guard var converted = question(type, &item, id: name) else {
                 note(

@@ -224,7 +224,6 @@ struct MatrixDropdownTypeTests {
 
     @Test(arguments: [
         OptionErrorCase(["rows": ["a"]], .missingField, "$.options"),
-        OptionErrorCase(["rows": ["a"], "columns": []], .invalidOptions, "$.options.columns"),
         OptionErrorCase(["rows": ["a"], "columns": [["name": "c"]]], .missingField, "$.options.columns[0]"),
         OptionErrorCase(
             ["rows": ["a"], "columns": [["name": "c", "cellType": "sparkle"]]], .invalidOptions,
@@ -242,5 +241,13 @@ struct MatrixDropdownTypeTests {
     ])
     func rejectsInvalidOptions(invalid: OptionErrorCase) {
         invalid.check(MatrixDropdownType())
+    }
+
+    @Test func noRowsOrNoColumnsAskNothingAndLoad() throws {
+        // SurveyJS allows both; `survey lint` reports them (nothing-to-answer).
+        let noColumns = try configure(MatrixDropdownType(), ["rows": ["a"], "columns": []])
+        #expect(noColumns.isEmpty(try noColumns.normalize(.object([:]))))
+        let noRows = try configure(MatrixDropdownType(), ["rows": [], "columns": [["name": "c", "cellType": "text"]]])
+        #expect(throws: AnswerError.self) { try noRows.normalize(["a": ["c": "x"]]) }
     }
 }

@@ -59,7 +59,6 @@ struct MatrixTypeTests {
     @Test(arguments: [
         OptionErrorCase(["columns": ["a"]], .missingField, "$.options"),
         OptionErrorCase(["rows": ["a"]], .missingField, "$.options"),
-        OptionErrorCase(["rows": [], "columns": ["a"]], .invalidOptions, "$.options.rows"),
         OptionErrorCase(["rows": ["a", "a"], "columns": ["x"]], .invalidOptions, "$.options.rows[1]"),
         OptionErrorCase(["rows": ["a"], "columns": ["x", ["value": "x"]]], .invalidOptions, "$.options.columns[1]"),
         OptionErrorCase(
@@ -69,6 +68,13 @@ struct MatrixTypeTests {
     ])
     func rejectsInvalidOptions(invalid: OptionErrorCase) {
         invalid.check(MatrixType())
+    }
+
+    @Test func noRowsAskNothingAndLoad() throws {
+        // SurveyJS allows it; `survey lint` reports it (nothing-to-answer).
+        let question = try configure(MatrixType(), ["rows": [], "columns": ["a"]])
+        #expect(question.isEmpty(try question.normalize(.object([:]))))
+        #expect(throws: AnswerError.self) { try question.normalize(["x": "a"]) }
     }
 
     @Test func parseReadsAJSONObject() throws {
