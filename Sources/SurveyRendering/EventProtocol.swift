@@ -7,6 +7,16 @@ public enum EventProtocol {
     /// `"protocol"` too; any other version is refused with an `unsupportedProtocol` error.
     public static let version = 1
 
+    /// The error for a command line longer than `limit` bytes (code `lineTooLong`); the line was
+    /// dropped and the session goes on.
+    public static func lineTooLong(byteCount: Int, limit: Int) -> RendererError {
+        RendererError(
+            code: "lineTooLong",
+            message:
+                "the line is \(byteCount) bytes, longer than the limit of \(limit >> 20) MiB (\(limit) bytes) "
+                + "per line; it was ignored")
+    }
+
     /// Reads one command line.
     /// - Throws: ``RendererError`` with code `invalidJSON`, `notAnObject`, `missingCommand`,
     ///   `unknownCommand`, `unsupportedProtocol`, `missingField`, `wrongType` or `invalidState`.
