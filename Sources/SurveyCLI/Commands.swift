@@ -233,7 +233,7 @@ enum RunCommand: Command {
                 survey: survey, seed: seed, locale: context.locale(option: arguments.value(localeOption)), today: today,
                 variables: given)
         var driver = SurveyDriver(session: started, stateStore: stateStore, isResumed: isResumed, recorder: recorder)
-        SignalHandling.install(answersAreKept: recorder != nil)
+        SignalHandling.install(answersAreKept: recorder != nil, writesEvents: rendererName == "json")
         // A closed stdout ends the run as the end of input does (the session is saved), then 141.
         Console.endsAtClosedOutput = false
         let outcome: DriverOutcome

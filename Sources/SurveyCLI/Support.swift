@@ -44,9 +44,14 @@ enum Console {
     /// Writes to standard output; when the reader has gone away (a closed pipe, `| head -1`), the
     /// program ends at once with status 141 (unless ``endsAtClosedOutput`` is off). Everything
     /// acknowledged before is already in the response store.
+    /// Whether a line of standard output was begun and not ended (a signal's event then starts a new one).
+    nonisolated(unsafe) static var isMidLine = false
+
     static func out(_ text: String) {
         guard !isOutputClosed else { return }
         var bytes = Array(text.utf8)[...]
+        defer { isMidLine = bytes.isEmpty ? text.utf8.last.map { $0 != 10 } ?? isMidLine : true }
+        if !bytes.isEmpty { isMidLine = true }
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
             if written < 0 {
@@ -366,13 +371,28 @@ enum SignalHandling {
     nonisolated(unsafe) static var message: UnsafeMutablePointer<CChar>?
     nonisolated(unsafe) static var messageLength = 0
 
-    static func install(answersAreKept: Bool) {
-        let text =
+    /// The `failed` events written to stdout for SIGINT, SIGTERM and SIGHUP (in that order) when the
+    /// run speaks the JSON-event protocol: made before any signal comes, since a handler may not allocate.
+    nonisolated(unsafe) static var events: [(text: UnsafeMutablePointer<CChar>?, length: Int)] = []
+
+    static func install(answersAreKept: Bool, writesEvents: Bool = false) {
+        let kept =
             answersAreKept
-            ? "\nsurvey: stopped by a signal; every acknowledged answer is in the response store\n"
-            : "\nsurvey: stopped by a signal; no store was used (--no-store), so the answers were not kept\n"
+            ? "every acknowledged answer is in the response store"
+            : "no store was used (--no-store), so the answers were not kept"
+        let text = "\nsurvey: stopped by a signal; \(kept)\n"
         message = strdup(text)
         messageLength = text.utf8.count
+        if writesEvents {
+            events = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")].map { number, name in
+                let line =
+                    JSONWriter.string(
+                        from: EventProtocol.failed(
+                            code: "stoppedBySignal", message: "stopped by \(name); \(kept)", exitCode: 128 + number))
+                    + "\n"
+                return (strdup(line), line.utf8.count)
+            }
+        }
         signal(SIGPIPE, SIG_IGN)
         // A launcher may have started us with these blocked (a mask is inherited across exec, and
         // dispatch worker threads block every signal): unblock them, or they would never arrive.
@@ -383,6 +403,12 @@ enum SignalHandling {
         for number in [SIGINT, SIGTERM, SIGHUP] {
             signal(number) { received in
                 if let message = SignalHandling.message { _ = write(2, message, SignalHandling.messageLength) }
+                let slot = received == SIGINT ? 0 : received == SIGTERM ? 1 : 2
+                if slot < SignalHandling.events.count, let event = SignalHandling.events[slot].text {
+                    // A line cut short by the signal is ended first, so the event is a line of its own.
+                    if Console.isMidLine { _ = write(1, "\n", 1) }
+                    _ = write(1, event, SignalHandling.events[slot].length)
+                }
                 _exit(128 + received)
             }
         }

@@ -272,6 +272,14 @@ struct PostgresCLITests {
         #expect(process.terminationStatus == status)
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(message.contains("stopped by a signal; every acknowledged answer is in the response store"))
+        // The JSON run ends with an event too.
+        received += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+        let last = try #require(received.split(separator: "\n").last)
+        let event = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect(event["event"] as? String == "failed")
+        #expect(event["code"] as? String == "stoppedBySignal")
+        #expect(event["exitCode"] as? Int == Int(status))
+        #expect((event["message"] as? String)?.hasSuffix("every acknowledged answer is in the response store") == true)
         let shown = try SurveyBinary.run(["responses", "list", "--store", store, "--format", "jsonl"])
         #expect(shown.stdout.contains(#""actionCount":1"#), "\(shown.stdout)")
     }
