@@ -46,6 +46,32 @@ import Testing
         #expect(second.stderr.contains(message), "stderr says the same")
     }
 
+    /// The Python client, run twice as the same respondent: the second run says why nothing was asked.
+    @Test func thePythonClientReportsWhyItWasNotAsked() throws {
+        let python = try #require(CLITests.python3, "python3 is needed for this test")
+        let directory = try Fixtures.temporaryDirectory()
+        let answers = directory.appendingPathComponent("answers.json")
+        try Data(#"{"export-rating": 4}"#.utf8).write(to: answers)
+        let client = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("clients/python/survey_client.py").path
+        func run() throws -> SurveyBinary.Result {
+            try SurveyBinary.run(
+                [
+                    "-c", "\"$0\" \"$1\" \"$2\" \"$3\" \"$4\"", python, client, SurveyBinary.url.path, Self.feedback,
+                    answers.path,
+                ],
+                environment: ["XDG_DATA_HOME": directory.appendingPathComponent("xdg").path], directory: directory,
+                shell: true)
+        }
+        let first = try run()
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains(#""export-rating": 4"#))
+        let second = try run()
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("the survey did not complete: not-asked: '"), "\(second.stderr)")
+        #expect(second.stderr.contains("already completed 'in-app-feedback' on "))
+    }
+
     @Test func aSurveyThatCannotBeLoadedEndsWithAFailedEvent() throws {
         let directory = try Fixtures.temporaryDirectory()
         try Data(#"{"formatVersion": 1, "id": "x"}"#.utf8).write(to: directory.appendingPathComponent("bad.json"))
