@@ -52,6 +52,23 @@ struct ResponseStoreCLITests {
         #expect(!again.stderr.contains("responses are kept in"))
     }
 
+    /// An unfinished response shows its answers so far, replayed from its actions, when the export or
+    /// list is given the survey; without it, as stored.
+    @Test func unfinishedResponsesAreExportedWithTheirAnswersSoFar() throws {
+        let run = try survey(["run", Self.onboarding, "--respondent", "half"], stdin: "\ngoogle\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        let export = try survey(["responses", "export", Self.onboarding, "--format", "jsonl"])
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(export.stdout.contains(#""answers":{"source":"google"}"#), "\(export.stdout)")
+        #expect(export.stdout.contains(#""partial":true,"path":["welcome","source","goals"]"#))
+        let list = try survey(["responses", "list", Self.onboarding, "--format", "jsonl"])
+        #expect(list.stdout == export.stdout)
+        let csv = try survey(["responses", "export", Self.onboarding, "--format", "csv"])
+        #expect(csv.stdout.contains(",in-progress,") && csv.stdout.contains(",google,"), "\(csv.stdout)")
+        let plain = try survey(["responses", "export", "--format", "jsonl"])
+        #expect(plain.stdout.contains(#""answers":{}"#) && !plain.stdout.contains("partial"))
+    }
+
     @Test func aRespondentWhoCompletedIsNotAskedAgain() throws {
         #expect(try survey(["run", Self.feedback], stdin: "4\n").status == 0)
         let second = try survey(["run", Self.feedback], stdin: "5\n")
