@@ -164,6 +164,38 @@ import Testing
         #expect(result.stdout.isEmpty, "nothing was asked: \(result.stdout)")
     }
 
+    @Test func aClosedOutputSavesTheTerminalSessionToo() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let process = Process()
+        process.executableURL = SurveyBinary.url
+        process.arguments = ["run", Self.onboarding, "--no-store", "--state-file", "s.json"]
+        process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data("\ngoogle\n".utf8))
+        var seen = ""
+        // The third question's prompt: both answers are taken, and the engine waits for more.
+        while !seen.contains("What do you want to do?") {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            seen += String(decoding: data, as: UTF8.self)
+        }
+        try output.fileHandleForReading.close()
+        input.fileHandleForWriting.write(Data("b\n".utf8))
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        #expect(process.terminationStatus == 141)
+        let state = try String(contentsOf: directory.appendingPathComponent("s.json"), encoding: .utf8)
+        #expect(state.contains(#""source": "google""#), "\(state)")
+    }
+
     @Test func aClosedOutputSavesTheSessionAndEndsWith141() throws {
         let directory = try Fixtures.temporaryDirectory()
         let process = Process()
