@@ -129,7 +129,49 @@ enum RunCommand: Command {
             docs/json-event-protocol.md.
             """)
 
+    /// How far a run got: what a `failed` event says when it ends early.
+    enum Stage {
+        case arguments, survey, state, store, result
+
+        /// The `failed` event's code for `error` thrown at this stage.
+        func code(for error: any Error) -> String {
+            if error is UsageError { return "invalidArguments" }
+            switch self {
+            case .arguments: return "fileNotUsable"
+            case .survey: return "surveyNotLoaded"
+            case .state: return "stateNotUsable"
+            case .store: return "storeUnavailable"
+            case .result: return "resultNotWritten"
+            }
+        }
+    }
+
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard arguments.value(Options.renderer) == "json" else {
+            var stage = Stage.arguments
+            return try take(arguments, context: context, stage: &stage)
+        }
+        // Every JSON run ends with an event, an early end too (docs/json-event-protocol.md).
+        var stage = Stage.arguments
+        do {
+            return try take(arguments, context: context, stage: &stage)
+        } catch {
+            let (message, exitCode): (String, ExitCode) =
+                switch error {
+                case let usage as UsageError: (usage.message, .usage)
+                case let input as InputError: (input.description, .failure)
+                default: ("\(error)", .failure)
+                }
+            Console.line(
+                JSONWriter.string(
+                    from: EventProtocol.failed(
+                        code: stage.code(for: error), message: message, exitCode: exitCode.rawValue)))
+            throw error
+        }
+    }
+
+    /// Takes the survey: `run` without the `failed` event; `stage` says how far it got.
+    static func take(_ arguments: ParsedArguments, context: CommandContext, stage: inout Stage) throws -> ExitCode {
         let file = arguments.positionals[0]
         let rendererName = arguments.value(Options.renderer) ?? "text"
         guard rendererName == "text" || rendererName == "json" else {
@@ -146,23 +188,34 @@ enum RunCommand: Command {
             throw UsageError(
                 "--delivery needs a response store (the outbox is in it); leave out --no-store", command: spec.name)
         }
+        stage = .survey
         let survey = try context.loadSurvey(
             file, plugins: PluginSelection(arguments), dataShape: try DataShapeChoice(arguments, command: spec.name))
 
+        stage = .state
         var session: SurveySession?
         var isResumed = false
-        if let statePath = arguments.value(Options.resume) {
-            let state = try context.readState(statePath)
+        let resumePath = arguments.value(Options.resume)
+        if let resumePath {
+            let state = try context.readState(resumePath)
             do {
                 session = try SurveySession(survey: survey, resuming: state)
             } catch {
-                throw InputError("\(statePath): \(error)")
+                throw InputError("\(resumePath): \(error)")
             }
             isResumed = true
         }
+        // The file the session is saved to on quit: never one holding another unfinished session,
+        // and one that can be written, both found before the first question.
+        let statePath: String? =
+            if case .location = storeChoice { arguments.value(Options.stateFile) } else {
+                arguments.value(Options.stateFile) ?? defaultStatePath(for: file)
+            }
+        if let statePath { try context.checkStateFile(statePath, resumed: resumePath) }
         var recorder: ResponseRecorder?
         var stateStore: (any SessionStateStore)?
         if case .location(let location, let isDefault) = storeChoice, let respondent {
+            stage = .store
             let store = try context.openStore(location, isDefault: isDefault)
             let prepared = try prepareRecording(
                 survey: survey, store: store, respondent: respondent, resumed: session, arguments: arguments,
@@ -176,19 +229,9 @@ enum RunCommand: Command {
                 recorder?.deliversDismissals = delivery.configuration.deliversDismissed
             }
             stateStore = RecordedStateStore(storeName: store.name)
-            if let path = arguments.value(Options.stateFile) { stateStore = FileStateStore(path: path) }
-        } else {
-            let statePath = arguments.value(Options.stateFile) ?? defaultStatePath(for: file)
-            // Never overwrite a saved session that nobody asked to continue.
-            if arguments.value(Options.resume) == nil, arguments.value(Options.stateFile) == nil,
-                let saved = try? context.readState(statePath), saved.status == .inProgress
-            {
-                throw InputError(
-                    "\(statePath): holds an unfinished session of '\(saved.surveyID)'; continue it with "
-                        + "--resume \(statePath), or choose another --state-file")
-            }
-            stateStore = FileStateStore(path: statePath)
         }
+        if let statePath { stateStore = FileStateStore(path: statePath) }
+        stage = .arguments
         let today = try today(arguments, command: spec.name)
         let given = try variables(arguments, survey: survey, command: spec.name)
         let started =
@@ -197,25 +240,34 @@ enum RunCommand: Command {
                 survey: survey, seed: seed, locale: context.locale(option: arguments.value(localeOption)), today: today,
                 variables: given)
         var driver = SurveyDriver(session: started, stateStore: stateStore, isResumed: isResumed, recorder: recorder)
-        SignalHandling.install(answersAreKept: recorder != nil)
+        SignalHandling.install(answersAreKept: recorder != nil, writesEvents: rendererName == "json")
+        // A closed stdout ends the run as the end of input does (the session is saved), then 141.
+        Console.endsAtClosedOutput = false
         let outcome: DriverOutcome
         if rendererName == "json" {
-            var renderer = JSONEventRenderer(input: StandardInputLines()) { Console.line($0) }
+            var renderer = JSONEventRenderer(input: UntilOutputCloses(StandardInputLines())) { Console.line($0) }
             outcome = driver.run(with: &renderer)
         } else {
             let style = TextRenderer.Style.detect(
                 isTerminal: Console.isOutputTerminal, environment: context.environment)
-            var renderer = TextRenderer(input: StandardInputLines(), style: style) { Console.out($0) }
+            var renderer = TextRenderer(input: UntilOutputCloses(StandardInputLines()), style: style) {
+                Console.out($0)
+            }
             outcome = driver.run(with: &renderer)
         }
+        stage = .result
         if let resultPath, let result = outcome.result {
             try context.write(JSONWriter.string(from: result.jsonValue, pretty: true) + "\n", to: resultPath)
         }
         // A state file that was continued to the end is marked finished, so it cannot be submitted twice.
-        if let statePath = arguments.value(Options.resume), outcome.result != nil || driver.session.status == .dismissed
-        {
+        if let resumePath, outcome.result != nil || driver.session.status == .dismissed {
             try context.write(
-                JSONWriter.string(from: driver.session.state.jsonValue, pretty: true) + "\n", to: statePath)
+                JSONWriter.string(from: driver.session.state.jsonValue, pretty: true) + "\n", to: resumePath)
+        }
+        if Console.isOutputClosed {
+            Console.error(
+                "survey: the output was closed; the session was saved, run the same command again to continue")
+            return .brokenPipe
         }
         if case .quit = outcome, recorder != nil {
             Console.error("survey: run the same command again to continue where you stopped")
@@ -270,13 +322,11 @@ enum RunCommand: Command {
                 )
                 return PreparedRecording(session: session, recorder: recorder, isContinued: true)
             case .notAsked(let reason):
-                let when = ResponseExport.timestamp(reason.finishedAt)
-                let again =
-                    reason.askedAgainFrom.map { "it will be asked again from \(ResponseExport.timestamp($0))" }
-                    ?? "askAgain is never"
+                if arguments.value(Options.renderer) == "json" {
+                    Console.line(JSONWriter.string(from: reason.event(respondent: respondent, surveyID: survey.id)))
+                }
                 Console.error(
-                    "survey: '\(respondent)' already \(reason.status == .completed ? "completed" : "dismissed") "
-                        + "'\(survey.id)' on \(when); not asking again (\(again); --ask-again to ask anyway)")
+                    "survey: \(reason.message(respondent: respondent, surveyID: survey.id)); --ask-again to ask anyway")
                 return nil
             case .new(let new):
                 let seed = try seed(arguments, command: spec.name)

@@ -32,7 +32,7 @@ enum ResponsesCommand: Command {
     static let spec = CommandSpec(
         name: "responses", summary: "List, show, export, count and erase stored responses.",
         usage: """
-            responses list [--survey ID] [--respondent ID] [--status S] [--since T] [--until T] [--format text|jsonl]
+            responses list [FILE] [--survey ID] [--respondent ID] [--status S] [--since T] [--until T] [--format text|jsonl]
                    survey responses show RESPONSE-ID
                    survey responses export [FILE] [--format jsonl|csv] [--out PATH] [filters]
                    survey responses funnel FILE [--format text|json]
@@ -41,9 +41,17 @@ enum ResponsesCommand: Command {
             (every form takes --store PATH|URL; the default is the store survey run uses)
             """,
         positionalHelp: [
-            ("list", "One line per response: id, respondent, survey, status, created, updated."),
+            (
+                "list [FILE]",
+                "One line per response: id, respondent, survey, status, created, updated (jsonl: every field; "
+                    + "with FILE, unfinished responses' answers so far, marked partial)."
+            ),
             ("show ID", "One response: header, path, answers and its recorded actions, as JSON."),
-            ("export [FILE]", "Responses as JSON Lines or CSV keyed by step id (FILE gives the CSV columns' order)."),
+            (
+                "export [FILE]",
+                "Responses as JSON Lines or CSV keyed by step id (FILE gives the CSV columns' order, and "
+                    + "unfinished responses' answers so far, replayed from their actions and marked partial)."
+            ),
             ("funnel FILE", "Per survey and step: invited, started, seen, answered, dismissed, completed, drop-off."),
             ("delete", "Erase every response of --respondent ID (the right to erasure)."),
             (
@@ -81,7 +89,7 @@ enum ResponsesCommand: Command {
             throw UsageError(
                 "unknown action '\(action)'; expected \(known.joined(separator: ", "))", command: spec.name)
         }
-        if action == "list" || action == "delete" || action == "compact", let operand {
+        if action == "delete" || action == "compact", let operand {
             throw UsageError("\(action) takes no argument, got '\(operand)'", command: spec.name)
         }
         let query = try self.query(arguments)
@@ -93,7 +101,11 @@ enum ResponsesCommand: Command {
         let store = try context.openStore(location)
         do {
             switch action {
-            case "list": try list(store, query: query, format: try format(arguments, ["text", "jsonl"]))
+            case "list":
+                let survey = try operand.map { try context.loadSurvey($0, plugins: PluginSelection(arguments)) }
+                var query = query
+                if let survey, query.surveyID == nil { query.surveyID = survey.id }
+                try list(store, query: query, survey: survey, format: try format(arguments, ["text", "jsonl"]))
             case "show":
                 guard let operand else { throw UsageError("show needs a RESPONSE-ID", command: spec.name) }
                 try show(store, id: operand)
@@ -197,9 +209,13 @@ enum ResponsesCommand: Command {
             command: command)
     }
 
-    static func list(_ store: any ResponseStore, query: ResponseQuery, format: String) throws {
+    static func list(_ store: any ResponseStore, query: ResponseQuery, survey: Survey?, format: String) throws {
         if format == "jsonl" {
-            try store.forEachResponse(matching: query) { Console.line(ResponseExport.jsonLine(of: $0)) }
+            let partial = try survey.map { try PartialResponses(survey: $0, store: store, matching: query) }
+            try store.forEachResponse(matching: query) { stored in
+                let (response, isPartial) = partial?.completing(stored) ?? (stored, false)
+                Console.line(ResponseExport.jsonLine(of: response, isPartial: isPartial))
+            }
             return
         }
         var count = 0
@@ -255,7 +271,11 @@ enum ResponsesCommand: Command {
             }
             try sink.write(ResponseExport.csvHeader(stepIDs: columns) + "\r\n")
         }
-        let extra = try ResponseExport.write(format, from: store, matching: query, columns: columns) { bytes in
+        // With the survey, unfinished responses show their path and answers so far.
+        let partial = try survey.map { try PartialResponses(survey: $0, store: store, matching: query) }
+        let extra = try ResponseExport.write(
+            format, from: store, matching: query, columns: columns, partial: partial ?? PartialResponses()
+        ) { bytes in
             try sink.write(bytes: bytes)
         }
         try sink.flush()

@@ -17,6 +17,8 @@ enum ExitCode: Int32 {
     case success = 0
     case failure = 1
     case usage = 2
+    /// Standard output was closed (as a process ended by SIGPIPE).
+    case brokenPipe = 141
 }
 
 /// A problem with the input (a file, a survey, a script) or a failed expectation: exit code 1.
@@ -32,16 +34,32 @@ struct InputError: Error, CustomStringConvertible {
 
 /// Standard output and error, unbuffered.
 enum Console {
+    /// Whether a closed standard output ends the program at once (status 141, as a process ended by
+    /// SIGPIPE); when not, ``isOutputClosed`` turns true and output is dropped, so that `survey run`
+    /// can save the session first (``UntilOutputCloses``).
+    nonisolated(unsafe) static var endsAtClosedOutput = true
+    /// Whether a write found standard output closed.
+    nonisolated(unsafe) private(set) static var isOutputClosed = false
+
     /// Writes to standard output; when the reader has gone away (a closed pipe, `| head -1`), the
-    /// program ends at once with status 141, as a process ended by SIGPIPE does. Everything
+    /// program ends at once with status 141 (unless ``endsAtClosedOutput`` is off). Everything
     /// acknowledged before is already in the response store.
+    /// Whether a line of standard output was begun and not ended (a signal's event then starts a new one).
+    nonisolated(unsafe) static var isMidLine = false
+
     static func out(_ text: String) {
+        guard !isOutputClosed else { return }
         var bytes = Array(text.utf8)[...]
+        defer { isMidLine = bytes.isEmpty ? text.utf8.last.map { $0 != 10 } ?? isMidLine : true }
+        if !bytes.isEmpty { isMidLine = true }
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
-                if errno == EPIPE { _exit(141) }
+                if errno == EPIPE {
+                    if endsAtClosedOutput { _exit(141) }
+                    isOutputClosed = true
+                }
                 return
             }
             bytes = bytes.dropFirst(written)
@@ -58,6 +76,24 @@ enum Console {
     }
 
     static var isOutputTerminal: Bool { isatty(1) != 0 }
+}
+
+/// The lines of `base` until standard output is found closed, then the end of input: the front end
+/// quits as at the end of input, so the session is saved before the program ends (with 141).
+struct UntilOutputCloses<Base: LineSource>: LineSource {
+    var base: Base
+
+    init(_ base: Base) {
+        self.base = base
+    }
+
+    mutating func readLine() -> String? {
+        Console.isOutputClosed ? nil : base.readLine()
+    }
+
+    mutating func readCheckedLine() -> CheckedLine? {
+        Console.isOutputClosed ? nil : base.readCheckedLine()
+    }
 }
 
 /// The `--today` option, `nil` when it is not given.
@@ -254,6 +290,54 @@ struct CommandContext {
         }
     }
 
+    /// Checks, before the first question, that the session can be saved to the state file `path`
+    /// on quit: it holds no other unfinished session (unless it is the file being resumed), and it
+    /// can be written (a regular file is replaced atomically, so its folder must be writable).
+    /// - Throws: ``InputError`` naming the file and what to do.
+    func checkStateFile(_ path: String, resumed: String?) throws(InputError) {
+        let isResumed = resumed.map { Self.isSameFile($0, path) } ?? false
+        if !isResumed, let saved = try? readState(path), saved.status == .inProgress {
+            throw InputError(
+                "\(path): holds an unfinished session of '\(saved.surveyID)'; continue it with "
+                    + "--resume \(path), or choose another --state-file")
+        }
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            guard (info.st_mode & S_IFMT) != S_IFDIR else { throw InputError("\(path): is a directory, not a file") }
+            guard access(path, W_OK) == 0 else {
+                throw InputError(
+                    "\(path): cannot write the session state there (\(String(cString: strerror(errno))))")
+            }
+            return
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        let folder = parent.isEmpty ? "." : parent
+        if let problem = Self.folderProblem(folder) {
+            throw InputError(
+                "\(path): cannot save the session state in '\(folder)' (\(problem)); choose another --state-file")
+        }
+    }
+
+    /// Why no file can be created in `folder`, or `nil` when one can.
+    static func folderProblem(_ folder: String) -> String? {
+        var info = stat()
+        guard stat(folder, &info) == 0 else { return String(cString: strerror(errno)) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { return "not a folder" }
+        guard access(folder, W_OK) == 0 else { return String(cString: strerror(errno)) }
+        return nil
+    }
+
+    /// Whether `first` and `second` name the same file (the same one when both exist, else the same path).
+    static func isSameFile(_ first: String, _ second: String) -> Bool {
+        var one = stat()
+        var two = stat()
+        if stat(first, &one) == 0, stat(second, &two) == 0 {
+            return one.st_dev == two.st_dev && one.st_ino == two.st_ino
+        }
+        return URL(fileURLWithPath: first).standardizedFileURL.path
+            == URL(fileURLWithPath: second).standardizedFileURL.path
+    }
+
     /// Writes text to a file.
     func write(_ text: String, to path: String) throws(InputError) {
         do {
@@ -303,13 +387,28 @@ enum SignalHandling {
     nonisolated(unsafe) static var message: UnsafeMutablePointer<CChar>?
     nonisolated(unsafe) static var messageLength = 0
 
-    static func install(answersAreKept: Bool) {
-        let text =
+    /// The `failed` events written to stdout for SIGINT, SIGTERM and SIGHUP (in that order) when the
+    /// run speaks the JSON-event protocol: made before any signal comes, since a handler may not allocate.
+    nonisolated(unsafe) static var events: [(text: UnsafeMutablePointer<CChar>?, length: Int)] = []
+
+    static func install(answersAreKept: Bool, writesEvents: Bool = false) {
+        let kept =
             answersAreKept
-            ? "\nsurvey: stopped by a signal; every acknowledged answer is in the response store\n"
-            : "\nsurvey: stopped by a signal; no store was used (--no-store), so the answers were not kept\n"
+            ? "every acknowledged answer is in the response store"
+            : "no store was used (--no-store), so the answers were not kept"
+        let text = "\nsurvey: stopped by a signal; \(kept)\n"
         message = strdup(text)
         messageLength = text.utf8.count
+        if writesEvents {
+            events = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")].map { number, name in
+                let line =
+                    JSONWriter.string(
+                        from: EventProtocol.failed(
+                            code: "stoppedBySignal", message: "stopped by \(name); \(kept)", exitCode: 128 + number))
+                    + "\n"
+                return (strdup(line), line.utf8.count)
+            }
+        }
         signal(SIGPIPE, SIG_IGN)
         // A launcher may have started us with these blocked (a mask is inherited across exec, and
         // dispatch worker threads block every signal): unblock them, or they would never arrive.
@@ -320,6 +419,12 @@ enum SignalHandling {
         for number in [SIGINT, SIGTERM, SIGHUP] {
             signal(number) { received in
                 if let message = SignalHandling.message { _ = write(2, message, SignalHandling.messageLength) }
+                let slot = received == SIGINT ? 0 : received == SIGTERM ? 1 : 2
+                if slot < SignalHandling.events.count, let event = SignalHandling.events[slot].text {
+                    // A line cut short by the signal is ended first, so the event is a line of its own.
+                    if Console.isMidLine { _ = write(1, "\n", 1) }
+                    _ = write(1, event, SignalHandling.events[slot].length)
+                }
                 _exit(128 + received)
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -27,9 +28,16 @@ public struct HTTPClient: Sendable {
     /// How long a request may take, connection and body together, in whole seconds (at least 1):
     /// FoundationNetworking on Linux times a request out at once when given a fraction of a second.
     public var timeout: TimeInterval
+    /// The largest response body accepted, in bytes (default 512 MiB, the largest survey file
+    /// `TextFile` reads): a longer one is refused as it arrives, so memory stays bounded.
+    public var maximumBodySize: Int
 
-    public init(timeout: TimeInterval = 10) {
+    /// The default ``maximumBodySize``: 512 MiB.
+    public static let defaultMaximumBodySize = 512 << 20
+
+    public init(timeout: TimeInterval = 10, maximumBodySize: Int = HTTPClient.defaultMaximumBodySize) {
         self.timeout = max(1, timeout.rounded(.up))
+        self.maximumBodySize = max(0, maximumBodySize)
     }
 
     /// Sends a request and waits for its response.
@@ -47,34 +55,97 @@ public struct HTTPClient: Sendable {
         configuration.urlCache = nil
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout
-        let session = URLSession(configuration: configuration)
+        let collector = BodyCollector(limit: maximumBodySize)
+        let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
-        final class Outcome: @unchecked Sendable {
-            var response: HTTPResponse?
-            var failure: String?
-        }
-        let outcome = Outcome()
-        let done = DispatchSemaphore(value: 0)
-        session.dataTask(with: request) { data, response, error in
-            if let http = response as? HTTPURLResponse {
-                var headers: [String: String] = [:]
-                for (key, value) in http.allHeaderFields {
-                    if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
-                }
-                outcome.response = HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data())
-            } else {
-                outcome.failure = Self.describe(error)
-            }
-            done.signal()
-        }.resume()
+        session.dataTask(with: request).resume()
         // The session's own timeout ends the task; this is a backstop should it not.
-        if done.wait(timeout: .now() + timeout + 5) == .timedOut {
+        if collector.done.wait(timeout: .now() + timeout + 5) == .timedOut {
             throw FetchError(url: url.absoluteString, reason: "no response within \(Int(timeout)) s")
+        }
+        let outcome = collector.outcome.withLock { $0 }
+        if outcome.isTooLarge {
+            throw FetchError(
+                url: url.absoluteString,
+                reason: "the response is larger than \(Self.describeSize(maximumBodySize)), the most accepted")
         }
         guard let response = outcome.response else {
             throw FetchError(url: url.absoluteString, reason: outcome.failure ?? "no response")
         }
         return response
+    }
+
+    /// `512 MiB`, `1000 bytes`.
+    static func describeSize(_ bytes: Int) -> String {
+        bytes >= 1 << 20 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
+    }
+
+    /// Collects one task's response and body, cancelling it once the body is over `limit` bytes
+    /// (or announced so by its Content-Length).
+    final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        struct Outcome {
+            var response: HTTPResponse?
+            var failure: String?
+            var isTooLarge = false
+        }
+
+        let limit: Int
+        let outcome = Mutex(Outcome())
+        let done = DispatchSemaphore(value: 0)
+
+        init(limit: Int) {
+            self.limit = limit
+        }
+
+        func urlSession(
+            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+            completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+        ) {
+            guard let http = response as? HTTPURLResponse else {
+                completionHandler(.allow)
+                return
+            }
+            if http.expectedContentLength > Int64(limit) {
+                outcome.withLock { $0.isTooLarge = true }
+                completionHandler(.cancel)
+                return
+            }
+            var headers: [String: String] = [:]
+            for (key, value) in http.allHeaderFields {
+                if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
+            }
+            outcome.withLock { $0.response = HTTPResponse(status: http.statusCode, headers: headers) }
+            completionHandler(.allow)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            let isTooLarge = outcome.withLock { outcome in
+                guard !outcome.isTooLarge else { return true }
+                let size = (outcome.response?.body.count ?? 0) + data.count
+                if size > limit {
+                    outcome.isTooLarge = true
+                    outcome.response = nil
+                    return true
+                }
+                outcome.response?.body.append(data)
+                return false
+            }
+            if isTooLarge { dataTask.cancel() }
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+            outcome.withLock { outcome in
+                if outcome.isTooLarge {
+                    outcome.response = nil
+                } else if let error {
+                    outcome.response = nil
+                    outcome.failure = HTTPClient.describe(error)
+                } else if outcome.response == nil {
+                    outcome.failure = "no response"
+                }
+            }
+            done.signal()
+        }
     }
 
     /// A short reason for a failed request (never the request's headers, which may hold a token).

@@ -14,7 +14,9 @@ struct LineChannel: ~Copyable {
     let input: Int32
     let output: Int32
     private var buffer: [UInt8] = []
-    /// How far `buffer` has been searched for a newline.
+    /// Where the first unread line starts in `buffer`.
+    private var start = 0
+    /// How far `buffer` has been searched for a newline (never before `start`).
     private var scanned = 0
     private var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
@@ -38,13 +40,20 @@ struct LineChannel: ~Copyable {
         let deadline = timeout.map { ContinuousClock.now + .milliseconds(Int64(($0 * 1000).rounded(.up))) }
         while true {
             if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                scanned = 0
+                let line = String(decoding: buffer[start..<newline], as: UTF8.self)
+                // Lines after this one in the same read stay where they are: no copy per line.
+                start = newline + 1
+                scanned = start
                 return .line(line)
             }
             scanned = buffer.count
-            guard buffer.count <= Self.maximumLineLength else { return .tooLong }
+            guard buffer.count - start <= Self.maximumLineLength else { return .tooLong }
+            if start > 0 {
+                // Only the unfinished line is moved, once per read: linear overall.
+                buffer.removeFirst(start)
+                scanned -= start
+                start = 0
+            }
             if let deadline {
                 let remaining = deadline - .now
                 guard remaining > .zero else { return .timeout }

@@ -7,6 +7,31 @@ public enum EventProtocol {
     /// `"protocol"` too; any other version is refused with an `unsupportedProtocol` error.
     public static let version = 1
 
+    /// The error for a command line longer than `limit` bytes (code `lineTooLong`); the line was
+    /// dropped and the session goes on.
+    public static func lineTooLong(byteCount: Int, limit: Int) -> RendererError {
+        RendererError(
+            code: "lineTooLong",
+            message:
+                "the line is \(byteCount) bytes, longer than the limit of \(limit >> 20) MiB (\(limit) bytes) "
+                + "per line; it was ignored")
+    }
+
+    /// The `failed` event: the run ended early, before or instead of `completed`, `dismissed` or
+    /// `quit` (the survey could not be loaded, the response store could not be opened, a file named on
+    /// the command line cannot be used). `message` is the one written to stderr; `exitCode` is the
+    /// process's exit status, which follows.
+    ///
+    /// ```json
+    /// {"event":"failed","code":"surveyNotLoaded","exitCode":1,"message":"survey.json:3:7: …"}
+    /// ```
+    public static func failed(code: String, message: String, exitCode: Int32) -> JSONValue {
+        .object([
+            "event": .string("failed"), "code": .string(code), "message": .string(message),
+            "exitCode": .number(Double(exitCode)),
+        ])
+    }
+
     /// Reads one command line.
     /// - Throws: ``RendererError`` with code `invalidJSON`, `notAnObject`, `missingCommand`,
     ///   `unknownCommand`, `unsupportedProtocol`, `missingField`, `wrongType` or `invalidState`.

@@ -25,13 +25,17 @@ public struct JSONEventRenderer: SurveyRenderer {
         transcript.show(request)
         while let checked = input.readCheckedLine() {
             guard case .text(let line) = checked else {
-                if case .invalidUTF8(let offset) = checked {
+                switch checked {
+                case .invalidUTF8(let offset):
                     transcript.emit(
                         EventProtocol.json(
                             of: RendererError(
                                 code: "invalidUTF8",
                                 message: "the line is not UTF-8 text (the first bad byte is at offset \(offset)); "
                                     + "it was ignored")))
+                case .tooLong(let count, let limit):
+                    transcript.emit(EventProtocol.json(of: EventProtocol.lineTooLong(byteCount: count, limit: limit)))
+                case .text: break
                 }
                 continue
             }

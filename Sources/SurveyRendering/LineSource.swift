@@ -27,55 +27,104 @@ public enum CheckedLine: Sendable, Hashable {
     case text(String)
     /// The line is not valid UTF-8; `byteOffset` is the 0-based offset of the first bad byte.
     case invalidUTF8(byteOffset: Int)
+    /// The line is longer than `limit` bytes (without its line break): it was read to its end and
+    /// dropped, so memory stays bounded. `byteCount` is its length.
+    case tooLong(byteCount: Int, limit: Int)
 }
 
-/// Lines from standard input, read as bytes so that input that is not UTF-8 is reported, not
-/// silently replaced by U+FFFD. A line longer than 64 MiB is cut into 64 MiB pieces.
+/// Lines from standard input (or any file descriptor), read as bytes so that input that is not
+/// UTF-8 is reported, not silently replaced by U+FFFD.
+///
+/// Reading is linear in the input: each byte is searched for a line break once, however long the
+/// line. A line longer than ``maximumLineLength`` (64 MiB, without its line break) is read to its
+/// end and dropped, and reported as ``CheckedLine/tooLong(byteCount:limit:)``; memory stays below
+/// the limit plus one read.
 public struct StandardInputLines: LineSource {
+    /// The longest line accepted by default, in bytes without its line break: 64 MiB.
+    public static let maximumLineLength = 64 << 20
+
+    /// The descriptor read from.
+    public let descriptor: Int32
+    /// The longest line accepted, in bytes without its line break.
+    public let maximumLineLength: Int
     var buffer: [UInt8] = []
+    /// Where the first unread line starts in `buffer`.
     var start = 0
+    /// How far `buffer` has been searched for a line feed (never before `start`).
+    var scanned = 0
     var isAtEnd = false
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
     /// Reads standard input.
-    public init() {}
+    public init() {
+        self.init(descriptor: 0)
+    }
+
+    /// Reads `descriptor` (which stays open), refusing lines longer than `maximumLineLength` bytes.
+    public init(descriptor: Int32, maximumLineLength: Int = StandardInputLines.maximumLineLength) {
+        self.descriptor = descriptor
+        self.maximumLineLength = max(1, maximumLineLength)
+    }
 
     public mutating func readLine() -> String? {
         switch readCheckedLine() {
         case .text(let text): return text
-        case .invalidUTF8: return "\u{FFFD}"
+        case .invalidUTF8, .tooLong: return "\u{FFFD}"
         case nil: return nil
         }
     }
 
     public mutating func readCheckedLine() -> CheckedLine? {
-        guard let bytes = nextLineBytes() else { return nil }
-        var line = bytes[...]
-        if line.last == 13 { line = line.dropLast() }
-        if let text = String(validating: line, as: UTF8.self) { return .text(text) }
-        return .invalidUTF8(byteOffset: UTF8Validation.firstInvalidOffset(in: line) ?? line.count)
+        switch nextLine() {
+        case nil: return nil
+        case .tooLong(let count): return .tooLong(byteCount: count, limit: maximumLineLength)
+        case .bytes(let bytes):
+            var line = bytes[...]
+            if line.last == 13 { line = line.dropLast() }
+            if let text = String(validating: line, as: UTF8.self) { return .text(text) }
+            return .invalidUTF8(byteOffset: UTF8Validation.firstInvalidOffset(in: line) ?? line.count)
+        }
     }
 
-    /// The bytes up to the next line feed (without it), reading standard input as needed.
-    mutating func nextLineBytes() -> [UInt8]? {
+    /// A line's bytes, or the length of a line that was too long.
+    enum RawLine: Equatable {
+        case bytes([UInt8])
+        case tooLong(Int)
+    }
+
+    /// The bytes up to the next line feed (without it), reading the descriptor as needed.
+    mutating func nextLine() -> RawLine? {
+        // Bytes of an over-long line already thrown away.
+        var dropped = 0
         while true {
-            if let newline = buffer[start...].firstIndex(of: 10) {
-                let line = Array(buffer[start..<newline])
+            if let newline = firstLineFeed() {
+                let length = newline - start
+                let line: RawLine =
+                    dropped > 0 || length > maximumLineLength
+                    ? .tooLong(dropped + length) : .bytes(Array(buffer[start..<newline]))
                 start = newline + 1
+                scanned = start
                 return line
             }
-            if isAtEnd || buffer.count - start >= 64 << 20 {
-                guard start < buffer.count else { return nil }
-                let line = Array(buffer[start...])
-                buffer.removeAll(keepingCapacity: true)
-                start = 0
+            scanned = buffer.count
+            if buffer.count - start > maximumLineLength {
+                dropped += buffer.count - start
+                discardPending()
+            }
+            if isAtEnd {
+                guard start < buffer.count || dropped > 0 else { return nil }
+                let line: RawLine =
+                    dropped > 0 ? .tooLong(dropped + buffer.count - start) : .bytes(Array(buffer[start...]))
+                discardPending()
                 return line
             }
             if start > 0 {
+                // Only the unfinished line is moved, once per read: linear overall.
                 buffer.removeFirst(start)
+                scanned -= start
                 start = 0
             }
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             if count <= 0 {
                 isAtEnd = true
@@ -83,6 +132,22 @@ public struct StandardInputLines: LineSource {
                 buffer.append(contentsOf: chunk[..<count])
             }
         }
+    }
+
+    /// The index of the first line feed at or after `scanned`.
+    private func firstLineFeed() -> Int? {
+        buffer.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress, scanned < bytes.count,
+                let found = memchr(base + scanned, 10, bytes.count - scanned)
+            else { return nil }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    private mutating func discardPending() {
+        buffer.removeAll(keepingCapacity: true)
+        start = 0
+        scanned = 0
     }
 }
 

@@ -264,6 +264,7 @@ public struct RendererError: Error, Sendable, Hashable, CustomStringConvertible 
         case .cannotGoBack: self.init(code: "cannotGoBack", message: error.description)
         case .finished: self.init(code: "finished", message: error.description)
         case .incompatibleState: self.init(code: "incompatibleState", message: error.description)
+        case .tooManyActions: self.init(code: "tooManyActions", message: error.description)
         }
     }
 

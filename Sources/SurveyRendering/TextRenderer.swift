@@ -287,8 +287,12 @@ public struct TextRenderer: SurveyRenderer {
                 text = line
                 break
             }
-            // Bytes that are not UTF-8 are never taken as an answer with replacement characters.
-            showError(strings[.invalidText])
+            // Bytes that are not UTF-8, or a line past the limit, are never taken as an answer.
+            if case .tooLong(_, let limit) = checked {
+                showError(strings.format(.lineTooLong, ["max": String(limit >> 20)]))
+            } else {
+                showError(strings[.invalidText])
+            }
             write(paint(prompt.isEmpty ? marker : prompt + " " + marker, .cyan) + (style.isInteractive ? "" : "\n"))
         }
         switch text.trimmingCharacters(in: .whitespaces).lowercased() {

@@ -66,6 +66,9 @@ public final class InMemoryResponseStore: ResponseStore, @unchecked Sendable {
     func apply(_ write: ResponseWrite) throws(StoreError) {
         let response = write.response
         try write.validate(store: name)
+        if let from = write.removesActionsFrom, let stored = recordedActions[response.id], stored.count >= from {
+            recordedActions[response.id] = Array(stored.prefix(from - 1))
+        }
         let existing = recordedActions[response.id] ?? []
         var appended: [RecordedAction] = []
         var expected = existing.count + 1
@@ -93,7 +96,7 @@ public final class InMemoryResponseStore: ResponseStore, @unchecked Sendable {
                 throw StoreError(
                     .conflict, "response \(response.id) belongs to another respondent or survey", store: name)
             }
-            if response.actionCount >= header.actionCount {
+            if response.actionCount >= header.actionCount || write.removesActionsFrom != nil {
                 let createdAt = header.createdAt
                 header = response
                 header.createdAt = createdAt
@@ -291,6 +294,10 @@ extension ResponseWrite {
         for action in actions where action.sequence < 1 {
             throw StoreError(
                 .invalidRequest, "action sequence numbers start at 1, got \(action.sequence)", store: store)
+        }
+        if let from = removesActionsFrom, from < 1 {
+            throw StoreError(
+                .invalidRequest, "actions are removed from sequence number 1 at the lowest, got \(from)", store: store)
         }
     }
 }

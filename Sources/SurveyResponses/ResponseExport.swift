@@ -18,8 +18,10 @@ public enum ResponseExport {
         "completed_at",
     ]
 
-    /// One response as a JSON object: the header fields, `path` and `answers` (by step id).
-    public static func jsonValue(of response: Response) -> JSONValue {
+    /// One response as a JSON object: the header fields, `path` and `answers` (by step id), and
+    /// `"partial": true` when `isPartial` (the path and answers so far of an unfinished response:
+    /// ``PartialResponses``).
+    public static func jsonValue(of response: Response, isPartial: Bool = false) -> JSONValue {
         var members: [String: JSONValue] = [
             "responseId": .string(response.id.rawValue),
             "respondentId": .string(response.respondentID),
@@ -36,12 +38,13 @@ public enum ResponseExport {
         if let version = response.surveyVersion { members["surveyVersion"] = .string(version) }
         if let completed = response.completedAt { members["completedAt"] = .string(timestamp(completed)) }
         if let unit = response.currentUnitID { members["currentUnitId"] = .string(unit) }
+        if isPartial { members["partial"] = .bool(true) }
         return .object(members)
     }
 
     /// One JSON Lines line (without the newline).
-    public static func jsonLine(of response: Response) -> String {
-        JSONWriter.string(from: jsonValue(of: response))
+    public static func jsonLine(of response: Response, isPartial: Bool = false) -> String {
+        JSONWriter.string(from: jsonValue(of: response, isPartial: isPartial))
     }
 
     /// The CSV header line for these answer columns.
@@ -191,11 +194,15 @@ extension ResponseExport {
     /// one to a temporary file in `scratchDirectory` that is copied to `output` in order once the
     /// parts are done and then removed. The bytes are the same as reading in one go, and memory
     /// stays that of a few responses and 1 MB of output per part.
+    ///
+    /// A response that `partial` replayed is written with its path and answers so far (and, in JSON
+    /// Lines, `"partial": true`).
     /// - Returns: the answered step ids that are not in `columns` (CSV only: those answers are left out).
     /// - Throws: the store's error, ``StoreError`` `.failed` when a temporary file cannot be
     ///   written or read (naming it), or what `output` throws.
     public static func write(
         _ format: Format, from store: any ResponseStore, matching query: ResponseQuery, columns: [String] = [],
+        partial: PartialResponses = PartialResponses(),
         parallelism: Int = ProcessInfo.processInfo.activeProcessorCount, minimumPartSize: Int = 50_000,
         scratchDirectory: String = NSTemporaryDirectory(), to output: ([UInt8]) throws -> Void
     ) throws -> Set<String> {
@@ -213,10 +220,11 @@ extension ResponseExport {
         ) { index, part -> Set<String> in
             var chunk = ScratchWriter(path: index == 0 ? nil : scratch(index), store: store.name)
             var extra = Set<String>()
-            try store.forEachResponse(matching: part) { response in
+            try store.forEachResponse(matching: part) { stored in
+                let (response, isPartial) = partial.completing(stored)
                 switch format {
                 case .jsonl:
-                    chunk.bytes.append(contentsOf: jsonLine(of: response).utf8)
+                    chunk.bytes.append(contentsOf: jsonLine(of: response, isPartial: isPartial).utf8)
                     chunk.bytes.append(UInt8(ascii: "\n"))
                 case .csv:
                     let written = appendCSVLine(of: response, stepIDs: columns, to: &chunk.bytes)
@@ -236,7 +244,7 @@ extension ResponseExport {
     }
 }
 
-/// Where one part of ``ResponseExport/write(_:from:matching:columns:parallelism:minimumPartSize:scratchDirectory:to:)``
+/// Where one part of ``ResponseExport/write(_:from:matching:columns:partial:parallelism:minimumPartSize:scratchDirectory:to:)``
 /// goes: straight to the output (the first part) or to its temporary file.
 private struct ScratchWriter {
     static let chunkSize = 1 << 20

@@ -169,6 +169,10 @@ public struct FunnelEvent: Sendable, Hashable {
 /// content is skipped, funnel events already counted are not counted again, and the header is
 /// replaced only by a header with at least as many actions. An action whose sequence is taken by a
 /// different action is a ``StoreError/Kind/conflict``.
+///
+/// A write with ``removesActionsFrom`` first removes the response's actions numbered from there on
+/// (the session dropped them from its log: a Back and the Next that undid it), and its header then
+/// replaces the stored one even with fewer actions.
 public struct ResponseWrite: Sendable, Hashable {
     public var response: Response
     public var actions: [RecordedAction]
@@ -176,15 +180,19 @@ public struct ResponseWrite: Sendable, Hashable {
     /// Delivery targets (by name) the response is to be sent to: a pending ``DeliveryJob`` is added
     /// for each in the same transaction (a job already there for that target is kept as it is).
     public var deliveries: [String]
+    /// When set, the response's stored actions with this sequence number or a higher one are removed
+    /// before ``actions`` are added (from 1: all of them).
+    public var removesActionsFrom: Int?
 
     public init(
         response: Response, actions: [RecordedAction] = [], funnelEvents: [FunnelEvent] = [],
-        deliveries: [String] = []
+        deliveries: [String] = [], removesActionsFrom: Int? = nil
     ) {
         self.response = response
         self.actions = actions
         self.funnelEvents = funnelEvents
         self.deliveries = deliveries
+        self.removesActionsFrom = removesActionsFrom
     }
 }
 

@@ -101,7 +101,27 @@ public struct ResponseRecorder: SessionRecorder {
                 )
             }
         }
-        return (session, ResponseRecorder(store: store, continuing: response, session: session))
+        var recorder = ResponseRecorder(store: store, continuing: response, session: session)
+        // Recorded before the session dropped undone Back/Next pairs from its log: store its log as it is now.
+        if session.actionCount != recorded.count { try recorder.rewriteActions(of: session) }
+        return (session, recorder)
+    }
+
+    /// Replaces the stored actions by `session`'s log (which holds fewer: it dropped a Back and the Next
+    /// that undid it), in one write.
+    mutating func rewriteActions(of session: SurveySession) throws(StoreError) {
+        let now = clock()
+        var header = response
+        header.actionCount = session.actionCount
+        header.updatedAt = now
+        if let unit = session.currentUnitID { header.currentUnitID = unit }
+        try finishHeader(&header, session: session, at: now)
+        let actions = (0..<session.actionCount).map {
+            RecordedAction(sequence: $0 + 1, action: session.action(at: $0), recordedAt: now)
+        }
+        try store.write(ResponseWrite(response: header, actions: actions, removesActionsFrom: 1))
+        response = header
+        shownSteps = session.currentStepIDs
     }
 
     public mutating func record(_ session: SurveySession) throws {
@@ -112,6 +132,11 @@ public struct ResponseRecorder: SessionRecorder {
     mutating func recordActions(of session: SurveySession) throws(StoreError) {
         let recorded = response.actionCount
         let total = session.actionCount
+        if total < recorded {
+            // A Next undid the Back recorded last: both left the session's log, so the Back leaves the store.
+            try removeActions(after: total, of: session)
+            return
+        }
         guard total > recorded else { return }
         if total == recorded + 1 {
             try writeAction(session.action(at: recorded), sequence: total, after: session, at: clock())
@@ -126,6 +151,19 @@ public struct ResponseRecorder: SessionRecorder {
             replay.apply(action)
             try writeAction(action, sequence: sequence, after: replay, at: clock())
         }
+    }
+
+    /// Removes the stored actions after the first `count` (which `session`'s log still holds).
+    mutating func removeActions(after count: Int, of session: SurveySession) throws(StoreError) {
+        let now = clock()
+        var header = response
+        header.actionCount = count
+        header.updatedAt = now
+        if let unit = session.currentUnitID { header.currentUnitID = unit }
+        try finishHeader(&header, session: session, at: now)
+        try store.write(ResponseWrite(response: header, removesActionsFrom: count + 1))
+        response = header
+        shownSteps = session.currentStepIDs
     }
 
     /// The respondent switched to another saved session: this response is abandoned and a new one

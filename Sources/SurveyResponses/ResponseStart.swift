@@ -128,3 +128,43 @@ public enum ResponseStart {
         return .new(NewResponse(store: store, respondentID: respondent, abandoned: abandoned))
     }
 }
+
+extension ResponseStart.NotAsked {
+    /// Why the respondent is not asked, in a sentence a person can act on.
+    ///
+    /// ```swift
+    /// reason.message(respondent: "user-42", surveyID: "feedback")
+    /// // "'user-42' already completed 'feedback' on 2026-12-01T10:00:00Z; not asking again (askAgain is never)"
+    /// ```
+    public func message(respondent: String, surveyID: String) -> String {
+        let again =
+            askedAgainFrom.map { "it will be asked again from \(ResponseExport.timestamp($0))" }
+            ?? "askAgain is \(policy)"
+        return "'\(respondent)' already \(status == .completed ? "completed" : "dismissed") '\(surveyID)' on "
+            + "\(ResponseExport.timestamp(finishedAt)); not asking again (\(again))"
+    }
+
+    /// The JSON-event protocol's `not-asked` event, the only event of a run whose respondent is not
+    /// asked (see `docs/json-event-protocol.md`):
+    ///
+    /// ```json
+    /// {"event":"not-asked","surveyId":"feedback","respondentId":"user-42","reason":"completed",
+    ///  "finishedAt":"2026-12-01T10:00:00Z","askAgain":"P30D","askedAgainFrom":"2026-12-31T10:00:00Z",
+    ///  "message":"'user-42' already completed 'feedback' on …"}
+    /// ```
+    ///
+    /// `reason` is `completed` or `dismissed`; `askedAgainFrom` is `null` when the respondent is
+    /// never asked again (`askAgain` is `never`).
+    public func event(respondent: String, surveyID: String) -> JSONValue {
+        .object([
+            "event": .string("not-asked"),
+            "surveyId": .string(surveyID),
+            "respondentId": .string(respondent),
+            "reason": .string(status.rawValue),
+            "finishedAt": .string(ResponseExport.timestamp(finishedAt)),
+            "askAgain": .string(policy.description),
+            "askedAgainFrom": askedAgainFrom.map { .string(ResponseExport.timestamp($0)) } ?? .null,
+            "message": .string(message(respondent: respondent, surveyID: surveyID)),
+        ])
+    }
+}

@@ -117,6 +117,44 @@ public struct ResponseStoreConformance: Sendable {
             try context.expect(stored.last?.recordedAt == context.at(4), "the time of the last action is kept")
             try context.expect(try context.store.response(response.id)?.actionCount == 5, "the header counts 5 actions")
         },
+        Check(name: "removes the actions a session dropped") { context in
+            var response = context.makeResponse()
+            let actions: [SessionAction] = [.next, .answer(stepID: "q1", value: 1), .next, .back]
+            for (offset, action) in actions.enumerated() {
+                response.actionCount = offset + 1
+                try context.store.write(
+                    ResponseWrite(
+                        response: response,
+                        actions: [RecordedAction(sequence: offset + 1, action: action, recordedAt: context.at(1))]))
+            }
+            // A Next undid the Back: the session's log lost it, and so does the store (retried: the same).
+            response.actionCount = 3
+            response.currentUnitID = "after-next"
+            for _ in 0..<2 { try context.store.write(ResponseWrite(response: response, removesActionsFrom: 4)) }
+            try context.expect(
+                try context.store.actions(of: response.id).map(\.action) == Array(actions.prefix(3)),
+                "actions 1 to 3 remain")
+            let header = try context.store.response(response.id)
+            try context.expect(
+                header?.actionCount == 3, "the header counts 3 actions, got \(String(describing: header))")
+            try context.expect(
+                header?.currentUnitID == "after-next", "the header with fewer actions replaced the old one")
+            // The next action takes number 4 again; a rewrite from 1 replaces them all.
+            response.actionCount = 4
+            try context.store.write(
+                ResponseWrite(
+                    response: response, actions: [RecordedAction(sequence: 4, action: .next, recordedAt: context.at(2))]
+                ))
+            try context.expect(try context.store.actions(of: response.id).count == 4, "action 4 is the new one")
+            response.actionCount = 1
+            try context.store.write(
+                ResponseWrite(
+                    response: response,
+                    actions: [RecordedAction(sequence: 1, action: .back, recordedAt: context.at(3))],
+                    removesActionsFrom: 1))
+            try context.expect(
+                try context.store.actions(of: response.id).map(\.action) == [.back], "the rewrite replaced them all")
+        },
         Check(name: "a retried write changes nothing") { context in
             var response = context.makeResponse()
             response.actionCount = 1

@@ -127,18 +127,23 @@ extension SQLResponseStore {
                 throw StoreError(
                     .conflict, "response \(response.id) belongs to another respondent or survey", store: name)
             }
+            if let from = write.removesActionsFrom {
+                try connection.run(
+                    "DELETE FROM actions WHERE response_id = $1 AND sequence >= $2", [id, .integer(Int64(from))])
+            }
+            // A header with fewer actions than the stored one is stale, unless actions were removed.
             try connection.run(
                 """
                 UPDATE responses SET survey_version = $1, locale = $2, status = $3, updated_at = $4, completed_at = $5,
                     current_unit = $6, path = $7, answers = $8, action_count = $9
-                WHERE id = $10 AND action_count <= $9
+                WHERE id = $10 AND (action_count <= $9 OR $11 = 1)
                 """,
                 [
                     SQLValue(response.surveyVersion), .text(response.locale), .text(response.status.rawValue),
                     .integer(ResponseCodec.milliseconds(response.updatedAt)),
                     SQLValue(response.completedAt.map(ResponseCodec.milliseconds)), SQLValue(response.currentUnitID),
                     .text(ResponseCodec.pathJSON(response.path)), .text(ResponseCodec.answersJSON(response.answers)),
-                    .integer(Int64(response.actionCount)), id,
+                    .integer(Int64(response.actionCount)), id, .integer(write.removesActionsFrom == nil ? 0 : 1),
                 ])
         }
         if !write.actions.isEmpty { try appendActions(write, id: id) }

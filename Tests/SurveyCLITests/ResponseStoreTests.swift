@@ -52,6 +52,23 @@ struct ResponseStoreCLITests {
         #expect(!again.stderr.contains("responses are kept in"))
     }
 
+    /// An unfinished response shows its answers so far, replayed from its actions, when the export or
+    /// list is given the survey; without it, as stored.
+    @Test func unfinishedResponsesAreExportedWithTheirAnswersSoFar() throws {
+        let run = try survey(["run", Self.onboarding, "--respondent", "half"], stdin: "\ngoogle\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        let export = try survey(["responses", "export", Self.onboarding, "--format", "jsonl"])
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(export.stdout.contains(#""answers":{"source":"google"}"#), "\(export.stdout)")
+        #expect(export.stdout.contains(#""partial":true,"path":["welcome","source","goals"]"#))
+        let list = try survey(["responses", "list", Self.onboarding, "--format", "jsonl"])
+        #expect(list.stdout == export.stdout)
+        let csv = try survey(["responses", "export", Self.onboarding, "--format", "csv"])
+        #expect(csv.stdout.contains(",in-progress,") && csv.stdout.contains(",google,"), "\(csv.stdout)")
+        let plain = try survey(["responses", "export", "--format", "jsonl"])
+        #expect(plain.stdout.contains(#""answers":{}"#) && !plain.stdout.contains("partial"))
+    }
+
     @Test func aRespondentWhoCompletedIsNotAskedAgain() throws {
         #expect(try survey(["run", Self.feedback], stdin: "4\n").status == 0)
         let second = try survey(["run", Self.feedback], stdin: "5\n")
@@ -272,6 +289,14 @@ struct PostgresCLITests {
         #expect(process.terminationStatus == status)
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(message.contains("stopped by a signal; every acknowledged answer is in the response store"))
+        // The JSON run ends with an event too.
+        received += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+        let last = try #require(received.split(separator: "\n").last)
+        let event = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect(event["event"] as? String == "failed")
+        #expect(event["code"] as? String == "stoppedBySignal")
+        #expect(event["exitCode"] as? Int == Int(status))
+        #expect((event["message"] as? String)?.hasSuffix("every acknowledged answer is in the response store") == true)
         let shown = try SurveyBinary.run(["responses", "list", "--store", store, "--format", "jsonl"])
         #expect(shown.stdout.contains(#""actionCount":1"#), "\(shown.stdout)")
     }

@@ -99,6 +99,69 @@ import Testing
     }
 }
 
+/// Long protocol lines: read in linear time up to the documented limit, refused past it.
+@Suite struct LongLineTests {
+    static let survey =
+        #"{"formatVersion":1,"id":"long","version":"1","title":"Long","steps":[{"id":"t","type":"text","title":"Say","required":true}]}"#
+
+    @Test func aFiftyMegabyteAnswerLineIsReadAndKept() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let surveyFile = directory.appendingPathComponent("long.json")
+        try Data(Self.survey.utf8).write(to: surveyFile)
+        let length = 50_000_000
+        var input = Data(#"{"command":"answer","stepId":"t","value":""#.utf8)
+        input.append(Data(repeating: UInt8(ascii: "a"), count: length - 1))
+        input.append(Data("z\"}\n{\"command\":\"next\"}\n".utf8))
+        let inputFile = directory.appendingPathComponent("input.jsonl")
+        try input.write(to: inputFile)
+        let resultFile = directory.appendingPathComponent("result.json")
+        let result = try SurveyBinary.run(
+            ["run", surveyFile.path, "--renderer", "json", "--no-store", "--result", resultFile.path],
+            stdinFile: inputFile, directory: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.contains(#""event":"error""#))
+        let last = try #require(result.stdout.split(separator: "\n").last)
+        #expect(last.hasPrefix(#"{"answers":{"t":"aaaa"#) && last.contains(#"z"},"event":"completed""#))
+        let saved = try Data(contentsOf: resultFile)
+        #expect(saved.count > length)
+    }
+
+    @Test func aLinePastTheLimitIsAnErrorEventNamingTheLimit() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let surveyFile = directory.appendingPathComponent("long.json")
+        try Data(Self.survey.utf8).write(to: surveyFile)
+        var input = Data(repeating: UInt8(ascii: " "), count: (64 << 20) + 1)
+        input.append(Data("\n{\"command\":\"answer\",\"stepId\":\"t\",\"value\":\"short\"}\n\"next\"\n".utf8))
+        let inputFile = directory.appendingPathComponent("input.jsonl")
+        try input.write(to: inputFile)
+        let result = try SurveyBinary.run(
+            ["run", surveyFile.path, "--renderer", "json", "--no-store"], stdinFile: inputFile, directory: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stdout.contains(
+                #"{"code":"lineTooLong","event":"error","message":"the line is 67108865 bytes, longer than the limit of 64 MiB (67108864 bytes) per line; it was ignored"}"#
+            ), "\(result.stdout.prefix(2000))")
+        #expect(result.stdout.contains(#""answers":{"t":"short"},"event":"completed""#))
+    }
+
+    @Test func aTerminalLinePastTheLimitIsAskedAgain() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let surveyFile = directory.appendingPathComponent("long.json")
+        try Data(Self.survey.utf8).write(to: surveyFile)
+        var input = Data(repeating: UInt8(ascii: "x"), count: (64 << 20) + 10)
+        input.append(Data("\nshort\n".utf8))
+        let inputFile = directory.appendingPathComponent("input.txt")
+        try input.write(to: inputFile)
+        let resultFile = directory.appendingPathComponent("result.json")
+        let result = try SurveyBinary.run(
+            ["run", surveyFile.path, "--no-store", "--result", resultFile.path], stdinFile: inputFile,
+            directory: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("! That input is longer than 64 MiB; it was ignored."), "\(result.stdout)")
+        #expect(try String(contentsOf: resultFile, encoding: .utf8).contains(#""t": "short""#))
+    }
+}
+
 @Suite struct TextInputTests {
     @Test func bytesThatAreNotUTF8AreAskedAgainNotTakenAsAnAnswer() throws {
         var input = Data([0x34, 0xFF, 0x0A])  // "4\xFF"

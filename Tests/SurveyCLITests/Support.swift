@@ -26,8 +26,8 @@ enum SurveyBinary {
 
     /// Runs `survey` with `arguments`; with `shell`, runs `bash` with them instead (for process substitution).
     static func run(
-        _ arguments: [String], stdin: String = "", stdinData: Data? = nil, environment: [String: String] = [:],
-        directory: URL? = nil, shell: Bool = false
+        _ arguments: [String], stdin: String = "", stdinData: Data? = nil, stdinFile: URL? = nil,
+        environment: [String: String] = [:], directory: URL? = nil, shell: Bool = false
     ) throws -> Result {
         let process = Process()
         process.executableURL = shell ? URL(fileURLWithPath: "/bin/bash") : url
@@ -47,11 +47,11 @@ enum SurveyBinary {
         let input = Pipe()
         let output = Pipe()
         let error = Pipe()
-        process.standardInput = input
+        process.standardInput = try stdinFile.map { try FileHandle(forReadingFrom: $0) } ?? input
         process.standardOutput = output
         process.standardError = error
         try process.run()
-        input.fileHandleForWriting.write(stdinData ?? Data(stdin.utf8))
+        if stdinFile == nil { input.fileHandleForWriting.write(stdinData ?? Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
         let outData = output.fileHandleForReading.readDataToEndOfFile()
         let errData = error.fileHandleForReading.readDataToEndOfFile()

@@ -74,3 +74,27 @@ import Testing
         #expect(RemoteFetcher.isRemote("https://example.com/s.json") && !RemoteFetcher.isRemote("s.json"))
     }
 }
+
+/// A response body has a ceiling: a longer one is refused as it arrives, never held whole.
+@Suite struct ResponseSizeTests {
+    @Test func aBodyOverTheLimitIsRefusedWithTheLimitNamed() throws {
+        let server = try TestServer(files: [
+            "small.json": #"{"a": 1}"#, "large.json": "[" + String(repeating: "1,", count: 50_000) + "1]",
+        ])
+        let client = HTTPClient(maximumBodySize: 1_000)
+        let smallURL = try #require(URL(string: server.url("small.json")))
+        let largeURL = try #require(URL(string: server.url("large.json")))
+        let small = try client.send("GET", smallURL)
+        #expect(small.status == 200 && small.body == Data(#"{"a": 1}"#.utf8))
+        let refused = FetchError(
+            url: largeURL.absoluteString, reason: "the response is larger than 1000 bytes, the most accepted")
+        #expect(throws: refused) { try client.send("GET", largeURL) }
+        let fetcher = RemoteFetcher(client: client, cache: FetchCache(directory: RemoteFetcherTests.cacheDirectory()))
+        #expect {
+            try fetcher.fetch(server.url("large.json"))
+        } throws: { error in
+            (error as? FetchError)?.description.contains("larger than 1000 bytes") == true
+        }
+        #expect(HTTPClient().maximumBodySize == 512 << 20)
+    }
+}

@@ -30,6 +30,61 @@ import Testing
             ])
     }
 
+    /// A Back and the Next that undoes it leave the session's log, and the store's too: going back
+    /// and forth keeps the stored response at its size, and continuing it gives the same session.
+    @Test(arguments: [false, true])
+    func aBackUndoneByNextLeavesTheStore(inSQLite: Bool) throws {
+        let store: any ResponseStore =
+            inSQLite ? try SQLiteResponseStore(path: temporaryStorePath()) : InMemoryResponseStore()
+        var session = SurveySession(survey: survey, seed: 1, today: "2026-05-01")
+        var recorder = try ResponseRecorder(store: store, respondentID: "eve", session: session)
+        session.next()
+        try session.answer(3, for: "rating")
+        session.next()
+        try recorder.record(session)
+        let kept: [SessionAction] = [.next, .answer(stepID: "rating", value: 3), .next]
+        for _ in 0..<1_000 {
+            try session.back()
+            try recorder.record(session)
+            session.next()
+            try recorder.record(session)
+        }
+        let id = recorder.response.id
+        #expect(try store.actions(of: id).map(\.action) == kept)
+        #expect(try store.response(id)?.actionCount == 3)
+        #expect(try store.response(id)?.currentUnitID == "wants-contact")
+        // A Back that stays is stored, and numbered after what is kept.
+        try session.back()
+        try recorder.record(session)
+        #expect(try store.actions(of: id).map(\.sequence) == [1, 2, 3, 4])
+        let header = try #require(try store.response(id))
+        let (resumed, _) = try ResponseRecorder.resume(header, from: store, survey: survey)
+        #expect(resumed.state == session.state)
+    }
+
+    /// A response stored before pairs were dropped is stored again without them when it continues.
+    @Test func anOlderLogIsStoredAgainWithoutItsPairs() throws {
+        let store = InMemoryResponseStore()
+        var session = SurveySession(survey: survey, seed: 1, today: "2026-05-01")
+        let recorder = try ResponseRecorder(store: store, respondentID: "eve", session: session)
+        let older: [SessionAction] = [.next, .answer(stepID: "rating", value: 3), .next, .back, .next, .back, .next]
+        var header = recorder.response
+        header.actionCount = older.count
+        try store.write(
+            ResponseWrite(
+                response: header,
+                actions: older.enumerated().map {
+                    RecordedAction(sequence: $0.offset + 1, action: $0.element, recordedAt: Date())
+                }))
+        let (resumed, continuing) = try ResponseRecorder.resume(header, from: store, survey: survey)
+        for action in older { session.apply(action) }
+        #expect(resumed.state == session.state)
+        #expect(resumed.actionCount == 3)
+        #expect(try store.actions(of: header.id).map(\.action) == Array(older.prefix(3)))
+        #expect(continuing.response.actionCount == 3)
+        #expect(try store.response(header.id)?.actionCount == 3)
+    }
+
     @Test func recordsEachAcceptedActionWithItsFunnelEvents() throws {
         let store = InMemoryResponseStore()
         var session = SurveySession(survey: survey, seed: 9, locale: "fr", today: "2026-05-01")

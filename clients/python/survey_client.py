@@ -38,8 +38,12 @@ class SurveyClient:
         self.process.wait(timeout=30)
 
 
+class NotCompleted(Exception):
+    """The run ended without completing; str() says why."""
+
+
 def complete(binary, survey_file, answers, locale="en"):
-    """Completes the survey with `answers`; returns the `completed` event (or None)."""
+    """Returns the `completed` event; any other end (not-asked, failed, ...) raises NotCompleted."""
     client = SurveyClient(binary, survey_file, locale)
     visit = None
     try:
@@ -67,11 +71,13 @@ def complete(binary, survey_file, answers, locale="en"):
                 print("error %s: %s" % (event["code"], event["message"]), file=sys.stderr)
             elif kind == "completed":
                 return event
+            elif kind in ("not-asked", "failed"):
+                raise NotCompleted("%s: %s" % (kind, event["message"]))
             elif kind in ("quit", "dismissed"):
-                return None
+                raise NotCompleted("the session ended with '%s'" % kind)
     finally:
         client.close()
-    return None
+    raise NotCompleted("the output ended with no final event (exit %s)" % client.process.returncode)
 
 
 def main(argv):
@@ -80,9 +86,10 @@ def main(argv):
         return 2
     with open(argv[3], encoding="utf-8") as handle:
         answers = json.load(handle)
-    result = complete(argv[1], argv[2], answers)
-    if result is None:
-        print("the survey did not complete", file=sys.stderr)
+    try:
+        result = complete(argv[1], argv[2], answers)
+    except NotCompleted as reason:
+        print("the survey did not complete: %s" % reason, file=sys.stderr)
         return 1
     print(json.dumps({"path": result["path"], "answers": result["answers"]}, sort_keys=True))
     return 0

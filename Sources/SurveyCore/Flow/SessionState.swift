@@ -202,7 +202,8 @@ extension SurveySession {
     }
 
     /// Carries out one recorded action as the respondent did.
-    /// - Returns: whether the session accepted it (it is then the last entry of ``actions``).
+    /// - Returns: whether the session accepted it (it is then the last entry of ``actions``, unless it
+    ///   was a Next that undid the Back before it: then both left the log).
     @discardableResult
     public mutating func apply(_ action: SessionAction) -> Bool {
         let count = actionCount
@@ -212,6 +213,6 @@ extension SurveySession {
         case .back: try? back()
         case .dismiss: dismiss()
         }
-        return actionCount == count + 1
+        return actionCount != count
     }
 }

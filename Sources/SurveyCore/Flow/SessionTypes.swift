@@ -55,6 +55,8 @@ public enum SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     case finished(SessionStatus)
     /// Saved state does not fit this survey.
     case incompatibleState(String)
+    /// The session already keeps ``SurveySession/actionLimit`` actions: finish it, dismiss it or quit.
+    case tooManyActions(limit: Int)
 
     public var description: String {
         switch self {
@@ -66,6 +68,9 @@ public enum SessionError: Error, Sendable, Hashable, CustomStringConvertible {
         case .cannotGoBack: return "there is no earlier step to go back to"
         case .finished(let status): return "the session is already \(status.rawValue)"
         case .incompatibleState(let reason): return "the saved session does not fit this survey: \(reason)"
+        case .tooManyActions(let limit):
+            return "the session already keeps \(limit) actions, the most it keeps (SurveySession.actionLimit); "
+                + "it can still be dismissed or quit"
         }
     }
 }

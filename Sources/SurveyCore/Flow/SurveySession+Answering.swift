@@ -18,6 +18,7 @@ extension SurveySession {
     @discardableResult
     public mutating func answer(_ value: JSONValue, for stepID: String) throws(SessionError) -> JSONValue {
         guard status == .inProgress else { throw .finished(status) }
+        try checkRoomForAction()
         guard let index = survey.stepIndexByID[stepID] else {
             if let base = survey.commentStep(stepID) { return try comment(value, for: base, key: stepID) }
             if let key = survey.entryKey(stepID) {
@@ -36,6 +37,7 @@ extension SurveySession {
     @discardableResult
     public mutating func answer(_ value: JSONValue, at step: StepIndex) throws(SessionError) -> JSONValue {
         guard status == .inProgress else { throw .finished(status) }
+        try checkRoomForAction()
         guard survey.steps.indices.contains(step.rawValue) else { throw .unknownStep("#\(step.rawValue)") }
         return try answer(value, index: step.rawValue)
     }
@@ -146,6 +148,7 @@ extension SurveySession {
         if shared { values[index] = .null }
         if entry < list.count { list[entry] = normal } else { list.append(normal) }
         answers[index] = .array(list)
+        answerWrites &+= 1
         if shared {
             values[index] = answers[index]
             propagate(from: index)
@@ -210,6 +213,7 @@ extension SurveySession {
         } else {
             log.append(.answer(step: index, value: value))
         }
+        if !backMarks.isEmpty { backMarks.removeAll(keepingCapacity: true) }
         if survey.steps.extras(of: index)?.defaultExpression != nil { answeredByRespondent.insert(index) }
         if !pendingTriggers.isEmpty { pendingTriggers.removeAll(keepingCapacity: true) }
     }
@@ -218,6 +222,7 @@ extension SurveySession {
     mutating func store(_ normalized: JSONValue, at index: Int, given value: JSONValue, key: String?) {
         accept(value, key: key, of: index)
         answers[index] = normalized
+        answerWrites &+= 1
         setValue(index, normalized)
     }
 
@@ -248,6 +253,7 @@ extension SurveySession {
         if let problem { throw refuse(problem, key: key) }
         guard let slot = survey.commentSlots[index] else { throw .unknownStep(key) }
         log.append(.keyedAnswer(key: key, value: value))
+        if !backMarks.isEmpty { backMarks.removeAll(keepingCapacity: true) }
         pendingTriggers.removeAll(keepingCapacity: true)
         setValue(slot, normalized)
         announce(key, of: index, stored: normalized)

@@ -31,6 +31,18 @@ extension SurveySession {
         guard status == .inProgress, let unitIndex = path.last else {
             return .blocked([])
         }
+        if log.count >= actionLimit {
+            let error = SessionError.tooManyActions(limit: actionLimit)
+            let blocked = [
+                StepError(
+                    stepID: survey.units[unitIndex].id,
+                    error: AnswerError(code: "tooManyActions", message: error.description),
+                    message: error.description)
+            ]
+            lastErrors = blocked
+            emit(.validationFailed(blocked))
+            return .blocked(blocked)
+        }
         // The unit and the step flags are read without retaining them (counted references shared by
         // the threads, on every Next).
         let table = compiled
@@ -130,6 +142,7 @@ extension SurveySession {
             return .completed
         }
         push(destination)
+        forgetBackAndNext(to: destination)
         if !observers.isEmpty {
             let to = survey.units[destination].id
             emit(.continued(from: survey.units[unitIndex].id, to: to))
@@ -149,6 +162,8 @@ extension SurveySession {
     public mutating func back() throws(SessionError) {
         guard status == .inProgress else { throw .finished(status) }
         guard path.count > 1 else { throw .cannotGoBack }
+        try checkRoomForAction()
+        backMarks.append(BackMark(logIndex: log.count, unit: path[path.count - 1], answerWrites: answerWrites))
         log.append(.back)
         let from = survey.units[path[path.count - 1]].id
         pop()
@@ -158,10 +173,32 @@ extension SurveySession {
         emit(.stepEntered(unitID: to))
     }
 
+    /// Removes the Back and the Next just logged when the Next returned to `destination`, the unit the
+    /// Back left, and no answer was written since the Back: the session is then as it was before the
+    /// Back (the same path; the same answers, so the same values, visibility and progress), and a
+    /// replay without the pair gives the same session. Any other Next ends the chance of the Backs
+    /// before it.
+    mutating func forgetBackAndNext(to destination: Int) {
+        guard let mark = backMarks.last else { return }
+        if mark.logIndex == log.count - 2, mark.unit == destination, mark.answerWrites == answerWrites {
+            log.removeLast(2)
+            backMarks.removeLast()
+        } else {
+            backMarks.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// - Throws: ``SessionError/tooManyActions(limit:)`` when the log holds ``actionLimit`` actions.
+    @inline(__always)
+    func checkRoomForAction() throws(SessionError) {
+        guard log.count < actionLimit else { throw .tooManyActions(limit: actionLimit) }
+    }
+
     /// Ends the session without completing it. Stored answers stay in ``state``.
     public mutating func dismiss() {
         guard status == .inProgress else { return }
         log.append(.dismiss)
+        backMarks.removeAll()
         let unit = currentUnitID
         status = .dismissed
         emit(.dismissed(unitID: unit))

@@ -100,6 +100,7 @@ extension SurveySession {
             kept = .null
         }
         answers[index] = kept
+        answerWrites &+= 1
         if liveCount[step.unit] > 0 {
             setValue(index, kept)
             emit(.answered(stepID: step.id, value: kept.isNull ? nil : kept))

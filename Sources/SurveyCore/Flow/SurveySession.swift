@@ -33,7 +33,9 @@ public struct SurveySession {
     public internal(set) var evaluationCount = 0
     /// Every accepted action, in order (answers, Next, Back, dismiss): with the seed, enough to replay the
     /// run. Refused actions (an invalid answer, a blocked Next) change nothing and are not kept, so the log
-    /// grows only with what the respondent actually did.
+    /// grows only with what the respondent actually did; nor is a Back followed by a Next that returns to
+    /// the unit the Back left while no answer changed (the pair changed nothing: both are removed), so
+    /// going back and forth leaves the log as it was. At most ``actionLimit`` actions are kept.
     ///
     /// Made from the session's log on each read (O(number of actions)): to follow the log as it grows,
     /// read ``actionCount`` and ``action(at:)``.
@@ -50,6 +52,18 @@ public struct SurveySession {
     /// the answer path then never reads the step's id (at a million steps, one more array that misses
     /// the cache on every answer).
     var log: [LoggedAction] = []
+    /// The Backs at the end of ``log`` that a Next may still undo (see ``BackMark``), the latest last.
+    var backMarks: [BackMark] = []
+    /// How many times an answer was written, by the respondent or not (a trigger, a default, a
+    /// choice no longer offered): a Back and a Next that wrote none left the answers as they were.
+    var answerWrites = 0
+
+    /// The most actions ``actions`` keeps: 100,000 plus four per step and per unit of the survey (a
+    /// respondent answers, changes and moves through every step a few times at most). Beyond it, an
+    /// answer, Back or Next is refused with ``SessionError/tooManyActions(limit:)``; dismissing and
+    /// quitting still work. A Back followed by a Next back to where the Back left, with no answer
+    /// changed, is not kept (see ``actions``), so going back and forth never reaches the limit.
+    public let actionLimit: Int
 
     let context: PresentationContext
     let functionContext: FunctionContext
@@ -109,6 +123,7 @@ public struct SurveySession {
         functions.defaultLocale = survey.definition.defaultLocale
         functionContext = functions
         let stepCount = survey.steps.count
+        actionLimit = 100_000 + 4 * (stepCount + survey.units.count)
         answers = Self.empties(stepCount)
         liveCount = [Int32](repeating: 0, count: survey.units.count)
         // Room for a typical run at once, instead of growing 1, 2, 4, … as it goes (bounded: a huge
@@ -181,6 +196,7 @@ public struct SurveySession {
         evaluationCount = 0
         lastErrors.removeAll(keepingCapacity: true)
         log.removeAll(keepingCapacity: true)
+        backMarks.removeAll(keepingCapacity: true)
         observers.removeAll()
         pendingTriggers.removeAll(keepingCapacity: true)
         if !answeredByRespondent.isEmpty { answeredByRespondent.removeAll(keepingCapacity: true) }
@@ -266,6 +282,7 @@ public struct SurveySession {
     mutating func setAnswer(_ value: JSONValue, at index: Int) -> Bool {
         guard answers[index] != value else { return false }
         answers[index] = value
+        answerWrites &+= 1
         setValue(index, value)
         emit(.answered(stepID: survey.steps.ids[index], value: value.isNull ? nil : value))
         return true
@@ -415,4 +432,12 @@ extension SurveySession {
         case .dismiss: .dismiss
         }
     }
+}
+
+/// A Back in the log that the next Next may undo: where it is in the log, the unit it left and how
+/// many answers had been written when it was taken.
+struct BackMark: Sendable, Hashable {
+    var logIndex: Int
+    var unit: Int
+    var answerWrites: Int
 }

@@ -29,6 +29,7 @@ extension UIStrings {
         "completed": "Obrigado! A pesquisa foi concluída.",
         "dontAskAgain": "Não perguntar novamente",
         "invalidText": "Essa entrada não é um texto válido; digite novamente.",
+        "lineTooLong": "Essa entrada tem mais de {max} MiB; foi ignorada.",
         "dismissed": "Pesquisa fechada.",
         "chooseOne": "Escolha uma opção",
         "typeAnswer": "Digite sua resposta",

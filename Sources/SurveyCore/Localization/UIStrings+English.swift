@@ -29,6 +29,7 @@ extension UIStrings {
         "completed": "Thank you! The survey is complete.",
         "dontAskAgain": "Don't ask again",
         "invalidText": "That input is not valid text; please type it again.",
+        "lineTooLong": "That input is longer than {max} MiB; it was ignored.",
         "dismissed": "Survey dismissed.",
         "chooseOne": "Choose one",
         "typeAnswer": "Type your answer",

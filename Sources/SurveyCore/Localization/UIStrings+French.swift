@@ -29,6 +29,7 @@ extension UIStrings {
         "completed": "Merci\u{00A0}! Le questionnaire est terminé.",
         "dontAskAgain": "Ne plus demander",
         "invalidText": "Cette saisie n'est pas un texte valide ; veuillez la retaper.",
+        "lineTooLong": "Cette saisie dépasse {max} Mio ; elle a été ignorée.",
         "dismissed": "Questionnaire fermé.",
         "chooseOne": "Choisissez une réponse",
         "typeAnswer": "Saisissez votre réponse",

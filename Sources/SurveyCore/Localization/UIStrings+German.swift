@@ -29,6 +29,7 @@ extension UIStrings {
         "completed": "Vielen Dank! Die Umfrage ist abgeschlossen.",
         "dontAskAgain": "Nicht mehr fragen",
         "invalidText": "Diese Eingabe ist kein gültiger Text; bitte geben Sie sie erneut ein.",
+        "lineTooLong": "Diese Eingabe ist länger als {max} MiB; sie wurde ignoriert.",
         "dismissed": "Umfrage geschlossen.",
         "chooseOne": "Eine Option auswählen",
         "typeAnswer": "Antwort eingeben",

@@ -29,6 +29,7 @@ extension UIStrings {
         "completed": "Grazie! Il sondaggio è stato completato.",
         "dontAskAgain": "Non chiedere più",
         "invalidText": "Questo input non è un testo valido; digitalo di nuovo.",
+        "lineTooLong": "Questo input supera {max} MiB; è stato ignorato.",
         "dismissed": "Sondaggio chiuso.",
         "chooseOne": "Scegli un’opzione",
         "typeAnswer": "Scrivi la tua risposta",

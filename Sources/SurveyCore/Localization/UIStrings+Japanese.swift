@@ -29,6 +29,7 @@ extension UIStrings {
         "completed": "ご回答ありがとうございました。アンケートは以上です。",
         "dontAskAgain": "今後表示しない",
         "invalidText": "入力が有効なテキストではありません。もう一度入力してください。",
+        "lineTooLong": "入力が {max} MiB を超えているため、無視されました。",
         "dismissed": "アンケートを閉じました。",
         "chooseOne": "1つ選択してください",
         "typeAnswer": "回答を入力してください",

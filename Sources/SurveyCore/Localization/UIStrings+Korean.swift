@@ -29,6 +29,7 @@ extension UIStrings {
         "completed": "감사합니다! 설문이 완료되었습니다.",
         "dontAskAgain": "다시 묻지 않기",
         "invalidText": "입력이 올바른 텍스트가 아닙니다. 다시 입력해 주세요.",
+        "lineTooLong": "입력이 {max} MiB를 넘어 무시되었습니다.",
         "dismissed": "설문을 닫았습니다.",
         "chooseOne": "하나를 선택하세요",
         "typeAnswer": "답변을 입력하세요",

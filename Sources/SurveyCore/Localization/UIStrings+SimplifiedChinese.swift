@@ -29,6 +29,7 @@ extension UIStrings {
         "completed": "谢谢！问卷已完成。",
         "dontAskAgain": "不再询问",
         "invalidText": "输入的不是有效文本，请重新输入。",
+        "lineTooLong": "输入超过 {max} MiB，已被忽略。",
         "dismissed": "问卷已关闭。",
         "chooseOne": "请选择一项",
         "typeAnswer": "请输入您的回答",

@@ -29,6 +29,7 @@ extension UIStrings {
         "completed": "¡Gracias! La encuesta ha finalizado.",
         "dontAskAgain": "No volver a preguntar",
         "invalidText": "Esa entrada no es texto válido; escríbela de nuevo.",
+        "lineTooLong": "Esa entrada supera los {max} MiB; se ha ignorado.",
         "dismissed": "Encuesta cerrada.",
         "chooseOne": "Elige una opción",
         "typeAnswer": "Escribe tu respuesta",

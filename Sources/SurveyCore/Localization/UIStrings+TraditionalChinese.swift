@@ -29,6 +29,7 @@ extension UIStrings {
         "completed": "謝謝！問卷已完成。",
         "dontAskAgain": "不再詢問",
         "invalidText": "輸入的不是有效文字，請重新輸入。",
+        "lineTooLong": "輸入超過 {max} MiB，已被忽略。",
         "dismissed": "問卷已關閉。",
         "chooseOne": "請選擇一項",
         "typeAnswer": "請輸入您的回答",

@@ -169,6 +169,8 @@ public enum UIStringKey: String, Sendable, CaseIterable {
     case dontAskAgain
     /// "That input is not valid text; please type it again." (bytes that are not UTF-8)
     case invalidText
+    /// "That input is longer than {max} MiB; it was ignored." (a line past the input limit)
+    case lineTooLong
     /// "Type the numbers in order, e.g. {example}" (a ranking in a terminal)
     case rankingHint
     /// "Type numbers separated by commas, e.g. {example}" (a multiple choice in a terminal)

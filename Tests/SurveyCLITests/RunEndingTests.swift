@@ -1,0 +1,236 @@
+import Foundation
+import Testing
+
+/// How `survey run` ends: every JSON run with an event, and nothing lost without a store.
+@Suite struct RunEndingTests {
+    static let feedback = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Examples/feedback.json").path
+    static let onboarding = Fixtures.path("onboarding.json")
+
+    /// The JSON objects of `output`'s lines.
+    static func events(_ output: String) throws -> [[String: Any]] {
+        try output.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test func aRespondentNotAskedAgainGetsANotAskedEvent() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let survey = directory.appendingPathComponent("monthly.json")
+        let text = try String(contentsOfFile: Self.feedback, encoding: .utf8)
+            .replacingOccurrences(
+                of: #""defaultLocale": "en","#, with: #""defaultLocale": "en", "settings": {"askAgain": "P30D"},"#)
+        try Data(text.utf8).write(to: survey)
+        let environment = ["XDG_DATA_HOME": directory.appendingPathComponent("xdg").path]
+        let arguments = ["run", survey.path, "--renderer", "json", "--respondent", "r1"]
+        let first = try SurveyBinary.run(
+            arguments, stdin: #"{"command":"answer","stepId":"export-rating","value":4}"# + "\n\"next\"\n",
+            environment: environment, directory: directory)
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try SurveyBinary.run(arguments, environment: environment, directory: directory)
+        #expect(second.status == 0, "the exit code is unchanged")
+        let events = try Self.events(second.stdout)
+        #expect(events.count == 1, "\(second.stdout)")
+        let event = try #require(events.first)
+        #expect(event["event"] as? String == "not-asked")
+        #expect(event["reason"] as? String == "completed")
+        #expect(event["respondentId"] as? String == "r1")
+        #expect(event["surveyId"] as? String == "in-app-feedback")
+        #expect(event["askAgain"] as? String == "P30D")
+        let finished = try #require(event["finishedAt"] as? String)
+        let again = try #require(event["askedAgainFrom"] as? String)
+        #expect(again > finished)
+        let message = try #require(event["message"] as? String)
+        #expect(message.contains("already completed 'in-app-feedback' on \(finished)"))
+        #expect(message.contains("it will be asked again from \(again)"))
+        #expect(second.stderr.contains(message), "stderr says the same")
+    }
+
+    /// The Python client, run twice as the same respondent: the second run says why nothing was asked.
+    @Test func thePythonClientReportsWhyItWasNotAsked() throws {
+        let python = try #require(CLITests.python3, "python3 is needed for this test")
+        let directory = try Fixtures.temporaryDirectory()
+        let answers = directory.appendingPathComponent("answers.json")
+        try Data(#"{"export-rating": 4}"#.utf8).write(to: answers)
+        let client = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("clients/python/survey_client.py").path
+        func run() throws -> SurveyBinary.Result {
+            try SurveyBinary.run(
+                [
+                    "-c", "\"$0\" \"$1\" \"$2\" \"$3\" \"$4\"", python, client, SurveyBinary.url.path, Self.feedback,
+                    answers.path,
+                ],
+                environment: ["XDG_DATA_HOME": directory.appendingPathComponent("xdg").path], directory: directory,
+                shell: true)
+        }
+        let first = try run()
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains(#""export-rating": 4"#))
+        let second = try run()
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("the survey did not complete: not-asked: '"), "\(second.stderr)")
+        #expect(second.stderr.contains("already completed 'in-app-feedback' on "))
+    }
+
+    @Test func aSurveyThatCannotBeLoadedEndsWithAFailedEvent() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try Data(#"{"formatVersion": 1, "id": "x"}"#.utf8).write(to: directory.appendingPathComponent("bad.json"))
+        let result = try SurveyBinary.run(
+            ["run", "bad.json", "--renderer", "json", "--no-store"], directory: directory)
+        #expect(result.status == 1)
+        let events = try Self.events(result.stdout)
+        #expect(events.count == 1)
+        #expect(events.first?["event"] as? String == "failed")
+        #expect(events.first?["code"] as? String == "surveyNotLoaded")
+        #expect(events.first?["exitCode"] as? Int == 1)
+        let message = try #require(events.first?["message"] as? String)
+        #expect(message.hasPrefix("bad.json:1:1: "))
+        #expect(result.stderr.contains(message))
+    }
+
+    @Test func anUnreachableStoreEndsWithAFailedEvent() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let result = try SurveyBinary.run(
+            ["run", Self.feedback, "--renderer", "json", "--store", "postgres://nobody@127.0.0.1:1/none"],
+            directory: directory)
+        #expect(result.status == 1)
+        let events = try Self.events(result.stdout)
+        #expect(events.count == 1, "\(result.stdout)")
+        #expect(events.first?["event"] as? String == "failed")
+        #expect(events.first?["code"] as? String == "storeUnavailable")
+    }
+
+    @Test func aWrongOptionValueEndsWithAFailedEventAndExitCode2() throws {
+        let result = try SurveyBinary.run(
+            ["run", Self.feedback, "--renderer", "json", "--no-store", "--seed", "many"],
+            directory: try Fixtures.temporaryDirectory())
+        #expect(result.status == 2)
+        let events = try Self.events(result.stdout)
+        #expect(events.first?["code"] as? String == "invalidArguments")
+        #expect(events.first?["exitCode"] as? Int == 2)
+    }
+
+    // MARK: without a store
+
+    @Test func anExplicitStateFileWithAnUnfinishedSessionIsNotOverwritten() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let arguments = ["run", Self.onboarding, "--no-store", "--state-file", "mine.json"]
+        let first = try SurveyBinary.run(arguments, stdin: "\ngoogle\n", directory: directory)
+        #expect(first.status == 0, "\(first.stderr)")
+        let file = directory.appendingPathComponent("mine.json")
+        let saved = try String(contentsOf: file, encoding: .utf8)
+        #expect(saved.contains(#""source": "google""#))
+
+        let second = try SurveyBinary.run(arguments, stdin: "\n", directory: directory)
+        #expect(second.status == 1)
+        #expect(
+            second.stderr.contains(
+                "mine.json: holds an unfinished session of 'onboarding'; continue it with --resume mine.json"))
+        #expect(!second.stdout.contains("Welcome"), "refused before the first question: \(second.stdout)")
+        #expect(try String(contentsOf: file, encoding: .utf8) == saved)
+
+        let json = try SurveyBinary.run(arguments + ["--renderer", "json"], directory: directory)
+        #expect(json.status == 1)
+        #expect(try Self.events(json.stdout).map { $0["code"] as? String } == ["stateNotUsable"])
+
+        // Continuing it into the same file is what it is for.
+        let resumed = try SurveyBinary.run(
+            arguments + ["--resume", "mine.json"], stdin: "learn\n", directory: directory)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(try String(contentsOf: file, encoding: .utf8).contains(#""goals""#))
+    }
+
+    @Test func resumingOneFileDoesNotOverwriteAnotherUnfinishedOne() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let first = try SurveyBinary.run(
+            ["run", Self.onboarding, "--no-store"], stdin: "\ngoogle\n", directory: directory)
+        #expect(first.status == 0)
+        let defaultFile = directory.appendingPathComponent("onboarding.state.json")
+        try FileManager.default.copyItem(at: defaultFile, to: directory.appendingPathComponent("copy.json"))
+        let second = try SurveyBinary.run(
+            ["run", Self.onboarding, "--no-store", "--resume", "copy.json"], stdin: "\n", directory: directory)
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("onboarding.state.json: holds an unfinished session"))
+    }
+
+    @Test(arguments: ["missing-folder/state.json", "a-file/state.json"])
+    func anUnwritableStateFileIsRefusedBeforeTheFirstQuestion(path: String) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try Data("not a folder".utf8).write(to: directory.appendingPathComponent("a-file"))
+        let result = try SurveyBinary.run(
+            ["run", Self.onboarding, "--no-store", "--state-file", path], stdin: "\ngoogle\n", directory: directory)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("\(path): cannot save the session state in"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "nothing was asked: \(result.stdout)")
+    }
+
+    @Test func aClosedOutputSavesTheTerminalSessionToo() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let process = Process()
+        process.executableURL = SurveyBinary.url
+        process.arguments = ["run", Self.onboarding, "--no-store", "--state-file", "s.json"]
+        process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data("\ngoogle\n".utf8))
+        var seen = ""
+        // The third question's prompt: both answers are taken, and the engine waits for more.
+        while !seen.contains("What do you want to do?") {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            seen += String(decoding: data, as: UTF8.self)
+        }
+        try output.fileHandleForReading.close()
+        input.fileHandleForWriting.write(Data("b\n".utf8))
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        #expect(process.terminationStatus == 141)
+        let state = try String(contentsOf: directory.appendingPathComponent("s.json"), encoding: .utf8)
+        #expect(state.contains(#""source": "google""#), "\(state)")
+    }
+
+    @Test func aClosedOutputSavesTheSessionAndEndsWith141() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let process = Process()
+        process.executableURL = SurveyBinary.url
+        process.arguments = ["run", Self.onboarding, "--renderer", "json", "--no-store", "--state-file", "s.json"]
+        process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = directory.appendingPathComponent("xdg").path
+        process.environment = environment
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        func readUntil(_ marker: String) {
+            var seen = ""
+            while !seen.contains(marker) {
+                let data = output.fileHandleForReading.availableData
+                if data.isEmpty { return }
+                seen += String(decoding: data, as: UTF8.self)
+            }
+        }
+        input.fileHandleForWriting.write(Data("\"next\"\n".utf8))
+        // The end of the `progress` event, the last before the engine waits for a command.
+        readUntil(#""unitId":"source"}"# + "\n")
+        try output.fileHandleForReading.close()
+        // The reply to this answer cannot be written: the engine saves the session and stops, with
+        // stdin still open.
+        input.fileHandleForWriting.write(Data(#"{"command":"answer","stepId":"source","value":"google"}"#.utf8 + [10]))
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        #expect(process.terminationStatus == 141)
+        let state = try String(contentsOf: directory.appendingPathComponent("s.json"), encoding: .utf8)
+        #expect(state.contains(#""status": "in-progress""#))
+        #expect(state.contains(#""source": "google""#))
+    }
+}
