@@ -40,7 +40,8 @@ public struct Expression: Sendable {
     /// an Other choice) read `'other'` for an Other answer, and `{name-Comment}` its text.
     init(
         _ source: String, functions: ExpressionFunctionRegistry, resolve: @escaping (String) -> Int?,
-        otherChoices: [Int: OtherChoices], displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)? = nil
+        otherChoices: [Int: OtherChoices], displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)? = nil,
+        resolveProperty: ElementPropertyResolver? = nil
     ) throws(ExpressionCompileError) {
         var text = source
         // Compiled in place (a `Result` of the parts was copied out of the closure, then destroyed).
@@ -50,6 +51,7 @@ public struct Expression: Sendable {
             var parser = ExpressionParser(bytes: bytes, functions: functions, resolve: resolve)
             parser.otherChoices = otherChoices
             parser.displayQuestion = displayQuestion
+            parser.resolveProperty = resolveProperty
             // Most conditions of a large survey: one name, no arrays.
             if parser.readsSimpleComparisons, let simple = parser.readSimpleComparison() {
                 if let slot = Int32(exactly: simple.slot) {

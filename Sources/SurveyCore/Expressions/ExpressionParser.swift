@@ -100,6 +100,8 @@ struct ExpressionParser {
     var otherChoices: [Int: OtherChoices] = [:]
     /// The configured question of a slot, for `displayValue('name')` (labels of choices and yes/no).
     var displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)?
+    /// What `{$name.property}` reads (``ElementPropertyValue``); without it such a reference is unknown.
+    var resolveProperty: ElementPropertyResolver?
     /// Whether ``parseSimpleComparison()`` is tried first (tests compare it with the general parser).
     var readsSimpleComparisons = true
     /// How many parentheses, lists, calls and prefix operators enclose the current token
@@ -475,6 +477,9 @@ struct ExpressionParser {
     }
 
     mutating func reference(_ name: String, at offset: Int) throws(ExpressionCompileError) -> ExpressionNode {
+        if name.hasPrefix("$"), let resolveProperty, resolve(name) == nil {
+            return try propertyReference(name, at: offset, resolveProperty)
+        }
         if let slot = resolve(name) {
             if !referencedSlots.contains(slot) {
                 referencedSlots.append(slot)
@@ -521,6 +526,51 @@ struct ExpressionParser {
             referencedNames.append(base)
         }
         return keys.isEmpty ? .variable(slot) : .member(.variable(slot), keys)
+    }
+
+    /// SurveyJS's `{$name.property}`: a property of a question, page, panel or of the survey, as
+    /// ``resolveProperty`` gives it. A condition it reads is embedded, with the names it reads, so
+    /// that what reads `{$q.isVisible}` is evaluated again whenever `q`'s visibility may change.
+    mutating func propertyReference(
+        _ name: String, at offset: Int, _ resolveProperty: ElementPropertyResolver
+    ) throws(ExpressionCompileError) -> ExpressionNode {
+        let path = name.dropFirst()
+        guard let dot = path.firstIndex(of: "."), dot != path.startIndex, path.index(after: dot) != path.endIndex
+        else {
+            throw error(
+                "{\(name)} names no property: write {$name.property}, such as {$q1.isVisible}", at: offset,
+                kind: .unknownReference(name))
+        }
+        let element = String(path[..<dot])
+        let property = String(path[path.index(after: dot)...])
+        switch resolveProperty(element, property) {
+        case .constant(let value):
+            return .literal(value)
+        case .condition(let expression, let negated):
+            for (slot, referenced) in zip(expression.slots, expression.referencedNames)
+            where !referencedSlots.contains(slot) {
+                referencedSlots.append(slot)
+                referencedNames.append(referenced)
+            }
+            if expression.callsImpureFunction { callsImpureFunction = true }
+            // `!!x` is `x` read as a condition: a Boolean, as survey-core's property is.
+            return negated ? .not(expression.root) : .not(.not(expression.root))
+        case .sessionValue(let function):
+            callsImpureFunction = true
+            return .call(function, [])
+        case .unknownElement:
+            throw error(
+                "unknown reference {\(name)}: no step, page or panel '\(element)' (nor $survey)", at: offset,
+                kind: .unknownReference(name))
+        case .unknownProperty(let known):
+            throw error(
+                "{\(name)}: '\(property)' is not a property this engine reads of '\(element)' (it reads "
+                    + known.joined(separator: ", ") + ")", at: offset, kind: .unknownReference(name))
+        case .tooDeep:
+            throw error(
+                "{\(name)} reads a condition that reads properties more than \(ElementPropertyValue.maximumDepth) deep (or itself)",
+                at: offset, kind: .unknownReference(name))
+        }
     }
 
     // Each nesting construct is parsed in its own function: parsePrimary's frame is on the stack

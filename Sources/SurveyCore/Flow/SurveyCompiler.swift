@@ -48,6 +48,8 @@ struct SurveyCompiler {
     var otherChoices: [Int: OtherChoices] = [:]
     /// Each step's configured question by slot, for `displayValue('name')` (set once questions are configured).
     var displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)?
+    /// What `{$name.property}` reads (set once questions are configured, until the rules are compiled).
+    var resolveProperty: ElementPropertyResolver?
 
     init(
         definition: SurveyDefinition, registry: QuestionTypeRegistry, functions: ExpressionFunctionRegistry,
@@ -82,6 +84,7 @@ struct SurveyCompiler {
         }
         let questions = configured.questions
         displayQuestion = { $0 < questions.count ? questions[$0] : nil }
+        resolveProperty = elementProperties(flat, names: names).resolver
 
         var steps = compileSteps(flat.steps, names: names, configured: configured, pieces: pieces)
         let validation = compileValidators(flat.steps, questions: questions, resolve: names.resolve)
@@ -94,6 +97,7 @@ struct SurveyCompiler {
         let triggers = compileTriggers(
             resolve: names.resolve, steps: steps, stepIndexByID: names.steps, unitIndexByID: names.units)
         let panels = compilePanels(flat.panels, resolve: names.resolve)
+        resolveProperty = nil  // it holds the flat steps
         if !errors.isEmpty { throw SurveyLoadError(errors: errors) }
 
         // The ids are the step-id table's keys (one per step, in order, once no id repeats).
