@@ -267,6 +267,9 @@ struct ExpressionParser {
                         break
                     }
                 }
+                // A list equal to an answer may have to compare in order (a ranking's: see
+                // ``makeComparison(_:_:_:)``), which only the full parser knows.
+                if op == .equal || op == .notEqual { return nil }
                 literal = .array(elements)
             } else {
                 guard let value = scalar() else { return nil }
@@ -415,7 +418,7 @@ struct ExpressionParser {
             if token == .end, !operandMayBeMissing { throw error("expected a value after the operator") }
             let rhs = try parseExpression(level + 1)
             if level == Self.comparisonLevel {
-                node = .makeBinary(op, .makeChain(node, run), rhs)
+                node = makeComparison(op, .makeChain(node, run), rhs)
                 run = []
                 runLevel = -1
             } else if level == runLevel {
@@ -432,6 +435,22 @@ struct ExpressionParser {
         }
         endComparisons(&comparisons)
         return .makeChain(node, run)
+    }
+
+    /// `lhs op rhs`, a comparison: `=` and `<>` with a ranking's answer (a question whose type
+    /// ``QuestionType/comparesAnswersInOrder``) on either side compare lists in order, as survey-core
+    /// does for a ranking; anything else is ``ExpressionNode/makeBinary(_:_:_:)``. Kept out of
+    /// ``parseExpression(_:)``, whose frame is on the stack once per level.
+    @inline(never)
+    func makeComparison(_ op: BinaryOperator, _ lhs: ExpressionNode, _ rhs: ExpressionNode) -> ExpressionNode {
+        guard op == .equal || op == .notEqual, let displayQuestion else { return .makeBinary(op, lhs, rhs) }
+        func isRanking(_ node: ExpressionNode) -> Bool {
+            guard case .variable(let slot) = node else { return false }
+            return displayQuestion(slot)?.comparesAnswersInOrder ?? false
+        }
+        guard isRanking(lhs) || isRanking(rhs) else { return .makeBinary(op, lhs, rhs) }
+        let equal = ExpressionNode.call(StandardFunctions.equalsInOrder, [lhs, rhs])
+        return op == .equal ? equal : .not(equal)
     }
 
     /// One more comparison in a run: past the first, one more level of nesting. Kept out of

@@ -1,6 +1,11 @@
 import Foundation
 
 enum StandardFunctions {
+    /// `=` on a ranking's answer (``ExpressionParser/makeComparison(_:_:_:)``): lists equal in order.
+    static let equalsInOrder = ExpressionFunction(name: "equalsInOrder", arity: 2...2) { arguments, _ in
+        .bool(ExpressionValue.equalsInOrder(arguments[0], arguments[1]))
+    }
+
     /// `a ^ b` (Foundation's `pow`, kept out of ExpressionValue.swift: importing Foundation there
     /// would make its `String.contains` Foundation's, which finds `"\r"` inside `"\r\n"`).
     static func power(_ a: Double, _ b: Double) -> Double {
