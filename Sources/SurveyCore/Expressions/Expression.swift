@@ -93,6 +93,34 @@ public struct Expression: Sendable {
             root: .call(function, []), source: "{\(name)}", referencedNames: [], slots: [], callsImpureFunction: true)
     }
 
+    /// The slots read only through members (`{m.r1}`, `{m.r2.c}`), with the key paths read of each;
+    /// a slot also read whole (`{m}`, `{m} notempty`, a function of it) is not among them.
+    var memberOnlyReads: [Int: [[String]]] {
+        var members: [Int: [[String]]] = [:]
+        var whole: Set<Int> = []
+        func visit(_ node: ExpressionNode) {
+            switch node {
+            case .literal: break
+            case .variable(let slot), .otherValue(let slot, _), .otherText(let slot, _): whole.insert(slot)
+            case .compareSlot(_, let slot, _): whole.insert(Int(slot))
+            case .member(.variable(let slot), let keys): members[slot, default: []].append(keys)
+            case .member(let base, _): visit(base)
+            case .array(let elements): elements.forEach(visit)
+            case .not(let operand), .negate(let operand), .isEmpty(let operand, _): visit(operand)
+            case .binary(_, let lhs, let rhs):
+                visit(lhs)
+                visit(rhs)
+            case .chain(let first, let rest):
+                visit(first)
+                for (_, operand) in rest { visit(operand) }
+            case .call(_, let arguments): arguments.forEach(visit)
+            }
+        }
+        visit(root)
+        for slot in whole { members[slot] = nil }
+        return members
+    }
+
     /// Calls `body` with each of ``slots``, without building the array.
     func forEachSlot(_ body: (Int) -> Void) {
         code.forEachSlot(body)

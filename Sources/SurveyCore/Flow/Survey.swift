@@ -39,6 +39,10 @@ public struct Survey: Sendable {
     var otherChoices: [Int: OtherChoices] { storage.otherChoices }
     /// The survey's triggers, in document order.
     var triggers: [CompiledTrigger] { storage.triggers }
+    /// Whether some trigger's condition reads a value only through members (``CompiledTrigger/memberReads``).
+    var triggersReadMembers: Bool { storage.triggersReadMembers }
+    /// The values some trigger's condition reads only through members.
+    var triggerMemberSlots: Set<Int> { storage.triggerMemberSlots }
     /// The `complete` triggers, checked on Next.
     var completeTriggers: [Int] { storage.completeTriggers }
     /// The steps with a `defaultValue` or `defaultValueExpression`, applied when a session starts.
