@@ -267,6 +267,16 @@ extension SurveyCompiler {
         var defaultExpression = compileExpression(
             context.flatSteps[index].definition.defaultValueExpression, member: "defaultValueExpression",
             path: context.flatSteps[index].path, stepID: id, resolve: context.resolve)
+        // SurveyJS's `"defaultValue": "=expression"` is the expression (a `defaultValueExpression`).
+        var formulaDefault: String?
+        if case .string(let text) = context.flatSteps[index].definition.defaultValue, text.hasPrefix("="),
+            context.flatSteps[index].definition.defaultValueExpression == nil
+        {
+            formulaDefault = String(text.dropFirst())
+            defaultExpression = compileExpression(
+                formulaDefault, member: "defaultValue", path: context.flatSteps[index].path, stepID: id,
+                resolve: context.resolve)
+        }
         // A computed question (its type gives the expression): always its value, never answered.
         let computed = question?.computedValue
         if let computed {
@@ -306,7 +316,7 @@ extension SurveyCompiler {
         guard let question else { return nil }
         let collects = question.collectsAnswer
         var defaultValue: JSONValue?
-        if let value = context.flatSteps[index].definition.defaultValue {
+        if formulaDefault == nil, let value = context.flatSteps[index].definition.defaultValue {
             let path = context.flatSteps[index].path.appending("defaultValue")
             if !collects {
                 errors.append(
