@@ -39,7 +39,10 @@ import Testing
             surveyJSON([
                 #"{"id": "p1", "type": "page", "steps": [{"id": "f", "type": "t-text", "defaultValue": "={nosuch}"}]}"#
             ]))
-        #expect(errors.contains { ($0.path?.description.hasSuffix("defaultValue") ?? false) && $0.stepID == "f" }, "\(errors)")
+        let atTheDefault = errors.contains { error in
+            (error.path?.description.hasSuffix("defaultValue") ?? false) && error.stepID == "f"
+        }
+        #expect(atTheDefault, "\(errors)")
     }
 
     @Test func aDefaultExpressionFollowsItsInputsUntilTheRespondentAnswers() throws {
