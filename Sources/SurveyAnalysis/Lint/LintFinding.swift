@@ -34,6 +34,7 @@ public enum LintRule: String, Sendable, Hashable, Codable, CaseIterable {
     case missingTranslation = "missing-translation"
     case emptyPage = "empty-page"
     case unknownReference = "unknown-reference"
+    case unquotedName = "unquoted-name"
     /// Not a lint rule: the file does not load (the problems `survey validate` reports).
     case invalidSurvey = "invalid-survey"
 
@@ -59,6 +60,8 @@ public enum LintRule: String, Sendable, Hashable, Codable, CaseIterable {
         case .emptyPage: return "A page whose questions are all hidden under every answer."
         case .unknownReference:
             return "A name no question or value defines, read as empty until the host sets it (SurveyJS surveys)."
+        case .unquotedName:
+            return "An unquoted word in an expression that is a question's name: a text, not that question's answer."
         case .invalidSurvey: return "The file is not a valid survey (what `survey validate` reports)."
         }
     }

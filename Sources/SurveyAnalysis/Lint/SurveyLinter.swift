@@ -141,7 +141,7 @@ final class LintContext {
     func run() {
         let checks: [any LintCheck] = [
             ComparisonCheck(), ReachabilityCheck(), ConditionOutcomeCheck(), ForwardReferenceCheck(), DeadEndCheck(),
-            GotoCycleCheck(), UnusedCalculatedValueCheck(), MissingTranslationCheck(),
+            GotoCycleCheck(), UnusedCalculatedValueCheck(), MissingTranslationCheck(), UnquotedNameCheck(),
         ]
         for check in checks { check.prepare(self) }
         flow.run { states in

@@ -102,6 +102,10 @@ struct ExpressionParser {
     var displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)?
     /// What `{$name.property}` reads (``ElementPropertyValue``); without it such a reference is unknown.
     var resolveProperty: ElementPropertyResolver?
+    /// The words read as text constants (`abc` in `{a} = abc`), with their byte offsets, when
+    /// ``recordsTextWords`` is set (for the lint's `unquoted-name`).
+    var textWords: [(word: String, offset: Int)] = []
+    var recordsTextWords = false
     /// Whether ``parseSimpleComparison()`` is tried first (tests compare it with the general parser).
     var readsSimpleComparisons = true
     /// How many parentheses, lists, calls and prefix operators enclose the current token
@@ -680,7 +684,10 @@ struct ExpressionParser {
         let start = tokenStart
         try advance()
         // SurveyJS reads a word that calls nothing as a text constant: `{a} = abc` is `{a} = 'abc'`.
-        guard token == .symbol(.openParen) else { return .literal(.string(word)) }
+        guard token == .symbol(.openParen) else {
+            if recordsTextWords { textWords.append((word, start)) }
+            return .literal(.string(word))
+        }
         guard let function = functions.function(named: word) else {
             var message = "unknown function '\(word)()'"
             if let suggestion = closestMatch(to: word, in: functions.names) {
