@@ -35,3 +35,16 @@ package enum ElementPropertyValue: Sendable {
 
 /// Resolves `{$element.property}` (the element's name and the property, both without `$`).
 typealias ElementPropertyResolver = @Sendable (String, String) -> ElementPropertyValue
+
+/// What the survey compiler adds to a parse: the configured questions (`displayValue('name')`, a
+/// ranking's ordered equality) and `{$name.property}`. Made once per survey (not per expression) and
+/// shared by its expressions.
+final class ExpressionCompileContext: Sendable {
+    let displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)?
+    let resolveProperty: ElementPropertyResolver?
+
+    init(displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)?, resolveProperty: ElementPropertyResolver?) {
+        self.displayQuestion = displayQuestion
+        self.resolveProperty = resolveProperty
+    }
+}

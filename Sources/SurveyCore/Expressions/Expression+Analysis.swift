@@ -97,9 +97,9 @@ extension Expression {
         return text.withUTF8 { bytes in
             var parser = ExpressionParser(bytes: bytes, functions: functions) { _ in 0 }
             parser.readsSimpleComparisons = false
-            parser.recordsTextWords = true
+            parser.textWords = []
             guard (try? parser.parse()) != nil else { return [] }
-            return parser.textWords.map { ($0.word, parser.column(ofByte: $0.offset)) }
+            return (parser.textWords ?? []).map { ($0.word, parser.column(ofByte: $0.offset)) }
         }
     }
 }

@@ -40,8 +40,7 @@ public struct Expression: Sendable {
     /// an Other choice) read `'other'` for an Other answer, and `{name-Comment}` its text.
     init(
         _ source: String, functions: ExpressionFunctionRegistry, resolve: @escaping (String) -> Int?,
-        otherChoices: [Int: OtherChoices], displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)? = nil,
-        resolveProperty: ElementPropertyResolver? = nil
+        otherChoices: [Int: OtherChoices], context: ExpressionCompileContext? = nil
     ) throws(ExpressionCompileError) {
         var text = source
         // Compiled in place (a `Result` of the parts was copied out of the closure, then destroyed).
@@ -50,8 +49,7 @@ public struct Expression: Sendable {
         text.withUTF8 { bytes in
             var parser = ExpressionParser(bytes: bytes, functions: functions, resolve: resolve)
             parser.otherChoices = otherChoices
-            parser.displayQuestion = displayQuestion
-            parser.resolveProperty = resolveProperty
+            parser.context = context
             // Most conditions of a large survey: one name, no arrays.
             if parser.readsSimpleComparisons, let simple = parser.readSimpleComparison() {
                 if let slot = Int32(exactly: simple.slot) {

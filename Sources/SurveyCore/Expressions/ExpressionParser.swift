@@ -98,14 +98,17 @@ struct ExpressionParser {
     var callsImpureFunction = false
     /// Questions with an Other choice, by slot (see ``OtherChoices``).
     var otherChoices: [Int: OtherChoices] = [:]
+    /// What the compiler adds (``ExpressionCompileContext``), behind one reference: a debug build copies
+    /// the parser into the frames of the functions that recurse once per level of nesting, so every
+    /// byte of it counts against the stack.
+    var context: ExpressionCompileContext?
     /// The configured question of a slot, for `displayValue('name')` (labels of choices and yes/no).
-    var displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)?
+    var displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)? { context?.displayQuestion }
     /// What `{$name.property}` reads (``ElementPropertyValue``); without it such a reference is unknown.
-    var resolveProperty: ElementPropertyResolver?
-    /// The words read as text constants (`abc` in `{a} = abc`), with their byte offsets, when
-    /// ``recordsTextWords`` is set (for the lint's `unquoted-name`).
-    var textWords: [(word: String, offset: Int)] = []
-    var recordsTextWords = false
+    var resolveProperty: ElementPropertyResolver? { context?.resolveProperty }
+    /// The words read as text constants (`abc` in `{a} = abc`), with their byte offsets, when not `nil`
+    /// (for the lint's `unquoted-name`).
+    var textWords: [(word: String, offset: Int)]?
     /// Whether ``parseSimpleComparison()`` is tried first (tests compare it with the general parser).
     var readsSimpleComparisons = true
     /// How many parentheses, lists, calls and prefix operators enclose the current token
@@ -444,9 +447,10 @@ struct ExpressionParser {
     /// `lhs op rhs`, a comparison: `=` and `<>` with a ranking's answer (a question whose type
     /// ``QuestionType/comparesAnswersInOrder``) on either side compare lists in order, as survey-core
     /// does for a ranking; anything else is ``ExpressionNode/makeBinary(_:_:_:)``. Kept out of
-    /// ``parseExpression(_:)``, whose frame is on the stack once per level.
+    /// ``parseExpression(_:)``, whose frame is on the stack once per level, and `mutating` so that a
+    /// debug build does not copy the parser into that frame to call it.
     @inline(never)
-    func makeComparison(_ op: BinaryOperator, _ lhs: ExpressionNode, _ rhs: ExpressionNode) -> ExpressionNode {
+    mutating func makeComparison(_ op: BinaryOperator, _ lhs: ExpressionNode, _ rhs: ExpressionNode) -> ExpressionNode {
         guard op == .equal || op == .notEqual, let displayQuestion else { return .makeBinary(op, lhs, rhs) }
         func isRanking(_ node: ExpressionNode) -> Bool {
             guard case .variable(let slot) = node else { return false }
@@ -685,7 +689,7 @@ struct ExpressionParser {
         try advance()
         // SurveyJS reads a word that calls nothing as a text constant: `{a} = abc` is `{a} = 'abc'`.
         guard token == .symbol(.openParen) else {
-            if recordsTextWords { textWords.append((word, start)) }
+            textWords?.append((word, start))
             return .literal(.string(word))
         }
         guard let function = functions.function(named: word) else {

@@ -12,7 +12,7 @@ extension SurveyCompiler {
         do {
             let expression = try Expression(
                 source, functions: functions, resolve: resolve, otherChoices: otherChoices,
-                displayQuestion: displayQuestion, resolveProperty: resolveProperty)
+                context: compileContext)
             if expression.callsImpureFunction { usesDateFunctions = true }
             return expression
         } catch {
@@ -40,7 +40,7 @@ extension SurveyCompiler {
         guard
             let expression = try? Expression(
                 text, functions: functions, resolve: resolve, otherChoices: otherChoices,
-                displayQuestion: displayQuestion, resolveProperty: resolveProperty)
+                context: compileContext)
         else { return ownCompiled }
         if expression.callsImpureFunction { usesDateFunctions = true }
         return expression

@@ -113,7 +113,8 @@ extension SurveyCompiler {
             do {
                 let expression = try Expression(
                     source, functions: functions, resolve: resolve, otherChoices: otherChoices,
-                    displayQuestion: displayQuestion, resolveProperty: deeper.resolver)
+                    context: ExpressionCompileContext(
+                        displayQuestion: displayQuestion, resolveProperty: deeper.resolver))
                 return .condition(expression, negated: negated)
             } catch {
                 if case .unknownReference(let name) = error.kind, name.hasPrefix("$"),

@@ -48,8 +48,9 @@ struct SurveyCompiler {
     var otherChoices: [Int: OtherChoices] = [:]
     /// Each step's configured question by slot, for `displayValue('name')` (set once questions are configured).
     var displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)?
-    /// What `{$name.property}` reads (set once questions are configured, until the rules are compiled).
-    var resolveProperty: ElementPropertyResolver?
+    /// What expressions compile with beyond names: ``displayQuestion`` and `{$name.property}` (set once
+    /// questions are configured, until the rules are compiled: it holds the flat steps).
+    var compileContext: ExpressionCompileContext?
 
     init(
         definition: SurveyDefinition, registry: QuestionTypeRegistry, functions: ExpressionFunctionRegistry,
@@ -84,7 +85,8 @@ struct SurveyCompiler {
         }
         let questions = configured.questions
         displayQuestion = { $0 < questions.count ? questions[$0] : nil }
-        resolveProperty = elementProperties(flat, names: names).resolver
+        compileContext = ExpressionCompileContext(
+            displayQuestion: displayQuestion, resolveProperty: elementProperties(flat, names: names).resolver)
 
         var steps = compileSteps(flat.steps, names: names, configured: configured, pieces: pieces)
         let validation = compileValidators(flat.steps, questions: questions, resolve: names.resolve)
@@ -97,7 +99,7 @@ struct SurveyCompiler {
         let triggers = compileTriggers(
             resolve: names.resolve, steps: steps, stepIndexByID: names.steps, unitIndexByID: names.units)
         let panels = compilePanels(flat.panels, resolve: names.resolve)
-        resolveProperty = nil  // it holds the flat steps
+        compileContext = nil  // it holds the flat steps
         if !errors.isEmpty { throw SurveyLoadError(errors: errors) }
 
         // The ids are the step-id table's keys (one per step, in order, once no id repeats).
