@@ -574,8 +574,13 @@ struct Evaluator {
             }
             return result
         case .call(let function, let arguments):
-            if function.isLazyConditional, arguments.count == 3 {  // iif(condition, a, b)
+            switch function.evaluation {
+            case .lazyConditional where arguments.count == 3:  // iif(condition, a, b)
                 return evaluate(isTrue(arguments[0]) ? arguments[1] : arguments[2])
+            case .equalsInOrder where arguments.count == 2:  // no array of the two values
+                return .bool(ExpressionValue.equalsInOrder(evaluate(arguments[0]), evaluate(arguments[1])))
+            default:
+                break
             }
             let evaluated = arguments.map { evaluate($0) }
             do {
