@@ -24,6 +24,10 @@ extension SurveyCompiler {
             var compiler = template
             compiler.errors = []
             compiler.expressionCount = 0
+            // The expressions' compile context, of the piece's own too (see below).
+            compiler.compileContext = template.compileContext.map {
+                ExpressionCompileContext(displayQuestion: $0.displayQuestion, resolveProperty: $0.resolveProperty)
+            }
             // A context and a closure of the piece's own: passing shared ones to every step and
             // expression retains and releases the same objects from every thread (their reference
             // counts bounce between cores).
