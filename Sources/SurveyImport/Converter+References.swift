@@ -59,11 +59,9 @@ extension Converter {
         var seen: Set<String> = []
         var unreadProperties: [(name: String, path: JSONPath, isText: Bool)] = []
         /// `{$element.property}` as the engine reads it (the element's name as written), or `nil` for
-        /// one it does not read (in a text, none is read).
-        func property(_ trimmed: String, root: String, isText: Bool) -> String? {
-            guard !isText, trimmed.count > root.count + 1, trimmed.dropFirst(root.count).first == "." else {
-                return nil
-            }
+        /// one it does not read.
+        func property(_ trimmed: String, root: String) -> String? {
+            guard trimmed.count > root.count + 1, trimmed.dropFirst(root.count).first == "." else { return nil }
             let element = root.dropFirst().lowercased()
             let property = String(trimmed.dropFirst(root.count + 1))
             if element == "survey" {
@@ -83,7 +81,7 @@ extension Converter {
                 let root = String(trimmed.prefix { $0 != "." && $0 != "[" })
                 let key = root.lowercased()
                 if root.hasPrefix("$"), root.count > 1 {
-                    if let read = property(trimmed, root: root, isText: isText) { return read }
+                    if let read = property(trimmed, root: root) { return read }
                     // survey-core reads any property of its objects; one this engine does not have reads
                     // as empty, a host value.
                     if seen.insert(trimmed.lowercased()).inserted { unreadProperties.append((trimmed, origin, isText)) }
@@ -138,13 +136,11 @@ extension Converter {
         var variables = survey["variables"]?.arrayValue ?? []
         for (name, origin, isText) in unreadProperties {
             variables.append(["name": .string(name)])
-            let why =
-                isText
-                ? "survey-core shows this property of its own objects in a text; this engine pipes answers and values only"
-                : "survey-core reads this property of its own objects; this engine does not have it"
+            let what = isText ? "shows" : "reads"
             note(
                 .hostVariable, origin, "{\(name)}",
-                why + " (docs/expressions.md#element-properties): it reads as empty unless the host sets it")
+                "survey-core \(what) this property of its own objects; this engine does not have it (docs/expressions.md#element-properties): it reads as empty unless the host sets it"
+            )
         }
         var steps = survey["steps"]?.arrayValue ?? []
         var ids = Set(steps.compactMap { $0["id"]?.stringValue })

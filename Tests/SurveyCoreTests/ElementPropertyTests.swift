@@ -100,4 +100,20 @@ import Testing
         }
         Issue.record("did not complete")
     }
+
+    /// `{$name.property}` in a text is piped like a name: its value as text, as the respondent sees it.
+    @Test func propertiesArePipedIntoTexts() throws {
+        let survey = try loadSurvey(
+            surveyJSON([
+                #"{"id": "p1", "type": "page", "title": "First", "steps": [{"id": "a", "type": "t-text", "title": "Question A"}, {"id": "b", "type": "t-text", "visibleIf": "{a} = 'x'", "title": "After {$a.title} on {$p1.title} of {$survey.title}, shown: {$b.isVisible}"}]}"#
+            ]))
+        var session = SurveySession(survey: survey)
+        try session.answer("x", for: "a")
+        #expect(session.currentStep?.questions.last?.title == "After Question A on First of T, shown: true")
+        let errors = loadErrors(
+            surveyJSON([
+                #"{"id": "p1", "type": "page", "steps": [{"id": "a", "type": "t-text", "title": "{$a.nosuch}"}]}"#
+            ]))
+        #expect(errors.contains { $0.message.contains("text pipes {$a.nosuch}") && $0.stepID == "a" }, "\(errors)")
+    }
 }

@@ -20,6 +20,8 @@ final class CompiledSurvey: Sendable {
     let calculatedRank: [Int]
     let otherChoices: [Int: OtherChoices]
     let triggers: [CompiledTrigger]
+    /// `{$name.property}` in texts, compiled, by the text between the braces.
+    let pipedProperties: [String: Expression]
     /// The values some trigger's condition reads only through members (``CompiledTrigger/memberReads``).
     let triggerMemberSlots: Set<Int>
     /// Whether ``triggerMemberSlots`` has any (read on every change of a value: a Boolean, no set).
@@ -47,7 +49,8 @@ final class CompiledSurvey: Sendable {
         unitIndexByID: IDTable, calculatedIndexByName: [String: Int], watchers: WatcherTable,
         calculatedOrder: [Int], expressionCount: Int, usesDateFunctions: Bool, otherChoices: [Int: OtherChoices],
         triggers: [CompiledTrigger], completionMessages: [(condition: Expression?, text: LocalizedText)],
-        validators: [Int: [CompiledValidator]], panels: [CompiledPanel], commentSlots: [Int: Int]
+        validators: [Int: [CompiledValidator]], panels: [CompiledPanel], commentSlots: [Int: Int],
+        pipedProperties: [String: Expression] = [:]
     ) {
         self.commentSlots = commentSlots
         self.panels = panels
@@ -61,6 +64,7 @@ final class CompiledSurvey: Sendable {
         clearInvisibleValues = definition.settings.clearInvisibleValues
         self.otherChoices = otherChoices
         self.triggers = triggers
+        self.pipedProperties = pipedProperties
         triggerMemberSlots = Set(triggers.flatMap(\.memberReads.keys))
         triggersReadMembers = !triggerMemberSlots.isEmpty
         completeTriggers = triggers.indices.filter {

@@ -12,6 +12,7 @@ extension SurveyCompiler {
         var hintedErrors: [(index: Int, plain: String)] = []
         var usesDateFunctions = false
         var expressionCount = 0
+        var pipedProperties: [String: Expression] = [:]
     }
 
     /// Compiles every step (stage 4), in `pieces` on the compiler's threads.
@@ -53,7 +54,8 @@ extension SurveyCompiler {
             }
             return CompiledPiece(
                 steps: steps, errors: compiler.errors, hintedErrors: compiler.hintedErrors,
-                usesDateFunctions: compiler.usesDateFunctions, expressionCount: compiler.expressionCount)
+                usesDateFunctions: compiler.usesDateFunctions, expressionCount: compiler.expressionCount,
+                pipedProperties: compiler.pipedProperties)
         }
         // The pieces' columns are moved out (joining them then copies no cells).
         var columns: [StepColumns] = []
@@ -77,6 +79,7 @@ extension SurveyCompiler {
             }
             usesDateFunctions = usesDateFunctions || result.usesDateFunctions
             expressionCount += result.expressionCount
+            pipedProperties.merge(result.pipedProperties) { first, _ in first }
         }
         // The pages' branches get what the steps left of the budget.
         branchHintsLeft = Self.branchHintBudget - hintsKept

@@ -51,6 +51,8 @@ struct SurveyCompiler {
     /// What expressions compile with beyond names: ``displayQuestion`` and `{$name.property}` (set once
     /// questions are configured, until the rules are compiled: it holds the flat steps).
     var compileContext: ExpressionCompileContext?
+    /// `{$name.property}` in texts, compiled (``Survey/pipedProperties``).
+    var pipedProperties: [String: Expression] = [:]
 
     init(
         definition: SurveyDefinition, registry: QuestionTypeRegistry, functions: ExpressionFunctionRegistry,
@@ -118,6 +120,6 @@ struct SurveyCompiler {
             calculatedIndexByName: names.calculated, watchers: watchers, calculatedOrder: order,
             expressionCount: expressionCount, usesDateFunctions: usesDateFunctions, otherChoices: otherChoices,
             triggers: triggers, completionMessages: messages, validators: validation.validators, panels: panels,
-            commentSlots: values.commentSlots)
+            commentSlots: values.commentSlots, pipedProperties: pipedProperties)
     }
 }
