@@ -31,6 +31,8 @@ public struct RankingType: SummarizesTallies {
 
     public var typeID: String { "ranking" }
     public var summary: String { "An ordering of all items, most preferred first" }
+    /// `{ranking} = ['a', 'b']` holds only in that order, as in survey-core.
+    public var comparesAnswersInOrder: Bool { true }
 
     public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
         // `choices` is SurveyJS's name, and what `choicesFromQuestion` carries forward.

@@ -35,12 +35,15 @@ extension Converter {
         func define(_ name: String) {
             if defined[name.lowercased()] == nil { defined[name.lowercased()] = name }
         }
+        var containers: [String: String] = [:]  // pages and panels, lowercased → as written
         func collect(_ steps: [JSONValue]) {
             for step in steps {
                 // Pages, panels and content hold no value: `{name}` never reads them.
                 if let id = step["id"]?.stringValue, !["page", "panel", "content"].contains(step["type"]?.stringValue) {
                     define(id)
                     define(id + "-Comment")
+                } else if let id = step["id"]?.stringValue, step["type"]?.stringValue != "content" {
+                    containers[id.lowercased()] = id
                 }
                 collect(step["steps"]?.arrayValue ?? [])
             }
@@ -49,13 +52,41 @@ extension Converter {
         for value in survey["calculatedValues"]?.arrayValue ?? [] {
             if let name = value["name"]?.stringValue { define(name) }
         }
+        for panel in survey["panels"]?.arrayValue ?? [] {
+            if let id = panel["id"]?.stringValue { containers[id.lowercased()] = id }
+        }
         var unknown: [(name: String, path: JSONPath)] = []
         var seen: Set<String> = []
-        func rewrite(_ text: String, at origin: JSONPath) -> String {
+        var unreadProperties: [(name: String, path: JSONPath, isText: Bool)] = []
+        /// `{$element.property}` as the engine reads it (the element's name as written), or `nil` for
+        /// one it does not read.
+        func property(_ trimmed: String, root: String) -> String? {
+            guard trimmed.count > root.count + 1, trimmed.dropFirst(root.count).first == "." else { return nil }
+            let element = root.dropFirst().lowercased()
+            let property = String(trimmed.dropFirst(root.count + 1))
+            if element == "survey" {
+                return ElementPropertyValue.surveyProperties.contains(property) ? trimmed : nil
+            }
+            if let name = defined[element], !name.hasSuffix("-Comment") {
+                return ElementPropertyValue.questionProperties.contains(property) ? "$\(name).\(property)" : nil
+            }
+            if let name = containers[element] {
+                return ElementPropertyValue.containerProperties.contains(property) ? "$\(name).\(property)" : nil
+            }
+            return nil
+        }
+        func rewrite(_ text: String, at origin: JSONPath, isText: Bool) -> String {
             Self.rewritingReferences(in: text) { reference in
                 let trimmed = reference.trimmingCharacters(in: .whitespaces)
                 let root = String(trimmed.prefix { $0 != "." && $0 != "[" })
                 let key = root.lowercased()
+                if root.hasPrefix("$"), root.count > 1 {
+                    if let read = property(trimmed, root: root) { return read }
+                    // survey-core reads any property of its objects; one this engine does not have reads
+                    // as empty, a host value.
+                    if seen.insert(trimmed.lowercased()).inserted { unreadProperties.append((trimmed, origin, isText)) }
+                    return trimmed
+                }
                 guard !root.isEmpty, !root.hasPrefix("$"), !root.hasPrefix("#"), !Self.contextualNames.contains(key),
                     !root.contains("{"), !root.contains("'"), !root.contains("\""), !leftOut.contains(key)
                 else { return String(reference) }
@@ -74,7 +105,9 @@ extension Converter {
             switch value {
             case .string(let text)
             where member.map { Self.expressionMembers.contains($0) || Self.textMembers.contains($0) } ?? false:
-                return text.contains("{") ? .string(rewrite(text, at: origin.appending(member ?? ""))) : value
+                let isText = member.map { Self.textMembers.contains($0) } ?? false
+                return text.contains("{")
+                    ? .string(rewrite(text, at: origin.appending(member ?? ""), isText: isText)) : value
             case .object(let members):
                 var result: [String: JSONValue] = [:]
                 let isText = member.map { Self.textMembers.contains($0) } ?? false
@@ -99,8 +132,16 @@ extension Converter {
                 survey[key] = visit(value, member: key, ours: .root.appending(key), origin: .root)
             }
         }
-        guard !unknown.isEmpty else { return }
+        guard !unknown.isEmpty || !unreadProperties.isEmpty else { return }
         var variables = survey["variables"]?.arrayValue ?? []
+        for (name, origin, isText) in unreadProperties {
+            variables.append(["name": .string(name)])
+            let what = isText ? "shows" : "reads"
+            note(
+                .hostVariable, origin, "{\(name)}",
+                "survey-core \(what) this property of its own objects; this engine does not have it (docs/expressions.md#element-properties): it reads as empty unless the host sets it"
+            )
+        }
         var steps = survey["steps"]?.arrayValue ?? []
         var ids = Set(steps.compactMap { $0["id"]?.stringValue })
         hostNames = unknown

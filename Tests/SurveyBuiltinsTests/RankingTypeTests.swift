@@ -74,4 +74,25 @@ struct RankingTypeTests {
         let once = try question.normalize(["QUALITY", "speed", "price"])
         #expect(try question.normalize(once) == once)
     }
+
+    /// `=` and `<>` on a ranking's answer compare the items in order, as survey-core does; `anyof` and
+    /// a multiple choice's `=` still ignore the order.
+    @Test(arguments: [
+        ("{r} = ['b', 'a']", true), ("{r} = ['a', 'b']", false), ("['b', 'a'] = {r}", true),
+        ("{r} <> ['a', 'b']", true), ("{r} notequal ['B', 'A']", false), ("{r} allof ['a', 'b']", true),
+        ("{m} = ['b', 'a']", true),
+    ])
+    func equalityOnTheAnswerKeepsTheOrder(condition: String, holds: Bool) throws {
+        let text = """
+            {"formatVersion": 1, "id": "s", "title": "T", "steps": [
+              {"id": "p1", "type": "page", "steps": [
+                {"id": "r", "type": "ranking", "options": {"items": ["a", "b"]}},
+                {"id": "m", "type": "multiple-choice", "options": {"choices": ["a", "b"]}},
+                {"id": "shown", "type": "text", "visibleIf": "\(condition)"}]}]}
+            """
+        var session = SurveySession(survey: try SurveyLoader(registry: .builtins()).load(text: text, source: "s.json"))
+        _ = try session.answer(["b", "a"], for: "r")
+        _ = try session.answer(["a", "b"], for: "m")
+        #expect(session.currentStepIDs.contains("shown") == holds)
+    }
 }

@@ -26,6 +26,25 @@ import Testing
         #expect(session.currentUnitID == "p2")
     }
 
+    /// SurveyJS's `"defaultValue": "=expression"`: the expression, as a `defaultValueExpression`.
+    @Test func aDefaultWrittenWithAnEqualsSignIsAnExpression() throws {
+        var session = SurveySession(
+            survey: try Self.load([
+                #"{"id": "p1", "type": "page", "steps": [{"id": "n", "type": "t-text"}, {"id": "f", "type": "t-text", "defaultValue": "={n} + '!'"}, {"id": "g", "type": "t-text", "defaultValue": "=", "defaultValueExpression": "'own'"}]}"#
+            ]))
+        try session.answer("hi", for: "n")
+        #expect(session.answer(for: "f") == "hi!")
+        #expect(session.answer(for: "g") == "own")
+        let errors = loadErrors(
+            surveyJSON([
+                #"{"id": "p1", "type": "page", "steps": [{"id": "f", "type": "t-text", "defaultValue": "={nosuch}"}]}"#
+            ]))
+        let atTheDefault = errors.contains { error in
+            (error.path?.description.hasSuffix("defaultValue") ?? false) && error.stepID == "f"
+        }
+        #expect(atTheDefault, "\(errors)")
+    }
+
     @Test func aDefaultExpressionFollowsItsInputsUntilTheRespondentAnswers() throws {
         var session = SurveySession(survey: try Self.load(Self.defaults))
         #expect(session.answer(for: "b") == "!")

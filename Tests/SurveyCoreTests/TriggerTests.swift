@@ -1,3 +1,4 @@
+import SurveyBuiltins
 import SurveyCore
 import Testing
 
@@ -191,5 +192,36 @@ import Testing
         // One trigger, one enableIf, one default: a handful of evaluations, not hundreds.
         #expect(session.evaluationCount - beforeRelated <= 4)
         #expect(session.answer(for: "q0") == "v")
+    }
+
+    /// A condition that reads only members of a value (`{m.r1}`, a matrix cell) is checked when one of
+    /// those members changes, not when another part of the value does, as survey-core compares the
+    /// old and new value of each name it reads.
+    @Test func aConditionOnAMatrixCellIgnoresChangesOfOtherCells() throws {
+        let text = """
+            {"formatVersion": 1, "id": "s", "title": "T", "steps": [{"id": "p1", "type": "page", "steps": [
+              {"id": "m", "type": "matrix", "options": {"rows": ["r1", "r2"], "columns": ["x", "y"]}},
+              {"id": "t", "type": "text"}, {"id": "whole", "type": "text"}]}],
+             "triggers": [{"type": "setvalue", "if": "{m.r1} = 'x'", "target": "t", "value": "auto"},
+                          {"type": "setvalue", "if": "{m} notempty", "target": "whole", "value": "auto"}]}
+            """
+        var session = SurveySession(survey: try SurveyLoader(registry: .builtins()).load(text: text, source: "s.json"))
+        _ = try session.answer(["r1": "x"], for: "m")
+        _ = try session.answer("mine", for: "t")
+        _ = try session.answer("mine", for: "whole")
+        _ = try session.answer(["r1": "x", "r2": "y"], for: "m")
+        #expect(session.answer(for: "t") == "mine")
+        #expect(session.answer(for: "whole") == "auto")
+        _ = try session.answer(["r1": "y", "r2": "y"], for: "m")
+        _ = try session.answer(["r1": "x", "r2": "y"], for: "m")
+        #expect(session.answer(for: "t") == "auto")
+    }
+
+    @Test func aSetValueOfNullClearsTheTarget() throws {
+        let survey = try TriggerTests.survey(#"{"type": "setvalue", "if": "{a} = 'x'", "target": "b", "value": null}"#)
+        var session = SurveySession(survey: survey)
+        try session.answer("typed", for: "b")
+        try session.answer("x", for: "a")
+        #expect(session.answer(for: "b") == nil)
     }
 }

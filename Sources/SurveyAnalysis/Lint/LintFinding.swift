@@ -35,6 +35,7 @@ public enum LintRule: String, Sendable, Hashable, Codable, CaseIterable {
     case emptyPage = "empty-page"
     case unknownReference = "unknown-reference"
     case nothingToAnswer = "nothing-to-answer"
+    case unquotedName = "unquoted-name"
     /// Not a lint rule: the file does not load (the problems `survey validate` reports).
     case invalidSurvey = "invalid-survey"
 
@@ -62,6 +63,8 @@ public enum LintRule: String, Sendable, Hashable, Codable, CaseIterable {
             return "A name no question or value defines, read as empty until the host sets it (SurveyJS surveys)."
         case .nothingToAnswer:
             return "A matrix with no rows (or columns): it asks nothing, and required no respondent can pass it."
+        case .unquotedName:
+            return "An unquoted word in an expression that is a question's name: a text, not that question's answer."
         case .invalidSurvey: return "The file is not a valid survey (what `survey validate` reports)."
         }
     }

@@ -87,6 +87,23 @@ extension Expression {
     package var dependsOnDate: Bool { callsImpureFunction }
 }
 
+extension Expression {
+    /// The words `source` reads as text constants, as SurveyJS does (`abc` in `{a} = abc`, which is
+    /// `{a} = 'abc'`), with their 1-based columns; none when it does not parse.
+    package static func textConstants(in source: String, functions: ExpressionFunctionRegistry) -> [(
+        word: String, column: Int
+    )] {
+        var text = source
+        return text.withUTF8 { bytes in
+            var parser = ExpressionParser(bytes: bytes, functions: functions) { _ in 0 }
+            parser.readsSimpleComparisons = false
+            parser.textWords = []
+            guard (try? parser.parse()) != nil else { return [] }
+            return (parser.textWords ?? []).map { ($0.word, parser.column(ofByte: $0.offset)) }
+        }
+    }
+}
+
 extension Survey {
     /// The `{name}` references in a user-facing text (piping), as the loader checks them.
     package static func pipedReferences(in text: String) -> [String] {

@@ -40,7 +40,7 @@ public struct Expression: Sendable {
     /// an Other choice) read `'other'` for an Other answer, and `{name-Comment}` its text.
     init(
         _ source: String, functions: ExpressionFunctionRegistry, resolve: @escaping (String) -> Int?,
-        otherChoices: [Int: OtherChoices], displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)? = nil
+        otherChoices: [Int: OtherChoices], context: ExpressionCompileContext? = nil
     ) throws(ExpressionCompileError) {
         var text = source
         // Compiled in place (a `Result` of the parts was copied out of the closure, then destroyed).
@@ -49,7 +49,7 @@ public struct Expression: Sendable {
         text.withUTF8 { bytes in
             var parser = ExpressionParser(bytes: bytes, functions: functions, resolve: resolve)
             parser.otherChoices = otherChoices
-            parser.displayQuestion = displayQuestion
+            parser.context = context
             // Most conditions of a large survey: one name, no arrays.
             if parser.readsSimpleComparisons, let simple = parser.readSimpleComparison() {
                 if let slot = Int32(exactly: simple.slot) {
@@ -89,6 +89,34 @@ public struct Expression: Sendable {
         }
         code = ExpressionCode.make(
             root: .call(function, []), source: "{\(name)}", referencedNames: [], slots: [], callsImpureFunction: true)
+    }
+
+    /// The slots read only through members (`{m.r1}`, `{m.r2.c}`), with the key paths read of each;
+    /// a slot also read whole (`{m}`, `{m} notempty`, a function of it) is not among them.
+    var memberOnlyReads: [Int: [[String]]] {
+        var members: [Int: [[String]]] = [:]
+        var whole: Set<Int> = []
+        func visit(_ node: ExpressionNode) {
+            switch node {
+            case .literal: break
+            case .variable(let slot), .otherValue(let slot, _), .otherText(let slot, _): whole.insert(slot)
+            case .compareSlot(_, let slot, _): whole.insert(Int(slot))
+            case .member(.variable(let slot), let keys): members[slot, default: []].append(keys)
+            case .member(let base, _): visit(base)
+            case .array(let elements): elements.forEach(visit)
+            case .not(let operand), .negate(let operand), .isEmpty(let operand, _): visit(operand)
+            case .binary(_, let lhs, let rhs):
+                visit(lhs)
+                visit(rhs)
+            case .chain(let first, let rest):
+                visit(first)
+                for (_, operand) in rest { visit(operand) }
+            case .call(_, let arguments): arguments.forEach(visit)
+            }
+        }
+        visit(root)
+        for slot in whole { members[slot] = nil }
+        return members
     }
 
     /// Calls `body` with each of ``slots``, without building the array.
@@ -546,8 +574,13 @@ struct Evaluator {
             }
             return result
         case .call(let function, let arguments):
-            if function.isLazyConditional, arguments.count == 3 {  // iif(condition, a, b)
+            switch function.evaluation {
+            case .lazyConditional where arguments.count == 3:  // iif(condition, a, b)
                 return evaluate(isTrue(arguments[0]) ? arguments[1] : arguments[2])
+            case .equalsInOrder where arguments.count == 2:  // no array of the two values
+                return .bool(ExpressionValue.equalsInOrder(evaluate(arguments[0]), evaluate(arguments[1])))
+            default:
+                break
             }
             let evaluated = arguments.map { evaluate($0) }
             do {

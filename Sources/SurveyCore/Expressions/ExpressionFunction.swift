@@ -22,8 +22,15 @@ public struct ExpressionFunction: Sendable {
     /// Whether the result depends only on the arguments (not on the date).
     public let isPure: Bool
     let implementation: Implementation
-    /// The built-in `iif`: only the branch the condition picks is evaluated.
-    var isLazyConditional = false
+    /// Built-ins the evaluator runs itself, without an array of arguments.
+    enum Evaluation: Sendable {
+        case call
+        /// `iif`: only the branch the condition picks is evaluated.
+        case lazyConditional
+        /// `=` on a ranking's answer (``StandardFunctions/equalsInOrder``).
+        case equalsInOrder
+    }
+    var evaluation = Evaluation.call
 
     public init(
         name: String, arity: ClosedRange<Int>, origin: String = "built-in", isPure: Bool = true,

@@ -98,8 +98,17 @@ struct ExpressionParser {
     var callsImpureFunction = false
     /// Questions with an Other choice, by slot (see ``OtherChoices``).
     var otherChoices: [Int: OtherChoices] = [:]
+    /// What the compiler adds (``ExpressionCompileContext``), behind one reference: a debug build copies
+    /// the parser into the frames of the functions that recurse once per level of nesting, so every
+    /// byte of it counts against the stack.
+    var context: ExpressionCompileContext?
     /// The configured question of a slot, for `displayValue('name')` (labels of choices and yes/no).
-    var displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)?
+    var displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)? { context?.displayQuestion }
+    /// What `{$name.property}` reads (``ElementPropertyValue``); without it such a reference is unknown.
+    var resolveProperty: ElementPropertyResolver? { context?.resolveProperty }
+    /// The words read as text constants (`abc` in `{a} = abc`), with their byte offsets, when not `nil`
+    /// (for the lint's `unquoted-name`).
+    var textWords: [(word: String, offset: Int)]?
     /// Whether ``parseSimpleComparison()`` is tried first (tests compare it with the general parser).
     var readsSimpleComparisons = true
     /// How many parentheses, lists, calls and prefix operators enclose the current token
@@ -265,6 +274,9 @@ struct ExpressionParser {
                         break
                     }
                 }
+                // A list equal to an answer may have to compare in order (a ranking's: see
+                // ``makeComparison(_:_:_:)``), which only the full parser knows.
+                if op == .equal || op == .notEqual { return nil }
                 literal = .array(elements)
             } else {
                 guard let value = scalar() else { return nil }
@@ -413,7 +425,7 @@ struct ExpressionParser {
             if token == .end, !operandMayBeMissing { throw error("expected a value after the operator") }
             let rhs = try parseExpression(level + 1)
             if level == Self.comparisonLevel {
-                node = .makeBinary(op, .makeChain(node, run), rhs)
+                node = makeComparison(op, .makeChain(node, run), rhs)
                 run = []
                 runLevel = -1
             } else if level == runLevel {
@@ -430,6 +442,23 @@ struct ExpressionParser {
         }
         endComparisons(&comparisons)
         return .makeChain(node, run)
+    }
+
+    /// `lhs op rhs`, a comparison: `=` and `<>` with a ranking's answer (a question whose type
+    /// ``QuestionType/comparesAnswersInOrder``) on either side compare lists in order, as survey-core
+    /// does for a ranking; anything else is ``ExpressionNode/makeBinary(_:_:_:)``. Kept out of
+    /// ``parseExpression(_:)``, whose frame is on the stack once per level, and `mutating` so that a
+    /// debug build does not copy the parser into that frame to call it.
+    @inline(never)
+    mutating func makeComparison(_ op: BinaryOperator, _ lhs: ExpressionNode, _ rhs: ExpressionNode) -> ExpressionNode {
+        guard op == .equal || op == .notEqual, let displayQuestion else { return .makeBinary(op, lhs, rhs) }
+        func isRanking(_ node: ExpressionNode) -> Bool {
+            guard case .variable(let slot) = node else { return false }
+            return displayQuestion(slot)?.comparesAnswersInOrder ?? false
+        }
+        guard isRanking(lhs) || isRanking(rhs) else { return .makeBinary(op, lhs, rhs) }
+        let equal = ExpressionNode.call(StandardFunctions.equalsInOrder, [lhs, rhs])
+        return op == .equal ? equal : .not(equal)
     }
 
     /// One more comparison in a run: past the first, one more level of nesting. Kept out of
@@ -475,6 +504,9 @@ struct ExpressionParser {
     }
 
     mutating func reference(_ name: String, at offset: Int) throws(ExpressionCompileError) -> ExpressionNode {
+        if name.hasPrefix("$"), let resolveProperty, resolve(name) == nil {
+            return try propertyReference(name, at: offset, resolveProperty)
+        }
         if let slot = resolve(name) {
             if !referencedSlots.contains(slot) {
                 referencedSlots.append(slot)
@@ -521,6 +553,51 @@ struct ExpressionParser {
             referencedNames.append(base)
         }
         return keys.isEmpty ? .variable(slot) : .member(.variable(slot), keys)
+    }
+
+    /// SurveyJS's `{$name.property}`: a property of a question, page, panel or of the survey, as
+    /// ``resolveProperty`` gives it. A condition it reads is embedded, with the names it reads, so
+    /// that what reads `{$q.isVisible}` is evaluated again whenever `q`'s visibility may change.
+    mutating func propertyReference(
+        _ name: String, at offset: Int, _ resolveProperty: ElementPropertyResolver
+    ) throws(ExpressionCompileError) -> ExpressionNode {
+        let path = name.dropFirst()
+        guard let dot = path.firstIndex(of: "."), dot != path.startIndex, path.index(after: dot) != path.endIndex
+        else {
+            throw error(
+                "{\(name)} names no property: write {$name.property}, such as {$q1.isVisible}", at: offset,
+                kind: .unknownReference(name))
+        }
+        let element = String(path[..<dot])
+        let property = String(path[path.index(after: dot)...])
+        switch resolveProperty(element, property) {
+        case .constant(let value):
+            return .literal(value)
+        case .condition(let expression, let negated):
+            for (slot, referenced) in zip(expression.slots, expression.referencedNames)
+            where !referencedSlots.contains(slot) {
+                referencedSlots.append(slot)
+                referencedNames.append(referenced)
+            }
+            if expression.callsImpureFunction { callsImpureFunction = true }
+            // `!!x` is `x` read as a condition: a Boolean, as survey-core's property is.
+            return negated ? .not(expression.root) : .not(.not(expression.root))
+        case .sessionValue(let function):
+            callsImpureFunction = true
+            return .call(function, [])
+        case .unknownElement:
+            throw error(
+                "unknown reference {\(name)}: no step, page or panel '\(element)' (nor $survey)", at: offset,
+                kind: .unknownReference(name))
+        case .unknownProperty(let known):
+            throw error(
+                "{\(name)}: '\(property)' is not a property this engine reads of '\(element)' (it reads "
+                    + known.joined(separator: ", ") + ")", at: offset, kind: .unknownReference(name))
+        case .tooDeep:
+            throw error(
+                "{\(name)} reads a condition that reads properties more than \(ElementPropertyValue.maximumDepth) deep (or itself)",
+                at: offset, kind: .unknownReference(name))
+        }
     }
 
     // Each nesting construct is parsed in its own function: parsePrimary's frame is on the stack
@@ -611,7 +688,10 @@ struct ExpressionParser {
         let start = tokenStart
         try advance()
         // SurveyJS reads a word that calls nothing as a text constant: `{a} = abc` is `{a} = 'abc'`.
-        guard token == .symbol(.openParen) else { return .literal(.string(word)) }
+        guard token == .symbol(.openParen) else {
+            textWords?.append((word, start))
+            return .literal(.string(word))
+        }
         guard let function = functions.function(named: word) else {
             var message = "unknown function '\(word)()'"
             if let suggestion = closestMatch(to: word, in: functions.names) {

@@ -74,6 +74,13 @@ package enum ExpressionValue {
         }
     }
 
+    /// ``equals(_:_:)``, with two lists equal only when their elements are equal in the same order
+    /// (a ranking's answer: ``QuestionType/comparesAnswersInOrder``).
+    package static func equalsInOrder(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
+        guard case .array(let a) = lhs, case .array(let b) = rhs else { return equals(lhs, rhs) }
+        return a.count == b.count && zip(a, b).allSatisfy { equals($0, $1) }
+    }
+
     /// ``equals(_:_:)`` of two texts.
     @inline(__always)
     static func equalTexts(_ a: String, _ b: String) -> Bool {

@@ -1,6 +1,15 @@
 import Foundation
 
 enum StandardFunctions {
+    /// `=` on a ranking's answer (``ExpressionParser/makeComparison(_:_:_:)``): lists equal in order.
+    static let equalsInOrder: ExpressionFunction = {
+        var function = ExpressionFunction(name: "equalsInOrder", arity: 2...2) { arguments, _ in
+            .bool(ExpressionValue.equalsInOrder(arguments[0], arguments[1]))
+        }
+        function.evaluation = .equalsInOrder
+        return function
+    }()
+
     /// `a ^ b` (Foundation's `pow`, kept out of ExpressionValue.swift: importing Foundation there
     /// would make its `String.contains` Foundation's, which finds `"\r"` inside `"\r\n"`).
     static func power(_ a: Double, _ b: Double) -> Double {
@@ -135,7 +144,7 @@ enum StandardFunctions {
             guard arguments.count >= 2 else { return .null }
             return ExpressionValue.isTruthy(arguments[0]) ? arguments[1] : (arguments.count > 2 ? arguments[2] : .null)
         }
-        function.isLazyConditional = true
+        function.evaluation = .lazyConditional
         return function
     }
 

@@ -20,6 +20,12 @@ final class CompiledSurvey: Sendable {
     let calculatedRank: [Int]
     let otherChoices: [Int: OtherChoices]
     let triggers: [CompiledTrigger]
+    /// `{$name.property}` in texts, compiled, by the text between the braces.
+    let pipedProperties: [String: Expression]
+    /// The values some trigger's condition reads only through members (``CompiledTrigger/memberReads``).
+    let triggerMemberSlots: Set<Int>
+    /// Whether ``triggerMemberSlots`` has any (read on every change of a value: a Boolean, no set).
+    let triggersReadMembers: Bool
     let completeTriggers: [Int]
     let defaultSteps: [Int]
     let completionMessages: [(condition: Expression?, text: LocalizedText)]
@@ -43,7 +49,8 @@ final class CompiledSurvey: Sendable {
         unitIndexByID: IDTable, calculatedIndexByName: [String: Int], watchers: WatcherTable,
         calculatedOrder: [Int], expressionCount: Int, usesDateFunctions: Bool, otherChoices: [Int: OtherChoices],
         triggers: [CompiledTrigger], completionMessages: [(condition: Expression?, text: LocalizedText)],
-        validators: [Int: [CompiledValidator]], panels: [CompiledPanel], commentSlots: [Int: Int]
+        validators: [Int: [CompiledValidator]], panels: [CompiledPanel], commentSlots: [Int: Int],
+        pipedProperties: [String: Expression] = [:]
     ) {
         self.commentSlots = commentSlots
         self.panels = panels
@@ -57,6 +64,9 @@ final class CompiledSurvey: Sendable {
         clearInvisibleValues = definition.settings.clearInvisibleValues
         self.otherChoices = otherChoices
         self.triggers = triggers
+        self.pipedProperties = pipedProperties
+        triggerMemberSlots = Set(triggers.flatMap(\.memberReads.keys))
+        triggersReadMembers = !triggerMemberSlots.isEmpty
         completeTriggers = triggers.indices.filter {
             if case .complete = triggers[$0].action { return true }
             return false
@@ -168,6 +178,16 @@ struct CompiledTrigger: Sendable {
 
     let condition: Expression
     let action: Action
+    /// The values the condition reads only through members (`{m.r1}`, a matrix cell), with those
+    /// members' key paths: a change of such a value checks the trigger only when one of those members
+    /// changed, as survey-core compares the old and new value of each name it reads.
+    let memberReads: [Int: [[String]]]
+
+    init(condition: Expression, action: Action) {
+        self.condition = condition
+        self.action = action
+        memberReads = condition.memberOnlyReads
+    }
 }
 
 struct CompiledCalculated: Sendable {

@@ -295,6 +295,10 @@ extension SurveySession {
     }
 
     func pipedValue(_ name: String) -> JSONValue? {
+        // `{$q1.title}`: a property, compiled when the survey loaded.
+        if name.hasPrefix("$"), let expression = survey.pipedProperties[name] {
+            return expression.evaluate(values, context: functionContext)
+        }
         func slot(_ name: String) -> Int? {
             if let index = survey.stepIndexByID[name] { return index }
             return survey.calculatedIndexByName[name].map { survey.steps.count + $0 }

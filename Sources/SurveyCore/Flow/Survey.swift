@@ -42,6 +42,12 @@ public struct Survey: Sendable {
     var otherChoices: [Int: OtherChoices] { storage.otherChoices }
     /// The survey's triggers, in document order.
     var triggers: [CompiledTrigger] { storage.triggers }
+    /// `{$name.property}` in texts, compiled, by the text between the braces.
+    var pipedProperties: [String: Expression] { storage.pipedProperties }
+    /// Whether some trigger's condition reads a value only through members (``CompiledTrigger/memberReads``).
+    var triggersReadMembers: Bool { storage.triggersReadMembers }
+    /// The values some trigger's condition reads only through members.
+    var triggerMemberSlots: Set<Int> { storage.triggerMemberSlots }
     /// The `complete` triggers, checked on Next.
     var completeTriggers: [Int] { storage.completeTriggers }
     /// The steps with a `defaultValue` or `defaultValueExpression`, applied when a session starts.
@@ -86,7 +92,8 @@ public struct Survey: Sendable {
         unitIndexByID: IDTable, calculatedIndexByName: [String: Int], watchers: WatcherTable,
         calculatedOrder: [Int], expressionCount: Int, usesDateFunctions: Bool, otherChoices: [Int: OtherChoices] = [:],
         triggers: [CompiledTrigger] = [], completionMessages: [(condition: Expression?, text: LocalizedText)] = [],
-        validators: [Int: [CompiledValidator]] = [:], panels: [CompiledPanel] = [], commentSlots: [Int: Int] = [:]
+        validators: [Int: [CompiledValidator]] = [:], panels: [CompiledPanel] = [], commentSlots: [Int: Int] = [:],
+        pipedProperties: [String: Expression] = [:]
     ) {
         storage = CompiledSurvey(
             definition: definition, functions: functions, units: units, steps: steps, calculated: calculated,
@@ -94,7 +101,7 @@ public struct Survey: Sendable {
             watchers: watchers, calculatedOrder: calculatedOrder, expressionCount: expressionCount,
             usesDateFunctions: usesDateFunctions, otherChoices: otherChoices, triggers: triggers,
             completionMessages: completionMessages, validators: validators, panels: panels,
-            commentSlots: commentSlots)
+            commentSlots: commentSlots, pipedProperties: pipedProperties)
         var today = FunctionContext.current()
         today.locale = definition.defaultLocale
         today.defaultLocale = definition.defaultLocale

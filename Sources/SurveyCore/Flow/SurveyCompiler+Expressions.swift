@@ -12,7 +12,7 @@ extension SurveyCompiler {
         do {
             let expression = try Expression(
                 source, functions: functions, resolve: resolve, otherChoices: otherChoices,
-                displayQuestion: displayQuestion)
+                context: compileContext)
             if expression.callsImpureFunction { usesDateFunctions = true }
             return expression
         } catch {
@@ -40,7 +40,7 @@ extension SurveyCompiler {
         guard
             let expression = try? Expression(
                 text, functions: functions, resolve: resolve, otherChoices: otherChoices,
-                displayQuestion: displayQuestion)
+                context: compileContext)
         else { return ownCompiled }
         if expression.callsImpureFunction { usesDateFunctions = true }
         return expression
@@ -53,6 +53,12 @@ extension SurveyCompiler {
         if let plain = text.plainText, !plain.utf8.contains(UInt8(ascii: "{")) { return }
         for (locale, value) in text.translations where value.utf8.contains(UInt8(ascii: "{")) {
             for name in PipedText.references(in: value) {
+                if name.hasPrefix("$"), compileContext?.resolveProperty != nil {
+                    pipeProperty(
+                        name, path: text.plainText != nil ? path() : path().appending(locale),
+                        stepID: stepID, resolve: resolve)
+                    continue
+                }
                 let root = name.split(whereSeparator: { $0 == "." || $0 == "[" }).first.map(String.init) ?? name
                 let isOtherText =
                     name.hasSuffix("-Comment")
@@ -69,6 +75,29 @@ extension SurveyCompiler {
                             path: memberPath, stepID: stepID))
                 }
             }
+        }
+    }
+}
+
+extension SurveyCompiler {
+    /// `{$name.property}` in a text: compiled once (``pipedProperties``), or an error at the text.
+    mutating func pipeProperty(_ name: String, path: JSONPath, stepID: String, resolve: (String) -> Int?) {
+        guard pipedProperties[name] == nil else { return }
+        let (functions, otherChoices, context) = (functions, otherChoices, compileContext)
+        // The parse reads names only while it runs: `resolve` does not outlive it.
+        let compiled = withoutActuallyEscaping(resolve) { resolve in
+            Result { () throws(ExpressionCompileError) in
+                try Expression(
+                    "{\(name)}", functions: functions, resolve: resolve, otherChoices: otherChoices, context: context)
+            }
+        }
+        switch compiled {
+        case .success(let expression):
+            if expression.callsImpureFunction { usesDateFunctions = true }
+            pipedProperties[name] = expression
+        case .failure(let error):
+            errors.append(
+                SurveyError(.unknownReference, "text pipes {\(name)}: \(error.message)", path: path, stepID: stepID))
         }
     }
 }

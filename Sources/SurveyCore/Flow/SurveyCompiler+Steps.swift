@@ -12,6 +12,7 @@ extension SurveyCompiler {
         var hintedErrors: [(index: Int, plain: String)] = []
         var usesDateFunctions = false
         var expressionCount = 0
+        var pipedProperties: [String: Expression] = [:]
     }
 
     /// Compiles every step (stage 4), in `pieces` on the compiler's threads.
@@ -24,6 +25,10 @@ extension SurveyCompiler {
             var compiler = template
             compiler.errors = []
             compiler.expressionCount = 0
+            // The expressions' compile context, of the piece's own too (see below).
+            compiler.compileContext = template.compileContext.map {
+                ExpressionCompileContext(displayQuestion: $0.displayQuestion, resolveProperty: $0.resolveProperty)
+            }
             // A context and a closure of the piece's own: passing shared ones to every step and
             // expression retains and releases the same objects from every thread (their reference
             // counts bounce between cores).
@@ -49,7 +54,8 @@ extension SurveyCompiler {
             }
             return CompiledPiece(
                 steps: steps, errors: compiler.errors, hintedErrors: compiler.hintedErrors,
-                usesDateFunctions: compiler.usesDateFunctions, expressionCount: compiler.expressionCount)
+                usesDateFunctions: compiler.usesDateFunctions, expressionCount: compiler.expressionCount,
+                pipedProperties: compiler.pipedProperties)
         }
         // The pieces' columns are moved out (joining them then copies no cells).
         var columns: [StepColumns] = []
@@ -73,6 +79,7 @@ extension SurveyCompiler {
             }
             usesDateFunctions = usesDateFunctions || result.usesDateFunctions
             expressionCount += result.expressionCount
+            pipedProperties.merge(result.pipedProperties) { first, _ in first }
         }
         // The pages' branches get what the steps left of the budget.
         branchHintsLeft = Self.branchHintBudget - hintsKept
@@ -267,6 +274,16 @@ extension SurveyCompiler {
         var defaultExpression = compileExpression(
             context.flatSteps[index].definition.defaultValueExpression, member: "defaultValueExpression",
             path: context.flatSteps[index].path, stepID: id, resolve: context.resolve)
+        // SurveyJS's `"defaultValue": "=expression"` is the expression (a `defaultValueExpression`).
+        var formulaDefault: String?
+        if case .string(let text) = context.flatSteps[index].definition.defaultValue, text.hasPrefix("="),
+            context.flatSteps[index].definition.defaultValueExpression == nil
+        {
+            formulaDefault = String(text.dropFirst())
+            defaultExpression = compileExpression(
+                formulaDefault, member: "defaultValue", path: context.flatSteps[index].path, stepID: id,
+                resolve: context.resolve)
+        }
         // A computed question (its type gives the expression): always its value, never answered.
         let computed = question?.computedValue
         if let computed {
@@ -306,7 +323,7 @@ extension SurveyCompiler {
         guard let question else { return nil }
         let collects = question.collectsAnswer
         var defaultValue: JSONValue?
-        if let value = context.flatSteps[index].definition.defaultValue {
+        if formulaDefault == nil, let value = context.flatSteps[index].definition.defaultValue {
             let path = context.flatSteps[index].path.appending("defaultValue")
             if !collects {
                 errors.append(

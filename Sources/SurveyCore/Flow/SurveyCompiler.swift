@@ -48,6 +48,11 @@ struct SurveyCompiler {
     var otherChoices: [Int: OtherChoices] = [:]
     /// Each step's configured question by slot, for `displayValue('name')` (set once questions are configured).
     var displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)?
+    /// What expressions compile with beyond names: ``displayQuestion`` and `{$name.property}` (set once
+    /// questions are configured, until the rules are compiled: it holds the flat steps).
+    var compileContext: ExpressionCompileContext?
+    /// `{$name.property}` in texts, compiled (``Survey/pipedProperties``).
+    var pipedProperties: [String: Expression] = [:]
 
     init(
         definition: SurveyDefinition, registry: QuestionTypeRegistry, functions: ExpressionFunctionRegistry,
@@ -82,6 +87,8 @@ struct SurveyCompiler {
         }
         let questions = configured.questions
         displayQuestion = { $0 < questions.count ? questions[$0] : nil }
+        compileContext = ExpressionCompileContext(
+            displayQuestion: displayQuestion, resolveProperty: elementProperties(flat, names: names).resolver)
 
         var steps = compileSteps(flat.steps, names: names, configured: configured, pieces: pieces)
         let validation = compileValidators(flat.steps, questions: questions, resolve: names.resolve)
@@ -94,6 +101,7 @@ struct SurveyCompiler {
         let triggers = compileTriggers(
             resolve: names.resolve, steps: steps, stepIndexByID: names.steps, unitIndexByID: names.units)
         let panels = compilePanels(flat.panels, resolve: names.resolve)
+        compileContext = nil  // it holds the flat steps
         if !errors.isEmpty { throw SurveyLoadError(errors: errors) }
 
         // The ids are the step-id table's keys (one per step, in order, once no id repeats).
@@ -112,6 +120,6 @@ struct SurveyCompiler {
             calculatedIndexByName: names.calculated, watchers: watchers, calculatedOrder: order,
             expressionCount: expressionCount, usesDateFunctions: usesDateFunctions, otherChoices: otherChoices,
             triggers: triggers, completionMessages: messages, validators: validation.validators, panels: panels,
-            commentSlots: values.commentSlots)
+            commentSlots: values.commentSlots, pipedProperties: pipedProperties)
     }
 }

@@ -9,14 +9,22 @@ extension SurveySession {
     /// calculated values costs one evaluation per value, not one per path), and without recursion.
     mutating func setValue(_ slot: Int, _ value: JSONValue) {
         if values[slot] == value { return }
+        if survey.triggersReadMembers, survey.triggerMemberSlots.contains(slot) {
+            // A trigger reads members of this value: it needs the value before the change.
+            let previous = values[slot]
+            values[slot] = value
+            propagate(from: slot, previous: previous)
+            return
+        }
         values[slot] = value
         propagate(from: slot)
     }
 
-    /// Re-evaluates what reads value `slot`, which has just changed, and what that changes in turn.
-    mutating func propagate(from slot: Int) {
+    /// Re-evaluates what reads value `slot`, which has just changed (from `previous`, when a trigger
+    /// reads members of it), and what that changes in turn.
+    mutating func propagate(from slot: Int, previous: JSONValue? = nil) {
         var pending = CalculationQueue()
-        notifyWatchers(of: slot, pending: &pending)
+        notifyWatchers(of: slot, previous: previous, pending: &pending)
         while let rank = pending.popFirst() {
             let index = survey.calculatedOrder[rank]
             evaluationCount += 1
@@ -28,7 +36,7 @@ extension SurveySession {
         }
     }
 
-    mutating func notifyWatchers(of slot: Int, pending: inout CalculationQueue) {
+    mutating func notifyWatchers(of slot: Int, previous: JSONValue? = nil, pending: inout CalculationQueue) {
         // The table is read without retaining it (an iterator over it would keep it retained).
         let table = compiled
         for position in table.read({ $0.watchers.positions(of: slot) }) {
@@ -62,6 +70,7 @@ extension SurveySession {
                 clearHiddenChoices(of: index)
             case .trigger(let position):
                 let index = Int(position)
+                if let previous, !memberChanged(slot, from: previous, readBy: index) { continue }
                 if !pendingTriggers.contains(index) { pendingTriggers.append(index) }
             case .enabled(let position):
                 let index = Int(position)
@@ -72,6 +81,26 @@ extension SurveySession {
                 if !answeredByRespondent.contains(index) { applyDefault(of: index) }
             }
         }
+    }
+
+    /// Whether value `slot`, changed from `previous`, changed in a member trigger `index` reads (any
+    /// change, when the trigger reads the value whole).
+    func memberChanged(_ slot: Int, from previous: JSONValue, readBy index: Int) -> Bool {
+        guard let paths = survey.triggers[index].memberReads[slot] else { return true }
+        func member(_ value: JSONValue, _ keys: [String]) -> JSONValue {
+            var value = value
+            for key in keys {
+                switch value {
+                case .object(let members): value = members[key] ?? .null
+                case .array(let elements):
+                    guard let position = Int(key), elements.indices.contains(position) else { return .null }
+                    value = elements[position]
+                default: return .null
+                }
+            }
+            return value
+        }
+        return paths.contains { member(previous, $0) != member(values[slot], $0) }
     }
 
     /// `clearInvisibleValues: "onHidden"`: the answer of a step just hidden is cleared.

@@ -43,7 +43,10 @@ struct CompiledValidator: Sendable {
             let matches = Self.emailPattern.map { $0.firstMatch(in: text, range: range) != nil } ?? text.contains("@")
             return matches ? nil : AnswerError(code: "invalidEmail", message: "Enter a valid email address.")
         case .regex(let pattern, let source):
-            guard let text = answer.stringValue else { return nil }
+            // A number is matched as it is written (`2`, `0.5`), as survey-core matches a number.
+            guard let text = answer.stringValue ?? answer.numberValue.map(JSONValue.format(number:)) else {
+                return nil
+            }
             if pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil { return nil }
             return AnswerError(
                 code: "patternMismatch", message: "The answer is not in the expected format.",
@@ -301,11 +304,12 @@ extension SurveyCompiler {
     static func mismatch(of validator: ValidatorDefinition, with input: InputPrimitive) -> String? {
         switch (validator.kind, input) {
         case (.expression, _): return nil
-        case (.email, .freeText), (.regex, .freeText), (.text, .freeText): return nil
+        case (.email, .freeText), (.regex, .freeText), (.regex, .number), (.text, .freeText): return nil
         case (.numeric, .freeText), (.numeric, .number): return nil
         case (.answerCount, .multipleChoice): return nil
         case (.email, _): return "an email address typed as text"
-        case (.regex, _), (.text, _): return "a text answer (a free-text question)"
+        case (.regex, _): return "a text or number answer (a free-text or number question)"
+        case (.text, _): return "a text answer (a free-text question)"
         case (.numeric, _): return "a number, typed as a number or as text"
         case (.answerCount, _): return "a list of selected choices (a multiple-choice or ranking question)"
         }

@@ -52,10 +52,12 @@ public struct TriggerDefinition: Sendable, Hashable {
         condition = try reader.string("if")
         switch type.lowercased() {
         case "setvalue":
-            guard let value = reader.value("value") else {
-                throw reader.error(nil, "a setvalue trigger needs a 'value'", kind: .missingField)
+            // `"value": null` clears the target, as a SurveyJS setvalue trigger without `setValue` does.
+            guard reader.contains("value") else {
+                throw reader.error(
+                    nil, "a setvalue trigger needs a 'value' (null clears the target)", kind: .missingField)
             }
-            action = .setValue(target: try reader.string("target"), value: value)
+            action = .setValue(target: try reader.string("target"), value: reader.members["value"] ?? .null)
         case "copyvalue":
             action = .copyValue(from: try reader.string("from"), target: try reader.string("target"))
         case "runexpression":

@@ -35,6 +35,11 @@ public protocol QuestionType: Sendable {
     /// Whether questions of this type take an answer; `false` for content steps. Default `true`.
     var collectsAnswer: Bool { get }
 
+    /// Whether the order of a list answer is part of it (a ranking): `{q} = [...]` and `{q} <> [...]`
+    /// then compare the elements in order, as survey-core compares a ranking; other lists compare in
+    /// any order. Default `false`.
+    var comparesAnswersInOrder: Bool { get }
+
     /// Decodes a question's `options` object; throw errors from the reader so they carry the JSON path.
     /// Members left unread are rejected as unknown after this returns.
     func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options
@@ -123,6 +128,7 @@ public enum EntryAnswer: Sendable, Hashable {
 
 extension QuestionType {
     public var collectsAnswer: Bool { true }
+    public var comparesAnswersInOrder: Bool { false }
 
     public func normalize(_ answer: JSONValue, options: Options, in context: PresentationContext) throws(AnswerError)
         -> JSONValue

@@ -108,6 +108,8 @@ public struct ConfiguredQuestion: Sendable {
     public var typeID: String { box.typeID }
     /// Whether the question takes an answer.
     public var collectsAnswer: Bool { box.collectsAnswer }
+    /// Whether equality on its answer keeps the order of a list (``QuestionType/comparesAnswersInOrder``).
+    public var comparesAnswersInOrder: Bool { box.comparesAnswersInOrder }
 
     /// How it is asked in `context`'s locale.
     public func input(in context: PresentationContext) -> InputPrimitive { box.input(in: context) }
@@ -165,6 +167,7 @@ class AnyQuestionBox: @unchecked Sendable {
 
     var typeID: String { "" }
     var collectsAnswer: Bool { true }
+    var comparesAnswersInOrder: Bool { false }
     func input(in context: PresentationContext) -> InputPrimitive { .none }
     func normalize(_ answer: JSONValue) throws(AnswerError) -> JSONValue { answer }
     func normalize(_ answer: JSONValue, in context: PresentationContext) throws(AnswerError) -> JSONValue { answer }
@@ -198,6 +201,7 @@ final class QuestionBox<T: QuestionType>: AnyQuestionBox, @unchecked Sendable {
 
     override var typeID: String { type.typeID }
     override var collectsAnswer: Bool { type.collectsAnswer }
+    override var comparesAnswersInOrder: Bool { type.comparesAnswersInOrder }
     override func input(in context: PresentationContext) -> InputPrimitive { type.input(for: options, in: context) }
     override func normalize(_ answer: JSONValue) throws(AnswerError) -> JSONValue {
         try type.normalize(answer, options: options)

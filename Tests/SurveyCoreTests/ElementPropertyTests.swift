@@ -1,0 +1,119 @@
+import Foundation
+import SurveyBuiltins
+import SurveyCore
+import Testing
+
+/// SurveyJS's `{$name.property}` (docs/expressions.md#element-properties): what each property reads,
+/// that an expression reading one follows it as answers change, and the load errors of this format.
+@Suite struct ElementPropertyTests {
+    static let survey: Survey? = try? loadSurvey(
+        surveyJSON(
+            [
+                #"{"id": "p1", "type": "page", "title": "First", "steps": [{"id": "a", "type": "t-text", "title": "Question A"}, {"id": "b", "type": "t-text", "visibleIf": "{a} = 'show'", "enableIf": "{a} <> 'lock'", "requiredIf": "{a} = 'must'"}, {"id": "shownWithB", "type": "t-text", "visibleIf": "{$b.isVisible}"}, {"id": "lockedB", "type": "t-text", "visibleIf": "{$b.isReadOnly} and not {$b.readOnly} = false"}, {"id": "mustB", "type": "t-text", "visibleIf": "{$b.isRequired}"}, {"id": "chained", "type": "t-text", "visibleIf": "{$shownWithB.visible}"}]}"#,
+                #"{"id": "p2", "type": "page", "visibleIf": "{$b.isVisible} = false", "steps": [{"id": "z", "type": "t-text"}]}"#,
+            ],
+            calculated: #"""
+                [{"name": "names", "expression": "{$a.name} + '/' + {$a.title} + '/' + {$b.title} + '/' + {$p1.title} + '/' + {$survey.title}"},
+                 {"name": "flags", "expression": "[{$a.containsErrors}, {$survey.readOnly}, {$p2.isVisible}, {$survey.locale}]"}]
+                """#))
+
+    @Test func aConditionOnIsVisibleFollowsTheOtherQuestion() throws {
+        var session = SurveySession(survey: try #require(Self.survey))
+        #expect(session.currentStepIDs == ["a"])
+        try session.answer("show", for: "a")
+        #expect(session.currentStepIDs == ["a", "b", "shownWithB", "chained"])
+        try session.answer("hide", for: "a")
+        #expect(session.currentStepIDs == ["a"])
+    }
+
+    @Test func isReadOnlyAndIsRequiredFollowEnableIfAndRequiredIf() throws {
+        var session = SurveySession(survey: try #require(Self.survey))
+        try session.answer("lock", for: "a")
+        #expect(session.currentStepIDs == ["a", "lockedB"])
+        try session.answer("must", for: "a")
+        #expect(session.currentStepIDs == ["a", "mustB"])
+    }
+
+    @Test func constantsAndTheSurvey() throws {
+        var session = SurveySession(survey: try #require(Self.survey))
+        #expect(session.calculatedValue("names") == "a/Question A/b/First/T")
+        #expect(session.calculatedValue("flags") == [false, false, true, .null])
+        // A page's condition on a property: p2 shows while b is hidden.
+        try session.answer("x", for: "a")
+        guard case .moved(let unit) = session.next() else {
+            Issue.record("did not move")
+            return
+        }
+        #expect(unit == "p2")
+    }
+
+    @Test(arguments: [
+        ("{$a.isvisible}", "'isvisible' is not a property"),
+        ("{$nosuch.isVisible}", "no step, page or panel 'nosuch'"),
+        ("{$a}", "names no property"),
+        ("{$self.isVisible}", "no step, page or panel 'self'"),
+    ])
+    func unknownPropertiesAreLoadErrors(_ condition: String, _ message: String) {
+        let errors = loadErrors(
+            surveyJSON([
+                #"{"id": "p1", "type": "page", "steps": [{"id": "a", "type": "t-text"}, {"id": "b", "type": "t-text", "visibleIf": "\#(condition)"}]}"#
+            ]))
+        #expect(errors.contains { $0.message.contains(message) && $0.stepID == "b" }, "\(errors)")
+    }
+
+    @Test func aConditionReadingItsOwnVisibilityIsALoadError() {
+        let errors = loadErrors(
+            surveyJSON([
+                #"{"id": "p1", "type": "page", "steps": [{"id": "a", "type": "t-text", "visibleIf": "{$a.isVisible}"}]}"#
+            ]))
+        #expect(
+            errors.contains { $0.message.contains("more than 4 deep (or itself)") && $0.stepID == "a" }, "\(errors)")
+    }
+
+    /// The example of docs/expressions.md, answered both ways the page says.
+    @Test(arguments: [
+        (#"{"member": true, "number": "A-17", "perks": "parking"}"#, ["p1", "p2"]),
+        (#"{"member": false, "why": "too dear"}"#, ["p1"]),
+    ])
+    func documentedExample(_ script: String, _ path: [String]) throws {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        let page = try String(contentsOf: url.appendingPathComponent("docs/expressions.md"), encoding: .utf8)
+        let start = try #require(page.range(of: "<!-- properties-example:begin -->\n```json\n"))
+        let end = try #require(page.range(of: "```\n<!-- properties-example:end -->"))
+        let survey = try SurveyLoader(registry: .builtins()).load(
+            text: String(page[start.upperBound..<end.lowerBound]), source: "docs/expressions.md")
+        let answers = try #require(JSONParser.parse(script).objectValue)
+        var session = SurveySession(survey: survey)
+        var visited = session.pathIDs
+        for _ in 0..<4 {
+            for id in session.currentStepIDs {
+                if let answer = answers[id] { _ = try session.answer(answer, for: id) }
+            }
+            switch session.next() {
+            case .moved: visited = session.pathIDs
+            case .completed:
+                #expect(visited == path)
+                return
+            case .blocked(let errors): Issue.record("blocked: \(errors)")
+            }
+        }
+        Issue.record("did not complete")
+    }
+
+    /// `{$name.property}` in a text is piped like a name: its value as text, as the respondent sees it.
+    @Test func propertiesArePipedIntoTexts() throws {
+        let survey = try loadSurvey(
+            surveyJSON([
+                #"{"id": "p1", "type": "page", "title": "First", "steps": [{"id": "a", "type": "t-text", "title": "Question A"}, {"id": "b", "type": "t-text", "visibleIf": "{a} = 'x'", "title": "After {$a.title} on {$p1.title} of {$survey.title}, shown: {$b.isVisible}"}]}"#
+            ]))
+        var session = SurveySession(survey: survey)
+        try session.answer("x", for: "a")
+        #expect(session.currentStep?.questions.last?.title == "After Question A on First of T, shown: true")
+        let errors = loadErrors(
+            surveyJSON([
+                #"{"id": "p1", "type": "page", "steps": [{"id": "a", "type": "t-text", "title": "{$a.nosuch}"}]}"#
+            ]))
+        #expect(errors.contains { $0.message.contains("text pipes {$a.nosuch}") && $0.stepID == "a" }, "\(errors)")
+    }
+}
