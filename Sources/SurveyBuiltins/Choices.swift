@@ -350,6 +350,8 @@ struct ChoiceSet: Sendable, Hashable {
         switch answer {
         case .string(let string): text = string.trimmed
         case .number(let number): text = JSONValue.format(number: number)
+        // A Boolean names the choice whose value is "true" or "false" (SurveyJS lists Boolean values).
+        case .bool(let flag) where exactIndex(of: flag ? "true" : "false") != nil: text = flag ? "true" : "false"
         default:
             var error = AnswerError.wrongShape(expected: "a choice", got: answer)
             error.field = field

@@ -48,34 +48,61 @@ public enum ChoicesByURL {
         var warnings: [String] = []
         var resolved = 0
         var result = survey
+        /// Fills in `options`' list; `false` when it cannot be had and the question (or item) is off.
+        func fill(_ options: inout [String: JSONValue], at path: JSONPath, stepID: String?) -> Bool {
+            // The items of a repeat and the columns of a matrix have kinds and options of their own.
+            for key in ["items", "columns"] {
+                guard case .array(var parts) = options[key] else { continue }
+                var kept: [JSONValue] = []
+                for (index, part) in parts.enumerated() {
+                    guard case .object(var members) = part, case .object(var inner) = members["options"] else {
+                        kept.append(part)
+                        continue
+                    }
+                    let at = path.appending(key).appending(index).appending("options")
+                    if fill(&inner, at: at, stepID: stepID) {
+                        members["options"] = .object(inner)
+                        kept.append(.object(members))
+                    } else {
+                        warnings.append(
+                            "the \(key == "items" ? "item" : "column") '\(members["name"]?.stringValue ?? "?")' of step '\(stepID ?? "?")' is left out: its choices cannot be fetched (survey-core shows it with no choices)"
+                        )
+                    }
+                }
+                parts = kept
+                options[key] = .array(parts)
+            }
+            guard let source = options["choicesByUrl"] else { return true }
+            let at = path.appending("choicesByUrl")
+            do throws(SurveyError) {
+                let (fetched, warning) = try fetchChoices(
+                    source, at: at, stepID: stepID, fallback: options["choices"], offUnreachable: offUnreachable,
+                    with: fetcher)
+                if let warning { warnings.append(warning) }
+                // A stand-in choice keeps an unreachable list's kind loadable; the question is never asked.
+                options["choices"] = .array(
+                    fetched ?? [["value": "unavailable", "label": "(the list could not be fetched)"]])
+                options["choicesByUrl"] = nil
+                resolved += 1
+                return fetched != nil
+            } catch {
+                problems.append(error)
+                return true
+            }
+        }
         func visit(_ value: inout JSONValue, at path: JSONPath) {
             guard case .object(var members) = value else { return }
             if case .array(var steps) = members["steps"] {
                 for index in steps.indices { visit(&steps[index], at: path.appending("steps").appending(index)) }
                 members["steps"] = .array(steps)
             }
-            if case .object(var options) = members["options"], let source = options["choicesByUrl"] {
-                let at = path.appending("options").appending("choicesByUrl")
-                let stepID = members["id"]?.stringValue
-                do throws(SurveyError) {
-                    let fallback = options["choices"]
-                    let (fetched, warning) = try fetchChoices(
-                        source, at: at, stepID: stepID, fallback: fallback, offUnreachable: offUnreachable,
-                        with: fetcher)
-                    if let warning { warnings.append(warning) }
-                    // A stand-in choice keeps an unreachable list's kind loadable; the question is never asked.
-                    options["choices"] = .array(
-                        fetched ?? [["value": "unavailable", "label": "(the list could not be fetched)"]])
-                    if fetched == nil {
-                        members["enabled"] = false
-                        members["visibleIf"] = nil
-                    }
-                    resolved += 1
-                    options["choicesByUrl"] = nil
-                    members["options"] = .object(options)
-                } catch {
-                    problems.append(error)
+            if case .object(var options) = members["options"] {
+                let reachable = fill(&options, at: path.appending("options"), stepID: members["id"]?.stringValue)
+                if !reachable {
+                    members["enabled"] = false
+                    members["visibleIf"] = nil
                 }
+                members["options"] = .object(options)
             }
             value = .object(members)
         }

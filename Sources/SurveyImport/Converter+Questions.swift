@@ -375,8 +375,17 @@ extension Converter {
                 }
             case .number:
                 result.append(images ? ["value": item] : item)
+            case .bool(let flag):
+                // A Boolean value is offered as its text and stored as the Boolean in the data shape.
+                choicesHaveBooleans = true
+                result.append(["value": .string(flag ? "true" : "false")])
             case .object(let object):
                 var members = Members(object, path: itemPath)
+                if case .bool(let flag)? = members.members["value"] {
+                    choicesHaveBooleans = true
+                    members = Members(
+                        object.merging(["value": .string(flag ? "true" : "false")]) { _, new in new }, path: itemPath)
+                }
                 guard var value = members.take("value"), value.stringValue != nil || value.numberValue != nil else {
                     note(.notConverted, itemPath, "a choice without a string or number value", "the choice is left out")
                     continue

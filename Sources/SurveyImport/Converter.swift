@@ -22,6 +22,8 @@ struct Converter {
     var storesOthersAsComment = true
     /// What survey-core's data shape needs to know (``SurveyJSDataShape``), kept under `x-surveyjs`.
     var dataShape = SurveyJSDataShape.Record()
+    /// Whether the question being converted listed choices with Boolean values (kept as "true"/"false").
+    var choicesHaveBooleans = false
     /// Properties apps add to SurveyJS elements (survey-core keeps and ignores them), by the
     /// element's JSON path, kept under `x-surveyjs`.
     var customProperties: [String: [String: JSONValue]] = [:]
@@ -505,6 +507,7 @@ struct Converter {
             result["steps"] = .array(steps)
             return .object(result)
         }
+        choicesHaveBooleans = false
         guard let kind = question(type, &members, id: id) else {
             note(
                 .notConverted, members.path("type"), "type '\(type)'",
@@ -528,6 +531,7 @@ struct Converter {
             if dataShape.panelDefaults[shapeKey]?.isEmpty == true { dataShape.panelDefaults[shapeKey] = nil }
         }
         if kind.type == "file" { dataShape.files.append(id) }
+        if choicesHaveBooleans { dataShape.booleanChoices.append(id) }
         if let correct = members.take("correctAnswer") {
             if let literal = Self.expressionLiteral(correct) {
                 quizAnswers.append((id, literal))

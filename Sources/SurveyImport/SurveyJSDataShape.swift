@@ -29,6 +29,8 @@ public struct SurveyJSDataShape: ResultShape {
     var emptyPanels: [(id: String, count: Int, unit: String, entry: [String: JSONValue])] = []
     /// File questions: survey-core keeps each file as `{name, type, content}`.
     var files: [String] = []
+    /// Questions whose choices have Boolean values: offered as "true"/"false", stored as Booleans.
+    var booleanChoices: [String] = []
 
     /// The shape `survey` asks for in its `x-surveyjs` extension; `nil` when it has none (a survey
     /// written in this engine's format keeps the engine's shape).
@@ -50,6 +52,7 @@ public struct SurveyJSDataShape: ResultShape {
             othersAsComment.append((id, values))
         }
         files = record.files
+        booleanChoices = record.booleanChoices
         for (id, count) in record.emptyPanels.sorted(by: { $0.key < $1.key }) {
             guard let unit = steps[id]?.unit else { continue }
             emptyPanels.append((id, count, unit, record.panelDefaults[id] ?? [:]))
@@ -70,6 +73,14 @@ public struct SurveyJSDataShape: ResultShape {
                 data[id + "-Comment"] = list[index]
                 shaped[index] = "other"
                 data[id] = .array(shaped)
+            default: break
+            }
+        }
+        for id in booleanChoices {
+            switch data[id] {
+            case .string(let text)? where text == "true" || text == "false": data[id] = .bool(text == "true")
+            case .array(let list)?:
+                data[id] = .array(list.map { $0 == "true" ? .bool(true) : $0 == "false" ? .bool(false) : $0 })
             default: break
             }
         }
@@ -102,16 +113,18 @@ public struct SurveyJSDataShape: ResultShape {
         var emptyPanels: [String: Int] = [:]
 
         var files: [String] = []
+        var booleanChoices: [String] = []
         /// The items' defaults an untouched panel holds, by dynamic panel.
         var panelDefaults: [String: [String: JSONValue]] = [:]
 
-        var isEmpty: Bool { othersAsComment.isEmpty && emptyPanels.isEmpty && files.isEmpty }
+        var isEmpty: Bool { othersAsComment.isEmpty && emptyPanels.isEmpty && files.isEmpty && booleanChoices.isEmpty }
 
         init() {}
 
         init(json: JSONValue) {
             othersAsComment = (json["othersAsComment"]?.arrayValue ?? []).compactMap(\.stringValue)
             files = (json["files"]?.arrayValue ?? []).compactMap(\.stringValue)
+            booleanChoices = (json["booleanChoices"]?.arrayValue ?? []).compactMap(\.stringValue)
             for (id, entry) in json["panelDefaults"]?.objectMembers ?? [:] {
                 if let members = entry.objectMembers { panelDefaults[id] = members }
             }
@@ -125,6 +138,7 @@ public struct SurveyJSDataShape: ResultShape {
             if !othersAsComment.isEmpty { members["othersAsComment"] = .array(othersAsComment.map { .string($0) }) }
             if !emptyPanels.isEmpty { members["emptyPanels"] = .object(emptyPanels.mapValues { .number(Double($0)) }) }
             if !files.isEmpty { members["files"] = .array(files.map { .string($0) }) }
+            if !booleanChoices.isEmpty { members["booleanChoices"] = .array(booleanChoices.map { .string($0) }) }
             if !panelDefaults.isEmpty { members["panelDefaults"] = .object(panelDefaults.mapValues { .object($0) }) }
             return .object(members)
         }

@@ -99,7 +99,8 @@ function walk(surveyJSON, answers) {
   };
 
   // Pages are never revisited by this walk; the bound only guards against a survey-core surprise.
-  const maximumVisits = survey.pages.length * 2 + 10;
+  // (With questionsOnPageMode "questionPerPage" each question is a visit of its own.)
+  const maximumVisits = Math.max(survey.pages.length, survey.getAllQuestions().length) * 2 + 10;
   while (survey.state === "running" && visited.length < maximumVisits) {
     const page = survey.currentPage;
     if (!page) break;

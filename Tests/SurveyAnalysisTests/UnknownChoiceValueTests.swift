@@ -30,6 +30,23 @@ struct UnknownChoiceValueTests {
                 {"id": "b", "type": "text", "visibleIf": "{tags} anyof ['red', 'yellow']"}
                 """)
         #expect(found.map(\.stepID) == ["a", "b"], "\(listing(found))")
+        // 'yellow' beside a known 'red' is a stale entry: the condition still holds for red (a warning).
+        #expect(found.map(\.severity) == [.error, .warning], "\(listing(found))")
+    }
+
+    /// A value that is no choice in a negated comparison makes the condition always hold: the step
+    /// is shown (survey-core shows it), so it is a warning, not an error about a hidden step.
+    @Test func aNegatedComparisonWithAnUnknownValueIsAWarning() throws {
+        let found = try findings(
+            .unknownChoiceValue,
+            steps: """
+                {"id": "preq", "type": "single-choice", "options": {"choices": ["Sí", "No"]}},
+                {"id": "a", "type": "text", "visibleIf": "{preq} != Yes"},
+                {"id": "b", "type": "text", "visibleIf": "{preq} noneof ['Maybe']"},
+                {"id": "c", "type": "text", "visibleIf": "{preq} = 'Yes'"}
+                """)
+        #expect(found.map(\.stepID) == ["a", "b", "c"], "\(listing(found))")
+        #expect(found.map(\.severity) == [.warning, .warning, .error], "\(listing(found))")
     }
 
     /// As in SurveyJS, an Other answer reads 'other' and its text `{q-Comment}`.

@@ -158,3 +158,23 @@ import Testing
         #expect(found.contains { $0.message.contains("never refuses anything") }, "\(listing(found))")
     }
 }
+
+/// Generated paths answer text inputs in their formats, and masked texts through their masks.
+@Suite struct TextFormatPathTests {
+    @Test func timeMonthColorAndMaskedTextsAreAnswered() throws {
+        let survey = try SurveyLoader(registry: .builtins()).load(
+            text: surveyJSON(
+                #"""
+                {"id": "start", "type": "text", "required": true, "options": {"inputType": "time"}},
+                {"id": "month", "type": "text", "required": true, "options": {"inputType": "month"}},
+                {"id": "colour", "type": "text", "required": true, "options": {"inputType": "color"}},
+                {"id": "phone", "type": "text", "required": true, "options": {"mask": {"type": "pattern", "pattern": "(99) 9999-9999"}}},
+                {"id": "after", "type": "text"}
+                """#))
+        var generator = PathGenerator(survey: survey, seed: 1)
+        generator.timeLimit = 5
+        let result = generator.generate()
+        #expect(result.blocked.isEmpty, "\(result.blocked)")
+        #expect(result.coverage.uncovered.isEmpty, "\(result.coverage.uncovered)")
+    }
+}

@@ -83,6 +83,27 @@ import Testing
         #expect(!session.currentStepIDs.contains("country"))
     }
 
+    @Test func aListInsideARepeatIsFetchedAndAnUnreachableOneLeavesItsItemOut() throws {
+        let server = try TestServer(files: ["plain.json": #"["red", "green"]"#])
+        let text = """
+            {"formatVersion": 1, "id": "r", "title": "R", "steps": [{"id": "cars", "type": "repeat", "options": {"items": [
+              {"name": "colour", "type": "dropdown", "options": {"choicesByUrl": {"url": "\(server.url("plain.json"))"}}},
+              {"name": "make", "type": "dropdown", "options": {"choicesByUrl": {"url": "\(server.url("gone.json"))"}}},
+              {"name": "note"}]}}]}
+            """
+        let survey = try JSONParser.parse(text)
+        let fetcher = RemoteFetcher(cache: FetchCache(directory: RemoteFetcherTests.cacheDirectory()))
+        // This engine's format: a list that cannot be had is an error at its place.
+        #expect(throws: SurveyLoadError.self) { try ChoicesByURL.resolve(survey, with: fetcher) }
+        // A SurveyJS survey: survey-core offers nothing to pick there; the item is left out, with a warning.
+        let resolved = try ChoicesByURL.resolve(survey, with: fetcher, offUnreachable: true)
+        let items = resolved.survey["steps"]?.arrayValue?.first?["options"]?["items"]?.arrayValue ?? []
+        #expect(items.compactMap { $0["name"]?.stringValue } == ["colour", "note"])
+        #expect(items.first?["options"]?["choices"] == [["value": "red"], ["value": "green"]])
+        #expect(resolved.warnings.contains { $0.contains("the item 'make' of step 'cars' is left out") })
+        _ = try SurveyLoader(registry: .builtins()).load(text: JSONWriter.string(from: resolved.survey))
+    }
+
     @Test(arguments: [
         (#""https://x""#, "must be an object"),
         (#"{"href": "https://x"}"#, "unknown member 'href'"),

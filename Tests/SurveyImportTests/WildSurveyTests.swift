@@ -371,3 +371,23 @@ import Testing
         #expect(fresh.completionResult().answers["children"] == [["age": "<5"]])
     }
 }
+
+/// Choices as real SurveyJS surveys write them (issue 41's holdout corpus).
+@Suite struct WildChoiceTests {
+    @Test func booleanChoiceValuesAreOfferedAndStoredAsBooleans() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [{"type": "radiogroup", "name": "guardian", "isRequired": true, "choices": [
+              {"value": true, "text": "I am the legal guardian"}, {"value": false, "text": "I am not"}]}]}
+            """#)
+        #expect(conversion.isWhole)
+        var shaped = survey
+        shaped.resultShape = SurveyJSDataShape(survey)
+        var session = SurveySession(survey: shaped)
+        // survey-core's data holds the Boolean; an answer script in that shape gives it too.
+        try session.answer(true, for: "guardian")
+        #expect(session.completionResult().answers["guardian"] == true)
+        try session.answer("false", for: "guardian")
+        #expect(session.completionResult().answers["guardian"] == false)
+    }
+}

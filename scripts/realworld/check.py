@@ -222,14 +222,16 @@ def run_ours(binary, case, today):
             o.completed = True
             o.visited = event["path"]
             o.data = event["answers"]
-    # Pages renamed by the conversion (pages hold no data): compared under their SurveyJS names.
-    renames = page_renames(binary, str(case.file("surveyjs.json")))
-    if renames and o.visited:
-        o.visited = [renames.get(v, v) for v in o.visited]
     if not o.completed and result.returncode == 0:
         return lib.Outcome(broken="survey test exited 0 without a 'completed' event")
     if not o.completed:
         o.visited = [visits[v] for v in sorted(visits)]
+    # Pages renamed by the conversion (pages hold no data): compared under their SurveyJS names,
+    # whether the run completed or stopped.
+    renames = page_renames(binary, str(case.file("surveyjs.json")))
+    if renames and o.visited:
+        o.visited = [renames.get(v, v) for v in o.visited]
+    if not o.completed:
         msg = " ".join(l for l in errlines if not l.startswith("warning: ")) or f"exit {result.returncode}"
         o.stopped = msg.replace(str(case.file(case.answers_file)) + ": ", "").replace(str(case.directory) + os.sep, "")
     elif result.returncode != 0:

@@ -273,7 +273,8 @@ function walk(json, seed, name) {
   const decided = new Set();
   const visited = [];
   let blocked = null;
-  const maxVisits = survey.pages.length * 2 + 10;
+  // With questionsOnPageMode "questionPerPage" each question is a visit of its own.
+  const maxVisits = Math.max(survey.pages.length, survey.getAllQuestions().length) * 2 + 10;
   const answer = (q) => {
     // Keyed as survey-core's data is: by the valueName when the question has one; a question that
     // shares its key with one already answered shows that answer and is left as it is.

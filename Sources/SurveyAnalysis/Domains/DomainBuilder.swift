@@ -220,7 +220,14 @@ struct DomainBuilder {
         texts += [
             String(repeating: "x", count: length), "Alex", "someone@example.com", "12345", "https://example.com",
             "+1 202 555 0143", "2000-01-01", "Example answer",
+            // The formats of the text input types (time, month, week, datetime-local, color).
+            "09:30", "2026-01", "2026-W01", "2026-01-01T09:30", "#336699",
         ]
+        // A pattern mask's placeholder is its pattern: 9 a digit, a a letter, # either.
+        if let placeholder = input.placeholder, placeholder.contains(where: { $0 == "9" || $0 == "#" }) {
+            texts.append(
+                String(placeholder.map { $0 == "9" || $0 == "#" ? "1" : $0 }))
+        }
         if let maximum = input.maximumLength { texts = texts.filter { $0.count <= maximum } + ["x"] }
         return texts.map { .string($0) }
     }

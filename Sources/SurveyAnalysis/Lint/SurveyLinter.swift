@@ -141,7 +141,8 @@ final class LintContext {
     func run() {
         let checks: [any LintCheck] = [
             ComparisonCheck(), ReachabilityCheck(), ConditionOutcomeCheck(), ForwardReferenceCheck(), DeadEndCheck(),
-            GotoCycleCheck(), UnusedCalculatedValueCheck(), MissingTranslationCheck(), NothingToAnswerCheck(), UnquotedNameCheck(),
+            GotoCycleCheck(), UnusedCalculatedValueCheck(), MissingTranslationCheck(), NothingToAnswerCheck(),
+            UnquotedNameCheck(),
         ]
         for check in checks { check.prepare(self) }
         flow.run { states in

@@ -199,6 +199,14 @@ final class ComparisonCheck: LintCheck {
             }
         }
         if op.isOrdering { return false }
+        // A value that is no choice makes the condition never hold only when nothing else in it can
+        // match: negated (<>, notcontains, noneof) the condition then always holds, and beside a
+        // known value (anyof) it is a stale entry. Those are warnings; the rest errors.
+        let anyKnown = elements.contains { element in
+            domain.choiceValues.contains { ExpressionValue.equals(.string($0), element) }
+        }
+        let negated = op == .notEqual || op == .notContains || op == .noneOf
+        let severity: LintSeverity = negated || (anyKnown && op != .allOf) ? .warning : .error
         var certain = false
         for element in elements where !element.isNull {
             if domain.choiceValues.contains(where: { ExpressionValue.equals(.string($0), element) }) { continue }
@@ -219,23 +227,23 @@ final class ComparisonCheck: LintCheck {
                 // An Other answer reads 'other' in expressions (its text is {q-Comment}), as in SurveyJS.
                 if text.lowercased() == "other" { continue }
                 if let match = domain.choiceValues.first(where: { $0.lowercased() == text.lowercased() }) {
-                    certain = true
+                    certain = certain || severity == .error
                     report(
-                        .unknownChoiceValue, .error,
+                        .unknownChoiceValue, severity,
                         "\(written) never holds: '\(text)' is not a value of '\(step.id)'; a respondent who types it gets the choice '\(match)' (did you mean '\(match)'?)"
                     )
                     continue
                 }
-                certain = true
+                certain = certain || severity == .error
                 report(
-                    .unknownChoiceValue, .error,
+                    .unknownChoiceValue, severity,
                     "\(written) compares '\(step.id)' with '\(text)', which is not one of its choices\(hint), so it never matches: an Other answer reads 'other', and the text typed is {\(step.id)-Comment}; choices: \(list)"
                 )
                 continue
             }
-            certain = true
+            certain = certain || severity == .error
             report(
-                .unknownChoiceValue, .error,
+                .unknownChoiceValue, severity,
                 "\(written) compares '\(step.id)' with '\(text)', which is not one of its choices\(hint), so it never matches; choices: \(list)"
             )
         }
