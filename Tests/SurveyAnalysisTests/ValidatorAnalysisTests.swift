@@ -178,3 +178,23 @@ import Testing
         #expect(result.coverage.uncovered.isEmpty, "\(result.coverage.uncovered)")
     }
 }
+
+/// Generated paths fill a matrix of questions whose every row and cell is required.
+@Suite struct RequiredMatrixPathTests {
+    @Test func everyRowAndCellIsAnswered() throws {
+        let survey = try SurveyLoader(registry: .builtins()).load(
+            text: surveyJSON(
+                #"""
+                {"id": "tests", "type": "matrix-dropdown", "required": true, "options": {"rows": ["chem", "haem"],
+                  "allRowsRequired": true, "columns": [
+                    {"name": "units", "cellType": "number", "required": true},
+                    {"name": "kinds", "cellType": "multiple-choice", "required": true, "options": {"choices": ["a", "b"]}}]}},
+                {"id": "after", "type": "text"}
+                """#))
+        var generator = PathGenerator(survey: survey, seed: 1)
+        generator.timeLimit = 5
+        let result = generator.generate()
+        #expect(result.blocked.isEmpty, "\(result.blocked)")
+        #expect(result.coverage.uncovered.isEmpty, "\(result.coverage.uncovered)")
+    }
+}

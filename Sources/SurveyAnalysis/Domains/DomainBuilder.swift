@@ -482,6 +482,21 @@ struct DomainBuilder {
         case .number(let number): return .number(number.minimum ?? 1)
         case .boolean: return .bool(true)
         case .date: return .string("2000-01-01")
+        case .multipleChoice(let choices):
+            return choices.choices.first(where: { !$0.isOther && !$0.isExclusive }).map { .array([.string($0.value)]) }
+        case .composite(let composite):
+            // A row of cells (a matrix of questions' row, a form): every field filled.
+            var object: [String: JSONValue] = [:]
+            for field in composite.fields {
+                if let value = sampleValue(for: field.input) { object[field.name] = value }
+            }
+            return object.isEmpty ? nil : .object(object)
+        case .repeating(let group):
+            var instance: [String: JSONValue] = [:]
+            for field in group.fields {
+                if let value = sampleValue(for: field.input) { instance[field.name] = value }
+            }
+            return .array(Array(repeating: .object(instance), count: group.count ?? max(group.minimumCount, 1)))
         default: return nil
         }
     }
