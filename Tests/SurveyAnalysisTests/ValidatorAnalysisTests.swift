@@ -198,3 +198,25 @@ import Testing
         #expect(result.coverage.uncovered.isEmpty, "\(result.coverage.uncovered)")
     }
 }
+
+/// `{q.length}` is the answer's length (a text's characters, a list's entries), as in SurveyJS.
+@Suite struct LengthConditionTests {
+    static let survey = surveyJSON(
+        #"""
+        {"id": "story", "type": "text"},
+        {"id": "more", "type": "text", "visibleIf": "{story.length} > 40"},
+        {"id": "cars", "type": "multiple-choice", "options": {"choices": ["ford", "audi", "bmw"]}},
+        {"id": "best", "type": "text", "visibleIf": "{cars.length} > 1"}
+        """#)
+
+    @Test func aLengthConditionIsNoDefectAndPathsReachBothOutcomes() throws {
+        // It held for a 41-character text, so no "never holds" error (a false one before).
+        let found = try lint(Self.survey)
+        #expect(!found.contains { $0.severity == .error }, "\(listing(found))")
+        var generator = PathGenerator(
+            survey: try SurveyLoader(registry: .builtins()).load(text: Self.survey), seed: 1)
+        generator.timeLimit = 5
+        let result = generator.generate()
+        #expect(result.coverage.uncovered.isEmpty, "\(result.coverage.uncovered)")
+    }
+}

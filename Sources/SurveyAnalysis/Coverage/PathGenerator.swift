@@ -290,9 +290,12 @@ public struct PathGenerator: Sendable {
             _ = keep(session, [])
         }
         let findings = SurveyLinter().lint(survey)
+        // Only what the linter proves: an `info` finding is one it could not decide.
         let impossible = Set(
             findings.filter {
-                $0.rule == .unreachableStep || $0.rule == .alwaysFalseCondition || $0.rule == .alwaysTrueCondition
+                $0.severity != .info
+                    && ($0.rule == .unreachableStep || $0.rule == .alwaysFalseCondition
+                        || $0.rule == .alwaysTrueCondition)
             }
             .compactMap(\.stepID))
         let infeasible = coverage.uncovered.filter { goal in goal.stepID.map(impossible.contains) ?? false }

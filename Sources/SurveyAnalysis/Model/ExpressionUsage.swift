@@ -66,6 +66,10 @@ package enum ExpressionUsage {
     /// `{q} op literal`, `{q.field} op literal` or `literal op {q}` (mirrored), else `nil`.
     package static func literalComparison(_ node: ExpressionNodeView) -> LiteralComparison? {
         guard case .binary(let op, let lhs, let rhs) = node.shape, op.isComparisonOperator else { return nil }
+        // `{q.length} > 3` compares the answer's length, not the answer: a `length` use (see `collect`).
+        for side in [lhs, rhs] {
+            if let (_, member) = reference(side), member == "length" { return nil }
+        }
         if let (slot, member) = reference(lhs), let literal = literalValue(rhs) {
             return LiteralComparison(slot: slot, member: member, op: op, literal: literal, node: node)
         }
@@ -103,7 +107,10 @@ package enum ExpressionUsage {
         case .variable(let slot):
             result.append((slot, .opaque))
         case .member(let base, let keys):
-            if keys.count == 1, case .variable(let slot) = base.shape {
+            if keys.count == 1, keys[0] == "length", case .variable(let slot) = base.shape {
+                // `{q.length}`: a text's characters or a list's entries, as `length({q})`.
+                result.append((slot, .length))
+            } else if keys.count == 1, case .variable(let slot) = base.shape {
                 result.append((slot, .member(keys[0], .opaque)))
             } else {
                 collect(base, into: &result)
