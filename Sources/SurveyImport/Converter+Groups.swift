@@ -3,6 +3,13 @@ import SurveyCore
 // SurveyJS's matrices and repeating groups: `matrix`, `matrixdropdown`, and `paneldynamic` /
 // `matrixdynamic` as a `repeat`.
 
+/// survey-core's column totals (`totalType`) and the function that computes each over the rows.
+extension Converter {
+    static let totalFunctions: [String: String] = [
+        "sum": "sumInArray", "count": "countInArray", "avg": "avgInArray", "min": "minInArray", "max": "maxInArray",
+    ]
+}
+
 /// The cell kinds that pick among choices.
 private let partChoiceKinds: Set<String> = ["dropdown", "single-choice", "multiple-choice", "tagbox"]
 
@@ -148,6 +155,9 @@ extension Converter {
             _ = column.take("visibleIf").map { _ in
                 note(.notConverted, column.path("visibleIf"), "a column's visibleIf", "columns are always shown")
             }
+            if let type = column.take("totalType")?.stringValue, Self.totalFunctions[type] != nil {
+                kind.totals[name] = type
+            }
             finish(column, layout: cell.layout.union(["width", "minWidth", "totalType", "totalDisplayStyle"]))
             columns.append(.object(result))
         }
@@ -279,6 +289,9 @@ extension Converter {
                 note(
                     .notConverted, item.path(key), "'\(key)' of item '\(name)'",
                     "repeat items take visibleIf and required only")
+            }
+            if dynamicMatrix, let type = item.take("totalType")?.stringValue, Self.totalFunctions[type] != nil {
+                kind.totals[name] = type
             }
             finish(
                 item,

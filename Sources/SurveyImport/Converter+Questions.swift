@@ -14,6 +14,8 @@ struct ConvertedKind {
     var emptyEntries: Int?
     /// What each of those entries holds: its items' `defaultValue`s.
     var entryDefaults: [String: JSONValue] = [:]
+    /// A matrix's column totals (`totalType` by column): survey-core stores them as `<name>-total`.
+    var totals: [String: String] = [:]
 }
 
 extension Converter {

@@ -30,6 +30,34 @@ extension Converter {
 
     /// Declares every name the converted survey reads but does not define as a host variable, and
     /// writes each reference that differs from its name only in case as the name is written.
+    /// `text` with each `{name-total.column}` of a matrix with that column total written as the
+    /// function that computes it (`sumInArray({name}, 'column')`), as survey-core computes it.
+    static func replacingTotals(
+        in text: String, _ totals: [String: (id: String, totals: [String: String])]
+    ) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            let inner = rest[rest.index(after: open)...]
+            guard let close = inner.firstIndex(of: "}") else {
+                rest = rest[open...]
+                break
+            }
+            let reference = inner[..<close].trimmingCharacters(in: .whitespaces)
+            let parts = reference.split(separator: ".", maxSplits: 1).map(String.init)
+            if parts.count == 2, let matrix = totals[parts[0].lowercased()], let type = matrix.totals[parts[1]],
+                let function = totalFunctions[type]
+            {
+                result += "\(function)({\(matrix.id)}, '\(parts[1])')"
+            } else {
+                result += rest[open...close]
+            }
+            rest = inner[inner.index(after: close)...]
+        }
+        return result + rest
+    }
+
     mutating func resolveReferences(in survey: inout [String: JSONValue]) {
         var defined: [String: String] = [:]  // lowercased → as written
         func define(_ name: String) {
@@ -76,7 +104,9 @@ extension Converter {
             return nil
         }
         func rewrite(_ text: String, at origin: JSONPath, isText: Bool) -> String {
-            Self.rewritingReferences(in: text) { reference in
+            // `{name-total.column}` in an expression: the column's total over the matrix's rows.
+            let text = isText || matrixTotals.isEmpty ? text : Self.replacingTotals(in: text, matrixTotals)
+            return Self.rewritingReferences(in: text) { reference in
                 let trimmed = reference.trimmingCharacters(in: .whitespaces)
                 let root = String(trimmed.prefix { $0 != "." && $0 != "[" })
                 let key = root.lowercased()

@@ -24,6 +24,8 @@ struct Converter {
     var dataShape = SurveyJSDataShape.Record()
     /// Whether the question being converted listed choices with Boolean values (kept as "true"/"false").
     var choicesHaveBooleans = false
+    /// The matrices with column totals, by `<name>-total` lowercased: `{name-total.column}` reads one.
+    var matrixTotals: [String: (id: String, totals: [String: String])] = [:]
     /// Properties apps add to SurveyJS elements (survey-core keeps and ignores them), by the
     /// element's JSON path, kept under `x-surveyjs`.
     var customProperties: [String: [String: JSONValue]] = [:]
@@ -532,6 +534,10 @@ struct Converter {
         }
         if kind.type == "file" { dataShape.files.append(id) }
         if choicesHaveBooleans { dataShape.booleanChoices.append(id) }
+        if !kind.totals.isEmpty {
+            dataShape.totals[id] = kind.totals
+            matrixTotals[(id + "-total").lowercased()] = (id, kind.totals)
+        }
         if let correct = members.take("correctAnswer") {
             if let literal = Self.expressionLiteral(correct) {
                 quizAnswers.append((id, literal))

@@ -1,3 +1,4 @@
+import Foundation
 import SurveyCore
 
 /// survey-core's data shape for the results of a converted SurveyJS survey: what a team that swaps
@@ -31,6 +32,8 @@ public struct SurveyJSDataShape: ResultShape {
     var files: [String] = []
     /// Questions whose choices have Boolean values: offered as "true"/"false", stored as Booleans.
     var booleanChoices: [String] = []
+    /// Matrices with column totals (`totalType` by column), stored as `<id>-total`.
+    var totals: [(id: String, columns: [String: String])] = []
 
     /// The shape `survey` asks for in its `x-surveyjs` extension; `nil` when it has none (a survey
     /// written in this engine's format keeps the engine's shape).
@@ -53,6 +56,7 @@ public struct SurveyJSDataShape: ResultShape {
         }
         files = record.files
         booleanChoices = record.booleanChoices
+        totals = record.totals.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         for (id, count) in record.emptyPanels.sorted(by: { $0.key < $1.key }) {
             guard let unit = steps[id]?.unit else { continue }
             emptyPanels.append((id, count, unit, record.panelDefaults[id] ?? [:]))
@@ -76,6 +80,12 @@ public struct SurveyJSDataShape: ResultShape {
             default: break
             }
         }
+        // survey-core keeps every matrix's totals in its data, answered or not.
+        for (id, columns) in totals {
+            var sums: [String: JSONValue] = [:]
+            for (column, type) in columns { sums[column] = Self.total(type, of: column, in: data[id]) }
+            data[id + "-total"] = .object(sums)
+        }
         for id in booleanChoices {
             switch data[id] {
             case .string(let text)? where text == "true" || text == "false": data[id] = .bool(text == "true")
@@ -98,6 +108,32 @@ public struct SurveyJSDataShape: ResultShape {
         return data
     }
 
+    /// Column `column`'s total of type `type` over the rows of `answer` (an array of rows, or an
+    /// object of rows by row value): `count` counts the rows that answer it, the others take its
+    /// numbers (numeric texts too); 0 when there are none.
+    static func total(_ type: String, of column: String, in answer: JSONValue?) -> JSONValue {
+        let rows: [JSONValue] =
+            switch answer {
+            case .array(let list)?: list
+            case .object(let members)?: members.keys.sorted().compactMap { members[$0] }
+            default: []
+            }
+        let cells = rows.compactMap { $0[column] }.filter { !$0.isEmptyAnswer }
+        if type == "count" { return .number(Double(cells.count)) }
+        let numbers = cells.compactMap { cell -> Double? in
+            if let number = cell.numberValue { return number }
+            return cell.stringValue.flatMap { JSONValue.decimalNumber($0.trimmingCharacters(in: .whitespaces)) }
+        }
+        guard !numbers.isEmpty else { return .number(0) }
+        switch type {
+        case "sum": return .number(numbers.reduce(0, +))
+        case "avg": return .number(numbers.reduce(0, +) / Double(numbers.count))
+        case "min": return .number(numbers.min() ?? 0)
+        case "max": return .number(numbers.max() ?? 0)
+        default: return .number(0)
+        }
+    }
+
     /// A file as survey-core keeps it: `{name, type, content}` (the reference, or the data URL, as `content`).
     static func surveyJSFile(_ file: JSONValue) -> JSONValue {
         guard case .object(let members) = file, let reference = members["file"] else { return file }
@@ -114,10 +150,13 @@ public struct SurveyJSDataShape: ResultShape {
 
         var files: [String] = []
         var booleanChoices: [String] = []
+        var totals: [String: [String: String]] = [:]
         /// The items' defaults an untouched panel holds, by dynamic panel.
         var panelDefaults: [String: [String: JSONValue]] = [:]
 
-        var isEmpty: Bool { othersAsComment.isEmpty && emptyPanels.isEmpty && files.isEmpty && booleanChoices.isEmpty }
+        var isEmpty: Bool {
+            othersAsComment.isEmpty && emptyPanels.isEmpty && files.isEmpty && booleanChoices.isEmpty && totals.isEmpty
+        }
 
         init() {}
 
@@ -125,6 +164,9 @@ public struct SurveyJSDataShape: ResultShape {
             othersAsComment = (json["othersAsComment"]?.arrayValue ?? []).compactMap(\.stringValue)
             files = (json["files"]?.arrayValue ?? []).compactMap(\.stringValue)
             booleanChoices = (json["booleanChoices"]?.arrayValue ?? []).compactMap(\.stringValue)
+            for (id, columns) in json["totals"]?.objectMembers ?? [:] {
+                totals[id] = (columns.objectMembers ?? [:]).compactMapValues(\.stringValue)
+            }
             for (id, entry) in json["panelDefaults"]?.objectMembers ?? [:] {
                 if let members = entry.objectMembers { panelDefaults[id] = members }
             }
@@ -139,6 +181,9 @@ public struct SurveyJSDataShape: ResultShape {
             if !emptyPanels.isEmpty { members["emptyPanels"] = .object(emptyPanels.mapValues { .number(Double($0)) }) }
             if !files.isEmpty { members["files"] = .array(files.map { .string($0) }) }
             if !booleanChoices.isEmpty { members["booleanChoices"] = .array(booleanChoices.map { .string($0) }) }
+            if !totals.isEmpty {
+                members["totals"] = .object(totals.mapValues { .object($0.mapValues { .string($0) }) })
+            }
             if !panelDefaults.isEmpty { members["panelDefaults"] = .object(panelDefaults.mapValues { .object($0) }) }
             return .object(members)
         }

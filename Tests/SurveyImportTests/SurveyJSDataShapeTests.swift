@@ -114,3 +114,34 @@ import Testing
             ])
     }
 }
+
+/// A matrix's column totals (`totalType`): read as `{name-total.column}` and kept in survey-core's
+/// data as `<name>-total` (each expectation checked against survey-core 3.0.4).
+@Suite struct MatrixTotalTests {
+    static let survey = #"""
+        {"pages": [
+          {"name": "week", "elements": [
+            {"type": "matrixdropdown", "name": "m", "rows": ["a", "b", "c"], "columns": [
+              {"name": "r", "cellType": "rating", "rateValues": [1, 2, 3, 4], "totalType": "avg"},
+              {"name": "c", "cellType": "checkbox", "choices": ["n"], "totalType": "count"},
+              {"name": "t", "cellType": "text", "totalType": "sum"}]},
+            {"type": "text", "name": "why", "visibleIf": "{m-total.t} > 8"}]},
+          {"name": "later", "elements": [
+            {"type": "matrixdynamic", "name": "d", "columns": [{"name": "x", "cellType": "text", "inputType": "number", "totalType": "sum"}]}]}]}
+        """#
+
+    @Test func totalsAreReadInExpressionsAndKeptInTheData() throws {
+        let (conversion, survey) = try convertAndLoad(Self.survey)
+        #expect(try WildSurveyTests.step(survey, "why").visibleIf == "sumInArray({m}, 't') > 8")
+        #expect(conversion.isWhole)
+        var shaped = survey
+        shaped.resultShape = SurveyJSDataShape(survey)
+        var session = SurveySession(survey: shaped)
+        // Untouched, survey-core holds zeros for every matrix with totals, on any page.
+        #expect(session.completionResult().answers["m-total"] == ["r": 0, "c": 0, "t": 0])
+        #expect(session.completionResult().answers["d-total"] == ["x": 0])
+        try session.answer(["a": ["r": 2, "c": ["n"]], "b": ["r": 3], "c": ["t": "9"]], for: "m")
+        #expect(session.isVisible("why"))
+        #expect(session.completionResult().answers["m-total"] == ["r": 2.5, "c": 1, "t": 9])
+    }
+}
