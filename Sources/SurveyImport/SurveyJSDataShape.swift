@@ -63,6 +63,9 @@ public struct SurveyJSDataShape: ResultShape {
         }
     }
 
+    /// The matrices' totals, `<id>-total`.
+    public var addedKeys: Set<String> { Set(totals.map { $0.id + "-total" }) }
+
     public func shape(_ answers: [String: JSONValue], of session: SurveySession) -> [String: JSONValue] {
         var data = answers
         for (id, values) in othersAsComment {

@@ -173,6 +173,7 @@ public struct TestCase: Sendable, Hashable {
     /// `expectAnswers` may also name a calculated value the result includes (`includeIntoResult`).
     public func unknownSteps(in survey: Survey) -> [String] {
         let inResult = Set(survey.definition.calculatedValues.filter(\.includeIntoResult).map(\.name))
+            .union(survey.resultShape?.addedKeys ?? [])
         let steps = (expectations.shown ?? []) + (expectations.hidden ?? [])
         let answers = (expectations.answers?.keys.sorted() ?? []).filter { !inResult.contains($0) }
         // `<id>-Comment` of a question with an Other choice: its text in SurveyJS's data shape.

@@ -135,6 +135,18 @@ import Testing
         #expect(checked.status == 0, "\(checked.stderr)")
         let engine = try SurveyBinary.run(["test", file, "--answers", script, "--data-shape", "engine"])
         #expect(engine.stdout.contains(#""answers":{"pet":"hamster"}"#), "\(engine.stdout)")
+        // A matrix's totals are in that shape too, and expectations may name them.
+        let totals = directory.appendingPathComponent("totals.json").path
+        try #"""
+        {"elements": [{"type": "matrixdropdown", "name": "m", "rows": ["a"],
+          "columns": [{"name": "h", "cellType": "text", "totalType": "sum"}]}]}
+        """#.write(toFile: totals, atomically: true, encoding: .utf8)
+        let hours = directory.appendingPathComponent("hours.json").path
+        try #"{"m": {"a": {"h": "7"}}}"#.write(toFile: hours, atomically: true, encoding: .utf8)
+        let sums = directory.appendingPathComponent("sums.json").path
+        try #"{"m": {"a": {"h": "7"}}, "m-total": {"h": 7}}"#.write(toFile: sums, atomically: true, encoding: .utf8)
+        let summed = try SurveyBinary.run(["test", totals, "--answers", hours, "--expect-answers", sums])
+        #expect(summed.status == 0, "\(summed.stderr)")
         let wrong = try SurveyBinary.run(["test", file, "--answers", script, "--data-shape", "xml"])
         #expect(wrong.status == 2 && wrong.stderr.contains("--data-shape must be surveyjs or engine, got 'xml'"))
     }

@@ -18,4 +18,11 @@ public protocol ResultShape: Sendable {
     /// `answers` (the run's answers by step id, as the engine keeps them) in this shape. `session`
     /// says what the run showed (its path, what is visible).
     func shape(_ answers: [String: JSONValue], of session: SurveySession) -> [String: JSONValue]
+
+    /// Result keys this shape adds that name no step (`<id>-total`): expectations may name them.
+    var addedKeys: Set<String> { get }
+}
+
+extension ResultShape {
+    public var addedKeys: Set<String> { [] }
 }
