@@ -202,6 +202,17 @@ extension Converter {
         if let title = text(members.take("templateTitle"), members.path("templateTitle")) {
             kind.options["itemTitle"] = title
         }
+        // `bindings: {panelCount: q}`: survey-core keeps q and the number of panels equal (the data
+        // shape writes them as it does; the respondent here adds the panels).
+        if !dynamicMatrix, let bindings = members.take("bindings") {
+            if let bound = bindings["panelCount"]?.stringValue, bindings.objectMembers?.count == 1 {
+                kind.panelCountBinding = bound
+            } else {
+                note(
+                    .notConverted, members.path("bindings"), "bindings \(describe(bindings))",
+                    "only a panelCount bound to a question is read")
+            }
+        }
         let defaultType = dynamicMatrix ? (members.take("cellType")?.stringValue ?? "dropdown") : "text"
         let shared = dynamicMatrix ? choices(members.take("choices"), path: members.path("choices"), images: false) : []
         var items: [JSONValue] = []

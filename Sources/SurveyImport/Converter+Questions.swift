@@ -16,6 +16,8 @@ struct ConvertedKind {
     var entryDefaults: [String: JSONValue] = [:]
     /// A matrix's column totals (`totalType` by column): survey-core stores them as `<name>-total`.
     var totals: [String: String] = [:]
+    /// The question a dynamic panel's count is bound to (`bindings.panelCount`).
+    var panelCountBinding: String?
 }
 
 extension Converter {

@@ -534,6 +534,11 @@ struct Converter {
         }
         if kind.type == "file" { dataShape.files.append(id) }
         if choicesHaveBooleans { dataShape.booleanChoices.append(id) }
+        if let bound = kind.panelCountBinding {
+            dataShape.bindings[id] = [
+                "question": .string(bound), "max": kind.options["maxCount"] ?? .number(100),
+            ]
+        }
         if !kind.totals.isEmpty {
             dataShape.totals[id] = kind.totals
             matrixTotals[(id + "-total").lowercased()] = (id, kind.totals)

@@ -34,6 +34,8 @@ public struct SurveyJSDataShape: ResultShape {
     var booleanChoices: [String] = []
     /// Matrices with column totals (`totalType` by column), stored as `<id>-total`.
     var totals: [(id: String, columns: [String: String])] = []
+    /// Dynamic panels whose count is bound to a question (`bindings.panelCount`), with their unit.
+    var bindings: [(id: String, question: String, maximum: Int, unit: String)] = []
 
     /// The shape `survey` asks for in its `x-surveyjs` extension; `nil` when it has none (a survey
     /// written in this engine's format keeps the engine's shape).
@@ -57,6 +59,10 @@ public struct SurveyJSDataShape: ResultShape {
         files = record.files
         booleanChoices = record.booleanChoices
         totals = record.totals.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        for (id, binding) in record.bindings.sorted(by: { $0.key < $1.key }) {
+            guard let unit = steps[id]?.unit, let question = binding["question"]?.stringValue else { continue }
+            bindings.append((id, question, max(0, min(binding["max"]?.intValue ?? 100, 10_000)), unit))
+        }
         for (id, count) in record.emptyPanels.sorted(by: { $0.key < $1.key }) {
             guard let unit = steps[id]?.unit else { continue }
             emptyPanels.append((id, count, unit, record.panelDefaults[id] ?? [:]))
@@ -81,6 +87,17 @@ public struct SurveyJSDataShape: ResultShape {
                 shaped[index] = "other"
                 data[id] = .array(shaped)
             default: break
+            }
+        }
+        // A bound count and its panels are kept equal: the panels answered set the count; a count
+        // given with no panel answered makes that many empty panels once the panel is shown.
+        for (id, question, maximum, unit) in bindings {
+            if case .array(let list)? = data[id], !list.isEmpty {
+                data[question] = .number(Double(list.count))
+            } else if let count = data[question].flatMap(Self.number), count >= 1,
+                Set(session.pathIDs).contains(unit), session.isVisible(id)
+            {
+                data[id] = .array(Array(repeating: .object([:]), count: min(Int(count), maximum)))
             }
         }
         // survey-core keeps every matrix's totals in its data, answered or not.
@@ -123,10 +140,7 @@ public struct SurveyJSDataShape: ResultShape {
             }
         let cells = rows.compactMap { $0[column] }.filter { !$0.isEmptyAnswer }
         if type == "count" { return .number(Double(cells.count)) }
-        let numbers = cells.compactMap { cell -> Double? in
-            if let number = cell.numberValue { return number }
-            return cell.stringValue.flatMap { JSONValue.decimalNumber($0.trimmingCharacters(in: .whitespaces)) }
-        }
+        let numbers = cells.compactMap(Self.number)
         guard !numbers.isEmpty else { return .number(0) }
         switch type {
         case "sum": return .number(numbers.reduce(0, +))
@@ -135,6 +149,12 @@ public struct SurveyJSDataShape: ResultShape {
         case "max": return .number(numbers.max() ?? 0)
         default: return .number(0)
         }
+    }
+
+    /// A number, or a text that is one.
+    static func number(_ value: JSONValue) -> Double? {
+        if let number = value.numberValue { return number }
+        return value.stringValue.flatMap { JSONValue.decimalNumber($0.trimmingCharacters(in: .whitespaces)) }
     }
 
     /// A file as survey-core keeps it: `{name, type, content}` (the reference, or the data URL, as `content`).
@@ -154,11 +174,13 @@ public struct SurveyJSDataShape: ResultShape {
         var files: [String] = []
         var booleanChoices: [String] = []
         var totals: [String: [String: String]] = [:]
+        var bindings: [String: [String: JSONValue]] = [:]
         /// The items' defaults an untouched panel holds, by dynamic panel.
         var panelDefaults: [String: [String: JSONValue]] = [:]
 
         var isEmpty: Bool {
             othersAsComment.isEmpty && emptyPanels.isEmpty && files.isEmpty && booleanChoices.isEmpty && totals.isEmpty
+                && bindings.isEmpty
         }
 
         init() {}
@@ -167,6 +189,9 @@ public struct SurveyJSDataShape: ResultShape {
             othersAsComment = (json["othersAsComment"]?.arrayValue ?? []).compactMap(\.stringValue)
             files = (json["files"]?.arrayValue ?? []).compactMap(\.stringValue)
             booleanChoices = (json["booleanChoices"]?.arrayValue ?? []).compactMap(\.stringValue)
+            for (id, binding) in json["bindings"]?.objectMembers ?? [:] {
+                if let members = binding.objectMembers { bindings[id] = members }
+            }
             for (id, columns) in json["totals"]?.objectMembers ?? [:] {
                 totals[id] = (columns.objectMembers ?? [:]).compactMapValues(\.stringValue)
             }
@@ -184,6 +209,7 @@ public struct SurveyJSDataShape: ResultShape {
             if !emptyPanels.isEmpty { members["emptyPanels"] = .object(emptyPanels.mapValues { .number(Double($0)) }) }
             if !files.isEmpty { members["files"] = .array(files.map { .string($0) }) }
             if !booleanChoices.isEmpty { members["booleanChoices"] = .array(booleanChoices.map { .string($0) }) }
+            if !bindings.isEmpty { members["bindings"] = .object(bindings.mapValues { .object($0) }) }
             if !totals.isEmpty {
                 members["totals"] = .object(totals.mapValues { .object($0.mapValues { .string($0) }) })
             }

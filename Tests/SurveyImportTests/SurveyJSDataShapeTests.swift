@@ -145,3 +145,29 @@ import Testing
         #expect(session.completionResult().answers["m-total"] == ["r": 2.5, "c": 1, "t": 9])
     }
 }
+
+/// `bindings: {panelCount: q}`: survey-core keeps q and the number of panels equal.
+@Suite struct PanelCountBindingTests {
+    static let survey = #"""
+        {"elements": [
+          {"type": "text", "name": "howMany", "inputType": "number"},
+          {"type": "paneldynamic", "name": "people", "bindings": {"panelCount": "howMany"},
+           "templateElements": [{"type": "text", "name": "name"}]}]}
+        """#
+
+    @Test func theCountAndThePanelsAgreeInTheData() throws {
+        let (conversion, survey) = try convertAndLoad(Self.survey)
+        #expect(conversion.isWhole)
+        var shaped = survey
+        shaped.resultShape = SurveyJSDataShape(survey)
+        // A count with no panel answered: that many empty panels.
+        var counted = SurveySession(survey: shaped)
+        try counted.answer(2, for: "howMany")
+        #expect(counted.completionResult().answers["people"] == [[:], [:]])
+        // Panels answered: the count follows them (the later change wins in survey-core).
+        var listed = SurveySession(survey: shaped)
+        try listed.answer(100, for: "howMany")
+        try listed.answer([["name": "Ada"]], for: "people")
+        #expect(listed.completionResult().answers["howMany"] == 1)
+    }
+}
