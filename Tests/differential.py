@@ -350,21 +350,10 @@ def run_surveyjs(node: str, core: Path, cases: list[Case]) -> dict[str, Outcome]
     return outcomes
 
 
-def run_ours(binary: str, case: Case, today: str, imported: bool) -> Outcome:
-    # Imported: our engine reads the SurveyJS file itself and converts it in memory.
-    survey = case.file("surveyjs.json" if imported else "survey.json")
-    command = [
-        binary, "test", str(survey), "--answers", str(case.file(case.answers_file)),
-        "--today", today, "--locale", "en",
-    ]
-    try:
-        result = subprocess.run(command, capture_output=True, text=True, timeout=120)
-    except subprocess.TimeoutExpired:
-        return Outcome(broken="survey test did not finish within 120 s")
-    if result.returncode not in (0, 1):
-        # 1 is a run that stopped (or a survey that did not load); anything else is a crash or a usage error.
-        detail = " ".join(result.stderr.split())[-500:]
-        return Outcome(broken=f"survey test exited {result.returncode}: {detail or 'no message'}")
+def outcome_of_events(result: subprocess.CompletedProcess) -> Outcome:
+    """What a `survey test` run's JSON events say: how it ended, the units shown (when it stopped:
+    the first unit of each visit), the answers, and what blocked it; broken when a line is not JSON
+    or it exited 0 without completing, or completed with another exit status."""
     outcome = Outcome()
     outcome.not_converted = sum(1 for line in result.stderr.splitlines()
                                 if line.startswith("warning: ") and ": not converted: " in line)
@@ -387,14 +376,35 @@ def run_ours(binary: str, case: Case, today: str, imported: bool) -> Outcome:
             outcome.data = event["answers"]
     if not outcome.completed and result.returncode == 0:
         return Outcome(broken="survey test exited 0 without a 'completed' event")
+    if outcome.completed and result.returncode != 0:
+        return Outcome(broken=f"survey test completed but exited {result.returncode}: {result.stderr.strip()}")
     if not outcome.completed:
         outcome.visited = [visits[visit] for visit in sorted(visits)]
-        message = " ".join(result.stderr.split()) or f"exit {result.returncode} without completing"
-        # Paths inside the case directory are shown relative to it; the case name is on the line already.
-        message = message.replace(str(case.file("answers.json")) + ": ", "")
-        outcome.stopped = message.replace(str(case.directory) + os.sep, "")
-    elif result.returncode != 0:
-        return Outcome(broken=f"survey test completed but exited {result.returncode}: {result.stderr.strip()}")
+    return outcome
+
+
+def run_ours(binary: str, case: Case, today: str, imported: bool) -> Outcome:
+    # Imported: our engine reads the SurveyJS file itself and converts it in memory.
+    survey = case.file("surveyjs.json" if imported else "survey.json")
+    command = [
+        binary, "test", str(survey), "--answers", str(case.file(case.answers_file)),
+        "--today", today, "--locale", "en",
+    ]
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return Outcome(broken="survey test did not finish within 120 s")
+    if result.returncode not in (0, 1):
+        # 1 is a run that stopped (or a survey that did not load); anything else is a crash or a usage error.
+        detail = " ".join(result.stderr.split())[-500:]
+        return Outcome(broken=f"survey test exited {result.returncode}: {detail or 'no message'}")
+    outcome = outcome_of_events(result)
+    if outcome.broken or outcome.completed:
+        return outcome
+    message = " ".join(result.stderr.split()) or f"exit {result.returncode} without completing"
+    # Paths inside the case directory are shown relative to it; the case name is on the line already.
+    message = message.replace(str(case.file("answers.json")) + ": ", "")
+    outcome.stopped = message.replace(str(case.directory) + os.sep, "")
     return outcome
 
 

@@ -202,40 +202,18 @@ def run_ours(binary, case, today):
         return lib.Outcome(broken="survey test did not finish within 120 s")
     if result.returncode not in (0, 1):
         return lib.Outcome(broken=f"survey test exited {result.returncode}: {' '.join(result.stderr.split())[-300:]}")
-    o = lib.Outcome()
-    errlines = result.stderr.splitlines()
-    o.not_converted = sum(1 for l in errlines if l.startswith("warning: ") and ": not converted: " in l)
-    visits = {}
-    for line in result.stdout.splitlines():
-        try:
-            event = json.loads(line)
-        except json.JSONDecodeError:
-            return lib.Outcome(broken=f"survey test printed a line that is not JSON: {line[:200]}")
-        kind = event.get("event")
-        if kind == "step":
-            visits.setdefault(event["visit"], event["step"]["unitId"])
-        elif kind == "validation-error":
-            o.blockers = sorted({e["stepId"] for e in event.get("errors", []) if "stepId" in e})
-        elif kind == "error" and o.blockers is None and event.get("stepId"):
-            o.blockers = [event["stepId"]]
-        elif kind == "completed":
-            o.completed = True
-            o.visited = event["path"]
-            o.data = event["answers"]
-    if not o.completed and result.returncode == 0:
-        return lib.Outcome(broken="survey test exited 0 without a 'completed' event")
-    if not o.completed:
-        o.visited = [visits[v] for v in sorted(visits)]
+    o = lib.outcome_of_events(result)
+    if o.broken:
+        return o
     # Pages renamed by the conversion (pages hold no data): compared under their SurveyJS names,
     # whether the run completed or stopped.
     renames = page_renames(binary, str(case.file("surveyjs.json")))
     if renames and o.visited:
         o.visited = [renames.get(v, v) for v in o.visited]
     if not o.completed:
+        errlines = result.stderr.splitlines()
         msg = " ".join(l for l in errlines if not l.startswith("warning: ")) or f"exit {result.returncode}"
         o.stopped = msg.replace(str(case.file(case.answers_file)) + ": ", "").replace(str(case.directory) + os.sep, "")
-    elif result.returncode != 0:
-        return lib.Outcome(broken=f"survey test completed but exited {result.returncode}")
     return o
 
 
