@@ -53,15 +53,12 @@ import Testing
     }
 
     @Test func aQuestionNoGeneratedAnswerPassesIsReported() throws {
-        let survey = try Self.load(
+        let result = try generatedPaths(
             surveyJSON(
                 #"""
                 {"id": "code", "type": "text", "required": true, "validators": [{"type": "regex", "regex": "^\\p{Lu}{2}-[0-9]{4}$"}]},
                 {"id": "after", "type": "text"}
                 """#))
-        var generator = PathGenerator(survey: survey, seed: 1)
-        generator.timeLimit = 5
-        let result = generator.generate()
         #expect(result.blocked.map(\.stepID) == ["code"])
         #expect(result.blocked.first?.validator == "regex")
         #expect(result.blocked.first?.message == "The answer is not in the expected format.")
@@ -159,11 +156,18 @@ import Testing
     }
 }
 
+/// The paths generated for `survey` (seed 1, at most 5 s).
+func generatedPaths(_ survey: String) throws -> PathGenerator.Result {
+    var generator = PathGenerator(survey: try SurveyLoader(registry: .builtins()).load(text: survey), seed: 1)
+    generator.timeLimit = 5
+    return generator.generate()
+}
+
 /// Generated paths answer text inputs in their formats, and masked texts through their masks.
 @Suite struct TextFormatPathTests {
     @Test func timeMonthColorAndMaskedTextsAreAnswered() throws {
-        let survey = try SurveyLoader(registry: .builtins()).load(
-            text: surveyJSON(
+        let result = try generatedPaths(
+            surveyJSON(
                 #"""
                 {"id": "start", "type": "text", "required": true, "options": {"inputType": "time"}},
                 {"id": "month", "type": "text", "required": true, "options": {"inputType": "month"}},
@@ -171,9 +175,6 @@ import Testing
                 {"id": "phone", "type": "text", "required": true, "options": {"mask": {"type": "pattern", "pattern": "(99) 9999-9999"}}},
                 {"id": "after", "type": "text"}
                 """#))
-        var generator = PathGenerator(survey: survey, seed: 1)
-        generator.timeLimit = 5
-        let result = generator.generate()
         #expect(result.blocked.isEmpty, "\(result.blocked)")
         #expect(result.coverage.uncovered.isEmpty, "\(result.coverage.uncovered)")
     }
@@ -182,8 +183,8 @@ import Testing
 /// Generated paths fill a matrix of questions whose every row and cell is required.
 @Suite struct RequiredMatrixPathTests {
     @Test func everyRowAndCellIsAnswered() throws {
-        let survey = try SurveyLoader(registry: .builtins()).load(
-            text: surveyJSON(
+        let result = try generatedPaths(
+            surveyJSON(
                 #"""
                 {"id": "tests", "type": "matrix-dropdown", "required": true, "options": {"rows": ["chem", "haem"],
                   "allRowsRequired": true, "columns": [
@@ -191,9 +192,6 @@ import Testing
                     {"name": "kinds", "cellType": "multiple-choice", "required": true, "options": {"choices": ["a", "b"]}}]}},
                 {"id": "after", "type": "text"}
                 """#))
-        var generator = PathGenerator(survey: survey, seed: 1)
-        generator.timeLimit = 5
-        let result = generator.generate()
         #expect(result.blocked.isEmpty, "\(result.blocked)")
         #expect(result.coverage.uncovered.isEmpty, "\(result.coverage.uncovered)")
     }
@@ -213,10 +211,7 @@ import Testing
         // It held for a 41-character text, so no "never holds" error (a false one before).
         let found = try lint(Self.survey)
         #expect(!found.contains { $0.severity == .error }, "\(listing(found))")
-        var generator = PathGenerator(
-            survey: try SurveyLoader(registry: .builtins()).load(text: Self.survey), seed: 1)
-        generator.timeLimit = 5
-        let result = generator.generate()
+        let result = try generatedPaths(Self.survey)
         #expect(result.coverage.uncovered.isEmpty, "\(result.coverage.uncovered)")
     }
 }
