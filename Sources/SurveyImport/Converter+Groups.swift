@@ -374,17 +374,24 @@ extension Converter {
     /// `text` with each `{reference}` (what is between the braces) replaced by what `transform`
     /// gives for it; a `{` without its `}` is left as it is.
     static func rewritingReferences(in text: String, _ transform: (Substring) -> String) -> String {
+        replacingReferences(in: text) { "{" + transform($0) + "}" }
+    }
+
+    /// `text` with each `{reference}`, braces included, replaced by what `replacement` gives for
+    /// the reference (what is between the braces); a `{` without its `}` is left as it is.
+    static func replacingReferences(in text: String, _ replacement: (Substring) -> String) -> String {
         var result = ""
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
-            result += rest[...open]
+            result += rest[..<open]
             let inner = rest[rest.index(after: open)...]
             guard let close = inner.firstIndex(of: "}") else {
+                result += "{"
                 rest = inner
                 continue
             }
-            result += transform(inner[..<close])
-            rest = inner[close...]
+            result += replacement(inner[..<close])
+            rest = inner[inner.index(after: close)...]
         }
         return result + rest
     }

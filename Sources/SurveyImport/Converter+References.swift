@@ -35,27 +35,14 @@ extension Converter {
     static func replacingTotals(
         in text: String, _ totals: [String: (id: String, totals: [String: String])]
     ) -> String {
-        var result = ""
-        var rest = Substring(text)
-        while let open = rest.firstIndex(of: "{") {
-            result += rest[..<open]
-            let inner = rest[rest.index(after: open)...]
-            guard let close = inner.firstIndex(of: "}") else {
-                rest = rest[open...]
-                break
-            }
-            let reference = inner[..<close].trimmingCharacters(in: .whitespaces)
+        replacingReferences(in: text) { inner in
+            let reference = inner.trimmingCharacters(in: .whitespaces)
             let parts = reference.split(separator: ".", maxSplits: 1).map(String.init)
-            if parts.count == 2, let matrix = totals[parts[0].lowercased()], let type = matrix.totals[parts[1]],
+            guard parts.count == 2, let matrix = totals[parts[0].lowercased()], let type = matrix.totals[parts[1]],
                 let function = totalFunctions[type]
-            {
-                result += "\(function)({\(matrix.id)}, '\(parts[1])')"
-            } else {
-                result += rest[open...close]
-            }
-            rest = inner[inner.index(after: close)...]
+            else { return "{" + inner + "}" }
+            return "\(function)({\(matrix.id)}, '\(parts[1])')"
         }
-        return result + rest
     }
 
     mutating func resolveReferences(in survey: inout [String: JSONValue]) {

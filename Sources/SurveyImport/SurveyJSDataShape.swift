@@ -74,6 +74,12 @@ public struct SurveyJSDataShape: ResultShape {
 
     public func shape(_ answers: [String: JSONValue], of session: SurveySession) -> [String: JSONValue] {
         var data = answers
+        // Whether the run showed step `id` of unit `unit` (its unit on the path, the step visible).
+        var path: Set<String>?
+        func shown(_ id: String, in unit: String) -> Bool {
+            if path == nil { path = Set(session.pathIDs) }
+            return path?.contains(unit) == true && session.isVisible(id)
+        }
         for (id, values) in othersAsComment {
             switch data[id] {
             case .string(let text)? where !values.contains(text):
@@ -94,9 +100,7 @@ public struct SurveyJSDataShape: ResultShape {
         for (id, question, maximum, unit) in bindings {
             if case .array(let list)? = data[id], !list.isEmpty {
                 data[question] = .number(Double(list.count))
-            } else if let count = data[question].flatMap(Self.number), count >= 1,
-                Set(session.pathIDs).contains(unit), session.isVisible(id)
-            {
+            } else if let count = data[question].flatMap(Self.number), count >= 1, shown(id, in: unit) {
                 data[id] = .array(Array(repeating: .object([:]), count: min(Int(count), maximum)))
             }
         }
@@ -118,12 +122,8 @@ public struct SurveyJSDataShape: ResultShape {
             guard case .array(let list)? = data[id] else { continue }
             data[id] = .array(list.map(Self.surveyJSFile))
         }
-        if !emptyPanels.isEmpty {
-            let path = Set(session.pathIDs)
-            for (id, count, unit, entry) in emptyPanels
-            where data[id] == nil && path.contains(unit) && session.isVisible(id) {
-                data[id] = .array(Array(repeating: .object(entry), count: count))
-            }
+        for (id, count, unit, entry) in emptyPanels where data[id] == nil && shown(id, in: unit) {
+            data[id] = .array(Array(repeating: .object(entry), count: count))
         }
         return data
     }

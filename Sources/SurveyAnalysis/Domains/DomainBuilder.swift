@@ -48,16 +48,11 @@ struct DomainBuilder {
         case .fileReference(let file):
             return finish(
                 AnswerDomain(kind: .file, values: [.null], isEnumerated: false), [file.sampleAnswer(name: "recording")])
-        case .repeating(let group):
+        case .repeating:
             // What its instances hold is not analysed: one empty and one filled answer stand for it.
-            var instance: [String: JSONValue] = [:]
-            for field in group.fields {
-                if let value = Self.sampleValue(for: field.input) { instance[field.name] = value }
-            }
-            let count = group.count ?? max(group.minimumCount, 1)
             return finish(
                 AnswerDomain(kind: .composite, values: [.null], isEnumerated: false),
-                [.array(Array(repeating: .object(instance), count: count))])
+                Self.sampleValue(for: input).map { [$0] } ?? [])
         }
     }
 
