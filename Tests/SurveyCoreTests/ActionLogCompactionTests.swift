@@ -91,9 +91,7 @@ import Testing
         var session = SurveySession(survey: survey, seed: seed, today: "2024-01-01")
         var random = Generator(state: seed)
         while session.status == .inProgress {
-            for id in session.currentStepIDs where session.currentStepIDs.contains(id) {
-                try session.answer(.string(["a", "b", "c"].randomElement(using: &random) ?? "a"), for: id)
-            }
+            try PropertyTests.answerCurrentSteps(&session, &random)
             guard case .moved = session.next() else { break }
             let before = session.state
             let count = session.actionCount

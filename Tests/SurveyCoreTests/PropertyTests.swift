@@ -84,16 +84,21 @@ import Testing
 
     static let seeds: [UInt64] = Array(1...40)
 
+    /// Answers each step now shown with a, b or c; the visible steps are read again after each
+    /// answer (an answer can hide a later question of the page).
+    static func answerCurrentSteps(_ session: inout SurveySession, _ random: inout Generator) throws {
+        for id in session.currentStepIDs where session.currentStepIDs.contains(id) {
+            try session.answer(.string(["a", "b", "c"].randomElement(using: &random) ?? "a"), for: id)
+        }
+    }
+
     @Test(arguments: seeds)
     func backThenSameAnswersReturnsToTheSameState(seed: UInt64) throws {
         let survey = try loadSurvey(Self.randomSurvey(seed: seed))
         var session = SurveySession(survey: survey, seed: seed, today: "2024-01-01")
         var random = Generator(state: seed)
         while session.status == .inProgress {
-            // Re-read the visible steps after each answer: an answer can hide a later question of the page.
-            for id in session.currentStepIDs where session.currentStepIDs.contains(id) {
-                try session.answer(.string(["a", "b", "c"].randomElement(using: &random) ?? "a"), for: id)
-            }
+            try Self.answerCurrentSteps(&session, &random)
             guard case .moved = session.next() else { break }
             let unit = session.currentUnitID
             let progress = session.progress
