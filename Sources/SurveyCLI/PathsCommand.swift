@@ -127,11 +127,11 @@ enum CoverageCommand: Command {
             let run = HeadlessRun(
                 survey: survey, script: testCase.script, seed: testCase.seed ?? seed,
                 locale: testCase.locale ?? context.locale(option: arguments.value(localeOption)),
-                today: testCase.today ?? today, allowsExtra: true)
+                today: testCase.today ?? today, allowsExtra: true, variables: testCase.variables ?? [:])
             if let failure = run.failure { failures.append("\(file): \(failure.message)") }
             coverage.record(
                 run.finalState.actions, seed: run.finalState.seed, locale: run.finalState.locale,
-                today: run.finalState.today)
+                today: run.finalState.today, variables: testCase.variables ?? [:])
         }
         for failure in failures { Console.error("survey coverage: \(failure) (its actions up to there still count)") }
         report(coverage, infeasible: [], format: format, header: "\(files.count) script\(files.count == 1 ? "" : "s")")

@@ -150,13 +150,20 @@ enum TestCommand: Command {
                 "\(answersPath): the expectations name steps this survey does not have: \(unknown.joined(separator: ", "))"
             )
         }
+        let undeclared = testCase.undeclaredVariables(in: survey)
+        if !undeclared.isEmpty {
+            throw InputError(
+                "\(answersPath): 'variables' names what this survey does not declare: \(undeclared.joined(separator: ", "))"
+            )
+        }
         let quiet = arguments.flag(Options.quiet)
         let run = HeadlessRun(
             survey: survey, script: testCase.script, seed: testCase.seed ?? seed,
             locale: testCase.locale ?? context.locale(option: arguments.value(localeOption)),
             today: testCase.today ?? today, output: quiet ? nil : { Console.line($0) }, keepsTranscript: false,
             recorder: try makeRecorder(arguments, context: context), allowsExtra: arguments.flag(Options.allowExtra),
-            variables: try variables(arguments, survey: survey, command: spec.name))
+            variables: try variables(arguments, survey: survey, command: spec.name).merging(
+                testCase.variables ?? [:], uniquingKeysWith: { $1 }))
         if let failure = run.failure {
             var place = failure.stepID.map { " (at '\($0)'" } ?? ""
             // A refusal by a plugin type names the plugin file, like every other plugin problem.
@@ -203,6 +210,7 @@ enum TestCommand: Command {
             file, plugins: PluginSelection(arguments), dataShape: try DataShapeChoice(arguments, command: spec.name))
         let recorder = try makeRecorder(arguments, context: context)
         let allowsExtra = arguments.flag(Options.allowExtra)
+        let given = try variables(arguments, survey: survey, command: spec.name)
         // Read every script first (reading is cheap and its errors belong to the script).
         var read: [Result<TestCase, InputError>] = []
         for path in scripts {
@@ -223,6 +231,16 @@ enum TestCommand: Command {
                 results[index] = ScriptResult(
                     path: path, description: nil, problems: error.lines, unitPath: [], seconds: 0)
             case .success(let testCase):
+                let undeclared = testCase.undeclaredVariables(in: survey)
+                guard undeclared.isEmpty else {
+                    results[index] = ScriptResult(
+                        path: path, description: testCase.description,
+                        problems: [
+                            "'variables' names what this survey does not declare: \(undeclared.joined(separator: ", "))"
+                        ],
+                        unitPath: [], seconds: 0)
+                    return
+                }
                 let unknown = allowsExtra ? [] : testCase.unknownSteps(in: survey)
                 guard unknown.isEmpty else {
                     results[index] = ScriptResult(
@@ -236,7 +254,8 @@ enum TestCommand: Command {
                 let run = HeadlessRun(
                     survey: survey, script: testCase.script, seed: testCase.seed ?? seed,
                     locale: testCase.locale ?? locale, today: testCase.today ?? today,
-                    keepsTranscript: false, recorder: recorder, allowsExtra: allowsExtra)
+                    keepsTranscript: false, recorder: recorder, allowsExtra: allowsExtra,
+                    variables: given.merging(testCase.variables ?? [:], uniquingKeysWith: { $1 }))
                 results[index] = ScriptResult(
                     path: path, description: testCase.description, problems: testCase.problems(of: run),
                     unitPath: run.path, seconds: Date().timeIntervalSince(clock))

@@ -11,7 +11,7 @@ import SurveyCore
 ///  "expectPath": ["welcome", "discovery", "instagram-follow-up", "about-you"],
 ///  "expectAnswers": {"discovery": "instagram", "instagram-follow-up": "reels"},
 ///  "expectShown": ["instagram-follow-up"], "expectHidden": ["contact"],
-///  "seed": 0, "locale": "en", "today": "2026-01-01"}
+///  "seed": 0, "locale": "en", "today": "2026-01-01", "variables": {"plan": "pro"}}
 /// ```
 ///
 /// `actions` may stand instead of `answers`. Every `expect…` member is optional; a case with none
@@ -48,10 +48,13 @@ public struct TestCase: Sendable, Hashable {
     public var seed: UInt64?
     public var locale: String?
     public var today: String?
+    /// What the host gives the survey's declared variables in this run, as `--var NAME=VALUE` does
+    /// (these win over `--var` for the same name).
+    public var variables: [String: JSONValue]?
 
     public init(
         script: AnswerScript, expectations: Expectations = Expectations(), description: String? = nil,
-        seed: UInt64? = nil, locale: String? = nil, today: String? = nil
+        seed: UInt64? = nil, locale: String? = nil, today: String? = nil, variables: [String: JSONValue]? = nil
     ) {
         self.script = script
         self.expectations = expectations
@@ -59,11 +62,12 @@ public struct TestCase: Sendable, Hashable {
         self.seed = seed
         self.locale = locale
         self.today = today
+        self.variables = variables
     }
 
     static let members: Set<String> = [
         "answers", "actions", "expectPath", "expectAnswers", "expectShown", "expectHidden", "description", "seed",
-        "locale", "today",
+        "locale", "today", "variables",
     ]
 
     /// Reads a test case or a plain script.
@@ -115,9 +119,16 @@ public struct TestCase: Sendable, Hashable {
         if let value = members["description"], value.stringValue == nil { throw fail("'description' must be text") }
         if let value = members["locale"], value.stringValue == nil { throw fail("'locale' must be text") }
         if let value = members["today"], value.stringValue == nil { throw fail("'today' must be text (YYYY-MM-DD)") }
+        var variables: [String: JSONValue]?
+        if let value = members["variables"] {
+            guard case .object(let map) = value else {
+                throw fail("'variables' must be an object (variable name → value)")
+            }
+            variables = map
+        }
         self.init(
             script: script, expectations: expectations, description: members["description"]?.stringValue, seed: seed,
-            locale: members["locale"]?.stringValue, today: members["today"]?.stringValue)
+            locale: members["locale"]?.stringValue, today: members["today"]?.stringValue, variables: variables)
     }
 
     /// The ways `run` does not meet the expectations (empty when it does), each a readable paragraph:
@@ -166,6 +177,13 @@ public struct TestCase: Sendable, Hashable {
             if !seen.isEmpty { problems.append("shown, but expectHidden lists: " + seen.joined(separator: ", ")) }
         }
         return problems
+    }
+
+    /// The names in ``variables`` that the survey does not declare (a typo would pass silently).
+    public func undeclaredVariables(in survey: Survey) -> [String] {
+        guard let variables else { return [] }
+        let declared = Set(survey.definition.variables.map(\.name))
+        return variables.keys.filter { !declared.contains($0) }.sorted()
     }
 
     /// Step ids that `expectShown`, `expectHidden` and `expectAnswers` name and the survey does not have

@@ -118,12 +118,14 @@ public struct BranchCoverage: Sendable {
     public var uncovered: [CoverageGoal] { goals.filter { !covered.contains($0) } }
 
     /// The goals a run with these accepted actions covers (without adding them).
+    /// - Parameter variables: what the host gave the survey's declared variables (as `--var`).
     public func goals(
-        coveredBy actions: [SessionAction], seed: UInt64 = 0, locale: String? = nil, today: String = "2026-01-01"
+        coveredBy actions: [SessionAction], seed: UInt64 = 0, locale: String? = nil, today: String = "2026-01-01",
+        variables: [String: JSONValue] = [:]
     ) -> Set<CoverageGoal> {
         var found = Set<CoverageGoal>()
-        var session = SurveySession(survey: survey, seed: seed, locale: locale, today: today)
-        let context = FunctionContext(today: today)
+        var session = SurveySession(survey: survey, seed: seed, locale: locale, today: today, variables: variables)
+        let context = session.analysisFunctionContext
         observe(session, into: &found)
         for action in actions {
             var leaving: Int?
@@ -146,9 +148,10 @@ public struct BranchCoverage: Sendable {
 
     /// Adds the goals a run covers.
     public mutating func record(
-        _ actions: [SessionAction], seed: UInt64 = 0, locale: String? = nil, today: String = "2026-01-01"
+        _ actions: [SessionAction], seed: UInt64 = 0, locale: String? = nil, today: String = "2026-01-01",
+        variables: [String: JSONValue] = [:]
     ) {
-        covered.formUnion(goals(coveredBy: actions, seed: seed, locale: locale, today: today))
+        covered.formUnion(goals(coveredBy: actions, seed: seed, locale: locale, today: today, variables: variables))
     }
 
     public mutating func record(_ found: Set<CoverageGoal>) { covered.formUnion(found) }
@@ -161,7 +164,7 @@ public struct BranchCoverage: Sendable {
             found.insert(.condition(owner: units[unit].id, holds: isVisible))
         }
         let values = session.analysisValues
-        let context = FunctionContext(today: session.today)
+        let context = session.analysisFunctionContext
         for index in units[unit].steps where steps[index].isEnabled {
             let visible = session.analysisStepVisible(index)
             if visible { found.insert(.shown(step: steps[index].id)) }
@@ -176,15 +179,20 @@ public struct BranchCoverage: Sendable {
         }
     }
 
-    /// Units between `from` and `to` that were passed over because their condition did not hold.
+    /// Units between `from` and `to` that were passed over: because their own condition did not hold,
+    /// or because each of their questions was hidden by its `visibleIf` (then those decided).
     func passedOver(from: Int, to: Int, session: SurveySession, into found: inout Set<CoverageGoal>) {
         guard from + 1 < to else { return }
+        let values = session.analysisValues
+        let context = session.analysisFunctionContext
         for unit in (from + 1)..<to where units[unit].isEnabled && !session.analysisUnitVisible(unit) {
-            if units[unit].isPage, units[unit].visibleIf != nil {
-                found.insert(.condition(owner: units[unit].id, holds: false))
-            } else if let index = units[unit].steps.first, steps[index].visibleIf != nil,
-                !session.analysisStepVisible(index)
-            {
+            if units[unit].isPage, let condition = units[unit].visibleIf {
+                let holds = values.withUnsafeBufferPointer { condition.rootNode.isTrue($0, context: context) }
+                found.insert(.condition(owner: units[unit].id, holds: holds))
+                if !holds { continue }
+            }
+            for index in units[unit].steps
+            where steps[index].isEnabled && steps[index].visibleIf != nil && !session.analysisStepVisible(index) {
                 found.insert(.condition(owner: steps[index].id, holds: false))
             }
         }

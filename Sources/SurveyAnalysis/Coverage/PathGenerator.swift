@@ -19,10 +19,12 @@ public struct PathGenerator: Sendable {
         public var answers: [String: JSONValue]
         /// The goals this script was kept for.
         public var newGoals: [CoverageGoal]
+        /// What the host gives the survey's declared variables in this run (`--var`); empty for none.
+        public var variables: [String: JSONValue] = [:]
 
         /// The script as a test case `survey test` runs unchanged.
         public var jsonValue: JSONValue {
-            [
+            var members: [String: JSONValue] = [
                 "description": .string(
                     "covers " + newGoals.prefix(6).map(\.description).joined(separator: "; ")
                         + (newGoals.count > 6 ? "; … (\(newGoals.count) goals)" : "")),
@@ -39,6 +41,8 @@ public struct PathGenerator: Sendable {
                 "expectPath": .array(path.map { .string($0) }),
                 "expectAnswers": .object(answers),
             ]
+            if !variables.isEmpty { members["variables"] = .object(variables) }
+            return .object(members)
         }
     }
 
@@ -87,6 +91,75 @@ public struct PathGenerator: Sendable {
     /// How many sets of required answers phase 2 tries for a question never shown.
     static let requirementVariants = 8
 
+    /// A variable the survey declares for the host to set, with the values walks give it: none (its
+    /// default), each literal the survey compares it with, the numbers either side of those it orders
+    /// with, and one value equal to none of them.
+    struct HostVariable {
+        let name: String
+        let values: [JSONValue]
+    }
+
+    /// The survey's declared variables that some condition, calculated value or validator reads.
+    static func hostVariables(of model: FlowModel) -> [HostVariable] {
+        let survey = model.survey
+        var usages: [Int: [ValueUsage]] = [:]
+        let expressions =
+            model.conditions.map(\.expression) + model.calculated.map(\.expression)
+            + survey.analysisValidatorExpressions.map(\.expression)
+        for expression in expressions {
+            for (slot, usage) in ExpressionUsage.usages(in: expression.rootNode) where slot >= model.stepCount {
+                let index = slot - model.stepCount
+                guard index < model.calculated.count, model.calculated[index].isVariable else { continue }
+                usages[index, default: []].append(usage)
+            }
+        }
+        return usages.keys.sorted().map { index in
+            var values: [JSONValue] = [.null]
+            func add(_ value: JSONValue) {
+                if values.count < 16, !values.contains(value) { values.append(value) }
+            }
+            var literals: [JSONValue] = []
+            for case .comparison(let op, let literal) in usages[index] ?? [] {
+                for element in literal.arrayValue ?? [literal] where !element.isNull {
+                    literals.append(element)
+                    add(element)
+                }
+                guard op.isOrdering else { continue }
+                let bound: Double? =
+                    switch literal {
+                    case .number(let number): number
+                    case .string(let text): Double(text)
+                    default: nil
+                    }
+                if let bound, bound.isFinite {
+                    add(.number(bound - 1))
+                    add(.number(bound + 1))
+                }
+            }
+            if let fresh = ["other", "other value", "0"].first(where: { text in
+                !literals.contains { ExpressionValue.equals(.string(text), $0) }
+            }) {
+                add(.string(fresh))
+            }
+            return HostVariable(name: model.calculated[index].name, values: values)
+        }
+    }
+
+    /// A list answer cut down to the choices `step` offers now, in the representative's order, with
+    /// the offered choices it lacks after them: a ranking whose choices another answer decides
+    /// (`choicesFromQuestion` with the selected choices, a choice's `visibleIf`) must rank exactly
+    /// those, which no fixed representative does. `nil` when it is no list or nothing is offered.
+    static func offeredOnly(_ candidate: JSONValue, step: String, in session: SurveySession) -> JSONValue? {
+        guard let items = candidate.arrayValue,
+            let choices = session.currentStep?.questions.first(where: { $0.id == step })?.input.choiceInput?.choices
+        else { return nil }
+        let offered = choices.filter { !$0.isOther }.map(\.value)
+        guard !offered.isEmpty else { return nil }
+        let kept = items.compactMap(\.stringValue).filter { offered.contains($0) }
+        let ordered = kept + offered.filter { !kept.contains($0) }
+        return .array(ordered.map { .string($0) })
+    }
+
     public func generate() -> Result {
         let started = Date()
         var coverage = BranchCoverage(survey: survey)
@@ -103,6 +176,34 @@ public struct PathGenerator: Sendable {
         var walks = 0
         var blocked: [Int: BlockedStep] = [:]
         let limit = 20 * (survey.unitCount + 1)
+        // Host variables: half the walks give none (the host sets nothing, as the analysis assumes),
+        // the others give each variable one of its values, least used first.
+        let hostVariables = Self.hostVariables(of: model)
+        var variableUsed = hostVariables.map { [Int](repeating: 0, count: $0.values.count) }
+        /// A start for a walk: the variables' values (least used, ties at random) and which they are;
+        /// none with `plain` (a witness found without them).
+        func assignment(plain: Bool? = nil) -> (given: [String: JSONValue], picks: [Int]) {
+            var given: [String: JSONValue] = [:]
+            var picks: [Int] = []
+            if hostVariables.isEmpty || (plain ?? (random.next() % 2 == 0)) {
+                return ([:], [Int](repeating: 0, count: hostVariables.count))
+            }
+            for (index, variable) in hostVariables.enumerated() {
+                var order = Array(variable.values.indices)
+                order.shuffle(using: &random)
+                order.sort { variableUsed[index][$0] < variableUsed[index][$1] }
+                let pick = order.first ?? 0
+                picks.append(pick)
+                if !variable.values[pick].isNull { given[variable.name] = variable.values[pick] }
+            }
+            return (given, picks)
+        }
+        func start(_ chosen: (given: [String: JSONValue], picks: [Int])? = nil) -> (
+            session: SurveySession, picks: [Int]
+        ) {
+            let (given, picks) = chosen ?? assignment()
+            return (SurveySession(survey: survey, seed: seed, today: today, variables: given), picks)
+        }
         /// Walks on from `session` to the end, answering with least-used representatives.
         func walk(
             _ session: inout SurveySession, _ picks: inout [(step: Int, choice: Int)], keeping fixed: Set<Int> = []
@@ -143,10 +244,18 @@ public struct PathGenerator: Sendable {
                             }
                             continue
                         }
+                        var answered = false
                         for choice in order.prefix(6)
                         where (try? session.answer(candidates[index][choice], for: id)) != nil {
                             picks.append((index, choice))
+                            answered = true
                             break
+                        }
+                        if !answered, let choice = order.first,
+                            let value = Self.offeredOnly(candidates[index][choice], step: id, in: session),
+                            (try? session.answer(value, for: id)) != nil
+                        {
+                            picks.append((index, choice))
                         }
                     }
                     pending = session.currentStepIDs.filter { !asked.contains($0) }
@@ -188,18 +297,20 @@ public struct PathGenerator: Sendable {
             }
         }
         /// Keeps the run when it covers something new.
-        func keep(_ session: SurveySession, _ picks: [(step: Int, choice: Int)]) -> Bool {
+        func keep(_ session: SurveySession, _ picks: [(step: Int, choice: Int)], variables: [Int]) -> Bool {
             let actions = session.actions
-            let found = coverage.goals(coveredBy: actions, seed: seed, today: today)
+            let found = coverage.goals(coveredBy: actions, seed: seed, today: today, variables: session.variables)
             let new = found.subtracting(coverage.covered)
             guard !new.isEmpty else { return false }
             coverage.record(found)
             for pick in picks { used[pick.step][pick.choice] += 1 }
+            for (index, pick) in variables.enumerated() { variableUsed[index][pick] += 1 }
             let result = session.completionResult()
             scripts.append(
                 Script(
                     actions: actions, path: result.path,
-                    answers: session.status == .completed ? result.answers : [:], newGoals: new.sorted()))
+                    answers: session.status == .completed ? result.answers : [:], newGoals: new.sorted(),
+                    variables: session.variables))
             return true
         }
         if let wanted = distinctPaths {
@@ -207,7 +318,7 @@ public struct PathGenerator: Sendable {
             var seen = Set<[String]>()
             while idle < patience, seen.count < wanted, Date().timeIntervalSince(started) < timeLimit {
                 walks += 1
-                var session = SurveySession(survey: survey, seed: seed, today: today)
+                var (session, variablePicks) = start()
                 var picks: [(step: Int, choice: Int)] = []
                 walk(&session, &picks)
                 let result = session.completionResult()
@@ -217,14 +328,16 @@ public struct PathGenerator: Sendable {
                 }
                 idle = 0
                 let actions = session.actions
-                let found = coverage.goals(coveredBy: actions, seed: seed, today: today)
+                let found = coverage.goals(coveredBy: actions, seed: seed, today: today, variables: session.variables)
                 let new = found.subtracting(coverage.covered)
                 coverage.record(found)
                 for pick in picks { used[pick.step][pick.choice] += 1 }
+                for (index, pick) in variablePicks.enumerated() { variableUsed[index][pick] += 1 }
                 scripts.append(
                     Script(
                         actions: actions, path: result.path,
-                        answers: session.status == .completed ? result.answers : [:], newGoals: new.sorted()))
+                        answers: session.status == .completed ? result.answers : [:], newGoals: new.sorted(),
+                        variables: session.variables))
             }
             return Result(
                 scripts: scripts, coverage: coverage, infeasible: [], walks: walks,
@@ -235,10 +348,10 @@ public struct PathGenerator: Sendable {
             Date().timeIntervalSince(started) < timeLimit * 0.6
         {
             walks += 1
-            var session = SurveySession(survey: survey, seed: seed, today: today)
+            var (session, variablePicks) = start()
             var picks: [(step: Int, choice: Int)] = []
             walk(&session, &picks)
-            idle = keep(session, picks) ? 0 : idle + 1
+            idle = keep(session, picks, variables: variablePicks) ? 0 : idle + 1
         }
         // Phase 2: for each question still never shown, a directed search for answers that show it
         // (first with the answers its conditions call for, worked back through the conditions they
@@ -251,30 +364,37 @@ public struct PathGenerator: Sendable {
             else { continue }
             let unit = model.steps[index].unit
             var found: WitnessSearch.Witness?
-            // The answers its conditions call for (the first that will do, then a few random sets of
-            // them, each tried once), or, when the conditions give none, an open search.
-            var tried = Set<[Int: JSONValue]>()
-            for variant in 0..<Self.requirementVariants where found == nil {
-                guard
-                    let pinned = WitnessSearch.requirements(
-                        showing: index, model: model, evaluator: evaluator, predicates: predicates,
-                        variant: UInt64(variant))
-                else { break }
-                guard tried.insert(pinned).inserted else { continue }
-                let search = WitnessSearch(
-                    model: model, domains: domains, decisionSlots: decisionSlots, budget: 4000, today: today,
-                    deadline: .now + .milliseconds(variant == 0 ? 30 : 3))
-                found = search.reach(unit: unit, pinned: pinned, accept: { $0.isVisible(stepID) })
-            }
-            if found == nil, tried.isEmpty {
-                let search = WitnessSearch(
-                    model: model, domains: domains, decisionSlots: decisionSlots, budget: 4000, today: today,
-                    deadline: .now + .milliseconds(30))
-                found = search.reach(unit: unit, accept: { $0.isVisible(stepID) })
+            // Without host variables first, then with a few of their values.
+            var chosen = assignment(plain: true)
+            for attempt in 0..<(hostVariables.isEmpty ? 1 : 4) where found == nil {
+                if attempt > 0 { chosen = assignment(plain: false) }
+                // The answers its conditions call for (the first that will do, then a few random sets of
+                // them, each tried once), or, when the conditions give none, an open search.
+                var tried = Set<[Int: JSONValue]>()
+                for variant in 0..<Self.requirementVariants where found == nil {
+                    guard
+                        let pinned = WitnessSearch.requirements(
+                            showing: index, model: model, evaluator: evaluator, predicates: predicates,
+                            variant: UInt64(variant))
+                    else { break }
+                    guard tried.insert(pinned).inserted else { continue }
+                    let search = WitnessSearch(
+                        model: model, domains: domains, decisionSlots: decisionSlots, budget: 4000, today: today,
+                        deadline: .now + .milliseconds(variant == 0 ? 30 : 3))
+                    search.variables = chosen.given
+                    found = search.reach(unit: unit, pinned: pinned, accept: { $0.isVisible(stepID) })
+                }
+                if found == nil, tried.isEmpty {
+                    let search = WitnessSearch(
+                        model: model, domains: domains, decisionSlots: decisionSlots, budget: 4000, today: today,
+                        deadline: .now + .milliseconds(30))
+                    search.variables = chosen.given
+                    found = search.reach(unit: unit, accept: { $0.isVisible(stepID) })
+                }
             }
             guard let witness = found else { continue }
             walks += 1
-            var session = SurveySession(survey: survey, seed: seed, today: today)
+            var (session, variablePicks) = start(chosen)
             var picks: [(step: Int, choice: Int)] = []
             var fixed = Set<Int>()
             for answer in witness.answers {
@@ -287,7 +407,7 @@ public struct PathGenerator: Sendable {
                 if let answered = stepIndex[answer.stepID] { fixed.insert(answered) }
             }
             walk(&session, &picks, keeping: fixed)
-            _ = keep(session, [])
+            _ = keep(session, [], variables: variablePicks)
         }
         let findings = SurveyLinter().lint(survey)
         // Only what the linter proves: an `info` finding is one it could not decide.

@@ -35,7 +35,7 @@ struct DomainBuilder {
         case .number(let number):
             return numberDomain(number, literals: literals)
         case .freeText(let text):
-            return textDomain(text, literals: literals)
+            return textDomain(text, literals: literals, usages: usages)
         case .date(let date):
             return dateDomain(date, usages: usages, literals: literals)
         case .singleChoice(let choices):
@@ -184,7 +184,7 @@ struct DomainBuilder {
 
     // MARK: Text
 
-    mutating func textDomain(_ input: TextInput, literals: [JSONValue]) -> AnswerDomain {
+    mutating func textDomain(_ input: TextInput, literals: [JSONValue], usages: [ValueUsage] = []) -> AnswerDomain {
         var candidates: [JSONValue] = []
         for literal in literals {
             switch literal {
@@ -193,6 +193,18 @@ struct DomainBuilder {
             case .bool(let flag): candidates.append(.string(flag ? "true" : "false"))
             default: break
             }
+        }
+        // `{age} > 15` on a text answer compares a number written as text: try one on each side.
+        for usage in usages {
+            guard case .comparison(let op, let literal) = usage, op.isOrdering else { continue }
+            let bound: Double? =
+                switch literal {
+                case .number(let number): number
+                case .string(let text): Double(text)
+                default: nil
+                }
+            guard let bound, bound.isFinite else { continue }
+            candidates += [bound - 1, bound + 1].map { .string(JSONValue.format(number: $0)) }
         }
         var domain = finish(AnswerDomain(kind: .text, values: [.null], isEnumerated: false), candidates)
         domain = addFresh(to: domain, candidates: Self.freshTexts(for: input), literals: literals)
@@ -355,7 +367,7 @@ struct DomainBuilder {
             if !other.hasFresh { domain.isTruncated = true }
         }
         var subsets: [[String]] = []
-        if values.count <= 12, (1 << values.count) * otherVariants.count < Self.limit {
+        if values.count <= 12, (1 << values.count) * otherVariants.count <= Self.limit {
             for mask in 0..<(1 << values.count) {
                 subsets.append(values.indices.filter { mask & (1 << $0) != 0 }.map { values[$0] })
             }
@@ -365,8 +377,15 @@ struct DomainBuilder {
             let mentioned = values.filter { mentionedSet.contains($0) }
             let unmentioned = values.filter { !mentioned.contains($0) }
             guard mentioned.count <= 6 else {
+                // Too many to combine: samples with each choice alone, every number of choices and
+                // each choice left out stand for it (conditions reading each choice or a count).
                 domain.isTruncated = true
-                return finish(domain, [.array(values.prefix(1).map { .string($0) })])
+                domain.coversCounts = false
+                var samples = values.map { [$0] }
+                samples += (2..<max(values.count, 2)).map { Array(values.prefix($0)) }
+                samples += values.indices.map { left in values.indices.filter { $0 != left }.map { values[$0] } }
+                samples.append(values)
+                return finish(domain, samples.map { .array($0.map { .string($0) }) })
             }
             var counts = Array(0...unmentioned.count)
             if (1 << mentioned.count) * counts.count * otherVariants.count >= Self.limit {

@@ -10,11 +10,14 @@ package struct AnalyzedSurvey {
     package let flow: FlowAnalysis
     /// Step slots some condition or calculated value reads.
     package let decisionSlots: Set<Int>
+    /// Read-only questions nothing in the survey writes (see ``readOnlyUnwritten(in:)``).
+    package let hostFilled: Set<Int>
 
     package init(survey: Survey, today: String = "2025-01-01") {
         let model = FlowModel(survey: survey)
         self.model = model
         (domains, decisionSlots) = Self.domains(of: model)
+        hostFilled = Self.readOnlyUnwritten(in: model)
         evaluator = ConditionEvaluator(model: model, domains: domains, today: today)
         flow = FlowAnalysis(model: model, evaluator: evaluator)
     }
@@ -33,11 +36,35 @@ package struct AnalyzedSurvey {
             }
             read.formUnion(model.stepSlots(of: expression))
         }
+        // A read-only question nothing writes stays empty for a respondent (a host may fill it in).
+        let unwritten = readOnlyUnwritten(in: model)
         let domains = model.steps.indices.map { index in
-            AnswerDomain.make(
+            var domain = AnswerDomain.make(
                 for: model.steps[index], usages: usages[index],
                 accepts: { survey.validatorsAccept($0, step: index) })
+            if unwritten.contains(index) {
+                domain.values = [.null]
+                domain.isEnumerated = true
+                domain.isTruncated = false
+            }
+            return domain
         }
         return (domains, read)
+    }
+
+    /// The read-only questions (`readOnly`, no `enableIf`) that nothing in the survey writes: no
+    /// default value or default expression, no trigger. A respondent cannot answer them, so for the
+    /// analysis they stay empty; a host may still fill them in (SurveyJS's `data`), which lint says.
+    package static func readOnlyUnwritten(in model: FlowModel) -> Set<Int> {
+        let written = Set(model.survey.analysisTriggers.compactMap(\.target))
+        var result = Set<Int>()
+        for (index, step) in model.steps.enumerated() {
+            let definition = step.definition
+            guard definition.isReadOnly, definition.enableIf == nil, definition.defaultValue == nil,
+                definition.defaultValueExpression == nil, !written.contains(index)
+            else { continue }
+            result.insert(index)
+        }
+        return result
     }
 }

@@ -34,6 +34,8 @@ package final class WitnessSearch {
     private var phaseDeadline: ContinuousClock.Instant
     /// The answers ``reach(unit:pinned:accept:)`` fixes for this search.
     private var pinned: [Int: JSONValue] = [:]
+    /// What the host gives the survey's declared variables in the runs searched.
+    package var variables: [String: JSONValue] = [:]
 
     package init(
         model: FlowModel, domains: [AnswerDomain], decisionSlots: Set<Int>, budget: Int, today: String,
@@ -77,7 +79,7 @@ package final class WitnessSearch {
 
     private func search(unit target: Int, accept: (SurveySession) -> Bool, breadthFirst: Bool) -> Witness? {
         typealias Node = (session: SurveySession, answers: [(String, JSONValue)], key: Int)
-        let start = SurveySession(survey: model.survey, seed: 0, today: today)
+        let start = SurveySession(survey: model.survey, seed: 0, today: today, variables: variables)
         var frontier: [Node] = [(start, [], 0)]
         var head = 0
         var visited = Set<Int>()

@@ -115,6 +115,8 @@ final class LintContext {
     let conditionsByUnit: [[Int]]
     /// Step slots some condition or calculated value reads.
     let decisionSlots: Set<Int>
+    /// Read-only questions nothing in the survey writes: empty for a respondent, a host may fill them.
+    let hostFilled: Set<Int>
     /// Units that can never be shown (filled during the flow).
     var neverShown = Set<Int>()
     /// Steps that can never be shown (filled during the flow).
@@ -133,6 +135,7 @@ final class LintContext {
         evaluator = analyzed.evaluator
         flow = analyzed.flow
         decisionSlots = analyzed.decisionSlots
+        hostFilled = analyzed.hostFilled
         var byUnit = [[Int]](repeating: [], count: model.units.count)
         for (index, site) in model.conditions.enumerated() { byUnit[site.unit].append(index) }
         conditionsByUnit = byUnit
@@ -203,6 +206,23 @@ final class LintContext {
             if parts.count == 2 { break }
         }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    /// The read-only questions nothing writes that `predicate` reads: a host may fill them in, so a
+    /// conclusion resting on their being empty is a warning, not an error.
+    func hostFilled(in predicate: Predicate) -> [Int] {
+        hostFilled.isEmpty ? [] : slots(of: predicate).filter { hostFilled.contains($0) }
+    }
+
+    /// "'a' is read-only and nothing in the survey sets it, …" for the read-only questions
+    /// `predicate` reads that nothing writes; `nil` when it reads none.
+    func hostFilledNote(_ predicate: Predicate) -> String? {
+        let names = hostFilled(in: predicate).map { "'\(model.steps[$0].id)'" }
+        guard !names.isEmpty else { return nil }
+        let one = names.count == 1
+        let listed = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : "")
+        return
+            "\(listed) \(one ? "is" : "are") read-only and nothing in the survey sets \(one ? "it" : "them"), so \(one ? "it stays" : "they stay") empty unless the host fills \(one ? "it" : "them") in"
     }
 
     /// The step slots a predicate reads.

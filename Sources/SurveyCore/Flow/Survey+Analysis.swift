@@ -93,10 +93,13 @@ extension Survey {
                     for index in indices { path = path.appending("steps").appending(index) }
                 }
             }
+            // A read-only question is not checked for required (see `SurveySession.isReadOnly`).
+            let readOnly = step.extras?.isReadOnly ?? false
             return AnalysisStep(
                 id: step.id, unit: step.unit, question: step.question, visibleIf: step.visibleIf,
-                requiredIf: step.requiredIf, branches: Self.analysisBranches(step.branches),
-                choiceConditions: step.choiceConditions, isRequired: step.isRequired, isEnabled: step.isEnabled,
+                requiredIf: readOnly ? nil : step.requiredIf, branches: Self.analysisBranches(step.branches),
+                choiceConditions: step.choiceConditions, isRequired: step.isRequired && !readOnly,
+                isEnabled: step.isEnabled,
                 collectsAnswer: step.collectsAnswer, path: path,
                 definition: stepDefinition(step.id) ?? StepDefinition(id: step.id, type: step.question.typeID))
         }

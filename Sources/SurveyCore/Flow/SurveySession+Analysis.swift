@@ -11,4 +11,7 @@ extension SurveySession {
 
     /// Whether unit `index` is visible now.
     package func analysisUnitVisible(_ index: Int) -> Bool { derived.unitVisible(survey.units[index], at: index) }
+
+    /// What expressions are evaluated with in this session: the date and the host's variables.
+    package var analysisFunctionContext: FunctionContext { functionContext }
 }

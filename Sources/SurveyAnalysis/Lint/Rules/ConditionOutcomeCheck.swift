@@ -186,6 +186,7 @@ final class ConditionOutcomeCheck: LintCheck {
 
     /// Why: on its own, or given the answers possible at that point.
     private func reason(_ impossible: Predicate, in state: AbstractState, _ context: LintContext) -> String {
+        if let note = context.hostFilledNote(impossible) { return " (\(note))" }
         if !context.evaluator.canHold(impossible, in: context.unconstrained) { return ", whatever the answers" }
         if let described = context.describe(context.slots(of: impossible), in: state) {
             return " for the respondents who get here (\(described))"

@@ -76,7 +76,7 @@ final class ReachabilityCheck: LintCheck {
                 let site = model.steps[step]
                 let why = explanation(visible, in: inUnit, context)
                 context.report(
-                    .unreachableStep,
+                    .unreachableStep, severity(visible, context),
                     "'\(site.id)' can never be shown: its visibleIf \"\(site.visibleIf?.source ?? "")\" never holds\(why); correct the condition or remove the step",
                     stepID: site.id, path: site.path.appending("visibleIf"))
             case .probablyNever:
@@ -126,7 +126,10 @@ final class ReachabilityCheck: LintCheck {
 
     private var ignoredFlag = false
 
-    private func reportNeverShown(_ unit: Int, because reason: String, _ context: LintContext) {
+    private func reportNeverShown(
+        _ unit: Int, because reason: String, severity: LintSeverity = LintRule.unreachableStep.defaultSeverity,
+        _ context: LintContext
+    ) {
         let model = context.model
         context.neverShown.insert(unit)
         for step in model.units[unit].steps { context.unreachableSteps.insert(step) }
@@ -134,13 +137,14 @@ final class ReachabilityCheck: LintCheck {
         if info.isPage {
             let questions = info.steps.map { "'\(model.steps[$0].id)'" }
             context.report(
-                .unreachableStep,
+                .unreachableStep, severity,
                 "page '\(info.id)' can never be shown, so no respondent sees \(questions.count == 1 ? "its question" : "its questions") \(questions.prefix(6).joined(separator: ", "))\(questions.count > 6 ? ", …" : ""): \(reason)",
                 stepID: info.id, path: info.path)
         } else {
             let step = model.steps[info.steps.lowerBound]
             context.report(
-                .unreachableStep, "'\(step.id)' can never be shown: \(reason)", stepID: step.id, path: step.path)
+                .unreachableStep, severity, "'\(step.id)' can never be shown: \(reason)", stepID: step.id,
+                path: step.path)
         }
     }
 
@@ -155,28 +159,34 @@ final class ReachabilityCheck: LintCheck {
             reportNeverShown(
                 index,
                 because: "its visibleIf \"\(visibleIf.source)\" never holds\(why); correct the condition or remove it",
-                context)
+                severity: severity(condition, context), context)
             return
         }
         if !unit.isPage {
             let step = model.steps[unit.steps.lowerBound]
-            let why = explanation(flow.predicates.stepVisible[unit.steps.lowerBound], in: gate, context)
+            let visible = flow.predicates.stepVisible[unit.steps.lowerBound]
+            let why = explanation(visible, in: gate, context)
             context.neverShown.insert(index)
             context.unreachableSteps.insert(unit.steps.lowerBound)
             context.report(
-                .unreachableStep,
+                .unreachableStep, severity(visible, context),
                 "'\(step.id)' can never be shown: its visibleIf \"\(step.visibleIf?.source ?? "")\" never holds\(why); correct the condition or remove the step",
                 stepID: step.id, path: step.path.appending("visibleIf"))
             return
         }
         // A page whose questions are all hidden whenever it comes up.
-        let hidden = unit.steps.filter { model.steps[$0].isEnabled }.map { "'\(model.steps[$0].id)'" }
+        let shown = unit.steps.filter { model.steps[$0].isEnabled }
+        let hidden = shown.map { "'\(model.steps[$0].id)'" }
+        let pageSeverity =
+            shown.contains { !context.hostFilled(in: flow.predicates.stepVisible[$0]).isEmpty }
+            ? LintSeverity.warning : LintRule.unreachableStep.defaultSeverity
         context.report(
-            .emptyPage,
+            .emptyPage, pageSeverity == .warning ? .warning : LintRule.emptyPage.defaultSeverity,
             "page '\(unit.id)' is never shown: each of its questions (\(hidden.prefix(6).joined(separator: ", "))\(hidden.count > 6 ? ", …" : "")) is hidden by its visibleIf whenever the page comes up; correct their conditions, or remove the page",
             stepID: unit.id, path: unit.path)
         reportNeverShown(
-            index, because: "all of its questions are hidden whenever it comes up (see empty-page)", context)
+            index, because: "all of its questions are hidden whenever it comes up (see empty-page)",
+            severity: pageSeverity, context)
         let inUnit = context.flow.answering(index, from: gate)
         for step in unit.steps where model.steps[step].isEnabled {
             let visible = flow.predicates.stepVisible[step]
@@ -185,14 +195,20 @@ final class ReachabilityCheck: LintCheck {
             }
             let why = explanation(visible, in: inUnit, context)
             context.report(
-                .unreachableStep,
+                .unreachableStep, severity(visible, context),
                 "'\(model.steps[step].id)' can never be shown: its visibleIf \"\(visibleIf.source)\" never holds\(why)",
                 stepID: model.steps[step].id, path: model.steps[step].path.appending("visibleIf"))
         }
     }
 
+    /// `.warning` when the conclusion about `predicate` rests on read-only questions a host may fill in.
+    func severity(_ predicate: Predicate, _ context: LintContext) -> LintSeverity {
+        context.hostFilled(in: predicate).isEmpty ? LintRule.unreachableStep.defaultSeverity : .warning
+    }
+
     /// ": it contradicts itself" or ", given the answers possible here: {a} can only be 'x' here".
     func explanation(_ predicate: Predicate, in state: AbstractState, _ context: LintContext) -> String {
+        if let note = context.hostFilledNote(predicate) { return " (\(note))" }
         if !context.evaluator.canHold(predicate, in: context.unconstrained) {
             return " for any answers (it contradicts itself or compares with values the questions cannot have)"
         }

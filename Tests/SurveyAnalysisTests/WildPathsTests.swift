@@ -1,0 +1,145 @@
+import SurveyAnalysis
+import SurveyBuiltins
+import SurveyCore
+import SurveyImport
+import Testing
+
+/// `survey paths` on patterns from real SurveyJS surveys (issue 41): values the host sets, read-only
+/// questions, rankings of carried-forward choices, numbers typed as text, many-choice checkboxes and
+/// one-question pages.
+@Suite struct WildPathsTests {
+    func load(_ json: String) throws -> Survey {
+        try SurveyLoader(registry: .builtins()).load(text: json, source: "wild.json")
+    }
+
+    /// A SurveyJS survey as `survey paths` loads it: converted, host names declared as variables.
+    func loadSurveyJS(_ json: String) throws -> Survey {
+        let conversion = try SurveyJSImporter.convert(try JSONParser.parse(json), id: "wild")
+        return try SurveyLoader(registry: .builtins()).compile(SurveyDefinition(json: conversion.survey))
+    }
+
+    /// Generates paths, checks that every script replays as it says (with its variables), and returns
+    /// the result.
+    func generate(_ survey: Survey) -> PathGenerator.Result {
+        let result = PathGenerator(survey: survey, seed: 1, timeLimit: 10).generate()
+        var independent = BranchCoverage(survey: survey)
+        for script in result.scripts {
+            independent.record(script.actions, seed: 1, today: "2026-01-01", variables: script.variables)
+        }
+        #expect(independent.covered == result.coverage.covered, "scripts replay as the generator says")
+        return result
+    }
+
+    @Test func aValueTheHostSetsIsGivenByTheScriptsThatNeedIt() throws {
+        let survey = try loadSurveyJS(
+            """
+            {"pages": [{"name": "p1", "elements": [
+              {"type": "text", "name": "company", "visibleIf": "{plan} = 'business'"},
+              {"type": "text", "name": "seats", "visibleIf": "{quota} > 10"},
+              {"type": "text", "name": "note"}]}]}
+            """)
+        #expect(Set(survey.definition.variables.map(\.name)) == ["plan", "quota"])
+        let result = generate(survey)
+        #expect(result.coverage.uncovered.isEmpty, "\(result.coverage.uncovered)")
+        let given = result.scripts.map(\.variables)
+        #expect(given.contains { $0["plan"] == "business" })
+        #expect(given.contains { ($0["quota"]?.numberValue ?? 0) > 10 })
+        // The script says what it gives, so `survey test` runs it unchanged.
+        let script = try #require(result.scripts.first { $0.variables["plan"] == "business" })
+        #expect(script.jsonValue["variables"]?["plan"] == "business")
+    }
+
+    @Test func aReadOnlyQuestionNothingSetsIsEmptyAndLintSaysSoAsAWarning() throws {
+        let json = """
+            {"pages": [{"name": "p1", "elements": [
+              {"type": "checkbox", "name": "source", "readOnly": true, "choices": ["a", "b"]},
+              {"type": "text", "name": "why", "isRequired": true, "readOnly": true}]},
+             {"name": "p2", "elements": [
+              {"type": "text", "name": "detail", "visibleIf": "{source} contains 'a'"}]},
+             {"name": "p3", "elements": [{"type": "text", "name": "last"}]}]}
+            """
+        let findings = try lint(json)
+        #expect(!findings.contains { $0.severity == .error }, "\(listing(findings))")
+        let finding = try #require(findings.first { $0.rule == .unreachableStep && $0.stepID == "detail" })
+        #expect(finding.severity == .warning)
+        #expect(finding.message.contains("'source' is read-only and nothing in the survey sets it"))
+        // Paths: the required read-only question does not block; the hidden one is infeasible.
+        let result = generate(try loadSurveyJS(json))
+        #expect(result.coverage.covered.contains(.completed))
+        #expect(result.infeasible.contains(.shown(step: "detail")))
+        #expect(Set(result.coverage.uncovered) == Set(result.infeasible))
+    }
+
+    @Test func aRankingOfTheChosenChoicesRanksExactlyThose() throws {
+        let survey = try loadSurveyJS(
+            """
+            {"pages": [{"name": "p1", "elements": [
+              {"type": "checkbox", "name": "car", "isRequired": true,
+               "choices": ["Ford", "VW", "Nissan", "Audi", "Mercedes", "BMW", "Toyota"]},
+              {"type": "ranking", "name": "best", "isRequired": true, "visibleIf": "{car.length} > 1",
+               "choicesFromQuestion": "car", "choicesFromQuestionMode": "selected"}]}]}
+            """)
+        let result = generate(survey)
+        #expect(result.coverage.uncovered.isEmpty, "\(result.coverage.uncovered)")
+        #expect(result.blocked.isEmpty, "\(result.blocked)")
+        for script in result.scripts {
+            let replayed = SurveySession.replay(survey: survey, seed: 1, today: "2026-01-01", actions: script.actions)
+            #expect(replayed.status == .completed)
+        }
+    }
+
+    @Test func aNumberTypedAsTextIsTriedOnBothSidesOfAnOrdering() throws {
+        let survey = try loadSurveyJS(
+            """
+            {"pages": [{"name": "p1", "elements": [
+              {"type": "text", "name": "age", "isRequired": true},
+              {"type": "radiogroup", "name": "housing", "visibleIf": "{age} > 15", "choices": ["a", "b"]}]}]}
+            """)
+        let result = generate(survey)
+        #expect(result.coverage.uncovered.isEmpty, "\(result.coverage.uncovered)")
+    }
+
+    @Test func aCheckboxWithManyMentionedChoicesGetsSetsOfEverySize() throws {
+        // Seven choices, each deciding a page, and a count: no single-choice sample would do.
+        let pages = (1...7).map { index in
+            """
+            {"id": "page\(index)", "type": "page", "visibleIf": "{c} contains 'I\(index)'",
+             "steps": [{"id": "q\(index)", "type": "text", "title": "Q\(index)"}]}
+            """
+        }
+        let survey = try load(
+            surveyJSON(
+                """
+                {"id": "c", "type": "multiple-choice", "title": "C", "required": true,
+                 "options": {"choices": ["I1", "I2", "I3", "I4", "I5", "I6", "I7", "I8"]}},
+                {"id": "many", "type": "text", "title": "Many", "visibleIf": "count({c}) > 3"},
+                \(pages.joined(separator: ",\n"))
+                """))
+        let result = generate(survey)
+        #expect(result.coverage.uncovered.isEmpty, "\(result.coverage.uncovered)")
+    }
+
+    @Test func aQuestionHiddenOnAPageItAloneFillsIsCoveredWhenThePageIsPassedOver() throws {
+        // The page's own condition holds, its one question's does not: the page is skipped, and that
+        // is the question's visibleIf being false.
+        let survey = try load(
+            surveyJSON(
+                """
+                {"id": "country", "type": "single-choice", "title": "Country", "required": true,
+                 "options": {"choices": ["si", "it"]}},
+                {"id": "job", "type": "single-choice", "title": "Job", "required": true, "options": {"choices": ["1", "2"]}},
+                {"id": "work", "type": "page", "visibleIf": "{country} = 'si'", "steps": [
+                  {"id": "place", "type": "text", "title": "Where", "visibleIf": "{country} = 'si' and {job} = '1'"}]},
+                {"id": "end", "type": "text", "title": "End"}
+                """))
+        var coverage = BranchCoverage(survey: survey)
+        coverage.record([
+            .answer(stepID: "country", value: "si"), .next, .answer(stepID: "job", value: "2"), .next, .next,
+        ])
+        #expect(coverage.covered.contains(.condition(owner: "place", holds: false)))
+        #expect(coverage.covered.contains(.condition(owner: "work", holds: true)))
+        #expect(!coverage.covered.contains(.condition(owner: "work", holds: false)))
+        let result = generate(survey)
+        #expect(result.coverage.uncovered.isEmpty, "\(result.coverage.uncovered)")
+    }
+}
