@@ -105,7 +105,7 @@ extension Converter {
                     return trimmed
                 }
                 guard !root.isEmpty, !root.hasPrefix("$"), !root.hasPrefix("#"), !Self.contextualNames.contains(key),
-                    !root.contains("{"), !root.contains("'"), !root.contains("\""), !leftOut.contains(key)
+                    !root.contains("{"), !root.contains("'"), !root.contains("\"")
                 else { return String(reference) }
                 if let name = defined[key] {
                     // survey-core matches names whatever their case.
@@ -178,7 +178,14 @@ extension Converter {
                     .renamed, (origins[.root.appending("steps").appending(index)] ?? .root).appending("name"),
                     "page '\(name)' is now '\(renamed)'", "the survey reads a value {\(name)}, which the host sets")
             }
-            if Self.quizNames.contains(name.lowercased()) {
+            // Named like an html element or a panel (they hold no value either): that gives way too.
+            renameContainers(named: name, in: &steps, ours: .root.appending("steps"), taken: &ids, seen: seen)
+            if leftOut.contains(name.lowercased()) {
+                note(
+                    .hostVariable, origin, "{\(name)}",
+                    "the element named '\(name)' was left out (see its note); survey-core, which also drops what it does not know, reads it as empty, and so does this engine unless the host sets it (--var \(name)=VALUE)"
+                )
+            } else if Self.quizNames.contains(name.lowercased()) {
                 note(
                     .notConverted, origin, "{\(name)}",
                     "survey-core counts the quiz questions (those with a correctAnswer), and this survey has none; here it is a host variable, empty unless set with --var \(name)=VALUE"
@@ -192,5 +199,38 @@ extension Converter {
         }
         survey["variables"] = .array(variables)
         survey["steps"] = .array(steps)
+    }
+
+    /// Renames the html elements (content steps) and panels inside pages that are named `name` (a
+    /// value the host sets), with a note each: they hold no value, and a host variable needs the name.
+    mutating func renameContainers(
+        named name: String, in steps: inout [JSONValue], ours: JSONPath, taken ids: inout Set<String>,
+        seen: Set<String>
+    ) {
+        for index in steps.indices {
+            guard case .object(var step) = steps[index] else { continue }
+            let here = ours.appending(index)
+            var changed = false
+            if step["id"]?.stringValue == name, let type = step["type"]?.stringValue,
+                type == "content" || type == "panel"
+            {
+                let what = type == "content" ? "html element" : "panel"
+                let renamed = Self.firstFree(name + (type == "content" ? "-html" : "-panel"), bare: true, from: 2) {
+                    ids.contains($0) || seen.contains($0.lowercased())
+                }
+                ids.insert(renamed)
+                step["id"] = .string(renamed)
+                changed = true
+                note(
+                    .renamed, (origins[here] ?? .root).appending("name"), "\(what) '\(name)' is now '\(renamed)'",
+                    "the survey reads a value {\(name)}, which the host sets")
+            }
+            if case .array(var inner) = step["steps"] {
+                renameContainers(named: name, in: &inner, ours: here.appending("steps"), taken: &ids, seen: seen)
+                step["steps"] = .array(inner)
+                changed = true
+            }
+            if changed { steps[index] = .object(step) }
+        }
     }
 }

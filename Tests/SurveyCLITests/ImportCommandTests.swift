@@ -70,7 +70,7 @@ import Testing
             """
             {"pages": [{"name": "p", "elements": [
               {"type": "bootstrapslider", "name": "kids"},
-              {"type": "text", "name": "n", "visibleIf": "{kids} notempty"}]}]}
+              {"type": "text", "name": "n", "visibleIf": "{kids} = 'unclosed"}]}]}
             """)
         let result = try SurveyBinary.run(["import", "surveyjs", input.path])
         #expect(result.status == 1)

@@ -73,7 +73,7 @@ final class InMemoryRemote: RemoteSurveyContent {
     static let brokenSurveyJS = """
         {"pages": [{"name": "p", "elements": [
           {"type": "bootstrapslider", "name": "kids"},
-          {"type": "text", "name": "n", "visibleIf": "{kids} notempty"}]}]}
+          {"type": "text", "name": "n", "visibleIf": "{kids} = 'unclosed"}]}]}
         """
 
     final class Warnings {

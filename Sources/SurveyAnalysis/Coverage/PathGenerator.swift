@@ -177,7 +177,7 @@ public struct PathGenerator: Sendable {
         var blocked: [Int: BlockedStep] = [:]
         let limit = 20 * (survey.unitCount + 1)
         // Host variables: half the walks give none (the host sets nothing, as the analysis assumes),
-        // the others give each variable one of its values, least used first.
+        // the others give each variable one of its values, often the least used.
         let hostVariables = Self.hostVariables(of: model)
         var variableUsed = hostVariables.map { [Int](repeating: 0, count: $0.values.count) }
         /// A start for a walk: the variables' values (least used, ties at random) and which they are;
@@ -189,9 +189,11 @@ public struct PathGenerator: Sendable {
                 return ([:], [Int](repeating: 0, count: hostVariables.count))
             }
             for (index, variable) in hostVariables.enumerated() {
+                // Least used (by kept walks) half the time, else any: walks that keep nothing do not
+                // count, so least used alone would give the same value until one is kept.
                 var order = Array(variable.values.indices)
                 order.shuffle(using: &random)
-                order.sort { variableUsed[index][$0] < variableUsed[index][$1] }
+                if random.next() % 2 == 0 { order.sort { variableUsed[index][$0] < variableUsed[index][$1] } }
                 let pick = order.first ?? 0
                 picks.append(pick)
                 if !variable.values[pick].isNull { given[variable.name] = variable.values[pick] }
