@@ -6,7 +6,7 @@ import SurveyCore
 ///
 /// | Option | Type | Default | Meaning |
 /// |---|---|---|---|
-/// | `items` | array, required | — | Each `{ "name", "title"?, "type"?, "required"?, "visibleIf"?, "options"? }`; names unique. Empty: entries that hold nothing (SurveyJS's dynamic panel without questions). |
+/// | `items` | array, required | — | Each `{ "name", "title"?, "type"?, "required"?, "visibleIf"?, "expression"?, "options"? }`; names unique. Empty: entries that hold nothing (SurveyJS's dynamic panel without questions). An item with an `expression` is computed in each instance (reading it as `{panel.x}`), never asked; what a respondent sends for it is replaced. |
 /// | `count` | integer ≥ 0, or an expression | none | A fixed number of instances (`3`), or an expression giving it (`"{children}"`). |
 /// | `eachOf` | step id | none | Loop & merge: one instance per value of that (multiple-choice) answer, `{item}` being the value. |
 /// | `minCount`, `maxCount` | integer ≥ 0 | `0`, none | Bounds on the number of instances (with neither `count` nor `eachOf` the respondent adds them). |
@@ -19,7 +19,10 @@ import SurveyCore
 /// items read their instance as `{panel.x}`), `"matrix"`, `"matrix-dropdown"`, `"multiple-text"`),
 /// `required`, `visibleIf` (an expression that may read the same
 /// instance's answers as `{panel.x}`, its position as `{panelIndex}`, the loop value as `{item}`, and
-/// any of the survey's names), and `options` (that kind's own options).
+/// any of the survey's names), `expression` (a computed item: an expression read like `visibleIf`,
+/// evaluated in each instance after the respondent's items, in item order, e.g. `"{panel.price} *
+/// {panel.units}"`; SurveyJS's expression question in a dynamic panel or expression column), and
+/// `options` (that kind's own options).
 ///
 /// **Answer:** an array with one object per instance, from item name to that item's answer, each
 /// checked by its item's kind; an item hidden by its `visibleIf` is dropped from its instance. While
@@ -50,6 +53,9 @@ public struct RepeatType: SummarizesTallies {
         var title: LocalizedText?
         var isRequired: Bool
         var visibleIf: SurveyCore.Expression?
+        /// A computed item (SurveyJS's expression question in a dynamic panel, an expression column):
+        /// its value in each instance, never asked.
+        var expression: SurveyCore.Expression?
         var question: ConfiguredQuestion
     }
 
@@ -97,10 +103,12 @@ public struct RepeatType: SummarizesTallies {
         let items = try NamedOptions.read("items", what: "item", from: &reader, allowsEmpty: true) {
             (item: inout OptionsReader, name: String) throws(SurveyError) -> Item in
             let kind = try PartKinds.read("type", default: "text", from: &item, among: PartKinds.repeatItems).kind
-            var visibleIf: SurveyCore.Expression?
-            if let source = try item.optionalString("visibleIf") {
+            /// An item expression: it reads its instance as `{panel.x}`, its position, the loop value
+            /// and the survey's names.
+            func compile(_ member: String) throws(SurveyError) -> SurveyCore.Expression? {
+                guard let source = try item.optionalString(member) else { return nil }
                 do throws(ExpressionCompileError) {
-                    visibleIf = try SurveyCore.Expression(source, functions: .standard) { reference in
+                    return try SurveyCore.Expression(source, functions: .standard) { reference in
                         switch reference {
                         case "panel": return Self.panelSlot
                         case "panelIndex": return Self.indexSlot
@@ -115,9 +123,11 @@ public struct RepeatType: SummarizesTallies {
                     }
                 } catch {
                     throw item.error(
-                        "visibleIf", "invalid visibleIf \"\(source)\" at \(error.description)", kind: .invalidValue)
+                        member, "invalid \(member) \"\(source)\" at \(error.description)", kind: .invalidValue)
                 }
             }
+            let visibleIf = try compile("visibleIf")
+            let expression = try compile("expression")
             let question = try kind.configure(
                 options: item.value("options") ?? .object([:]), path: item.path.appending("options"), stepID: stepID)
             // A group inside an instance reads the survey's names through this repeat's expressions.
@@ -134,7 +144,7 @@ public struct RepeatType: SummarizesTallies {
             return Item(
                 name: name, title: try item.optionalText("title"),
                 isRequired: try item.bool("required", default: false),
-                visibleIf: visibleIf, question: question)
+                visibleIf: visibleIf, expression: expression, question: question)
         }.map(\.element)
         var count = Count.open
         if let value = reader.value("count") {
@@ -263,7 +273,7 @@ public struct RepeatType: SummarizesTallies {
         }
         return .repeating(
             RepeatInput(
-                fields: options.items.map { item in
+                fields: options.items.filter { $0.expression == nil }.map { item in
                     CompositeField(
                         name: item.name, label: item.title.map { context.text($0) } ?? item.name,
                         isRequired: item.isRequired, input: item.question.input(in: context))
@@ -352,12 +362,20 @@ public struct RepeatType: SummarizesTallies {
                 element, allowed: options.items.map(\.name), describedAs: "an object with the group's items")
         } catch { throw located(error, error.field) }
         var instance: [String: JSONValue] = [:]
-        for item in options.items {
+        for item in options.items where item.expression == nil {
             guard let value = form.members[item.name], !item.question.isEmpty(value) else { continue }
             do {
                 let normal = try item.question.normalize(value, in: context)
                 if !item.question.isEmpty(normal) { instance[item.name] = normal }
             } catch { throw located(error, item.name) }
+        }
+        // Computed items, in order (one may read another before it): what a respondent sent for them
+        // is replaced by their value.
+        for item in options.items {
+            guard let expression = item.expression else { continue }
+            let value = expression.evaluate(
+                values(instance, index: index, options: options, in: context), context: functions)
+            instance[item.name] = value.isEmptyAnswer ? nil : value
         }
         let hidden = hiddenItems(instance, index: index, options: options, in: context, functions: functions)
         if options.clearsHidden {
@@ -365,7 +383,8 @@ public struct RepeatType: SummarizesTallies {
         }
         if context.isFinalCheck {
             for item in options.items
-            where item.isRequired && !hidden.contains(item.name) && instance[item.name] == nil {
+            where item.isRequired && item.expression == nil && !hidden.contains(item.name) && instance[item.name] == nil
+            {
                 let label = item.title.map { context.text($0) } ?? item.name
                 throw located(
                     AnswerError(code: "missingField", message: "Fill in '\(label)'.", arguments: ["field": label]),

@@ -254,6 +254,13 @@ extension Converter {
                     "survey-core offers nothing to pick in it either; the column is left out")
                 continue
             }
+            if type == "expression" {
+                // Computed in each entry, as survey-core's expression question or column is.
+                if let computed = computedItem(name, &item, entry: entry, dynamicMatrix: dynamicMatrix, kind: &kind) {
+                    items.append(computed)
+                }
+                continue
+            }
             guard var converted = question(type, &item, id: name) else {
                 note(
                     .notConverted, item.path, "item '\(name)' of type '\(type)'",
@@ -315,6 +322,41 @@ extension Converter {
         // survey-core clears what a dynamic panel's visibleIf hides, not a hidden cell of a dynamic matrix.
         if dynamicMatrix, items.contains(where: { $0["visibleIf"] != nil }) { kind.options["clearHidden"] = false }
         return kind
+    }
+
+    /// An expression question of a dynamic panel's template (an expression column of a dynamic
+    /// matrix): an item computed in each entry, with its `visibleIf` and total.
+    mutating func computedItem(
+        _ name: String, _ item: inout Members, entry: TemplateItem, dynamicMatrix: Bool, kind: inout ConvertedKind
+    ) -> JSONValue? {
+        guard let source = expression(item.take("expression"), item.path("expression"))?.stringValue else {
+            note(.notConverted, item.path, "item '\(name)' (expression)", "it has no expression; left out")
+            finish(item, layout: [])
+            return nil
+        }
+        var result: [String: JSONValue] = [
+            "name": .string(name), "expression": .string(dynamicMatrix ? Self.rowAsPanel(source) : source),
+        ]
+        if let title = text(item.take("title"), item.path("title")) { result["title"] = title }
+        var conditions = entry.conditions
+        if let condition = expression(item.take("visibleIf"), item.path("visibleIf"))?.stringValue {
+            conditions.append(dynamicMatrix ? Self.rowAsPanel(condition) : condition)
+        }
+        if let condition = conditions.first {
+            result["visibleIf"] = .string(
+                conditions.count == 1 ? condition : conditions.map { "(\($0))" }.joined(separator: " and "))
+        }
+        if dynamicMatrix, let type = item.take("totalType")?.stringValue, Self.totalFunctions[type] != nil {
+            kind.totals[name] = type
+        }
+        finish(
+            item,
+            layout: [
+                "width", "minWidth", "startWithNewLine", "titleLocation", "totalType", "totalDisplayStyle", "format",
+                "displayStyle", "currency", "minimumFractionDigits", "maximumFractionDigits", "useGrouping", "readOnly",
+                "isRequired",
+            ])
+        return .object(result)
     }
 
     /// One element of a dynamic panel's template, with the `visibleIf` of each panel it sits in.

@@ -142,4 +142,22 @@ import Testing
         let result = generate(survey)
         #expect(result.coverage.uncovered.isEmpty, "\(result.coverage.uncovered)")
     }
+
+    /// Goals no respondent can reach are proved so for drop-downs too (a SurveyJS `dropdown` is one):
+    /// a condition on a required earlier answer never fails, a requiredIf equal to its visibleIf never
+    /// fails while the question is shown.
+    @Test func goalsADropDownMakesImpossibleAreInfeasible() throws {
+        let survey = try loadSurveyJS(
+            """
+            {"pages": [
+              {"name": "a", "elements": [
+                {"type": "dropdown", "name": "c", "isRequired": true, "choices": ["x", "y"]},
+                {"type": "tagbox", "name": "t", "choices": ["x", "y"]},
+                {"type": "comment", "name": "m", "visibleIf": "{c} = 'x'", "requiredIf": "{c} = 'x'"}]},
+              {"name": "b", "elements": [{"type": "boolean", "name": "r", "visibleIf": "{c} notempty"}]}]}
+            """)
+        let result = generate(survey)
+        #expect(Set(result.infeasible) == [.condition(owner: "r", holds: false), .requirement(step: "m", holds: false)])
+        #expect(Set(result.coverage.uncovered) == Set(result.infeasible))
+    }
 }

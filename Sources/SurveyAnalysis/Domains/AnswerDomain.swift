@@ -137,7 +137,8 @@ extension AnswerDomain {
     /// The type ids whose answers the analysis knows exactly (the built-in types).
     package static let knownTypeIDs: Set<String> = [
         "text", "single-choice", "multiple-choice", "boolean", "rating", "scale", "nps", "number", "date", "matrix",
-        "ranking", "contact-form", "feedback-form", "discovery-source", "voice", "content",
+        "ranking", "contact-form", "feedback-form", "discovery-source", "voice", "content", "dropdown", "tagbox",
+        "image-choice", "slider",
     ]
 
     /// Stands for an answer the analysis could not construct.
