@@ -163,4 +163,18 @@ import Testing
         #expect(Set(result.infeasible) == impossible)
         #expect(Set(result.coverage.uncovered) == Set(result.infeasible))
     }
+
+    /// A requiredIf written as its question's visibleIf holds whenever the question is shown, even
+    /// when it reads a value the host sets (which the analysis cannot enumerate).
+    @Test func aRequiredIfThatIsTheVisibleIfIsNeverFalseWhileShown() throws {
+        let survey = try loadSurveyJS(
+            """
+            {"pages": [{"name": "a", "elements": [
+              {"type": "text", "name": "age", "visibleIf": "{age-know} = true", "requiredIf": "{age-know} = true"},
+              {"type": "text", "name": "last"}]}]}
+            """)
+        let result = generate(survey)
+        #expect(result.infeasible == [.requirement(step: "age", holds: false)])
+        #expect(result.coverage.uncovered == result.infeasible)
+    }
 }

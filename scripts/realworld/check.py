@@ -131,7 +131,9 @@ def our_static(binary: str, name: str, path: Path, workdir: Path, paths_limit: i
     info["paths_rc"] = rc
     try:
         cov = json.loads(out)
-        info["coverage"] = {"covered": cov.get("covered"), "goals": cov.get("goals"), "percent": cov.get("percent")}
+        infeasible = sum(1 for u in cov.get("uncovered", []) if u.get("infeasible"))
+        info["coverage"] = {"covered": cov.get("covered"), "goals": cov.get("goals"), "percent": cov.get("percent"),
+                            "infeasible": infeasible, "all_feasible": rc == 0}
     except ValueError:
         info["coverage"] = None
         info["paths_error"] = next((l for l in (err + out).splitlines() if l.strip() and not l.startswith("warning")), "")[:300]
@@ -392,6 +394,8 @@ def make_report(surveys: dict, runs: list, binary: str, core: Path) -> str:
     lint_false_surveys = sum(1 for s in L if s.get("lint_false_errors"))
     cov = [s["coverage"] for s in L if s.get("coverage")]
     full_cov = sum(1 for c in cov if c.get("percent") == 100)
+    feasible_cov = sum(1 for c in cov if c.get("all_feasible"))
+    infeasible_goals = sum(c.get("infeasible") or 0 for c in cov)
     goals = sum(c["goals"] or 0 for c in cov); covered = sum(c["covered"] or 0 for c in cov)
     pt = [s["path_tests"] for s in L if s.get("path_tests")]
     pt_scripts = sum(p["scripts"] for p in pt); pt_passed = sum(p["passed"] for p in pt)
@@ -410,6 +414,7 @@ def make_report(surveys: dict, runs: list, binary: str, core: Path) -> str:
              f"| lint: surveys with errors (not counting load errors) | {lint_err_surveys} ({lint_errs} errors) |",
              f"| lint: false errors (an error about a step survey-core showed) | {lint_false} in {lint_false_surveys} surveys |",
              f"| `survey paths`: coverage | {len(cov)} surveys measured, {full_cov} at 100 %; {covered}/{goals} goals |",
+             f"| `survey paths`: every goal not proven infeasible covered (exit 0) | {feasible_cov} of {len(cov)}; {infeasible_goals} goals proven infeasible |",
              f"| `survey test` of the generated scripts | {pt_passed}/{pt_scripts} scripts pass; all pass in {pt_all} of {len(pt)} surveys |",
              f"| random-respondent runs | {len(runs)} ({sj_completed} completed in survey-core) |",
              f"| runs same / different / broken | {st['same']} / {st['different']} / {st['broken']} |",
@@ -457,7 +462,7 @@ def make_report(surveys: dict, runs: list, binary: str, core: Path) -> str:
         lines.append(f"| {s['name']} | {s['questions']} | ok | {'ok' if s.get('validate_ok') else 'FAIL'} | "
                      f"{'yes' if s.get('converts_whole') else 'no (' + str(len(s.get('not_converted', []))) + ')'} | "
                      f"{len(s.get('lint_errors', []))} ({len(s.get('lint_false_errors', []))}) | "
-                     f"{c.get('percent', '–')} % | {p.get('passed', '–')}/{p.get('scripts', '–')} | "
+                     f"{c.get('percent', '–')} %{' (rest infeasible)' if c.get('all_feasible') and c.get('percent') != 100 else ''} | {p.get('passed', '–')}/{p.get('scripts', '–')} | "
                      f"{s['runs']['same']}/{s['runs']['different']}/{s['runs']['broken']} |")
     return "\n".join(lines) + "\n"
 

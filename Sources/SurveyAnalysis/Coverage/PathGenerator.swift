@@ -420,7 +420,17 @@ public struct PathGenerator: Sendable {
                         || $0.rule == .alwaysTrueCondition)
             }
             .compactMap(\.stepID))
-        let infeasible = coverage.uncovered.filter { goal in goal.stepID.map(impossible.contains) ?? false }
+        // A requiredIf written as its question's visibleIf holds whenever the question is shown (both
+        // read the same values), so it is never false there — whatever the values, host ones too.
+        let requiredWhenShown = Set(
+            survey.analysisSteps.filter { step in
+                guard let required = step.requiredIf?.source, let visible = step.visibleIf?.source else { return false }
+                return required.trimmingCharacters(in: .whitespaces) == visible.trimmingCharacters(in: .whitespaces)
+            }.map(\.id))
+        let infeasible = coverage.uncovered.filter { goal in
+            if case .requirement(let step, false) = goal, requiredWhenShown.contains(step) { return true }
+            return goal.stepID.map(impossible.contains) ?? false
+        }
         return Result(
             scripts: scripts, coverage: coverage, infeasible: infeasible, walks: walks,
             seconds: Date().timeIntervalSince(started), blocked: blocked.keys.sorted().compactMap { blocked[$0] })
