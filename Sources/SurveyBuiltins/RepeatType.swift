@@ -375,7 +375,11 @@ public struct RepeatType: SummarizesTallies {
             guard let expression = item.expression else { continue }
             let value = expression.evaluate(
                 values(instance, index: index, options: options, in: context), context: functions)
-            instance[item.name] = value.isEmptyAnswer ? nil : value
+            if value.isEmptyAnswer {
+                instance.removeValue(forKey: item.name)
+            } else {
+                instance[item.name] = value
+            }
         }
         let hidden = hiddenItems(instance, index: index, options: options, in: context, functions: functions)
         if options.clearsHidden {

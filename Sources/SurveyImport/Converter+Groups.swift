@@ -334,9 +334,18 @@ extension Converter {
             finish(item, layout: [])
             return nil
         }
-        var result: [String: JSONValue] = [
-            "name": .string(name), "expression": .string(dynamicMatrix ? Self.rowAsPanel(source) : source),
-        ]
+        for function in Self.calledFunctions(in: source)
+        where ExpressionFunctionRegistry.standard.function(named: function) == nil
+            && !hostFunctions.contains(where: { $0.lowercased() == function.lowercased() })
+        {
+            hostFunctions.append(function)
+            note(
+                .hostVariable, item.path("expression"), "\(function)()",
+                "not a function of this engine: survey-core calls the one the app registers, and gives null without it; here it gives null"
+            )
+        }
+        let computed = Self.nullingUnknownCalls(in: dynamicMatrix ? Self.rowAsPanel(source) : source)
+        var result: [String: JSONValue] = ["name": .string(name), "expression": .string(computed)]
         if let title = text(item.take("title"), item.path("title")) { result["title"] = title }
         var conditions = entry.conditions
         if let condition = expression(item.take("visibleIf"), item.path("visibleIf"))?.stringValue {

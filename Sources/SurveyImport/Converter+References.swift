@@ -91,6 +91,18 @@ extension Converter {
             return nil
         }
         func rewrite(_ text: String, at origin: JSONPath, isText: Bool) -> String {
+            if !isText {
+                for function in Self.calledFunctions(in: text)
+                where ExpressionFunctionRegistry.standard.function(named: function) == nil
+                    && !hostFunctions.contains(where: { $0.lowercased() == function.lowercased() })
+                {
+                    hostFunctions.append(function)
+                    note(
+                        .hostVariable, origin, "\(function)()",
+                        "not a function of this engine: survey-core calls the one the app registers, and gives null without it; here it gives null unless a plugin provides it (--plugin)"
+                    )
+                }
+            }
             // `{name-total.column}` in an expression: the column's total over the matrix's rows.
             let text = isText || matrixTotals.isEmpty ? text : Self.replacingTotals(in: text, matrixTotals)
             return Self.rewritingReferences(in: text) { reference in
@@ -199,6 +211,124 @@ extension Converter {
         }
         survey["variables"] = .array(variables)
         survey["steps"] = .array(steps)
+    }
+
+    /// The names of the functions `expression` calls (`name(`, outside quotes and braces).
+    static func calledFunctions(in expression: String) -> [String] {
+        var result: [String] = []
+        var word = ""
+        var quote: Character?
+        var braces = 0
+        var pendingWord: String?
+        for character in expression {
+            if let open = quote {
+                if character == open { quote = nil }
+                continue
+            }
+            if braces > 0 {
+                if character == "{" { braces += 1 } else if character == "}" { braces -= 1 }
+                continue
+            }
+            if character.isLetter || character == "_" || (character.isNumber && !word.isEmpty) {
+                word.append(character)
+                pendingWord = nil
+                continue
+            }
+            if !word.isEmpty {
+                pendingWord = word
+                word = ""
+            }
+            if character == " " { continue }
+            if character == "(", let name = pendingWord, !result.contains(name) { result.append(name) }
+            pendingWord = nil
+            switch character {
+            case "'", "\"": quote = character
+            case "{": braces = 1
+            default: break
+            }
+        }
+        return result
+    }
+
+    /// `expression` with each call of a function the engine does not have replaced by `null`, what
+    /// survey-core gives for a function the app did not register: for the expressions of a repeat's
+    /// items, which the engine's own functions evaluate.
+    static func nullingUnknownCalls(in expression: String) -> String {
+        let unknown = calledFunctions(in: expression).filter {
+            ExpressionFunctionRegistry.standard.function(named: $0) == nil
+        }
+        guard !unknown.isEmpty else { return expression }
+        let characters = Array(expression)
+        var result = ""
+        var index = 0
+        var quote: Character?
+        var braces = 0
+        while index < characters.count {
+            let character = characters[index]
+            if let open = quote {
+                if character == open { quote = nil }
+                result.append(character)
+                index += 1
+                continue
+            }
+            if braces > 0 {
+                if character == "{" { braces += 1 } else if character == "}" { braces -= 1 }
+                result.append(character)
+                index += 1
+                continue
+            }
+            if character.isLetter || character == "_",
+                index == 0
+                    || !(characters[index - 1].isLetter || characters[index - 1].isNumber
+                        || characters[index - 1] == "_")
+            {
+                var end = index
+                while end < characters.count,
+                    characters[end].isLetter || characters[end].isNumber || characters[end] == "_"
+                {
+                    end += 1
+                }
+                let word = String(characters[index..<end])
+                var open = end
+                while open < characters.count, characters[open] == " " { open += 1 }
+                if open < characters.count, characters[open] == "(",
+                    unknown.contains(where: { $0.lowercased() == word.lowercased() })
+                {
+                    // Skip to the matching parenthesis (quotes and braces inside are skipped whole).
+                    var depth = 0
+                    var inner: Character?
+                    var position = open
+                    while position < characters.count {
+                        let next = characters[position]
+                        if let innerQuote = inner {
+                            if next == innerQuote { inner = nil }
+                        } else if next == "'" || next == "\"" {
+                            inner = next
+                        } else if next == "(" {
+                            depth += 1
+                        } else if next == ")" {
+                            depth -= 1
+                            if depth == 0 { break }
+                        }
+                        position += 1
+                    }
+                    result += "null"
+                    index = position + 1
+                    continue
+                }
+                result += word
+                index = end
+                continue
+            }
+            switch character {
+            case "'", "\"": quote = character
+            case "{": braces = 1
+            default: break
+            }
+            result.append(character)
+            index += 1
+        }
+        return result
     }
 
     /// Renames the html elements (content steps) and panels inside pages that are named `name` (a

@@ -15,6 +15,11 @@ struct Converter {
     var valueNames: Set<String> = []
     /// The value names a question has taken as its id.
     var valueNameOwners: Set<String> = []
+    /// The ids of the dynamic panels converted so far (another dynamic panel may share their entries).
+    var dynamicPanelIDs: Set<String> = []
+    /// Functions the expressions call that the engine does not have (an app registers them in
+    /// survey-core), in the order first called: see ``SurveyJSDataShape/hostFunctions(in:)``.
+    var hostFunctions: [String] = []
     var usedIDs: Set<String> = []
     /// Each quiz question (`correctAnswer`) with its correct answer as an expression literal.
     var quizAnswers: [(id: String, literal: String)] = []
@@ -194,6 +199,7 @@ struct Converter {
         var kept: [String: JSONValue] = [:]
         if !dataShape.isEmpty { kept["data"] = dataShape.json }
         if !customProperties.isEmpty { kept["properties"] = .object(customProperties.mapValues { .object($0) }) }
+        if !hostFunctions.isEmpty { kept["hostFunctions"] = .array(hostFunctions.map { .string($0) }) }
         if !kept.isEmpty { result[SurveyJSDataShape.extensionKey] = .object(kept) }
         return .object(result)
     }
@@ -457,7 +463,21 @@ struct Converter {
             id = renamed
         }
         var sharesAnswer: String?
-        if !Self.holdsNoValue(type), let key = members.take("valueName")?.stringValue, !key.isEmpty, key != id {
+        /// A dynamic panel sharing an earlier dynamic panel's entries (its valueName): that panel's id.
+        var sharesEntriesOf: String?
+        if !Self.holdsNoValue(type), let key = members.take("valueName")?.stringValue, !key.isEmpty, key != id,
+            type == "paneldynamic", dynamicPanelIDs.contains(key)
+        {
+            // survey-core keeps one list of entries under the key; each panel adds its own questions
+            // to the same entries (names on one page, schools on another, a review at the end).
+            sharesEntriesOf = key
+            let own = id
+            id = freeName(key + "-")
+            note(
+                .renamed, members.path("valueName"), "dynamic panel '\(own)' is '\(id)' here",
+                "it shares the entries of '\(key)' (its valueName): one panel per entry of '\(key)', and its answers are merged into those entries in the data, as survey-core keeps them"
+            )
+        } else if !Self.holdsNoValue(type), let key = members.take("valueName")?.stringValue, !key.isEmpty, key != id {
             // survey-core stores the answer under its valueName, which expressions read: the first
             // question with that key (when no element is named so) is that key here; the others show
             // the same answer in survey-core, and are asked once, there.
@@ -510,7 +530,7 @@ struct Converter {
             return .object(result)
         }
         choicesHaveBooleans = false
-        guard let kind = question(type, &members, id: id) else {
+        guard var kind = question(type, &members, id: id) else {
             note(
                 .notConverted, members.path("type"), "type '\(type)'",
                 "not a SurveyJS question type the converter knows; the element is left out")
@@ -519,6 +539,16 @@ struct Converter {
         if kind.type == "repeat", kind.options["items"]?.arrayValue?.isEmpty ?? true, type == "matrixdynamic" {
             note(.notConverted, path, "\(type) '\(id)'", "it has no columns; the element is left out")
             return nil
+        }
+        if type == "paneldynamic", kind.type == "repeat" { dynamicPanelIDs.insert(id) }
+        if let owner = sharesEntriesOf, kind.type == "repeat" {
+            // As many panels as the entries it shares, whatever its own counts say.
+            kind.options["count"] = .string("{\(owner).length}")
+            kind.options["minCount"] = nil
+            kind.options["maxCount"] = nil
+            kind.emptyEntries = nil
+            kind.panelCountBinding = nil
+            dataShape.sharedEntries[id] = owner
         }
         result["type"] = .string(kind.type)
         if !kind.options.isEmpty { result["options"] = .object(kind.options) }

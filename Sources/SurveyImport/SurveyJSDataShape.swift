@@ -36,6 +36,9 @@ public struct SurveyJSDataShape: ResultShape {
     var totals: [(id: String, columns: [String: String])] = []
     /// Dynamic panels whose count is bound to a question (`bindings.panelCount`), with their unit.
     var bindings: [(id: String, question: String, maximum: Int, unit: String)] = []
+    /// Dynamic panels that share another's entries (a shared valueName), with that panel's id: their
+    /// answers are merged into its entries, entry by entry.
+    var sharedEntries: [(id: String, owner: String)] = []
 
     /// The shape `survey` asks for in its `x-surveyjs` extension; `nil` when it has none (a survey
     /// written in this engine's format keeps the engine's shape).
@@ -58,6 +61,7 @@ public struct SurveyJSDataShape: ResultShape {
         }
         files = record.files
         booleanChoices = record.booleanChoices
+        sharedEntries = record.sharedEntries.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         totals = record.totals.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         for (id, binding) in record.bindings.sorted(by: { $0.key < $1.key }) {
             guard let unit = steps[id]?.unit, let question = binding["question"]?.stringValue else { continue }
@@ -69,11 +73,31 @@ public struct SurveyJSDataShape: ResultShape {
         }
     }
 
+    /// The functions a converted SurveyJS survey calls that the engine does not have (`hostFunctions`
+    /// of its `x-surveyjs` extension): survey-core gives null for a function the app did not
+    /// register, and so does ``SurveySource`` for these, unless a plugin provides them.
+    public static func hostFunctions(in survey: JSONValue) -> [String] {
+        (survey[extensionKey]?["hostFunctions"]?.arrayValue ?? []).compactMap(\.stringValue)
+    }
+
     /// The matrices' totals, `<id>-total`.
     public var addedKeys: Set<String> { Set(totals.map { $0.id + "-total" }) }
 
     public func shape(_ answers: [String: JSONValue], of session: SurveySession) -> [String: JSONValue] {
         var data = answers
+        // One list of entries under the shared name: each sharing panel's answers go into the entry
+        // at the same position (a later panel's answer to the same key wins, as a later edit would).
+        for (id, owner) in sharedEntries {
+            guard let shared = data.removeValue(forKey: id)?.arrayValue else { continue }
+            var entries = data[owner]?.arrayValue ?? []
+            for (index, entry) in shared.enumerated() {
+                while entries.count <= index { entries.append(.object([:])) }
+                var merged = entries[index].objectMembers ?? [:]
+                for (key, value) in entry.objectMembers ?? [:] { merged[key] = value }
+                entries[index] = .object(merged)
+            }
+            data[owner] = .array(entries)
+        }
         // Whether the run showed step `id` of unit `unit` (its unit on the path, the step visible).
         var path: Set<String>?
         func shown(_ id: String, in unit: String) -> Bool {
@@ -175,12 +199,14 @@ public struct SurveyJSDataShape: ResultShape {
         var booleanChoices: [String] = []
         var totals: [String: [String: String]] = [:]
         var bindings: [String: [String: JSONValue]] = [:]
+        /// Dynamic panels sharing another's entries: sharing panel → the panel whose entries they are.
+        var sharedEntries: [String: String] = [:]
         /// The items' defaults an untouched panel holds, by dynamic panel.
         var panelDefaults: [String: [String: JSONValue]] = [:]
 
         var isEmpty: Bool {
             othersAsComment.isEmpty && emptyPanels.isEmpty && files.isEmpty && booleanChoices.isEmpty && totals.isEmpty
-                && bindings.isEmpty
+                && bindings.isEmpty && sharedEntries.isEmpty
         }
 
         init() {}
@@ -192,6 +218,7 @@ public struct SurveyJSDataShape: ResultShape {
             for (id, binding) in json["bindings"]?.objectMembers ?? [:] {
                 if let members = binding.objectMembers { bindings[id] = members }
             }
+            sharedEntries = (json["sharedEntries"]?.objectMembers ?? [:]).compactMapValues(\.stringValue)
             for (id, columns) in json["totals"]?.objectMembers ?? [:] {
                 totals[id] = (columns.objectMembers ?? [:]).compactMapValues(\.stringValue)
             }
@@ -210,6 +237,7 @@ public struct SurveyJSDataShape: ResultShape {
             if !files.isEmpty { members["files"] = .array(files.map { .string($0) }) }
             if !booleanChoices.isEmpty { members["booleanChoices"] = .array(booleanChoices.map { .string($0) }) }
             if !bindings.isEmpty { members["bindings"] = .object(bindings.mapValues { .object($0) }) }
+            if !sharedEntries.isEmpty { members["sharedEntries"] = .object(sharedEntries.mapValues { .string($0) }) }
             if !totals.isEmpty {
                 members["totals"] = .object(totals.mapValues { .object($0.mapValues { .string($0) }) })
             }

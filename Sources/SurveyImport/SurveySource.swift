@@ -73,7 +73,7 @@ public struct SurveySource {
     public func load(_ text: String, file: String) throws(SurveyLoadError) -> Survey {
         let prepared = try prepare(text, file: file)
         do {
-            var survey = try loader.load(text: prepared.text, source: prepared.isOriginal ? file : nil)
+            var survey = try loader(for: prepared).load(text: prepared.text, source: prepared.isOriginal ? file : nil)
             if givesSurveyJSDataShape { survey.resultShape = SurveyJSDataShape(survey) }
             return survey
         } catch {
@@ -133,11 +133,36 @@ public struct SurveySource {
                 for warning in resolution.warnings { warn(warning) }
                 checked = JSONWriter.string(from: resolution.survey)
             }
-            _ = try loader.load(text: checked)
+            _ = try loader(hostFunctions: SurveyJSDataShape.hostFunctions(in: conversion.survey)).load(text: checked)
             return []
         } catch {
             return Self.locate(error, in: conversion, original: original, file: file)
         }
+    }
+
+    /// The loader for `prepared`: with the functions a SurveyJS survey calls that no one provides
+    /// giving null, as in survey-core (see ``SurveyJSDataShape/hostFunctions(in:)``).
+    func loader(for prepared: PreparedSurvey) -> SurveyLoader {
+        if let conversion = prepared.conversion {
+            return loader(hostFunctions: SurveyJSDataShape.hostFunctions(in: conversion.survey))
+        }
+        // A converted file saved by `survey import`: its extension says so.
+        guard prepared.text.containsUTF8("\"hostFunctions\"", parallelism: loader.parallelism),
+            let json = try? JSONParser.parse(prepared.text)
+        else { return loader }
+        return loader(hostFunctions: SurveyJSDataShape.hostFunctions(in: json))
+    }
+
+    /// ``loader`` with each of `names` it does not have registered as a function that gives null.
+    func loader(hostFunctions names: [String]) -> SurveyLoader {
+        var result = loader
+        for name in names where result.functions.function(named: name) == nil {
+            try? result.functions.register(
+                ExpressionFunction(name: name, arity: 0...Int.max, origin: "the host (not provided: null)") { _, _ in
+                    .null
+                })
+        }
+        return result
     }
 
     /// The survey a question table makes (`json` names the table), through ``remote``: a table that

@@ -39,3 +39,59 @@ import Testing
         #expect(group.fields.map(\.name) == ["price", "units"])
     }
 }
+
+/// Dynamic panels sharing one `valueName` (names on one page, schools on another, a review at the
+/// end): one list of entries in survey-core's data, each panel adding its questions to the same entries.
+@Suite struct SharedEntriesTests {
+    @Test func panelsSharingAValueNameFillTheSameEntries() throws {
+        let (conversion, loaded) = try convertAndLoad(
+            #"""
+            {"pages": [
+              {"name": "who", "elements": [{"type": "paneldynamic", "name": "kids", "valueName": "household",
+                "panelCount": 1, "templateElements": [{"type": "text", "name": "first"}]}]},
+              {"name": "school", "elements": [{"type": "paneldynamic", "name": "schools", "valueName": "household",
+                "templateElements": [{"type": "text", "name": "school"}]}]},
+              {"name": "end", "elements": [{"type": "text", "name": "note"}]}]}
+            """#)
+        let renamed = conversion.notes.filter { $0.kind == .renamed }.map(\.description)
+        #expect(renamed.contains { $0.contains("dynamic panel 'schools' is 'household-1' here") }, "\(renamed)")
+        var survey = loaded
+        survey.resultShape = SurveyJSDataShape(survey)
+        var session = SurveySession(survey: survey)
+        try session.answer([["first": "Ann"], ["first": "Bo"]], for: "household")
+        session.next()
+        // As many panels as there are entries.
+        #expect(throws: (any Error).self) {
+            try session.answer([["school": "A"], ["school": "B"], ["school": "C"]], for: "household-1")
+        }
+        try session.answer([["school": "North"], ["school": "South"]], for: "household-1")
+        session.next()
+        session.next()
+        let data = session.completionResult().answers
+        #expect(data["household"] == [["first": "Ann", "school": "North"], ["first": "Bo", "school": "South"]])
+        #expect(data["household-1"] == nil)
+    }
+
+    @Test func aFunctionTheAppRegistersGivesNullAsInSurveyCore() throws {
+        let text = #"""
+            {"pages": [{"name": "p", "elements": [
+              {"type": "text", "name": "q", "inputType": "number"},
+              {"type": "expression", "name": "price", "expression": "getItemPrice({q}) + 1"},
+              {"type": "text", "name": "why", "visibleIf": "isVip({q})"},
+              {"type": "paneldynamic", "name": "rows", "templateElements": [
+                {"type": "text", "name": "n", "inputType": "number"},
+                {"type": "expression", "name": "cost", "expression": "lookUp('cost', {panel.n}) * 2"}]}]}]}
+            """#
+        let conversion = try SurveyJSImporter.convert(text: text, source: "in.json", id: "in")
+        #expect(Set(SurveyJSDataShape.hostFunctions(in: conversion.survey)) == ["getItemPrice", "isVip", "lookUp"])
+        let notes = conversion.notes.filter { $0.kind == .hostVariable }.map(\.description)
+        #expect(notes.contains { $0.contains("getItemPrice()") && $0.contains("gives null") }, "\(notes)")
+        let source = SurveySource(loader: SurveyLoader(registry: .builtins())) { _ in }
+        let survey = try source.load(text, file: "in.json")
+        var session = SurveySession(survey: survey)
+        try session.answer(3, for: "q")
+        #expect(!session.isVisible("why"))
+        try session.answer([["n": 2]], for: "rows")
+        #expect(session.answer(for: "rows") == [["n": 2, "cost": 0]])
+    }
+}
