@@ -1,0 +1,67 @@
+import SurveyBuiltins
+import SurveyCore
+import SurveyImport
+import Testing
+
+/// More patterns of real SurveyJS surveys (issue 41): dynamic matrices with nothing to pick or empty
+/// rows, old-style triggers, names with spaces around them, choice questions with no choices. Each
+/// expectation was checked against survey-core 3.0.4 (`question.value = …`, then `completeLastPage`).
+@Suite struct WildMatrixAndTriggerTests {
+    /// The run's result in survey-core's data shape, and whether it completed.
+    static func complete(
+        _ text: String, _ answers: [String: JSONValue]
+    ) throws -> (completed: Bool, data: [String: JSONValue]) {
+        var source = SurveySource(loader: SurveyLoader(registry: .builtins()))
+        source.givesSurveyJSDataShape = true
+        let survey = try source.load(text, file: "in.json")
+        var session = SurveySession(survey: survey)
+        for (id, value) in answers.sorted(by: { $0.key < $1.key }) { try session.answer(value, for: id) }
+        while true {
+            switch session.next() {
+            case .moved: continue
+            case .completed: return (true, session.completionResult().answers)
+            default: return (false, [:])
+            }
+        }
+    }
+
+    static let oldStyleTriggers: [(String, JSONValue, String)] = [
+        ("equal", "2", "{q} equal 2"),
+        ("notequal", "abc", "{q} notequal 'abc'"),
+        ("GreaterOrEqual", 3, "{q} greaterorequal 3"),
+        ("contains", "a", "{q} contains 'a'"),
+        ("empty", .null, "{q} empty"),
+        ("notempty", .null, "{q} notempty"),
+        // An operator survey-core does not know is its default, equal.
+        ("anyof", ["a", "b"], "{q} equal 'a,b'"),
+        ("equal", true, "{q} equal true"),
+    ]
+
+    @Test(arguments: oldStyleTriggers)
+    func anOldStyleTriggerIsItsNameOperatorAndValue(operator: String, value: JSONValue, condition: String) throws {
+        let trigger = JSONValue.object([
+            "type": "complete", "name": "q", "operator": .string(`operator`), "value": value,
+        ])
+        let text =
+            #"{"triggers": ["# + JSONWriter.string(from: trigger)
+            + #"], "pages": [{"elements": [{"type": "text", "name": "q"}]}, {"elements": [{"type": "text", "name": "z"}]}]}"#
+        let (conversion, survey) = try convertAndLoad(text)
+        #expect(conversion.isWhole)
+        #expect(survey.definition.triggers.first?.condition == condition)
+    }
+
+    @Test func anOldStyleCompleteTriggerEndsTheSurvey() throws {
+        let text = #"""
+            {"triggers": [{"type": "complete", "name": "open", "operator": "equal", "value": "2"}],
+             "pages": [{"elements": [{"type": "radiogroup", "name": "open", "choices": [1, 2]}]},
+                       {"elements": [{"type": "text", "name": "later", "isRequired": true}]}]}
+            """#
+        let run = try Self.complete(text, ["open": 2])
+        #expect(run.completed && run.data == ["open": 2])
+        // No value for an operator that needs one: survey-core builds no condition.
+        let (conversion, _) = try convertAndLoad(
+            #"{"triggers": [{"type": "complete", "name": "q", "value": ""}], "elements": [{"type": "text", "name": "q"}]}"#
+        )
+        #expect(conversion.notes.contains { $0.what == "a complete trigger without an expression" })
+    }
+}
