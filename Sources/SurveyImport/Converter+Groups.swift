@@ -71,7 +71,7 @@ extension Converter {
         var columns: [JSONValue] = []
         for (index, json) in (members.take("columns")?.arrayValue ?? []).enumerated() {
             var column = Members(json.objectMembers ?? [:], path: members.path("columns").appending(index))
-            guard let name = name(column.take("name")) else {
+            guard let name = elementName(column.take("name")) else {
                 note(.notConverted, column.path, "a column without a name", "the column is left out")
                 continue
             }
@@ -227,7 +227,7 @@ extension Converter {
         for entry in template {
             var item = Members(entry.json.objectMembers ?? [:], path: entry.path)
             // survey-core keys an item's answer by its valueName in each entry (when no other item has it).
-            var chosen = name(item.take("name"))
+            var chosen = elementName(item.take("name"))
             if let key = item.take("valueName")?.stringValue, !key.isEmpty, key != chosen,
                 !templateNames.contains(key), itemNames.insert(key).inserted
             {

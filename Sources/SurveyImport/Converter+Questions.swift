@@ -562,7 +562,7 @@ extension Converter {
                 continue
             }
             var item = Members(object, path: path)
-            guard let name = name(item.take("name")) else {
+            guard let name = elementName(item.take("name")) else {
                 note(.notConverted, path, "an item without a name", "the item is left out")
                 continue
             }

@@ -1,3 +1,4 @@
+import Foundation
 import SurveyCore
 
 /// One conversion: walks the SurveyJS survey, builds ours, and keeps the notes.
@@ -296,7 +297,7 @@ struct Converter {
         var values: Set<String> = []
         func visit(_ value: JSONValue, isPage: Bool) {
             guard case .object(let members) = value else { return }
-            if let name = members["name"]?.stringValue {
+            if let name = members["name"]?.stringValue.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }) {
                 names.insert(name)
                 if !isPage, let type = members["type"]?.stringValue, !holdsNoValue(type) { values.insert(name) }
             }
@@ -360,7 +361,7 @@ struct Converter {
         pageCount += 1
         var members = Members(object, path: path)
         var result: [String: JSONValue] = ["type": "page"]
-        result["id"] = .string(name(members.take("name")) ?? "page\(pageCount)")
+        result["id"] = .string(elementName(members.take("name")) ?? "page\(pageCount)")
         copyCommon(&members, into: &result, keys: ["title", "description"])
         if let condition = expression(members.take("visibleIf"), members.path("visibleIf")) {
             result["visibleIf"] = condition
@@ -423,7 +424,7 @@ struct Converter {
     mutating func element(_ json: JSONValue, path: JSONPath, ours: JSONPath) -> JSONValue? {
         let converted = convertElement(json, path: path, ours: ours)
         // A question left out: a reference to it is a load error, not a value the host sets.
-        if converted == nil, let name = name(json.objectMembers?["name"]) { leftOut.insert(name.lowercased()) }
+        if converted == nil, let name = elementName(json.objectMembers?["name"]) { leftOut.insert(name.lowercased()) }
         return converted
     }
 
@@ -439,8 +440,14 @@ struct Converter {
             return nil
         }
         var id: String
-        if let given = name(members.take("name")) {
+        let written = members.take("name")
+        if let given = elementName(written) {
             id = given
+            if written?.stringValue.map({ $0 != given }) == true {
+                note(
+                    .renamed, members.path("name"), "name '\(written?.stringValue ?? "")' is '\(given)'",
+                    "survey-core trims names")
+            }
         } else {
             id = freeName(type == "panel" || type == "flowpanel" ? "panel" : "question")
             note(
@@ -661,6 +668,14 @@ struct Converter {
             return nil
         }
         return text.allSatisfy(\.isWhitespace) ? nil : value
+    }
+
+    /// The name of a page, panel, question, column or item as survey-core 3.0.4 reads it: trimmed
+    /// (its `getValidName`), so `" q1 "` stores its answer under `q1`. A calculated value's name is
+    /// kept as written.
+    func elementName(_ value: JSONValue?) -> String? {
+        guard case .string(let text)? = value else { return name(value) }
+        return name(.string(text.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
     func name(_ value: JSONValue?) -> String? {

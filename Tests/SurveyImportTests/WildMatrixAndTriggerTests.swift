@@ -64,4 +64,18 @@ import Testing
         )
         #expect(conversion.notes.contains { $0.what == "a complete trigger without an expression" })
     }
+
+    @Test func namesAreTrimmedAsSurveyCoreTrimsThem() throws {
+        let text = #"""
+            {"pages": [{"name": " p ", "elements": [
+              {"type": "text", "name": " age ", "inputType": "number"},
+              {"type": "text", "name": "older", "visibleIf": "{age} > 10"}]}]}
+            """#
+        let (conversion, survey) = try convertAndLoad(text)
+        #expect(survey.stepIDs == ["age", "older"])
+        #expect(survey.unitIDs == ["p"])
+        #expect(conversion.notes.contains { $0.kind == .renamed && $0.what == "name ' age ' is 'age'" })
+        let run = try Self.complete(text, ["age": 11, "older": "yes"])
+        #expect(run.data == ["age": 11, "older": "yes"])
+    }
 }
