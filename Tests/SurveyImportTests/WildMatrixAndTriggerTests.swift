@@ -78,4 +78,22 @@ import Testing
         let run = try Self.complete(text, ["age": 11, "older": "yes"])
         #expect(run.data == ["age": 11, "older": "yes"])
     }
+
+    @Test(arguments: ["dropdown", "radiogroup", "checkbox", "tagbox", "imagepicker"])
+    func aChoiceQuestionWithNoChoicesLoadsAndOffersNothing(type: String) throws {
+        for choices in ["", #", "choices": []"#] {
+            let text = #"{"elements": [{"type": ""# + type + #"", "name": "d""# + choices + "}]}"
+            let (conversion, survey) = try convertAndLoad(text)
+            #expect(conversion.notes.contains { $0.what == "question 'd' without choices" })
+            var session = SurveySession(survey: survey)
+            #expect(throws: (any Error).self) {
+                try session.answer(type == "checkbox" || type == "tagbox" ? ["no-choices"] : "no-choices", for: "d")
+            }
+            #expect(try Self.complete(text, [:]) == (true, [:]))
+            // A required one cannot be passed, as in survey-core.
+            let required =
+                #"{"elements": [{"type": ""# + type + #"", "name": "d", "isRequired": true"# + choices + "}]}"
+            #expect(try Self.complete(required, [:]).completed == false)
+        }
+    }
 }
