@@ -188,10 +188,18 @@ extension Converter {
         if let expression = expression(members.take("panelCountExpression"), members.path("panelCountExpression")) {
             kind.options["count"] = expression
             _ = members.take(countKeys.0)
-        } else if let count = members.take(countKeys.0)?.intValue, count >= 0 {
+        } else {
+            let count = members.take(countKeys.0)?.intValue
             // SurveyJS starts a dynamic panel or matrix with this many, which respondents may remove
             // (down to the minimum) or add to; survey-core's data holds a dynamic panel's empty panels.
-            if !dynamicMatrix, count > 0 { kind.emptyEntries = count }
+            if !dynamicMatrix, let count, count > 0 { kind.emptyEntries = count }
+            // A dynamic matrix shows its rowCount rows (2 unless given, at least minRowCount):
+            // survey-core takes that many rows or more as an answer even when they hold nothing,
+            // and fewer empty rows as none.
+            if dynamicMatrix {
+                let shown = max(count ?? 2, members.members[countKeys.1]?.intValue ?? 0, 1)
+                kind.options["emptyEntriesAnswer"] = .number(Double(min(shown, 10_000)))
+            }
         }
         if let minimum = members.take(countKeys.1)?.intValue, minimum > 0 {
             kind.options["minCount"] = .number(Double(minimum))

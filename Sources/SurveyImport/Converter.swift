@@ -523,10 +523,6 @@ struct Converter {
                 "not a SurveyJS question type the converter knows; the element is left out")
             return nil
         }
-        if kind.type == "repeat", kind.options["items"]?.arrayValue?.isEmpty ?? true, type == "matrixdynamic" {
-            note(.notConverted, path, "\(type) '\(id)'", "it has no columns; the element is left out")
-            return nil
-        }
         result["type"] = .string(kind.type)
         if !kind.options.isEmpty { result["options"] = .object(kind.options) }
         if storesOthersAsComment, kind.options["other"] != nil { dataShape.othersAsComment.append(id) }
@@ -538,6 +534,9 @@ struct Converter {
         if kind.emptyEntries != nil {
             dataShape.panelDefaults[shapeKey, default: [:]].merge(kind.entryDefaults) { first, _ in first }
             if dataShape.panelDefaults[shapeKey]?.isEmpty == true { dataShape.panelDefaults[shapeKey] = nil }
+        }
+        if type == "matrixdynamic", let shown = kind.options["emptyEntriesAnswer"]?.intValue {
+            dataShape.emptyRows[id] = shown
         }
         if kind.type == "file" { dataShape.files.append(id) }
         if choicesHaveBooleans { dataShape.booleanChoices.append(id) }

@@ -25,6 +25,60 @@ import Testing
         }
     }
 
+    @Test func aDynamicMatrixWithNothingToPickKeepsItsRows() throws {
+        let text = #"""
+            {"elements": [{"type": "matrixdynamic", "name": "m", "columns": [{"name": "a"}, {"name": "b"}], "rowCount": 1}]}
+            """#
+        let (conversion, survey) = try convertAndLoad(text)
+        // The columns (dropdowns without choices) take no value; the question stays.
+        #expect(try WildSurveyTests.step(survey, "m").options["items"] == [])
+        #expect(conversion.notes.contains { $0.what == "column 'a' without choices" })
+        let run = try Self.complete(text, ["m": [[:]]])
+        #expect(run.completed && run.data["m"] == [[:]])
+    }
+
+    // survey-core keeps empty rows when there are as many as it shows (rowCount, 2 unless given),
+    // drops fewer, all empty; a row with a value keeps them all.
+    static let emptyRows: [(String, JSONValue, JSONValue?)] = [
+        (#""rowCount": 1"#, [[:]], [[:]]),
+        ("", [[:], [:]], [[:], [:]]),
+        ("", [[:]], nil),
+        (#""rowCount": 3"#, [[:], [:]], nil),
+        (#""rowCount": 3"#, [["a": "x"], [:]], [["a": "x"], [:]]),
+    ]
+
+    @Test(arguments: emptyRows)
+    func emptyRowsOfADynamicMatrixAreKeptAsSurveyCoreKeepsThem(
+        rowCount: String, answer: JSONValue, stored: JSONValue?
+    ) throws {
+        let members = [
+            #""type": "matrixdynamic", "name": "m""#, rowCount, #""columns": [{"name": "a", "cellType": "text"}]"#,
+        ]
+        let text = #"{"elements": [{"# + members.filter { !$0.isEmpty }.joined(separator: ", ") + "}]}"
+        let run = try Self.complete(text, ["m": answer])
+        #expect(run.completed && run.data["m"] == stored)
+    }
+
+    // A required dynamic matrix is answered by as many empty rows as it shows, not by fewer.
+    static let requiredRows: [(String, JSONValue, Bool)] = [
+        (#""rowCount": 1"#, [[:]], true),
+        ("", [[:]], false),
+        ("", [[:], [:]], true),
+        (#""rowCount": 3, "minRowCount": 1"#, [["a": "x"]], true),
+    ]
+
+    @Test(arguments: requiredRows)
+    func emptyRowsAnswerARequiredDynamicMatrixAsInSurveyCore(rowCount: String, answer: JSONValue, passes: Bool)
+        throws
+    {
+        let members = [
+            #""type": "matrixdynamic", "name": "m", "isRequired": true"#, rowCount,
+            #""columns": [{"name": "a", "cellType": "text"}]"#,
+        ]
+        let text = #"{"elements": [{"# + members.filter { !$0.isEmpty }.joined(separator: ", ") + "}]}"
+        #expect(try Self.complete(text, ["m": answer]).completed == passes)
+    }
+
     static let oldStyleTriggers: [(String, JSONValue, String)] = [
         ("equal", "2", "{q} equal 2"),
         ("notequal", "abc", "{q} notequal 'abc'"),
