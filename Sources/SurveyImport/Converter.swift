@@ -113,7 +113,7 @@ struct Converter {
                 "answers are checked when given and on Next")
         }
         let pageMode = members.take("questionsOnPageMode")?.stringValue
-        if let pageMode, pageMode != "standard", pageMode != "questionPerPage" {
+        if let pageMode, !["standard", "questionPerPage", "singlePage"].contains(pageMode) {
             note(
                 .notConverted, members.path("questionsOnPageMode"), "questionsOnPageMode '\(pageMode)'",
                 "pages are kept as the file has them")
@@ -158,6 +158,7 @@ struct Converter {
             throw SurveyJSImportError("the survey has no pages and no elements")
         }
         if pageMode == "questionPerPage" { steps = onePagePerQuestion(steps) }
+        if pageMode == "singlePage" { steps = allPagesOnOne(steps) }
         renameClashingPages(&steps)
         result["steps"] = .array(steps)
 
@@ -197,6 +198,33 @@ struct Converter {
         if !customProperties.isEmpty { kept["properties"] = .object(customProperties.mapValues { .object($0) }) }
         if !kept.isEmpty { result[SurveyJSDataShape.extensionKey] = .object(kept) }
         return .object(result)
+    }
+
+    /// `questionsOnPageMode: "singlePage"`: survey-core shows one page, `single-page`, holding each
+    /// page as a panel (with its title, description and `visibleIf`).
+    mutating func allPagesOnOne(_ steps: [JSONValue]) -> [JSONValue] {
+        var panels: [JSONValue] = []
+        for (index, step) in steps.enumerated() {
+            guard case .object(var page) = step else { continue }
+            page["type"] = "panel"
+            if page.removeValue(forKey: "shuffle") != nil {
+                let origin = origins[.root.appending("steps").appending(index)] ?? .root
+                note(
+                    .notConverted, origin.appending("questionsOrder"), "questionsOrder 'random' of a page",
+                    "with questionsOnPageMode 'singlePage' it is a panel, and only pages shuffle")
+            }
+            panels.append(.object(page))
+        }
+        var moved: [JSONPath: JSONPath] = [:]
+        for (path, origin) in origins {
+            var components = path.components
+            if components.count >= 2, components[0] == .key("steps") {
+                components.insert(contentsOf: [.key("steps"), .index(0)], at: 0)
+            }
+            moved[JSONPath(components)] = origin
+        }
+        origins = moved
+        return [["id": "single-page", "type": "page", "steps": .array(panels)]]
     }
 
     /// `questionsOnPageMode: "questionPerPage"`: each element of a page (a question, or a panel with

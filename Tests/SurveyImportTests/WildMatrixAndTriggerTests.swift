@@ -150,4 +150,26 @@ import Testing
             #expect(try Self.complete(required, [:]).completed == false)
         }
     }
+
+    @Test func singlePageModeAsksEveryPageAsAPanelOfOnePage() throws {
+        let text = #"""
+            {"questionsOnPageMode": "singlePage", "pages": [
+              {"name": "p1", "elements": [{"type": "text", "name": "a", "inputType": "number"}]},
+              {"name": "p2", "title": "More", "visibleIf": "{a} = 1", "elements": [{"type": "text", "name": "b"}]}]}
+            """#
+        let (conversion, survey) = try convertAndLoad(text)
+        #expect(conversion.isWhole)
+        #expect(survey.unitIDs == ["single-page"])
+        let panels = conversion.survey["steps"]?.arrayValue?.first?["steps"]?.arrayValue ?? []
+        #expect(panels.map { $0["id"] } == ["p1", "p2"] && panels.map { $0["type"] } == ["panel", "panel"])
+        #expect(panels.last?["visibleIf"] == "{a} = 1" && panels.last?["title"] == "More")
+        var session = SurveySession(survey: survey)
+        #expect(!session.isVisible("b"))
+        try session.answer(1, for: "a")
+        #expect(session.isVisible("b"))
+        // Where a converted element comes from follows it onto the one page.
+        #expect(
+            conversion.origins[JSONPath.root.appending("steps").appending(0).appending("steps").appending(1)]
+                == JSONPath.root.appending("pages").appending(1))
+    }
 }
