@@ -193,11 +193,14 @@ extension Converter {
             // SurveyJS starts a dynamic panel or matrix with this many, which respondents may remove
             // (down to the minimum) or add to; survey-core's data holds a dynamic panel's empty panels.
             if !dynamicMatrix, let count, count > 0 { kind.emptyEntries = count }
-            // A dynamic matrix shows its rowCount rows (2 unless given, at least minRowCount):
-            // survey-core takes that many rows or more as an answer even when they hold nothing,
-            // and fewer empty rows as none.
+            // A dynamic matrix shows its rowCount rows (2 unless given, at least minRowCount).
+            // survey-core takes rows that hold nothing as an answer once it has built the rows;
+            // answers given before (question.value on a page it has not built) with fewer empty
+            // rows than rowCount are no answer. With questionsOnPageMode 'singlePage' it builds
+            // them when the survey loads.
             if dynamicMatrix {
-                let shown = max(count ?? 2, members.members[countKeys.1]?.intValue ?? 0, 1)
+                let rows = buildsRowsOnLoad ? 1 : max(count ?? 2, members.members[countKeys.1]?.intValue ?? 0)
+                let shown = max(rows, 1)
                 kind.options["emptyEntriesAnswer"] = .number(Double(min(shown, 10_000)))
             }
         }

@@ -21,6 +21,9 @@ struct Converter {
     var quizAnswers: [(id: String, literal: String)] = []
     /// Whether an Other answer is stored as "other" with its text in `<name>-Comment` (survey-core's default).
     var storesOthersAsComment = true
+    /// Whether survey-core builds every dynamic matrix's rows when the survey loads (`singlePage`):
+    /// then any number of empty rows answers one.
+    var buildsRowsOnLoad = false
     /// What survey-core's data shape needs to know (``SurveyJSDataShape``), kept under `x-surveyjs`.
     var dataShape = SurveyJSDataShape.Record()
     /// Whether the question being converted listed choices with Boolean values (kept as "true"/"false").
@@ -113,6 +116,7 @@ struct Converter {
                 "answers are checked when given and on Next")
         }
         let pageMode = members.take("questionsOnPageMode")?.stringValue
+        buildsRowsOnLoad = pageMode == "singlePage"
         if let pageMode, !["standard", "questionPerPage", "singlePage"].contains(pageMode) {
             note(
                 .notConverted, members.path("questionsOnPageMode"), "questionsOnPageMode '\(pageMode)'",

@@ -79,6 +79,17 @@ import Testing
         #expect(try Self.complete(text, ["m": answer]).completed == passes)
     }
 
+    @Test func inSinglePageModeAnyEmptyRowsAnswerADynamicMatrix() throws {
+        // survey-core builds the rows of every matrix when a single-page survey loads; an answer
+        // given then is taken as it is.
+        let text = #"""
+            {"questionsOnPageMode": "singlePage", "pages": [{"elements": [
+              {"type": "matrixdynamic", "name": "m", "isRequired": true, "columns": [{"name": "a", "cellType": "text"}]}]}]}
+            """#
+        let run = try Self.complete(text, ["m": [[:]]])
+        #expect(run.completed && run.data["m"] == [[:]])
+    }
+
     static let oldStyleTriggers: [(String, JSONValue, String)] = [
         ("equal", "2", "{q} equal 2"),
         ("notequal", "abc", "{q} notequal 'abc'"),
