@@ -125,6 +125,9 @@ public struct SurveyJSDataShape: ResultShape {
             case .string(let text)? where text == "true" || text == "false": data[id] = .bool(text == "true")
             case .array(let list)?:
                 data[id] = .array(list.map { $0 == "true" ? .bool(true) : $0 == "false" ? .bool(false) : $0 })
+            case .object(let rows)?:
+                // A matrix whose columns are Booleans: each row's column.
+                data[id] = .object(rows.mapValues { $0 == "true" ? .bool(true) : $0 == "false" ? .bool(false) : $0 })
             default: break
             }
         }

@@ -90,6 +90,15 @@ import Testing
         #expect(run.completed && run.data["m"] == [[:]])
     }
 
+    @Test func aMatrixWithBooleanColumnsStoresBooleans() throws {
+        // survey-core 3.0.4 stores {"r1": true, "r2": false}.
+        let text = #"""
+            {"elements": [{"type": "matrix", "name": "m", "columns": [true, false], "rows": ["r1", "r2"]}]}
+            """#
+        let run = try Self.complete(text, ["m": ["r1": true, "r2": false]])
+        #expect(run.completed && run.data["m"] == ["r1": true, "r2": false])
+    }
+
     static let oldStyleTriggers: [(String, JSONValue, String)] = [
         ("equal", "2", "{q} equal 2"),
         ("notequal", "abc", "{q} notequal 'abc'"),
