@@ -201,7 +201,7 @@ def surveyjs_question_names(surveyjs: dict) -> set[str]:
         for element in elements if isinstance(elements, list) else []:
             if isinstance(element, dict):
                 if isinstance(element.get("name"), str):
-                    names.add(element["name"])
+                    names.add(element["name"].strip())  # survey-core trims names
                 visit(element.get("elements"))
                 visit(element.get("templateElements"))
 

@@ -11,6 +11,7 @@ import SurveyCore
 /// | `eachOf` | step id | none | Loop & merge: one instance per value of that (multiple-choice) answer, `{item}` being the value. |
 /// | `minCount`, `maxCount` | integer ≥ 0 | `0`, none | Bounds on the number of instances (with neither `count` nor `eachOf` the respondent adds them). |
 /// | `clearHidden` | Boolean | `true` | Whether an item its `visibleIf` hides loses its answer (SurveyJS's dynamic panels), or keeps it (`false`: SurveyJS's dynamic matrices keep a hidden cell's value). A hidden item is never required. |
+/// | `emptyEntriesAnswer` | integer ≥ 1 | none | From this many instances on, instances that hold nothing still answer the question (`required` is met): SurveyJS's dynamic matrix, whose `rowCount` rows are shown. Without it, instances that hold nothing are no answer. |
 /// | `itemTitle` | text | none | Each instance's heading: `{panelIndex}` is its position from 1, `{item}` its loop value as the respondent read it (the choice's label), `{panel.x}` its answer to item `x`. |
 ///
 /// Item members: `name` (the key in each instance), `title`, `type` (`"text"` default; also
@@ -78,6 +79,8 @@ public struct RepeatType: SummarizesTallies {
         var clearsHidden: Bool
         /// The survey names the items' conditions read, in slot order from ``outerSlot``.
         var outerNames: [String]
+        /// From how many instances on empty instances are an answer (`nil`: never).
+        var emptyEntriesAnswer: Int? = nil
     }
 
     /// Slots of an item condition: the instance, its position, the loop value, then the survey's names.
@@ -174,7 +177,8 @@ public struct RepeatType: SummarizesTallies {
             items: items, count: count, minimumCount: minimum, maximumCount: maximum,
             itemTitle: try reader.optionalText("itemTitle"),
             clearsHidden: try reader.bool("clearHidden", default: true),
-            outerNames: names.outer)
+            outerNames: names.outer,
+            emptyEntriesAnswer: try reader.optionalInt("emptyEntriesAnswer", in: 1...Self.limit))
     }
 
     public func expressions(for options: Options) -> [String: String] {
@@ -418,7 +422,9 @@ public struct RepeatType: SummarizesTallies {
     }
 
     public func isEmpty(_ answer: JSONValue, options: Options) -> Bool {
-        (answer.arrayValue ?? []).allSatisfy(\.isEmptyAnswer)
+        let list = answer.arrayValue ?? []
+        if let minimum = options.emptyEntriesAnswer, !list.isEmpty, list.count >= minimum { return false }
+        return list.allSatisfy(\.isEmptyAnswer)
     }
 
     public func summarize(_ tally: AnswerTally, options: Options, in context: PresentationContext) -> AnswerSummary {

@@ -71,7 +71,7 @@ extension Converter {
         var columns: [JSONValue] = []
         for (index, json) in (members.take("columns")?.arrayValue ?? []).enumerated() {
             var column = Members(json.objectMembers ?? [:], path: members.path("columns").appending(index))
-            guard let name = name(column.take("name")) else {
+            guard let name = elementName(column.take("name")) else {
                 note(.notConverted, column.path, "a column without a name", "the column is left out")
                 continue
             }
@@ -188,10 +188,21 @@ extension Converter {
         if let expression = expression(members.take("panelCountExpression"), members.path("panelCountExpression")) {
             kind.options["count"] = expression
             _ = members.take(countKeys.0)
-        } else if let count = members.take(countKeys.0)?.intValue, count >= 0 {
+        } else {
+            let count = members.take(countKeys.0)?.intValue
             // SurveyJS starts a dynamic panel or matrix with this many, which respondents may remove
             // (down to the minimum) or add to; survey-core's data holds a dynamic panel's empty panels.
-            if !dynamicMatrix, count > 0 { kind.emptyEntries = count }
+            if !dynamicMatrix, let count, count > 0 { kind.emptyEntries = count }
+            // A dynamic matrix shows its rowCount rows (2 unless given, at least minRowCount).
+            // survey-core takes rows that hold nothing as an answer once it has built the rows;
+            // answers given before (question.value on a page it has not built) with fewer empty
+            // rows than rowCount are no answer. With questionsOnPageMode 'singlePage' it builds
+            // them when the survey loads.
+            if dynamicMatrix {
+                let rows = buildsRowsOnLoad ? 1 : max(count ?? 2, members.members[countKeys.1]?.intValue ?? 0)
+                let shown = max(rows, 1)
+                kind.options["emptyEntriesAnswer"] = .number(Double(min(shown, 10_000)))
+            }
         }
         if let minimum = members.take(countKeys.1)?.intValue, minimum > 0 {
             kind.options["minCount"] = .number(Double(minimum))
@@ -227,7 +238,7 @@ extension Converter {
         for entry in template {
             var item = Members(entry.json.objectMembers ?? [:], path: entry.path)
             // survey-core keys an item's answer by its valueName in each entry (when no other item has it).
-            var chosen = name(item.take("name"))
+            var chosen = elementName(item.take("name"))
             if let key = item.take("valueName")?.stringValue, !key.isEmpty, key != chosen,
                 !templateNames.contains(key), itemNames.insert(key).inserted
             {

@@ -62,7 +62,11 @@ extension Converter {
         for (index, item) in list.enumerated() {
             var members = Members(item.objectMembers ?? [:], path: path.appending(index))
             let type = members.take("type")?.stringValue ?? ""
-            guard let condition = expression(members.take("expression"), members.path("expression")) else {
+            // survey-core builds an old-style trigger's condition from its name, operator and value.
+            let oldStyle = Self.triggerCondition(
+                name: members.take("name"), operator: members.take("operator"), value: members.take("value"))
+            guard let condition = expression(members.take("expression"), members.path("expression")) ?? oldStyle
+            else {
                 note(.notConverted, members.path, "a \(type) trigger without an expression", "the trigger is left out")
                 continue
             }
@@ -115,6 +119,51 @@ extension Converter {
             result.append(.object(trigger))
         }
         return result
+    }
+
+    /// The condition survey-core 3.0.4 builds for a trigger given as `name`, `operator` and `value`
+    /// (no `expression`): `{name} operator value`, the value quoted unless it is a number or a
+    /// Boolean; no condition when the name is missing, or the value is for an operator that needs one.
+    /// An operator survey-core does not know (`anyof`) is its default, `equal`.
+    static func triggerCondition(name: JSONValue?, operator: JSONValue?, value: JSONValue?) -> JSONValue? {
+        guard let name = name?.stringValue, !name.isEmpty else { return nil }
+        let known = [
+            "empty", "notempty", "equal", "notequal", "contains", "notcontains", "greater", "less", "greaterorequal",
+            "lessorequal",
+        ]
+        let given = `operator`?.stringValue?.lowercased() ?? "equal"
+        let symbol = known.contains(given) ? given : "equal"
+        let needsValue = symbol != "empty" && symbol != "notempty"
+        let operand: String
+        switch value {
+        case nil, .null?:
+            guard !needsValue else { return nil }
+            operand = "undefined"
+        case .number(let number)?:
+            operand = JSONValue.format(number: number)
+        case .bool(let flag)?:
+            operand = flag ? "true" : "false"
+        case .string(let text)?:
+            if text.isEmpty {
+                guard !needsValue else { return nil }
+                operand = "''"
+            } else if let number = JSONValue.decimalNumber(text.trimmingCharacters(in: .whitespaces)),
+                text.count <= 15 || !text.allSatisfy({ $0.isASCII && $0.isNumber })
+            {
+                operand = JSONValue.format(number: number)
+            } else if ["true", "false"].contains(text.lowercased()) {
+                operand = text.lowercased()
+            } else {
+                operand = "'" + text + "'"
+            }
+        case .array(let list)?:
+            // survey-core writes a list as its elements joined by commas, quoted.
+            operand = "'" + list.map { JSONValue.format(text: $0) }.joined(separator: ",") + "'"
+        case .object?:
+            return nil
+        }
+        // Only the operand matters for empty and notempty: survey-core's `empty undefined` reads as `empty`.
+        return .string("{\(name)} \(symbol)" + (needsValue ? " " + operand : ""))
     }
 
     mutating func calculatedValues(_ json: JSONValue, path: JSONPath) -> [JSONValue] {

@@ -37,6 +37,7 @@ extension Converter {
                 generatedChoices(&members, into: &kind)
                 customChoices(&members, into: &kind)
             }
+            offerNothingWithoutChoices(&kind, id: id, path: members.path("choices"))
             return kind
         case "checkbox", "tagbox":
             var kind = ConvertedKind(type: type == "tagbox" ? "tagbox" : "multiple-choice")
@@ -45,6 +46,7 @@ extension Converter {
                 placeholder(&members, into: &kind)
                 customChoices(&members, into: &kind)
             }
+            offerNothingWithoutChoices(&kind, id: id, path: members.path("choices"))
             return kind
         case "imagepicker":
             var kind = ConvertedKind(type: "image-choice")
@@ -65,6 +67,11 @@ extension Converter {
                         return .object(members)
                     })
             }
+            if kind.options["choices"]?.arrayValue?.isEmpty == true {
+                kind.type = multiple ? "multiple-choice" : "single-choice"
+                kind.options["multiple"] = nil
+            }
+            offerNothingWithoutChoices(&kind, id: id, path: members.path("choices"))
             return kind
         case "boolean":
             var kind = ConvertedKind(type: "boolean")
@@ -428,6 +435,21 @@ extension Converter {
         return (String(string[..<bar]), String(string[string.index(after: bar)...]))
     }
 
+    /// The value of the one choice a question with no choices is given here, never shown.
+    static let nothingToPick = "no-choices"
+
+    /// A choice question with no choices (none listed, none fetched or copied: an app fills them in
+    /// at run time). survey-core shows it with nothing to pick (its Other and None items aside), so
+    /// it takes no answer, and a required one cannot be passed. This engine's choice kinds need a
+    /// choice: it gets one that is never shown (`visibleIf` `false`), which no answer can pick.
+    mutating func offerNothingWithoutChoices(_ kind: inout ConvertedKind, id: String, path: JSONPath) {
+        guard kind.options["choices"]?.arrayValue?.isEmpty == true else { return }
+        kind.options["choices"] = [["value": .string(Self.nothingToPick), "visibleIf": "false"]]
+        note(
+            .notConverted, path, "question '\(id)' without choices",
+            "survey-core offers nothing to pick either (the app may fill them in); it takes no answer here")
+    }
+
     /// `allowCustomChoices` of a drop-down or tag box.
     mutating func customChoices(_ members: inout Members, into kind: inout ConvertedKind) {
         if members.take("allowCustomChoices") == .bool(true) { kind.options["allowCustomChoices"] = true }
@@ -562,7 +584,7 @@ extension Converter {
                 continue
             }
             var item = Members(object, path: path)
-            guard let name = name(item.take("name")) else {
+            guard let name = elementName(item.take("name")) else {
                 note(.notConverted, path, "an item without a name", "the item is left out")
                 continue
             }

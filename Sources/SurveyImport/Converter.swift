@@ -1,3 +1,4 @@
+import Foundation
 import SurveyCore
 
 /// One conversion: walks the SurveyJS survey, builds ours, and keeps the notes.
@@ -25,6 +26,9 @@ struct Converter {
     var quizAnswers: [(id: String, literal: String)] = []
     /// Whether an Other answer is stored as "other" with its text in `<name>-Comment` (survey-core's default).
     var storesOthersAsComment = true
+    /// Whether survey-core builds every dynamic matrix's rows when the survey loads (`singlePage`):
+    /// then any number of empty rows answers one.
+    var buildsRowsOnLoad = false
     /// What survey-core's data shape needs to know (``SurveyJSDataShape``), kept under `x-surveyjs`.
     var dataShape = SurveyJSDataShape.Record()
     /// Whether the question being converted listed choices with Boolean values (kept as "true"/"false").
@@ -117,7 +121,8 @@ struct Converter {
                 "answers are checked when given and on Next")
         }
         let pageMode = members.take("questionsOnPageMode")?.stringValue
-        if let pageMode, pageMode != "standard", pageMode != "questionPerPage" {
+        buildsRowsOnLoad = pageMode == "singlePage"
+        if let pageMode, !["standard", "questionPerPage", "singlePage"].contains(pageMode) {
             note(
                 .notConverted, members.path("questionsOnPageMode"), "questionsOnPageMode '\(pageMode)'",
                 "pages are kept as the file has them")
@@ -162,6 +167,7 @@ struct Converter {
             throw SurveyJSImportError("the survey has no pages and no elements")
         }
         if pageMode == "questionPerPage" { steps = onePagePerQuestion(steps) }
+        if pageMode == "singlePage" { steps = allPagesOnOne(steps) }
         renameClashingPages(&steps)
         result["steps"] = .array(steps)
 
@@ -202,6 +208,33 @@ struct Converter {
         if !hostFunctions.isEmpty { kept["hostFunctions"] = .array(hostFunctions.map { .string($0) }) }
         if !kept.isEmpty { result[SurveyJSDataShape.extensionKey] = .object(kept) }
         return .object(result)
+    }
+
+    /// `questionsOnPageMode: "singlePage"`: survey-core shows one page, `single-page`, holding each
+    /// page as a panel (with its title, description and `visibleIf`).
+    mutating func allPagesOnOne(_ steps: [JSONValue]) -> [JSONValue] {
+        var panels: [JSONValue] = []
+        for (index, step) in steps.enumerated() {
+            guard case .object(var page) = step else { continue }
+            page["type"] = "panel"
+            if page.removeValue(forKey: "shuffle") != nil {
+                let origin = origins[.root.appending("steps").appending(index)] ?? .root
+                note(
+                    .notConverted, origin.appending("questionsOrder"), "questionsOrder 'random' of a page",
+                    "with questionsOnPageMode 'singlePage' it is a panel, and only pages shuffle")
+            }
+            panels.append(.object(page))
+        }
+        var moved: [JSONPath: JSONPath] = [:]
+        for (path, origin) in origins {
+            var components = path.components
+            if components.count >= 2, components[0] == .key("steps") {
+                components.insert(contentsOf: [.key("steps"), .index(0)], at: 0)
+            }
+            moved[JSONPath(components)] = origin
+        }
+        origins = moved
+        return [["id": "single-page", "type": "page", "steps": .array(panels)]]
     }
 
     /// `questionsOnPageMode: "questionPerPage"`: each element of a page (a question, or a panel with
@@ -302,7 +335,7 @@ struct Converter {
         var values: Set<String> = []
         func visit(_ value: JSONValue, isPage: Bool) {
             guard case .object(let members) = value else { return }
-            if let name = members["name"]?.stringValue {
+            if let name = members["name"]?.stringValue.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }) {
                 names.insert(name)
                 if !isPage, let type = members["type"]?.stringValue, !holdsNoValue(type) { values.insert(name) }
             }
@@ -366,7 +399,7 @@ struct Converter {
         pageCount += 1
         var members = Members(object, path: path)
         var result: [String: JSONValue] = ["type": "page"]
-        result["id"] = .string(name(members.take("name")) ?? "page\(pageCount)")
+        result["id"] = .string(elementName(members.take("name")) ?? "page\(pageCount)")
         copyCommon(&members, into: &result, keys: ["title", "description"])
         if let condition = expression(members.take("visibleIf"), members.path("visibleIf")) {
             result["visibleIf"] = condition
@@ -429,7 +462,7 @@ struct Converter {
     mutating func element(_ json: JSONValue, path: JSONPath, ours: JSONPath) -> JSONValue? {
         let converted = convertElement(json, path: path, ours: ours)
         // A question left out: a reference to it is a load error, not a value the host sets.
-        if converted == nil, let name = name(json.objectMembers?["name"]) { leftOut.insert(name.lowercased()) }
+        if converted == nil, let name = elementName(json.objectMembers?["name"]) { leftOut.insert(name.lowercased()) }
         return converted
     }
 
@@ -445,8 +478,14 @@ struct Converter {
             return nil
         }
         var id: String
-        if let given = name(members.take("name")) {
+        let written = members.take("name")
+        if let given = elementName(written) {
             id = given
+            if written?.stringValue.map({ $0 != given }) == true {
+                note(
+                    .renamed, members.path("name"), "name '\(written?.stringValue ?? "")' is '\(given)'",
+                    "survey-core trims names")
+            }
         } else {
             id = freeName(type == "panel" || type == "flowpanel" ? "panel" : "question")
             note(
@@ -536,10 +575,6 @@ struct Converter {
                 "not a SurveyJS question type the converter knows; the element is left out")
             return nil
         }
-        if kind.type == "repeat", kind.options["items"]?.arrayValue?.isEmpty ?? true, type == "matrixdynamic" {
-            note(.notConverted, path, "\(type) '\(id)'", "it has no columns; the element is left out")
-            return nil
-        }
         if type == "paneldynamic", kind.type == "repeat" { dynamicPanelIDs.insert(id) }
         if let owner = sharesEntriesOf, kind.type == "repeat" {
             // As many panels as the entries it shares, whatever its own counts say.
@@ -561,6 +596,9 @@ struct Converter {
         if kind.emptyEntries != nil {
             dataShape.panelDefaults[shapeKey, default: [:]].merge(kind.entryDefaults) { first, _ in first }
             if dataShape.panelDefaults[shapeKey]?.isEmpty == true { dataShape.panelDefaults[shapeKey] = nil }
+        }
+        if type == "matrixdynamic", let shown = kind.options["emptyEntriesAnswer"]?.intValue {
+            dataShape.emptyRows[id] = shown
         }
         if kind.type == "file" { dataShape.files.append(id) }
         if choicesHaveBooleans { dataShape.booleanChoices.append(id) }
@@ -691,6 +729,14 @@ struct Converter {
             return nil
         }
         return text.allSatisfy(\.isWhitespace) ? nil : value
+    }
+
+    /// The name of a page, panel, question, column or item as survey-core 3.0.4 reads it: trimmed
+    /// (its `getValidName`), so `" q1 "` stores its answer under `q1`. A calculated value's name is
+    /// kept as written.
+    func elementName(_ value: JSONValue?) -> String? {
+        guard case .string(let text)? = value else { return name(value) }
+        return name(.string(text.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
     func name(_ value: JSONValue?) -> String? {

@@ -9,7 +9,7 @@ import SurveyCore
 /// survey says `"storeOthersAsComment": false`) and the second as its empty panels (`[{}]` for a
 /// `panelCount` of 1, once its page was shown). The converter records which questions need which
 /// under the survey's `x-surveyjs` extension (`{"data": {"othersAsComment": [ids], "emptyPanels":
-/// {id: count}, "files": [ids]}}`; survey-core keeps a file as `{name, type, content}`), so a
+/// {id: count}, "emptyRows": {id: rows shown}, "files": [ids]}}`; survey-core keeps a file as `{name, type, content}`), so a
 /// converted file saved with `survey import` keeps the shape too.
 ///
 /// ``SurveySource`` gives surveys it converts (or that carry the extension) this shape unless told
@@ -34,6 +34,8 @@ public struct SurveyJSDataShape: ResultShape {
     var booleanChoices: [String] = []
     /// Matrices with column totals (`totalType` by column), stored as `<id>-total`.
     var totals: [(id: String, columns: [String: String])] = []
+    /// Dynamic matrices and how many rows they show: fewer rows, all empty, are no answer.
+    var emptyRows: [(id: String, shown: Int)] = []
     /// Dynamic panels whose count is bound to a question (`bindings.panelCount`), with their unit.
     var bindings: [(id: String, question: String, maximum: Int, unit: String)] = []
     /// Dynamic panels that share another's entries (a shared valueName), with that panel's id: their
@@ -60,6 +62,7 @@ public struct SurveyJSDataShape: ResultShape {
             othersAsComment.append((id, values))
         }
         files = record.files
+        emptyRows = record.emptyRows.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         booleanChoices = record.booleanChoices
         sharedEntries = record.sharedEntries.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         totals = record.totals.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
@@ -134,11 +137,21 @@ public struct SurveyJSDataShape: ResultShape {
             for (column, type) in columns { sums[column] = Self.total(type, of: column, in: data[id]) }
             data[id + "-total"] = .object(sums)
         }
+        // survey-core drops a dynamic matrix whose rows hold nothing when there are fewer than it
+        // shows (`[{}]` of a matrix showing 2); as many or more empty rows it keeps.
+        for (id, shown) in emptyRows {
+            if case .array(let list)? = data[id], list.count < shown, list.allSatisfy(\.isEmptyAnswer) {
+                data[id] = nil
+            }
+        }
         for id in booleanChoices {
             switch data[id] {
             case .string(let text)? where text == "true" || text == "false": data[id] = .bool(text == "true")
             case .array(let list)?:
                 data[id] = .array(list.map { $0 == "true" ? .bool(true) : $0 == "false" ? .bool(false) : $0 })
+            case .object(let rows)?:
+                // A matrix whose columns are Booleans: each row's column.
+                data[id] = .object(rows.mapValues { $0 == "true" ? .bool(true) : $0 == "false" ? .bool(false) : $0 })
             default: break
             }
         }
@@ -194,6 +207,7 @@ public struct SurveyJSDataShape: ResultShape {
     struct Record {
         var othersAsComment: [String] = []
         var emptyPanels: [String: Int] = [:]
+        var emptyRows: [String: Int] = [:]
 
         var files: [String] = []
         var booleanChoices: [String] = []
@@ -205,8 +219,8 @@ public struct SurveyJSDataShape: ResultShape {
         var panelDefaults: [String: [String: JSONValue]] = [:]
 
         var isEmpty: Bool {
-            othersAsComment.isEmpty && emptyPanels.isEmpty && files.isEmpty && booleanChoices.isEmpty && totals.isEmpty
-                && bindings.isEmpty && sharedEntries.isEmpty
+            othersAsComment.isEmpty && emptyPanels.isEmpty && emptyRows.isEmpty && files.isEmpty
+                && booleanChoices.isEmpty && totals.isEmpty && bindings.isEmpty && sharedEntries.isEmpty
         }
 
         init() {}
@@ -225,6 +239,9 @@ public struct SurveyJSDataShape: ResultShape {
             for (id, entry) in json["panelDefaults"]?.objectMembers ?? [:] {
                 if let members = entry.objectMembers { panelDefaults[id] = members }
             }
+            for (id, count) in json["emptyRows"]?.objectMembers ?? [:] {
+                if let count = count.intValue, count > 0 { emptyRows[id] = min(count, 10_000) }
+            }
             for (id, count) in json["emptyPanels"]?.objectMembers ?? [:] {
                 if let count = count.intValue, count > 0 { emptyPanels[id] = min(count, 10_000) }
             }
@@ -234,6 +251,7 @@ public struct SurveyJSDataShape: ResultShape {
             var members: [String: JSONValue] = [:]
             if !othersAsComment.isEmpty { members["othersAsComment"] = .array(othersAsComment.map { .string($0) }) }
             if !emptyPanels.isEmpty { members["emptyPanels"] = .object(emptyPanels.mapValues { .number(Double($0)) }) }
+            if !emptyRows.isEmpty { members["emptyRows"] = .object(emptyRows.mapValues { .number(Double($0)) }) }
             if !files.isEmpty { members["files"] = .array(files.map { .string($0) }) }
             if !booleanChoices.isEmpty { members["booleanChoices"] = .array(booleanChoices.map { .string($0) }) }
             if !bindings.isEmpty { members["bindings"] = .object(bindings.mapValues { .object($0) }) }

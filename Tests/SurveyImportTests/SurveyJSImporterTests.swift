@@ -306,11 +306,13 @@ func convertAndLoad(_ text: String) throws -> (SurveyJSConversion, Survey) {
                 ],
             ])
         #expect(
-            // rowCount is where survey-core starts: respondents may remove rows, so it is no minimum.
+            // rowCount is where survey-core starts: respondents may remove rows, so it is no minimum;
+            // as many empty rows answer the matrix.
             steps[2]["options"] == [
+                "emptyEntriesAnswer": 2,
                 "items": [
                     ["name": "pick", "type": "dropdown", "options": ["choices": ["a", "b"]]], ["name": "note"],
-                ]
+                ],
             ])
         let lines = conversion.notes.map(\.description)
         #expect(lines.contains { $0.contains("html 'hint' in a dynamic panel") && $0.contains("left out") })

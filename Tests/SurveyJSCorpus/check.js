@@ -76,6 +76,8 @@ const EXPECTED = {
   "market-research-screener": { visited: ["screener", "usage", "availability"] },
   "market-research-screener:light-drinker": { visited: ["screener", "usage"] },
   "market-research-screener:screened-out": { visited: ["screener"] },
+  "newsletter-signup": { visited: ["single-page"] },
+  "newsletter-signup:no-rides": { visited: ["single-page"] },
   "nps-feedback": { visited: ["score", "detractor", "followup"] },
   "nps-feedback:passive": { visited: ["score", "passive", "followup"] },
   "nps-feedback:promoter": { visited: ["score", "promoter", "followup"] },
@@ -97,6 +99,8 @@ const EXPECTED = {
   "sports-club-membership": { visited: ["person", "membership", "confirm"] },
   "sports-club-membership:non-swimmer": { visited: ["person", "membership"], stopped: true },
   "sports-club-membership:youth": { visited: ["person", "membership", "guardian", "confirm"] },
+  "store-visit": { visited: ["visit", "stock", "close"] },
+  "store-visit:closed": { visited: ["visit"] },
   "support-ticket": { visited: ["order", "items", "resolution"] },
   "support-ticket:bad-order-number": { visited: ["order"], stopped: true },
   "support-ticket:other-problem": { visited: ["order", "resolution"] },
@@ -131,7 +135,7 @@ function questionNames(survey) {
   const visit = (elements) => {
     for (const element of Array.isArray(elements) ? elements : []) {
       if (!element || typeof element !== "object") continue;
-      if (typeof element.name === "string") names.add(element.name);
+      if (typeof element.name === "string") names.add(element.name.trim()); // survey-core trims names
       visit(element.elements);
       visit(element.templateElements);
     }
