@@ -105,6 +105,8 @@ extension Converter {
             }
             // `{name-total.column}` in an expression: the column's total over the matrix's rows.
             let text = isText || matrixTotals.isEmpty ? text : Self.replacingTotals(in: text, matrixTotals)
+            // `countInArray({a}, 'x', {room} = true)`: the condition reads each item's fields.
+            let rowFields = isText ? [] : Self.inArrayConditionNames(in: text)
             return Self.rewritingReferences(in: text) { reference in
                 let trimmed = reference.trimmingCharacters(in: .whitespaces)
                 let root = String(trimmed.prefix { $0 != "." && $0 != "[" })
@@ -117,6 +119,7 @@ extension Converter {
                     return trimmed
                 }
                 guard !root.isEmpty, !root.hasPrefix("$"), !root.hasPrefix("#"), !Self.contextualNames.contains(key),
+                    !rowFields.contains(key),
                     !root.contains("{"), !root.contains("'"), !root.contains("\"")
                 else { return String(reference) }
                 if let name = defined[key] {
@@ -211,6 +214,67 @@ extension Converter {
         }
         survey["variables"] = .array(variables)
         survey["steps"] = .array(steps)
+    }
+
+    /// The names (lowercased) that the condition arguments of `sumInArray`, `countInArray`, … read:
+    /// survey-core reads them as each item's fields, not as the survey's names.
+    static func inArrayConditionNames(in expression: String) -> Set<String> {
+        guard expression.range(of: "inarray", options: .caseInsensitive) != nil else { return [] }
+        var result = Set<String>()
+        let characters = Array(expression)
+        var index = 0
+        while index < characters.count {
+            guard characters[index].isLetter else {
+                index += 1
+                continue
+            }
+            var end = index
+            while end < characters.count, characters[end].isLetter || characters[end].isNumber { end += 1 }
+            let word = String(characters[index..<end]).lowercased()
+            var open = end
+            while open < characters.count, characters[open] == " " { open += 1 }
+            guard word.hasSuffix("inarray"), open < characters.count, characters[open] == "(" else {
+                index = end
+                continue
+            }
+            // The arguments after the second, up to the matching parenthesis.
+            var depth = 0
+            var argument = 0
+            var quote: Character?
+            var position = open
+            var reference: String?
+            while position < characters.count {
+                let next = characters[position]
+                if let open = quote {
+                    if next == open { quote = nil }
+                } else if var name = reference {
+                    if next == "}" {
+                        if argument >= 2 {
+                            let root = name.trimmingCharacters(in: .whitespaces).prefix { $0 != "." && $0 != "[" }
+                            result.insert(root.lowercased())
+                        }
+                        reference = nil
+                    } else {
+                        name.append(next)
+                        reference = name
+                    }
+                } else if next == "'" || next == "\"" {
+                    quote = next
+                } else if next == "{" {
+                    reference = ""
+                } else if next == "(" {
+                    depth += 1
+                } else if next == ")" {
+                    depth -= 1
+                    if depth == 0 { break }
+                } else if next == ",", depth == 1 {
+                    argument += 1
+                }
+                position += 1
+            }
+            index = position + 1
+        }
+        return result
     }
 
     /// The names of the functions `expression` calls (`name(`, outside quotes and braces).

@@ -95,3 +95,23 @@ import Testing
         #expect(session.answer(for: "rows") == [["n": 2, "cost": 0]])
     }
 }
+
+@Suite struct InArrayConditionTests {
+    /// `countInArray({a}, 'x', {room} = true)`: the condition reads each entry's fields, so `room` is
+    /// no value the host sets.
+    @Test func aConditionArgumentReadsTheEntriesFields() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"calculatedValues": [{"name": "rooms", "expression": "countInArray({people}, 'name', {room} = true)"}],
+             "pages": [{"name": "p", "elements": [
+              {"type": "paneldynamic", "name": "people", "templateElements": [
+                {"type": "text", "name": "name"}, {"type": "boolean", "name": "room"}]},
+              {"type": "text", "name": "why", "visibleIf": "{rooms} > 1"}]}]}
+            """#)
+        #expect(conversion.hostNames.isEmpty)
+        #expect(survey.definition.variables.isEmpty)
+        var session = SurveySession(survey: survey)
+        try session.answer([["name": "a", "room": true], ["name": "b", "room": true], ["name": "c"]], for: "people")
+        #expect(session.isVisible("why"))
+    }
+}
