@@ -63,6 +63,14 @@ public struct PartialResponses: Sendable {
         return SoFar(path: result.path, answers: result.answers)
     }
 
+    /// Whether `response` is unfinished (in progress or abandoned, with actions) and was not
+    /// replayed: it is shown as stored, without its answers so far (`"answers": {}`), because the
+    /// survey was not given or the response answers another version of it.
+    public func isShownAsStored(_ response: Response) -> Bool {
+        (response.status == .inProgress || response.status == .abandoned) && response.actionCount > 0
+            && replayed[response.id] == nil
+    }
+
     /// `response` with its path and answers so far when it was replayed (`isPartial` is then true),
     /// else as it is.
     public func completing(_ response: Response) -> (response: Response, isPartial: Bool) {
