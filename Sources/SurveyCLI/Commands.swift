@@ -227,6 +227,7 @@ enum RunCommand: Command {
             if let delivery {
                 recorder?.deliveryTargets = delivery.configuration.targets.map(\.name)
                 recorder?.deliversDismissals = delivery.configuration.deliversDismissed
+                recorder?.deliversPartial = delivery.configuration.deliversPartial
             }
             stateStore = RecordedStateStore(storeName: store.name)
         }
@@ -281,6 +282,7 @@ enum RunCommand: Command {
         }
         if let delivery, case .location(let location, _) = storeChoice,
             outcome.result != nil || (delivery.configuration.deliversDismissed && driver.session.status == .dismissed)
+                || delivery.configuration.deliversPartial
         {
             startDeliveryInBackground(store: location, configuration: delivery.file, survey: file)
         }

@@ -178,6 +178,21 @@ extension SQLResponseStore {
                 VALUES ($1, $2, 'pending', 0, $3, $3) ON CONFLICT (response_id, target) DO NOTHING
                 """, [id, .text(target), at])
         }
+        for target in write.requeuedDeliveries {
+            let at = SQLValue.integer(ResponseCodec.milliseconds(response.updatedAt))
+            // A job still pending keeps its attempts and time; its update time always changes, so a
+            // deliverer that read it before sees it was queued again.
+            try connection.run(
+                """
+                INSERT INTO deliveries (response_id, target, status, attempts, next_attempt_at, updated_at)
+                VALUES ($1, $2, 'pending', 0, $3, $3) ON CONFLICT (response_id, target) DO UPDATE SET
+                    attempts = CASE WHEN deliveries.status = 'pending' THEN deliveries.attempts ELSE 0 END,
+                    next_attempt_at = CASE WHEN deliveries.status = 'pending'
+                        THEN deliveries.next_attempt_at ELSE $3 END,
+                    status = 'pending',
+                    updated_at = CASE WHEN deliveries.updated_at >= $3 THEN deliveries.updated_at + 1 ELSE $3 END
+                """, [id, .text(target), at])
+        }
     }
 
     /// Appends the write's actions after the response's last one: an action already stored must be
@@ -501,6 +516,24 @@ extension SQLResponseStore {
                     .integer(ResponseCodec.milliseconds(job.updatedAt)), .text(job.responseID.rawValue),
                     .text(job.target),
                 ])
+        }
+    }
+
+    public func updateDelivery(_ job: DeliveryJob, replacing read: DeliveryJob) throws(StoreError) -> Bool {
+        // Not run again after a broken connection: the second run would find its own update.
+        try writing(reconnecting: false) { () throws(StoreError) in
+            try connection.run(
+                """
+                UPDATE deliveries SET status = $1, attempts = $2, next_attempt_at = $3, last_error = $4, updated_at = $5
+                WHERE response_id = $6 AND target = $7 AND status = $8 AND attempts = $9 AND updated_at = $10
+                """,
+                [
+                    .text(job.status.rawValue), .integer(Int64(job.attempts)),
+                    .integer(ResponseCodec.milliseconds(job.nextAttemptAt)), SQLValue(job.lastError),
+                    .integer(ResponseCodec.milliseconds(job.updatedAt)), .text(job.responseID.rawValue),
+                    .text(job.target), .text(read.status.rawValue), .integer(Int64(read.attempts)),
+                    .integer(ResponseCodec.milliseconds(read.updatedAt)),
+                ]) > 0
         }
     }
 
