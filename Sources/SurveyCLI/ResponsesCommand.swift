@@ -211,11 +211,11 @@ enum ResponsesCommand: Command {
 
     static func list(_ store: any ResponseStore, query: ResponseQuery, survey: Survey?, format: String) throws {
         if format == "jsonl" {
-            let partial = try survey.map { try PartialResponses(survey: $0, store: store, matching: query) }
+            let partial = survey.map { PartialResponses(survey: $0, store: store) } ?? PartialResponses()
             var asStored = 0
             try store.forEachResponse(matching: query) { stored in
-                let (response, isPartial) = partial?.completing(stored) ?? (stored, false)
-                if !isPartial, (partial ?? PartialResponses()).isShownAsStored(stored) { asStored += 1 }
+                let (response, isPartial) = try partial.completing(stored)
+                if partial.isShownAsStored(stored) { asStored += 1 }
                 Console.line(ResponseExport.jsonLine(of: response, isPartial: isPartial))
             }
             noteUnreplayed(asStored, command: "list", hasSurvey: survey != nil)
@@ -275,7 +275,7 @@ enum ResponsesCommand: Command {
             try sink.write(ResponseExport.csvHeader(stepIDs: columns) + "\r\n")
         }
         // With the survey, unfinished responses show their path and answers so far.
-        let partial = try survey.map { try PartialResponses(survey: $0, store: store, matching: query) }
+        let partial = survey.map { PartialResponses(survey: $0, store: store) }
         let summary = try ResponseExport.write(
             format, from: store, matching: query, columns: columns, partial: partial ?? PartialResponses()
         ) { bytes in

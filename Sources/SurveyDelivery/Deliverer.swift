@@ -179,11 +179,8 @@ public struct Deliverer: Sendable {
                         "the unfinished response's answers so far need its survey (\(response.surveyID)"
                         + "\(response.surveyVersion.map { " version " + $0 } ?? "")): survey deliver --survey FILE"))
         }
-        let soFar = PartialResponses.replay(response, actions: try store.actions(of: response.id), survey: survey)
-        var shown = response
-        shown.path = soFar.path
-        shown.answers = soFar.answers
-        return .success((shown, true))
+        let (shown, isPartial) = try PartialResponses(survey: survey, store: store).completing(response)
+        return .success((shown, isPartial))
     }
 
     /// The wait after attempt `attempt` (from 1): doubling from the initial backoff, capped, ±50 %.

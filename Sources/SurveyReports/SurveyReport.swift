@@ -91,7 +91,7 @@ public struct SurveyReport: Sendable {
         query.surveyID = survey.id
         let partial =
             includesPartial
-            ? try PartialResponses(survey: survey, store: store, matching: query) : PartialResponses()
+            ? PartialResponses(survey: survey, store: store) : PartialResponses()
         let locale = locale ?? survey.definition.defaultLocale
         let context = PresentationContext(locale: locale, defaultLocale: survey.definition.defaultLocale)
         let steps = survey.stepIDs.filter { id in
@@ -167,7 +167,7 @@ public struct SurveyReport: Sendable {
         ) throws {
             self.init(steps: steps.count)
             try store.forEachResponse(matching: query) { stored in
-                let (response, isPartial) = partial.completing(stored)
+                let (response, isPartial) = try partial.completing(stored)
                 count += 1
                 if isPartial { partialCount += 1 }
                 if timed.count < SurveyReport.timingLimit, response.status.isFinal { timed.append(response) }

@@ -223,7 +223,7 @@ extension ResponseExport {
             var extra = Set<String>()
             var asStored = 0
             try store.forEachResponse(matching: part) { stored in
-                let (response, isPartial) = partial.completing(stored)
+                let (response, isPartial) = try partial.completing(stored)
                 if !isPartial, partial.isShownAsStored(stored) { asStored += 1 }
                 switch format {
                 case .jsonl:
