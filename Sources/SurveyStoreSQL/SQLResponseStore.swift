@@ -318,8 +318,10 @@ extension SQLResponseStore {
     }
 
     public func actions(of id: ResponseID) throws(StoreError) -> [RecordedAction] {
-        try reading { () throws(StoreError) in
-            var result: [RecordedAction] = []
+        // The rows are read holding the connection; the actions are decoded after, so that threads
+        // reading many responses' actions (exports replaying partial responses) decode at once.
+        let rows = try reading { () throws(StoreError) in
+            var rows: [(sequence: Int64, action: String, recordedAt: Int64)] = []
             try rethrowingStoreErrors {
                 try connection.query(
                     "SELECT sequence, action, recorded_at FROM actions WHERE response_id = $1 ORDER BY sequence",
@@ -328,15 +330,20 @@ extension SQLResponseStore {
                     guard let sequence = row.integer(0), let recordedAt = row.integer(2) else {
                         throw StoreError(.corrupt, "an action of response \(id) is unreadable", store: name)
                     }
-                    let action = try ResponseCodec.action(fromJSON: row.text(1) ?? "", store: name)
-                    result.append(
-                        RecordedAction(
-                            sequence: Int(sequence), action: action,
-                            recordedAt: ResponseCodec.date(milliseconds: recordedAt)))
+                    rows.append((sequence, row.text(1) ?? "", recordedAt))
                 }
             }
-            return result
+            return rows
         }
+        var result: [RecordedAction] = []
+        result.reserveCapacity(rows.count)
+        for row in rows {
+            result.append(
+                RecordedAction(
+                    sequence: Int(row.sequence), action: try ResponseCodec.action(fromJSON: row.action, store: name),
+                    recordedAt: ResponseCodec.date(milliseconds: row.recordedAt)))
+        }
+        return result
     }
 
     public func funnelEvents(of id: ResponseID) throws(StoreError) -> [FunnelEvent] {
