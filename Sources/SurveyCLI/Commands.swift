@@ -227,6 +227,7 @@ enum RunCommand: Command {
             if let delivery {
                 recorder?.deliveryTargets = delivery.configuration.targets.map(\.name)
                 recorder?.deliversDismissals = delivery.configuration.deliversDismissed
+                recorder?.deliversPartial = delivery.configuration.deliversPartial
             }
             stateStore = RecordedStateStore(storeName: store.name)
         }
@@ -240,17 +241,21 @@ enum RunCommand: Command {
                 survey: survey, seed: seed, locale: context.locale(option: arguments.value(localeOption)), today: today,
                 variables: given)
         var driver = SurveyDriver(session: started, stateStore: stateStore, isResumed: isResumed, recorder: recorder)
-        SignalHandling.install(answersAreKept: recorder != nil, writesEvents: rendererName == "json")
+        SignalHandling.install(
+            answersAreKept: recorder != nil, writesEvents: rendererName == "json",
+            savesFirst: recorder == nil && stateStore != nil)
+        let stop = SignalHandling.stopDescriptor >= 0 ? SignalHandling.stopDescriptor : nil
+        let lines = UntilOutputCloses(StandardInputLines(descriptor: 0, stopDescriptor: stop))
         // A closed stdout ends the run as the end of input does (the session is saved), then 141.
         Console.endsAtClosedOutput = false
         let outcome: DriverOutcome
         if rendererName == "json" {
-            var renderer = JSONEventRenderer(input: UntilOutputCloses(StandardInputLines())) { Console.line($0) }
+            var renderer = JSONEventRenderer(input: lines) { Console.line($0) }
             outcome = driver.run(with: &renderer)
         } else {
             let style = TextRenderer.Style.detect(
                 isTerminal: Console.isOutputTerminal, environment: context.environment)
-            var renderer = TextRenderer(input: UntilOutputCloses(StandardInputLines()), style: style) {
+            var renderer = TextRenderer(input: lines, style: style) {
                 Console.out($0)
             }
             outcome = driver.run(with: &renderer)
@@ -264,6 +269,9 @@ enum RunCommand: Command {
             try context.write(
                 JSONWriter.string(from: driver.session.state.jsonValue, pretty: true) + "\n", to: resumePath)
         }
+        if let signal = SignalHandling.stoppedBy {
+            return stopped(by: signal, outcome: outcome, writesEvent: rendererName == "json")
+        }
         if Console.isOutputClosed {
             Console.error(
                 "survey: the output was closed; the session was saved, run the same command again to continue")
@@ -274,10 +282,32 @@ enum RunCommand: Command {
         }
         if let delivery, case .location(let location, _) = storeChoice,
             outcome.result != nil || (delivery.configuration.deliversDismissed && driver.session.status == .dismissed)
+                || delivery.configuration.deliversPartial
         {
             startDeliveryInBackground(store: location, configuration: delivery.file, survey: file)
         }
         return .success
+    }
+
+    /// Ends a run without a store that a signal stopped after its session was saved (or could not be):
+    /// one line on stderr, the `failed` event in the JSON protocol, and 128 + the signal's number.
+    static func stopped(by signal: (number: Int32, name: String), outcome: DriverOutcome, writesEvent: Bool)
+        -> ExitCode
+    {
+        var kept = "the session could not be saved"
+        if case .quit(_, let location?) = outcome {
+            kept = "the session was saved to \(location); continue it with --resume \(location)"
+        }
+        if Console.isMidLine { Console.out("\n") }
+        if writesEvent {
+            Console.line(
+                JSONWriter.string(
+                    from: EventProtocol.failed(
+                        code: "stoppedBySignal", message: "stopped by \(signal.name); \(kept)",
+                        exitCode: 128 + signal.number)))
+        }
+        Console.error("survey: stopped by \(signal.name); \(kept)")
+        return ExitCode(rawValue: 128 + signal.number) ?? .failure
     }
 
     /// Starts `survey deliver` for `store` in its own session (it outlives this process and the

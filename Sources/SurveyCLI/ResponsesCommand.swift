@@ -211,11 +211,14 @@ enum ResponsesCommand: Command {
 
     static func list(_ store: any ResponseStore, query: ResponseQuery, survey: Survey?, format: String) throws {
         if format == "jsonl" {
-            let partial = try survey.map { try PartialResponses(survey: $0, store: store, matching: query) }
+            let partial = survey.map { PartialResponses(survey: $0, store: store) } ?? PartialResponses()
+            var asStored = 0
             try store.forEachResponse(matching: query) { stored in
-                let (response, isPartial) = partial?.completing(stored) ?? (stored, false)
+                let (response, isPartial) = try partial.completing(stored)
+                if partial.isShownAsStored(stored) { asStored += 1 }
                 Console.line(ResponseExport.jsonLine(of: response, isPartial: isPartial))
             }
+            noteUnreplayed(asStored, command: "list", hasSurvey: survey != nil)
             return
         }
         var count = 0
@@ -272,18 +275,32 @@ enum ResponsesCommand: Command {
             try sink.write(ResponseExport.csvHeader(stepIDs: columns) + "\r\n")
         }
         // With the survey, unfinished responses show their path and answers so far.
-        let partial = try survey.map { try PartialResponses(survey: $0, store: store, matching: query) }
-        let extra = try ResponseExport.write(
+        let partial = survey.map { PartialResponses(survey: $0, store: store) }
+        let summary = try ResponseExport.write(
             format, from: store, matching: query, columns: columns, partial: partial ?? PartialResponses()
         ) { bytes in
             try sink.write(bytes: bytes)
         }
         try sink.flush()
-        if !extra.isEmpty {
+        if !summary.extraSteps.isEmpty {
             Console.error(
                 "survey responses export: answers to steps the survey no longer has were left out: "
-                    + extra.sorted().joined(separator: ", ") + " (export without FILE, or as jsonl, to see them)")
+                    + summary.extraSteps.sorted().joined(separator: ", ")
+                    + " (export without FILE, or as jsonl, to see them)")
         }
+        noteUnreplayed(summary.unfinishedShownAsStored, command: "export", hasSurvey: survey != nil)
+    }
+
+    /// Says on stderr that `count` unfinished responses were shown without their answers so far, and
+    /// what shows them: the survey file (replay needs it; the store keeps only its id and version).
+    static func noteUnreplayed(_ count: Int, command: String, hasSurvey: Bool) {
+        guard count > 0 else { return }
+        let responses = count == 1 ? "1 unfinished response is" : "\(count) unfinished responses are"
+        Console.error(
+            "survey responses \(command): \(responses) shown as stored, without the answers so far"
+                + (hasSurvey
+                    ? " (they answer another version of the survey; give that version's file to replay them)"
+                    : " (give the survey file, survey responses \(command) FILE, to replay them)"))
     }
 }
 

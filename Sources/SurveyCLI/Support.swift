@@ -17,6 +17,12 @@ enum ExitCode: Int32 {
     case success = 0
     case failure = 1
     case usage = 2
+    /// SIGHUP ended the run (after saving the session).
+    case hangUp = 129
+    /// SIGINT ended the run (after saving the session).
+    case interrupted = 130
+    /// SIGTERM ended the run (after saving the session).
+    case terminated = 143
     /// Standard output was closed (as a process ended by SIGPIPE).
     case brokenPipe = 141
 }
@@ -379,10 +385,13 @@ enum KeptUntilExit {
     }
 }
 
-/// What SIGINT, SIGTERM and SIGHUP do during `survey run`: say so on stderr and end at once with
-/// 128 + the signal number (130, 143, 129). Nothing is lost that was acknowledged: the response
-/// store has every acknowledged action (with `--no-store` there is nothing to keep). SIGPIPE is
-/// ignored so that a closed output ends the run through ``Console/out(_:)`` with status 141.
+/// What SIGINT, SIGTERM and SIGHUP do during `survey run`: say so on stderr and end with 128 + the
+/// signal number (130, 143, 129). Nothing is lost that was acknowledged: with a response store, it
+/// has every acknowledged action and the run ends at once; without one (`--no-store`), the signal
+/// ends the input instead (through ``stopDescriptor``, read by `StandardInputLines`), the front end
+/// quits as at the end of input and saves the session to its state file, and then the run ends with
+/// the signal's status (``stoppedBy``). A second signal while that happens ends the run at once.
+/// SIGPIPE is ignored so that a closed output ends the run through ``Console/out(_:)`` with status 141.
 enum SignalHandling {
     nonisolated(unsafe) static var message: UnsafeMutablePointer<CChar>?
     nonisolated(unsafe) static var messageLength = 0
@@ -391,7 +400,31 @@ enum SignalHandling {
     /// run speaks the JSON-event protocol: made before any signal comes, since a handler may not allocate.
     nonisolated(unsafe) static var events: [(text: UnsafeMutablePointer<CChar>?, length: Int)] = []
 
-    static func install(answersAreKept: Bool, writesEvents: Bool = false) {
+    /// The read end of the pipe a signal writes to when the session is saved first (`-1` otherwise).
+    nonisolated(unsafe) static var stopDescriptor: Int32 = -1
+    nonisolated(unsafe) static var stopWriteDescriptor: Int32 = -1
+    /// The signal that ended the input (0 while none came).
+    nonisolated(unsafe) static var received: Int32 = 0
+
+    /// The signal that stopped the input, when one did: the run saved its session and ends with
+    /// 128 + its number.
+    static var stoppedBy: (number: Int32, name: String)? {
+        switch received {
+        case SIGINT: (SIGINT, "SIGINT")
+        case SIGTERM: (SIGTERM, "SIGTERM")
+        case SIGHUP: (SIGHUP, "SIGHUP")
+        default: nil
+        }
+    }
+
+    /// Installs the handlers.
+    /// - Parameters:
+    ///   - answersAreKept: a response store keeps every acknowledged action (the run ends at once).
+    ///   - writesEvents: the run speaks the JSON-event protocol (a signal that ends it at once writes
+    ///     the `failed` event).
+    ///   - savesFirst: without a store, a signal ends the input so the session is saved before the
+    ///     run ends; read ``stopDescriptor`` with the input.
+    static func install(answersAreKept: Bool, writesEvents: Bool = false, savesFirst: Bool = false) {
         let kept =
             answersAreKept
             ? "every acknowledged answer is in the response store"
@@ -409,6 +442,16 @@ enum SignalHandling {
                 return (strdup(line), line.utf8.count)
             }
         }
+        if savesFirst {
+            var ends: [Int32] = [-1, -1]
+            if pipe(&ends) == 0 {
+                for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+                // The handler never blocks on a full pipe.
+                _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
+                stopDescriptor = ends[0]
+                stopWriteDescriptor = ends[1]
+            }
+        }
         signal(SIGPIPE, SIG_IGN)
         // A launcher may have started us with these blocked (a mask is inherited across exec, and
         // dispatch worker threads block every signal): unblock them, or they would never arrive.
@@ -418,6 +461,12 @@ enum SignalHandling {
         sigprocmask(SIG_UNBLOCK, &set, nil)
         for number in [SIGINT, SIGTERM, SIGHUP] {
             signal(number) { received in
+                // Without a store, the first signal ends the input: the session is saved, then the run ends.
+                if SignalHandling.stopWriteDescriptor >= 0, SignalHandling.received == 0 {
+                    SignalHandling.received = received
+                    _ = write(SignalHandling.stopWriteDescriptor, "x", 1)
+                    return
+                }
                 if let message = SignalHandling.message { _ = write(2, message, SignalHandling.messageLength) }
                 let slot = received == SIGINT ? 0 : received == SIGTERM ? 1 : 2
                 if slot < SignalHandling.events.count, let event = SignalHandling.events[slot].text {

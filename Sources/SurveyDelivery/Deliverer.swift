@@ -8,8 +8,9 @@ import SurveyResponses
 /// response, a timeout, 408, 425, 429 or 5xx: after an exponential backoff with ±50 % jitter, or
 /// after the target's `Retry-After` when that is longer), or parks it as failed (another 4xx, an
 /// unknown target, a response no longer in the store, or the last of `maxAttempts`). Every request
-/// carries the response id as its idempotency key, so an attempt repeated after a lost reply never
-/// creates a second record. A job's new state is written after each attempt: a deliverer killed at
+/// carries the response id (and a partial response's version) as its idempotency key, so an attempt
+/// repeated after a lost reply never creates a second record. An unfinished response (queued with
+/// `deliverPartial`) is sent with its answers so far, replayed on its survey from ``surveys``. A job's new state is written after each attempt: a deliverer killed at
 /// any moment loses nothing, and at worst sends one response again, which the key makes harmless.
 public struct Deliverer: Sendable {
     public var store: any ResponseStore
@@ -123,8 +124,14 @@ public struct Deliverer: Sendable {
         updated.attempts += 1
         let outcome: Outcome
         if let target = configuration.targets.first(where: { $0.name == job.target }) {
-            if let response = try store.response(job.responseID) {
-                outcome = send(response, events: try store.funnelEvents(of: job.responseID), to: target)
+            if let stored = try store.response(job.responseID) {
+                switch try shown(stored) {
+                case .success(let (response, isPartial)):
+                    outcome = send(
+                        response, events: try store.funnelEvents(of: job.responseID), to: target, isPartial: isPartial)
+                case .failure(let reason):
+                    outcome = .retry(reason.message, after: nil)
+                }
             } else {
                 outcome = .refused("the response is no longer in the store")
             }
@@ -149,8 +156,31 @@ public struct Deliverer: Sendable {
                 updated.nextAttemptAt = now.addingTimeInterval(max(after ?? 0, backoff(afterAttempt: updated.attempts)))
             }
         }
-        try store.updateDelivery(updated)
+        // Queued again during the attempt (a newer version of the response): it stays pending.
+        guard try store.updateDelivery(updated, replacing: job) else { return .pending }
         return updated.status
+    }
+
+    /// Why an unfinished response cannot be sent yet.
+    struct NotReplayable: Error {
+        var message: String
+    }
+
+    /// The response as it is sent: a finished one as stored, an unfinished one with its path and
+    /// answers so far, replayed on its survey (``surveys``, same version) from its stored actions.
+    func shown(_ response: Response) throws(StoreError) -> Result<(Response, Bool), NotReplayable> {
+        guard response.status == .inProgress || response.status == .abandoned else {
+            return .success((response, false))
+        }
+        guard let survey = surveys[response.surveyID], survey.definition.version == response.surveyVersion else {
+            return .failure(
+                NotReplayable(
+                    message:
+                        "the unfinished response's answers so far need its survey (\(response.surveyID)"
+                        + "\(response.surveyVersion.map { " version " + $0 } ?? "")): survey deliver --survey FILE"))
+        }
+        let (shown, isPartial) = try PartialResponses(survey: survey, store: store).completing(response)
+        return .success((shown, isPartial))
     }
 
     /// The wait after attempt `attempt` (from 1): doubling from the initial backoff, capped, ±50 %.
@@ -161,13 +191,19 @@ public struct Deliverer: Sendable {
     }
 
     /// Sends one response to one target.
-    func send(_ response: Response, events: [FunnelEvent], to target: DeliveryConfiguration.Target) -> Outcome {
-        let body = DeliveryPayload.data(of: response, events: events)
+    ///
+    /// The idempotency key is the response id, and for a partial response the id and its version
+    /// (`<id>.<responseVersion>`): each version is a delivery of its own, sent once.
+    func send(
+        _ response: Response, events: [FunnelEvent], to target: DeliveryConfiguration.Target, isPartial: Bool = false
+    ) -> Outcome {
+        let body = DeliveryPayload.data(of: response, events: events, isPartial: isPartial)
         let token = target.tokenEnvironment.flatMap { environment[$0] }
         if let variable = target.tokenEnvironment, token == nil {
             return .retry("the environment variable \(variable) (the target's credential) is not set", after: nil)
         }
-        var headers = ["Content-Type": "application/json", "Idempotency-Key": response.id.rawValue]
+        let key = response.id.rawValue + (isPartial ? ".\(response.actionCount)" : "")
+        var headers = ["Content-Type": "application/json", "Idempotency-Key": key]
         let url: URL
         let method: String
         switch target.kind {

@@ -9,7 +9,7 @@ import SurveyCore
 ///       "tokenEnv": "CRM_TOKEN", "maxAttempts": 8 },
 ///     { "name": "firebase", "type": "firebase", "url": "https://my-app.firebaseio.com", "tokenEnv": "FIREBASE_TOKEN" } ],
 ///   "backoff": { "initialSeconds": 1, "maximumSeconds": 3600 },
-///   "deliverDismissed": false }
+///   "deliverDismissed": false, "deliverPartial": false }
 /// ```
 ///
 /// A credential is never in the file or on the command line: `tokenEnv` names the environment
@@ -49,15 +49,19 @@ public struct DeliveryConfiguration: Sendable, Hashable {
     public var maximumBackoff: TimeInterval
     /// Whether dismissed responses are delivered too (completed ones always are).
     public var deliversDismissed: Bool
+    /// Whether unfinished responses are delivered too, each version once: after every answer, with
+    /// their answers so far (`"finished": false`), then completed (see ``ResponseRecorder/deliversPartial``).
+    public var deliversPartial: Bool
 
     public init(
         targets: [Target], initialBackoff: TimeInterval = 1, maximumBackoff: TimeInterval = 3600,
-        deliversDismissed: Bool = false
+        deliversDismissed: Bool = false, deliversPartial: Bool = false
     ) {
         self.targets = targets
         self.initialBackoff = initialBackoff
         self.maximumBackoff = maximumBackoff
         self.deliversDismissed = deliversDismissed
+        self.deliversPartial = deliversPartial
     }
 
     /// A configuration problem, with the file and JSON path.
@@ -77,8 +81,9 @@ public struct DeliveryConfiguration: Sendable, Hashable {
             Problem(description: "\(file): \(path): \(message)")
         }
         guard case .object(let members) = json else { throw fail("$", "the configuration must be an object") }
-        for key in members.keys.sorted() where !["targets", "backoff", "deliverDismissed"].contains(key) {
-            throw fail("$.\(key)", "unknown member (known: targets, backoff, deliverDismissed)")
+        for key in members.keys.sorted()
+        where !["targets", "backoff", "deliverDismissed", "deliverPartial"].contains(key) {
+            throw fail("$.\(key)", "unknown member (known: targets, backoff, deliverDismissed, deliverPartial)")
         }
         guard case .array(let list) = members["targets"] ?? .null, !list.isEmpty else {
             throw fail("$.targets", "'targets' must be a non-empty array of targets")
@@ -186,6 +191,13 @@ public struct DeliveryConfiguration: Sendable, Hashable {
             guard case .bool(let flag) = value else { throw fail("$.deliverDismissed", "must be true or false") }
             dismissed = flag
         }
-        self.init(targets: targets, initialBackoff: initial, maximumBackoff: maximum, deliversDismissed: dismissed)
+        var partial = false
+        if let value = members["deliverPartial"] {
+            guard case .bool(let flag) = value else { throw fail("$.deliverPartial", "must be true or false") }
+            partial = flag
+        }
+        self.init(
+            targets: targets, initialBackoff: initial, maximumBackoff: maximum, deliversDismissed: dismissed,
+            deliversPartial: partial)
     }
 }

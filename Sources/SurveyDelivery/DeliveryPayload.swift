@@ -15,8 +15,11 @@ public enum DeliveryPayload {
     /// The version of the payload's shape; a change that removes or renames a member raises it.
     public static let version = 1
 
-    /// The payload of `response`, with the funnel facts `events` recorded for it.
-    public static func json(of response: Response, events: [FunnelEvent]) -> JSONValue {
+    /// The payload of `response`, with the funnel facts `events` recorded for it. `isPartial` says
+    /// its path and answers are those so far of an unfinished response (``PartialResponses``):
+    /// `"partial": true`. Every payload says whether the response is `finished` (completed) and its
+    /// `responseVersion` (its action count: a later version has a higher one).
+    public static func json(of response: Response, events: [FunnelEvent], isPartial: Bool = false) -> JSONValue {
         var members: [String: JSONValue] = [
             "payloadVersion": .number(Double(version)), "responseId": .string(response.id.rawValue),
             "respondentId": .string(response.respondentID), "surveyId": .string(response.surveyID),
@@ -25,7 +28,11 @@ public enum DeliveryPayload {
             "createdAt": .string(timestamp(response.createdAt)),
             "completedAt": response.completedAt.map { .string(timestamp($0)) } ?? .null,
             "path": .array(response.path.map(JSONValue.string)), "answers": .object(response.answers),
+            "finished": .bool(response.status == .completed),
+            "responseVersion": .number(Double(response.actionCount)),
+            "updatedAt": .string(timestamp(response.updatedAt)),
         ]
+        if isPartial { members["partial"] = .bool(true) }
         func steps(_ kind: FunnelEventKind) -> JSONValue {
             .array(Set(events.filter { $0.kind == kind }.compactMap(\.stepID)).sorted().map(JSONValue.string))
         }
@@ -38,12 +45,15 @@ public enum DeliveryPayload {
     /// The key order of the payload's members, for readable output.
     static let keyOrder = [
         "payloadVersion", "responseId", "respondentId", "surveyId", "surveyVersion", "locale", "status", "createdAt",
-        "completedAt", "path", "answers", "funnel",
+        "completedAt", "updatedAt", "finished", "partial", "responseVersion", "path", "answers", "funnel",
     ]
 
     /// The payload as UTF-8 JSON.
-    public static func data(of response: Response, events: [FunnelEvent]) -> Data {
-        Data(JSONWriter.string(from: json(of: response, events: events), pretty: false, keyOrder: keyOrder).utf8)
+    public static func data(of response: Response, events: [FunnelEvent], isPartial: Bool = false) -> Data {
+        Data(
+            JSONWriter.string(
+                from: json(of: response, events: events, isPartial: isPartial), pretty: false, keyOrder: keyOrder
+            ).utf8)
     }
 
     static func timestamp(_ date: Date) -> String {

@@ -53,6 +53,8 @@ public struct StandardInputLines: LineSource {
     /// How far `buffer` has been searched for a line feed (never before `start`).
     var scanned = 0
     var isAtEnd = false
+    /// A descriptor that, once readable, ends the input at once (see ``init(descriptor:maximumLineLength:stopDescriptor:)``).
+    public let stopDescriptor: Int32?
     private var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
     /// Reads standard input.
@@ -61,9 +63,40 @@ public struct StandardInputLines: LineSource {
     }
 
     /// Reads `descriptor` (which stays open), refusing lines longer than `maximumLineLength` bytes.
-    public init(descriptor: Int32, maximumLineLength: Int = StandardInputLines.maximumLineLength) {
+    ///
+    /// When `stopDescriptor` is given, the input ends as soon as that descriptor is readable (a byte
+    /// written to a pipe, e.g. from a signal handler: the self-pipe pattern), even while waiting for
+    /// a line; a line not yet ended is then dropped, never handed out half typed. So a front end can
+    /// be told to quit (and save its session as at the end of input) from where nothing else may be
+    /// done safely.
+    ///
+    /// ```swift
+    /// var ends: [Int32] = [0, 0]
+    /// pipe(&ends)  // a signal handler writes one byte to ends[1]
+    /// var lines = StandardInputLines(descriptor: 0, stopDescriptor: ends[0])
+    /// ```
+    public init(
+        descriptor: Int32, maximumLineLength: Int = StandardInputLines.maximumLineLength, stopDescriptor: Int32? = nil
+    ) {
         self.descriptor = descriptor
         self.maximumLineLength = max(1, maximumLineLength)
+        self.stopDescriptor = stopDescriptor
+    }
+
+    /// Whether `stopDescriptor` is readable; else waits until it or `descriptor` is.
+    private func waitIsStopped() -> Bool {
+        guard let stopDescriptor else { return false }
+        var watched = [
+            pollfd(fd: stopDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        while true {
+            let ready = poll(&watched, 2, -1)
+            if ready < 0, errno == EINTR { continue }
+            // A failed poll reads on: the read reports what is wrong with the input.
+            if ready < 0 { return false }
+            return watched[0].revents != 0
+        }
     }
 
     public mutating func readLine() -> String? {
@@ -123,6 +156,11 @@ public struct StandardInputLines: LineSource {
                 buffer.removeFirst(start)
                 scanned -= start
                 start = 0
+            }
+            if waitIsStopped() {
+                isAtEnd = true
+                discardPending()
+                return nil
             }
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }

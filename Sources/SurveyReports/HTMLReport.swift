@@ -22,6 +22,7 @@ public enum HTMLReport {
             <body>
             <header><h1><bdi>\(escape(report.title))</bdi></h1>
             <p class="totals"><span>\(escape(t("responses"))): <b>\(report.responses)</b></span>
+            <span>\(escape(t("partial"))): <b>\(report.partialResponses)</b></span>
             <span>\(escape(t("invitations"))): <b>\(report.invitations)</b></span>
             <span>\(escape(t("completed"))): <b>\(report.completed)</b></span>
             <span>\(escape(t("completionRate"))): <b>\(report.completionRate.map(percent) ?? "—")</b></span></p>
@@ -53,6 +54,9 @@ public enum HTMLReport {
         var html = "<section class=\"question\" id=\"q-\(index)\">\n"
         html += "<h2><bdi>\(escape(question.title))</bdi> <code>\(escape(question.stepID))</code></h2>\n"
         var facts = ["\(escape(t("answered"))): \(summary.answered)"]
+        if question.answeredPartially > 0 {
+            facts[0] += " (\(escape(t("partial"))): \(question.answeredPartially))"
+        }
         for (key, value) in [
             ("mean", summary.mean), ("median", summary.median), ("minimum", summary.minimum),
             ("maximum", summary.maximum),

@@ -19,6 +19,9 @@ public struct SurveyReport: Sendable {
         /// What respondents wrote for a choice question's "Other" choice, the same texts grouped
         /// (most frequent first, at most ``SurveyReport/textLimit``).
         public var otherTexts: [(text: String, count: Int)]
+        /// How many of the answers summarised are those of unfinished responses, so far
+        /// (``SurveyReport/partialResponses``); `summary.answered` counts them too.
+        public var answeredPartially: Int
         /// How many responses saw, answered and dismissed it (all responses to the survey).
         public var seen: Int
         public var answered: Int
@@ -41,6 +44,11 @@ public struct SurveyReport: Sendable {
     /// The selected responses, and how many of them have each status.
     public var responses: Int
     public var statuses: [ResponseStatus: Int]
+    /// How many of the selected responses are unfinished (in progress or abandoned) and answer the
+    /// survey's version: their answers so far, replayed from their stored actions
+    /// (``PartialResponses``), are in the questions' summaries, counted apart in
+    /// ``Question/answeredPartially``.
+    public var partialResponses: Int
     /// Invitations shown and completions of the survey (the funnel, all responses).
     public var invitations: Int
     public var completed: Int
@@ -62,6 +70,12 @@ public struct SurveyReport: Sendable {
     /// The report of `survey` over the responses of `store` that `query` selects (its survey id is
     /// set to the survey's), with texts in `locale`.
     ///
+    /// Unfinished responses (in progress or abandoned) of the survey's version count with their
+    /// answers so far when `includesPartial` is true (the default): for drop-off analysis, what a
+    /// respondent answered before stopping is part of the results. Each question says how many of
+    /// its answers are such partial ones (``Question/answeredPartially``); a query selecting only
+    /// completed responses leaves them out.
+    ///
     /// The responses stream past once, each question's answers going into a tally (the memory of its
     /// distinct answers, never of the responses). When the store can split the selection
     /// (``ResponseStore/split(_:into:minimumPartSize:)``), up to `parallelism` parts of at least
@@ -70,10 +84,14 @@ public struct SurveyReport: Sendable {
     /// - Throws: the store's error.
     public init(
         survey: Survey, store: any ResponseStore, query: ResponseQuery = ResponseQuery(), locale: String? = nil,
-        parallelism: Int = ProcessInfo.processInfo.activeProcessorCount, minimumPartSize: Int = 50_000
+        includesPartial: Bool = true, parallelism: Int = ProcessInfo.processInfo.activeProcessorCount,
+        minimumPartSize: Int = 50_000
     ) throws {
         var query = query
         query.surveyID = survey.id
+        let partial =
+            includesPartial
+            ? PartialResponses(survey: survey, store: store) : PartialResponses()
         let locale = locale ?? survey.definition.defaultLocale
         let context = PresentationContext(locale: locale, defaultLocale: survey.definition.defaultLocale)
         let steps = survey.stepIDs.filter { id in
@@ -85,7 +103,9 @@ public struct SurveyReport: Sendable {
         }
         let partials = try store.forEachPart(
             of: query, parallelism: parallelism, minimumPartSize: minimumPartSize
-        ) { _, part in try Partial(store: store, query: part, steps: steps, freeText: freeText) }
+        ) { _, part in
+            try Partial(store: store, query: part, steps: steps, freeText: freeText, partial: partial)
+        }
         var scan = Partial(steps: steps.count)
         for partial in partials { scan.append(partial) }
         let funnel = FunnelReport(counts: try store.funnelCounts(survey: survey.id), survey: survey)
@@ -99,7 +119,8 @@ public struct SurveyReport: Sendable {
                 stepID: id, title: title, typeID: question.typeID,
                 summary: question.summarize(scan.tallies[index], in: context), texts: scan.texts[index],
                 otherTexts: Self.otherTexts(scan.tallies[index], input: question.input(in: context)),
-                seen: row?.seen ?? 0, answered: row?.answered ?? 0, dismissed: row?.dismissed ?? 0)
+                answeredPartially: scan.partialAnswers[index], seen: row?.seen ?? 0, answered: row?.answered ?? 0,
+                dismissed: row?.dismissed ?? 0)
         }
         let dwell = try Self.dwellTimes(of: scan.timed, survey: survey, store: store)
         units = funnel.units.map {
@@ -116,6 +137,7 @@ public struct SurveyReport: Sendable {
         self.locale = locale
         responses = scan.count
         statuses = scan.statuses
+        partialResponses = scan.partialCount
         invitations = funnel.invitations
         completed = funnel.completed
     }
@@ -128,23 +150,33 @@ public struct SurveyReport: Sendable {
         var pathCounts: [[String]: Int] = [:]
         var count = 0
         var timed: [Response] = []
+        /// Per step, the answers that came from partial responses.
+        var partialAnswers: [Int]
+        var partialCount = 0
 
         init(steps: Int) {
             tallies = Array(repeating: AnswerTally(), count: steps)
             texts = Array(repeating: [], count: steps)
+            partialAnswers = Array(repeating: 0, count: steps)
         }
 
-        /// Reads the responses `query` selects.
-        init(store: any ResponseStore, query: ResponseQuery, steps: [String], freeText: [Bool]) throws {
+        /// Reads the responses `query` selects, those `partial` replayed with their answers so far.
+        init(
+            store: any ResponseStore, query: ResponseQuery, steps: [String], freeText: [Bool],
+            partial: PartialResponses
+        ) throws {
             self.init(steps: steps.count)
-            try store.forEachResponse(matching: query) { response in
+            try store.forEachResponse(matching: query) { stored in
+                let (response, isPartial) = try partial.completing(stored)
                 count += 1
+                if isPartial { partialCount += 1 }
                 if timed.count < SurveyReport.timingLimit, response.status.isFinal { timed.append(response) }
                 statuses[response.status, default: 0] += 1
                 if response.status == .completed { pathCounts[response.path, default: 0] += 1 }
                 for (index, step) in steps.enumerated() {
                     guard let value = response.answers[step], !value.isNull else { continue }
                     tallies[index].add(value)
+                    if isPartial { partialAnswers[index] += 1 }
                     if freeText[index], texts[index].count < SurveyReport.textLimit, let text = value.stringValue {
                         texts[index].append(text)
                     }
@@ -158,6 +190,8 @@ public struct SurveyReport: Sendable {
                 tallies[index].add(later.tallies[index])
                 texts[index] += later.texts[index].prefix(max(0, SurveyReport.textLimit - texts[index].count))
             }
+            for index in partialAnswers.indices { partialAnswers[index] += later.partialAnswers[index] }
+            partialCount += later.partialCount
             statuses.merge(later.statuses, uniquingKeysWith: +)
             pathCounts.merge(later.pathCounts, uniquingKeysWith: +)
             count += later.count
@@ -231,7 +265,7 @@ public struct SurveyReport: Sendable {
         func number(_ value: Double?) -> JSONValue { value.map { .number(($0 * 1000).rounded() / 1000) } ?? .null }
         return [
             "reportVersion": 1, "surveyId": .string(surveyID), "title": .string(title), "locale": .string(locale),
-            "responses": .number(Double(responses)),
+            "responses": .number(Double(responses)), "partialResponses": .number(Double(partialResponses)),
             "statuses": .object(
                 Dictionary(uniqueKeysWithValues: statuses.map { ($0.key.rawValue, JSONValue.number(Double($0.value))) })
             ),
@@ -242,6 +276,7 @@ public struct SurveyReport: Sendable {
                     var members: [String: JSONValue] = [
                         "stepId": .string(question.stepID), "title": .string(question.title),
                         "type": .string(question.typeID), "answered": .number(Double(question.summary.answered)),
+                        "answeredPartially": .number(Double(question.answeredPartially)),
                         "buckets": .array(
                             question.summary.buckets.map { bucket in
                                 var members: [String: JSONValue] = [

@@ -121,6 +121,23 @@ public final class InMemoryResponseStore: ResponseStore, @unchecked Sendable {
                 responseID: response.id, target: target, nextAttemptAt: response.updatedAt,
                 updatedAt: response.updatedAt)
         }
+        for target in write.requeuedDeliveries {
+            let key = DeliveryKey(response: response.id, target: target)
+            guard var job = jobs[key] else {
+                jobs[key] = DeliveryJob(
+                    responseID: response.id, target: target, nextAttemptAt: response.updatedAt,
+                    updatedAt: response.updatedAt)
+                continue
+            }
+            if job.status != .pending {
+                job.status = .pending
+                job.attempts = 0
+                job.nextAttemptAt = response.updatedAt
+            }
+            // Always a new time, so that a deliverer's stale copy no longer matches.
+            job.updatedAt = max(response.updatedAt, job.updatedAt.addingTimeInterval(0.001))
+            jobs[key] = job
+        }
     }
 
     static func isOrdered(_ response: Response, before other: Response?) -> Bool {
@@ -250,6 +267,15 @@ public final class InMemoryResponseStore: ResponseStore, @unchecked Sendable {
         lock.withLock {
             let key = DeliveryKey(response: job.responseID, target: job.target)
             if jobs[key] != nil { jobs[key] = job }
+        }
+    }
+
+    public func updateDelivery(_ job: DeliveryJob, replacing read: DeliveryJob) throws(StoreError) -> Bool {
+        lock.withLock {
+            let key = DeliveryKey(response: job.responseID, target: job.target)
+            guard let stored = jobs[key], stored == read else { return false }
+            jobs[key] = job
+            return true
         }
     }
 

@@ -1,19 +1,24 @@
 import Foundation
 import SurveyCore
 
-/// What unfinished responses hold so far: the path and the answers on it of each in-progress or
+/// What unfinished responses hold so far: the path and the answers on it of an in-progress or
 /// abandoned response to a survey, computed by replaying its stored actions on the survey, for
-/// exports and lists that show partial responses (drop-off analysis, partial delivery).
+/// exports, lists, reports and deliveries that show partial responses (drop-off analysis, partial
+/// delivery).
 ///
 /// A stored response keeps its path and answers only once it is completed or dismissed; until then
 /// its actions are the record. Only responses to the survey's own id and version are replayed (an
 /// action may mean something else on another version); a replay stops at the first action the
 /// survey refuses, keeping what came before.
 ///
+/// The replay is done as each response goes past (``completing(_:)``), reading that response's
+/// actions then: a stream of responses read in parts on several threads replays on those threads,
+/// and nothing is kept once a response is written, so memory stays that of one response.
+///
 /// ```swift
-/// let partial = try PartialResponses(survey: survey, store: store, matching: ResponseQuery(surveyID: survey.id))
+/// let partial = PartialResponses(survey: survey, store: store)
 /// try store.forEachResponse(matching: query) { response in
-///     let (shown, isPartial) = partial.completing(response)
+///     let (shown, isPartial) = try partial.completing(response)
 ///     print(ResponseExport.jsonLine(of: shown, isPartial: isPartial))
 /// }
 /// ```
@@ -26,30 +31,38 @@ public struct PartialResponses: Sendable {
         public var answers: [String: JSONValue]
     }
 
-    /// What each replayed response holds so far, by id.
-    public private(set) var replayed: [ResponseID: SoFar] = [:]
+    let survey: Survey?
+    let store: (any ResponseStore)?
 
     /// Nothing replayed: every response is shown as stored.
-    public init() {}
+    public init() {
+        survey = nil
+        store = nil
+    }
 
-    /// Replays every in-progress or abandoned response of `store` that `query` selects and that
-    /// answers `survey` as it is (same id and version).
-    /// - Throws: ``StoreError`` when the store cannot be read.
-    public init(survey: Survey, store: any ResponseStore, matching query: ResponseQuery) throws {
-        var unfinished = query
-        unfinished.surveyID = survey.id
-        unfinished.surveyVersion = survey.definition.version
-        unfinished.statuses = (query.statuses ?? Set(ResponseStatus.allCases)).intersection([.inProgress, .abandoned])
-        var candidates: [Response] = []
-        try store.forEachResponse(matching: unfinished) { response in
-            // Read first, replayed after: a store holds its connection while it streams.
-            if response.actionCount > 0, response.surveyVersion == survey.definition.version {
-                candidates.append(response)
-            }
-        }
-        for response in candidates {
-            replayed[response.id] = Self.replay(response, actions: try store.actions(of: response.id), survey: survey)
-        }
+    /// Replays the in-progress and abandoned responses of `store` that answer `survey` as it is
+    /// (same id and version), each when it is shown.
+    ///
+    /// A store's streaming reads (``ResponseStore/forEachResponse(matching:_:)``) must allow
+    /// ``ResponseStore/actions(of:)`` from within their body, as the stores of this package do.
+    public init(survey: Survey, store: any ResponseStore) {
+        self.survey = survey
+        self.store = store
+    }
+
+    /// Whether `response` is replayed: it is unfinished, has actions, and answers the survey's id and version.
+    public func replays(_ response: Response) -> Bool {
+        guard let survey else { return false }
+        return (response.status == .inProgress || response.status == .abandoned) && response.actionCount > 0
+            && response.surveyID == survey.id && response.surveyVersion == survey.definition.version
+    }
+
+    /// `response`'s path and answers so far, replayed from its stored actions; `nil` when it is not
+    /// replayed (``replays(_:)``).
+    /// - Throws: ``StoreError`` when its actions cannot be read.
+    public func soFar(of response: Response) throws(StoreError) -> SoFar? {
+        guard replays(response), let survey, let store else { return nil }
+        return Self.replay(response, actions: try store.actions(of: response.id), survey: survey)
     }
 
     /// `response`'s path and answers so far: `actions` replayed on `survey` from the response's seed,
@@ -63,10 +76,19 @@ public struct PartialResponses: Sendable {
         return SoFar(path: result.path, answers: result.answers)
     }
 
-    /// `response` with its path and answers so far when it was replayed (`isPartial` is then true),
+    /// Whether `response` is unfinished (in progress or abandoned, with actions) and is not replayed:
+    /// it is shown as stored, without its answers so far (`"answers": {}`), because the survey was
+    /// not given or the response answers another version of it.
+    public func isShownAsStored(_ response: Response) -> Bool {
+        (response.status == .inProgress || response.status == .abandoned) && response.actionCount > 0
+            && !replays(response)
+    }
+
+    /// `response` with its path and answers so far when it is replayed (`isPartial` is then true),
     /// else as it is.
-    public func completing(_ response: Response) -> (response: Response, isPartial: Bool) {
-        guard let soFar = replayed[response.id] else { return (response, false) }
+    /// - Throws: ``StoreError`` when its actions cannot be read.
+    public func completing(_ response: Response) throws(StoreError) -> (response: Response, isPartial: Bool) {
+        guard let soFar = try soFar(of: response) else { return (response, false) }
         var shown = response
         shown.path = soFar.path
         shown.answers = soFar.answers

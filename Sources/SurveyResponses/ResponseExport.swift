@@ -197,7 +197,8 @@ extension ResponseExport {
     ///
     /// A response that `partial` replayed is written with its path and answers so far (and, in JSON
     /// Lines, `"partial": true`).
-    /// - Returns: the answered step ids that are not in `columns` (CSV only: those answers are left out).
+    /// - Returns: the answered step ids that are not in `columns` (CSV only: those answers are left out)
+    ///   and how many unfinished responses were written as stored, without their answers so far.
     /// - Throws: the store's error, ``StoreError`` `.failed` when a temporary file cannot be
     ///   written or read (naming it), or what `output` throws.
     public static func write(
@@ -205,7 +206,7 @@ extension ResponseExport {
         partial: PartialResponses = PartialResponses(),
         parallelism: Int = ProcessInfo.processInfo.activeProcessorCount, minimumPartSize: Int = 50_000,
         scratchDirectory: String = NSTemporaryDirectory(), to output: ([UInt8]) throws -> Void
-    ) throws -> Set<String> {
+    ) throws -> Summary {
         let known = Set(columns)
         let base =
             scratchDirectory + (scratchDirectory.hasSuffix("/") ? "" : "/")
@@ -217,11 +218,13 @@ extension ResponseExport {
         }
         let extras = try store.forEachPart(
             of: query, parallelism: parallelism, minimumPartSize: minimumPartSize
-        ) { index, part -> Set<String> in
+        ) { index, part -> Summary in
             var chunk = ScratchWriter(path: index == 0 ? nil : scratch(index), store: store.name)
             var extra = Set<String>()
+            var asStored = 0
             try store.forEachResponse(matching: part) { stored in
-                let (response, isPartial) = partial.completing(stored)
+                let (response, isPartial) = try partial.completing(stored)
+                if !isPartial, partial.isShownAsStored(stored) { asStored += 1 }
                 switch format {
                 case .jsonl:
                     chunk.bytes.append(contentsOf: jsonLine(of: response, isPartial: isPartial).utf8)
@@ -237,10 +240,22 @@ extension ResponseExport {
             }
             try chunk.flush(to: output)
             chunk.close()
-            return extra
+            return Summary(extraSteps: extra, unfinishedShownAsStored: asStored)
         }
         for index in 1..<extras.count { try ScratchWriter.copy(scratch(index), store: store.name, to: output) }
-        return extras.reduce(into: Set<String>()) { $0.formUnion($1) }
+        return extras.reduce(into: Summary()) {
+            $0.extraSteps.formUnion($1.extraSteps)
+            $0.unfinishedShownAsStored += $1.unfinishedShownAsStored
+        }
+    }
+
+    /// What an export left out.
+    public struct Summary: Sendable, Hashable {
+        /// The answered step ids not among the CSV columns (their answers are not in the CSV).
+        public var extraSteps: Set<String> = []
+        /// The unfinished responses written as stored, without their answers so far
+        /// (``PartialResponses/isShownAsStored(_:)``).
+        public var unfinishedShownAsStored = 0
     }
 }
 

@@ -180,18 +180,26 @@ public struct ResponseWrite: Sendable, Hashable {
     /// Delivery targets (by name) the response is to be sent to: a pending ``DeliveryJob`` is added
     /// for each in the same transaction (a job already there for that target is kept as it is).
     public var deliveries: [String]
+    /// Delivery targets (by name) a new version of the response is to be sent to (a partial response
+    /// that got new answers, or its completion after partial ones were sent): the job is added, or made
+    /// pending again from its first attempt when it was delivered or failed; a job still pending stays
+    /// as it is (it sends the response as it is when it goes). Its ``DeliveryJob/updatedAt`` changes
+    /// either way, so a deliverer that read it before finds it queued again
+    /// (``ResponseStore/updateDelivery(_:replacing:)``).
+    public var requeuedDeliveries: [String]
     /// When set, the response's stored actions with this sequence number or a higher one are removed
     /// before ``actions`` are added (from 1: all of them).
     public var removesActionsFrom: Int?
 
     public init(
         response: Response, actions: [RecordedAction] = [], funnelEvents: [FunnelEvent] = [],
-        deliveries: [String] = [], removesActionsFrom: Int? = nil
+        deliveries: [String] = [], requeuedDeliveries: [String] = [], removesActionsFrom: Int? = nil
     ) {
         self.response = response
         self.actions = actions
         self.funnelEvents = funnelEvents
         self.deliveries = deliveries
+        self.requeuedDeliveries = requeuedDeliveries
         self.removesActionsFrom = removesActionsFrom
     }
 }

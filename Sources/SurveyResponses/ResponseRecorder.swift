@@ -30,6 +30,10 @@ public struct ResponseRecorder: SessionRecorder {
     public var deliveryTargets: [String] = []
     /// Whether a dismissed response is queued for ``deliveryTargets`` too.
     public var deliversDismissals = false
+    /// Whether an unfinished response is queued for ``deliveryTargets`` too: in each write that
+    /// records an answer (a new version of the response; a Next, a Back or a dismissal changes no
+    /// answer and queues nothing), and again on completion, so a target gets every version once.
+    public var deliversPartial = false
 
     /// Starts a new response for `session` and writes it (with any actions the session already has,
     /// such as one resumed from a state file) together with the `invitation-shown` event.
@@ -232,10 +236,14 @@ public struct ResponseRecorder: SessionRecorder {
         let finishes =
             !response.status.isFinal
             && (header.status == .completed || (deliversDismissals && header.status == .dismissed))
+        var isAnswer = false
+        if case .answer = action { isAnswer = true }
+        let queued = finishes || (isAnswer && header.status == .inProgress) ? deliveryTargets : []
         try store.write(
             ResponseWrite(
                 response: header, actions: [RecordedAction(sequence: sequence, action: action, recordedAt: now)],
-                funnelEvents: events, deliveries: finishes ? deliveryTargets : []))
+                funnelEvents: events, deliveries: deliversPartial ? [] : (finishes ? queued : []),
+                requeuedDeliveries: deliversPartial ? queued : []))
         response = header
         shownSteps = nowShown
         if !isDismissal { hasStarted = true }

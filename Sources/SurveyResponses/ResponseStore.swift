@@ -78,6 +78,14 @@ public protocol ResponseStore: AnyObject, Sendable {
     /// attempt. A job that no longer exists (its response was erased) is ignored.
     func updateDelivery(_ job: DeliveryJob) throws(StoreError)
 
+    /// Replaces the state of `job` as ``updateDelivery(_:)`` does, unless the stored job is no longer
+    /// `read` (the job as the deliverer read it before the attempt): a write queued it again since
+    /// (``ResponseWrite/requeuedDeliveries``), for a newer version of the response, and it stays
+    /// pending so that version is sent too. Returns whether `job` was written.
+    ///
+    /// Default: ``updateDelivery(_:)``, always written (a store without requeued deliveries).
+    func updateDelivery(_ job: DeliveryJob, replacing read: DeliveryJob) throws(StoreError) -> Bool
+
     /// The delivery jobs with `status` (all when `nil`), oldest update first.
     func deliveries(status: DeliveryStatus?) throws(StoreError) -> [DeliveryJob]
 
@@ -86,6 +94,11 @@ public protocol ResponseStore: AnyObject, Sendable {
 }
 
 extension ResponseStore {
+    public func updateDelivery(_ job: DeliveryJob, replacing read: DeliveryJob) throws(StoreError) -> Bool {
+        try updateDelivery(job)
+        return true
+    }
+
     public func write(batch writes: [ResponseWrite]) throws(StoreError) {
         for write in writes { try self.write(write) }
     }

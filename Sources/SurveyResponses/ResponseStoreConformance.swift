@@ -438,6 +438,47 @@ public struct ResponseStoreConformance: Sendable {
             try context.expect(
                 mine(try context.store.deliveries(status: nil)).isEmpty, "erasing the respondent erases the jobs")
         },
+        Check(name: "queues a delivery again for a new version") { context in
+            var response = context.makeResponse()
+            response.actionCount = 1
+            response.updatedAt = context.at(10)
+            try context.store.write(ResponseWrite(response: response, requeuedDeliveries: ["hook"]))
+            let mine = { (jobs: [DeliveryJob]) in jobs.filter { $0.responseID == response.id } }
+            let added = mine(try context.store.deliveries(status: .pending))
+            try context.expect(added.count == 1, "a requeued delivery with no job adds a pending one: \(added)")
+            guard let first = added.first else { return }
+            try context.expect(first.attempts == 0 && first.nextAttemptAt == context.at(10), "due now: \(first)")
+            // Delivered, then a new version: pending again from its first attempt.
+            var delivered = first
+            delivered.status = .delivered
+            delivered.attempts = 1
+            delivered.updatedAt = context.at(11)
+            try context.expect(
+                try context.store.updateDelivery(delivered, replacing: first), "an unchanged job is updated")
+            response.actionCount = 2
+            response.updatedAt = context.at(20)
+            try context.store.write(ResponseWrite(response: response, requeuedDeliveries: ["hook"]))
+            let again = mine(try context.store.deliveries(status: .pending))
+            try context.expect(
+                again.count == 1 && again.first?.attempts == 0 && again.first?.nextAttemptAt == context.at(20),
+                "a delivered job is pending again for the new version: \(again)")
+            guard let read = again.first else { return }
+            // A version queued while a deliverer was sending the one it read: its result is not kept.
+            response.actionCount = 3
+            response.updatedAt = context.at(20)  // the same millisecond: the job still changes
+            try context.store.write(ResponseWrite(response: response, requeuedDeliveries: ["hook"]))
+            var stale = read
+            stale.status = .delivered
+            stale.attempts = 1
+            stale.updatedAt = context.at(21)
+            try context.expect(
+                !(try context.store.updateDelivery(stale, replacing: read)),
+                "a job queued again since it was read is not replaced")
+            let kept = mine(try context.store.deliveries(status: nil))
+            try context.expect(
+                kept.count == 1 && kept.first?.status == .pending, "it stays pending for the newer version: \(kept)")
+            _ = try context.store.deleteResponses(respondent: response.respondentID)
+        },
         Check(name: "a batch is applied whole or not at all") { context in
             var first = context.makeResponse()
             first.actionCount = 1

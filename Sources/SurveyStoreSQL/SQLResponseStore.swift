@@ -178,6 +178,21 @@ extension SQLResponseStore {
                 VALUES ($1, $2, 'pending', 0, $3, $3) ON CONFLICT (response_id, target) DO NOTHING
                 """, [id, .text(target), at])
         }
+        for target in write.requeuedDeliveries {
+            let at = SQLValue.integer(ResponseCodec.milliseconds(response.updatedAt))
+            // A job still pending keeps its attempts and time; its update time always changes, so a
+            // deliverer that read it before sees it was queued again.
+            try connection.run(
+                """
+                INSERT INTO deliveries (response_id, target, status, attempts, next_attempt_at, updated_at)
+                VALUES ($1, $2, 'pending', 0, $3, $3) ON CONFLICT (response_id, target) DO UPDATE SET
+                    attempts = CASE WHEN deliveries.status = 'pending' THEN deliveries.attempts ELSE 0 END,
+                    next_attempt_at = CASE WHEN deliveries.status = 'pending'
+                        THEN deliveries.next_attempt_at ELSE $3 END,
+                    status = 'pending',
+                    updated_at = CASE WHEN deliveries.updated_at >= $3 THEN deliveries.updated_at + 1 ELSE $3 END
+                """, [id, .text(target), at])
+        }
     }
 
     /// Appends the write's actions after the response's last one: an action already stored must be
@@ -303,8 +318,10 @@ extension SQLResponseStore {
     }
 
     public func actions(of id: ResponseID) throws(StoreError) -> [RecordedAction] {
-        try reading { () throws(StoreError) in
-            var result: [RecordedAction] = []
+        // The rows are read holding the connection; the actions are decoded after, so that threads
+        // reading many responses' actions (exports replaying partial responses) decode at once.
+        let rows = try reading { () throws(StoreError) in
+            var rows: [(sequence: Int64, action: String, recordedAt: Int64)] = []
             try rethrowingStoreErrors {
                 try connection.query(
                     "SELECT sequence, action, recorded_at FROM actions WHERE response_id = $1 ORDER BY sequence",
@@ -313,15 +330,20 @@ extension SQLResponseStore {
                     guard let sequence = row.integer(0), let recordedAt = row.integer(2) else {
                         throw StoreError(.corrupt, "an action of response \(id) is unreadable", store: name)
                     }
-                    let action = try ResponseCodec.action(fromJSON: row.text(1) ?? "", store: name)
-                    result.append(
-                        RecordedAction(
-                            sequence: Int(sequence), action: action,
-                            recordedAt: ResponseCodec.date(milliseconds: recordedAt)))
+                    rows.append((sequence, row.text(1) ?? "", recordedAt))
                 }
             }
-            return result
+            return rows
         }
+        var result: [RecordedAction] = []
+        result.reserveCapacity(rows.count)
+        for row in rows {
+            result.append(
+                RecordedAction(
+                    sequence: Int(row.sequence), action: try ResponseCodec.action(fromJSON: row.action, store: name),
+                    recordedAt: ResponseCodec.date(milliseconds: row.recordedAt)))
+        }
+        return result
     }
 
     public func funnelEvents(of id: ResponseID) throws(StoreError) -> [FunnelEvent] {
@@ -501,6 +523,24 @@ extension SQLResponseStore {
                     .integer(ResponseCodec.milliseconds(job.updatedAt)), .text(job.responseID.rawValue),
                     .text(job.target),
                 ])
+        }
+    }
+
+    public func updateDelivery(_ job: DeliveryJob, replacing read: DeliveryJob) throws(StoreError) -> Bool {
+        // Not run again after a broken connection: the second run would find its own update.
+        try writing(reconnecting: false) { () throws(StoreError) in
+            try connection.run(
+                """
+                UPDATE deliveries SET status = $1, attempts = $2, next_attempt_at = $3, last_error = $4, updated_at = $5
+                WHERE response_id = $6 AND target = $7 AND status = $8 AND attempts = $9 AND updated_at = $10
+                """,
+                [
+                    .text(job.status.rawValue), .integer(Int64(job.attempts)),
+                    .integer(ResponseCodec.milliseconds(job.nextAttemptAt)), SQLValue(job.lastError),
+                    .integer(ResponseCodec.milliseconds(job.updatedAt)), .text(job.responseID.rawValue),
+                    .text(job.target), .text(read.status.rawValue), .integer(Int64(read.attempts)),
+                    .integer(ResponseCodec.milliseconds(read.updatedAt)),
+                ]) > 0
         }
     }
 

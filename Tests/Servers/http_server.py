@@ -269,6 +269,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                           "requests": state.requests, "upserts": dict(state.upserts),
                           "upsertFields": {k[len("airtable:"):]: v for k, v in state.bodies.items()
                                            if k.startswith("airtable:")},
+                          "bodies": {k: json.loads(v) for k, v in state.bodies.items()
+                                     if not k.startswith("airtable:")},
                           "busiestSecond": busiest, "largestBatch": state.largest_batch}
             return self.reply(200, json.dumps(stored).encode(), {"Content-Type": "application/json"})
         if path == "/_stats":

@@ -67,6 +67,24 @@ struct ResponseStoreCLITests {
         #expect(csv.stdout.contains(",in-progress,") && csv.stdout.contains(",google,"), "\(csv.stdout)")
         let plain = try survey(["responses", "export", "--format", "jsonl"])
         #expect(plain.stdout.contains(#""answers":{}"#) && !plain.stdout.contains("partial"))
+        // Without the survey, replay is not possible: stderr says so and what to give.
+        #expect(
+            plain.stderr.contains(
+                "survey responses export: 1 unfinished response is shown as stored, without the answers so far "
+                    + "(give the survey file, survey responses export FILE, to replay them)"), "\(plain.stderr)")
+        #expect(!export.stderr.contains("unfinished"), "\(export.stderr)")
+        let plainList = try survey(["responses", "list", "--format", "jsonl"])
+        #expect(plainList.stderr.contains("survey responses list: 1 unfinished response is shown as stored"))
+        // A survey of another version cannot replay it either.
+        let directory = try Fixtures.temporaryDirectory()
+        let changed = directory.appendingPathComponent("onboarding-2.json")
+        try Data(
+            try String(contentsOfFile: Self.onboarding, encoding: .utf8)
+                .replacingOccurrences(of: #""version": "1""#, with: #""version": "2""#).utf8
+        ).write(to: changed)
+        let other = try survey(["responses", "export", changed.path, "--format", "jsonl"])
+        #expect(other.stdout.contains(#""answers":{}"#), "\(other.stdout)")
+        #expect(other.stderr.contains("(they answer another version of the survey"), "\(other.stderr)")
     }
 
     @Test func aRespondentWhoCompletedIsNotAskedAgain() throws {

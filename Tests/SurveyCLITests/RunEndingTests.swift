@@ -233,4 +233,91 @@ import Testing
         #expect(state.contains(#""status": "in-progress""#))
         #expect(state.contains(#""source": "google""#))
     }
+
+    /// Without a store, SIGTERM, SIGINT and SIGHUP save the session to its state file (every
+    /// acknowledged answer in it) before the run ends with 128 + the signal; the JSON run's last event says so.
+    @Test(arguments: SignalTests.cases)
+    func aSignalWithoutAStoreSavesTheSessionFirst(signal: Int32, status: Int32) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let process = Process()
+        process.executableURL = SurveyBinary.url
+        process.arguments = ["run", Self.onboarding, "--renderer", "json", "--no-store", "--state-file", "s.json"]
+        process.currentDirectoryURL = directory
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Never hang the test run: a child that is still there after 30 s is killed (and the test fails).
+        let child = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { kill(child, SIGKILL) }
+        input.fileHandleForWriting.write(
+            Data(("\"next\"\n" + #"{"command":"answer","stepId":"source","value":"google"}"# + "\n").utf8))
+        var received = ""
+        let reader = output.fileHandleForReading
+        while !received.contains(#""event":"answered""#) {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            received += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(received.contains(#""event":"answered""#))
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        #expect(process.terminationStatus == status)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.contains("the session was saved to s.json; continue it with --resume s.json"), "\(message)")
+        received += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+        let events = try Self.events(received)
+        #expect(events.dropLast().last?["event"] as? String == "quit")
+        let last = try #require(events.last)
+        #expect(last["event"] as? String == "failed")
+        #expect(last["code"] as? String == "stoppedBySignal")
+        #expect(last["exitCode"] as? Int == Int(status))
+        let state = try String(contentsOf: directory.appendingPathComponent("s.json"), encoding: .utf8)
+        #expect(state.contains(#""status": "in-progress""#))
+        #expect(state.contains(#""source": "google""#), "\(state)")
+        // The saved session continues where the signal stopped it.
+        let resumed = try SurveyBinary.run(
+            ["run", Self.onboarding, "--no-store", "--resume", "s.json", "--renderer", "json"], stdin: "",
+            directory: directory)
+        #expect(resumed.stdout.contains(#""source":"google""#), "\(resumed.stdout)")
+    }
+
+    /// The terminal front end saves the session on a signal too, without a store.
+    @Test func aSignalSavesTheTerminalSessionWithoutAStore() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let process = Process()
+        process.executableURL = SurveyBinary.url
+        process.arguments = ["run", Self.onboarding, "--no-store", "--state-file", "s.json"]
+        process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let child = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { kill(child, SIGKILL) }
+        input.fileHandleForWriting.write(Data("\ngoogle\n".utf8))
+        var seen = ""
+        while !seen.contains("What do you want to do?") {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            seen += String(decoding: data, as: UTF8.self)
+        }
+        // Half a line typed: it is dropped, not taken as an answer.
+        input.fileHandleForWriting.write(Data("b".utf8))
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        #expect(process.terminationStatus == 143)
+        let state = try String(contentsOf: directory.appendingPathComponent("s.json"), encoding: .utf8)
+        #expect(state.contains(#""source": "google""#), "\(state)")
+    }
 }

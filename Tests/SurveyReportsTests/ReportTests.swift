@@ -102,6 +102,37 @@ import Testing
         #expect(HTMLReport.page(report).contains("<desc id=\"time-desc\">mood: 40 s; score: 40 s; note: 40 s</desc>"))
     }
 
+    /// An unfinished response counts with its answers so far (replayed from its actions), counted apart
+    /// per question; selecting completed responses only leaves it out.
+    @Test func partialResponsesCountWithTheirAnswersSoFar() throws {
+        let survey = try Self.survey()
+        let store = try Self.store([["mood": "great", "score": 10], ["mood": "meh", "score": 3]])
+        var session = SurveySession(survey: survey)
+        var recorder = try ResponseRecorder(store: store, respondentID: "stopped", session: session)
+        try session.answer("meh", for: "mood")
+        try recorder.record(session)
+        session.next()
+        try recorder.record(session)
+        let report = try SurveyReport(survey: survey, store: store)
+        #expect(report.responses == 3 && report.partialResponses == 1)
+        let mood = try #require(report.questions.first { $0.stepID == "mood" })
+        #expect(mood.summary.answered == 3 && mood.answeredPartially == 1)
+        #expect(mood.summary.buckets.map(\.count) == [1, 2])
+        let score = try #require(report.questions.first { $0.stepID == "score" })
+        #expect(score.summary.answered == 2 && score.answeredPartially == 0)
+        #expect(report.json["partialResponses"] == 1)
+        #expect(report.json["questions"]?.arrayValue?.first?["answeredPartially"] == 1)
+        let html = HTMLReport.page(report)
+        #expect(html.contains("Partial (unfinished): <b>1</b>"))
+        #expect(html.contains("Answered: 3 (Partial (unfinished): 1)"))
+        // Only completed responses, or partial ones left out: the two completed answers.
+        let completed = try SurveyReport(survey: survey, store: store, query: ResponseQuery(statuses: [.completed]))
+        #expect(completed.partialResponses == 0 && completed.questions.first?.summary.answered == 2)
+        let without = try SurveyReport(survey: survey, store: store, includesPartial: false)
+        #expect(without.responses == 3 && without.partialResponses == 0)
+        #expect(without.questions.first?.summary.answered == 2)
+    }
+
     @Test func headingsAreInTheReportsLanguage() throws {
         let report = try SurveyReport(survey: try Self.survey(), store: try Self.store([["mood": "meh"]]), locale: "fr")
         let html = HTMLReport.page(report)

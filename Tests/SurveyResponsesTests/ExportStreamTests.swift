@@ -52,7 +52,7 @@ import Testing
             format, from: store, matching: ResponseQuery(surveyID: "s"), columns: ["rating", "notes", "role", "where"],
             parallelism: parallelism, minimumPartSize: 10
         ) { bytes += $0 }
-        return (bytes, extra)
+        return (bytes, extra.extraSteps)
     }
 
     @Test(arguments: [ResponseExport.Format.csv, .jsonl])

@@ -38,20 +38,24 @@ import Testing
             { _ = try $0.answer(false, for: "wants-contact") }, { $0.next() },
             { _ = try $0.answer("dev", for: "role") }, { $0.next() })
         var left = try record("left", in: store, { $0.next() }, { _ = try $0.answer(2, for: "rating") })
+        let leftID = left.response.id
         try left.restart(with: SurveySession(survey: survey, seed: 3, today: "2026-05-01"))
         #expect(try store.response(done.response.id)?.status == .completed)
 
-        let partial = try PartialResponses(survey: survey, store: store, matching: ResponseQuery())
-        let goingSoFar = try #require(partial.replayed[going.response.id])
+        let partial = PartialResponses(survey: survey, store: store)
+        func soFar(_ id: ResponseID) throws -> PartialResponses.SoFar? {
+            try store.response(id).flatMap { try partial.soFar(of: $0) }
+        }
+        let goingSoFar = try #require(try soFar(going.response.id))
         #expect(goingSoFar.path == ["welcome", "rating", "wants-contact"])
         #expect(goingSoFar.answers == ["rating": 4, "wants-contact": true])
-        #expect(partial.replayed[done.response.id] == nil, "a completed response keeps its stored answers")
-        let abandoned = try #require(partial.replayed.first { $0.value.answers == ["rating": 2] })
-        #expect(abandoned.value.path == ["welcome", "rating"])
-        #expect(try store.response(abandoned.key)?.status == .abandoned)
+        #expect(try soFar(done.response.id) == nil, "a completed response keeps its stored answers")
+        let abandoned = try #require(try soFar(leftID))
+        #expect(abandoned.path == ["welcome", "rating"] && abandoned.answers == ["rating": 2])
+        #expect(try store.response(leftID)?.status == .abandoned)
 
         let stored = try #require(try store.response(going.response.id))
-        let (shown, isPartial) = partial.completing(stored)
+        let (shown, isPartial) = try partial.completing(stored)
         #expect(isPartial && shown.answers == goingSoFar.answers && shown.path == goingSoFar.path)
         let line = ResponseExport.jsonLine(of: shown, isPartial: true)
         #expect(line.contains(#""partial":true"#) && line.contains(#""answers":{"rating":4,"wants-contact":true}"#))
@@ -73,10 +77,10 @@ import Testing
         let going = try record("going", in: store, { $0.next() }, { _ = try $0.answer(4, for: "rating") })
         let changed = try Surveys.load(
             Surveys.branching.replacingOccurrences(of: #""version": "2""#, with: #""version": "3""#))
-        let partial = try PartialResponses(survey: changed, store: store, matching: ResponseQuery())
-        #expect(partial.replayed.isEmpty)
-        #expect(
-            try PartialResponses(survey: survey, store: store, matching: ResponseQuery()).replayed[going.response.id]
-                != nil)
+        let stored = try #require(try store.response(going.response.id))
+        let partial = PartialResponses(survey: changed, store: store)
+        #expect(!partial.replays(stored) && partial.isShownAsStored(stored))
+        #expect(try partial.soFar(of: stored) == nil)
+        #expect(try PartialResponses(survey: survey, store: store).soFar(of: stored) != nil)
     }
 }

@@ -81,6 +81,7 @@ public final class TestServer {
             faults: json["faults"] as? [String: Int] ?? [:], requests: json["requests"] as? Int ?? 0,
             upserts: json["upserts"] as? [String: Int] ?? [:],
             upsertFields: json["upsertFields"] as? [String: [String: Any]] ?? [:],
+            bodies: json["bodies"] as? [String: [String: Any]] ?? [:],
             busiestSecond: json["busiestSecond"] as? Int ?? 0, largestBatch: json["largestBatch"] as? Int ?? 0)
     }
 
@@ -93,6 +94,8 @@ public final class TestServer {
         /// AirTable upserts: creations per merge key ("responseId|id"), and each record's fields.
         public var upserts: [String: Int]
         public var upsertFields: [String: [String: Any]]
+        /// The webhook's and Firebase's records as JSON objects, by key (the last body stored).
+        public var bodies: [String: [String: Any]]
         /// The most AirTable requests within one second, and the most records in one.
         public var busiestSecond: Int
         public var largestBatch: Int
