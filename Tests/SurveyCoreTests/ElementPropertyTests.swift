@@ -114,17 +114,19 @@ import Testing
         #expect(session.currentStepIDs == ["a", "b", "boxShown", "p2Shown"])
     }
 
-    /// The example of docs/expressions.md, answered both ways the page says.
+    /// The examples of docs/expressions.md, answered both ways the page says for each.
     @Test(arguments: [
-        (#"{"member": true, "number": "A-17", "perks": "parking"}"#, ["p1", "p2"]),
-        (#"{"member": false, "why": "too dear"}"#, ["p1"]),
+        ("properties", #"{"member": true, "number": "A-17", "perks": "parking"}"#, ["p1", "p2"]),
+        ("properties", #"{"member": false, "why": "too dear"}"#, ["p1"]),
+        ("relative", #"{"filter": "app", "fruit": "apple", "email": "a@example.com"}"#, ["p1"]),
+        ("relative", #"{"filter": "an", "fruit": "banana", "why": "no mail"}"#, ["p1", "p2"]),
     ])
-    func documentedExample(_ script: String, _ path: [String]) throws {
+    func documentedExample(_ name: String, _ script: String, _ path: [String]) throws {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
         let page = try String(contentsOf: url.appendingPathComponent("docs/expressions.md"), encoding: .utf8)
-        let start = try #require(page.range(of: "<!-- properties-example:begin -->\n```json\n"))
-        let end = try #require(page.range(of: "```\n<!-- properties-example:end -->"))
+        let start = try #require(page.range(of: "<!-- \(name)-example:begin -->\n```json\n"))
+        let end = try #require(page.range(of: "```\n<!-- \(name)-example:end -->"))
         let survey = try SurveyLoader(registry: .builtins()).load(
             text: String(page[start.upperBound..<end.lowerBound]), source: "docs/expressions.md")
         let answers = try #require(JSONParser.parse(script).objectValue)
