@@ -17,12 +17,12 @@ import SurveyCore
 /// `"number"`, `"boolean"`, `"date"`, `"rating"`, `"single-choice"`, `"dropdown"`,
 /// `"multiple-choice"`, `"tagbox"`, and groups: `"repeat"` (a repeat in each instance, whose own
 /// items read their instance as `{panel.x}`), `"matrix"`, `"matrix-dropdown"`, `"multiple-text"`),
-/// `required`, `visibleIf` (an expression that may read the same
-/// instance's answers as `{panel.x}`, its position as `{panelIndex}`, the loop value as `{item}`, and
-/// any of the survey's names), `expression` (a computed item: an expression read like `visibleIf`,
-/// evaluated in each instance after the respondent's items, in item order, e.g. `"{panel.price} *
-/// {panel.units}"`; SurveyJS's expression question in a dynamic panel or expression column), and
-/// `options` (that kind's own options).
+/// `required`, `visibleIf` (an expression that may read the same instance's answers as `{panel.x}`,
+/// its position as `{panelIndex}` (from 0 here, as in survey-core's expressions; from 1 in
+/// `itemTitle`), the loop value as `{item}`, and any of the survey's names), `expression` (a computed
+/// item: an expression read like `visibleIf`, evaluated in each instance after the respondent's
+/// items, in item order, e.g. `"{panel.price} * {panel.units}"`; SurveyJS's expression question in a
+/// dynamic panel or expression column), and `options` (that kind's own options).
 ///
 /// **Answer:** an array with one object per instance, from item name to that item's answer, each
 /// checked by its item's kind; an item hidden by its `visibleIf` is dropped from its instance. While
@@ -230,7 +230,8 @@ public struct RepeatType: SummarizesTallies {
     {
         let loop = loopValues(options, in: context)
         var values: [JSONValue] = [
-            .object(instance), .number(Double(index + 1)),
+            // survey-core's `{panelIndex}` counts from 0 in expressions (from 1 in titles).
+            .object(instance), .number(Double(index)),
             loop.flatMap { index < $0.count ? $0[index] : nil } ?? .null,
         ]
         for name in options.outerNames { values.append(context.expressionValues["name:" + name] ?? .null) }

@@ -48,6 +48,19 @@ struct RepeatTypeTests {
         #expect(expectError(question, ["name": "Ada"], Self.context(count: 2))?.code == "wrongShape")
     }
 
+    /// `{panelIndex}` counts from 0 in an item's condition, as in survey-core's expressions.
+    @Test func panelIndexCountsFromZeroInConditions() throws {
+        let question = try configure(
+            RepeatType(),
+            ["count": 2, "items": [["name": "name"], ["name": "note", "visibleIf": "{panelIndex} = 0"]]])
+        var context = PresentationContext.english
+        context.expressionValues = ["count": 2]
+        context.isFinalCheck = true
+        #expect(
+            try question.normalize([["name": "A", "note": "first"], ["name": "B", "note": "x"]], in: context)
+                == [["name": "A", "note": "first"], ["name": "B"]])
+    }
+
     @Test func whileFillingInAnAnswerMayBeIncompleteButNotOnNext() throws {
         let question = try configure(RepeatType(), Self.options)
         #expect(try question.normalize([["age": 4]], in: Self.context(count: 2)) == [["age": 4]])
