@@ -254,12 +254,13 @@ extension SurveyCompiler {
             }
         }
         // `choicesFromQuestionMode` selected / unselected: each carried choice shows only when the
-        // respondent chose it (or did not) in the source question.
+        // respondent chose it (or did not) in the source question. The question's own None (and
+        // Other) are not carried, so they always show, as in survey-core.
         if let question, let source = context.flatSteps[index].definition.choicesFromQuestion,
             let mode = context.flatSteps[index].definition.choicesFromQuestionMode, mode != "all",
             let input = question.input(in: .english).choiceInput
         {
-            for (offset, choice) in input.choices.enumerated() where !choice.isOther {
+            for (offset, choice) in input.choices.enumerated() where !choice.isOther && !choice.isExclusive {
                 let literal =
                     "'"
                     + choice.value.replacingOccurrences(of: "\\", with: "\\\\")
