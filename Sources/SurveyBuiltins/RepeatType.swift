@@ -19,10 +19,12 @@ import SurveyCore
 /// items read their instance as `{panel.x}`), `"matrix"`, `"matrix-dropdown"`, `"multiple-text"`),
 /// `required`, `visibleIf` (an expression that may read the same instance's answers as `{panel.x}`,
 /// its position as `{panelIndex}` (from 0 here, as in survey-core's expressions; from 1 in
-/// `itemTitle`), the loop value as `{item}`, and any of the survey's names), `expression` (a computed
-/// item: an expression read like `visibleIf`, evaluated in each instance after the respondent's
-/// items, in item order, e.g. `"{panel.price} * {panel.units}"`; SurveyJS's expression question in a
-/// dynamic panel or expression column), and `options` (that kind's own options).
+/// `itemTitle`; `{visiblePanelIndex}` is the same), the loop value as `{item}`, in a repeat inside
+/// an instance that instance's answers as `{parentPanel.x}`, and any of the survey's names),
+/// `expression` (a computed item: an expression read like `visibleIf`, evaluated in each instance
+/// after the respondent's items, in item order, e.g. `"{panel.price} * {panel.units}"`; SurveyJS's
+/// expression question in a dynamic panel or expression column), and `options` (that kind's own
+/// options).
 ///
 /// **Answer:** an array with one object per instance, from item name to that item's answer, each
 /// checked by its item's kind; an item hidden by its `visibleIf` is dropped from its instance. While
@@ -57,6 +59,15 @@ public struct RepeatType: SummarizesTallies {
         /// its value in each instance, never asked.
         var expression: SurveyCore.Expression?
         var question: ConfiguredQuestion
+        /// The `{parentPanel.x}` names a group item reads of its instance (SurveyJS's nested panels).
+        var parentNames: [String] = []
+    }
+
+    /// The member `x` of SurveyJS's `{parentPanel.x}` (any letter case, as survey-core), or `nil`.
+    static func parentMember(_ name: String) -> String? {
+        let prefix = "parentpanel."
+        guard name.count > prefix.count, name.prefix(prefix.count).lowercased() == prefix else { return nil }
+        return String(name.dropFirst(prefix.count))
     }
 
     /// How many instances there are.
@@ -111,7 +122,7 @@ public struct RepeatType: SummarizesTallies {
                     return try SurveyCore.Expression(source, functions: .standard) { reference in
                         switch reference {
                         case "panel": return Self.panelSlot
-                        case "panelIndex": return Self.indexSlot
+                        case "panelIndex", "visiblePanelIndex": return Self.indexSlot
                         case "item": return Self.itemSlot
                         case _ where reference.hasPrefix("panel.") || reference.hasPrefix("item."):
                             return nil  // resolved as a member of {panel} / {item}
@@ -130,6 +141,7 @@ public struct RepeatType: SummarizesTallies {
             let expression = try compile("expression")
             let question = try kind.configure(
                 options: item.value("options") ?? .object([:]), path: item.path.appending("options"), stepID: stepID)
+            var parentNames: [String] = []
             // A group inside an instance reads the survey's names through this repeat's expressions.
             for key in question.expressions.keys.sorted() {
                 guard key.hasPrefix("name:") else {
@@ -139,12 +151,17 @@ public struct RepeatType: SummarizesTallies {
                         kind: .invalidOptions)
                 }
                 let name = String(key.dropFirst(5))
+                // `{parentPanel.x}`: this repeat's instance, given to the group when it is checked.
+                if Self.parentMember(name) != nil {
+                    parentNames.append(name)
+                    continue
+                }
                 if !names.outer.contains(name) { names.outer.append(name) }
             }
             return Item(
                 name: name, title: try item.optionalText("title"),
                 isRequired: try item.bool("required", default: false),
-                visibleIf: visibleIf, expression: expression, question: question)
+                visibleIf: visibleIf, expression: expression, question: question, parentNames: parentNames)
         }.map(\.element)
         var count = Count.open
         if let value = reader.value("count") {
@@ -366,6 +383,11 @@ public struct RepeatType: SummarizesTallies {
         for item in options.items where item.expression == nil {
             guard let value = form.members[item.name], !item.question.isEmpty(value) else { continue }
             do {
+                var context = context
+                for name in item.parentNames {
+                    let member = Self.parentMember(name) ?? name
+                    context.expressionValues["name:" + name] = instance[member] ?? form.members[member] ?? .null
+                }
                 let normal = try item.question.normalize(value, in: context)
                 if !item.question.isEmpty(normal) { instance[item.name] = normal }
             } catch { throw located(error, item.name) }

@@ -61,6 +61,32 @@ struct RepeatTypeTests {
                 == [["name": "A", "note": "first"], ["name": "B"]])
     }
 
+    /// A repeat inside an instance reads that instance as `{parentPanel.x}`; `{visiblePanelIndex}` is
+    /// `{panelIndex}` (every instance shows).
+    @Test func aNestedRepeatReadsItsParentInstance() throws {
+        let inner: JSONValue = [
+            "count": 1,
+            "items": [
+                ["name": "name"], ["name": "badge", "visibleIf": "{parentPanel.kind} = 'staff'"],
+                ["name": "first", "visibleIf": "{visiblePanelIndex} = 0"],
+            ],
+        ]
+        let question = try configure(
+            RepeatType(),
+            ["count": 2, "items": [["name": "kind"], ["name": "members", "type": "repeat", "options": inner]]])
+        #expect(question.expressions.isEmpty)
+        var context = PresentationContext.english
+        context.expressionValues = ["count": 2]
+        let member: JSONValue = [["name": "x", "badge": "B1", "first": "y"]]
+        #expect(
+            try question.normalize(
+                [["kind": "staff", "members": member], ["kind": "guest", "members": member]], in: context)
+                == [
+                    ["kind": "staff", "members": [["name": "x", "badge": "B1", "first": "y"]]],
+                    ["kind": "guest", "members": [["name": "x", "first": "y"]]],
+                ])
+    }
+
     @Test func whileFillingInAnAnswerMayBeIncompleteButNotOnNext() throws {
         let question = try configure(RepeatType(), Self.options)
         #expect(try question.normalize([["age": 4]], in: Self.context(count: 2)) == [["age": 4]])
