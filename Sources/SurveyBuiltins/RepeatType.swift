@@ -383,12 +383,17 @@ public struct RepeatType: SummarizesTallies {
         for item in options.items where item.expression == nil {
             guard let value = form.members[item.name], !item.question.isEmpty(value) else { continue }
             do {
-                var context = context
-                for name in item.parentNames {
-                    let member = Self.parentMember(name) ?? name
-                    context.expressionValues["name:" + name] = instance[member] ?? form.members[member] ?? .null
+                let normal: JSONValue
+                if item.parentNames.isEmpty {
+                    normal = try item.question.normalize(value, in: context)
+                } else {
+                    var inner = context
+                    for name in item.parentNames {
+                        let member = Self.parentMember(name) ?? name
+                        inner.expressionValues["name:" + name] = instance[member] ?? form.members[member] ?? .null
+                    }
+                    normal = try item.question.normalize(value, in: inner)
                 }
-                let normal = try item.question.normalize(value, in: context)
                 if !item.question.isEmpty(normal) { instance[item.name] = normal }
             } catch { throw located(error, item.name) }
         }
