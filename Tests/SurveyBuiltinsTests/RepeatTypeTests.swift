@@ -87,6 +87,32 @@ struct RepeatTypeTests {
                 ])
     }
 
+    /// An item's `expression` validators read its instance and refuse it on Next (not while filling in).
+    @Test func anItemsExpressionValidatorRefusesItsInstanceOnNext() throws {
+        let options: JSONValue = [
+            "count": 1,
+            "items": [
+                ["name": "lo", "type": "number"],
+                [
+                    "name": "hi", "type": "number",
+                    "validators": [
+                        ["type": "expression", "expression": "{panel.hi} > {panel.lo}", "text": "Too low."]
+                    ],
+                ],
+            ],
+        ]
+        let question = try configure(RepeatType(), options)
+        var context = PresentationContext.english
+        context.expressionValues = ["count": 1]
+        #expect(try question.normalize([["lo": 5, "hi": 2]], in: context) == [["lo": 5, "hi": 2]])
+        context.isFinalCheck = true
+        let refused = expectError(question, [["lo": 5, "hi": 2]], context)
+        #expect(refused?.code == "expressionFailed" && refused?.field == "0.hi" && refused?.message == "Too low.")
+        #expect(try question.normalize([["lo": 5, "hi": 9]], in: context) == [["lo": 5, "hi": 9]])
+        let email: JSONValue = ["count": 1, "items": [["name": "a", "validators": [["type": "email"]]]]]
+        #expect(throws: SurveyError.self) { try configure(RepeatType(), email) }
+    }
+
     @Test func whileFillingInAnAnswerMayBeIncompleteButNotOnNext() throws {
         let question = try configure(RepeatType(), Self.options)
         #expect(try question.normalize([["age": 4]], in: Self.context(count: 2)) == [["age": 4]])
