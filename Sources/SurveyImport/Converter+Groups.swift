@@ -417,14 +417,15 @@ extension Converter {
     ]
 
     /// `expression` with a dynamic matrix's row references (`{row.x}`, `{rowIndex}`) written as a
-    /// repeat's (`{panel.x}`, `{panelIndex}`).
+    /// repeat's (`{panel.x}`, `({panelIndex} + 1)`: survey-core's `rowIndex` counts from 1, its
+    /// `panelIndex` from 0).
     static func rowAsPanel(_ expression: String) -> String {
-        rewritingReferences(in: expression) { reference in
+        replacingReferences(in: expression) { reference in
             let spaces = reference.prefix { $0 == " " }
             let name = reference.dropFirst(spaces.count)
-            if name.lowercased().hasPrefix("row.") { return spaces + "panel." + name.dropFirst(4) }
-            if name.lowercased() == "rowindex" { return spaces + "panelIndex" }
-            return String(reference)
+            if name.lowercased().hasPrefix("row.") { return "{" + spaces + "panel." + name.dropFirst(4) + "}" }
+            if name.lowercased().filter({ $0 != " " }) == "rowindex" { return "({panelIndex} + 1)" }
+            return "{" + reference + "}"
         }
     }
 
