@@ -18,12 +18,15 @@ import SurveyCore
 /// `"number"`, `"boolean"`, `"date"`, `"rating"`, `"single-choice"`, `"dropdown"`,
 /// `"multiple-choice"`, `"tagbox"`, and groups: `"repeat"` (a repeat in each instance, whose own
 /// items read their instance as `{panel.x}`), `"matrix"`, `"matrix-dropdown"`, `"multiple-text"`),
-/// `required`, `visibleIf` (an expression that may read the same
-/// instance's answers as `{panel.x}`, its position as `{panelIndex}`, the loop value as `{item}`, and
-/// any of the survey's names), `expression` (a computed item: an expression read like `visibleIf`,
-/// evaluated in each instance after the respondent's items, in item order, e.g. `"{panel.price} *
-/// {panel.units}"`; SurveyJS's expression question in a dynamic panel or expression column), and
-/// `options` (that kind's own options).
+/// `required`, `validators` (`expression` ones only, checked on Next while the item shows),
+/// `visibleIf` (an expression that may read the same instance's answers as `{panel.x}`,
+/// its position as `{panelIndex}` (from 0 here, as in survey-core's expressions; from 1 in
+/// `itemTitle`; `{visiblePanelIndex}` is the same), the loop value as `{item}`, in a repeat inside
+/// an instance that instance's answers as `{parentPanel.x}`, and any of the survey's names),
+/// `expression` (a computed item: an expression read like `visibleIf`, evaluated in each instance
+/// after the respondent's items, in item order, e.g. `"{panel.price} * {panel.units}"`; SurveyJS's
+/// expression question in a dynamic panel or expression column), and `options` (that kind's own
+/// options).
 ///
 /// **Answer:** an array with one object per instance, from item name to that item's answer, each
 /// checked by its item's kind; an item hidden by its `visibleIf` is dropped from its instance. While
@@ -58,6 +61,23 @@ public struct RepeatType: SummarizesTallies {
         /// its value in each instance, never asked.
         var expression: SurveyCore.Expression?
         var question: ConfiguredQuestion
+        /// The `{parentPanel.x}` names a group item reads of its instance (SurveyJS's nested panels).
+        var parentNames: [String] = []
+        /// Its `expression` validators, checked on Next while the item shows.
+        var checks: [Check] = []
+    }
+
+    /// An item's `expression` validator: it holds, or the instance is refused with `text`.
+    struct Check: Sendable {
+        var expression: SurveyCore.Expression
+        var text: LocalizedText?
+    }
+
+    /// The member `x` of SurveyJS's `{parentPanel.x}` (any letter case, as survey-core), or `nil`.
+    static func parentMember(_ name: String) -> String? {
+        let prefix = "parentpanel."
+        guard name.count > prefix.count, name.prefix(prefix.count).lowercased() == prefix else { return nil }
+        return String(name.dropFirst(prefix.count))
     }
 
     /// How many instances there are.
@@ -106,33 +126,60 @@ public struct RepeatType: SummarizesTallies {
         let items = try NamedOptions.read("items", what: "item", from: &reader, allowsEmpty: true) {
             (item: inout OptionsReader, name: String) throws(SurveyError) -> Item in
             let kind = try PartKinds.read("type", default: "text", from: &item, among: PartKinds.repeatItems).kind
-            /// An item expression: it reads its instance as `{panel.x}`, its position, the loop value
-            /// and the survey's names.
-            func compile(_ member: String) throws(SurveyError) -> SurveyCore.Expression? {
-                guard let source = try item.optionalString(member) else { return nil }
-                do throws(ExpressionCompileError) {
-                    return try SurveyCore.Expression(source, functions: .standard) { reference in
-                        switch reference {
-                        case "panel": return Self.panelSlot
-                        case "panelIndex": return Self.indexSlot
-                        case "item": return Self.itemSlot
-                        case _ where reference.hasPrefix("panel.") || reference.hasPrefix("item."):
-                            return nil  // resolved as a member of {panel} / {item}
-                        default:
-                            if let index = names.outer.firstIndex(of: reference) { return Self.outerSlot + index }
-                            names.outer.append(reference)
-                            return Self.outerSlot + names.outer.count - 1
-                        }
+            /// An item's expression (its `visibleIf`, a computed item's `expression`, a validator): it reads
+            /// the instance as `{panel.x}`, its position, the loop value and the survey's names.
+            func compile(_ source: String) throws(ExpressionCompileError) -> SurveyCore.Expression {
+                try SurveyCore.Expression(source, functions: .standard) { reference in
+                    switch reference {
+                    case "panel": return Self.panelSlot
+                    case "panelIndex", "visiblePanelIndex": return Self.indexSlot
+                    case "item": return Self.itemSlot
+                    case _ where reference.hasPrefix("panel.") || reference.hasPrefix("item."):
+                        return nil  // resolved as a member of {panel} / {item}
+                    default:
+                        if let index = names.outer.firstIndex(of: reference) { return Self.outerSlot + index }
+                        names.outer.append(reference)
+                        return Self.outerSlot + names.outer.count - 1
                     }
+                }
+            }
+            func compile(_ source: String, member: String, in reader: OptionsReader) throws(SurveyError)
+                -> SurveyCore.Expression
+            {
+                do throws(ExpressionCompileError) {
+                    return try compile(source)
                 } catch {
-                    throw item.error(
+                    throw reader.error(
                         member, "invalid \(member) \"\(source)\" at \(error.description)", kind: .invalidValue)
                 }
             }
-            let visibleIf = try compile("visibleIf")
-            let expression = try compile("expression")
+            let visibleIf = try item.optionalString("visibleIf").map { source throws(SurveyError) in
+                try compile(source, member: "visibleIf", in: item)
+            }
+            let expression = try item.optionalString("expression").map { source throws(SurveyError) in
+                try compile(source, member: "expression", in: item)
+            }
+            // `expression` validators, which read the instance as the item's visibleIf does.
+            let checks =
+                try item.optionalArray("validators") { value, path throws(SurveyError) -> Check in
+                    var validator = try OptionsReader(value, path: path, stepID: stepID)
+                    let type = try validator.string("type")
+                    guard type == "expression" else {
+                        throw validator.error(
+                            "type",
+                            "a repeat item takes 'expression' validators only (its kind's options check the rest)",
+                            kind: .invalidValue)
+                    }
+                    let source = try validator.string("expression")
+                    let check = Check(
+                        expression: try compile(source, member: "expression", in: validator),
+                        text: try validator.optionalText("text"))
+                    try validator.finish()
+                    return check
+                } ?? []
             let question = try kind.configure(
                 options: item.value("options") ?? .object([:]), path: item.path.appending("options"), stepID: stepID)
+            var parentNames: [String] = []
             // A group inside an instance reads the survey's names through this repeat's expressions.
             for key in question.expressions.keys.sorted() {
                 guard key.hasPrefix("name:") else {
@@ -142,12 +189,18 @@ public struct RepeatType: SummarizesTallies {
                         kind: .invalidOptions)
                 }
                 let name = String(key.dropFirst(5))
+                // `{parentPanel.x}`: this repeat's instance, given to the group when it is checked.
+                if Self.parentMember(name) != nil {
+                    parentNames.append(name)
+                    continue
+                }
                 if !names.outer.contains(name) { names.outer.append(name) }
             }
             return Item(
                 name: name, title: try item.optionalText("title"),
                 isRequired: try item.bool("required", default: false),
-                visibleIf: visibleIf, expression: expression, question: question)
+                visibleIf: visibleIf, expression: expression, question: question, parentNames: parentNames,
+                checks: checks)
         }.map(\.element)
         var count = Count.open
         if let value = reader.value("count") {
@@ -234,7 +287,8 @@ public struct RepeatType: SummarizesTallies {
     {
         let loop = loopValues(options, in: context)
         var values: [JSONValue] = [
-            .object(instance), .number(Double(index + 1)),
+            // survey-core's `{panelIndex}` counts from 0 in expressions (from 1 in titles).
+            .object(instance), .number(Double(index)),
             loop.flatMap { index < $0.count ? $0[index] : nil } ?? .null,
         ]
         for name in options.outerNames { values.append(context.expressionValues["name:" + name] ?? .null) }
@@ -369,7 +423,17 @@ public struct RepeatType: SummarizesTallies {
         for item in options.items where item.expression == nil {
             guard let value = form.members[item.name], !item.question.isEmpty(value) else { continue }
             do {
-                let normal = try item.question.normalize(value, in: context)
+                let normal: JSONValue
+                if item.parentNames.isEmpty {
+                    normal = try item.question.normalize(value, in: context)
+                } else {
+                    var inner = context
+                    for name in item.parentNames {
+                        let member = Self.parentMember(name) ?? name
+                        inner.expressionValues["name:" + name] = instance[member] ?? form.members[member] ?? .null
+                    }
+                    normal = try item.question.normalize(value, in: inner)
+                }
                 if !item.question.isEmpty(normal) { instance[item.name] = normal }
             } catch { throw located(error, item.name) }
         }
@@ -388,6 +452,20 @@ public struct RepeatType: SummarizesTallies {
         let hidden = hiddenItems(instance, index: index, options: options, in: context, functions: functions)
         if options.clearsHidden {
             for name in hidden { instance[name] = nil }
+        }
+        if context.isFinalCheck, options.items.contains(where: { !$0.checks.isEmpty }) {
+            let slots = values(instance, index: index, options: options, in: context)
+            for item in options.items where !hidden.contains(item.name) {
+                for check in item.checks where !check.expression.isTrue(slots, context: functions) {
+                    let message =
+                        check.text.map { context.text($0) }
+                        ?? "This answer must meet the condition \(check.expression.source)."
+                    throw located(
+                        AnswerError(
+                            code: "expressionFailed", message: message,
+                            arguments: ["expression": check.expression.source]), item.name)
+                }
+            }
         }
         if context.isFinalCheck {
             for item in options.items

@@ -304,10 +304,25 @@ extension Converter {
                 result["visibleIf"] = .string(
                     conditions.count == 1 ? condition : conditions.map { "(\($0))" }.joined(separator: " and "))
             }
-            let validators = item.take("validators")
-            if !converted.validators.isEmpty || validators != nil {
+            // `expression` validators are the item's own (reading its row as {panel.x}); the others
+            // are what an item's kind checks by its options.
+            let validators =
+                converted.validators
+                + (item.take("validators").map { self.validators($0, path: item.path("validators")) } ?? [])
+            let checks = validators.compactMap { validator -> JSONValue? in
+                // A warning (notificationType) does not refuse: it is no check of an item here.
+                guard validator["type"]?.stringValue == "expression",
+                    let source = validator["expression"]?.stringValue,
+                    Set((validator.objectValue ?? [:]).keys).isSubset(of: ["type", "expression", "text"])
+                else { return nil }
+                var check = validator.objectValue ?? [:]
+                check["expression"] = .string(dynamicMatrix ? Self.rowAsPanel(source) : source)
+                return .object(check)
+            }
+            if !checks.isEmpty { result["validators"] = .array(checks) }
+            if checks.count < validators.count {
                 note(
-                    .notConverted, item.path("validators"), "the validators of item '\(name)'",
+                    .notConverted, item.path("validators"), "the validators of item '\(name)' but its expression ones",
                     "an item checks what its kind's options say, not validators")
             }
             if !dynamicMatrix, let value = item.members["defaultValue"], !value.isNull {
@@ -422,14 +437,15 @@ extension Converter {
     ]
 
     /// `expression` with a dynamic matrix's row references (`{row.x}`, `{rowIndex}`) written as a
-    /// repeat's (`{panel.x}`, `{panelIndex}`).
+    /// repeat's (`{panel.x}`, `({panelIndex} + 1)`: survey-core's `rowIndex` counts from 1, its
+    /// `panelIndex` from 0).
     static func rowAsPanel(_ expression: String) -> String {
-        rewritingReferences(in: expression) { reference in
+        replacingReferences(in: expression) { reference in
             let spaces = reference.prefix { $0 == " " }
             let name = reference.dropFirst(spaces.count)
-            if name.lowercased().hasPrefix("row.") { return spaces + "panel." + name.dropFirst(4) }
-            if name.lowercased() == "rowindex" { return spaces + "panelIndex" }
-            return String(reference)
+            if name.lowercased().hasPrefix("row.") { return "{" + spaces + "panel." + name.dropFirst(4) + "}" }
+            if name.lowercased().filter({ $0 != " " }) == "rowindex" { return "({panelIndex} + 1)" }
+            return "{" + reference + "}"
         }
     }
 

@@ -82,6 +82,12 @@ extension Converter {
             if element == "survey" {
                 return ElementPropertyValue.surveyProperties.contains(property) ? trimmed : nil
             }
+            // `{$self.…}`, `{$panel.…}`, `{$parent.…}`, `{$item.…}`: relative to the element the
+            // expression belongs to, which the engine knows when it compiles it.
+            if ElementPropertyValue.relativeElements.contains(element) {
+                return ElementPropertyValue.relativeProperties(of: element).contains(property)
+                    ? "$\(element).\(property)" : nil
+            }
             if let name = defined[element], !name.hasSuffix("-Comment") {
                 return ElementPropertyValue.questionProperties.contains(property) ? "$\(name).\(property)" : nil
             }

@@ -48,6 +48,71 @@ struct RepeatTypeTests {
         #expect(expectError(question, ["name": "Ada"], Self.context(count: 2))?.code == "wrongShape")
     }
 
+    /// `{panelIndex}` counts from 0 in an item's condition, as in survey-core's expressions.
+    @Test func panelIndexCountsFromZeroInConditions() throws {
+        let question = try configure(
+            RepeatType(),
+            ["count": 2, "items": [["name": "name"], ["name": "note", "visibleIf": "{panelIndex} = 0"]]])
+        var context = PresentationContext.english
+        context.expressionValues = ["count": 2]
+        context.isFinalCheck = true
+        #expect(
+            try question.normalize([["name": "A", "note": "first"], ["name": "B", "note": "x"]], in: context)
+                == [["name": "A", "note": "first"], ["name": "B"]])
+    }
+
+    /// A repeat inside an instance reads that instance as `{parentPanel.x}`; `{visiblePanelIndex}` is
+    /// `{panelIndex}` (every instance shows).
+    @Test func aNestedRepeatReadsItsParentInstance() throws {
+        let inner: JSONValue = [
+            "count": 1,
+            "items": [
+                ["name": "name"], ["name": "badge", "visibleIf": "{parentPanel.kind} = 'staff'"],
+                ["name": "first", "visibleIf": "{visiblePanelIndex} = 0"],
+            ],
+        ]
+        let question = try configure(
+            RepeatType(),
+            ["count": 2, "items": [["name": "kind"], ["name": "members", "type": "repeat", "options": inner]]])
+        #expect(question.expressions.isEmpty)
+        var context = PresentationContext.english
+        context.expressionValues = ["count": 2]
+        let member: JSONValue = [["name": "x", "badge": "B1", "first": "y"]]
+        #expect(
+            try question.normalize(
+                [["kind": "staff", "members": member], ["kind": "guest", "members": member]], in: context)
+                == [
+                    ["kind": "staff", "members": [["name": "x", "badge": "B1", "first": "y"]]],
+                    ["kind": "guest", "members": [["name": "x", "first": "y"]]],
+                ])
+    }
+
+    /// An item's `expression` validators read its instance and refuse it on Next (not while filling in).
+    @Test func anItemsExpressionValidatorRefusesItsInstanceOnNext() throws {
+        let options: JSONValue = [
+            "count": 1,
+            "items": [
+                ["name": "lo", "type": "number"],
+                [
+                    "name": "hi", "type": "number",
+                    "validators": [
+                        ["type": "expression", "expression": "{panel.hi} > {panel.lo}", "text": "Too low."]
+                    ],
+                ],
+            ],
+        ]
+        let question = try configure(RepeatType(), options)
+        var context = PresentationContext.english
+        context.expressionValues = ["count": 1]
+        #expect(try question.normalize([["lo": 5, "hi": 2]], in: context) == [["lo": 5, "hi": 2]])
+        context.isFinalCheck = true
+        let refused = expectError(question, [["lo": 5, "hi": 2]], context)
+        #expect(refused?.code == "expressionFailed" && refused?.field == "0.hi" && refused?.message == "Too low.")
+        #expect(try question.normalize([["lo": 5, "hi": 9]], in: context) == [["lo": 5, "hi": 9]])
+        let email: JSONValue = ["count": 1, "items": [["name": "a", "validators": [["type": "email"]]]]]
+        #expect(throws: SurveyError.self) { try configure(RepeatType(), email) }
+    }
+
     @Test func whileFillingInAnAnswerMayBeIncompleteButNotOnNext() throws {
         let question = try configure(RepeatType(), Self.options)
         #expect(try question.normalize([["age": 4]], in: Self.context(count: 2)) == [["age": 4]])

@@ -51,7 +51,8 @@ import Testing
         ("{$a.isvisible}", "'isvisible' is not a property"),
         ("{$nosuch.isVisible}", "no step, page or panel 'nosuch'"),
         ("{$a}", "names no property"),
-        ("{$self.isVisible}", "no step, page or panel 'self'"),
+        ("{$self.nosuch}", "'nosuch' is not a property"),
+        ("{$item.name}", "'name' is not a property"),
     ])
     func unknownPropertiesAreLoadErrors(_ condition: String, _ message: String) {
         let errors = loadErrors(
@@ -61,26 +62,71 @@ import Testing
         #expect(errors.contains { $0.message.contains(message) && $0.stepID == "b" }, "\(errors)")
     }
 
-    @Test func aConditionReadingItsOwnVisibilityIsALoadError() {
+    @Test(arguments: ["{$a.isVisible}", "{$self.isVisible}"])
+    func aConditionReadingItsOwnVisibilityIsALoadError(_ condition: String) {
         let errors = loadErrors(
             surveyJSON([
-                #"{"id": "p1", "type": "page", "steps": [{"id": "a", "type": "t-text", "visibleIf": "{$a.isVisible}"}]}"#
+                #"{"id": "p1", "type": "page", "steps": [{"id": "a", "type": "t-text", "visibleIf": "\#(condition)"}]}"#
             ]))
         #expect(
             errors.contains { $0.message.contains("more than 4 deep (or itself)") && $0.stepID == "a" }, "\(errors)")
     }
 
-    /// The example of docs/expressions.md, answered both ways the page says.
+    /// `{$self.…}` is the question the expression belongs to, `{$panel.…}` the panel around it;
+    /// `{$parent.…}` (a dynamic panel or matrix around it) and a missing panel read as empty.
+    @Test func relativeReferencesReadTheirOwnQuestionAndPanel() throws {
+        let survey = try loadSurvey(
+            surveyJSON([
+                #"{"id": "p1", "type": "page", "steps": [{"id": "a", "type": "t-text"}, {"id": "b", "type": "t-text", "title": "Bee", "visibleIf": "{$self.title} = 'Bee' and {a} notempty"}, {"id": "box", "type": "panel", "title": "Box", "steps": [{"id": "c", "type": "t-text", "visibleIf": "{$panel.title} = 'Box' and {$parent.name} empty"}]}, {"id": "d", "type": "t-text", "visibleIf": "{$panel.name} notempty"}]}"#
+            ]))
+        var session = SurveySession(survey: survey)
+        #expect(session.currentStepIDs == ["a", "c"])
+        try session.answer("x", for: "a")
+        #expect(session.currentStepIDs == ["a", "b", "c"])
+    }
+
+    /// In a choice's `visibleIf`, `{$item.value}`, `{$item.text}` (also `$choice`, `$self`) are the choice's.
+    @Test func aChoiceReadsItsOwnValueAndText() throws {
+        let survey = try loadSurvey(
+            surveyJSON([
+                #"{"id": "p1", "type": "page", "steps": [{"id": "n", "type": "t-text"}, {"id": "pick", "type": "t-choice", "options": {"choices": [{"value": "apple", "visibleIf": "{$item.text} contains {n}"}, {"value": "banana", "visibleIf": "{$choice.value} = {n}"}, {"value": "cherry", "visibleIf": "{$self.text} = 'cherry'"}]}}]}"#
+            ]))
+        var session = SurveySession(survey: survey)
+        try session.answer("pp", for: "n")
+        try session.answer("apple", for: "pick")
+        try session.answer("cherry", for: "pick")
+        #expect(throws: (any Error).self) { try session.answer("banana", for: "pick") }
+        try session.answer("banana", for: "n")
+        try session.answer("banana", for: "pick")
+        #expect(throws: (any Error).self) { try session.answer("apple", for: "pick") }
+    }
+
+    /// As in survey-core, a page or panel whose questions are all hidden is not visible.
+    @Test func aContainerWithoutVisibleQuestionsIsNotVisible() throws {
+        let survey = try loadSurvey(
+            surveyJSON([
+                #"{"id": "p1", "type": "page", "steps": [{"id": "a", "type": "t-text"}, {"id": "box", "type": "panel", "steps": [{"id": "b", "type": "t-text", "visibleIf": "{a} = 'show'"}]}, {"id": "boxShown", "type": "t-text", "visibleIf": "{$box.isVisible}"}, {"id": "p2Shown", "type": "t-text", "visibleIf": "{$p2.isVisible}"}]}"#,
+                #"{"id": "p2", "type": "page", "steps": [{"id": "c", "type": "t-text", "visibleIf": "{a} = 'show'"}, {"id": "d", "type": "t-text", "visibleIf": "{a} = 'show'"}]}"#,
+            ]))
+        var session = SurveySession(survey: survey)
+        #expect(session.currentStepIDs == ["a"])
+        try session.answer("show", for: "a")
+        #expect(session.currentStepIDs == ["a", "b", "boxShown", "p2Shown"])
+    }
+
+    /// The examples of docs/expressions.md, answered both ways the page says for each.
     @Test(arguments: [
-        (#"{"member": true, "number": "A-17", "perks": "parking"}"#, ["p1", "p2"]),
-        (#"{"member": false, "why": "too dear"}"#, ["p1"]),
+        ("properties", #"{"member": true, "number": "A-17", "perks": "parking"}"#, ["p1", "p2"]),
+        ("properties", #"{"member": false, "why": "too dear"}"#, ["p1"]),
+        ("relative", #"{"filter": "app", "fruit": "apple", "email": "a@example.com"}"#, ["p1"]),
+        ("relative", #"{"filter": "an", "fruit": "banana", "why": "no mail"}"#, ["p1", "p2"]),
     ])
-    func documentedExample(_ script: String, _ path: [String]) throws {
+    func documentedExample(_ name: String, _ script: String, _ path: [String]) throws {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
         let page = try String(contentsOf: url.appendingPathComponent("docs/expressions.md"), encoding: .utf8)
-        let start = try #require(page.range(of: "<!-- properties-example:begin -->\n```json\n"))
-        let end = try #require(page.range(of: "```\n<!-- properties-example:end -->"))
+        let start = try #require(page.range(of: "<!-- \(name)-example:begin -->\n```json\n"))
+        let end = try #require(page.range(of: "```\n<!-- \(name)-example:end -->"))
         let survey = try SurveyLoader(registry: .builtins()).load(
             text: String(page[start.upperBound..<end.lowerBound]), source: "docs/expressions.md")
         let answers = try #require(JSONParser.parse(script).objectValue)

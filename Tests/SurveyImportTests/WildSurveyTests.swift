@@ -141,7 +141,8 @@ import Testing
             """#)
         let page = conversion.survey["steps"]?.arrayValue?.first
         let items = page?["steps"]?.arrayValue?.first?["options"]?["items"]?.arrayValue ?? []
-        #expect(items.last?["visibleIf"] == "{panel.name} notempty and {panelIndex} < 3")
+        // survey-core's rowIndex counts from 1, panelIndex from 0.
+        #expect(items.last?["visibleIf"] == "{panel.name} notempty and ({panelIndex} + 1) < 3")
     }
 
     @Test func visibleFalseLeavesTheElementToItsCondition() throws {

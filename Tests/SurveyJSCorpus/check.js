@@ -83,6 +83,8 @@ const EXPECTED = {
   "nps-feedback:promoter": { visited: ["score", "promoter", "followup"] },
   "order-form": { visited: ["shirts", "delivery", "review"] },
   "order-form:collect": { visited: ["shirts", "delivery", "review"] },
+  "order-form-computed": { visited: ["order"] },
+  "order-form-computed:small": { visited: ["order"] },
   "pet-adoption": { visited: ["animal", "home", "daily", "experience", "agreement"] },
   "pet-adoption:cat-flat": { visited: ["animal", "home", "daily", "experience", "agreement"] },
   "product-feedback": { visited: ["usage", "ratings", "improve"] },

@@ -38,6 +38,23 @@ struct ChoicesFromQuestionTests {
         }
     }
 
+    /// The question's own None is not carried, so the mode does not hide it (as in survey-core).
+    @Test func theQuestionsOwnNoneIsAlwaysOffered() throws {
+        let survey = try SurveyLoader(registry: .builtins()).load(
+            text: """
+                {"formatVersion": 1, "id": "c", "title": "C", "steps": [
+                  {"id": "tried", "type": "multiple-choice", "options": {"choices": ["a", "b"]}},
+                  {"id": "liked", "type": "multiple-choice", "choicesFromQuestion": "tried",
+                   "choicesFromQuestionMode": "selected", "options": {"none": true}}
+                ]}
+                """, source: "c.json")
+        var session = SurveySession(survey: survey)
+        try session.answer(["a"], for: "tried")
+        session.next()
+        #expect(Self.offered(session).count == 2 && Self.offered(session).first == "a")
+        try session.answer(["none"], for: "liked")
+    }
+
     @Test func aSourceWithoutChoicesOrAnUnknownOneIsALoadError() {
         for (source, message) in [
             ("nosuch", "choicesFromQuestion 'nosuch' is not another step of this survey"),

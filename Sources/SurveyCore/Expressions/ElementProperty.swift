@@ -31,10 +31,39 @@ package enum ElementPropertyValue: Sendable {
     package static let containerProperties = ["isVisible", "visible", "isReadOnly", "readOnly", "name", "title"]
     /// The properties read of the survey (`{$survey.…}`).
     package static let surveyProperties = ["title", "locale", "readOnly"]
+    /// The properties read of a choice (`{$item.…}` in its `visibleIf`).
+    package static let choiceProperties = ["value", "text"]
+    /// The names that stand for an element relative to the expression's own (`{$self.name}`,
+    /// `{$panel.title}`, `{$parent.name}`, `{$item.text}`, `{$choice.value}`), as survey-core reads them.
+    package static let relativeElements: Set<String> = ["self", "panel", "parent", "item", "choice"]
+    /// The properties a relative element may be asked for, by its name.
+    package static func relativeProperties(of element: String) -> [String] {
+        let elementProperties = questionProperties + containerProperties.filter { !questionProperties.contains($0) }
+        switch element {
+        case "item", "choice": return choiceProperties
+        case "self": return elementProperties + choiceProperties
+        default: return elementProperties
+        }
+    }
 }
 
-/// Resolves `{$element.property}` (the element's name and the property, both without `$`).
-typealias ElementPropertyResolver = @Sendable (String, String) -> ElementPropertyValue
+/// The element an expression belongs to, for survey-core's relative references: `{$self.…}` (the
+/// question, or in a choice's `visibleIf` the choice), `{$panel.…}` (the panel the question is in),
+/// `{$parent.…}` (the dynamic panel or matrix it is in: never a step here) and `{$item.…}` /
+/// `{$choice.…}` (the choice). Where the expression has no such element they read as empty, as in
+/// survey-core (a page's `visibleIf` has no `$self`).
+struct ExpressionOwner: Sendable {
+    /// The id of the question (step) the expression belongs to.
+    var step: String?
+    /// The id of the innermost panel around that question.
+    var panel: String?
+    /// The choice whose `visibleIf` it is: its value (numeric or not) and its label.
+    var choice: (value: JSONValue, label: String)?
+}
+
+/// Resolves `{$element.property}` (the element's name and the property, both without `$`) for an
+/// expression that belongs to `owner`.
+typealias ElementPropertyResolver = @Sendable (String, String, ExpressionOwner?) -> ElementPropertyValue
 
 /// What the survey compiler adds to a parse: the configured questions (`displayValue('name')`, a
 /// ranking's ordered equality) and `{$name.property}`. Made once per survey (not per expression) and
@@ -42,9 +71,20 @@ typealias ElementPropertyResolver = @Sendable (String, String) -> ElementPropert
 final class ExpressionCompileContext: Sendable {
     let displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)?
     let resolveProperty: ElementPropertyResolver?
+    /// The element the expression belongs to (``ExpressionOwner``), `nil` for a survey-level one.
+    let owner: ExpressionOwner?
 
-    init(displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)?, resolveProperty: ElementPropertyResolver?) {
+    init(
+        displayQuestion: (@Sendable (Int) -> ConfiguredQuestion?)?, resolveProperty: ElementPropertyResolver?,
+        owner: ExpressionOwner? = nil
+    ) {
         self.displayQuestion = displayQuestion
         self.resolveProperty = resolveProperty
+        self.owner = owner
+    }
+
+    /// This context for an expression that belongs to `owner`.
+    func owned(by owner: ExpressionOwner?) -> ExpressionCompileContext {
+        ExpressionCompileContext(displayQuestion: displayQuestion, resolveProperty: resolveProperty, owner: owner)
     }
 }

@@ -570,7 +570,7 @@ struct ExpressionParser {
         }
         let element = String(path[..<dot])
         let property = String(path[path.index(after: dot)...])
-        switch resolveProperty(element, property) {
+        switch resolveProperty(element, property, context?.owner) {
         case .constant(let value):
             return .literal(value)
         case .condition(let expression, let negated):

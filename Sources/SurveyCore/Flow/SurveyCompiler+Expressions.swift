@@ -4,15 +4,18 @@ import Foundation
 // an error is recorded where it is found, with the member's JSON path and the step's id.
 
 extension SurveyCompiler {
+    /// `source` compiled, or `nil` with an error recorded; `owner` is the element it belongs to, for
+    /// `{$self.…}` and the other relative references (``ExpressionOwner``), asked only when it has one.
     mutating func compileExpression(
         _ source: String?, member: String, path: @autoclosure () -> JSONPath, stepID: String?,
-        resolve: @escaping (String) -> Int?
+        owner: @autoclosure () -> ExpressionOwner? = nil, resolve: @escaping (String) -> Int?
     ) -> Expression? {
         guard let source else { return nil }
         do {
+            let context =
+                source.utf8.contains(UInt8(ascii: "$")) ? compileContext.map { $0.owned(by: owner()) } : compileContext
             let expression = try Expression(
-                source, functions: functions, resolve: resolve, otherChoices: otherChoices,
-                context: compileContext)
+                source, functions: functions, resolve: resolve, otherChoices: otherChoices, context: context)
             if expression.callsImpureFunction { usesDateFunctions = true }
             return expression
         } catch {
@@ -33,14 +36,16 @@ extension SurveyCompiler {
     /// `(a) and (b) and …` of the panels' conditions and the step's own, compiled; `nil` when a panel's
     /// condition does not compile (its error is reported at the panel).
     mutating func combine(
-        _ panelConditions: [String], own: String?, ownCompiled: Expression?, resolve: @escaping (String) -> Int?
+        _ panelConditions: [String], own: String?, ownCompiled: Expression?, owner: ExpressionOwner? = nil,
+        resolve: @escaping (String) -> Int?
     ) -> Expression? {
         if own != nil, ownCompiled == nil { return nil }
         let text = (panelConditions + (own.map { [$0] } ?? [])).map { "(\($0))" }.joined(separator: " and ")
+        let context =
+            text.utf8.contains(UInt8(ascii: "$")) ? compileContext.map { $0.owned(by: owner) } : compileContext
         guard
             let expression = try? Expression(
-                text, functions: functions, resolve: resolve, otherChoices: otherChoices,
-                context: compileContext)
+                text, functions: functions, resolve: resolve, otherChoices: otherChoices, context: context)
         else { return ownCompiled }
         if expression.callsImpureFunction { usesDateFunctions = true }
         return expression

@@ -188,11 +188,17 @@ extension SurveyCompiler {
         _ condition: String, of choice: Choice, at offset: Int, step index: Int, in context: StepContext
     ) -> Expression? {
         let step = context.flatSteps[index]
+        let stepOwner = self.stepOwner
         return compileExpression(
             condition, member: "visibleIf",
             path: Self.choicePath(
                 of: choice.value, in: step.definition.options, under: step.optionsPath, offset: offset),
-            stepID: step.definition.id, resolve: context.resolve)
+            stepID: step.definition.id,
+            owner: stepOwner.map {
+                var owner = $0(index)
+                owner.choice = (choice.answerValue, choice.label)
+                return owner
+            }, resolve: context.resolve)
     }
 
     /// Configures one step's question and compiles its expressions; `nil` when it has errors.
@@ -200,6 +206,7 @@ extension SurveyCompiler {
         // `.english` is read where it is needed: most steps never need it, and copying it retains
         // objects every chunk's thread shares.
         let question = context.questions[index]
+        let stepOwner = self.stepOwner
         if let problems = context.configurationErrors[index] { errors += problems }
         // Fields are read through the array (no copy of the whole step definition per step).
         let id = context.flatSteps[index].definition.id
@@ -217,15 +224,15 @@ extension SurveyCompiler {
             ? nil
             : compileExpression(
                 context.flatSteps[index].definition.visibleIf, member: "visibleIf",
-                path: context.flatSteps[index].path, stepID: id, resolve: context.resolve)
+                path: context.flatSteps[index].path, stepID: id, owner: stepOwner?(index), resolve: context.resolve)
         if let panels, !panels.visibleIf.isEmpty {
             visibleIf = combine(
                 panels.visibleIf, own: context.flatSteps[index].definition.visibleIf, ownCompiled: visibleIf,
-                resolve: context.resolve)
+                owner: stepOwner?(index), resolve: context.resolve)
         }
         let requiredIf = compileExpression(
             context.flatSteps[index].definition.requiredIf, member: "requiredIf", path: context.flatSteps[index].path,
-            stepID: id,
+            stepID: id, owner: stepOwner?(index),
             resolve: context.resolve)
         let branches =
             context.flatSteps[index].definition.branches.isEmpty
@@ -247,12 +254,13 @@ extension SurveyCompiler {
             }
         }
         // `choicesFromQuestionMode` selected / unselected: each carried choice shows only when the
-        // respondent chose it (or did not) in the source question.
+        // respondent chose it (or did not) in the source question. The question's own None (and
+        // Other) are not carried, so they always show, as in survey-core.
         if let question, let source = context.flatSteps[index].definition.choicesFromQuestion,
             let mode = context.flatSteps[index].definition.choicesFromQuestionMode, mode != "all",
             let input = question.input(in: .english).choiceInput
         {
-            for (offset, choice) in input.choices.enumerated() where !choice.isOther {
+            for (offset, choice) in input.choices.enumerated() where !choice.isOther && !choice.isExclusive {
                 let literal =
                     "'"
                     + choice.value.replacingOccurrences(of: "\\", with: "\\\\")
@@ -273,7 +281,7 @@ extension SurveyCompiler {
             resolve: context.resolve)
         var defaultExpression = compileExpression(
             context.flatSteps[index].definition.defaultValueExpression, member: "defaultValueExpression",
-            path: context.flatSteps[index].path, stepID: id, resolve: context.resolve)
+            path: context.flatSteps[index].path, stepID: id, owner: stepOwner?(index), resolve: context.resolve)
         // SurveyJS's `"defaultValue": "=expression"` is the expression (a `defaultValueExpression`).
         var formulaDefault: String?
         if case .string(let text) = context.flatSteps[index].definition.defaultValue, text.hasPrefix("="),
@@ -282,7 +290,7 @@ extension SurveyCompiler {
             formulaDefault = String(text.dropFirst())
             defaultExpression = compileExpression(
                 formulaDefault, member: "defaultValue", path: context.flatSteps[index].path, stepID: id,
-                resolve: context.resolve)
+                owner: stepOwner?(index), resolve: context.resolve)
         }
         // A computed question (its type gives the expression): always its value, never answered.
         let computed = question?.computedValue
@@ -297,24 +305,25 @@ extension SurveyCompiler {
             }
             defaultExpression = compileExpression(
                 computed, member: "expression", path: context.flatSteps[index].optionsPath, stepID: id,
-                resolve: context.resolve)
+                owner: stepOwner?(index), resolve: context.resolve)
         }
         var typeExpressions: [String: Expression] = [:]
         let declaredExpressions = question?.expressions ?? [:]
         for (name, source) in declaredExpressions.isEmpty ? [] : declaredExpressions.sorted(by: { $0.key < $1.key }) {
             if let compiled = compileExpression(
-                source, member: name, path: context.flatSteps[index].optionsPath, stepID: id, resolve: context.resolve)
+                source, member: name, path: context.flatSteps[index].optionsPath, stepID: id, owner: stepOwner?(index),
+                resolve: context.resolve)
             {
                 typeExpressions[name] = compiled
             }
         }
         var enableIf = compileExpression(
             context.flatSteps[index].definition.enableIf, member: "enableIf", path: context.flatSteps[index].path,
-            stepID: id, resolve: context.resolve)
+            stepID: id, owner: stepOwner?(index), resolve: context.resolve)
         if let panels, !panels.enableIf.isEmpty {
             enableIf = combine(
                 panels.enableIf, own: context.flatSteps[index].definition.enableIf, ownCompiled: enableIf,
-                resolve: context.resolve)
+                owner: stepOwner?(index), resolve: context.resolve)
         }
         expressionCount +=
             (visibleIf == nil && visibleIfCell == nil ? 0 : 1) + (requiredIf == nil ? 0 : 1)

@@ -51,6 +51,8 @@ struct SurveyCompiler {
     /// What expressions compile with beyond names: ``displayQuestion`` and `{$name.property}` (set once
     /// questions are configured, until the rules are compiled: it holds the flat steps).
     var compileContext: ExpressionCompileContext?
+    /// The owner of step `index`'s own expressions (``ExpressionOwner``), while ``compileContext`` is set.
+    var stepOwner: (@Sendable (Int) -> ExpressionOwner)?
     /// `{$name.property}` in texts, compiled (``Survey/pipedProperties``).
     var pipedProperties: [String: Expression] = [:]
 
@@ -87,8 +89,10 @@ struct SurveyCompiler {
         }
         let questions = configured.questions
         displayQuestion = { $0 < questions.count ? questions[$0] : nil }
+        let properties = elementProperties(flat, names: names)
         compileContext = ExpressionCompileContext(
-            displayQuestion: displayQuestion, resolveProperty: elementProperties(flat, names: names).resolver)
+            displayQuestion: displayQuestion, resolveProperty: properties.resolver)
+        stepOwner = { properties.owner(ofStep: $0) }
 
         var steps = compileSteps(flat.steps, names: names, configured: configured, pieces: pieces)
         let validation = compileValidators(flat.steps, questions: questions, resolve: names.resolve)
@@ -102,6 +106,7 @@ struct SurveyCompiler {
             resolve: names.resolve, steps: steps, stepIndexByID: names.steps, unitIndexByID: names.units)
         let panels = compilePanels(flat.panels, resolve: names.resolve)
         compileContext = nil  // it holds the flat steps
+        stepOwner = nil
         if !errors.isEmpty { throw SurveyLoadError(errors: errors) }
 
         // The ids are the step-id table's keys (one per step, in order, once no id repeats).
