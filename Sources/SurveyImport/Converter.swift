@@ -584,6 +584,11 @@ struct Converter {
             kind.emptyEntries = nil
             kind.panelCountBinding = nil
             dataShape.sharedEntries[id] = owner
+            // Its items' defaults are in the shared entries survey-core starts with.
+            if dataShape.emptyPanels[owner] != nil {
+                dataShape.panelDefaults[owner, default: [:]].merge(kind.entryDefaults) { first, _ in first }
+                if dataShape.panelDefaults[owner]?.isEmpty == true { dataShape.panelDefaults[owner] = nil }
+            }
         }
         result["type"] = .string(kind.type)
         if !kind.options.isEmpty { result["options"] = .object(kind.options) }
