@@ -16,8 +16,9 @@ struct Converter {
     var valueNames: Set<String> = []
     /// The value names a question has taken as its id.
     var valueNameOwners: Set<String> = []
-    /// The ids of the dynamic panels converted so far (another dynamic panel may share their entries).
-    var dynamicPanelIDs: Set<String> = []
+    /// The dynamic panels and matrices converted so far (a dynamic panel on a later page may share
+    /// their entries), with the page each is on.
+    var dynamicPanelIDs: [String: String] = [:]
     /// Functions the expressions call that the engine does not have (an app registers them in
     /// survey-core), in the order first called: see ``SurveyJSDataShape/hostFunctions(in:)``.
     var hostFunctions: [String] = []
@@ -505,7 +506,7 @@ struct Converter {
         /// A dynamic panel sharing an earlier dynamic panel's entries (its valueName): that panel's id.
         var sharesEntriesOf: String?
         if !Self.holdsNoValue(type), let key = members.take("valueName")?.stringValue, !key.isEmpty, key != id,
-            type == "paneldynamic", dynamicPanelIDs.contains(key)
+            type == "paneldynamic", let page = dynamicPanelIDs[key], page != Self.page(of: ours)
         {
             // survey-core keeps one list of entries under the key; each panel adds its own questions
             // to the same entries (names on one page, schools on another, a review at the end).
@@ -575,7 +576,9 @@ struct Converter {
                 "not a SurveyJS question type the converter knows; the element is left out")
             return nil
         }
-        if type == "paneldynamic", kind.type == "repeat" { dynamicPanelIDs.insert(id) }
+        if type == "paneldynamic" || type == "matrixdynamic", kind.type == "repeat" {
+            dynamicPanelIDs[id] = Self.page(of: ours)
+        }
         if let owner = sharesEntriesOf, kind.type == "repeat" {
             // As many panels as the entries it shares, whatever its own counts say.
             kind.options["count"] = .string("{\(owner).length}")
@@ -669,6 +672,13 @@ struct Converter {
 
     /// `prefix` followed by the smallest number from 1 that no element of the survey is named
     /// (survey-core's names for unnamed elements: `question1`, `panel2`).
+    /// The page a converted element at `ours` is on (`$.steps[k]`).
+    static func page(of ours: JSONPath) -> String {
+        let text = ours.description
+        guard let close = text.firstIndex(of: "]") else { return text }
+        return String(text[...close])
+    }
+
     mutating func freeName(_ prefix: String) -> String {
         let name = Self.firstFree(prefix, bare: false, from: 1) { [takenNames, usedIDs] in
             takenNames.contains($0) || usedIDs.contains($0)

@@ -72,6 +72,23 @@ import Testing
         #expect(data["household-1"] == nil)
     }
 
+    @Test func aDynamicMatrixsEntriesAreSharedByAPanelOnALaterPageNotOnItsOwn() throws {
+        let (conversion, _) = try convertAndLoad(
+            #"""
+            {"pages": [
+              {"name": "one", "elements": [
+                {"type": "matrixdynamic", "name": "names", "valueName": "people", "rowCount": 1,
+                 "columns": [{"name": "name", "cellType": "text"}]},
+                {"type": "paneldynamic", "name": "same", "valueName": "people",
+                 "templateElements": [{"type": "text", "name": "nick"}]}]},
+              {"name": "two", "elements": [{"type": "paneldynamic", "name": "later", "valueName": "people",
+                "templateElements": [{"type": "text", "name": "job"}]}]}]}
+            """#)
+        let notes = conversion.notes.map(\.description)
+        #expect(notes.contains { $0.contains("dynamic panel 'later' is 'people-1' here") }, "\(notes)")
+        #expect(notes.contains { $0.contains("question 'same' shares the answer 'people'") }, "\(notes)")
+    }
+
     @Test func aFunctionTheAppRegistersGivesNullAsInSurveyCore() throws {
         let text = #"""
             {"pages": [{"name": "p", "elements": [
