@@ -177,4 +177,24 @@ import Testing
         #expect(result.infeasible == [.requirement(step: "age", holds: false)])
         #expect(result.coverage.uncovered == result.infeasible)
     }
+
+    /// A visibleIf reading its own question's answer never holds (hidden, it cannot be answered),
+    /// unless something else sets it; a page of only such a question is never shown, and the goals of
+    /// its steps are infeasible.
+    @Test func aQuestionWhoseVisibleIfReadsItselfIsNeverShown() throws {
+        let json = """
+            {"questionsOnPageMode": "questionPerPage", "pages": [{"name": "p", "elements": [
+              {"type": "radiogroup", "name": "a", "choices": ["1", "2"]},
+              {"type": "radiogroup", "name": "b", "visibleIf": "{b} anyof ['2']", "choices": ["1", "2"]},
+              {"type": "radiogroup", "name": "c", "visibleIf": "{c} = '2'", "defaultValue": "2", "choices": ["1", "2"]},
+              {"type": "text", "name": "d"}]}]}
+            """
+        let findings = try lint(json)
+        let unreachable = findings.filter { $0.rule == .unreachableStep && $0.severity == .error }
+        #expect(unreachable.contains { $0.message.contains("question 'b'") }, "\(listing(findings))")
+        #expect(!findings.contains { $0.severity == .error && $0.message.contains("'c'") }, "\(listing(findings))")
+        let result = generate(try loadSurveyJS(json))
+        #expect(result.infeasible.contains(.shown(step: "b")), "\(result.coverage.uncovered)")
+        #expect(Set(result.coverage.uncovered) == Set(result.infeasible))
+    }
 }

@@ -413,13 +413,17 @@ public struct PathGenerator: Sendable {
         }
         let findings = SurveyLinter().lint(survey)
         // Only what the linter proves: an `info` finding is one it could not decide.
-        let impossible = Set(
+        var impossible = Set(
             findings.filter {
                 $0.severity != .info
                     && ($0.rule == .unreachableStep || $0.rule == .alwaysFalseCondition
                         || $0.rule == .alwaysTrueCondition)
             }
             .compactMap(\.stepID))
+        // A page never shown: the goals of every step on it too.
+        for unit in model.units where unit.isPage && impossible.contains(unit.id) {
+            for step in unit.steps { impossible.insert(model.steps[step].id) }
+        }
         // A requiredIf written as its question's visibleIf holds whenever the question is shown (both
         // read the same values), so it is never false there — whatever the values, host ones too.
         let requiredWhenShown = Set(

@@ -225,6 +225,17 @@ final class LintContext {
             "\(listed) \(one ? "is" : "are") read-only and nothing in the survey sets \(one ? "it" : "them"), so \(one ? "it stays" : "they stay") empty unless the host fills \(one ? "it" : "them") in"
     }
 
+    /// Whether step `index` gets an answer only from a respondent who sees it: no default value or
+    /// default expression, and no trigger sets it.
+    func isOnlyAnsweredWhenShown(_ index: Int) -> Bool {
+        let definition = model.steps[index].definition
+        return definition.defaultValue == nil && definition.defaultValueExpression == nil
+            && !triggerTargets.contains(index)
+    }
+
+    /// The steps some trigger sets.
+    lazy var triggerTargets = Set(model.survey.analysisTriggers.compactMap(\.target))
+
     /// The step slots a predicate reads.
     func slots(of predicate: Predicate) -> [Int] {
         var result = Set<Int>()

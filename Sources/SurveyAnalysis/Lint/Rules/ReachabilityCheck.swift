@@ -70,11 +70,24 @@ final class ReachabilityCheck: LintCheck {
         guard unit.isPage else { return }
         for step in enabled where model.steps[step].visibleIf != nil {
             let visible = flow.predicates.stepVisible[step]
-            switch context.evaluator.verdict(visible, in: inUnit) {
+            // A visibleIf that reads its own question's answer: hidden, the question cannot be
+            // answered, so it is decided with that answer empty (unless something else sets it).
+            var state = inUnit
+            var readsItself = false
+            if let condition = model.steps[step].visibleIf, context.isOnlyAnsweredWhenShown(step),
+                model.stepSlots(of: condition).contains(step)
+            {
+                state.sets[step] = .noAnswer
+                readsItself = true
+            }
+            switch context.evaluator.verdict(visible, in: state) {
             case .never:
                 context.unreachableSteps.insert(step)
                 let site = model.steps[step]
-                let why = explanation(visible, in: inUnit, context)
+                let why =
+                    readsItself && context.evaluator.canHold(visible, in: inUnit)
+                    ? " (it reads '\(site.id)''s own answer, which it cannot have while hidden)"
+                    : explanation(visible, in: inUnit, context)
                 context.report(
                     .unreachableStep, severity(visible, context),
                     "'\(site.id)' can never be shown: its visibleIf \"\(site.visibleIf?.source ?? "")\" never holds\(why); correct the condition or remove the step",
