@@ -84,6 +84,26 @@ import Testing
         #expect(result.path == ["p1"])
     }
 
+    /// survey-core checks a complete trigger on Next only when its condition reads a question of the
+    /// page being left (shown or not) or a calculated value: `{e} <> 'ja'` with `e` on a later page
+    /// does not end the survey on the first page although empty differs from 'ja'.
+    @Test func completeIsCheckedOnlyOnThePagesItReads() throws {
+        let survey = try Self.survey(#"{"type": "complete", "if": "{e} <> 'ja'"}"#)
+        var session = SurveySession(survey: survey)
+        session.next()
+        #expect(session.currentUnitID == "p2")
+        try session.answer("ja", for: "e")
+        session.next()
+        #expect(session.currentUnitID == "p3")
+        try session.back()
+        try session.answer("nein", for: "e")
+        guard case .completed(let result) = session.next() else {
+            Issue.record("not completed")
+            return
+        }
+        #expect(result.path == ["p1", "p2"])
+    }
+
     @Test func aTriggerSetValueIsReplayedOnResume() throws {
         let survey = try Self.survey(#"{"type": "setvalue", "if": "{a} = 'x'", "target": "e", "value": "preset"}"#)
         var session = SurveySession(survey: survey)

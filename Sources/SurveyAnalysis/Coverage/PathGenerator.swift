@@ -300,6 +300,9 @@ public struct PathGenerator: Sendable {
         }
         /// Keeps the run when it covers something new.
         func keep(_ session: SurveySession, _ picks: [(step: Int, choice: Int)], variables: [Int]) -> Bool {
+            // A script `survey test` runs must complete the survey: a walk that stopped (Next blocked,
+            // the move limit) is not kept; what stopped it is reported in `blocked`.
+            guard session.status == .completed else { return false }
             let actions = session.actions
             let found = coverage.goals(coveredBy: actions, seed: seed, today: today, variables: session.variables)
             let new = found.subtracting(coverage.covered)

@@ -106,9 +106,13 @@ extension SurveySession {
         }
         if !lastErrors.isEmpty { lastErrors = [] }
         log.append(.next)
-        // `complete` triggers first, as in SurveyJS.
+        // `complete` triggers first, as in SurveyJS, which checks one on Next only when it reads a
+        // question of this unit (shown or not) or a calculated value.
         if !table.read({ $0.completeTriggers.isEmpty }) {
+            let stepCount = survey.steps.count
             for index in survey.completeTriggers {
+                let reads = survey.triggers[index].condition.slots
+                guard reads.contains(where: { $0 >= stepCount || unitSteps.contains($0) }) else { continue }
                 evaluationCount += 1
                 if survey.triggers[index].condition.isTrue(values, context: functionContext) {
                     result = finish()
