@@ -129,6 +129,47 @@ struct ResponseStoreCLITests {
         #expect(show.stdout.contains(#""actionCount":3"#))
     }
 
+    /// The survey file is edited under an unfinished response (a new version, a step removed): the
+    /// response continues on the new file alone, and the removed step's answer is shown as orphaned.
+    @Test func anEditedSurveyKeepsTheUnfinishedResponse() throws {
+        let file = directory.appendingPathComponent("live.json")
+        let first = """
+            {"formatVersion": 1, "id": "live", "version": "1", "title": "Live", "steps": [
+              {"id": "p1", "type": "page", "steps": [
+                {"id": "name", "type": "text", "title": "Name"}, {"id": "notes", "type": "text", "title": "Notes"}]},
+              {"id": "p2", "type": "page", "steps": [{"id": "last", "type": "text", "title": "Last"}]}]}
+            """
+        try first.write(to: file, atomically: true, encoding: .utf8)
+        let answers =
+            #"{"command":"answer","stepId":"name","value":"Ada"}"# + "\n"
+            + #"{"command":"answer","stepId":"notes","value":"fine"}"# + "\n" + #"{"command":"next"}"# + "\n"
+        let run = try survey(["run", file.path, "--renderer", "json", "--respondent", "kim"], stdin: answers)
+        #expect(run.status == 0, "\(run.stderr)")
+        let second = first.replacingOccurrences(of: #""version": "1""#, with: #""version": "2""#)
+            .replacingOccurrences(of: #", {"id": "notes", "type": "text", "title": "Notes"}"#, with: "")
+        #expect(!second.contains("notes"))
+        try second.write(to: file, atomically: true, encoding: .utf8)
+        let again = try survey(["run", file.path, "--renderer", "json", "--respondent", "kim"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("continuing response"), "\(again.stderr)")
+        #expect(
+            again.stderr.contains(
+                "the survey changed from version '1' to '2' since the response was started: 1 answer kept, "
+                    + "1 set aside as orphaned (notes: removed-step)"), "\(again.stderr)")
+        #expect(again.stdout.contains(#""id":"last""#) || again.stdout.contains(#""stepId":"last""#), "\(again.stdout)")
+        let list = try survey(["responses", "list", "--respondent", "kim", "--format", "jsonl"])
+        #expect(list.stdout.split(separator: "\n").count == 1, "one response, carried over")
+        #expect(list.stdout.contains(#""surveyVersion":"2""#), "\(list.stdout)")
+        #expect(
+            list.stdout.contains(#""orphaned":[{"message":"version '2' has no step 'notes'","orphanedOn":"2","#)
+                && list.stdout.contains(
+                    #""reason":"removed-step","stepId":"notes","surveyVersion":"1","value":"fine"}]"#),
+            "\(list.stdout)")
+        let export = try survey(["responses", "export", file.path, "--format", "jsonl"])
+        #expect(export.stdout.contains(#""answers":{"name":"Ada"}"#), "\(export.stdout)")
+        #expect(export.stdout.contains(#""stepId":"notes""#), "\(export.stdout)")
+    }
+
     @Test func erasingARespondentRemovesTheirResponses() throws {
         #expect(try survey(["run", Self.feedback, "--respondent", "leaver"], stdin: "4\n").status == 0)
         #expect(try survey(["run", Self.feedback, "--respondent", "stayer"], stdin: "2\n").status == 0)
