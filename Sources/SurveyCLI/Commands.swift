@@ -350,6 +350,7 @@ enum RunCommand: Command {
                     "survey: continuing response \(latest.id) of '\(respondent)' from "
                         + "\(ResponseExport.timestamp(latest.updatedAt)) (\(latest.actionCount) action\(latest.actionCount == 1 ? "" : "s") so far)"
                 )
+                if let migration = recorder.migration { Console.error("survey: \(migration.summary)") }
                 return PreparedRecording(session: session, recorder: recorder, isContinued: true)
             case .notAsked(let reason):
                 if arguments.value(Options.renderer) == "json" {

@@ -292,14 +292,15 @@ enum ResponsesCommand: Command {
     }
 
     /// Says on stderr that `count` unfinished responses were shown without their answers so far, and
-    /// what shows them: the survey file (replay needs it; the store keeps only its id and version).
+    /// what shows them: the survey file (replay needs it; the store keeps only its id and version; any
+    /// version of the survey replays them).
     static func noteUnreplayed(_ count: Int, command: String, hasSurvey: Bool) {
         guard count > 0 else { return }
         let responses = count == 1 ? "1 unfinished response is" : "\(count) unfinished responses are"
         Console.error(
             "survey responses \(command): \(responses) shown as stored, without the answers so far"
                 + (hasSurvey
-                    ? " (they answer another version of the survey; give that version's file to replay them)"
+                    ? " (they answer another survey than the file's; give that survey's file to replay them)"
                     : " (give the survey file, survey responses \(command) FILE, to replay them)"))
     }
 }

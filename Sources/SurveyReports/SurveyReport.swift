@@ -44,8 +44,8 @@ public struct SurveyReport: Sendable {
     /// The selected responses, and how many of them have each status.
     public var responses: Int
     public var statuses: [ResponseStatus: Int]
-    /// How many of the selected responses are unfinished (in progress or abandoned) and answer the
-    /// survey's version: their answers so far, replayed from their stored actions
+    /// How many of the selected responses are unfinished (in progress or abandoned), of any version
+    /// of the survey: their answers so far, replayed from their stored actions
     /// (``PartialResponses``), are in the questions' summaries, counted apart in
     /// ``Question/answeredPartially``.
     public var partialResponses: Int
@@ -70,7 +70,8 @@ public struct SurveyReport: Sendable {
     /// The report of `survey` over the responses of `store` that `query` selects (its survey id is
     /// set to the survey's), with texts in `locale`.
     ///
-    /// Unfinished responses (in progress or abandoned) of the survey's version count with their
+    /// Unfinished responses (in progress or abandoned) of the survey, of any version (replayed by step
+    /// id, ``PartialResponses``), count with their
     /// answers so far when `includesPartial` is true (the default): for drop-off analysis, what a
     /// respondent answered before stopping is part of the results. Each question says how many of
     /// its answers are such partial ones (``Question/answeredPartially``); a query selecting only

@@ -7,9 +7,10 @@ import SurveyCore
 /// delivery).
 ///
 /// A stored response keeps its path and answers only once it is completed or dismissed; until then
-/// its actions are the record. Only responses to the survey's own id and version are replayed (an
-/// action may mean something else on another version); a replay stops at the first action the
-/// survey refuses, keeping what came before.
+/// its actions are the record. Responses to the survey's id are replayed: those of its version as
+/// they were taken, stopping at the first action the survey refuses and keeping what came before;
+/// those of another version as they would be carried over to this one (``ResponseMigration``, by
+/// step id), the answers that no longer fit shown as orphaned. Nothing is written.
 ///
 /// The replay is done as each response goes past (``completing(_:)``), reading that response's
 /// actions then: a stream of responses read in parts on several threads replays on those threads,
@@ -29,6 +30,8 @@ public struct PartialResponses: Sendable {
         public var path: [String]
         /// The answers of visible questions on that path, by step id.
         public var answers: [String: JSONValue]
+        /// For a response of another version: the answers this version does not take.
+        public var orphaned: [OrphanedAnswer] = []
     }
 
     let survey: Survey?
@@ -40,8 +43,8 @@ public struct PartialResponses: Sendable {
         store = nil
     }
 
-    /// Replays the in-progress and abandoned responses of `store` that answer `survey` as it is
-    /// (same id and version), each when it is shown.
+    /// Replays the in-progress and abandoned responses of `store` that answer `survey` (same id, any
+    /// version), each when it is shown.
     ///
     /// A store's streaming reads (``ResponseStore/forEachResponse(matching:_:)``) must allow
     /// ``ResponseStore/actions(of:)`` from within their body, as the stores of this package do.
@@ -50,11 +53,11 @@ public struct PartialResponses: Sendable {
         self.store = store
     }
 
-    /// Whether `response` is replayed: it is unfinished, has actions, and answers the survey's id and version.
+    /// Whether `response` is replayed: it is unfinished, has actions, and answers the survey's id.
     public func replays(_ response: Response) -> Bool {
         guard let survey else { return false }
         return (response.status == .inProgress || response.status == .abandoned) && response.actionCount > 0
-            && response.surveyID == survey.id && response.surveyVersion == survey.definition.version
+            && response.surveyID == survey.id
     }
 
     /// `response`'s path and answers so far, replayed from its stored actions; `nil` when it is not
@@ -62,7 +65,13 @@ public struct PartialResponses: Sendable {
     /// - Throws: ``StoreError`` when its actions cannot be read.
     public func soFar(of response: Response) throws(StoreError) -> SoFar? {
         guard replays(response), let survey, let store else { return nil }
-        return Self.replay(response, actions: try store.actions(of: response.id), survey: survey)
+        let actions = try store.actions(of: response.id)
+        guard response.surveyVersion == survey.definition.version else {
+            let migration = ResponseMigration.replay(response, actions: actions, on: survey)
+            let result = migration.session.completionResult()
+            return SoFar(path: result.path, answers: result.answers, orphaned: migration.orphaned)
+        }
+        return Self.replay(response, actions: actions, survey: survey)
     }
 
     /// `response`'s path and answers so far: `actions` replayed on `survey` from the response's seed,
@@ -78,7 +87,7 @@ public struct PartialResponses: Sendable {
 
     /// Whether `response` is unfinished (in progress or abandoned, with actions) and is not replayed:
     /// it is shown as stored, without its answers so far (`"answers": {}`), because the survey was
-    /// not given or the response answers another version of it.
+    /// not given.
     public func isShownAsStored(_ response: Response) -> Bool {
         (response.status == .inProgress || response.status == .abandoned) && response.actionCount > 0
             && !replays(response)
@@ -92,6 +101,10 @@ public struct PartialResponses: Sendable {
         var shown = response
         shown.path = soFar.path
         shown.answers = soFar.answers
+        // An abandoned response keeps the answers set aside when it was abandoned: not shown twice.
+        shown.orphaned += soFar.orphaned.filter { orphan in
+            !response.orphaned.contains { $0.stepID == orphan.stepID && $0.value == orphan.value }
+        }
         return (shown, true)
     }
 }

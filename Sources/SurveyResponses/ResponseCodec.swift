@@ -10,7 +10,7 @@ package enum ResponseCodec {
     /// The columns of the `responses` table, in the order ``response(columns:store:)`` reads them.
     package static let responseColumns =
         "id, respondent_id, survey_id, survey_version, locale, seed, today, status, created_at, updated_at, "
-        + "completed_at, current_unit, path, answers, action_count"
+        + "completed_at, current_unit, path, answers, action_count, orphaned, abandoned_reason"
 
     package static func milliseconds(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1000).rounded())
@@ -25,6 +25,9 @@ package enum ResponseCodec {
     package static func pathJSON(_ path: [String]) -> String { json(.array(path.map { .string($0) })) }
 
     package static func answersJSON(_ answers: [String: JSONValue]) -> String { json(.object(answers)) }
+
+    /// The orphaned answers as a JSON array (`[]` when there are none).
+    package static func orphanedJSON(_ orphaned: [OrphanedAnswer]) -> String { json(.array(orphaned.map(\.jsonValue))) }
 
     package static func actionJSON(_ action: SessionAction) -> String { json(action.jsonValue) }
 
@@ -53,6 +56,8 @@ package enum ResponseCodec {
         package var path: String?
         package var answers: String?
         package var actionCount: Int64?
+        package var orphaned: String?
+        package var abandonedReason: String?
 
         package init() {}
     }
@@ -80,10 +85,19 @@ package enum ResponseCodec {
             guard let object = try? JSONParser.parse(text).objectValue else { throw corrupt("answers") }
             answers = object
         }
+        var orphaned: [OrphanedAnswer] = []
+        if let text = row.orphaned, !text.isEmpty {
+            guard let array = try? JSONParser.parse(text).arrayValue else { throw corrupt("orphaned answers") }
+            orphaned = try array.map { entry throws(StoreError) in
+                guard let answer = OrphanedAnswer(json: entry) else { throw corrupt("orphaned answer") }
+                return answer
+            }
+        }
         return Response(
             id: id, respondentID: respondentID, surveyID: surveyID, surveyVersion: row.surveyVersion, locale: locale,
             seed: seed, today: today, status: status, createdAt: date(milliseconds: created),
             updatedAt: date(milliseconds: updated), completedAt: row.completedAt.map { date(milliseconds: $0) },
-            currentUnitID: row.currentUnit, path: path, answers: answers, actionCount: Int(row.actionCount ?? 0))
+            currentUnitID: row.currentUnit, path: path, answers: answers, actionCount: Int(row.actionCount ?? 0),
+            orphaned: orphaned, abandonedReason: row.abandonedReason)
     }
 }

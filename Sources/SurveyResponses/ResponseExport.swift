@@ -18,9 +18,11 @@ public enum ResponseExport {
         "completed_at",
     ]
 
-    /// One response as a JSON object: the header fields, `path` and `answers` (by step id), and
+    /// One response as a JSON object: the header fields, `path` and `answers` (by step id),
     /// `"partial": true` when `isPartial` (the path and answers so far of an unfinished response:
-    /// ``PartialResponses``).
+    /// ``PartialResponses``), and when there are any, `orphaned` (the answers an earlier version of
+    /// the survey took and the current one does not, each ``OrphanedAnswer/jsonValue``) and
+    /// `abandonedReason`.
     public static func jsonValue(of response: Response, isPartial: Bool = false) -> JSONValue {
         var members: [String: JSONValue] = [
             "responseId": .string(response.id.rawValue),
@@ -39,6 +41,8 @@ public enum ResponseExport {
         if let completed = response.completedAt { members["completedAt"] = .string(timestamp(completed)) }
         if let unit = response.currentUnitID { members["currentUnitId"] = .string(unit) }
         if isPartial { members["partial"] = .bool(true) }
+        if !response.orphaned.isEmpty { members["orphaned"] = .array(response.orphaned.map(\.jsonValue)) }
+        if let reason = response.abandonedReason { members["abandonedReason"] = .string(reason) }
         return .object(members)
     }
 

@@ -93,12 +93,19 @@ public struct Response: Sendable, Hashable {
     public var answers: [String: JSONValue]
     /// How many actions are recorded (the sequence number of the last one).
     public var actionCount: Int
+    /// Answers given on an earlier version of the survey that its current version no longer takes
+    /// (a removed step or choice, a step of another kind), oldest first: kept, never deleted, when the
+    /// response was carried over to a new version (``ResponseMigration``).
+    public var orphaned: [OrphanedAnswer]
+    /// Why the response was abandoned, when the program abandoned it (it could not be carried over to
+    /// the survey's new version); `nil` otherwise.
+    public var abandonedReason: String?
 
     public init(
         id: ResponseID, respondentID: String, surveyID: String, surveyVersion: String?, locale: String, seed: UInt64,
         today: String, status: ResponseStatus = .inProgress, createdAt: Date, updatedAt: Date? = nil,
         completedAt: Date? = nil, currentUnitID: String? = nil, path: [String] = [], answers: [String: JSONValue] = [:],
-        actionCount: Int = 0
+        actionCount: Int = 0, orphaned: [OrphanedAnswer] = [], abandonedReason: String? = nil
     ) {
         self.id = id
         self.respondentID = respondentID
@@ -115,6 +122,77 @@ public struct Response: Sendable, Hashable {
         self.path = path
         self.answers = answers
         self.actionCount = actionCount
+        self.orphaned = orphaned
+        self.abandonedReason = abandonedReason
+    }
+}
+
+/// An answer that an earlier version of the survey took and its current version does not: kept in
+/// the response (``Response/orphaned``) and shown by exports and lists, never deleted.
+///
+/// ```json
+/// {"stepId": "role", "value": "designer", "reason": "refused", "surveyVersion": "1", "orphanedOn": "2",
+///  "message": "'designer' is not one of the choices"}
+/// ```
+public struct OrphanedAnswer: Sendable, Hashable {
+    /// Why the current version does not take an answer.
+    public enum Reason: String, Sendable, Hashable, CaseIterable {
+        /// No step has the id any more.
+        case removedStep = "removed-step"
+        /// The step takes no answer any more (it became content, a page, …).
+        case notAnswerable = "not-answerable"
+        /// The step's question refuses the value now: a removed choice, a step of another kind, a
+        /// narrower range.
+        case refused
+        /// The step is now on a unit the respondent has not reached (it moved ahead of where the
+        /// response continues, or is hidden there): it will be asked again.
+        case notReached = "not-reached"
+    }
+
+    /// The key the answer was given under: a step id, or `<id>[k]` / `<id>-Comment`.
+    public var stepID: String
+    /// The answer as the respondent gave it.
+    public var value: JSONValue
+    public var reason: Reason
+    /// What the current version said, for a person.
+    public var message: String
+    /// The version of the survey the answer was given on.
+    public var surveyVersion: String?
+    /// The version that no longer took it.
+    public var orphanedOn: String?
+
+    public init(
+        stepID: String, value: JSONValue, reason: Reason, message: String, surveyVersion: String?,
+        orphanedOn: String?
+    ) {
+        self.stepID = stepID
+        self.value = value
+        self.reason = reason
+        self.message = message
+        self.surveyVersion = surveyVersion
+        self.orphanedOn = orphanedOn
+    }
+
+    /// The JSON form stores and exports use (see the type's example); `surveyVersion` and
+    /// `orphanedOn` are left out when the survey has no version.
+    public var jsonValue: JSONValue {
+        var members: [String: JSONValue] = [
+            "stepId": .string(stepID), "value": value, "reason": .string(reason.rawValue), "message": .string(message),
+        ]
+        if let surveyVersion { members["surveyVersion"] = .string(surveyVersion) }
+        if let orphanedOn { members["orphanedOn"] = .string(orphanedOn) }
+        return .object(members)
+    }
+
+    /// Reads the JSON form of ``jsonValue``; `nil` when it is not one.
+    public init?(json: JSONValue) {
+        guard let object = json.objectValue, let stepID = object["stepId"]?.stringValue,
+            let reasonText = object["reason"]?.stringValue, let reason = Reason(rawValue: reasonText)
+        else { return nil }
+        self.init(
+            stepID: stepID, value: object["value"] ?? .null, reason: reason,
+            message: object["message"]?.stringValue ?? "", surveyVersion: object["surveyVersion"]?.stringValue,
+            orphanedOn: object["orphanedOn"]?.stringValue)
     }
 }
 

@@ -34,6 +34,9 @@ public struct ResponseRecorder: SessionRecorder {
     /// records an answer (a new version of the response; a Next, a Back or a dismissal changes no
     /// answer and queues nothing), and again on completion, so a target gets every version once.
     public var deliversPartial = false
+    /// How the response was carried over to a new version of the survey when it was resumed
+    /// (``resume(_:from:survey:)``); `nil` when it continued as it was.
+    public internal(set) var migration: ResponseMigration?
 
     /// Starts a new response for `session` and writes it (with any actions the session already has,
     /// such as one resumed from a state file) together with the `invitation-shown` event.
@@ -72,10 +75,14 @@ public struct ResponseRecorder: SessionRecorder {
         hasStarted = (0..<session.actionCount).contains { session.action(at: $0) != .dismiss }
     }
 
-    /// Loads `response` from `store` and replays its actions on `survey`, exactly as they were taken.
-    /// - Returns: the session where the respondent stopped, and a recorder that continues the response.
-    /// - Throws: ``ResumeError`` when the response is finished, belongs to another survey or version, or
-    ///   an action is refused by the survey as it is now; ``StoreError`` when reading fails.
+    /// Loads `response` from `store` and replays its actions on `survey`: exactly as they were taken when
+    /// the survey is the version the response was started on, else carried over to the survey as it is
+    /// now (``ResponseMigration``: the answers that fit kept, the others stored as
+    /// ``Response/orphaned``, the response then on the new version; see ``migration``).
+    /// - Returns: the session where the respondent continues, and a recorder that continues the response.
+    /// - Throws: ``ResumeError`` when the response is finished, belongs to another survey, or none of
+    ///   its answers fits the survey now (``ResumeError/orphaned`` holds them); ``StoreError`` when
+    ///   reading or writing fails.
     public static func resume(_ response: Response, from store: any ResponseStore, survey: Survey) throws -> (
         session: SurveySession, recorder: ResponseRecorder
     ) {
@@ -86,29 +93,39 @@ public struct ResponseRecorder: SessionRecorder {
             throw ResumeError(
                 response: response.id, reason: "it is a response to survey '\(response.surveyID)', not '\(survey.id)'")
         }
-        guard response.surveyVersion == survey.definition.version else {
-            throw ResumeError(
-                response: response.id,
-                reason:
-                    "it was started on version \(response.surveyVersion.map { "'\($0)'" } ?? "(none)") of the survey, "
-                    + "which is now \(survey.definition.version.map { "'\($0)'" } ?? "(none)")")
-        }
         let recorded = try store.actions(of: response.id)
+        guard response.surveyVersion == survey.definition.version else {
+            return try carryOver(response, actions: recorded, to: survey, in: store)
+        }
         var session = SurveySession(survey: survey, seed: response.seed, locale: response.locale, today: response.today)
         for entry in recorded {
-            let applied = session.apply(entry.action)
-            guard applied else {
-                throw ResumeError(
-                    response: response.id,
-                    reason:
-                        "its action \(entry.sequence) (\(JSONWriter.string(from: entry.action.jsonValue))) is refused by the survey now"
-                )
+            // Refused: the survey changed without a new version; carried over as for a new version.
+            guard session.apply(entry.action) else {
+                return try carryOver(response, actions: recorded, to: survey, in: store)
             }
         }
         var recorder = ResponseRecorder(store: store, continuing: response, session: session)
         // Recorded before the session dropped undone Back/Next pairs from its log: store its log as it is now.
         if session.actionCount != recorded.count { try recorder.rewriteActions(of: session) }
         return (session, recorder)
+    }
+
+    /// Carries `response` over to `survey` (``ResponseMigration``) and stores it so: its actions as
+    /// replayed, the new version, its orphaned answers added.
+    static func carryOver(
+        _ response: Response, actions: [RecordedAction], to survey: Survey, in store: any ResponseStore
+    ) throws -> (session: SurveySession, recorder: ResponseRecorder) {
+        let migration = ResponseMigration.replay(response, actions: actions, on: survey)
+        if let failure = migration.failure {
+            throw ResumeError(response: response.id, reason: failure, orphaned: migration.orphaned)
+        }
+        var header = response
+        header.surveyVersion = survey.definition.version
+        header.orphaned += migration.orphaned
+        var recorder = ResponseRecorder(store: store, continuing: header, session: migration.session)
+        recorder.migration = migration
+        try recorder.rewriteActions(of: migration.session)
+        return (migration.session, recorder)
     }
 
     /// Replaces the stored actions by `session`'s log (which holds fewer: it dropped a Back and the Next
@@ -267,11 +284,16 @@ public struct ResponseRecorder: SessionRecorder {
 /// A stored response that cannot be continued.
 public struct ResumeError: Error, Sendable, Hashable, CustomStringConvertible {
     public var response: ResponseID
+    /// Why, for a person (and for the abandoned record, ``Response/abandonedReason``).
     public var reason: String
+    /// The answers the survey as it is now does not take, when that is why: to be kept with the
+    /// abandoned response (``Response/orphaned``).
+    public var orphaned: [OrphanedAnswer]
 
-    public init(response: ResponseID, reason: String) {
+    public init(response: ResponseID, reason: String, orphaned: [OrphanedAnswer] = []) {
         self.response = response
         self.reason = reason
+        self.orphaned = orphaned
     }
 
     public var description: String { "response \(response) cannot be continued: \(reason)" }

@@ -20,9 +20,12 @@ import SurveyCore
 /// }
 /// ```
 ///
-/// An unfinished response that cannot be continued any more (the survey's version changed since it
-/// was started, or the survey as it is now refuses one of its actions) is marked abandoned in the
-/// store, and a new response is asked for as if there had been none: ``abandoned`` says which and why.
+/// An unfinished response started on another version of the survey (or on a survey changed since
+/// without a new version) is carried over to the survey as it is (``ResponseMigration``): the answers
+/// that still fit are kept, the others are stored as ``Response/orphaned``, and it continues
+/// (``ResponseRecorder/migration`` says what changed). Only a response none of whose answers fits is
+/// marked abandoned in the store, with the reason (``Response/abandonedReason``) and its answers as
+/// orphaned, and a new response is asked for as if there had been none: ``abandoned`` says which and why.
 public enum ResponseStart {
     /// The respondent's unfinished response continues: `session` is the replay of its recorded
     /// actions (where the respondent stopped) and `recorder` appends to `response`.
@@ -79,8 +82,9 @@ public enum ResponseStart {
     /// unfinished response in `store`.
     ///
     /// 1. Unless `isRestored`, the respondent's latest response, when it is unfinished, is continued
-    ///    (``resumed(session:recorder:response:)``); when it cannot be continued any more it is
-    ///    written back as abandoned and the decision goes on.
+    ///    (``resumed(session:recorder:response:)``), carried over to the survey's new version when it
+    ///    changed; when it cannot be continued any more it is written back as abandoned, with the
+    ///    reason, and the decision goes on.
     /// 2. Unless `isRestored` or `ignoresAskAgain`, a respondent who completed or dismissed the survey
     ///    is asked again only as its `settings.askAgain` allows at `now` (``notAsked(_:)``).
     /// 3. Otherwise a new response is to be started (``new(_:)``).
@@ -108,6 +112,8 @@ public enum ResponseStart {
                 var header = latest
                 header.status = .abandoned
                 header.updatedAt = now
+                header.abandonedReason = error.reason
+                header.orphaned += error.orphaned
                 try store.write(ResponseWrite(response: header))
                 abandoned = error
             } catch let error as StoreError {

@@ -90,6 +90,15 @@ public struct ResponseStoreConformance: Sendable {
             response.answers = ["name": "Zoë 🌷 \"quoted\"\n", "nested": ["a": [1, 2.5, true, .null]], "empty": ""]
             response.path = ["welcome", "page-1"]
             response.currentUnitID = "page-1"
+            response.orphaned = [
+                OrphanedAnswer(
+                    stepID: "role", value: "désigner", reason: .refused, message: "not a choice", surveyVersion: "1",
+                    orphanedOn: "2"),
+                OrphanedAnswer(
+                    stepID: "gone[0]", value: ["a": 1], reason: .removedStep, message: "", surveyVersion: nil,
+                    orphanedOn: nil),
+            ]
+            response.abandonedReason = "none of its answers fits"
             try context.store.write(ResponseWrite(response: response))
             let read = try context.store.response(response.id)
             try context.expect(read == response, "read back \(String(describing: read)), wrote \(response)")

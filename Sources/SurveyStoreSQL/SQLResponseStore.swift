@@ -112,7 +112,7 @@ extension SQLResponseStore {
             let inserted = try connection.run(
                 """
                 INSERT INTO responses (\(ResponseCodec.responseColumns))
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
                 ON CONFLICT (id) DO NOTHING
                 """, Self.columns(of: response))
             if inserted > 0 { break }
@@ -135,15 +135,17 @@ extension SQLResponseStore {
             try connection.run(
                 """
                 UPDATE responses SET survey_version = $1, locale = $2, status = $3, updated_at = $4, completed_at = $5,
-                    current_unit = $6, path = $7, answers = $8, action_count = $9
-                WHERE id = $10 AND (action_count <= $9 OR $11 = 1)
+                    current_unit = $6, path = $7, answers = $8, action_count = $9, orphaned = $10,
+                    abandoned_reason = $11
+                WHERE id = $12 AND (action_count <= $9 OR $13 = 1)
                 """,
                 [
                     SQLValue(response.surveyVersion), .text(response.locale), .text(response.status.rawValue),
                     .integer(ResponseCodec.milliseconds(response.updatedAt)),
                     SQLValue(response.completedAt.map(ResponseCodec.milliseconds)), SQLValue(response.currentUnitID),
                     .text(ResponseCodec.pathJSON(response.path)), .text(ResponseCodec.answersJSON(response.answers)),
-                    .integer(Int64(response.actionCount)), id, .integer(write.removesActionsFrom == nil ? 0 : 1),
+                    .integer(Int64(response.actionCount)), .text(ResponseCodec.orphanedJSON(response.orphaned)),
+                    SQLValue(response.abandonedReason), id, .integer(write.removesActionsFrom == nil ? 0 : 1),
                 ])
         }
         if !write.actions.isEmpty { try appendActions(write, id: id) }
@@ -244,7 +246,8 @@ extension SQLResponseStore {
             .integer(ResponseCodec.milliseconds(response.updatedAt)),
             SQLValue(response.completedAt.map(ResponseCodec.milliseconds)), SQLValue(response.currentUnitID),
             .text(ResponseCodec.pathJSON(response.path)), .text(ResponseCodec.answersJSON(response.answers)),
-            .integer(Int64(response.actionCount)),
+            .integer(Int64(response.actionCount)), .text(ResponseCodec.orphanedJSON(response.orphaned)),
+            SQLValue(response.abandonedReason),
         ]
     }
 
@@ -306,6 +309,8 @@ extension SQLResponseStore {
         columns.path = row.text(12)
         columns.answers = row.text(13)
         columns.actionCount = row.integer(14)
+        columns.orphaned = row.text(15)
+        columns.abandonedReason = row.text(16)
         return try ResponseCodec.response(columns: columns, store: name)
     }
 

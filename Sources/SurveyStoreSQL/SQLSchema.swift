@@ -4,7 +4,7 @@ import SurveyResponses
 /// of ``SQLDialect``.
 package enum SQLSchema {
     /// The schema version this code writes.
-    package static let version = 2
+    package static let version = 3
 
     /// `migrations(dialect)[n]` takes a store from schema version n to n + 1, one statement at a time.
     ///
@@ -87,6 +87,12 @@ package enum SQLSchema {
                     )
                     """),
                 "CREATE INDEX deliveries_due ON deliveries (status, next_attempt_at)",
+            ],
+            [
+                // Answers a new version of the survey no longer takes, and why the program abandoned a
+                // response (docs/response-store.md, "When the survey changes").
+                "ALTER TABLE responses ADD COLUMN orphaned TEXT NOT NULL DEFAULT '[]'",
+                "ALTER TABLE responses ADD COLUMN abandoned_reason TEXT",
             ],
         ]
     }

@@ -75,7 +75,7 @@ struct ResponseStoreCLITests {
         #expect(!export.stderr.contains("unfinished"), "\(export.stderr)")
         let plainList = try survey(["responses", "list", "--format", "jsonl"])
         #expect(plainList.stderr.contains("survey responses list: 1 unfinished response is shown as stored"))
-        // A survey of another version cannot replay it either.
+        // A new version of the survey replays it too, by step id, as it would be carried over.
         let directory = try Fixtures.temporaryDirectory()
         let changed = directory.appendingPathComponent("onboarding-2.json")
         try Data(
@@ -83,8 +83,10 @@ struct ResponseStoreCLITests {
                 .replacingOccurrences(of: #""version": "1""#, with: #""version": "2""#).utf8
         ).write(to: changed)
         let other = try survey(["responses", "export", changed.path, "--format", "jsonl"])
-        #expect(other.stdout.contains(#""answers":{}"#), "\(other.stdout)")
-        #expect(other.stderr.contains("(they answer another version of the survey"), "\(other.stderr)")
+        #expect(other.stdout.contains(#""answers":{"source":"google"}"#), "\(other.stdout)")
+        #expect(other.stdout.contains(#""partial":true"#), "\(other.stdout)")
+        #expect(other.stdout.contains(#""surveyVersion":"1""#), "shown, not carried over: \(other.stdout)")
+        #expect(!other.stderr.contains("unfinished"), "\(other.stderr)")
     }
 
     @Test func aRespondentWhoCompletedIsNotAskedAgain() throws {
@@ -127,6 +129,47 @@ struct ResponseStoreCLITests {
         let show = try survey(["responses", "list", "--respondent", "kim", "--format", "jsonl"])
         #expect(show.stdout.split(separator: "\n").count == 1, "one response, continued, not two")
         #expect(show.stdout.contains(#""actionCount":3"#))
+    }
+
+    /// The survey file is edited under an unfinished response (a new version, a step removed): the
+    /// response continues on the new file alone, and the removed step's answer is shown as orphaned.
+    @Test func anEditedSurveyKeepsTheUnfinishedResponse() throws {
+        let file = directory.appendingPathComponent("live.json")
+        let first = """
+            {"formatVersion": 1, "id": "live", "version": "1", "title": "Live", "steps": [
+              {"id": "p1", "type": "page", "steps": [
+                {"id": "name", "type": "text", "title": "Name"}, {"id": "notes", "type": "text", "title": "Notes"}]},
+              {"id": "p2", "type": "page", "steps": [{"id": "last", "type": "text", "title": "Last"}]}]}
+            """
+        try first.write(to: file, atomically: true, encoding: .utf8)
+        let answers =
+            #"{"command":"answer","stepId":"name","value":"Ada"}"# + "\n"
+            + #"{"command":"answer","stepId":"notes","value":"fine"}"# + "\n" + #"{"command":"next"}"# + "\n"
+        let run = try survey(["run", file.path, "--renderer", "json", "--respondent", "kim"], stdin: answers)
+        #expect(run.status == 0, "\(run.stderr)")
+        let second = first.replacingOccurrences(of: #""version": "1""#, with: #""version": "2""#)
+            .replacingOccurrences(of: #", {"id": "notes", "type": "text", "title": "Notes"}"#, with: "")
+        #expect(!second.contains("notes"))
+        try second.write(to: file, atomically: true, encoding: .utf8)
+        let again = try survey(["run", file.path, "--renderer", "json", "--respondent", "kim"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("continuing response"), "\(again.stderr)")
+        #expect(
+            again.stderr.contains(
+                "the survey changed from version '1' to '2' since the response was started: 1 answer kept, "
+                    + "1 set aside as orphaned (notes: removed-step)"), "\(again.stderr)")
+        #expect(again.stdout.contains(#""id":"last""#) || again.stdout.contains(#""stepId":"last""#), "\(again.stdout)")
+        let list = try survey(["responses", "list", "--respondent", "kim", "--format", "jsonl"])
+        #expect(list.stdout.split(separator: "\n").count == 1, "one response, carried over")
+        #expect(list.stdout.contains(#""surveyVersion":"2""#), "\(list.stdout)")
+        #expect(
+            list.stdout.contains(#""orphaned":[{"message":"version '2' has no step 'notes'","orphanedOn":"2","#)
+                && list.stdout.contains(
+                    #""reason":"removed-step","stepId":"notes","surveyVersion":"1","value":"fine"}]"#),
+            "\(list.stdout)")
+        let export = try survey(["responses", "export", file.path, "--format", "jsonl"])
+        #expect(export.stdout.contains(#""answers":{"name":"Ada"}"#), "\(export.stdout)")
+        #expect(export.stdout.contains(#""stepId":"notes""#), "\(export.stdout)")
     }
 
     @Test func erasingARespondentRemovesTheirResponses() throws {
@@ -227,7 +270,7 @@ struct ResponseStoreCLITests {
         process.waitUntilExit()
         let newerRun = try survey(["responses", "list", "--store", newer])
         #expect(newerRun.status == 1)
-        #expect(newerRun.stderr.contains("schema version 99, newer than this program's 2"), "\(newerRun.stderr)")
+        #expect(newerRun.stderr.contains("schema version 99, newer than this program's 3"), "\(newerRun.stderr)")
         let foreignRun = try survey(["run", Self.feedback, "--store", foreign])
         #expect(foreignRun.status == 1)
         #expect(foreignRun.stderr.contains("is a SQLite database of another program"), "\(foreignRun.stderr)")

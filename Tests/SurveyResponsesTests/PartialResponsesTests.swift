@@ -72,15 +72,26 @@ import Testing
             ))
     }
 
-    @Test func anotherVersionIsNotReplayed() throws {
+    /// A response of another version is replayed as it would be carried over to the survey given
+    /// (by step id), its answers that no longer fit shown as orphaned; nothing is written.
+    @Test func anotherVersionIsReplayedByStepID() throws {
         let store = InMemoryResponseStore()
-        let going = try record("going", in: store, { $0.next() }, { _ = try $0.answer(4, for: "rating") })
+        let going = try record(
+            "going", in: store, { $0.next() }, { _ = try $0.answer(4, for: "rating") }, { $0.next() },
+            { _ = try $0.answer(true, for: "wants-contact") })
         let changed = try Surveys.load(
-            Surveys.branching.replacingOccurrences(of: #""version": "2""#, with: #""version": "3""#))
+            Surveys.branching.replacingOccurrences(of: #""version": "2""#, with: #""version": "3""#)
+                .replacingOccurrences(of: #""type": "boolean""#, with: #""type": "text""#))
         let stored = try #require(try store.response(going.response.id))
         let partial = PartialResponses(survey: changed, store: store)
-        #expect(!partial.replays(stored) && partial.isShownAsStored(stored))
-        #expect(try partial.soFar(of: stored) == nil)
-        #expect(try PartialResponses(survey: survey, store: store).soFar(of: stored) != nil)
+        #expect(partial.replays(stored) && !partial.isShownAsStored(stored))
+        let (shown, isPartial) = try partial.completing(stored)
+        #expect(isPartial)
+        #expect(shown.answers == ["rating": 4])
+        #expect(shown.orphaned.map(\.stepID) == ["wants-contact"])
+        #expect(shown.orphaned.map(\.reason) == [.refused])
+        #expect(shown.surveyVersion == "2")
+        #expect(try store.response(going.response.id) == stored, "nothing is written")
+        #expect(!PartialResponses().replays(stored))
     }
 }

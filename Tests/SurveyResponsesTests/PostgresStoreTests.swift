@@ -82,6 +82,7 @@ struct PostgresStoreTests {
             try PostgresResponseStore(url: url).write(ResponseWrite(response: response))
             // Back to schema 1, as the previous version left it.
             _ = try queryValue(url, "DROP TABLE deliveries")
+            _ = try queryValue(url, "ALTER TABLE responses DROP COLUMN orphaned, DROP COLUMN abandoned_reason")
             _ = try queryValue(url, "UPDATE survey_schema SET version = 1")
             let store = try PostgresResponseStore(url: url)
             #expect(
@@ -143,7 +144,7 @@ struct PostgresStoreTests {
                 """
                 INSERT INTO responses (\(ResponseCodec.responseColumns))
                 SELECT 'id-' || lpad(n::text, 5, '0'), 'many', 'bulk', NULL, 'en', '1', '2026-06-01', 'completed',
-                    1780000000000 + n / 2, 1780000000000 + n, NULL, NULL, '[]', '{}', 0
+                    1780000000000 + n / 2, 1780000000000 + n, NULL, NULL, '[]', '{}', 0, '[]', NULL
                 FROM generate_series(1, \(count)) AS n
                 """)
             var seen: [String] = []

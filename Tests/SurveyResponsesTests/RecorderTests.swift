@@ -159,7 +159,7 @@ import Testing
         #expect(resumed.progress == session.progress)
     }
 
-    @Test func refusesToResumeOnAnotherVersionOrAFinishedResponse() throws {
+    @Test func resumesOnAnotherVersionAndRefusesAFinishedResponse() throws {
         let store = InMemoryResponseStore()
         var session = SurveySession(survey: survey)
         var recorder = try ResponseRecorder(store: store, respondentID: "cy", session: session)
@@ -168,7 +168,10 @@ import Testing
         let response = try #require(try store.response(recorder.response.id))
         let changed = try Surveys.load(
             Surveys.branching.replacingOccurrences(of: "\"version\": \"2\"", with: "\"version\": \"3\""))
-        #expect(throws: ResumeError.self) { try ResponseRecorder.resume(response, from: store, survey: changed) }
+        let carried = try ResponseRecorder.resume(response, from: store, survey: changed)
+        #expect(carried.session.currentUnitID == "rating")
+        #expect(carried.recorder.response.surveyVersion == "3")
+        #expect(try store.response(recorder.response.id)?.surveyVersion == "3")
         session.dismiss()
         try recorder.record(session)
         let dismissed = try #require(try store.response(recorder.response.id))

@@ -65,21 +65,54 @@ import Testing
         #expect(start.abandoned == nil)
     }
 
-    @Test func anUnfinishedResponseToAnOlderVersionIsAbandonedAndANewOneAsked() throws {
+    @Test func anUnfinishedResponseToAnOlderVersionContinuesOnTheNewOne() throws {
         let store = InMemoryResponseStore()
-        let earlier = try Self.record(try Self.survey(version: "1"), in: store) { $0.next() }
+        let earlier = try Self.record(try Self.survey(version: "1"), in: store) { session in
+            session.next()
+            try session.answer(4, for: "rating")
+        }
+        let start = try ResponseStart.begin(survey: try Self.survey(version: "2"), respondent: "ada", store: store)
+        guard case .resumed(let session, let recorder, let response) = start else {
+            Issue.record("expected the response to continue, got \(start)")
+            return
+        }
+        #expect(response.id == earlier.response.id)
+        #expect(session.answer(for: "rating") == .number(4))
+        #expect(recorder.migration?.fromVersion == "1")
+        #expect(recorder.migration?.toVersion == "2")
+        #expect(start.abandoned == nil)
+        let stored = try store.response(earlier.response.id)
+        #expect(stored?.status == .inProgress)
+        #expect(stored?.surveyVersion == "2")
+    }
+
+    @Test func anUnfinishedResponseNoneOfWhoseAnswersFitsIsAbandonedAndANewOneAsked() throws {
+        let store = InMemoryResponseStore()
+        let earlier = try Self.record(try Self.survey(version: "1"), in: store) { session in
+            session.next()
+            try session.answer(4, for: "rating")
+        }
         let now = Self.finished.addingTimeInterval(60)
-        let start = try ResponseStart.begin(
-            survey: try Self.survey(version: "2"), respondent: "ada", store: store, now: now)
+        let changed = try Surveys.load(
+            """
+            {"formatVersion": 1, "id": "pulse", "title": "Pulse", "version": "2",
+             "steps": [{"id": "score", "type": "rating", "title": "Rate us", "options": {"stars": 5}}]}
+            """)
+        let start = try ResponseStart.begin(survey: changed, respondent: "ada", store: store, now: now)
         guard case .new(let new) = start else {
             Issue.record("expected a new response, got \(start)")
             return
         }
         #expect(new.abandoned?.response == earlier.response.id)
-        #expect(new.abandoned?.reason == "it was started on version '1' of the survey, which is now '2'")
+        #expect(
+            new.abandoned?.reason
+                == "it was started on version '1' of the survey, which is now '2', and none of its 1 answers fits "
+                + "the new version (their steps were removed or changed)")
         let stored = try store.response(earlier.response.id)
         #expect(stored?.status == .abandoned)
         #expect(stored?.updatedAt == now)
+        #expect(stored?.abandonedReason == new.abandoned?.reason)
+        #expect(stored?.orphaned.map(\.stepID) == ["rating"])
     }
 
     @Test(arguments: [(false, "completed"), (true, "dismissed")])

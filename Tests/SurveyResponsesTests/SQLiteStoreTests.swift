@@ -38,7 +38,12 @@ import Testing
         // Back to schema 1, as the previous version left it.
         var handle: OpaquePointer?
         #expect(sqlite3_open(path, &handle) == SQLITE_OK)
-        #expect(sqlite3_exec(handle, "DROP TABLE deliveries; PRAGMA user_version=1;", nil, nil, nil) == SQLITE_OK)
+        #expect(
+            sqlite3_exec(
+                handle,
+                "DROP TABLE deliveries; ALTER TABLE responses DROP COLUMN orphaned; "
+                    + "ALTER TABLE responses DROP COLUMN abandoned_reason; PRAGMA user_version=1;", nil, nil, nil)
+                == SQLITE_OK)
         sqlite3_close(handle)
         let store = try SQLiteResponseStore(path: path)
         #expect(try store.response(response.id) == response)
