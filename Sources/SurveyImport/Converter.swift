@@ -621,7 +621,9 @@ struct Converter {
             }
         }
         copyCommon(&members, into: &result, keys: ["title", "description"])
-        copyConditions(&members, into: &result, keys: ["visibleIf", "enableIf", "requiredIf"])
+        copyConditions(
+            &members, into: &result,
+            keys: ["visibleIf", "enableIf", "requiredIf", "setValueIf", "setValueExpression", "resetValueIf"])
         if let required = members.take("isRequired") { result["required"] = required }
         if let readOnly = members.take("readOnly") { result["readOnly"] = readOnly }
         switchOff(&members, into: &result)

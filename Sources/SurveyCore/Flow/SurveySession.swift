@@ -90,6 +90,9 @@ public struct SurveySession {
     var answeredByRespondent: Set<Int> = []
     /// Steps whose `enableIf` does not hold now: read-only.
     var disabledSteps: Set<Int> = []
+    /// How deeply value rules (`setValueIf`, `resetValueIf`) are running inside one another: rules
+    /// that set each other's values stop at ``SurveySession/maximumValueRuleDepth``.
+    var valueRuleDepth = 0
 
     /// Starts a session on the first visible unit.
     /// - Parameters:
