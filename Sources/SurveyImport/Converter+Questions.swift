@@ -78,11 +78,10 @@ extension Converter {
             for (from, to) in [("labelTrue", "trueLabel"), ("labelFalse", "falseLabel")] {
                 if let label = text(members.take(from), members.path(from)) { kind.options[to] = label }
             }
-            for key in ["valueTrue", "valueFalse"] {
-                if let value = members.take(key), value != .bool(key == "valueTrue") {
-                    note(
-                        .notConverted, members.path(key), "\(key) \(describe(value))",
-                        "a Boolean answer is stored as true or false")
+            // The values survey-core stores for yes and no, when not true and false.
+            for (from, to) in [("valueTrue", "trueValue"), ("valueFalse", "falseValue")] {
+                if let value = members.take(from), !value.isNull, value != .bool(from == "valueTrue") {
+                    kind.options[to] = value
                 }
             }
             return kind
