@@ -18,6 +18,8 @@ struct ConvertedKind {
     var totals: [String: String] = [:]
     /// The question a dynamic panel's count is bound to (`bindings.panelCount`).
     var panelCountBinding: String?
+    /// A repeat's items with an Other choice: survey-core keeps `"other"` and `<item>-Comment` in each entry.
+    var entryOthers: [String] = []
 }
 
 extension Converter {
@@ -165,7 +167,14 @@ extension Converter {
                     note(.notConverted, members.path(key), "\(key) \(describe(value))", "expected a number")
                 }
             }
-            expressionBounds(&members)
+            if kind.type == "number" {
+                // survey-core's bounds from expressions, checked with the answer and on Next.
+                for (from, to) in [("minValueExpression", "minExpression"), ("maxValueExpression", "maxExpression")] {
+                    if let source = expression(members.take(from), members.path(from)) { kind.options[to] = source }
+                }
+            } else {
+                expressionBounds(&members)
+            }
             kind.layout = ["placeholder", "maxLength"]
             return kind
         case "date":

@@ -588,6 +588,7 @@ struct Converter {
         result["type"] = .string(kind.type)
         if !kind.options.isEmpty { result["options"] = .object(kind.options) }
         if storesOthersAsComment, kind.options["other"] != nil { dataShape.othersAsComment.append(id) }
+        if storesOthersAsComment, !kind.entryOthers.isEmpty { dataShape.entryOthersAsComment[id] = kind.entryOthers }
         // A dynamic panel that shares its answer with another adds its defaults to that one's panels.
         let shapeKey = sharesAnswer ?? id
         if let count = kind.emptyEntries, dataShape.emptyPanels[shapeKey] == nil {

@@ -81,7 +81,9 @@ final class CompiledSurvey: Sendable {
         var conditionallyEnabledSteps: [Int] = []
         var everyChangeRuleSteps: [Int] = []
         for (index, extras) in steps.extras {
-            if extras.defaultValue != nil || extras.defaultExpression != nil { defaultSteps.append(index) }
+            if extras.defaultValue != nil || extras.defaultExpression != nil || extras.hasTypeDefault {
+                defaultSteps.append(index)
+            }
             if extras.enableIf != nil { conditionallyEnabledSteps.append(index) }
             if let rules = extras.valueRules, rules.setsOnEveryChange || rules.resetsOnEveryChange {
                 everyChangeRuleSteps.append(index)

@@ -81,6 +81,8 @@ struct CompiledStep {
     var typeExpressions: [String: Expression] { extras?.typeExpressions ?? StepExtras.none }
     /// Its `setValueIf`, `setValueExpression` and `resetValueIf`, if it has any.
     var valueRules: ValueRules? { extras?.valueRules }
+    /// Whether its question type gives it a default answer (``ConfiguredQuestion/hasDefaultAnswer``).
+    var hasTypeDefault: Bool { extras?.hasTypeDefault ?? false }
 
     init(
         id: String,
@@ -102,11 +104,12 @@ struct CompiledStep {
         enableIf: Expression? = nil,
         typeExpressions: [String: Expression] = [:],
         visibleIfCell: StepCondition? = nil,
-        valueRules: ValueRules? = nil
+        valueRules: ValueRules? = nil,
+        hasTypeDefault: Bool = false
     ) {
         let hasExtras =
             requiredIf != nil || !choiceConditions.isEmpty || defaultValue != nil || defaultExpression != nil
-            || isReadOnly || enableIf != nil || !typeExpressions.isEmpty || valueRules != nil
+            || isReadOnly || enableIf != nil || !typeExpressions.isEmpty || valueRules != nil || hasTypeDefault
         self.init(
             id: id, unit: unit, question: question, unitOffset: unitOffset, childOffset: childOffset,
             visibleIf: visibleIf, visibleIfCell: visibleIfCell, branches: branches, isRequired: isRequired,
@@ -115,7 +118,7 @@ struct CompiledStep {
                 ? StepExtras(
                     requiredIf: requiredIf, choiceConditions: choiceConditions, defaultValue: defaultValue,
                     defaultExpression: defaultExpression, isReadOnly: isReadOnly, enableIf: enableIf,
-                    typeExpressions: typeExpressions, valueRules: valueRules) : nil)
+                    typeExpressions: typeExpressions, valueRules: valueRules, hasTypeDefault: hasTypeDefault) : nil)
     }
 
     /// A step put together from its parts (``StepTable``'s subscript).
@@ -150,6 +153,7 @@ final class StepExtras: Sendable {
     let enableIf: Expression?
     let typeExpressions: [String: Expression]
     let valueRules: ValueRules?
+    let hasTypeDefault: Bool
 
     /// Made once: `[:]` in the accessors built an empty dictionary on every read.
     static let none: [String: Expression] = [:]
@@ -157,7 +161,7 @@ final class StepExtras: Sendable {
     init(
         requiredIf: Expression?, choiceConditions: [String: Expression], defaultValue: JSONValue?,
         defaultExpression: Expression?, isReadOnly: Bool, enableIf: Expression?,
-        typeExpressions: [String: Expression], valueRules: ValueRules? = nil
+        typeExpressions: [String: Expression], valueRules: ValueRules? = nil, hasTypeDefault: Bool = false
     ) {
         self.requiredIf = requiredIf
         self.choiceConditions = choiceConditions
@@ -167,6 +171,7 @@ final class StepExtras: Sendable {
         self.enableIf = enableIf
         self.typeExpressions = typeExpressions
         self.valueRules = valueRules
+        self.hasTypeDefault = hasTypeDefault
     }
 }
 

@@ -398,6 +398,7 @@ extension SurveyCompiler {
             isReadOnly: context.flatSteps[index].definition.isReadOnly || (panels?.isReadOnly ?? false)
                 || computed != nil,
             enableIf: enableIf, typeExpressions: typeExpressions, visibleIfCell: visibleIfCell,
-            valueRules: valueRules)
+            valueRules: valueRules,
+            hasTypeDefault: defaultValue == nil && defaultExpression == nil && question.hasDefaultAnswer)
     }
 }

@@ -257,7 +257,7 @@ public struct SurveySession {
     }
 
     /// Sets step `index`'s `defaultValue`, or its `defaultValueExpression`'s value when the type
-    /// accepts it; it counts at once, wherever the step is. Returns whether the answer changed.
+    /// accepts it, or the default answer its type gives; it counts at once, wherever the step is. Returns whether the answer changed.
     @discardableResult
     mutating func applyDefault(of index: Int) -> Bool {
         let step = survey.steps[index]
@@ -271,6 +271,8 @@ public struct SurveySession {
                 guard let accepted = try? step.question.normalize(result, in: context) else { return false }
                 value = accepted
             }
+        } else if step.hasTypeDefault {
+            value = step.question.defaultAnswer(in: questionContext(for: step)) ?? .null
         } else {
             value = step.defaultValue ?? .null
         }
