@@ -11,6 +11,7 @@ import SurveyCore
 /// | `eachOf` | step id | none | Loop & merge: one instance per value of that (multiple-choice) answer, `{item}` being the value. |
 /// | `minCount`, `maxCount` | integer ≥ 0 | `0`, none | Bounds on the number of instances (with neither `count` nor `eachOf` the respondent adds them). |
 /// | `clearHidden` | Boolean | `true` | Whether an item its `visibleIf` hides loses its answer (SurveyJS's dynamic panels), or keeps it (`false`: SurveyJS's dynamic matrices keep a hidden cell's value). A hidden item is never required. |
+/// | `startCount` | integer ≥ 0 | `0` | With neither `count` nor `eachOf`: how many instances the repeat starts with when its items have defaults (SurveyJS's `panelCount`); they hold the defaults until the respondent answers, who may then add or remove instances. |
 /// | `emptyEntriesAnswer` | integer ≥ 1 | none | From this many instances on, instances that hold nothing still answer the question (`required` is met): SurveyJS's dynamic matrix, whose `rowCount` rows are shown. Without it, instances that hold nothing are no answer. |
 /// | `itemTitle` | text | none | Each instance's heading: `{panelIndex}` is its position from 1, `{item}` its loop value as the respondent read it (the choice's label), `{panel.x}` its answer to item `x`. |
 ///
@@ -25,8 +26,15 @@ import SurveyCore
 /// an instance that instance's answers as `{parentPanel.x}`, and any of the survey's names),
 /// `expression` (a computed item: an expression read like `visibleIf`, evaluated in each instance
 /// after the respondent's items, in item order, e.g. `"{panel.price} * {panel.units}"`; SurveyJS's
-/// expression question in a dynamic panel or expression column), and `options` (that kind's own
-/// options).
+/// expression question in a dynamic panel or expression column), `defaultValue` (the item's answer
+/// in a new instance, an answer its kind accepts) or `defaultValueExpression` (an expression read like
+/// `visibleIf` whose value is that answer; SurveyJS's template question defaults), and `options` (that
+/// kind's own options). With `count`, `eachOf` or `startCount`, a repeat whose items have defaults starts answered:
+/// its instances hold the defaults, followed as what they read changes until the respondent answers.
+/// An item with an Other choice takes its text in an instance as the answer, or, as SurveyJS stores
+/// it, as the Other choice's value with the text as `<name>-Comment`.
+/// An instance the respondent sends without an item that has a `defaultValueExpression` gets its
+/// value (as survey-core fills a panel it is given); a `defaultValue` fills new instances only.
 ///
 /// **Answer:** an array with one object per instance, from item name to that item's answer, each
 /// checked by its item's kind; an item hidden by its `visibleIf` is dropped from its instance. While
@@ -65,6 +73,15 @@ public struct RepeatType: SummarizesTallies {
         var parentNames: [String] = []
         /// Its `expression` validators, checked on Next while the item shows.
         var checks: [Check] = []
+        /// Its answer in a new instance (`defaultValue`), already normalised.
+        var defaultValue: JSONValue?
+        /// The expression whose value is its answer in a new instance (`defaultValueExpression`).
+        var defaultExpression: SurveyCore.Expression?
+
+        var hasDefault: Bool { defaultValue != nil || defaultExpression != nil }
+        /// The value of its kind's Other choice, if it has one: an entry may give the text as
+        /// `<name>-Comment` next to this value (SurveyJS's data shape).
+        var otherValue: String?
     }
 
     /// An item's `expression` validator: it holds, or the instance is refused with `text`.
@@ -101,6 +118,8 @@ public struct RepeatType: SummarizesTallies {
         var outerNames: [String]
         /// From how many instances on empty instances are an answer (`nil`: never).
         var emptyEntriesAnswer: Int? = nil
+        /// How many instances an open repeat starts with when its items have defaults.
+        var startCount = 0
     }
 
     /// Slots of an item condition: the instance, its position, the loop value, then the survey's names.
@@ -179,6 +198,26 @@ public struct RepeatType: SummarizesTallies {
                 } ?? []
             let question = try kind.configure(
                 options: item.value("options") ?? .object([:]), path: item.path.appending("options"), stepID: stepID)
+            let defaultExpression = try item.optionalString("defaultValueExpression").map {
+                source throws(SurveyError) in
+                try compile(source, member: "defaultValueExpression", in: item)
+            }
+            var defaultValue: JSONValue?
+            if let value = item.value("defaultValue") {
+                do throws(AnswerError) {
+                    defaultValue = try question.normalize(value, in: .english)
+                } catch {
+                    throw item.error(
+                        "defaultValue",
+                        "defaultValue \(value) is not an answer item '\(name)' accepts: \(error.message)",
+                        kind: .invalidValue)
+                }
+            }
+            if expression != nil, defaultValue != nil || defaultExpression != nil {
+                throw item.error(
+                    defaultValue != nil ? "defaultValue" : "defaultValueExpression",
+                    "item '\(name)' is computed from its expression, so it has no default", kind: .invalidValue)
+            }
             var parentNames: [String] = []
             // A group inside an instance reads the survey's names through this repeat's expressions.
             for key in question.expressions.keys.sorted() {
@@ -200,7 +239,8 @@ public struct RepeatType: SummarizesTallies {
                 name: name, title: try item.optionalText("title"),
                 isRequired: try item.bool("required", default: false),
                 visibleIf: visibleIf, expression: expression, question: question, parentNames: parentNames,
-                checks: checks)
+                checks: checks, defaultValue: defaultValue, defaultExpression: defaultExpression,
+                otherValue: question.input(in: .english).choiceInput?.choices.first(where: \.isOther)?.value)
         }.map(\.element)
         var count = Count.open
         if let value = reader.value("count") {
@@ -231,7 +271,8 @@ public struct RepeatType: SummarizesTallies {
             itemTitle: try reader.optionalText("itemTitle"),
             clearsHidden: try reader.bool("clearHidden", default: true),
             outerNames: names.outer,
-            emptyEntriesAnswer: try reader.optionalInt("emptyEntriesAnswer", in: 1...Self.limit))
+            emptyEntriesAnswer: try reader.optionalInt("emptyEntriesAnswer", in: 1...Self.limit),
+            startCount: try reader.int("startCount", default: 0, in: 0...Self.limit))
     }
 
     public func expressions(for options: Options) -> [String: String] {
@@ -248,6 +289,23 @@ public struct RepeatType: SummarizesTallies {
     }
 
     public func checksAgainOnNext(for options: Options) -> Bool { true }
+
+    public func hasDefaultAnswer(for options: Options) -> Bool {
+        if case .open = options.count, options.startCount == 0 { return false }
+        return options.items.contains(where: \.hasDefault)
+    }
+
+    /// The instances `count`, `eachOf` or `startCount` gives, holding their items' defaults; `nil`
+    /// when they hold nothing.
+    public func defaultAnswer(for options: Options, in context: PresentationContext) -> JSONValue? {
+        guard let count = count(options, in: context) ?? Optional(options.startCount), count > 0 else { return nil }
+        let entries = [JSONValue](repeating: .object([:]), count: count)
+        guard
+            case .array(let instances) = try? normalize(.array(entries), options: options, in: context, isNew: true),
+            instances.contains(where: { $0.objectValue?.isEmpty == false })
+        else { return nil }
+        return .array(instances)
+    }
 
     /// One question per instance the respondent will see: the count when it is decided, else the
     /// instances answered so far (at least `minCount`).
@@ -374,6 +432,14 @@ public struct RepeatType: SummarizesTallies {
     public func normalize(_ answer: JSONValue, options: Options, in context: PresentationContext) throws(AnswerError)
         -> JSONValue
     {
+        try normalize(answer, options: options, in: context, isNew: false)
+    }
+
+    /// The answer checked; `isNew`: its instances are new (``defaultAnswer(for:in:)``), so an item's
+    /// `defaultValue` fills them as well as its `defaultValueExpression`.
+    func normalize(_ answer: JSONValue, options: Options, in context: PresentationContext, isNew: Bool)
+        throws(AnswerError) -> JSONValue
+    {
         if answer.isNull { return .null }
         guard case .array(let list) = answer else {
             throw AnswerError.wrongShape(expected: "an array with an object per entry", got: answer)
@@ -390,7 +456,8 @@ public struct RepeatType: SummarizesTallies {
         var result: [JSONValue] = []
         result.reserveCapacity(list.count)
         for (index, element) in list.enumerated() {
-            result.append(try instance(element, index: index, options: options, in: context, functions: functions))
+            result.append(
+                try instance(element, index: index, options: options, in: context, functions: functions, isNew: isNew))
         }
         if context.isFinalCheck {
             let minimum = count ?? options.minimumCount
@@ -407,7 +474,7 @@ public struct RepeatType: SummarizesTallies {
     /// dropped, and (on the final check) its required items present. Errors name `"<index>.<item>"`.
     func instance(
         _ element: JSONValue, index: Int, options: Options, in context: PresentationContext,
-        functions: FunctionContext
+        functions: FunctionContext, isNew: Bool = false
     ) throws(AnswerError) -> JSONValue {
         func located(_ error: AnswerError, _ item: String?) -> AnswerError {
             var error = error
@@ -417,11 +484,40 @@ public struct RepeatType: SummarizesTallies {
         let form: FormAnswer
         do {
             form = try FormAnswer(
-                element, allowed: options.items.map(\.name), describedAs: "an object with the group's items")
+                element,
+                allowed: options.items.map(\.name)
+                    + options.items.filter { $0.otherValue != nil }.map { $0.name + "-Comment" },
+                describedAs: "an object with the group's items")
         } catch { throw located(error, error.field) }
         var instance: [String: JSONValue] = [:]
         for item in options.items where item.expression == nil {
-            guard let value = form.members[item.name], !item.question.isEmpty(value) else { continue }
+            guard let given = form.members[item.name] else {
+                // Not sent: the item's default (read after the items before it). survey-core fills an
+                // entry the respondent gives with its `defaultValueExpression`s only; a new entry
+                // with its `defaultValue`s too.
+                if isNew ? item.hasDefault : item.defaultExpression != nil,
+                    let value = defaultValue(of: item, in: instance, index: index, options, context, isNew: isNew)
+                {
+                    instance[item.name] = value
+                }
+                continue
+            }
+            guard !item.question.isEmpty(given) else { continue }
+            var value = given
+            // SurveyJS's shape: the Other choice's value, its text as `<name>-Comment`.
+            if let other = item.otherValue, let comment = form.members[item.name + "-Comment"]?.stringValue?.trimmed,
+                !comment.isEmpty
+            {
+                switch value {
+                case .string(other): value = .string(comment)
+                case .array(var list):
+                    if let position = list.firstIndex(of: .string(other)) {
+                        list[position] = .string(comment)
+                        value = .array(list)
+                    }
+                default: break
+                }
+            }
             do {
                 let normal: JSONValue
                 if item.parentNames.isEmpty {
@@ -520,5 +616,21 @@ public struct RepeatType: SummarizesTallies {
             },
             mean: InputPrimitive.mean(counts), median: InputPrimitive.median(counts), minimum: counts.first,
             maximum: counts.last)
+    }
+
+    /// Item `item`'s default in instance `index` (which holds `instance` so far), normalised by its
+    /// kind; `nil` when it has none or its kind refuses the value.
+    func defaultValue(
+        of item: Item, in instance: [String: JSONValue], index: Int, _ options: Options,
+        _ context: PresentationContext, isNew: Bool
+    ) -> JSONValue? {
+        let fallback = isNew ? item.defaultValue : nil
+        guard let expression = item.defaultExpression else { return fallback }
+        let value = expression.evaluate(
+            values(instance, index: index, options: options, in: context), context: Self.functionContext(context))
+        guard !value.isEmptyAnswer, let normal = try? item.question.normalize(value, in: context),
+            !item.question.isEmpty(normal)
+        else { return fallback }
+        return normal
     }
 }

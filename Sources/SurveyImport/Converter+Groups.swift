@@ -291,6 +291,7 @@ extension Converter {
                     "a group inside a dynamic panel counts its own entries")
             }
             var result: [String: JSONValue] = ["name": .string(name)]
+            if converted.options["other"] != nil { kind.entryOthers.append(name) }
             if converted.type != "text" { result["type"] = .string(converted.type) }
             if !converted.options.isEmpty { result["options"] = .object(converted.options) }
             if let title = text(item.take("title"), item.path("title")) { result["title"] = title }
@@ -328,8 +329,22 @@ extension Converter {
             if !dynamicMatrix, let value = item.members["defaultValue"], !value.isNull {
                 // survey-core's untouched panels hold it (the data shape gives them so).
                 kind.entryDefaults[name] = value
+                // A dynamic panel's template question starts with it in each new panel, as the item
+                // does here (`"=expression"` is its defaultValueExpression, as for any question).
+                _ = item.take("defaultValue")
+                if let text = value.stringValue, text.hasPrefix("=") {
+                    result["defaultValueExpression"] = .string(String(text.dropFirst()))
+                } else {
+                    result["defaultValue"] = value
+                }
             }
-            for key in ["enableIf", "requiredIf", "defaultValue", "readOnly"] where item.take(key) != nil {
+            if !dynamicMatrix,
+                let source = expression(item.take("defaultValueExpression"), item.path("defaultValueExpression"))
+            {
+                result["defaultValueExpression"] = source
+            }
+            for key in ["enableIf", "requiredIf", "readOnly"] + (dynamicMatrix ? ["defaultValue"] : [])
+            where item.take(key) != nil {
                 note(
                     .notConverted, item.path(key), "'\(key)' of item '\(name)'",
                     "repeat items take visibleIf and required only")
@@ -345,6 +360,12 @@ extension Converter {
             items.append(.object(result))
         }
         kind.options["items"] = .array(items)
+        // survey-core starts a dynamic panel with panelCount panels, each holding its questions' defaults.
+        if let count = kind.emptyEntries,
+            items.contains(where: { $0["defaultValue"] != nil || $0["defaultValueExpression"] != nil })
+        {
+            kind.options["startCount"] = .number(Double(min(count, 10_000)))
+        }
         // survey-core clears what a dynamic panel's visibleIf hides, not a hidden cell of a dynamic matrix.
         if dynamicMatrix, items.contains(where: { $0["visibleIf"] != nil }) { kind.options["clearHidden"] = false }
         return kind

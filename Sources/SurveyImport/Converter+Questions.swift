@@ -18,6 +18,8 @@ struct ConvertedKind {
     var totals: [String: String] = [:]
     /// The question a dynamic panel's count is bound to (`bindings.panelCount`).
     var panelCountBinding: String?
+    /// A repeat's items with an Other choice: survey-core keeps `"other"` and `<item>-Comment` in each entry.
+    var entryOthers: [String] = []
 }
 
 extension Converter {
@@ -78,11 +80,10 @@ extension Converter {
             for (from, to) in [("labelTrue", "trueLabel"), ("labelFalse", "falseLabel")] {
                 if let label = text(members.take(from), members.path(from)) { kind.options[to] = label }
             }
-            for key in ["valueTrue", "valueFalse"] {
-                if let value = members.take(key), value != .bool(key == "valueTrue") {
-                    note(
-                        .notConverted, members.path(key), "\(key) \(describe(value))",
-                        "a Boolean answer is stored as true or false")
+            // The values survey-core stores for yes and no, when not true and false.
+            for (from, to) in [("valueTrue", "trueValue"), ("valueFalse", "falseValue")] {
+                if let value = members.take(from), !value.isNull, value != .bool(from == "valueTrue") {
+                    kind.options[to] = value
                 }
             }
             return kind
@@ -166,7 +167,14 @@ extension Converter {
                     note(.notConverted, members.path(key), "\(key) \(describe(value))", "expected a number")
                 }
             }
-            expressionBounds(&members)
+            if kind.type == "number" {
+                // survey-core's bounds from expressions, checked with the answer and on Next.
+                for (from, to) in [("minValueExpression", "minExpression"), ("maxValueExpression", "maxExpression")] {
+                    if let source = expression(members.take(from), members.path(from)) { kind.options[to] = source }
+                }
+            } else {
+                expressionBounds(&members)
+            }
             kind.layout = ["placeholder", "maxLength"]
             return kind
         case "date":

@@ -11,7 +11,8 @@ extension Converter {
     /// Members whose strings are expressions, and members whose texts may pipe `{name}`.
     static let expressionMembers: Set<String> = [
         "visibleIf", "enableIf", "requiredIf", "defaultValueExpression", "if", "expression", "run", "count",
-        "minValueExpression", "maxValueExpression",
+        "minValueExpression", "maxValueExpression", "setValueIf", "setValueExpression", "resetValueIf",
+        "minExpression", "maxExpression",
     ]
     static let textMembers: Set<String> = [
         "title", "description", "text", "html", "body", "commentText", "label", "itemTitle", "content", "placeholder",

@@ -596,6 +596,7 @@ struct Converter {
         result["type"] = .string(kind.type)
         if !kind.options.isEmpty { result["options"] = .object(kind.options) }
         if storesOthersAsComment, kind.options["other"] != nil { dataShape.othersAsComment.append(id) }
+        if storesOthersAsComment, !kind.entryOthers.isEmpty { dataShape.entryOthersAsComment[id] = kind.entryOthers }
         // A dynamic panel that shares its answer with another adds its defaults to that one's panels.
         let shapeKey = sharesAnswer ?? id
         if let count = kind.emptyEntries, dataShape.emptyPanels[shapeKey] == nil {
@@ -629,7 +630,9 @@ struct Converter {
             }
         }
         copyCommon(&members, into: &result, keys: ["title", "description"])
-        copyConditions(&members, into: &result, keys: ["visibleIf", "enableIf", "requiredIf"])
+        copyConditions(
+            &members, into: &result,
+            keys: ["visibleIf", "enableIf", "requiredIf", "setValueIf", "setValueExpression", "resetValueIf"])
         if let required = members.take("isRequired") { result["required"] = required }
         if let readOnly = members.take("readOnly") { result["readOnly"] = readOnly }
         switchOff(&members, into: &result)

@@ -26,6 +26,9 @@ public struct SurveyJSDataShape: ResultShape {
 
     /// Questions whose Other answer is stored as `"other"` plus `<id>-Comment`, with their listed values.
     var othersAsComment: [(id: String, values: Set<String>)] = []
+    /// The same for items of repeats (dynamic panels and matrices), inside each entry: by repeat, each
+    /// item with its listed values.
+    var entryOthersAsComment: [(id: String, items: [(name: String, values: Set<String>)])] = []
     /// Dynamic panels and how many empty panels survey-core's data holds for them, with their unit.
     var emptyPanels: [(id: String, count: Int, unit: String, entry: [String: JSONValue])] = []
     /// File questions: survey-core keeps each file as `{name, type, content}`.
@@ -60,6 +63,21 @@ public struct SurveyJSDataShape: ResultShape {
                 })
             if step.options["none"] != nil { values.insert("none") }
             othersAsComment.append((id, values))
+        }
+        for (id, names) in record.entryOthersAsComment.sorted(by: { $0.key < $1.key }) {
+            guard let step = steps[id]?.step else { continue }
+            let items = step.options["items"]?.arrayValue ?? []
+            var shaped: [(name: String, values: Set<String>)] = []
+            for name in names {
+                guard let item = items.first(where: { $0["name"]?.stringValue == name }) else { continue }
+                var values = Set(
+                    (item["options"]?["choices"]?.arrayValue ?? []).compactMap { choice in
+                        (choice["value"] ?? choice).choiceKey
+                    })
+                if item["options"]?["none"] != nil { values.insert("none") }
+                shaped.append((name, values))
+            }
+            if !shaped.isEmpty { entryOthersAsComment.append((id, shaped)) }
         }
         files = record.files
         emptyRows = record.emptyRows.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
@@ -107,20 +125,15 @@ public struct SurveyJSDataShape: ResultShape {
             if path == nil { path = Set(session.pathIDs) }
             return path?.contains(unit) == true && session.isVisible(id)
         }
-        for (id, values) in othersAsComment {
-            switch data[id] {
-            case .string(let text)? where !values.contains(text):
-                data[id] = "other"
-                data[id + "-Comment"] = .string(text)
-            case .array(let list)?:
-                guard let index = list.firstIndex(where: { $0.stringValue.map { !values.contains($0) } ?? false })
-                else { break }
-                var shaped = list
-                data[id + "-Comment"] = list[index]
-                shaped[index] = "other"
-                data[id] = .array(shaped)
-            default: break
+        for (id, values) in othersAsComment { Self.storeOther(of: id, values: values, in: &data) }
+        for (id, items) in entryOthersAsComment {
+            guard case .array(var entries)? = data[id] else { continue }
+            for index in entries.indices {
+                guard case .object(var entry) = entries[index] else { continue }
+                for (name, values) in items { Self.storeOther(of: name, values: values, in: &entry) }
+                entries[index] = .object(entry)
             }
+            data[id] = .array(entries)
         }
         // A bound count and its panels are kept equal: the panels answered set the count; a count
         // given with no panel answered makes that many empty panels once the panel is shown.
@@ -203,9 +216,29 @@ public struct SurveyJSDataShape: ResultShape {
         return .object(result)
     }
 
+    /// Writes the answer of `key` in `data` as survey-core stores an Other answer: a text that is none
+    /// of `values` becomes `"other"`, the text going to `<key>-Comment` (in a list, the first such).
+    static func storeOther(of key: String, values: Set<String>, in data: inout [String: JSONValue]) {
+        switch data[key] {
+        case .string(let text)? where !values.contains(text):
+            data[key] = "other"
+            data[key + "-Comment"] = .string(text)
+        case .array(let list)?:
+            guard let index = list.firstIndex(where: { $0.stringValue.map { !values.contains($0) } ?? false })
+            else { break }
+            var shaped = list
+            data[key + "-Comment"] = list[index]
+            shaped[index] = "other"
+            data[key] = .array(shaped)
+        default: break
+        }
+    }
+
     /// What the converter records (the `data` member of the `x-surveyjs` extension).
     struct Record {
         var othersAsComment: [String] = []
+        /// Repeats whose items keep an Other answer as `"other"` plus `<item>-Comment` in each entry.
+        var entryOthersAsComment: [String: [String]] = [:]
         var emptyPanels: [String: Int] = [:]
         var emptyRows: [String: Int] = [:]
 
@@ -219,7 +252,8 @@ public struct SurveyJSDataShape: ResultShape {
         var panelDefaults: [String: [String: JSONValue]] = [:]
 
         var isEmpty: Bool {
-            othersAsComment.isEmpty && emptyPanels.isEmpty && emptyRows.isEmpty && files.isEmpty
+            othersAsComment.isEmpty && entryOthersAsComment.isEmpty && emptyPanels.isEmpty && emptyRows.isEmpty
+                && files.isEmpty
                 && booleanChoices.isEmpty && totals.isEmpty && bindings.isEmpty && sharedEntries.isEmpty
         }
 
@@ -227,6 +261,9 @@ public struct SurveyJSDataShape: ResultShape {
 
         init(json: JSONValue) {
             othersAsComment = (json["othersAsComment"]?.arrayValue ?? []).compactMap(\.stringValue)
+            for (id, names) in json["entryOthersAsComment"]?.objectMembers ?? [:] {
+                entryOthersAsComment[id] = (names.arrayValue ?? []).compactMap(\.stringValue)
+            }
             files = (json["files"]?.arrayValue ?? []).compactMap(\.stringValue)
             booleanChoices = (json["booleanChoices"]?.arrayValue ?? []).compactMap(\.stringValue)
             for (id, binding) in json["bindings"]?.objectMembers ?? [:] {
@@ -250,6 +287,10 @@ public struct SurveyJSDataShape: ResultShape {
         var json: JSONValue {
             var members: [String: JSONValue] = [:]
             if !othersAsComment.isEmpty { members["othersAsComment"] = .array(othersAsComment.map { .string($0) }) }
+            if !entryOthersAsComment.isEmpty {
+                members["entryOthersAsComment"] = .object(
+                    entryOthersAsComment.mapValues { .array($0.map { .string($0) }) })
+            }
             if !emptyPanels.isEmpty { members["emptyPanels"] = .object(emptyPanels.mapValues { .number(Double($0)) }) }
             if !emptyRows.isEmpty { members["emptyRows"] = .object(emptyRows.mapValues { .number(Double($0)) }) }
             if !files.isEmpty { members["files"] = .array(files.map { .string($0) }) }

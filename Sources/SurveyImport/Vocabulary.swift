@@ -54,9 +54,9 @@ enum Vocabulary {
         "maxOthersLength": "the length of Other texts is not limited",
         "selectToRankEnabled": "every item must be ranked",
         "defaultPanelValue": "repeats are not supported yet",
-        "resetValueIf": "resetting a value on a condition is not supported",
-        "setValueIf": "setting a value on a condition is not supported; use a setvalue trigger",
-        "setValueExpression": "setting a value on a condition is not supported; use a setvalue trigger",
+        "resetValueIf": "only a question's own resetValueIf is supported, not a repeat item's",
+        "setValueIf": "only a question's own setValueIf is supported, not a repeat item's",
+        "setValueExpression": "only a question's own setValueExpression is supported, not a repeat item's",
     ]
 
     /// Element types that cannot be converted yet, with why.

@@ -259,7 +259,7 @@ extension TextRenderer {
                 choices.choices.first { $0.value == value.choiceKey }?.label ?? value.displayText
             }.joined(separator: ", ")
         case .boolean(let boolean):
-            return answer.boolValue == true ? boolean.trueLabel : boolean.falseLabel
+            return boolean.flag(of: answer) == true ? boolean.trueLabel : boolean.falseLabel
         case .freeText(let text) where text.presentation?.hasPrefix("expression/") == true:
             guard let number = answer.numberValue else { return answer.displayText }
             let style = (text.presentation ?? "").split(separator: "/").map(String.init)

@@ -95,4 +95,43 @@ struct BooleanTypeTests {
         let once = try question.normalize(answer)
         #expect(try question.normalize(once) == once)
     }
+
+    /// SurveyJS's `valueTrue`/`valueFalse`: the answer stored for yes and no.
+    @Test(arguments: [
+        (JSONValue.bool(true), JSONValue.string("Y")), (false, 0), ("yes", "Y"), ("no", 0), ("Y", "Y"), (0, 0),
+        ("0", 0),
+    ])
+    func storedValuesReplaceTheBooleans(answer: JSONValue, expected: JSONValue) throws {
+        let question = try configure(BooleanType(), ["trueValue": "Y", "falseValue": 0])
+        #expect(try question.normalize(answer) == expected)
+        #expect(try question.normalize(expected) == expected)
+    }
+
+    @Test func oneStoredValueKeepsTheOtherBoolean() throws {
+        let question = try configure(BooleanType(), ["trueValue": "ok"])
+        #expect(try question.normalize(true) == "ok")
+        #expect(try question.normalize(false) == false)
+        #expect(throws: AnswerError.self) { try question.normalize("maybe") }
+    }
+
+    @Test func storedValuesMustDiffer() {
+        #expect(optionError(BooleanType(), ["trueValue": "x", "falseValue": "x"]) != nil)
+    }
+
+    @Test func storedValuesAreCountedAndPipedAsTheirLabels() throws {
+        let question = try configure(BooleanType(), ["trueValue": "Y", "falseValue": "N"])
+        let summary = question.summarize(["Y", "N", "N", nil], in: english)
+        #expect(summary.buckets.map(\.count) == [1, 2])
+        let survey = try SurveyLoader(registry: .builtins()).load(
+            text: """
+                {"formatVersion": 1, "id": "b", "title": "B", "steps": [
+                  {"id": "ok", "type": "boolean", "title": "OK?", "options": {"trueValue": "Y", "falseValue": "N"}},
+                  {"id": "end", "type": "content", "title": "You said {ok}", "visibleIf": "{ok} = 'N'"}]}
+                """, source: "b.json")
+        var session = SurveySession(survey: survey)
+        try session.answer(false, for: "ok")
+        #expect(session.answer(for: "ok") == "N")
+        session.next()
+        #expect(session.currentStep?.questions.first?.title == "You said No")
+    }
 }

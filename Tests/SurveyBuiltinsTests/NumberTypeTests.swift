@@ -80,4 +80,29 @@ struct NumberTypeTests {
         let once = try question.normalize(answer)
         #expect(try question.normalize(once) == once)
     }
+
+    /// SurveyJS's `minValueExpression` / `maxValueExpression`: bounds from the survey's names.
+    @Test func boundsFromExpressions() throws {
+        let question = try configure(NumberType(), ["min": 0, "minExpression": "{lo}", "maxExpression": "{hi} * 2"])
+        #expect(question.expressions == ["min": "{lo}", "max": "{hi} * 2"])
+        #expect(question.checksAgainOnNext)
+        var context = PresentationContext.english
+        context.expressionValues = ["min": 5, "max": 12]
+        // Checked on Next (the final check), as survey-core checks them; the answer alone, against `min`.
+        #expect(try question.normalize(4, in: context) == 4)
+        context.isFinalCheck = true
+        #expect(try question.normalize(5, in: context) == 5)
+        #expect(try question.normalize(12, in: context) == 12)
+        #expect(throws: AnswerError.self) { try question.normalize(4, in: context) }
+        #expect(throws: AnswerError.self) { try question.normalize(13, in: context) }
+        if case .number(let input) = question.input(in: context) {
+            #expect(input.minimum == 5 && input.maximum == 12)
+        } else {
+            Issue.record("not a number input")
+        }
+        // An expression with no value leaves the fixed bound (none for max).
+        context.expressionValues = ["min": nil, "max": nil]
+        #expect(throws: AnswerError.self) { try question.normalize(-1, in: context) }
+        #expect(try question.normalize(1000, in: context) == 1000)
+    }
 }

@@ -189,6 +189,64 @@ struct RepeatTypeTests {
     func rejectsInvalidOptions(invalid: OptionErrorCase) {
         invalid.check(RepeatType())
     }
+
+    /// Items' `defaultValue` and `defaultValueExpression` (SurveyJS's template question defaults).
+    @Test func itemDefaultsFillNewInstancesAndTheExpressionOnesFillGivenInstances() throws {
+        let question = try configure(
+            RepeatType(),
+            [
+                "startCount": 2,
+                "items": [
+                    ["name": "v", "type": "number", "defaultValueExpression": "{base} + {panelIndex}"],
+                    ["name": "w", "defaultValue": "x"], ["name": "t"],
+                ],
+            ])
+        #expect(question.hasDefaultAnswer)
+        #expect(question.expressions == ["name:base": "{base}"])
+        var context = PresentationContext.english
+        context.expressionValues = ["name:base": 7]
+        #expect(question.defaultAnswer(in: context) == [["v": 7, "w": "x"], ["v": 8, "w": "x"]])
+        // An instance the respondent gives: the expression default fills it, the plain one does not.
+        #expect(try question.normalize([["t": "a"]], in: context) == [["v": 7, "t": "a"]])
+        #expect(try question.normalize([["v": 1]], in: context) == [["v": 1]])
+    }
+
+    @Test func withoutACountOrDefaultsThereIsNoDefaultAnswer() throws {
+        #expect(!(try configure(RepeatType(), ["items": [["name": "w", "defaultValue": "x"]]]).hasDefaultAnswer))
+        #expect(!(try configure(RepeatType(), ["count": 2, "items": [["name": "w"]]]).hasDefaultAnswer))
+        #expect(optionError(RepeatType(), ["items": [["name": "n", "type": "number", "defaultValue": "x"]]]) != nil)
+        #expect(
+            optionError(RepeatType(), ["items": [["name": "n", "expression": "1", "defaultValueExpression": "2"]]])
+                != nil)
+    }
+
+    @Test func anOtherTextMayComeAsTheCommentOfTheOtherValue() throws {
+        let question = try configure(
+            RepeatType(),
+            ["items": [["name": "diet", "type": "single-choice", "options": ["choices": ["vegan"], "other": true]]]])
+        #expect(
+            try question.normalize([["diet": "other", "diet-Comment": " Pescatarian "]], in: .english)
+                == [["diet": "Pescatarian"]])
+        #expect(try question.normalize([["diet": "vegan", "diet-Comment": "x"]], in: .english) == [["diet": "vegan"]])
+    }
+
+    @Test func aRepeatsDefaultAnswerFollowsWhatItReadsUntilAnswered() throws {
+        let survey = try SurveyLoader(registry: .builtins()).load(
+            text: """
+                {"formatVersion": 1, "id": "r", "title": "R", "steps": [{"id": "p", "type": "page", "steps": [
+                  {"id": "base", "type": "number"},
+                  {"id": "rows", "type": "repeat", "options": {"count": 1, "items": [
+                    {"name": "v", "type": "number", "defaultValueExpression": "{base} + 1"}]}}]},
+                  {"id": "g", "type": "page", "visibleIf": "{rows[0].v} = 8", "steps": [{"id": "a", "type": "text"}]}]}
+                """, source: "r.json")
+        var session = SurveySession(survey: survey)
+        #expect(session.answer(for: "rows") == [["v": 1]])
+        try session.answer(7, for: "base")
+        #expect(session.answer(for: "rows") == [["v": 8]])
+        try session.answer([["v": 2]], for: "rows")
+        try session.answer(9, for: "base")
+        #expect(session.answer(for: "rows") == [["v": 2]])
+    }
 }
 
 func expectError(_ question: ConfiguredQuestion, _ answer: JSONValue, _ context: PresentationContext) -> AnswerError? {

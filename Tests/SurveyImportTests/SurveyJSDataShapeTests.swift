@@ -42,6 +42,24 @@ import Testing
         #expect(engine["pet"] == "hamster" && engine["pet-Comment"] == nil)
     }
 
+    /// An Other choice of a dynamic panel's template question: survey-core keeps `"other"` and
+    /// `<name>-Comment` inside each entry; given so, the entry takes the text.
+    @Test func otherInsideADynamicPanelsEntries() throws {
+        let text = #"""
+            {"pages": [{"name": "p", "elements": [
+              {"type": "paneldynamic", "name": "people", "templateElements": [
+                {"type": "dropdown", "name": "diet", "choices": ["none", "vegan"], "showOtherItem": true}]}]}]}
+            """#
+        let answer: JSONValue = [["diet": "other", "diet-Comment": "Pescatarian"], ["diet": "vegan"]]
+        let data = try Self.completed(text, ["people": answer])
+        #expect(data["people"] == answer)
+        let engine = try Self.completed(text, shaped: false, ["people": answer])
+        #expect(engine["people"] == [["diet": "Pescatarian"], ["diet": "vegan"]])
+        // The text given as the answer is stored the same way.
+        let typed = try Self.completed(text, ["people": [["diet": "Pescatarian"]]])
+        #expect(typed["people"] == [["diet": "other", "diet-Comment": "Pescatarian"]])
+    }
+
     @Test func storeOthersAsCommentFalseKeepsTheText() throws {
         let text = Self.survey.replacingOccurrences(of: #"{"pages""#, with: #"{"storeOthersAsComment": false, "pages""#)
         let data = try Self.completed(text, ["pet": "hamster"])

@@ -422,4 +422,24 @@ import Testing
         try session.answer("false", for: "guardian")
         #expect(session.completionResult().answers["guardian"] == false)
     }
+
+    @Test func valueRulesAreConverted() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [
+              {"type": "text", "name": "a", "inputType": "number"},
+              {"type": "text", "name": "b", "inputType": "number", "setValueIf": "{a} > 5", "setValueExpression": "{A} * 10"},
+              {"type": "text", "name": "c", "resetValueIf": "{a} = 1"}]}
+            """#)
+        #expect(conversion.notes.allSatisfy { !$0.description.contains("ValueIf") }, "\(conversion.notes)")
+        #expect(try WildSurveyTests.step(survey, "b").setValueIf == "{a} > 5")
+        #expect(try WildSurveyTests.step(survey, "b").setValueExpression == "{a} * 10")
+        #expect(try WildSurveyTests.step(survey, "c").resetValueIf == "{a} = 1")
+        var session = SurveySession(survey: survey)
+        try session.answer("typed", for: "c")
+        try session.answer(7, for: "a")
+        #expect(session.answer(for: "b") == 70)
+        try session.answer(1, for: "a")
+        #expect(session.answer(for: "c") == nil)
+    }
 }

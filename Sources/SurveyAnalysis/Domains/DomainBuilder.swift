@@ -29,9 +29,10 @@ struct DomainBuilder {
         switch input {
         case .none:
             return AnswerDomain(kind: .none, values: [.null], isEnumerated: true)
-        case .boolean:
+        case .boolean(let input):
             return finish(
-                AnswerDomain(kind: .boolean, values: [.null], isEnumerated: true), [.bool(true), .bool(false)])
+                AnswerDomain(kind: .boolean, values: [.null], isEnumerated: true),
+                [input.storedValue(true), input.storedValue(false)])
         case .number(let number):
             return numberDomain(number, literals: literals)
         case .freeText(let text):
@@ -494,7 +495,7 @@ struct DomainBuilder {
         case .freeText(let text): return freshTexts(for: text).first
         case .singleChoice(let choices): return choices.choices.first(where: { !$0.isOther }).map { .string($0.value) }
         case .number(let number): return .number(number.minimum ?? 1)
-        case .boolean: return .bool(true)
+        case .boolean(let input): return input.storedValue(true)
         case .date: return .string("2000-01-01")
         case .multipleChoice(let choices):
             return choices.choices.first(where: { !$0.isOther && !$0.isExclusive }).map { .array([.string($0.value)]) }

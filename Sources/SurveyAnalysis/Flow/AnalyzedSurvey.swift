@@ -53,7 +53,7 @@ package struct AnalyzedSurvey {
     }
 
     /// The read-only questions (`readOnly`, no `enableIf`) that nothing in the survey writes: no
-    /// default value or default expression, no trigger. A respondent cannot answer them, so for the
+    /// default value or default expression, no `setValueIf`/`setValueExpression`, no trigger. A respondent cannot answer them, so for the
     /// analysis they stay empty; a host may still fill them in (SurveyJS's `data`), which lint says.
     package static func readOnlyUnwritten(in model: FlowModel) -> Set<Int> {
         let written = Set(model.survey.analysisTriggers.compactMap(\.target))
@@ -61,7 +61,8 @@ package struct AnalyzedSurvey {
         for (index, step) in model.steps.enumerated() {
             let definition = step.definition
             guard definition.isReadOnly, definition.enableIf == nil, definition.defaultValue == nil,
-                definition.defaultValueExpression == nil, !written.contains(index)
+                definition.defaultValueExpression == nil, definition.setValueExpression == nil,
+                definition.setValueIf == nil, !written.contains(index)
             else { continue }
             result.insert(index)
         }

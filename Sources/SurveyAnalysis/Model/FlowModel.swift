@@ -125,6 +125,7 @@ package struct FlowModel: Sendable {
         triggers = survey.analysisTriggers
         let preset = steps.indices.filter {
             steps[$0].definition.defaultValue != nil || steps[$0].definition.defaultValueExpression != nil
+                || steps[$0].definition.setValueIf != nil || steps[$0].definition.setValueExpression != nil
         }
         triggerTargets = Array(Set(triggers.compactMap(\.target) + preset)).sorted()
         hasBackwardJumps = backward || triggers.contains { $0.skipUnit != nil }

@@ -317,7 +317,7 @@ struct SimulationPlan: Sendable {
             guard step > 0, maximum >= minimum else { return [.number(minimum)] }
             let count = min(Int(((maximum - minimum) / step).rounded(.down)), 50)
             return (0...max(count, 0)).map { .number(minimum + Double($0) * step) }
-        case .boolean: return [.bool(true), .bool(false)]
+        case .boolean(let input): return [input.storedValue(true), input.storedValue(false)]
         case .date(let date): return [.string(date.earliest ?? date.latest ?? "2000-01-01")]
         case .composite(let composite):
             var answer: [String: JSONValue] = [:]

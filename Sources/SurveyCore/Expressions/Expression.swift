@@ -119,6 +119,22 @@ public struct Expression: Sendable {
         return members
     }
 
+    /// Whether it calls a function anywhere.
+    var callsFunction: Bool {
+        func visit(_ node: ExpressionNode) -> Bool {
+            switch node {
+            case .literal, .variable, .otherValue, .otherText, .compareSlot: false
+            case .call: true
+            case .member(let base, _): visit(base)
+            case .array(let elements): elements.contains(where: visit)
+            case .not(let operand), .negate(let operand), .isEmpty(let operand, _): visit(operand)
+            case .binary(_, let lhs, let rhs): visit(lhs) || visit(rhs)
+            case .chain(let first, let rest): visit(first) || rest.contains { visit($0.1) }
+            }
+        }
+        return visit(root)
+    }
+
     /// Calls `body` with each of ``slots``, without building the array.
     func forEachSlot(_ body: (Int) -> Void) {
         code.forEachSlot(body)

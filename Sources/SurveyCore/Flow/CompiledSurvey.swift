@@ -31,6 +31,11 @@ final class CompiledSurvey: Sendable {
     let completionMessages: [(condition: Expression?, text: LocalizedText)]
     let clearInvisibleValues: ClearInvisibleValues
     let conditionallyEnabledSteps: [Int]
+    /// Steps with a `setValueIf`/`setValueExpression` or `resetValueIf` that survey-core runs after
+    /// every change of any value (see ``ValueRules``), in order.
+    let everyChangeRuleSteps: [Int]
+    /// Whether ``everyChangeRuleSteps`` has any (read on every change of a value: a Boolean).
+    let hasEveryChangeRules: Bool
     let validators: [Int: [CompiledValidator]]
     let panels: [CompiledPanel]
     let panelsByUnit: [Int: Range<Int>]
@@ -74,10 +79,18 @@ final class CompiledSurvey: Sendable {
         // The steps with extras are listed in the table; only counting steps' questions are read.
         var defaultSteps: [Int] = []
         var conditionallyEnabledSteps: [Int] = []
+        var everyChangeRuleSteps: [Int] = []
         for (index, extras) in steps.extras {
-            if extras.defaultValue != nil || extras.defaultExpression != nil { defaultSteps.append(index) }
+            if extras.defaultValue != nil || extras.defaultExpression != nil || extras.hasTypeDefault {
+                defaultSteps.append(index)
+            }
             if extras.enableIf != nil { conditionallyEnabledSteps.append(index) }
+            if let rules = extras.valueRules, rules.setsOnEveryChange || rules.resetsOnEveryChange {
+                everyChangeRuleSteps.append(index)
+            }
         }
+        self.everyChangeRuleSteps = everyChangeRuleSteps.sorted()
+        hasEveryChangeRules = !everyChangeRuleSteps.isEmpty
         var multipleCountSteps: [Int: [Int]] = [:]
         for index in steps.indices
         where steps.flags[index].contains(.countsForProgress) && steps.questions.countsAsSeveral(at: index) {

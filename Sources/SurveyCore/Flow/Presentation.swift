@@ -308,7 +308,7 @@ extension SurveySession {
             let input = survey.steps.questions[slot].input(in: context)
             // A yes/no answer reads as the question's own labels in the respondent's language ("Yes"),
             // as SurveyJS shows it, not "true".
-            if case .boolean(let labels) = input, let flag = values[slot].boolValue {
+            if case .boolean(let labels) = input, let flag = labels.flag(of: values[slot]) {
                 return .string(flag ? labels.trueLabel : labels.falseLabel)
             }
             guard let choices = input.choiceInput else { return values[slot] }

@@ -79,6 +79,10 @@ struct CompiledStep {
     var enableIf: Expression? { extras?.enableIf }
     /// The question type's own expressions (``QuestionType/expressions(for:)``), by name.
     var typeExpressions: [String: Expression] { extras?.typeExpressions ?? StepExtras.none }
+    /// Its `setValueIf`, `setValueExpression` and `resetValueIf`, if it has any.
+    var valueRules: ValueRules? { extras?.valueRules }
+    /// Whether its question type gives it a default answer (``ConfiguredQuestion/hasDefaultAnswer``).
+    var hasTypeDefault: Bool { extras?.hasTypeDefault ?? false }
 
     init(
         id: String,
@@ -99,11 +103,13 @@ struct CompiledStep {
         isReadOnly: Bool = false,
         enableIf: Expression? = nil,
         typeExpressions: [String: Expression] = [:],
-        visibleIfCell: StepCondition? = nil
+        visibleIfCell: StepCondition? = nil,
+        valueRules: ValueRules? = nil,
+        hasTypeDefault: Bool = false
     ) {
         let hasExtras =
             requiredIf != nil || !choiceConditions.isEmpty || defaultValue != nil || defaultExpression != nil
-            || isReadOnly || enableIf != nil || !typeExpressions.isEmpty
+            || isReadOnly || enableIf != nil || !typeExpressions.isEmpty || valueRules != nil || hasTypeDefault
         self.init(
             id: id, unit: unit, question: question, unitOffset: unitOffset, childOffset: childOffset,
             visibleIf: visibleIf, visibleIfCell: visibleIfCell, branches: branches, isRequired: isRequired,
@@ -112,7 +118,7 @@ struct CompiledStep {
                 ? StepExtras(
                     requiredIf: requiredIf, choiceConditions: choiceConditions, defaultValue: defaultValue,
                     defaultExpression: defaultExpression, isReadOnly: isReadOnly, enableIf: enableIf,
-                    typeExpressions: typeExpressions) : nil)
+                    typeExpressions: typeExpressions, valueRules: valueRules, hasTypeDefault: hasTypeDefault) : nil)
     }
 
     /// A step put together from its parts (``StepTable``'s subscript).
@@ -146,6 +152,8 @@ final class StepExtras: Sendable {
     let isReadOnly: Bool
     let enableIf: Expression?
     let typeExpressions: [String: Expression]
+    let valueRules: ValueRules?
+    let hasTypeDefault: Bool
 
     /// Made once: `[:]` in the accessors built an empty dictionary on every read.
     static let none: [String: Expression] = [:]
@@ -153,7 +161,7 @@ final class StepExtras: Sendable {
     init(
         requiredIf: Expression?, choiceConditions: [String: Expression], defaultValue: JSONValue?,
         defaultExpression: Expression?, isReadOnly: Bool, enableIf: Expression?,
-        typeExpressions: [String: Expression]
+        typeExpressions: [String: Expression], valueRules: ValueRules? = nil, hasTypeDefault: Bool = false
     ) {
         self.requiredIf = requiredIf
         self.choiceConditions = choiceConditions
@@ -162,6 +170,54 @@ final class StepExtras: Sendable {
         self.isReadOnly = isReadOnly
         self.enableIf = enableIf
         self.typeExpressions = typeExpressions
+        self.valueRules = valueRules
+        self.hasTypeDefault = hasTypeDefault
+    }
+}
+
+/// A step's rules that set or clear its answer when other values change, as survey-core runs them
+/// (its question "triggers"): `setValueIf` with `setValueExpression`, `setValueExpression` alone, and
+/// `resetValueIf`.
+struct ValueRules: Sendable {
+    let setValueIf: Expression?
+    let setValueExpression: Expression?
+    let resetValueIf: Expression?
+
+    /// Whether survey-core runs the set rule after every change of any value, not only of a value it
+    /// reads: when the expression deciding it calls a function or reads nothing.
+    let setsOnEveryChange: Bool
+    /// The same for `resetValueIf`.
+    let resetsOnEveryChange: Bool
+
+    init(setValueIf: Expression?, setValueExpression: Expression?, resetValueIf: Expression?) {
+        self.setValueIf = setValueIf
+        self.setValueExpression = setValueExpression
+        self.resetValueIf = resetValueIf
+        func runsAlways(_ expression: Expression?) -> Bool {
+            guard let expression else { return false }
+            return expression.slots.isEmpty || expression.callsFunction
+        }
+        // survey-core: `setValueIf` runs when a name it reads changed; failing that, when
+        // `setValueExpression` would run (it calls a function, reads nothing, or a name it reads changed);
+        // alone, `setValueIf` runs always when it calls a function or reads nothing.
+        if setValueIf != nil {
+            setsOnEveryChange = setValueExpression.map { runsAlways($0) } ?? runsAlways(setValueIf)
+        } else {
+            setsOnEveryChange = runsAlways(setValueExpression)
+        }
+        resetsOnEveryChange = runsAlways(resetValueIf)
+    }
+
+    /// Whether the set rule runs after a change of value `slot`.
+    func setRuns(after slot: Int) -> Bool {
+        if setsOnEveryChange { return true }
+        if let setValueIf, setValueIf.slots.contains(slot) { return true }
+        return setValueExpression?.slots.contains(slot) ?? false
+    }
+
+    /// Whether `resetValueIf` runs after a change of value `slot`.
+    func resetRuns(after slot: Int) -> Bool {
+        resetsOnEveryChange || (resetValueIf?.slots.contains(slot) ?? false)
     }
 }
 

@@ -58,6 +58,8 @@ public struct Survey: Sendable {
     var clearInvisibleValues: ClearInvisibleValues { storage.clearInvisibleValues }
     /// The steps with an `enableIf`.
     var conditionallyEnabledSteps: [Int] { storage.conditionallyEnabledSteps }
+    var everyChangeRuleSteps: [Int] { storage.everyChangeRuleSteps }
+    var hasEveryChangeRules: Bool { storage.hasEveryChangeRules }
     /// Steps with `validators`, by step index (run on Next; see ``CompiledValidator``).
     var validators: [Int: [CompiledValidator]] { storage.validators }
     /// The panels (``PanelDefinition``), in document order, outer before inner.

@@ -46,7 +46,21 @@ extension SurveyCompiler {
                 step.defaultExpression?.forEachSlot { slot in
                     if slot != index { add(slot, .defaultValue(narrow(index))) }
                 }
+                if step.hasTypeDefault {
+                    // A type's default answer reads the values of its own expressions.
+                    var slots = Set<Int>()
+                    for expression in step.typeExpressions.values { expression.forEachSlot { slots.insert($0) } }
+                    for slot in slots.sorted() where slot != index { add(slot, .defaultValue(narrow(index))) }
+                }
                 step.enableIf?.forEachSlot { add($0, .enabled(narrow(index))) }
+                if let rules = step.valueRules, !rules.setsOnEveryChange || !rules.resetsOnEveryChange {
+                    // Rules that run after every change are run from the session's list instead.
+                    var slots = Set<Int>()
+                    for expression in [rules.setValueIf, rules.setValueExpression, rules.resetValueIf] {
+                        expression?.forEachSlot { slots.insert($0) }
+                    }
+                    for slot in slots.sorted() where slot != index { add(slot, .valueRules(narrow(index))) }
+                }
             }
             for (index, trigger) in triggers.enumerated() {
                 if case .complete = trigger.action { continue }

@@ -325,6 +325,25 @@ extension SurveyCompiler {
                 panels.enableIf, own: context.flatSteps[index].definition.enableIf, ownCompiled: enableIf,
                 owner: stepOwner?(index), resolve: context.resolve)
         }
+        var valueRules: ValueRules?
+        let definitionOfStep = context.flatSteps[index].definition
+        if definitionOfStep.setValueIf != nil || definitionOfStep.setValueExpression != nil
+            || definitionOfStep.resetValueIf != nil
+        {
+            func compiled(_ source: String?, _ member: String) -> Expression? {
+                compileExpression(
+                    source, member: member, path: context.flatSteps[index].path, stepID: id,
+                    owner: stepOwner?(index), resolve: context.resolve)
+            }
+            let rules = ValueRules(
+                setValueIf: compiled(definitionOfStep.setValueIf, "setValueIf"),
+                setValueExpression: compiled(definitionOfStep.setValueExpression, "setValueExpression"),
+                resetValueIf: compiled(definitionOfStep.resetValueIf, "resetValueIf"))
+            if rules.setValueIf != nil || rules.setValueExpression != nil || rules.resetValueIf != nil {
+                valueRules = rules
+                expressionCount += 1
+            }
+        }
         expressionCount +=
             (visibleIf == nil && visibleIfCell == nil ? 0 : 1) + (requiredIf == nil ? 0 : 1)
             + branches.filter { $0.condition != nil }.count
@@ -349,6 +368,16 @@ extension SurveyCompiler {
                 }
             }
         }
+        if valueRules != nil, !collects || computed != nil {
+            let member =
+                definitionOfStep.setValueIf != nil
+                ? "setValueIf" : definitionOfStep.setValueExpression != nil ? "setValueExpression" : "resetValueIf"
+            errors.append(
+                SurveyError(
+                    .invalidValue,
+                    "'\(id)' \(computed != nil ? "is computed from its expression" : "takes no answer"), so it has no \(member)",
+                    path: context.flatSteps[index].path.appending(member), stepID: id))
+        }
         if defaultExpression != nil, !collects {
             errors.append(
                 SurveyError(
@@ -368,6 +397,8 @@ extension SurveyCompiler {
             defaultValue: defaultValue, defaultExpression: defaultExpression,
             isReadOnly: context.flatSteps[index].definition.isReadOnly || (panels?.isReadOnly ?? false)
                 || computed != nil,
-            enableIf: enableIf, typeExpressions: typeExpressions, visibleIfCell: visibleIfCell)
+            enableIf: enableIf, typeExpressions: typeExpressions, visibleIfCell: visibleIfCell,
+            valueRules: valueRules,
+            hasTypeDefault: defaultValue == nil && defaultExpression == nil && question.hasDefaultAnswer)
     }
 }

@@ -214,7 +214,9 @@ extension SurveySession {
             log.append(.answer(step: index, value: value))
         }
         if !backMarks.isEmpty { backMarks.removeAll(keepingCapacity: true) }
-        if survey.steps.extras(of: index)?.defaultExpression != nil { answeredByRespondent.insert(index) }
+        if let extras = survey.steps.extras(of: index), extras.defaultExpression != nil || extras.hasTypeDefault {
+            answeredByRespondent.insert(index)
+        }
         if !pendingTriggers.isEmpty { pendingTriggers.removeAll(keepingCapacity: true) }
     }
 

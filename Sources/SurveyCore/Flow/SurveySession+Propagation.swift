@@ -14,10 +14,61 @@ extension SurveySession {
             let previous = values[slot]
             values[slot] = value
             propagate(from: slot, previous: previous)
+        } else {
+            values[slot] = value
+            propagate(from: slot)
+        }
+        if survey.hasEveryChangeRules {
+            for index in survey.everyChangeRuleSteps where index != slot {
+                runValueRules(of: index, after: slot, everyChange: true)
+            }
+        }
+    }
+
+    /// How deeply value rules may set values that run value rules again (rules that keep setting
+    /// each other's values stop there).
+    static let maximumValueRuleDepth = 32
+
+    /// Runs step `index`'s `resetValueIf` and `setValueIf`/`setValueExpression` after value `slot`
+    /// changed, as survey-core runs a question's value triggers: the ones that read `slot`, or (with
+    /// `everyChange`) the ones survey-core runs after any change.
+    mutating func runValueRules(of index: Int, after slot: Int, everyChange: Bool) {
+        guard let rules = survey.steps.extras(of: index)?.valueRules,
+            valueRuleDepth < Self.maximumValueRuleDepth
+        else { return }
+        valueRuleDepth += 1
+        defer { valueRuleDepth -= 1 }
+        if let reset = rules.resetValueIf, rules.resetsOnEveryChange == everyChange,
+            everyChange || rules.resetRuns(after: slot), !answers[index].isNull
+        {
+            evaluationCount += 1
+            if reset.isTrue(values, context: functionContext) {
+                let step = survey.steps[index]
+                if step.defaultValue != nil || step.defaultExpression != nil {
+                    applyDefault(of: index)
+                } else {
+                    setAnswer(.null, at: index)
+                }
+            }
+        }
+        guard rules.setValueIf != nil || rules.setValueExpression != nil, rules.setsOnEveryChange == everyChange,
+            everyChange || rules.setRuns(after: slot)
+        else { return }
+        if let condition = rules.setValueIf {
+            evaluationCount += 1
+            guard condition.isTrue(values, context: functionContext) else { return }
+        }
+        guard let expression = rules.setValueExpression else {
+            setAnswer(.null, at: index)
             return
         }
-        values[slot] = value
-        propagate(from: slot)
+        evaluationCount += 1
+        let result = expression.evaluate(values, context: functionContext)
+        if result.isEmptyAnswer {
+            setAnswer(.null, at: index)
+        } else if let accepted = try? survey.steps[index].question.normalize(result, in: context) {
+            setAnswer(accepted, at: index)
+        }
     }
 
     /// Re-evaluates what reads value `slot`, which has just changed (from `previous`, when a trigger
@@ -76,6 +127,8 @@ extension SurveySession {
                 let index = Int(position)
                 evaluationCount += 1
                 refreshEnabled(index)
+            case .valueRules(let position):
+                runValueRules(of: Int(position), after: slot, everyChange: false)
             case .defaultValue(let position):
                 let index = Int(position)
                 if !answeredByRespondent.contains(index) { applyDefault(of: index) }

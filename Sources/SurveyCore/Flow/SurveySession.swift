@@ -90,6 +90,9 @@ public struct SurveySession {
     var answeredByRespondent: Set<Int> = []
     /// Steps whose `enableIf` does not hold now: read-only.
     var disabledSteps: Set<Int> = []
+    /// How deeply value rules (`setValueIf`, `resetValueIf`) are running inside one another: rules
+    /// that set each other's values stop at ``SurveySession/maximumValueRuleDepth``.
+    var valueRuleDepth = 0
 
     /// Starts a session on the first visible unit.
     /// - Parameters:
@@ -254,7 +257,7 @@ public struct SurveySession {
     }
 
     /// Sets step `index`'s `defaultValue`, or its `defaultValueExpression`'s value when the type
-    /// accepts it; it counts at once, wherever the step is. Returns whether the answer changed.
+    /// accepts it, or the default answer its type gives; it counts at once, wherever the step is. Returns whether the answer changed.
     @discardableResult
     mutating func applyDefault(of index: Int) -> Bool {
         let step = survey.steps[index]
@@ -268,6 +271,8 @@ public struct SurveySession {
                 guard let accepted = try? step.question.normalize(result, in: context) else { return false }
                 value = accepted
             }
+        } else if step.hasTypeDefault {
+            value = step.question.defaultAnswer(in: questionContext(for: step)) ?? .null
         } else {
             value = step.defaultValue ?? .null
         }

@@ -55,4 +55,6 @@ enum Watcher: Sendable, Hashable {
     case defaultValue(Int32)
     /// A step whose `enableIf` reads this slot.
     case enabled(Int32)
+    /// A step whose `setValueIf`, `setValueExpression` or `resetValueIf` reads this slot.
+    case valueRules(Int32)
 }

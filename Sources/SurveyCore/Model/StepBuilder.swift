@@ -84,6 +84,9 @@ struct StepBuilder {
         if hasShuffle { extra.append("shuffle") }
         if step.defaultValue != nil { extra.append("defaultValue") }
         if step.defaultValueExpression != nil { extra.append("defaultValueExpression") }
+        if step.setValueIf != nil { extra.append("setValueIf") }
+        if step.setValueExpression != nil { extra.append("setValueExpression") }
+        if step.resetValueIf != nil { extra.append("resetValueIf") }
         if step.choicesFromQuestion != nil { extra.append("choicesFromQuestion") }
         if step.choicesFromQuestionMode != nil { extra.append("choicesFromQuestionMode") }
         if !step.validators.isEmpty { extra.append("validators") }
@@ -147,13 +150,17 @@ struct StepBuilder {
             case .showCommentArea: step.showCommentArea = flag
             default: step.isShuffled = flag
             }
-        case .visibleIf, .requiredIf, .defaultValueExpression, .enableIf:
+        case .visibleIf, .requiredIf, .defaultValueExpression, .enableIf, .setValueIf, .setValueExpression,
+            .resetValueIf:
             if value.isNull { return }
             guard case .string(let expression) = value else { return mismatch(key, "a string (an expression)", value) }
             switch member {
             case .visibleIf: step.visibleIf = expression
             case .requiredIf: step.requiredIf = expression
             case .enableIf: step.enableIf = expression
+            case .setValueIf: step.setValueIf = expression
+            case .setValueExpression: step.setValueExpression = expression
+            case .resetValueIf: step.resetValueIf = expression
             default: step.defaultValueExpression = expression
             }
         case .defaultValue:

@@ -13,6 +13,9 @@ private final class RareMembers: Sendable, Hashable {
         var choicesFromQuestion: String?
         var choicesFromQuestionMode: String?
         var defaultValueExpression: String?
+        var setValueIf: String?
+        var setValueExpression: String?
+        var resetValueIf: String?
         var validators: [ValidatorDefinition] = []
         var panels: [PanelDefinition] = []
         var showCommentArea = false
@@ -104,6 +107,31 @@ public struct StepDefinition: Sendable, Hashable {
     public var defaultValueExpression: String? {
         get { rare?.members.defaultValueExpression }
         set { updateRare { $0.defaultValueExpression = newValue } }
+    }
+    /// A condition that sets the answer (SurveyJS's `setValueIf`): each time a value it or
+    /// ``setValueExpression`` reads changes and it holds, the answer becomes ``setValueExpression``'s
+    /// value, or is cleared when there is none.
+    ///
+    /// ```json
+    /// {"id": "total", "type": "number", "setValueIf": "{mode} = 'auto'", "setValueExpression": "{a} + {b}"}
+    /// ```
+    public var setValueIf: String? {
+        get { rare?.members.setValueIf }
+        set { updateRare { $0.setValueIf = newValue } }
+    }
+    /// The value ``setValueIf`` sets (SurveyJS's `setValueExpression`). Without a `setValueIf` it is
+    /// evaluated whenever a value it reads changes and becomes the answer then, also over an answer
+    /// the respondent gave (unlike ``defaultValueExpression``).
+    public var setValueExpression: String? {
+        get { rare?.members.setValueExpression }
+        set { updateRare { $0.setValueExpression = newValue } }
+    }
+    /// A condition that clears the answer (SurveyJS's `resetValueIf`): when a value it reads changes,
+    /// the answer is not empty and the condition holds, the answer goes back to the question's
+    /// default (``defaultValue`` or ``defaultValueExpression``), or is cleared when it has none.
+    public var resetValueIf: String? {
+        get { rare?.members.resetValueIf }
+        set { updateRare { $0.resetValueIf = newValue } }
     }
     /// Checks the answer must pass before the respondent moves on (see ``ValidatorDefinition``).
     public var validators: [ValidatorDefinition] {

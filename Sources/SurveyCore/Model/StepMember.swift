@@ -7,7 +7,8 @@ import Foundation
 enum StepMember: UInt8, CaseIterable {
     case id, type, title, description, required, enabled, visibleIf, requiredIf, branches, options, tags, steps
     case shuffle, defaultValue, defaultValueExpression, readOnly, enableIf, choicesFromQuestion
-    case choicesFromQuestionMode, validators, showCommentArea, commentText
+    case choicesFromQuestionMode, validators, showCommentArea, commentText, setValueIf, setValueExpression
+    case resetValueIf
 
     /// The member's name in a survey file.
     var name: String {
@@ -34,6 +35,9 @@ enum StepMember: UInt8, CaseIterable {
         case .validators: "validators"
         case .showCommentArea: "showCommentArea"
         case .commentText: "commentText"
+        case .setValueIf: "setValueIf"
+        case .setValueExpression: "setValueExpression"
+        case .resetValueIf: "resetValueIf"
         }
     }
 
@@ -80,10 +84,13 @@ enum StepMember: UInt8, CaseIterable {
         case (9, UInt8(ascii: "v"), _): .visibleIf
         case (10, UInt8(ascii: "r"), _): .requiredIf
         case (10, UInt8(ascii: "v"), _): .validators
+        case (10, UInt8(ascii: "s"), _): .setValueIf
         case (11, UInt8(ascii: "d"), _): .description
         case (11, UInt8(ascii: "c"), _): .commentText
         case (12, UInt8(ascii: "d"), _): .defaultValue
+        case (12, UInt8(ascii: "r"), _): .resetValueIf
         case (15, UInt8(ascii: "s"), _): .showCommentArea
+        case (18, UInt8(ascii: "s"), _): .setValueExpression
         case (19, UInt8(ascii: "c"), _): .choicesFromQuestion
         case (22, UInt8(ascii: "d"), _): .defaultValueExpression
         case (23, UInt8(ascii: "c"), _): .choicesFromQuestionMode

@@ -97,6 +97,9 @@ extension StepDefinition {
         if let choicesFromQuestionMode { members["choicesFromQuestionMode"] = .string(choicesFromQuestionMode) }
         if let enableIf { members["enableIf"] = .string(enableIf) }
         if let defaultValueExpression { members["defaultValueExpression"] = .string(defaultValueExpression) }
+        if let setValueIf { members["setValueIf"] = .string(setValueIf) }
+        if let setValueExpression { members["setValueExpression"] = .string(setValueExpression) }
+        if let resetValueIf { members["resetValueIf"] = .string(resetValueIf) }
         if showCommentArea { members["showCommentArea"] = .bool(true) }
         if let commentText { members["commentText"] = commentText.jsonValue }
         return .object(members)

@@ -24,8 +24,8 @@ extension InputPrimitive {
             return .number(number)
         case .boolean(let input):
             switch text.lowercased() {
-            case "y", "yes", "true", "t", "1", "+", input.trueLabel.lowercased(): return .bool(true)
-            case "n", "no", "false", "f", "0", "-", input.falseLabel.lowercased(): return .bool(false)
+            case "y", "yes", "true", "t", "1", "+", input.trueLabel.lowercased(): return input.storedValue(true)
+            case "n", "no", "false", "f", "0", "-", input.falseLabel.lowercased(): return input.storedValue(false)
             default: throw AnswerError(code: "notABoolean", message: "Answer yes or no.")
             }
         case .singleChoice(let input):
@@ -99,7 +99,7 @@ extension InputPrimitive {
             }
             return AnswerSummary(answered: total, buckets: buckets)
         case .boolean(let input):
-            let counts = tally.counts { answer in answer.boolValue.map { [$0] } ?? [] }
+            let counts = tally.counts { answer in input.flag(of: answer).map { [$0] } ?? [] }
             let yes = counts[true] ?? 0
             let no = counts[false] ?? 0
             return AnswerSummary(

@@ -55,6 +55,8 @@ extension InputPrimitive {
             members["trueLabel"] = .string(input.trueLabel)
             members["falseLabel"] = .string(input.falseLabel)
             put("presentation", input.presentation)
+            if let value = input.trueValue { members["trueValue"] = value }
+            if let value = input.falseValue { members["falseValue"] = value }
         case .date(let input):
             put("earliest", input.earliest)
             put("latest", input.latest)
@@ -126,7 +128,8 @@ extension InputPrimitive {
                 BooleanInput(
                     trueLabel: try reader.string("trueLabel", default: "Yes"),
                     falseLabel: try reader.string("falseLabel", default: "No"),
-                    presentation: try reader.optionalString("presentation")))
+                    presentation: try reader.optionalString("presentation"), trueValue: reader.value("trueValue"),
+                    falseValue: reader.value("falseValue")))
         case "date":
             self = .date(
                 DateInput(earliest: try reader.optionalString("earliest"), latest: try reader.optionalString("latest")))

@@ -195,11 +195,32 @@ public struct BooleanInput: Sendable, Hashable {
     public var falseLabel: String
     /// "yes-no", "true-false", "happy-sad" or "thumbs".
     public var presentation: String?
+    /// The answer stored for yes (SurveyJS's `valueTrue`); `nil` stores `true`.
+    public var trueValue: JSONValue?
+    /// The answer stored for no (SurveyJS's `valueFalse`); `nil` stores `false`.
+    public var falseValue: JSONValue?
 
-    public init(trueLabel: String, falseLabel: String, presentation: String? = nil) {
+    public init(
+        trueLabel: String, falseLabel: String, presentation: String? = nil, trueValue: JSONValue? = nil,
+        falseValue: JSONValue? = nil
+    ) {
         self.trueLabel = trueLabel
         self.falseLabel = falseLabel
         self.presentation = presentation
+        self.trueValue = trueValue
+        self.falseValue = falseValue
+    }
+
+    /// The answer stored for yes (`flag` true) or no.
+    public func storedValue(_ flag: Bool) -> JSONValue {
+        flag ? trueValue ?? .bool(true) : falseValue ?? .bool(false)
+    }
+
+    /// Whether a stored `answer` means yes (`true`) or no (`false`); `nil` for anything else.
+    public func flag(of answer: JSONValue) -> Bool? {
+        if answer == storedValue(true) { return true }
+        if answer == storedValue(false) { return false }
+        return nil
     }
 }
 

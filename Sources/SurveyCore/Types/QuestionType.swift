@@ -116,6 +116,17 @@ public protocol QuestionType: Sendable {
     /// progress. `nil` (the default) counts the step as one question and is never asked again; a
     /// type that returns a number for a question when the survey loads is asked every time after.
     func progressCount(for options: Options, in context: PresentationContext) -> Int?
+
+    /// Whether the type gives a question an answer before the respondent answers it
+    /// (``defaultAnswer(for:in:)``): a repeat whose items have defaults. The default is `false`.
+    func hasDefaultAnswer(for options: Options) -> Bool
+
+    /// The answer a question starts with, from its options and its ``expressions(for:)``' values (in
+    /// `context`), already normalised; `nil` for none. Asked when a session starts and whenever a
+    /// value those expressions read changes, until the respondent answers the question (like a
+    /// step's `defaultValueExpression`). Asked only when ``hasDefaultAnswer(for:)`` is `true`; the
+    /// default is `nil`.
+    func defaultAnswer(for options: Options, in context: PresentationContext) -> JSONValue?
 }
 
 /// What a change to one entry of a list answer gives (``QuestionType/normalize(entry:at:of:options:in:)``).
@@ -164,6 +175,10 @@ extension QuestionType {
     public func checksAgainOnNext(for options: Options) -> Bool { false }
 
     public func progressCount(for options: Options, in context: PresentationContext) -> Int? { nil }
+
+    public func hasDefaultAnswer(for options: Options) -> Bool { false }
+
+    public func defaultAnswer(for options: Options, in context: PresentationContext) -> JSONValue? { nil }
 
     public func normalize(
         entry: JSONValue, at index: Int, of current: [JSONValue], options: Options, in context: PresentationContext

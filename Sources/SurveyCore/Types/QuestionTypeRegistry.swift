@@ -147,6 +147,10 @@ public struct ConfiguredQuestion: Sendable {
     public var expressions: [String: String] { box.expressions }
     /// Whether the engine checks the answer again on Next (``QuestionType/checksAgainOnNext(for:)``).
     public var checksAgainOnNext: Bool { box.checksAgainOnNext }
+    /// Whether the type gives it an answer before the respondent does (``QuestionType/hasDefaultAnswer(for:)``).
+    public var hasDefaultAnswer: Bool { box.hasDefaultAnswer }
+    /// The answer it starts with (``QuestionType/defaultAnswer(for:in:)``).
+    public func defaultAnswer(in context: PresentationContext) -> JSONValue? { box.defaultAnswer(in: context) }
     /// How many questions it counts as in progress, when more than one (``QuestionType/progressCount(for:in:)``).
     public func progressCount(in context: PresentationContext) -> Int? { box.progressCount(in: context) }
     /// Whether it may count as more than one question (its ``progressCount(in:)`` was not `nil` when
@@ -185,6 +189,8 @@ class AnyQuestionBox: @unchecked Sendable {
     var computedValue: String? { nil }
     var expressions: [String: String] { [:] }
     func progressCount(in context: PresentationContext) -> Int? { nil }
+    var hasDefaultAnswer: Bool { false }
+    func defaultAnswer(in context: PresentationContext) -> JSONValue? { nil }
 }
 
 final class QuestionBox<T: QuestionType>: AnyQuestionBox, @unchecked Sendable {
@@ -228,5 +234,9 @@ final class QuestionBox<T: QuestionType>: AnyQuestionBox, @unchecked Sendable {
     override var expressions: [String: String] { type.expressions(for: options) }
     override func progressCount(in context: PresentationContext) -> Int? {
         type.progressCount(for: options, in: context)
+    }
+    override var hasDefaultAnswer: Bool { type.hasDefaultAnswer(for: options) }
+    override func defaultAnswer(in context: PresentationContext) -> JSONValue? {
+        type.defaultAnswer(for: options, in: context)
     }
 }

@@ -67,6 +67,12 @@ final class ComparisonCheck: LintCheck {
         case .opaque:
             return false
         case .boolean:
+            // A yes/no question storing values of its own (`trueValue`/`falseValue`) compares as they are.
+            if case .boolean(let input) = step.question.input(in: .english),
+                input.trueValue != nil || input.falseValue != nil
+            {
+                return false
+            }
             if op.isOrdering || op == .contains || op == .notContains {
                 return error(
                     .typeMismatch,
