@@ -730,7 +730,10 @@ struct Converter {
             validators += self.validators(list, path: members.path("validators")).filter { validator in
                 // survey-core checks a choice's value (or its Other text) as text; here choices are not text.
                 let type = validator["type"]?.stringValue ?? ""
-                guard Self.choiceKinds.contains(kind.type), ["numeric", "regex", "text", "email"].contains(type)
+                let checksSingleChoice =
+                    ["single-choice", "dropdown"].contains(kind.type) && ["numeric", "regex"].contains(type)
+                guard Self.choiceKinds.contains(kind.type), ["numeric", "regex", "text", "email"].contains(type),
+                    !checksSingleChoice
                 else { return true }
                 note(
                     .notConverted, members.path("validators"), "a '\(type)' validator of a '\(kind.type)' question",

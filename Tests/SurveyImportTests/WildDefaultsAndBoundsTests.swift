@@ -113,15 +113,29 @@ import Testing
         #expect(accepted == isAccepted)
     }
 
-    @Test func aNumericValidatorOfAChoiceQuestionIsLeftOut() throws {
-        // survey-core checks the choice value or the Other text typed; here the Other text is free.
+    @Test(arguments: [("99", true), ("25", true), ("abc", false)])
+    func aNumericValidatorOfARadiogroupChecksTheValueOrTheOtherText(answer: String, passes: Bool) throws {
+        // survey-core: "99" passes, Other with "25" passes, Other with "abc" is refused.
         let (conversion, survey) = try convertAndLoad(
             #"""
             {"elements": [{"type": "radiogroup", "name": "age", "choices": [{"value": "99", "text": "No answer"}],
               "showOtherItem": true, "validators": [{"type": "numeric"}]}]}
             """#)
-        #expect(try Self.step(survey, "age").validators.isEmpty)
-        #expect(conversion.notes.contains { $0.description.contains("a 'numeric' validator of a 'single-choice'") })
+        #expect(conversion.isWhole)
+        var session = SurveySession(survey: survey)
+        try session.answer(.string(answer), for: "age")
+        let completed: Bool
+        if case .completed = session.next() { completed = true } else { completed = false }
+        #expect(completed == passes)
+    }
+
+    @Test func aNumericValidatorOfACheckboxIsLeftOut() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [{"type": "checkbox", "name": "n", "choices": ["1", "2"], "validators": [{"type": "numeric"}]}]}
+            """#)
+        #expect(try Self.step(survey, "n").validators.isEmpty)
+        #expect(conversion.notes.contains { $0.description.contains("a 'numeric' validator of a 'multiple-choice'") })
     }
 
     @Test func anOldStyleVisibleTriggerShowsItsQuestionsWhileItsConditionHolds() throws {
