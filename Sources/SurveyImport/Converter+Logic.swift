@@ -145,7 +145,7 @@ extension Converter {
     /// Old-style `visible` triggers (`name`, `operator`, `value`, `questions`): survey-core shows the
     /// listed questions until the trigger's question is answered, then whenever the condition holds;
     /// each becomes the `visibleIf` `{name} empty or (condition)` of a question that has none and no
-    /// other such trigger.
+    /// other such trigger (`condition` alone for a question hidden at first, `visible: false`).
     mutating func applyVisibleTriggers(to steps: inout [JSONValue]) {
         guard !visibleTriggers.isEmpty else { return }
         var targets: [String: [VisibleTrigger]] = [:]
@@ -177,7 +177,11 @@ extension Converter {
                 let triggers = targets.removeValue(forKey: id)
             else { continue }
             if triggers.count == 1, let trigger = triggers.first, step["visibleIf"] == nil {
-                step["visibleIf"] = .string("{\(trigger.source)} empty or (\(trigger.condition))")
+                // A question hidden at first (`visible: false`) shows only once the trigger shows it.
+                let hidden = step["enabled"] == .bool(false)
+                step["enabled"] = nil
+                step["visibleIf"] = .string(
+                    hidden ? trigger.condition : "{\(trigger.source)} empty or (\(trigger.condition))")
                 steps[index] = .object(step)
             } else {
                 for trigger in triggers {

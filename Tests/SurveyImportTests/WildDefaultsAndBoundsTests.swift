@@ -156,4 +156,19 @@ import Testing
         try session.answer("yes", for: "vet")
         #expect(session.isVisible("branch"))
     }
+
+    @Test func aQuestionHiddenAtFirstShowsOnlyWhenItsVisibleTriggerHolds() throws {
+        // survey-core: "branch" (visible: false) stays hidden until "vet" is "yes".
+        let (_, survey) = try convertAndLoad(
+            #"""
+            {"triggers": [{"type": "visible", "name": "vet", "operator": "equal", "value": "yes",
+               "questions": ["branch"]}],
+             "elements": [{"type": "radiogroup", "name": "vet", "choices": ["yes", "no"]},
+               {"type": "text", "name": "branch", "visible": false}]}
+            """#)
+        var session = SurveySession(survey: survey)
+        #expect(!session.isVisible("branch"))
+        try session.answer("yes", for: "vet")
+        #expect(session.isVisible("branch"))
+    }
 }
