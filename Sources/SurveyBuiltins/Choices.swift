@@ -348,7 +348,8 @@ struct ChoiceSet: Sendable, Hashable {
     func select(_ answer: JSONValue, field: String? = nil) throws(AnswerError) -> Selection {
         let text: String
         switch answer {
-        case .string(let string): text = string.trimmed
+        // A value given exactly is that choice, even with spaces around it (SurveyJS keeps `"alpha "`).
+        case .string(let string): text = exactIndex(of: string) != nil ? string : string.trimmed
         case .number(let number): text = JSONValue.format(number: number)
         // A Boolean names the choice whose value is "true" or "false" (SurveyJS lists Boolean values).
         case .bool(let flag) where exactIndex(of: flag ? "true" : "false") != nil: text = flag ? "true" : "false"

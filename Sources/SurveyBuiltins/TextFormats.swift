@@ -8,6 +8,9 @@ enum TextInputType: String, CaseIterable, Sendable {
     /// Kinds of their own: `inputType` `number` is `"type": "number"`, and so on.
     static let ownKinds = ["number": "number", "date": "date", "range": "slider"]
 
+    /// The input types whose values `min` and `max` bound (their normalised forms sort in time order).
+    static let ordered: [TextInputType] = [.time, .month, .week, .dateTime]
+
     /// The presentation hint front ends get (`nil` for plain text).
     var presentation: String? {
         switch self {

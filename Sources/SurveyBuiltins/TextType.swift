@@ -12,9 +12,11 @@ import SurveyCore
 /// | `placeholder` | text | none | Hint shown in an empty field (default: a mask's pattern). |
 /// | `inputType` | string | `"text"` | What the text must be (SurveyJS's `inputType`): `email`, `tel`, `url`, `color`, `password`, `time`, `month`, `week`, `datetime-local`. |
 /// | `mask` | object | none | An input mask (SurveyJS's `maskType` and `maskSettings`), below. |
+/// | `min`, `max` | string | none | For `inputType` `time`, `month`, `week` and `datetime-local`: the earliest and latest value, written in that format. |
 ///
 /// **Answer:** a string, normalised by trimming surrounding whitespace. Lengths count characters
-/// (grapheme clusters). Errors: `wrongShape`, `tooShort` (`min`), `tooLong` (`max`), `patternMismatch`.
+/// (grapheme clusters). Errors: `wrongShape`, `tooShort` (`min`), `tooLong` (`max`), `patternMismatch`,
+/// `belowMinimum` (`min`) and `aboveMaximum` (`max`) of a time, month, week or date and time.
 ///
 /// `inputType` checks and normalises the text: `email` (lower-cased domain; `invalidEmail`), `tel`
 /// (7–15 digits; `invalidPhone`), `url` (`http`/`https`), `color` (`#rrggbb`, lower-case; `#abc`
@@ -49,6 +51,9 @@ public struct TextType: SummarizedByInput {
         var placeholder: LocalizedText?
         var inputType = TextInputType.text
         var mask: TextMask?
+        /// The earliest and latest `time`, `month`, `week` or `datetime-local` value (normalised).
+        var minimum: String?
+        var maximum: String?
     }
 
     /// Creates the type (its configuration comes from each question's options).
@@ -90,6 +95,22 @@ public struct TextType: SummarizedByInput {
             }
             options.inputType = inputType
         }
+        for key in ["min", "max"] {
+            guard let text = try reader.optionalString(key) else { continue }
+            guard TextInputType.ordered.contains(options.inputType),
+                let bound = try? options.inputType.normalize(text.trimmed)
+            else {
+                throw reader.error(
+                    key,
+                    "'\(key)' is a \(TextInputType.ordered.map(\.rawValue).joined(separator: ", ")) value of the question's inputType, got '\(text)'",
+                    kind: .invalidOptions)
+            }
+            if key == "min" { options.minimum = bound } else { options.maximum = bound }
+        }
+        if let minimum = options.minimum, let maximum = options.maximum, maximum < minimum {
+            throw reader.error(
+                "max", "'max' (\(maximum)) must not be before 'min' (\(minimum))", kind: .invalidOptions)
+        }
         if let json = reader.value("mask") {
             var maskReader = try OptionsReader(json, path: reader.path.appending("mask"), stepID: reader.stepID)
             options.mask = try TextMask.read(from: &maskReader)
@@ -118,6 +139,15 @@ public struct TextType: SummarizedByInput {
         }
         guard case .string(let raw) = answer else { throw AnswerError.wrongShape(expected: "text", got: answer) }
         let text = try options.inputType.normalize(raw.trimmed)
+        // Fixed-width normalised forms: string order is time order.
+        if let minimum = options.minimum, text < minimum {
+            throw AnswerError(
+                code: "belowMinimum", message: "Enter \(minimum) or later.", arguments: ["min": minimum])
+        }
+        if let maximum = options.maximum, text > maximum {
+            throw AnswerError(
+                code: "aboveMaximum", message: "Enter \(maximum) or earlier.", arguments: ["max": maximum])
+        }
         if let minimum = options.minimumLength, text.count < minimum {
             throw AnswerError(
                 code: "tooShort", message: "Enter at least \(minimum) characters.", arguments: ["min": String(minimum)])

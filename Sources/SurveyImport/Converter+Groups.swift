@@ -47,6 +47,14 @@ extension Converter {
         return kind
     }
 
+    /// A second column (or dynamic panel question) named like an earlier one: survey-core shows
+    /// both, and both edit one value of the row; here the first asks it.
+    mutating func noteSecondColumn(_ name: String, at path: JSONPath) {
+        note(
+            .notConverted, path, "a second column or item named '\(name)'",
+            "left out: survey-core shows both, which edit one value of the row or panel")
+    }
+
     /// `matrixdropdown`: rows, and columns each with its `cellType` (or the question's), title,
     /// `isRequired` and kind-specific members.
     mutating func matrixDropdown(_ members: inout Members) -> ConvertedKind {
@@ -69,10 +77,15 @@ extension Converter {
             kind.options["allRowsRequired"] = true
         }
         var columns: [JSONValue] = []
+        var columnNames = Set<String>()
         for (index, json) in (members.take("columns")?.arrayValue ?? []).enumerated() {
             var column = Members(json.objectMembers ?? [:], path: members.path("columns").appending(index))
             guard let name = elementName(column.take("name")) else {
                 note(.notConverted, column.path, "a column without a name", "the column is left out")
+                continue
+            }
+            guard columnNames.insert(name).inserted else {
+                noteSecondColumn(name, at: column.path)
                 continue
             }
             var result: [String: JSONValue] = ["name": .string(name)]
@@ -235,6 +248,7 @@ extension Converter {
             : flattenedTemplate(members.take(itemsKey), path: members.path(itemsKey), conditions: [])
         let templateNames = Set(template.compactMap { $0.json["name"]?.stringValue })
         var itemNames = Set<String>()
+        var seenNames = Set<String>()
         for entry in template {
             var item = Members(entry.json.objectMembers ?? [:], path: entry.path)
             // survey-core keys an item's answer by its valueName in each entry (when no other item has it).
@@ -246,6 +260,10 @@ extension Converter {
             }
             guard let name = chosen else {
                 note(.notConverted, item.path, "an item without a name", "it is left out")
+                continue
+            }
+            guard seenNames.insert(name).inserted else {
+                noteSecondColumn(name, at: item.path)
                 continue
             }
             var type =

@@ -1,6 +1,14 @@
 import Foundation
 import SurveyCore
 
+/// An old-style `visible` trigger, applied once every question is converted.
+struct VisibleTrigger {
+    var source: String
+    var condition: String
+    var questions: [String]
+    var path: JSONPath
+}
+
 extension Converter {
     // MARK: Validators, triggers, calculated values
 
@@ -62,6 +70,7 @@ extension Converter {
         for (index, item) in list.enumerated() {
             var members = Members(item.objectMembers ?? [:], path: path.appending(index))
             let type = members.take("type")?.stringValue ?? ""
+            let sourceName = members.members["expression"] == nil ? members.members["name"]?.stringValue : nil
             // survey-core builds an old-style trigger's condition from its name, operator and value.
             let oldStyle = Self.triggerCondition(
                 name: members.take("name"), operator: members.take("operator"), value: members.take("value"))
@@ -71,7 +80,19 @@ extension Converter {
                 continue
             }
             var trigger: [String: JSONValue] = ["if": condition]
-            switch type.hasSuffix("trigger") ? String(type.dropLast("trigger".count)) : type {
+            let kind = type.hasSuffix("trigger") ? String(type.dropLast("trigger".count)) : type
+            if kind == "visible", let sourceName, let condition = condition.stringValue,
+                let questions = members.members["questions"]?.arrayValue, members.members["pages"] == nil
+            {
+                _ = members.take("questions")
+                visibleTriggers.append(
+                    VisibleTrigger(
+                        source: sourceName.trimmingCharacters(in: .whitespaces), condition: condition,
+                        questions: questions.compactMap(\.stringValue), path: members.path))
+                finish(members)
+                continue
+            }
+            switch kind {
             case "complete":
                 trigger["type"] = "complete"
             case "skip":
@@ -119,6 +140,58 @@ extension Converter {
             result.append(.object(trigger))
         }
         return result
+    }
+
+    /// Old-style `visible` triggers (`name`, `operator`, `value`, `questions`): survey-core shows the
+    /// listed questions until the trigger's question is answered, then whenever the condition holds;
+    /// each becomes the `visibleIf` `{name} empty or (condition)` of a question that has none and no
+    /// other such trigger (`condition` alone for a question hidden at first, `visible: false`).
+    mutating func applyVisibleTriggers(to steps: inout [JSONValue]) {
+        guard !visibleTriggers.isEmpty else { return }
+        var targets: [String: [VisibleTrigger]] = [:]
+        for trigger in visibleTriggers {
+            for question in trigger.questions {
+                targets[question.trimmingCharacters(in: .whitespaces), default: []].append(trigger)
+            }
+        }
+        applyVisibleTriggers(to: &steps, targets: &targets)
+        for (question, triggers) in targets.sorted(by: { $0.key < $1.key }) {
+            for trigger in triggers {
+                note(
+                    .notConverted, trigger.path.appending("questions"), "a visible trigger on '\(question)'",
+                    "no question of that name; left out")
+            }
+        }
+        visibleTriggers = []
+    }
+
+    private mutating func applyVisibleTriggers(to steps: inout [JSONValue], targets: inout [String: [VisibleTrigger]]) {
+        for index in steps.indices {
+            guard case .object(var step) = steps[index] else { continue }
+            if case .array(var inner)? = step["steps"] {
+                applyVisibleTriggers(to: &inner, targets: &targets)
+                step["steps"] = .array(inner)
+                steps[index] = .object(step)
+            }
+            guard step["type"] != "page", let id = step["id"]?.stringValue,
+                let triggers = targets.removeValue(forKey: id)
+            else { continue }
+            if triggers.count == 1, let trigger = triggers.first, step["visibleIf"] == nil {
+                // A question hidden at first (`visible: false`) shows only once the trigger shows it.
+                let hidden = step["enabled"] == .bool(false)
+                step["enabled"] = nil
+                step["visibleIf"] = .string(
+                    hidden ? trigger.condition : "{\(trigger.source)} empty or (\(trigger.condition))")
+                steps[index] = .object(step)
+            } else {
+                for trigger in triggers {
+                    note(
+                        .notConverted, trigger.path, "a visible trigger on '\(id)'",
+                        "it has a visibleIf or another visible trigger (survey-core follows whichever ran last); left out"
+                    )
+                }
+            }
+        }
     }
 
     /// The condition survey-core 3.0.4 builds for a trigger given as `name`, `operator` and `value`

@@ -207,15 +207,30 @@ extension Converter {
             if let maskType = members.take("maskType")?.stringValue, maskType != "none" {
                 mask(maskType, &members, into: &kind)
             }
-            for key in ["min", "max", "step"] where members.take(key) != nil {
+            for key in ["min", "max"] {
+                // survey-core refuses a time (month, week, date and time) outside them.
+                guard let bound = members.members[key]?.stringValue,
+                    let format = kind.options["inputType"]?.stringValue.flatMap({ Self.boundFormats[$0] }),
+                    bound.range(of: format, options: .regularExpression) != nil
+                else { continue }
+                _ = members.take(key)
+                kind.options[key] = .string(bound)
+            }
+            for key in ["min", "max", "step"] where kind.options[key] == nil && members.take(key) != nil {
                 note(
                     .notConverted, members.path(key), "\(key) on inputType '\(inputType)'",
-                    "bounds apply to numbers and dates only")
+                    "bounds apply to numbers, dates, times, months, weeks and dates with times only, written as such")
             }
             expressionBounds(&members)
             return kind
         }
     }
+
+    /// The shape of a `min`/`max` the text type reads, by `inputType`.
+    static let boundFormats = [
+        "time": "^[0-9]{1,2}:[0-9]{2}$", "month": "^[0-9]{4}-[0-9]{2}$", "week": "^[0-9]{4}-W[0-9]{2}$",
+        "datetime-local": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{1,2}:[0-9]{2}$",
+    ]
 
     /// `maskType` with `maskSettings` → the text's `mask`.
     mutating func mask(_ type: String, _ members: inout Members, into kind: inout ConvertedKind) {

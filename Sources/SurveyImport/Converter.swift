@@ -8,7 +8,10 @@ struct Converter {
     /// Survey-wide settings that apply to every question (`maxTextLength`) or page (`questionsOrder`).
     var maximumTextLength: Int?
     var shufflesPages = false
-    var pageCount = 0
+    /// The names of the pages converted so far, as survey-core names them.
+    var pageNames: [String] = []
+    /// Old-style `visible` triggers, made the `visibleIf` of their questions at the end.
+    var visibleTriggers: [VisibleTrigger] = []
     var elementCount = 0
     /// Every element name the SurveyJS survey gives (so that a name made up for an unnamed or
     /// repeated one is free), and the ids given so far.
@@ -158,11 +161,10 @@ struct Converter {
         for key in ["elements", "questions"] {
             guard let elements = members.take(key) else { continue }
             // Elements outside pages make one page, as SurveyJS does.
-            pageCount += 1
             let ours = JSONPath.root.appending("steps").appending(steps.count)
             origins[ours] = members.path(key)
             let inner = self.elements(elements, path: members.path(key), ours: ours.appending("steps"))
-            steps.append(.object(["id": .string("page\(pageCount)"), "type": "page", "steps": .array(inner)]))
+            steps.append(.object(["id": .string(pageName(nil)), "type": "page", "steps": .array(inner)]))
         }
         if steps.isEmpty {
             throw SurveyJSImportError("the survey has no pages and no elements")
@@ -170,7 +172,6 @@ struct Converter {
         if pageMode == "questionPerPage" { steps = onePagePerQuestion(steps) }
         if pageMode == "singlePage" { steps = allPagesOnOne(steps) }
         renameClashingPages(&steps)
-        result["steps"] = .array(steps)
 
         if let calculated = members.take("calculatedValues") {
             result["calculatedValues"] = .array(calculatedValues(calculated, path: members.path("calculatedValues")))
@@ -179,6 +180,8 @@ struct Converter {
             let converted = self.triggers(triggers, path: members.path("triggers"))
             if !converted.isEmpty { result["triggers"] = .array(converted) }
         }
+        applyVisibleTriggers(to: &steps)
+        result["steps"] = .array(steps)
         var messages: [JSONValue] = []
         if let conditional = members.take("completedHtmlOnCondition") {
             for (index, item) in (conditional.arrayValue ?? []).enumerated() {
@@ -310,6 +313,65 @@ struct Converter {
         return .string(iso)
     }
 
+    /// Converted kinds that answer with a listed choice.
+    static let choiceKinds: Set<String> = [
+        "single-choice", "dropdown", "multiple-choice", "tagbox", "image-choice", "ranking", "boolean",
+    ]
+
+    /// A `defaultValue` as the converted kind takes it, as survey-core reads it: a one-element list
+    /// of a single-value question is its element, a number of a text question its text, a choice
+    /// not listed (survey-core clears it on completion) or a matrix row or column not listed is left
+    /// out; `nil` when nothing is left.
+    mutating func fittedDefault(_ value: JSONValue, of kind: ConvertedKind, _ members: Members) -> JSONValue? {
+        let singleValueKinds: Set<String> = [
+            "text", "number", "date", "slider", "single-choice", "dropdown", "rating", "nps", "scale", "boolean",
+        ]
+        var value = value
+        if case .array(let elements) = value, elements.count == 1, singleValueKinds.contains(kind.type) {
+            value = elements[0]
+        }
+        let path = members.path("defaultValue")
+        switch (kind.type, value) {
+        case ("text", .number):
+            let text = JSONValue.format(text: value)
+            note(
+                .notConverted, path, "defaultValue \(text)",
+                "a text question's default is the text '\(text)' here; survey-core keeps the number until edited")
+            return .string(text)
+        case ("single-choice", .string), ("single-choice", .number), ("dropdown", .string), ("dropdown", .number):
+            guard let listed = Self.listedChoiceValues(kind, key: "choices"),
+                !listed.contains(JSONValue.format(text: value))
+            else { return value }
+            note(
+                .notConverted, path, "defaultValue \(describe(value))",
+                "not one of the choices: left out (survey-core holds it until the survey completes, then clears it)")
+            return nil
+        case ("matrix", .object(let answers)):
+            guard let rows = Self.listedChoiceValues(kind, key: "rows"),
+                let columns = Self.listedChoiceValues(kind, key: "columns")
+            else { return value }
+            let kept = answers.filter { rows.contains($0.key) && columns.contains(JSONValue.format(text: $0.value)) }
+            guard kept.count < answers.count else { return value }
+            let dropped = answers.keys.filter { kept[$0] == nil }.sorted()
+            note(
+                .notConverted, path, "defaultValue rows \(dropped.map { "'\($0)'" }.joined(separator: ", "))",
+                "a row or column the matrix does not list: left out (survey-core keeps a row it does not list)")
+            return kept.isEmpty ? nil : .object(kept)
+        default:
+            return value
+        }
+    }
+
+    /// The values of `kind`'s listed `key` choices (as text), when they are all it offers (no
+    /// Other, None, custom or fetched choices); `nil` otherwise.
+    static func listedChoiceValues(_ kind: ConvertedKind, key: String) -> Set<String>? {
+        guard case .array(let choices)? = kind.options[key],
+            kind.options["other"] == nil, kind.options["none"] == nil, kind.options["allowCustomChoices"] == nil,
+            kind.options["choicesByUrl"] == nil
+        else { return nil }
+        return Set(choices.map { JSONValue.format(text: $0["value"] ?? $0) })
+    }
+
     /// `M/D/YYYY` with an optional `H:MM[:SS]` as `YYYY-MM-DD` (with `THH:MM` when `withTime`).
     static func isoDate(_ text: String, withTime: Bool) -> String? {
         let parts = text.split(separator: " ", maxSplits: 1)
@@ -392,15 +454,24 @@ struct Converter {
 
     // MARK: - Pages, panels, elements
 
+    /// A page's `name`, or for an unnamed page the name survey-core gives it: `page` and the
+    /// smallest number from 1 that no page before it is named (pages `page1`, `X`, unnamed → `page2`).
+    mutating func pageName(_ name: String?) -> String {
+        let result =
+            name
+            ?? Self.firstFree("page", bare: false, from: 1) { [pageNames] in pageNames.contains($0) }
+        pageNames.append(result)
+        return result
+    }
+
     mutating func page(_ json: JSONValue, path: JSONPath, ours: JSONPath) -> JSONValue? {
         guard let object = json.objectMembers else {
             note(.notConverted, path, "a page that is \(json.kindDescription)", "a page is an object")
             return nil
         }
-        pageCount += 1
         var members = Members(object, path: path)
         var result: [String: JSONValue] = ["type": "page"]
-        result["id"] = .string(elementName(members.take("name")) ?? "page\(pageCount)")
+        result["id"] = .string(pageName(elementName(members.take("name"))))
         copyCommon(&members, into: &result, keys: ["title", "description"])
         if let condition = expression(members.take("visibleIf"), members.path("visibleIf")) {
             result["visibleIf"] = condition
@@ -644,8 +715,8 @@ struct Converter {
             // survey-core reads a default written "=expression" as its defaultValueExpression.
             if let text = value.stringValue, text.hasPrefix("=") {
                 result["defaultValueExpression"] = .string(String(text.dropFirst()))
-            } else {
-                result["defaultValue"] = isoDefault(value, of: kind, members)
+            } else if let fitted = fittedDefault(value, of: kind, members) {
+                result["defaultValue"] = isoDefault(fitted, of: kind, members)
             }
         }
         if let value = expression(members.take("defaultValueExpression"), members.path("defaultValueExpression")) {
@@ -659,7 +730,19 @@ struct Converter {
         if let label = text(members.take("commentText"), members.path("commentText")) { result["commentText"] = label }
         var validators = kind.validators
         if let list = members.take("validators") {
-            validators += self.validators(list, path: members.path("validators"))
+            validators += self.validators(list, path: members.path("validators")).filter { validator in
+                // survey-core checks a choice's value (or its Other text) as text; here choices are not text.
+                let type = validator["type"]?.stringValue ?? ""
+                let checksSingleChoice =
+                    ["single-choice", "dropdown"].contains(kind.type) && ["numeric", "regex"].contains(type)
+                guard Self.choiceKinds.contains(kind.type), ["numeric", "regex", "text", "email"].contains(type),
+                    !checksSingleChoice
+                else { return true }
+                note(
+                    .notConverted, members.path("validators"), "a '\(type)' validator of a '\(kind.type)' question",
+                    "left out: it checks typed text, and survey-core applies it to the choice or the Other text")
+                return false
+            }
         }
         if !validators.isEmpty { result["validators"] = .array(validators) }
         finish(members, layout: kind.layout)

@@ -73,6 +73,8 @@ const EXPECTED = {
   "loan-prequalification": { visited: ["applicant", "finances", "loan"] },
   "loan-prequalification:minor": { visited: ["applicant"] },
   "loan-prequalification:overextended": { visited: ["applicant", "finances"] },
+  "meeting-room-booking": { visited: ["page1", "room", "page2", "page3"] },
+  "meeting-room-booking:no-lunch": { visited: ["page1", "room", "page3"] },
   "market-research-screener": { visited: ["screener", "usage", "availability"] },
   "market-research-screener:light-drinker": { visited: ["screener", "usage"] },
   "market-research-screener:screened-out": { visited: ["screener"] },

@@ -306,6 +306,8 @@ extension SurveyCompiler {
         case (.expression, _): return nil
         case (.email, .freeText), (.regex, .freeText), (.regex, .number), (.text, .freeText): return nil
         case (.numeric, .freeText), (.numeric, .number): return nil
+        // A single choice's answer is the choice's value or the Other text typed, as survey-core checks it.
+        case (.numeric, .singleChoice), (.regex, .singleChoice): return nil
         case (.answerCount, .multipleChoice): return nil
         case (.email, _): return "an email address typed as text"
         case (.regex, _): return "a text or number answer (a free-text or number question)"

@@ -1,0 +1,174 @@
+import SurveyBuiltins
+import SurveyCore
+import SurveyImport
+import Testing
+
+/// Defaults, columns, page names, choice values and bounds of real SurveyJS surveys that survey-core
+/// accepts (issue 41). Each expectation was checked against survey-core 3.0.4 (`survey.data` after
+/// loading, `question.value = …`, then `completeLastPage`).
+@Suite struct WildDefaultsAndBoundsTests {
+    static func step(_ survey: Survey, _ id: String) throws -> StepDefinition {
+        try #require(survey.stepDefinition(id))
+    }
+
+    @Test func aOneElementListDefaultOfASingleValueQuestionIsItsElement() throws {
+        // survey-core's data: {"n": 12, "b": "True"}.
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [
+              {"type": "text", "name": "n", "inputType": "number", "defaultValue": [12]},
+              {"type": "radiogroup", "name": "b", "choices": ["True", "False"], "defaultValue": ["True"]},
+              {"type": "checkbox", "name": "c", "choices": ["x", "y"], "defaultValue": ["x"]}]}
+            """#)
+        #expect(conversion.isWhole)
+        #expect(try Self.step(survey, "n").defaultValue == 12)
+        #expect(try Self.step(survey, "b").defaultValue == "True")
+        #expect(try Self.step(survey, "c").defaultValue == ["x"])
+    }
+
+    @Test func aNumberDefaultOfATextQuestionIsItsText() throws {
+        // survey-core keeps the number 2026 until the respondent edits it; a text holds text here.
+        let (conversion, survey) = try convertAndLoad(
+            #"{"elements": [{"type": "text", "name": "year", "defaultValue": 2026}]}"#)
+        #expect(try Self.step(survey, "year").defaultValue == "2026")
+        #expect(conversion.notes.contains { $0.kind == .notConverted && $0.description.contains("'2026'") })
+    }
+
+    @Test func aDefaultThatIsNotAChoiceIsLeftOut() throws {
+        // survey-core holds {"size": 0} until the survey completes, then clears it.
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [{"type": "dropdown", "name": "size", "choices": ["1", "2"], "defaultValue": 0},
+              {"type": "dropdown", "name": "kept", "choices": ["1", "2"], "defaultValue": 2}]}
+            """#)
+        #expect(try Self.step(survey, "size").defaultValue == nil)
+        #expect(try Self.step(survey, "kept").defaultValue == 2)
+        #expect(conversion.notes.contains { $0.description.contains("not one of the choices") })
+    }
+
+    @Test func aMatrixDefaultKeepsOnlyListedRowsAndColumns() throws {
+        // survey-core keeps {"r1": "c1", "zz": "c2"} on completion, dropping r2's unknown column.
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [{"type": "matrix", "name": "m", "rows": ["r1", "r2"], "columns": ["c1", "c2"],
+              "defaultValue": {"r1": "c1", "zz": "c2", "r2": "nope"}}]}
+            """#)
+        #expect(try Self.step(survey, "m").defaultValue == ["r1": "c1"])
+        #expect(conversion.notes.contains { $0.description.contains("'r2', 'zz'") })
+    }
+
+    @Test(arguments: ["matrixdropdown", "matrixdynamic"])
+    func aSecondColumnWithTheSameNameIsLeftOut(type: String) throws {
+        // survey-core shows both columns, which edit the one value "x" of each row.
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [{"type": "\#(type)", "name": "m", "rows": ["r1"], "columns": [
+              {"name": "x", "cellType": "text"}, {"name": "x", "cellType": "dropdown", "choices": ["a"]},
+              {"name": "y", "cellType": "text"}]}]}
+            """#)
+        let options = try Self.step(survey, "m").options
+        let names = (options["columns"] ?? options["items"])?.arrayValue?.compactMap { $0["name"]?.stringValue }
+        #expect(names == ["x", "y"])
+        #expect(conversion.notes.contains { $0.description.contains("a second column or item named 'x'") })
+    }
+
+    @Test func anUnnamedPageTakesTheFirstNameNoEarlierPageHas() throws {
+        // survey-core: page1, X, page2, page3, page4.
+        let page = { (name: String?, question: String) -> String in
+            let named = name.map { #""name": "\#($0)", "# } ?? ""
+            return #"{\#(named)"elements": [{"type": "text", "name": "\#(question)"}]}"#
+        }
+        let pages = [page("page1", "a"), page("X", "b"), page(nil, "c"), page("page3", "d"), page(nil, "e")]
+        let (conversion, _) = try convertAndLoad(#"{"pages": ["# + pages.joined(separator: ", ") + "]}")
+        let ids = conversion.survey["steps"]?.arrayValue?.map { $0["id"]?.stringValue ?? "" }
+        #expect(ids == ["page1", "X", "page2", "page3", "page4"])
+    }
+
+    @Test func choicesCarriedIntoARankingKeepTheirSpaces() throws {
+        let text = #"""
+            {"pages": [{"elements": [{"type": "checkbox", "name": "pick", "choices": ["alpha ", "beta", "gamma"]}]},
+              {"elements": [{"type": "ranking", "name": "order", "choicesFromQuestion": "pick",
+                "choicesFromQuestionMode": "selected"}]}]}
+            """#
+        let (_, survey) = try convertAndLoad(text)
+        var session = SurveySession(survey: survey)
+        try session.answer(["alpha ", "beta"], for: "pick")
+        guard case .moved = session.next() else {
+            Issue.record("the ranking page is not reached")
+            return
+        }
+        try session.answer(["alpha ", "beta"], for: "order")
+        #expect(session.completionResult().answers["order"] == ["alpha ", "beta"])
+    }
+
+    @Test(arguments: [("05:59", false), ("06:00", true), ("16:30", true), ("16:31", false), ("9:15", true)])
+    func aTimeOutsideItsMinAndMaxIsRefused(time: String, isAccepted: Bool) throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [{"type": "text", "name": "t", "inputType": "time", "min": "06:00", "max": "16:30"}]}
+            """#)
+        #expect(conversion.isWhole)
+        var session = SurveySession(survey: survey)
+        let accepted = (try? session.answer(.string(time), for: "t")) != nil
+        #expect(accepted == isAccepted)
+    }
+
+    @Test(arguments: [("99", true), ("25", true), ("abc", false)])
+    func aNumericValidatorOfARadiogroupChecksTheValueOrTheOtherText(answer: String, passes: Bool) throws {
+        // survey-core: "99" passes, Other with "25" passes, Other with "abc" is refused.
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [{"type": "radiogroup", "name": "age", "choices": [{"value": "99", "text": "No answer"}],
+              "showOtherItem": true, "validators": [{"type": "numeric"}]}]}
+            """#)
+        #expect(conversion.isWhole)
+        var session = SurveySession(survey: survey)
+        try session.answer(.string(answer), for: "age")
+        let completed: Bool
+        if case .completed = session.next() { completed = true } else { completed = false }
+        #expect(completed == passes)
+    }
+
+    @Test func aNumericValidatorOfACheckboxIsLeftOut() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [{"type": "checkbox", "name": "n", "choices": ["1", "2"], "validators": [{"type": "numeric"}]}]}
+            """#)
+        #expect(try Self.step(survey, "n").validators.isEmpty)
+        #expect(conversion.notes.contains { $0.description.contains("a 'numeric' validator of a 'multiple-choice'") })
+    }
+
+    @Test func anOldStyleVisibleTriggerShowsItsQuestionsWhileItsConditionHolds() throws {
+        // survey-core shows "branch" until "vet" is answered, then only while it is "yes".
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"triggers": [{"type": "visible", "name": "vet", "operator": "equal", "value": "yes",
+               "questions": ["branch"]}],
+             "elements": [{"type": "radiogroup", "name": "vet", "choices": ["yes", "no"]},
+               {"type": "text", "name": "branch"}]}
+            """#)
+        #expect(conversion.isWhole)
+        #expect(survey.definition.triggers.isEmpty)
+        var session = SurveySession(survey: survey)
+        #expect(session.isVisible("branch"))
+        try session.answer("no", for: "vet")
+        #expect(!session.isVisible("branch"))
+        try session.answer("yes", for: "vet")
+        #expect(session.isVisible("branch"))
+    }
+
+    @Test func aQuestionHiddenAtFirstShowsOnlyWhenItsVisibleTriggerHolds() throws {
+        // survey-core: "branch" (visible: false) stays hidden until "vet" is "yes".
+        let (_, survey) = try convertAndLoad(
+            #"""
+            {"triggers": [{"type": "visible", "name": "vet", "operator": "equal", "value": "yes",
+               "questions": ["branch"]}],
+             "elements": [{"type": "radiogroup", "name": "vet", "choices": ["yes", "no"]},
+               {"type": "text", "name": "branch", "visible": false}]}
+            """#)
+        var session = SurveySession(survey: survey)
+        #expect(!session.isVisible("branch"))
+        try session.answer("yes", for: "vet")
+        #expect(session.isVisible("branch"))
+    }
+}
