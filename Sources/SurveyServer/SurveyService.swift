@@ -1,0 +1,40 @@
+import SurveyCore
+import SurveyResponses
+
+/// `survey serve`: surveys behind HTTP. The JSON API (``SurveyAPI``) on an ``HTTPServer``.
+///
+/// ```swift
+/// let service = try SurveyService(
+///     surveys: [survey], store: try SQLiteResponseStore(path: "responses.sqlite"),
+///     configuration: .init(address: try ListenAddress(parsing: "127.0.0.1:8080")))
+/// print(service.url)  // http://127.0.0.1:8080
+/// // … until the process is told to stop:
+/// service.stop()
+/// ```
+public final class SurveyService: Sendable {
+    /// The JSON API the server answers with.
+    public let api: SurveyAPI
+    let server: HTTPServer
+
+    /// Starts serving `surveys`, keeping responses in `store`.
+    /// - Throws: ``ServerError``: two surveys with one id, none at all, or the address cannot be listened on.
+    public init(surveys: [Survey], store: any ResponseStore, configuration: HTTPServer.Configuration)
+        throws(ServerError)
+    {
+        let api = try SurveyAPI(surveys: surveys, store: store)
+        self.api = api
+        server = try HTTPServer(configuration: configuration) { request in api.respond(to: request) }
+    }
+
+    /// The base URL, `http://host:port`, with the port actually listened on.
+    public var url: String { server.url }
+
+    /// The port listened on.
+    public var port: UInt16 { server.port }
+
+    /// Stops: waits for the requests being answered (their actions are in the store), then closes
+    /// every connection. Calling it again does nothing.
+    public func stop() {
+        server.stop()
+    }
+}
