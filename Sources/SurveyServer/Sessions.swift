@@ -1,3 +1,4 @@
+import Foundation
 import SurveyCore
 import SurveyRendering
 import Synchronization
@@ -41,16 +42,20 @@ struct RespondentKey: Hashable, Sendable {
 final class SessionHandle: Sendable {
     let key: RespondentKey
     let exchange: Mutex<EventExchange?>
+    /// When a request last used the session, in whole seconds of ``SessionClock``.
+    let lastUsed: Atomic<Int64>
 
     init(key: RespondentKey, exchange: consuming sending EventExchange) {
         self.key = key
         self.exchange = Mutex(exchange)
+        lastUsed = Atomic(SessionClock.now)
     }
 
     /// Applies `actions` in order, stopping at the one that ends the session.
     /// - Returns: their events and whether the session ended; `nil` when the handle is retired.
     func perform(_ actions: [RendererAction]) -> (events: [JSONValue], isFinished: Bool)? {
-        exchange.withLock { exchange in
+        lastUsed.store(SessionClock.now, ordering: .relaxed)
+        return exchange.withLock { exchange in
             guard var current = exchange.take() else { return nil }
             var events: [JSONValue] = []
             for action in actions where !current.isFinished {
@@ -64,7 +69,8 @@ final class SessionHandle: Sendable {
 
     /// The current unit's events from the start; `nil` when the handle is retired.
     func restate() -> [JSONValue]? {
-        exchange.withLock { exchange in
+        lastUsed.store(SessionClock.now, ordering: .relaxed)
+        return exchange.withLock { exchange in
             guard var current = exchange.take() else { return nil }
             let events = current.restate()
             exchange = current
@@ -76,6 +82,11 @@ final class SessionHandle: Sendable {
     func retire() {
         exchange.withLock { $0 = nil }
     }
+}
+
+/// Whole seconds since an arbitrary start, never going back.
+enum SessionClock {
+    static var now: Int64 { Int64(ProcessInfo.processInfo.systemUptime) }
 }
 
 /// The sessions in memory, by token and by respondent.
@@ -94,6 +105,16 @@ struct SessionTable {
     mutating func remove(_ key: RespondentKey) -> SessionHandle? {
         guard let token = tokenByRespondent.removeValue(forKey: key) else { return nil }
         return byToken.removeValue(forKey: token)
+    }
+
+    /// Takes out every session no request used since `limit`.
+    mutating func removeIdle(usedBefore limit: Int64) -> [SessionHandle] {
+        let idle = byToken.filter { $0.value.lastUsed.load(ordering: .relaxed) < limit }
+        for (token, handle) in idle {
+            byToken[token] = nil
+            if tokenByRespondent[handle.key] == token { tokenByRespondent[handle.key] = nil }
+        }
+        return Array(idle.values)
     }
 
     /// Takes out the respondent's session if it is still `handle` (not one started since).

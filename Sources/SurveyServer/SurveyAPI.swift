@@ -32,10 +32,17 @@ public final class SurveyAPI: Sendable {
     let startLocks: [StartLock] = (0..<64).map { _ in StartLock() }
     /// The most commands one request may carry.
     public static let maximumCommandsPerRequest = 100
+    /// Seconds after which a session no request used is let go of (its response stays in the store,
+    /// and `POST /v1/sessions` continues it).
+    public let idleSessionSeconds: Int
+    /// When idle sessions were last looked for (``SessionClock`` seconds).
+    let lastSweep = Atomic<Int64>(0)
 
     /// An API serving `surveys`, keeping responses in `store`.
+    /// - Parameter idleSessionSeconds: how long a session stays in memory without a request (default
+    ///   30 minutes).
     /// - Throws: ``ServerError`` (`invalidSurveys`) when there is no survey, or two have one id.
-    public init(surveys: [Survey], store: any ResponseStore) throws(ServerError) {
+    public init(surveys: [Survey], store: any ResponseStore, idleSessionSeconds: Int = 1800) throws(ServerError) {
         var byID: [String: Survey] = [:]
         for survey in surveys {
             guard byID[survey.id] == nil else {
@@ -46,6 +53,20 @@ public final class SurveyAPI: Sendable {
         guard !byID.isEmpty else { throw ServerError(.invalidSurveys, "there is no survey to serve") }
         self.surveys = byID
         self.store = store
+        self.idleSessionSeconds = max(0, idleSessionSeconds)
+    }
+
+    /// Lets go of the sessions idle for longer than ``idleSessionSeconds``, at most once per minute
+    /// (or per idle limit, when shorter).
+    func releaseIdleSessions() {
+        let now = SessionClock.now
+        let last = lastSweep.load(ordering: .relaxed)
+        let interval = Int64(min(60, idleSessionSeconds))
+        guard now - last >= interval,
+            lastSweep.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged
+        else { return }
+        let idle = sessions.withLock { $0.removeIdle(usedBefore: now - Int64(idleSessionSeconds)) }
+        for handle in idle { handle.retire() }
     }
 
     /// The answer to one request; never traps, whatever the request holds.
@@ -96,6 +117,7 @@ public final class SurveyAPI: Sendable {
         } catch {
             return error.response
         }
+        releaseIdleSessions()
         let key = RespondentKey(surveyID: start.survey.id, respondentID: start.respondentID)
         return startLocks[Int(UInt(bitPattern: key.hashValue) % UInt(startLocks.count))].mutex.withLock { _ in
             // The respondent's session held here ends: its response continues from the store.

@@ -17,11 +17,13 @@ public final class SurveyService: Sendable {
     let server: HTTPServer
 
     /// Starts serving `surveys`, keeping responses in `store`.
+    /// - Parameter idleSessionSeconds: how long a session stays in memory without a request.
     /// - Throws: ``ServerError``: two surveys with one id, none at all, or the address cannot be listened on.
-    public init(surveys: [Survey], store: any ResponseStore, configuration: HTTPServer.Configuration)
-        throws(ServerError)
-    {
-        let api = try SurveyAPI(surveys: surveys, store: store)
+    public init(
+        surveys: [Survey], store: any ResponseStore, configuration: HTTPServer.Configuration,
+        idleSessionSeconds: Int = 1800
+    ) throws(ServerError) {
+        let api = try SurveyAPI(surveys: surveys, store: store, idleSessionSeconds: idleSessionSeconds)
         self.api = api
         server = try HTTPServer(configuration: configuration) { request in api.respond(to: request) }
     }

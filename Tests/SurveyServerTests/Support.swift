@@ -122,15 +122,18 @@ struct TestServer {
         return try SurveyLoader(registry: .builtins()).load(text: text, source: relativePath)
     }
 
-    init(surveys: [String] = ["Examples/onboarding.json"], maximumBodyBytes: Int = 1 << 20) throws {
+    init(
+        surveys: [String] = ["Examples/onboarding.json"], maximumBodyBytes: Int = 1 << 20,
+        idleSessionSeconds: Int = 1800, threadCount: Int = 2
+    ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try SQLiteResponseStore(path: directory.appendingPathComponent("responses.sqlite").path)
         service = try SurveyService(
             surveys: try surveys.map(Self.survey), store: store,
             configuration: .init(
-                address: ListenAddress(host: "127.0.0.1", port: 0), threadCount: 2, timeoutSeconds: 10,
-                maximumBodyBytes: maximumBodyBytes))
+                address: ListenAddress(host: "127.0.0.1", port: 0), threadCount: threadCount, timeoutSeconds: 10,
+                maximumBodyBytes: maximumBodyBytes), idleSessionSeconds: idleSessionSeconds)
     }
 
     func stop() {
