@@ -73,7 +73,7 @@ let package = Package(
         // the only code that calls it.
         .target(
             name: "SurveyServer",
-            dependencies: ["SurveyCore", "SurveyRendering", "SurveyResponses", "CMicroHTTPD"],
+            dependencies: ["SurveyCore", "SurveyRendering", "SurveyResponses", "SurveyReports", "CMicroHTTPD"],
             swiftSettings: strictSettings),
         // The `survey` command: a thin shell over the libraries.
         .executableTarget(

@@ -32,7 +32,7 @@ enum ServeCommand: Command {
         ],
         minimumPositionals: 1, maximumPositionals: nil,
         discussion: """
-            The API is under /v1 (docs/http-api.md): POST /v1/sessions starts or continues a respondent's
+            Browsers get web pages at / (plain forms, JavaScript not needed). The API is under /v1 (docs/http-api.md): POST /v1/sessions starts or continues a respondent's
             session, POST /v1/sessions/TOKEN/commands sends the JSON-event protocol's commands and returns
             their events, GET /v1/sessions/TOKEN shows the current step again, GET /v1/health and /v1/ready.
             Every accepted command is in the response store before its response is sent; a respondent whose
@@ -90,7 +90,7 @@ enum ServeCommand: Command {
                     + "(put a reverse proxy in front; see docs/http-api.md)")
         }
         let ids = surveys.map(\.id).joined(separator: ", ")
-        Console.line("survey serve: serving \(ids) at \(service.url)/v1/ (Ctrl-C stops)")
+        Console.line("survey serve: serving \(ids) at \(service.url)/ (JSON API under /v1/; Ctrl-C stops)")
         waitForStop()
         service.stop()
         let name = SignalHandling.stoppedBy?.name ?? "a signal"

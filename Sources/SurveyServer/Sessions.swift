@@ -44,6 +44,8 @@ final class SessionHandle: Sendable {
     let exchange: Mutex<EventExchange?>
     /// When a request last used the session, in whole seconds of ``SessionClock``.
     let lastUsed: Atomic<Int64>
+    /// The web front end's form token (CSRF): a form posted without it changes nothing.
+    let formToken = SessionToken.make(bytes: 16)
 
     init(key: RespondentKey, exchange: consuming sending EventExchange) {
         self.key = key
@@ -75,6 +77,18 @@ final class SessionHandle: Sendable {
             let events = current.restate()
             exchange = current
             return events
+        }
+    }
+
+    /// The survey's title and the current unit as the front ends present it (`step` is `nil` once the
+    /// session ended); `nil` when the handle is retired.
+    func presentation() -> (title: String, step: StepPresentation?)? {
+        lastUsed.store(SessionClock.now, ordering: .relaxed)
+        return exchange.withLock { exchange in
+            guard let session = exchange?.session else { return nil }
+            let definition = session.survey.definition
+            let context = PresentationContext(locale: session.locale, defaultLocale: definition.defaultLocale)
+            return (session.pipe(context.text(definition.title)), session.currentStep)
         }
     }
 

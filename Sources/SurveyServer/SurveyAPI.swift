@@ -117,32 +117,60 @@ public final class SurveyAPI: Sendable {
         } catch {
             return error.response
         }
+        var body: [String: JSONValue] = [
+            "surveyId": .string(start.survey.id), "respondentId": .string(start.respondentID),
+        ]
+        switch open(start) {
+        case .failure(let error):
+            return error.response
+        case .notAsked(let event):
+            body["events"] = [event]
+            return .json(.object(body))
+        case .finished(let events):
+            body["events"] = .array(events)
+            return .json(.object(body))
+        case .session(let token, _, let events):
+            body["events"] = .array(events)
+            body["token"] = .string(token)
+            var response = HTTPResponse.json(.object(body), status: 201)
+            response.headers.append(("Location", "/v1/sessions/\(token)"))
+            return response
+        }
+    }
+
+    /// What opening a respondent's session gave.
+    enum Opened {
+        /// A session in memory under `token`, with its first events.
+        case session(token: String, handle: SessionHandle, events: [JSONValue])
+        /// The survey ended at once (it shows nothing); no session is kept.
+        case finished([JSONValue])
+        /// The respondent is not asked; the `not-asked` event.
+        case notAsked(JSONValue)
+        /// The store could not be used.
+        case failure(APIError)
+    }
+
+    /// Opens `start`'s respondent's session (the one library decision, ``ResponseStart``) and keeps it
+    /// in memory, ending the respondent's previous session of the survey if one is there.
+    func open(_ start: SessionStart) -> Opened {
         releaseIdleSessions()
         let key = RespondentKey(surveyID: start.survey.id, respondentID: start.respondentID)
         return startLocks[Int(UInt(bitPattern: key.hashValue) % UInt(startLocks.count))].mutex.withLock { _ in
             // The respondent's session held here ends: its response continues from the store.
             let previous = sessions.withLock { $0.remove(key) }
             previous?.retire()
-            let exchange: EventExchange
+            var exchange: EventExchange
             switch beginResponse(start) {
-            case .failure(let error): return error.response
-            case .success(.notAsked(let event)): return .json(["events": [event]])
+            case .failure(let error): return .failure(error)
+            case .success(.notAsked(let event)): return .notAsked(event)
             case .success(.exchange(let started)): exchange = started
             }
-            var running = exchange
-            let events = running.start()
-            var body: [String: JSONValue] = [
-                "surveyId": .string(start.survey.id), "respondentId": .string(start.respondentID),
-                "events": .array(events),
-            ]
-            guard !running.isFinished else { return .json(.object(body)) }
+            let events = exchange.start()
+            guard !exchange.isFinished else { return .finished(events) }
             let token = SessionToken.make()
-            let handle = SessionHandle(key: key, exchange: running)
+            let handle = SessionHandle(key: key, exchange: exchange)
             sessions.withLock { $0.insert(handle, token: token) }
-            body["token"] = .string(token)
-            var response = HTTPResponse.json(.object(body), status: 201)
-            response.headers.append(("Location", "/v1/sessions/\(token)"))
-            return response
+            return .session(token: token, handle: handle, events: events)
         }
     }
 
@@ -257,6 +285,13 @@ struct SessionStart {
     let variables: [String: JSONValue]
 
     static let members: Set<String> = ["surveyId", "respondentId", "locale", "variables"]
+
+    init(survey: Survey, respondentID: String, locale: String?, variables: [String: JSONValue] = [:]) {
+        self.survey = survey
+        self.respondentID = respondentID
+        self.locale = locale
+        self.variables = variables
+    }
 
     init(body: JSONValue, surveys: [String: Survey]) throws(APIError) {
         guard let object = body.objectValue else {

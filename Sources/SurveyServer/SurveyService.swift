@@ -1,7 +1,8 @@
 import SurveyCore
 import SurveyResponses
 
-/// `survey serve`: surveys behind HTTP. The JSON API (``SurveyAPI``) on an ``HTTPServer``.
+/// `survey serve`: surveys behind HTTP. The JSON API (``SurveyAPI``) under `/v1`, and web pages for
+/// respondents' browsers at `/` and `/s/{surveyId}`, on an ``HTTPServer``.
 ///
 /// ```swift
 /// let service = try SurveyService(
@@ -25,7 +26,11 @@ public final class SurveyService: Sendable {
     ) throws(ServerError) {
         let api = try SurveyAPI(surveys: surveys, store: store, idleSessionSeconds: idleSessionSeconds)
         self.api = api
-        server = try HTTPServer(configuration: configuration) { request in api.respond(to: request) }
+        let web = WebFrontEnd(api: api)
+        server = try HTTPServer(configuration: configuration) { request in
+            if request.pathSegments.first == "v1" { return api.respond(to: request) }
+            return web.respond(to: request) ?? api.respond(to: request)
+        }
     }
 
     /// The base URL, `http://host:port`, with the port actually listened on.

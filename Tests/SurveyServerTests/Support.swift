@@ -90,8 +90,10 @@ struct TinyClient {
         var headers: [String: String] = [:]
         for line in head.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
-                in: .whitespaces)
+            // A repeated header (Set-Cookie) keeps every value, one per line.
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = headers[name].map { $0 + "\n" + value } ?? value
         }
         var body = Array(bytes[(end + 4)...])
         if let length = headers["content-length"].flatMap(Int.init), length <= body.count {
