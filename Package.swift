@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "SurveyImport", targets: ["SurveyImport"]),
         .library(name: "SurveyDelivery", targets: ["SurveyDelivery"]),
         .library(name: "SurveyReports", targets: ["SurveyReports"]),
+        .library(name: "SurveyServer", targets: ["SurveyServer"]),
         .executable(name: "survey", targets: ["SurveyCLI"]),
     ],
     targets: [
@@ -66,13 +67,21 @@ let package = Package(
         // Reports: results per question (the types' summaries), funnel, paths; HTML with inline SVG, JSON.
         .target(
             name: "SurveyReports", dependencies: ["SurveyCore", "SurveyResponses"], swiftSettings: strictSettings),
+        // GNU libmicrohttpd, the HTTP server library (Debian libmicrohttpd-dev).
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // `survey serve`: the JSON-event protocol over HTTP (and the web front end), on libmicrohttpd;
+        // the only code that calls it.
+        .target(
+            name: "SurveyServer",
+            dependencies: ["SurveyCore", "SurveyRendering", "SurveyResponses", "SurveyReports", "CMicroHTTPD"],
+            swiftSettings: strictSettings),
         // The `survey` command: a thin shell over the libraries.
         .executableTarget(
             name: "SurveyCLI",
             dependencies: [
                 "SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyPluginLoader", "SurveyResponses",
                 "SurveyStoreSQLite", "SurveyStorePostgres", "SurveyAnalysis", "SurveyImport", "SurveyDelivery",
-                "SurveyReports",
+                "SurveyReports", "SurveyServer",
             ],
             swiftSettings: strictSettings
         ),
@@ -120,6 +129,14 @@ let package = Package(
         .testTarget(
             name: "SurveyReportsTests",
             dependencies: ["SurveyCore", "SurveyBuiltins", "SurveyResponses", "SurveyReports"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SurveyServerTests",
+            dependencies: [
+                "SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyResponses", "SurveyServer",
+                "SurveyStoreSQLite",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

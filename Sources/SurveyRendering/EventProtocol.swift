@@ -186,7 +186,7 @@ public enum EventProtocol {
 /// `step` whenever a unit is entered or what it shows changes, `progress` after each `step` and
 /// whenever it changes.
 struct EventTranscript {
-    let write: (String) -> Void
+    let write: (JSONValue) -> Void
     var lastVisit = -1
     var lastShown: StepPresentation?
     var lastProgress: Progress?
@@ -194,8 +194,14 @@ struct EventTranscript {
     var lastAnswers: [String: JSONValue] = [:]
     var justAnswered: String?
 
+    /// A transcript writing each event as one line.
     init(write: @escaping (String) -> Void) {
-        self.write = write
+        self.write = { write(EventProtocol.line($0)) }
+    }
+
+    /// A transcript handing over each event as a value.
+    init(values: @escaping (JSONValue) -> Void) {
+        write = values
     }
 
     mutating func show(_ request: StepRequest) {
@@ -236,6 +242,6 @@ struct EventTranscript {
     }
 
     func emit(_ value: JSONValue) {
-        write(EventProtocol.line(value))
+        write(value)
     }
 }

@@ -23,6 +23,10 @@ public struct SurveyDriver {
     /// Keeps every accepted action durably (a response store); the renderer hears of an action
     /// only after the recorder has it. `nil` keeps the session in memory only.
     public var recorder: (any SessionRecorder)?
+    /// Counts units entered (``StepRequest/visit``).
+    var visit = 0
+    /// Reads typed answers in the session's locale.
+    var lineParser: LineParser
 
     /// A driver for `session`.
     /// - Parameters:
@@ -38,6 +42,7 @@ public struct SurveyDriver {
         self.stateStore = stateStore
         self.isResumed = isResumed
         self.recorder = recorder
+        lineParser = LineParser(survey: session.survey, locale: session.locale)
     }
 
     /// Records the session's newly accepted actions. On failure the session goes back to `before`
@@ -61,97 +66,114 @@ public struct SurveyDriver {
     /// Runs the session until it completes, is dismissed or the respondent quits.
     /// - Returns: how it ended, with the result or the state to resume from.
     public mutating func run(with renderer: inout some SurveyRenderer) -> DriverOutcome {
-        renderer.receive(.started(info))
-        var visit = 0
-        var lineParser = LineParser(survey: session.survey, locale: session.locale)
+        start(with: &renderer)
         while true {
             guard let action = action(visit: visit, lineParser: lineParser, from: &renderer) else {
                 return finish(with: &renderer)
             }
-            switch action {
-            case .answer(let stepID, let value):
-                let before = undoPoint
-                let unitBefore = session.currentUnitID
-                do {
-                    let stored = try session.answer(value, for: stepID)
-                    guard commit(undoingTo: before, renderer: &renderer) else { continue }
-                    renderer.receive(.answered(stepID: stepID, value: stored.isNull ? nil : stored))
-                    // A skip trigger moved the respondent on: another unit is entered.
-                    if session.currentUnitID != unitBefore { visit += 1 }
-                } catch {
-                    if case .invalidAnswer(let stepError) = error {
-                        renderer.receive(.validationFailed([stepError]))
-                    } else {
-                        renderer.receive(.rejected(RendererError(error)))
-                    }
-                }
-            case .next:
-                let before = undoPoint
-                switch session.next() {
-                case .moved:
-                    if commit(undoingTo: before, renderer: &renderer) { visit += 1 }
-                case .completed(let result):
-                    guard commit(undoingTo: before, renderer: &renderer) else { continue }
-                    renderer.receive(.completed(result))
-                    return .completed(result)
-                case .blocked(let errors): renderer.receive(.validationFailed(errors))
-                }
-            case .back:
-                let before = undoPoint
-                do {
-                    try session.back()
-                    if commit(undoingTo: before, renderer: &renderer) { visit += 1 }
-                } catch {
-                    renderer.receive(.rejected(RendererError(error)))
-                }
-            case .dismiss:
-                let before = undoPoint
-                session.dismiss()
-                guard commit(undoingTo: before, renderer: &renderer) else { continue }
-                let state = session.state
-                renderer.receive(.dismissed(state))
-                return .dismissed(state)
-            case .quit:
-                let state = session.state
-                var location: String?
-                if let stateStore {
-                    do {
-                        location = try stateStore.save(state)
-                    } catch {
-                        renderer.receive(
-                            .rejected(
-                                RendererError(code: "saveFailed", message: "could not save the session: \(error)")))
-                    }
-                }
-                renderer.receive(.quit(state, location: location))
-                return .quit(state, location: location)
-            case .resume(let state):
-                do {
-                    let resumed = try SurveySession(survey: session.survey, resuming: state)
-                    if recorder != nil {
-                        do {
-                            try recorder?.restart(with: resumed)
-                        } catch {
-                            renderer.receive(
-                                .rejected(
-                                    RendererError(
-                                        code: "storeFailed",
-                                        message:
-                                            "the resumed session could not be saved, so it was not resumed: \(error)"
-                                    )))
-                            continue
-                        }
-                    }
-                    session = resumed
-                    lineParser = LineParser(survey: session.survey, locale: session.locale)
-                    isResumed = true
-                    visit += 1
-                    renderer.receive(.started(info))
-                } catch {
+            if let outcome = perform(action, with: &renderer) { return outcome }
+        }
+    }
+
+    /// Tells the renderer that the session starts; the first unit is ``currentRequest``. With
+    /// ``perform(_:with:)``, the loop of ``run(with:)`` taken one action at a time (by a front end
+    /// whose actions arrive as requests, such as ``EventExchange``).
+    mutating func start(with renderer: inout some SurveyRenderer) {
+        renderer.receive(.started(info))
+        visit = 0
+        lineParser = LineParser(survey: session.survey, locale: session.locale)
+    }
+
+    /// The request for the current unit; `nil` once the session is finished.
+    var currentRequest: StepRequest? { StepRequest(session: session, visit: visit, lineParser: lineParser) }
+
+    /// Applies one action to the session, records it, and tells the renderer what came of it.
+    /// - Returns: how the session ended, when this action ended it.
+    mutating func perform(_ action: RendererAction, with renderer: inout some SurveyRenderer) -> DriverOutcome? {
+        switch action {
+        case .answer(let stepID, let value):
+            let before = undoPoint
+            let unitBefore = session.currentUnitID
+            do {
+                let stored = try session.answer(value, for: stepID)
+                guard commit(undoingTo: before, renderer: &renderer) else { return nil }
+                renderer.receive(.answered(stepID: stepID, value: stored.isNull ? nil : stored))
+                // A skip trigger moved the respondent on: another unit is entered.
+                if session.currentUnitID != unitBefore { visit += 1 }
+            } catch {
+                if case .invalidAnswer(let stepError) = error {
+                    renderer.receive(.validationFailed([stepError]))
+                } else {
                     renderer.receive(.rejected(RendererError(error)))
                 }
             }
+        case .next:
+            let before = undoPoint
+            switch session.next() {
+            case .moved:
+                if commit(undoingTo: before, renderer: &renderer) { visit += 1 }
+            case .completed(let result):
+                guard commit(undoingTo: before, renderer: &renderer) else { return nil }
+                renderer.receive(.completed(result))
+                return .completed(result)
+            case .blocked(let errors): renderer.receive(.validationFailed(errors))
+            }
+        case .back:
+            let before = undoPoint
+            do {
+                try session.back()
+                if commit(undoingTo: before, renderer: &renderer) { visit += 1 }
+            } catch {
+                renderer.receive(.rejected(RendererError(error)))
+            }
+        case .dismiss:
+            let before = undoPoint
+            session.dismiss()
+            guard commit(undoingTo: before, renderer: &renderer) else { return nil }
+            let state = session.state
+            renderer.receive(.dismissed(state))
+            return .dismissed(state)
+        case .quit:
+            let state = session.state
+            var location: String?
+            if let stateStore {
+                do {
+                    location = try stateStore.save(state)
+                } catch {
+                    renderer.receive(
+                        .rejected(
+                            RendererError(code: "saveFailed", message: "could not save the session: \(error)")))
+                }
+            }
+            renderer.receive(.quit(state, location: location))
+            return .quit(state, location: location)
+        case .resume(let state):
+            do {
+                let resumed = try SurveySession(survey: session.survey, resuming: state)
+                if recorder != nil {
+                    do {
+                        try recorder?.restart(with: resumed)
+                    } catch {
+                        renderer.receive(
+                            .rejected(
+                                RendererError(
+                                    code: "storeFailed",
+                                    message:
+                                        "the resumed session could not be saved, so it was not resumed: \(error)"
+                                )))
+                        return nil
+                    }
+                }
+                session = resumed
+                lineParser = LineParser(survey: session.survey, locale: session.locale)
+                isResumed = true
+                visit += 1
+                renderer.receive(.started(info))
+            } catch {
+                renderer.receive(.rejected(RendererError(error)))
+            }
         }
+        return nil
     }
 
     /// The renderer's action on the current unit; `nil` once the session is finished. The request

@@ -8,7 +8,7 @@ import Testing
 @Suite struct OptionDeclarationTests {
     static let commands = [
         "run", "test", "validate", "lint", "graph", "types", "responses", "simulate", "paths", "coverage", "import",
-        "deliver", "report",
+        "deliver", "report", "serve",
     ]
 
     @Test(arguments: commands)
@@ -97,6 +97,10 @@ import Testing
                 "--concurrency", "2", "--survey", survey,
             ],
         ]
-        for arguments in runs { try Self.expectNoMisread(arguments) }
+        // serve reads every option before it checks --listen, so a wrong address ends it before it listens.
+        let serve = [
+            "serve", survey, "--listen", "nowhere", "--threads", "2", "--store", store, "--data-shape", "engine",
+        ]
+        for arguments in runs + [serve + plugins] { try Self.expectNoMisread(arguments) }
     }
 }

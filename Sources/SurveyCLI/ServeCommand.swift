@@ -1,0 +1,118 @@
+import Foundation
+import SurveyCore
+import SurveyResponses
+import SurveyServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+// MARK: serve
+
+enum ServeCommand: Command {
+    /// The options only this command declares, read by these constants.
+    enum Options {
+        static let listen = CommandSpec.Option(
+            name: "--listen", valueName: "HOST:PORT",
+            help:
+                "Where to listen (default 127.0.0.1:8080: this machine only). 0.0.0.0:PORT or [::]:PORT is reachable from other machines, without TLS; port 0 takes a free one."
+        )
+        static let threads = CommandSpec.Option(
+            name: "--threads", valueName: "N", help: "Threads answering requests (default 8).")
+    }
+
+    static let spec = CommandSpec(
+        name: "serve", summary: "Serve surveys over HTTP: the JSON-event protocol as a JSON API for apps.",
+        usage: "serve FILE|URL... [--listen 127.0.0.1:8080] [--store PATH|URL | --no-store] [--plugin PATH]...",
+        positionalHelp: [("FILE|URL", "The surveys to serve (JSON files or http(s) URLs), each with its own id.")],
+        options: [
+            Options.listen, Options.threads, storeOption, noStoreOption, dataShapeOption, pluginOption,
+            isolatePluginsOption,
+            pluginTimeoutOption,
+        ],
+        minimumPositionals: 1, maximumPositionals: nil,
+        discussion: """
+            Browsers get web pages at / (plain forms, JavaScript not needed). The API is under /v1 (docs/http-api.md): POST /v1/sessions starts or continues a respondent's
+            session, POST /v1/sessions/TOKEN/commands sends the JSON-event protocol's commands and returns
+            their events, GET /v1/sessions/TOKEN shows the current step again, GET /v1/health and /v1/ready.
+            Every accepted command is in the response store before its response is sent; a respondent whose
+            session was lost (a restart) continues it with POST /v1/sessions. The server prints its URL and
+            runs until SIGINT (Ctrl-C) or SIGTERM, which stop it after the requests being answered.
+            With --no-store, responses are kept in memory only, and lost when the server stops.
+            There is no TLS: to reach it from other machines, put a reverse proxy such as nginx in front.
+            """)
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        let listen = arguments.value(Options.listen) ?? "127.0.0.1:8080"
+        let threadsText = arguments.value(Options.threads)
+        let plugins = try PluginSelection(arguments)
+        let dataShape = try DataShapeChoice(arguments, command: spec.name)
+        let storeChoice = try context.storeChoice(arguments, command: spec.name, defaultToStore: true)
+        let address: ListenAddress
+        do {
+            address = try ListenAddress(parsing: listen)
+        } catch {
+            throw UsageError("--listen: \(error.message)", command: spec.name)
+        }
+        var threads = 8
+        if let threadsText {
+            guard let value = Int(threadsText), (1...256).contains(value) else {
+                throw UsageError(
+                    "--threads must be a whole number from 1 to 256, got '\(threadsText)'", command: spec.name)
+            }
+            threads = value
+        }
+        var surveys: [Survey] = []
+        for file in arguments.positionals {
+            surveys.append(try context.loadSurvey(file, plugins: plugins, dataShape: dataShape))
+        }
+        let store: any ResponseStore
+        var kept = "every acknowledged answer is in the response store"
+        switch storeChoice {
+        case .location(let location, let isDefault): store = try context.openStore(location, isDefault: isDefault)
+        case .none:
+            store = InMemoryResponseStore()
+            kept = "no store was used (--no-store), so the answers were not kept"
+        }
+        // The first SIGINT or SIGTERM ends the wait below; the server then stops in order.
+        SignalHandling.install(answersAreKept: storeChoice.isStore, savesFirst: true)
+        let service: SurveyService
+        do {
+            service = try SurveyService(
+                surveys: surveys, store: store,
+                configuration: .init(address: address, threadCount: threads))
+        } catch {
+            throw InputError("survey serve: \(error.message)")
+        }
+        if !address.isLoopback {
+            Console.error(
+                "survey serve: listening on \(address), reachable from other machines, without TLS "
+                    + "(put a reverse proxy in front; see docs/http-api.md)")
+        }
+        let ids = surveys.map(\.id).joined(separator: ", ")
+        Console.line("survey serve: serving \(ids) at \(service.url)/ (JSON API under /v1/; Ctrl-C stops)")
+        waitForStop()
+        service.stop()
+        let name = SignalHandling.stoppedBy?.name ?? "a signal"
+        Console.error("survey serve: stopped by \(name); \(kept)")
+        return .success
+    }
+
+    /// Waits until SIGINT, SIGTERM or SIGHUP arrives (the handler writes to the stop pipe).
+    static func waitForStop() {
+        guard SignalHandling.stopDescriptor >= 0 else {
+            // No pipe: the handler ends the process itself.
+            while true { pause() }
+        }
+        var byte: UInt8 = 0
+        while read(SignalHandling.stopDescriptor, &byte, 1) < 0, errno == EINTR {}
+    }
+}
+
+extension StoreChoice {
+    /// Whether responses go to a store.
+    var isStore: Bool {
+        if case .location = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import SurveyCore
+import SurveyResponses
+import SurveyServer
+import Testing
+
+/// The web front end with JavaScript off: plain forms posted, redirects followed, cookies kept.
+@Suite struct WebFrontEndTests {
+    /// A browser without JavaScript: its cookies and the last page's form token.
+    struct Browser {
+        let client: TinyClient
+        var cookies: [String: String] = [:]
+        var formToken = ""
+
+        mutating func get(_ path: String = "/s/habitly-onboarding") throws -> ClientResponse {
+            let response = try client.request("GET", path, headers: cookieHeader)
+            keep(response)
+            let page = String(decoding: response.body, as: UTF8.self)
+            if let range = page.range(of: #"name="form-token" value="[^"]*""#, options: .regularExpression) {
+                formToken = String(page[range].dropFirst(#"name="form-token" value=""#.count).dropLast())
+            }
+            return response
+        }
+
+        /// Posts `fields` (form-encoded) with the page's form token, as a form does.
+        mutating func post(_ fields: [(String, String)], path: String = "/s/habitly-onboarding") throws
+            -> ClientResponse
+        {
+            var allowed = CharacterSet.alphanumerics
+            allowed.insert(charactersIn: "-._")
+            let body = ([("form-token", formToken)] + fields).map {
+                "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")="
+                    + ($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+            }.joined(separator: "&")
+            var headers = cookieHeader
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            let response = try client.send(
+                raw: Array(
+                    ("POST \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                        + headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+                        + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)").utf8))
+            keep(response)
+            return response
+        }
+
+        var cookieHeader: [String: String] {
+            cookies.isEmpty ? [:] : ["Cookie": cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")]
+        }
+
+        mutating func keep(_ response: ClientResponse) {
+            for line in (response.headers["set-cookie"] ?? "").split(separator: "\n") {
+                let pair = line.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
+                guard pair.count == 2 else { continue }
+                cookies[String(pair[0])] = pair[1].isEmpty ? nil : String(pair[1])
+            }
+        }
+    }
+
+    static func text(_ response: ClientResponse) -> String { String(decoding: response.body, as: UTF8.self) }
+
+    @Test func aBrowserTakesTheSurveyWithPlainFormsAndItIsStored() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        var browser = Browser(client: server.client)
+        let root = try browser.get("/")
+        #expect(root.status == 303)
+        #expect(root.headers["location"] == "/s/habitly-onboarding")
+        let welcome = try browser.get()
+        #expect(welcome.status == 200)
+        #expect(welcome.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(welcome.headers["content-security-policy"]?.hasPrefix("default-src 'none'") == true)
+        #expect(welcome.headers["set-cookie"]?.contains("HttpOnly; SameSite=Lax") == true)
+        #expect(Self.text(welcome).contains("Welcome to Habitly"))
+        #expect(!browser.formToken.isEmpty)
+
+        #expect(try browser.post([("action", "next")]).status == 303)
+        let discovery = Self.text(try browser.get())
+        #expect(discovery.contains("<legend>How did you hear about us?</legend>"))
+        #expect(discovery.contains(#"type="radio" name="a:discovery" value="google""#))
+        #expect(try browser.post([("a:discovery", "google"), ("action", "next")]).status == 303)
+        let goals = Self.text(try browser.get())
+        #expect(goals.contains(#"type="checkbox" name="a:goals" value="fitness""#))
+        #expect(goals.contains("Question 2 of 5"))
+        _ = try browser.post([("a:goals", "fitness"), ("a:goals", "sleep"), ("action", "next")])
+        #expect(Self.text(try browser.get()).contains("Have you used a habit tracker before?"))
+        let done = try browser.post([("a:experience", "skip"), ("action", "next")])
+        #expect(done.status == 200)
+        #expect(Self.text(done).contains("Thank you! The survey is complete."))
+
+        let respondent = try #require(browser.cookies["survey-respondent"])
+        let stored = try #require(
+            try server.store.latestResponse(respondent: "web-" + respondent, survey: JSONAPITests.surveyID))
+        #expect(stored.status == .completed)
+        #expect(stored.answers["goals"] == ["fitness", "sleep"])
+        // Back again: not asked again.
+        #expect(Self.text(try browser.get()).contains("already completed"))
+    }
+
+    @Test func aMissingRequiredAnswerShowsItsErrorTiedToTheFieldAndBackWorks() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        var browser = Browser(client: server.client)
+        _ = try browser.get()
+        _ = try browser.post([("action", "next")])
+        _ = try browser.get()
+        #expect(try browser.post([("action", "next")]).status == 303)
+        let page = Self.text(try browser.get())
+        #expect(page.contains(#"<fieldset aria-describedby="e0" aria-invalid="true" aria-required="true">"#))
+        #expect(page.contains(#"<p class="error" id="e0">"#))
+        #expect(page.contains("autofocus"))
+        _ = try browser.post([("action", "back")])
+        #expect(Self.text(try browser.get()).contains("Welcome to Habitly"))
+    }
+
+    @Test func aFormWithoutItsTokenChangesNothing() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        var browser = Browser(client: server.client)
+        _ = try browser.get()
+        browser.formToken = "forged"
+        let refused = try browser.post([("action", "next")])
+        #expect(refused.status == 403)
+        #expect(Self.text(try browser.get()).contains("Welcome to Habitly"))
+        // Another browser's cookies reach another respondent's session, not this one.
+        var other = Browser(client: server.client)
+        _ = try other.get()
+        #expect(other.cookies["survey-respondent"] != browser.cookies["survey-respondent"])
+    }
+
+    @Test func respondentTextIsEscaped() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        var browser = Browser(client: server.client)
+        _ = try browser.get()
+        _ = try browser.post([("action", "next")])
+        _ = try browser.get()
+        _ = try browser.post([("a:discovery", "google"), ("action", "next")])
+        _ = try browser.get()
+        let script = "<script>alert(\"x\")</script>"
+        _ = try browser.post([("a:goals", "other"), ("o:goals", script), ("action", "back")])
+        // The discovery page again: a browser sends its checked radio.
+        #expect(Self.text(try browser.get()).contains(#"value="google" checked"#))
+        _ = try browser.post([("a:discovery", "google"), ("action", "next")])
+        let page = Self.text(try browser.get())
+        #expect(page.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"))
+        #expect(!page.contains("<script>"))
+    }
+}
