@@ -314,14 +314,8 @@ extension Converter {
             if !converted.options.isEmpty { result["options"] = .object(converted.options) }
             if let title = text(item.take("title"), item.path("title")) { result["title"] = title }
             if item.take("isRequired") == .bool(true) { result["required"] = true }
-            var conditions = entry.conditions
-            if let condition = expression(item.take("visibleIf"), item.path("visibleIf"))?.stringValue {
-                // A dynamic matrix's column reads its row as {row.x}; a repeat's item reads {panel.x}.
-                conditions.append(dynamicMatrix ? Self.rowAsPanel(condition) : condition)
-            }
-            if let condition = conditions.first {
-                result["visibleIf"] = .string(
-                    conditions.count == 1 ? condition : conditions.map { "(\($0))" }.joined(separator: " and "))
+            if let condition = itemVisibleIf(&item, entry: entry, dynamicMatrix: dynamicMatrix) {
+                result["visibleIf"] = .string(condition)
             }
             // `expression` validators are the item's own (reading its row as {panel.x}); the others
             // are what an item's kind checks by its options.
@@ -389,6 +383,17 @@ extension Converter {
         return kind
     }
 
+    /// An item's `visibleIf`: its own joined with `and` to those of the panels it sits in. A dynamic
+    /// matrix's column reads its row as {row.x}; a repeat's item reads {panel.x}.
+    mutating func itemVisibleIf(_ item: inout Members, entry: TemplateItem, dynamicMatrix: Bool) -> String? {
+        var conditions = entry.conditions
+        if let condition = expression(item.take("visibleIf"), item.path("visibleIf"))?.stringValue {
+            conditions.append(dynamicMatrix ? Self.rowAsPanel(condition) : condition)
+        }
+        guard let first = conditions.first else { return nil }
+        return conditions.count == 1 ? first : conditions.map { "(\($0))" }.joined(separator: " and ")
+    }
+
     /// An expression question of a dynamic panel's template (an expression column of a dynamic
     /// matrix): an item computed in each entry, with its `visibleIf` and total.
     mutating func computedItem(
@@ -399,26 +404,12 @@ extension Converter {
             finish(item, layout: [])
             return nil
         }
-        for function in Self.calledFunctions(in: source)
-        where ExpressionFunctionRegistry.standard.function(named: function) == nil
-            && !hostFunctions.contains(where: { $0.lowercased() == function.lowercased() })
-        {
-            hostFunctions.append(function)
-            note(
-                .hostVariable, item.path("expression"), "\(function)()",
-                "not a function of this engine: survey-core calls the one the app registers, and gives null without it; here it gives null"
-            )
-        }
+        noteHostFunctions(in: source, at: item.path("expression"), pluginsMayProvide: false)
         let computed = Self.nullingUnknownCalls(in: dynamicMatrix ? Self.rowAsPanel(source) : source)
         var result: [String: JSONValue] = ["name": .string(name), "expression": .string(computed)]
         if let title = text(item.take("title"), item.path("title")) { result["title"] = title }
-        var conditions = entry.conditions
-        if let condition = expression(item.take("visibleIf"), item.path("visibleIf"))?.stringValue {
-            conditions.append(dynamicMatrix ? Self.rowAsPanel(condition) : condition)
-        }
-        if let condition = conditions.first {
-            result["visibleIf"] = .string(
-                conditions.count == 1 ? condition : conditions.map { "(\($0))" }.joined(separator: " and "))
+        if let condition = itemVisibleIf(&item, entry: entry, dynamicMatrix: dynamicMatrix) {
+            result["visibleIf"] = .string(condition)
         }
         if dynamicMatrix, let type = item.take("totalType")?.stringValue, Self.totalFunctions[type] != nil {
             kind.totals[name] = type

@@ -98,18 +98,7 @@ extension Converter {
             return nil
         }
         func rewrite(_ text: String, at origin: JSONPath, isText: Bool) -> String {
-            if !isText {
-                for function in Self.calledFunctions(in: text)
-                where ExpressionFunctionRegistry.standard.function(named: function) == nil
-                    && !hostFunctions.contains(where: { $0.lowercased() == function.lowercased() })
-                {
-                    hostFunctions.append(function)
-                    note(
-                        .hostVariable, origin, "\(function)()",
-                        "not a function of this engine: survey-core calls the one the app registers, and gives null without it; here it gives null unless a plugin provides it (--plugin)"
-                    )
-                }
-            }
+            if !isText { noteHostFunctions(in: text, at: origin, pluginsMayProvide: true) }
             // `{name-total.column}` in an expression: the column's total over the matrix's rows.
             let text = isText || matrixTotals.isEmpty ? text : Self.replacingTotals(in: text, matrixTotals)
             // `countInArray({a}, 'x', {room} = true)`: the condition reads each item's fields.
@@ -221,6 +210,24 @@ extension Converter {
         }
         survey["variables"] = .array(variables)
         survey["steps"] = .array(steps)
+    }
+
+    /// Records each function `expression` calls that the engine does not have (an app registers it
+    /// in survey-core) in ``hostFunctions``, with a note at `origin` the first time.
+    /// - Parameter pluginsMayProvide: whether a plugin's function of that name is used (the survey's
+    ///   own expressions), or the call is replaced by null (a repeat item's, which the engine's own
+    ///   functions evaluate).
+    mutating func noteHostFunctions(in expression: String, at origin: JSONPath, pluginsMayProvide: Bool) {
+        for function in Self.calledFunctions(in: expression)
+        where ExpressionFunctionRegistry.standard.function(named: function) == nil
+            && !hostFunctions.contains(where: { $0.lowercased() == function.lowercased() })
+        {
+            hostFunctions.append(function)
+            note(
+                .hostVariable, origin, "\(function)()",
+                "not a function of this engine: survey-core calls the one the app registers, and gives null without it; here it gives null"
+                    + (pluginsMayProvide ? " unless a plugin provides it (--plugin)" : ""))
+        }
     }
 
     /// The names (lowercased) that the condition arguments of `sumInArray`, `countInArray`, … read:

@@ -125,16 +125,7 @@ public struct PathGenerator: Sendable {
                     add(element)
                 }
                 guard op.isOrdering else { continue }
-                let bound: Double? =
-                    switch literal {
-                    case .number(let number): number
-                    case .string(let text): Double(text)
-                    default: nil
-                    }
-                if let bound, bound.isFinite {
-                    add(.number(bound - 1))
-                    add(.number(bound + 1))
-                }
+                for number in DomainBuilder.numbersEitherSide(of: literal) { add(.number(number)) }
             }
             if let fresh = ["other", "other value", "0"].first(where: { text in
                 !literals.contains { ExpressionValue.equals(.string(text), $0) }

@@ -198,14 +198,7 @@ struct DomainBuilder {
         // `{age} > 15` on a text answer compares a number written as text: try one on each side.
         for usage in usages {
             guard case .comparison(let op, let literal) = usage, op.isOrdering else { continue }
-            let bound: Double? =
-                switch literal {
-                case .number(let number): number
-                case .string(let text): Double(text)
-                default: nil
-                }
-            guard let bound, bound.isFinite else { continue }
-            candidates += [bound - 1, bound + 1].map { .string(JSONValue.format(number: $0)) }
+            candidates += Self.numbersEitherSide(of: literal).map { .string(JSONValue.format(number: $0)) }
         }
         var domain = finish(AnswerDomain(kind: .text, values: [.null], isEnumerated: false), candidates)
         domain = addFresh(to: domain, candidates: Self.freshTexts(for: input), literals: literals)
@@ -214,6 +207,19 @@ struct DomainBuilder {
                 domain, ["a", "hello world", "12345", "true", .string(String(repeating: "long text ", count: 20))])
         }
         return domain
+    }
+
+    /// The numbers just below and above `literal` (a number, or a text that reads as one), for an
+    /// ordering comparison with it; none when it is no finite number.
+    static func numbersEitherSide(of literal: JSONValue) -> [Double] {
+        let bound: Double? =
+            switch literal {
+            case .number(let number): number
+            case .string(let text): Double(text)
+            default: nil
+            }
+        guard let bound, bound.isFinite else { return [] }
+        return [bound - 1, bound + 1]
     }
 
     static func freshTexts(for input: TextInput) -> [JSONValue] {

@@ -52,20 +52,16 @@ package struct AnalyzedSurvey {
         return (domains, read)
     }
 
-    /// The read-only questions (`readOnly`, no `enableIf`) that nothing in the survey writes: no
-    /// default value or default expression, no `setValueIf`/`setValueExpression`, no trigger. A respondent cannot answer them, so for the
-    /// analysis they stay empty; a host may still fill them in (SurveyJS's `data`), which lint says.
+    /// The read-only questions (`readOnly`, no `enableIf`) that nothing in the survey writes (no
+    /// default, no value rule, no trigger: ``FlowModel/triggerTargets``). A respondent cannot answer
+    /// them, so for the analysis they stay empty; a host may still fill them in (SurveyJS's `data`),
+    /// which lint says.
     package static func readOnlyUnwritten(in model: FlowModel) -> Set<Int> {
-        let written = Set(model.survey.analysisTriggers.compactMap(\.target))
-        var result = Set<Int>()
-        for (index, step) in model.steps.enumerated() {
-            let definition = step.definition
-            guard definition.isReadOnly, definition.enableIf == nil, definition.defaultValue == nil,
-                definition.defaultValueExpression == nil, definition.setValueExpression == nil,
-                definition.setValueIf == nil, !written.contains(index)
-            else { continue }
-            result.insert(index)
-        }
-        return result
+        let written = Set(model.triggerTargets)
+        return Set(
+            model.steps.indices.filter { index in
+                let definition = model.steps[index].definition
+                return definition.isReadOnly && definition.enableIf == nil && !written.contains(index)
+            })
     }
 }

@@ -225,16 +225,12 @@ final class LintContext {
             "\(listed) \(one ? "is" : "are") read-only and nothing in the survey sets \(one ? "it" : "them"), so \(one ? "it stays" : "they stay") empty unless the host fills \(one ? "it" : "them") in"
     }
 
-    /// Whether step `index` gets an answer only from a respondent who sees it: no default value or
-    /// default expression, and no trigger sets it.
-    func isOnlyAnsweredWhenShown(_ index: Int) -> Bool {
-        let definition = model.steps[index].definition
-        return definition.defaultValue == nil && definition.defaultValueExpression == nil
-            && !triggerTargets.contains(index)
-    }
+    /// Whether step `index` gets an answer only from a respondent who sees it: no default, no value
+    /// rule and no trigger sets it (``FlowModel/triggerTargets``).
+    func isOnlyAnsweredWhenShown(_ index: Int) -> Bool { !writtenSteps.contains(index) }
 
-    /// The steps some trigger sets.
-    lazy var triggerTargets = Set(model.survey.analysisTriggers.compactMap(\.target))
+    /// The steps something other than the respondent answers.
+    lazy var writtenSteps = Set(model.triggerTargets)
 
     /// The step slots a predicate reads.
     func slots(of predicate: Predicate) -> [Int] {
