@@ -144,17 +144,8 @@ enum TestCommand: Command {
             }
             testCase.expectations.answers = members
         }
-        let unknown = testCase.unknownSteps(in: survey)
-        if !unknown.isEmpty, !arguments.flag(Options.allowExtra) {
-            throw InputError(
-                "\(answersPath): the expectations name steps this survey does not have: \(unknown.joined(separator: ", "))"
-            )
-        }
-        let undeclared = testCase.undeclaredVariables(in: survey)
-        if !undeclared.isEmpty {
-            throw InputError(
-                "\(answersPath): 'variables' names what this survey does not declare: \(undeclared.joined(separator: ", "))"
-            )
+        if let mismatch = testCase.mismatches(with: survey, allowsExtra: arguments.flag(Options.allowExtra)).first {
+            throw InputError("\(answersPath): \(mismatch)")
         }
         let quiet = arguments.flag(Options.quiet)
         let run = HeadlessRun(
@@ -162,8 +153,7 @@ enum TestCommand: Command {
             locale: testCase.locale ?? context.locale(option: arguments.value(localeOption)),
             today: testCase.today ?? today, output: quiet ? nil : { Console.line($0) }, keepsTranscript: false,
             recorder: try makeRecorder(arguments, context: context), allowsExtra: arguments.flag(Options.allowExtra),
-            variables: try variables(arguments, survey: survey, command: spec.name).merging(
-                testCase.variables ?? [:], uniquingKeysWith: { $1 }))
+            variables: testCase.variables(over: try variables(arguments, survey: survey, command: spec.name)))
         if let failure = run.failure {
             var place = failure.stepID.map { " (at '\($0)'" } ?? ""
             // A refusal by a plugin type names the plugin file, like every other plugin problem.
@@ -231,31 +221,18 @@ enum TestCommand: Command {
                 results[index] = ScriptResult(
                     path: path, description: nil, problems: error.lines, unitPath: [], seconds: 0)
             case .success(let testCase):
-                let undeclared = testCase.undeclaredVariables(in: survey)
-                guard undeclared.isEmpty else {
+                let mismatches = testCase.mismatches(with: survey, allowsExtra: allowsExtra)
+                guard mismatches.isEmpty else {
                     results[index] = ScriptResult(
-                        path: path, description: testCase.description,
-                        problems: [
-                            "'variables' names what this survey does not declare: \(undeclared.joined(separator: ", "))"
-                        ],
-                        unitPath: [], seconds: 0)
-                    return
-                }
-                let unknown = allowsExtra ? [] : testCase.unknownSteps(in: survey)
-                guard unknown.isEmpty else {
-                    results[index] = ScriptResult(
-                        path: path, description: testCase.description,
-                        problems: [
-                            "the expectations name steps this survey does not have: \(unknown.joined(separator: ", "))"
-                        ],
-                        unitPath: [], seconds: 0)
+                        path: path, description: testCase.description, problems: mismatches, unitPath: [],
+                        seconds: 0)
                     return
                 }
                 let run = HeadlessRun(
                     survey: survey, script: testCase.script, seed: testCase.seed ?? seed,
                     locale: testCase.locale ?? locale, today: testCase.today ?? today,
                     keepsTranscript: false, recorder: recorder, allowsExtra: allowsExtra,
-                    variables: given.merging(testCase.variables ?? [:], uniquingKeysWith: { $1 }))
+                    variables: testCase.variables(over: given))
                 results[index] = ScriptResult(
                     path: path, description: testCase.description, problems: testCase.problems(of: run),
                     unitPath: run.path, seconds: Date().timeIntervalSince(clock))

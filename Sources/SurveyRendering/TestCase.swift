@@ -179,6 +179,26 @@ public struct TestCase: Sendable, Hashable {
         return problems
     }
 
+    /// What the case does not fit in `survey`, one readable line each: expectations naming steps it
+    /// does not have (unless `allowsExtra`), then ``variables`` it does not declare.
+    public func mismatches(with survey: Survey, allowsExtra: Bool) -> [String] {
+        var result: [String] = []
+        let unknown = allowsExtra ? [] : unknownSteps(in: survey)
+        if !unknown.isEmpty {
+            result.append("the expectations name steps this survey does not have: \(unknown.joined(separator: ", "))")
+        }
+        let undeclared = undeclaredVariables(in: survey)
+        if !undeclared.isEmpty {
+            result.append("'variables' names what this survey does not declare: \(undeclared.joined(separator: ", "))")
+        }
+        return result
+    }
+
+    /// The host's values for the run: `given` (`--var`), with the case's own ``variables`` winning.
+    public func variables(over given: [String: JSONValue]) -> [String: JSONValue] {
+        given.merging(variables ?? [:], uniquingKeysWith: { $1 })
+    }
+
     /// The names in ``variables`` that the survey does not declare (a typo would pass silently).
     public func undeclaredVariables(in survey: Survey) -> [String] {
         guard let variables else { return [] }
