@@ -560,6 +560,13 @@ struct Converter {
                     .renamed, members.path("name"), "name '\(written?.stringValue ?? "")' is '\(given)'",
                     "survey-core trims names")
             }
+        } else if !Vocabulary.surveyCoreElementTypes.contains(type.lowercased()) {
+            // survey-core creates no element of a type it does not know, so such an element takes no
+            // name (the next unnamed question is `question1`, not `question2`).
+            note(
+                .notConverted, members.path("type"), "type '\(type)'",
+                "not a SurveyJS question type the converter knows; the element is left out")
+            return nil
         } else {
             id = freeName(type == "panel" || type == "flowpanel" ? "panel" : "question")
             note(
