@@ -316,6 +316,8 @@ class Outcome:
     broken: str | None = None
     # Imported runs: how many items of surveyjs.json our conversion did not carry over.
     not_converted: int = 0
+    # Nothing was visible at the start: survey-core's state 'empty', our `empty` event (no completion).
+    empty: bool = False
 
 
 def run_surveyjs(node: str, core: Path, cases: list[Case]) -> dict[str, Outcome]:
@@ -346,6 +348,7 @@ def run_surveyjs(node: str, core: Path, cases: list[Case]) -> dict[str, Outcome]
             outcome.blockers = sorted({error["name"] for error in report["blocked"]["errors"]})
         elif not outcome.completed:
             outcome.stopped = f"ended in state '{report['state']}'"
+            outcome.empty = report["state"] == "empty"
         outcomes[report["name"]] = outcome
     return outcomes
 
@@ -370,10 +373,14 @@ def outcome_of_events(result: subprocess.CompletedProcess) -> Outcome:
             outcome.blockers = sorted({error["stepId"] for error in event.get("errors", []) if "stepId" in error})
         elif kind == "error" and outcome.blockers is None and event.get("stepId"):
             outcome.blockers = [event["stepId"]]
+        elif kind == "empty":
+            outcome.empty = True
         elif kind == "completed":
             outcome.completed = True
             outcome.visited = event["path"]
             outcome.data = event["answers"]
+    if outcome.empty and result.returncode == 0:
+        return Outcome(broken="survey test ended empty but exited 0")
     if not outcome.completed and result.returncode == 0:
         return Outcome(broken="survey test exited 0 without a 'completed' event")
     if outcome.completed and result.returncode != 0:
@@ -458,6 +465,8 @@ def differences(theirs: Outcome, ours: Outcome, fold_others: bool = True) -> lis
         def state(outcome: Outcome) -> str:
             return "completed" if outcome.completed else f"did not complete: {outcome.stopped}"
         found.append(f"SurveyJS {state(theirs)}; ours {state(ours)}")
+    if theirs.empty != ours.empty:
+        found.append(f"ended empty (nothing visible at the start): SurveyJS {theirs.empty}, ours {ours.empty}")
     if (not theirs.completed and not ours.completed and theirs.blockers is not None and ours.blockers is not None
             and theirs.blockers != ours.blockers):
         found.append(f"stopped by: SurveyJS {show(theirs.blockers)}, ours {show(ours.blockers)}")

@@ -88,6 +88,13 @@ enum LintCommand: Command {
                     located.position = $0.path.flatMap { SourceLocator.position(of: $0, in: text) }
                     return located
                 }
+                // Expressions survey-core cannot parse either: left out of the conversion, an error here.
+                findings += linter.invalidExpressions(prepared.conversion?.unparsableExpressions ?? [], file: file).map
+                {
+                    var located = $0
+                    located.position = $0.path.flatMap { SourceLocator.position(of: $0, in: text) }
+                    return located
+                }
                 findings += linter.lint(survey, source: prepared.text, file: file).map { finding in
                     guard !prepared.isOriginal else { return finding }
                     var located = finding

@@ -166,7 +166,9 @@ enum TestCommand: Command {
             throw InputError("\(answersPath): \(failure.message)\(place)")
         }
         var problems: [String] = []
-        if run.outcome.result == nil, !testCase.expectations.isEmpty {
+        if case .empty = run.outcome {
+            problems.append(HeadlessRun.emptyProblem)
+        } else if run.outcome.result == nil, !testCase.expectations.isEmpty {
             problems.append("the survey did not complete (it ended at '\(run.path.last ?? "")')")
         }
         problems += testCase.pathAndAnswerProblems(

@@ -47,6 +47,8 @@ struct Converter {
     /// The names read that no question or calculated value defines, with where each is first read in
     /// the SurveyJS file: the host sets them (see ``resolveReferences(in:)``).
     var hostNames: [(name: String, path: JSONPath)] = []
+    /// Expressions left out because they cannot be parsed (see ``expression(_:_:)``).
+    var unparsableExpressions: [(text: String, message: String, path: JSONPath)] = []
 
     mutating func note(_ kind: ImportNote.Kind, _ path: JSONPath, _ what: String, _ why: String) {
         notes.append(ImportNote(kind, path: path, what: what, why: why))
@@ -558,6 +560,13 @@ struct Converter {
                     .renamed, members.path("name"), "name '\(written?.stringValue ?? "")' is '\(given)'",
                     "survey-core trims names")
             }
+        } else if !Vocabulary.surveyCoreElementTypes.contains(type.lowercased()) {
+            // survey-core creates no element of a type it does not know, so such an element takes no
+            // name (the next unnamed question is `question1`, not `question2`).
+            note(
+                .notConverted, members.path("type"), "type '\(type)'",
+                "not a SurveyJS question type the converter knows; the element is left out")
+            return nil
         } else {
             id = freeName(type == "panel" || type == "flowpanel" ? "panel" : "question")
             note(
@@ -823,13 +832,39 @@ struct Converter {
         }
     }
 
+    /// An expression property's text, or `nil` when there is none to keep: not a string, blank, or
+    /// not an expression at all (a syntax error). survey-core logs "Invalid expression" for the last
+    /// and runs the survey as if the property were absent (a `visibleIf` shows, a trigger never
+    /// fires, a calculated value stays empty), so it is left out here too, with a note and an
+    /// entry in ``unparsableExpressions`` (`survey lint` reports each as an `invalid-expression` error).
     mutating func expression(_ value: JSONValue?, _ path: JSONPath) -> JSONValue? {
         guard let value else { return nil }
         guard case .string(let text) = value else {
             note(.notConverted, path, "\(value.kindDescription) as an expression", "expected a string")
             return nil
         }
-        return text.allSatisfy(\.isWhitespace) ? nil : value
+        if text.allSatisfy(\.isWhitespace) { return nil }
+        if let error = Self.syntaxError(in: text) {
+            var key = "expression"
+            if case .key(let last)? = path.components.last { key = last }
+            note(
+                .notConverted, path, "\(key) \"\(text)\"",
+                "it cannot be parsed (\(error)); survey-core ignores it as well, so it has no effect")
+            unparsableExpressions.append((text: text, message: error.description, path: path))
+            return nil
+        }
+        return value
+    }
+
+    /// The syntax error of a SurveyJS expression, or `nil` when it parses (names and functions are
+    /// not checked here: unknown ones are host values and host functions).
+    static func syntaxError(in text: String) -> ExpressionCompileError? {
+        do {
+            _ = try Expression(text, functions: .standard, resolve: { _ in 0 })
+            return nil
+        } catch {
+            return error.kind == .syntax ? error : nil
+        }
     }
 
     /// The name of a page, panel, question, column or item as survey-core 3.0.4 reads it: trimmed

@@ -16,6 +16,11 @@ public struct SurveyJSConversion: Sendable {
     /// each (`unknown-reference`).
     public var hostNames: [(name: String, path: JSONPath)] = []
 
+    /// The expressions left out because they cannot be parsed (survey-core ignores them too, logging
+    /// "Invalid expression"): the text, the parser's message with its column, and where it is in the
+    /// SurveyJS survey. `survey lint` reports each as an `invalid-expression` error.
+    public var unparsableExpressions: [(text: String, message: String, path: JSONPath)] = []
+
     /// Whether anything that changes behaviour or data was left out.
     public var isWhole: Bool { !notes.contains { $0.kind == .notConverted } }
 
@@ -103,6 +108,7 @@ public enum SurveyJSImporter {
         let survey = try converter.survey(json, id: id)
         var conversion = SurveyJSConversion(survey: survey, notes: converter.notes, origins: converter.origins)
         conversion.hostNames = converter.hostNames
+        conversion.unparsableExpressions = converter.unparsableExpressions
         return conversion
     }
 

@@ -59,6 +59,15 @@ enum Vocabulary {
         "setValueExpression": "only a question's own setValueExpression is supported, not a repeat item's",
     ]
 
+    /// The element types survey-core 3.0.4 creates (its serializer's classes with a creator that are
+    /// questions or panels; it matches them case-insensitively): an element of another type is not
+    /// created there at all.
+    static let surveyCoreElementTypes: Set<String> = [
+        "boolean", "buttongroup", "checkbox", "comment", "dropdown", "empty", "expression", "file", "flowpanel",
+        "html", "image", "imagemap", "imagepicker", "matrix", "matrixdropdown", "matrixdynamic", "multipletext",
+        "panel", "paneldynamic", "radiogroup", "ranking", "rating", "signaturepad", "slider", "tagbox", "text",
+    ]
+
     /// Element types that cannot be converted yet, with why.
     static let unconvertedTypes: [String: String] = [
         "custom": "custom components are not supported",

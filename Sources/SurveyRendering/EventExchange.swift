@@ -37,12 +37,13 @@ public struct EventExchange {
     /// The session as it is now.
     public var session: SurveySession { driver.session }
 
-    /// Whether the session has ended (completed, dismissed or quit); later commands get a `finished` error.
+    /// Whether the session has ended (completed, dismissed, quit, or empty: nothing to show); later
+    /// commands get a `finished` error.
     public var isFinished: Bool { outcome != nil }
 
     /// Starts the session.
     /// - Returns: `started`, then the first unit's `step` and `progress` (or `completed` when the
-    ///   survey shows nothing).
+    ///   survey shows nothing: `empty`, with no completion).
     public mutating func start() -> [JSONValue] {
         driver.start(with: &renderer)
         showCurrentUnit()
@@ -51,7 +52,7 @@ public struct EventExchange {
 
     /// Applies one command.
     /// - Returns: the events it produced, in order: its reply (`answered`, `validation-error`,
-    ///   `error`, `completed`, `dismissed`, `quit`) and, while the session goes on, a `step` and
+    ///   `error`, `completed`, `dismissed`, `quit`, `empty`) and, while the session goes on, a `step` and
     ///   `progress` when what the unit shows changed.
     public mutating func perform(_ action: RendererAction) -> [JSONValue] {
         guard outcome == nil else {

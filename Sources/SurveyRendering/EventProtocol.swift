@@ -147,6 +147,8 @@ public enum EventProtocol {
             return .object(members)
         case .dismissed(let state):
             return ["event": "dismissed", "state": state.jsonValue]
+        case .empty(let state):
+            return ["event": "empty", "state": state.jsonValue]
         case .quit(let state, let location):
             var members: [String: JSONValue] = ["event": "quit", "state": state.jsonValue]
             if let location { members["stateFile"] = .string(location) }

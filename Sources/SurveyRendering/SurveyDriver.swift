@@ -10,7 +10,7 @@ import SurveyCore
 /// var renderer = ScriptedRenderer(actions: [.answer(stepID: "q1", value: "yes"), .next])
 /// switch driver.run(with: &renderer) {
 /// case .completed(let result): print(result.path)
-/// case .dismissed, .quit: break
+/// case .dismissed, .quit, .empty: break
 /// }
 /// ```
 public struct SurveyDriver {
@@ -198,7 +198,11 @@ public struct SurveyDriver {
             renderer.receive(.dismissed(state))
             return .dismissed(state)
         }
-        // Completed before any unit was shown (nothing visible, or a resumed completed session).
+        if session.status == .empty {
+            renderer.receive(.empty(state))
+            return .empty(state)
+        }
+        // Completed before any unit was shown (a resumed completed session).
         let result = session.completionResult()
         renderer.receive(.completed(result))
         return .completed(result)
@@ -223,6 +227,8 @@ public enum DriverOutcome: Sendable, Hashable {
     case dismissed(SessionState)
     /// The respondent stopped; resume from the state (saved at `location` when a store was set).
     case quit(SessionState, location: String?)
+    /// Nothing was visible at the start: the session ended without a completion (``SessionStatus/empty``).
+    case empty(SessionState)
 
     /// The completion result, when the survey was completed.
     public var result: CompletionResult? {

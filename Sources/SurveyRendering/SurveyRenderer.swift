@@ -232,6 +232,9 @@ public enum RendererEvent: Sendable, Hashable {
     case completed(CompletionResult)
     /// The respondent dismissed the survey.
     case dismissed(SessionState)
+    /// The survey has nothing to show this respondent: no unit was visible at the start
+    /// (``SessionStatus/empty``, SurveyJS's `empty` state). The session ends without a completion.
+    case empty(SessionState)
     /// The respondent stopped; `location` names where the state was saved, when it was.
     case quit(SessionState, location: String?)
 }

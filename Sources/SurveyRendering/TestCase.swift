@@ -139,7 +139,9 @@ public struct TestCase: Sendable, Hashable {
             return [failure.message + (failure.stepID.map { " (at '\($0)')" } ?? "")]
         }
         var problems: [String] = []
-        if run.outcome.result == nil {
+        if case .empty = run.outcome {
+            problems.append(HeadlessRun.emptyProblem)
+        } else if run.outcome.result == nil {
             problems.append("the survey did not complete (it ended at '\(run.path.last ?? "")')")
         }
         return problems + pathAndAnswerProblems(of: run) + visibilityProblems(of: run)

@@ -167,6 +167,8 @@ public struct TextRenderer: SurveyRenderer {
             line(paint(result.message ?? strings[.completed], .green))
         case .dismissed:
             line(strings[.dismissed])
+        case .empty:
+            line(strings[.surveyEmpty])
         case .quit(_, let location):
             if let location {
                 line("")

@@ -271,6 +271,10 @@ public struct ResponseRecorder: SessionRecorder {
         switch session.status {
         case .inProgress:
             header.status = .inProgress
+        case .empty:
+            // Nothing was ever shown: there is no answer to keep and nothing to continue.
+            header.status = .abandoned
+            header.abandonedReason = "the survey had nothing to show this respondent (no page was visible at the start)"
         case .completed, .dismissed:
             header.status = session.status == .completed ? .completed : .dismissed
             header.completedAt = now

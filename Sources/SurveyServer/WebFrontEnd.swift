@@ -140,12 +140,15 @@ final class WebFrontEnd: Sendable {
         return handle
     }
 
-    /// The last page: the completion message, or that the survey was dismissed.
+    /// The last page: the completion message, that the survey had nothing to show, or that it was dismissed.
     func finished(_ events: [JSONValue], locale: String) -> HTTPResponse {
         let strings = UIStrings(locale: locale)
         if let completed = events.last(where: { $0["event"] == "completed" }) {
             return message(
                 status: 200, title: strings[.completed], text: completed["message"]?.stringValue ?? "", locale: locale)
+        }
+        if events.contains(where: { $0["event"] == "empty" }) {
+            return message(status: 200, title: strings[.surveyEmpty], text: "", locale: locale)
         }
         return message(status: 200, title: strings[.dismissed], text: "", locale: locale)
     }

@@ -24,6 +24,7 @@ func lint(_ json: String, configuration: LintConfiguration = LintConfiguration()
         let conversion = try SurveyJSImporter.convert(parsed, id: "test")
         let survey = try SurveyLoader(registry: .builtins()).compile(SurveyDefinition(json: conversion.survey))
         return linter.unknownReferences(conversion.hostNames, in: survey, file: "test.json")
+            + linter.invalidExpressions(conversion.unparsableExpressions, file: "test.json")
             + linter.lint(survey, file: "test.json")
     }
     let survey = try SurveyLoader(registry: .builtins()).load(text: json, source: "test.json")

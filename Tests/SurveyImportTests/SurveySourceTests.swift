@@ -73,7 +73,7 @@ final class InMemoryRemote: RemoteSurveyContent {
     static let brokenSurveyJS = """
         {"pages": [{"name": "p", "elements": [
           {"type": "bootstrapslider", "name": "kids"},
-          {"type": "text", "name": "n", "visibleIf": "{kids} = 'unclosed"}]}]}
+          {"type": "text", "name": "n", "validators": [{"type": "regex", "regex": "(unclosed"}]}]}]}
         """
 
     final class Warnings {

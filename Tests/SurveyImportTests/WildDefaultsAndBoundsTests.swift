@@ -26,6 +26,20 @@ import Testing
         #expect(try Self.step(survey, "c").defaultValue == ["x"])
     }
 
+    @Test func anUnnamedElementOfATypeSurveyCoreDoesNotKnowTakesNoName() throws {
+        // survey-core creates no element of type 'selector', so the text after it is its `question1`.
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"questions": [
+              {"type": "selector", "text": "Consent?"},
+              {"type": "text", "title": "Clinic"},
+              {"type": "text", "name": "question3"},
+              {"type": "text", "title": "Phone"}]}
+            """#)
+        #expect(survey.stepIDs == ["question1", "question3", "question2"])
+        #expect(conversion.notes.contains { $0.kind == .notConverted && $0.description.contains("type 'selector'") })
+    }
+
     @Test func aNumberDefaultOfATextQuestionIsItsText() throws {
         // survey-core keeps the number 2026 until the respondent edits it; a text holds text here.
         let (conversion, survey) = try convertAndLoad(

@@ -1,3 +1,4 @@
+import SurveyBuiltins
 import SurveyCore
 import SurveyRendering
 import Testing
@@ -123,6 +124,28 @@ struct JSONEventProtocolTests {
             Issue.record("expected dismissed")
             return
         }
+    }
+
+    /// A survey with nothing visible at the start ends with an `empty` event (no `completed`), in
+    /// both front ends, and the driver's outcome says so.
+    @Test func aSurveyWithNothingVisibleEndsWithAnEmptyEvent() throws {
+        let text = #"""
+            {"formatVersion": 1, "id": "hidden", "title": "Hidden",
+             "steps": [{"id": "q", "type": "text", "visibleIf": "{plan} = 'pro'"}],
+             "variables": [{"name": "plan"}]}
+            """#
+        let empty = try SurveyLoader(registry: .builtins()).load(text: text, source: "hidden.json")
+        let (outcome, events) = runJSON(empty, [#"{"command":"next"}"#])
+        #expect(events.map(\.event) == ["started", "empty"])
+        #expect(events.last?["state"]?["status"] == "empty")
+        guard case .empty(let state) = outcome else {
+            Issue.record("expected the empty outcome, got \(outcome)")
+            return
+        }
+        #expect(state.path.isEmpty)
+        #expect(outcome.result == nil)
+        let (_, text2) = runText(empty, [], locale: "fr")
+        #expect(text2.contains("Ce questionnaire n'a rien à vous montrer."))
     }
 
     @Test func stepEventCarriesTheFullPresentation() throws {

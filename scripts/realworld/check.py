@@ -178,6 +178,7 @@ def run_peer(node: str, core: Path, cases: list) -> dict:
             o.blockers = sorted({e["name"] for e in rep["blocked"]["errors"]})
         elif not o.completed:
             o.stopped = f"ended in state '{rep['state']}'"
+            o.empty = rep["state"] == "empty"
         outcomes[rep["name"]] = (o, rep)
     return outcomes
 

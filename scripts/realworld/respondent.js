@@ -23,6 +23,24 @@ const Survey = require(path.resolve(process.argv[2]));
 let warnings = [];
 for (const m of ["warn", "error", "log"]) console[m] = (...p) => warnings.push(p.map(String).join(" ").slice(0, 300));
 
+
+// A file a respondent can pick in survey-core's UI: its file input's `accept` (acceptedTypes) filters
+// the browser's picker, so the file is of the first accepted type (an extension, or a MIME type).
+function fileFor(q) {
+  const accepted = String(q.acceptedTypes || "").split(",").map((t) => t.trim().toLowerCase()).filter(Boolean)[0];
+  const byMime = { "application/pdf": "pdf", "text/csv": "csv", "text/plain": "txt", "audio/*": "mp3", "video/*": "mp4" };
+  let ext = "png";
+  let type = "image/png";
+  if (accepted && accepted.startsWith(".")) {
+    ext = accepted.slice(1);
+    type = ext === "png" ? "image/png" : "application/octet-stream";
+  } else if (accepted && !accepted.startsWith("image/") && byMime[accepted]) {
+    ext = byMime[accepted];
+    type = accepted.endsWith("/*") ? accepted.replace("*", ext) : accepted;
+  }
+  return { name: `file.${ext}`, type, content: `https://example.com/file.${ext}` };
+}
+
 function mulberry32(a) {
   return function () {
     a |= 0; a = (a + 0x6d2b79f5) | 0;
@@ -233,7 +251,7 @@ function makeGen(rand) {
       case "matrixdynamic": return matrixDynamicValue(q);
       case "paneldynamic": return panelDynamicValue(q);
       case "multipletext": return multipleTextValue(q);
-      case "file": return q.isRequired ? [{ name: "photo.png", type: "image/png", content: "https://example.com/photo.png" }] : undefined;
+      case "file": return q.isRequired ? [fileFor(q)] : undefined;
       case "signaturepad": return q.isRequired ? "data:image/png;base64,iVBORw0KGgo=" : undefined;
       default: return undefined; // html, image, expression, custom types
     }

@@ -36,6 +36,7 @@ public enum LintRule: String, Sendable, Hashable, Codable, CaseIterable {
     case unknownReference = "unknown-reference"
     case nothingToAnswer = "nothing-to-answer"
     case unquotedName = "unquoted-name"
+    case invalidExpression = "invalid-expression"
     /// Not a lint rule: the file does not load (the problems `survey validate` reports).
     case invalidSurvey = "invalid-survey"
 
@@ -65,6 +66,9 @@ public enum LintRule: String, Sendable, Hashable, Codable, CaseIterable {
             return "A matrix with no rows (or columns): it asks nothing, and required no respondent can pass it."
         case .unquotedName:
             return "An unquoted word in an expression that is a question's name: a text, not that question's answer."
+        case .invalidExpression:
+            return
+                "An expression of a SurveyJS survey that cannot be parsed: survey-core ignores it, and so does this engine."
         case .invalidSurvey: return "The file is not a valid survey (what `survey validate` reports)."
         }
     }
@@ -72,7 +76,8 @@ public enum LintRule: String, Sendable, Hashable, Codable, CaseIterable {
     /// The severity of the rule's definite findings (undecided ones are `info`).
     public var defaultSeverity: LintSeverity {
         switch self {
-        case .unreachableStep, .deadEnd, .unknownChoiceValue, .typeMismatch, .invalidSurvey: return .error
+        case .unreachableStep, .deadEnd, .unknownChoiceValue, .typeMismatch, .invalidExpression, .invalidSurvey:
+            return .error
         default: return .warning
         }
     }

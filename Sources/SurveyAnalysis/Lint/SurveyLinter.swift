@@ -65,6 +65,25 @@ public struct SurveyLinter: Sendable {
         }
     }
 
+    /// One `invalid-expression` error for each expression of a SurveyJS survey that cannot be parsed
+    /// (`SurveyJSConversion.unparsableExpressions`: the text, the parser's message, where it is).
+    /// survey-core ignores such an expression, and so does the converted survey: the finding says
+    /// what the author meant to happen does not.
+    public func invalidExpressions(
+        _ expressions: [(text: String, message: String, path: JSONPath)], file: String? = nil
+    ) -> [LintFinding] {
+        guard !configuration.disabledRules.contains(.invalidExpression) else { return [] }
+        return expressions.map { text, message, path in
+            var property = "expression"
+            if case .key(let key)? = path.components.last { property = key }
+            return LintFinding(
+                rule: .invalidExpression, severity: .error,
+                message: "\(property) \"\(text)\" cannot be parsed (\(message)): survey-core ignores it and so "
+                    + "does this engine, so it has no effect; correct it",
+                path: path, file: file)
+        }
+    }
+
     public func lint(_ survey: Survey, source: String? = nil, file: String? = nil) -> [LintFinding] {
         let context = LintContext(survey: survey, configuration: configuration)
         context.run()

@@ -147,7 +147,7 @@ extension SessionState {
             throw reader.error("today", "'today' must be a real date written YYYY-MM-DD, got '\(today)'")
         }
         let statusText = try reader.string(
-            "status", default: "in-progress", oneOf: ["in-progress", "completed", "dismissed"])
+            "status", default: "in-progress", oneOf: ["in-progress", "completed", "dismissed", "empty"])
         status = SessionStatus(rawValue: statusText) ?? .inProgress
         path = try reader.optionalStringArray("path") ?? []
         guard case .object(let stored) = reader.value("answers") ?? .object([:]) else {

@@ -3,6 +3,10 @@ public enum SessionStatus: String, Sendable, Hashable, Codable {
     case inProgress = "in-progress"
     case completed
     case dismissed
+    /// Nothing to show: no unit was visible when the session started (every page hidden, or a
+    /// survey made only of elements this engine leaves out). The session ends there without a
+    /// completion, as SurveyJS's survey-core ends in its `empty` state; no answer can be given.
+    case empty
 }
 
 /// A validation problem on one step, with the message in the session's locale.

@@ -177,14 +177,14 @@ public struct SurveySession {
     }
 
     /// The end of a start, once values and derived state are as before any answer: `enableIf`s,
-    /// defaults, and the first visible unit.
+    /// defaults, and the first visible unit; with none, the session is ``SessionStatus/empty``.
     mutating func begin() {
         for index in survey.conditionallyEnabledSteps { refreshEnabled(index) }
         for index in survey.defaultSteps { applyDefault(of: index) }
         if let first = derived.unitTree.firstNonzero(from: 0) {
             push(first)
         } else {
-            status = .completed
+            status = .empty
         }
     }
 

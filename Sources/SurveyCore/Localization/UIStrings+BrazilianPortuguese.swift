@@ -31,6 +31,7 @@ extension UIStrings {
         "invalidText": "Essa entrada não é um texto válido; digite novamente.",
         "lineTooLong": "Essa entrada tem mais de {max} MiB; foi ignorada.",
         "dismissed": "Pesquisa fechada.",
+        "surveyEmpty": "Esta pesquisa não tem nada para mostrar a você.",
         "chooseOne": "Escolha uma opção",
         "typeAnswer": "Digite sua resposta",
         "pressEnterToSkip": "Pressione Enter para pular",

@@ -31,6 +31,7 @@ extension UIStrings {
         "invalidText": "That input is not valid text; please type it again.",
         "lineTooLong": "That input is longer than {max} MiB; it was ignored.",
         "dismissed": "Survey dismissed.",
+        "surveyEmpty": "There is nothing in this survey to show you.",
         "chooseOne": "Choose one",
         "typeAnswer": "Type your answer",
         "pressEnterToSkip": "Press Enter to skip",

@@ -31,6 +31,7 @@ extension UIStrings {
         "invalidText": "Cette saisie n'est pas un texte valide ; veuillez la retaper.",
         "lineTooLong": "Cette saisie dépasse {max} Mio ; elle a été ignorée.",
         "dismissed": "Questionnaire fermé.",
+        "surveyEmpty": "Ce questionnaire n'a rien à vous montrer.",
         "chooseOne": "Choisissez une réponse",
         "typeAnswer": "Saisissez votre réponse",
         "pressEnterToSkip": "Appuyez sur Entrée pour passer",

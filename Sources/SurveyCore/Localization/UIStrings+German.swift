@@ -31,6 +31,7 @@ extension UIStrings {
         "invalidText": "Diese Eingabe ist kein gültiger Text; bitte geben Sie sie erneut ein.",
         "lineTooLong": "Diese Eingabe ist länger als {max} MiB; sie wurde ignoriert.",
         "dismissed": "Umfrage geschlossen.",
+        "surveyEmpty": "Diese Umfrage hat Ihnen nichts anzuzeigen.",
         "chooseOne": "Eine Option auswählen",
         "typeAnswer": "Antwort eingeben",
         "pressEnterToSkip": "Zum Überspringen die Eingabetaste drücken",

@@ -31,6 +31,7 @@ extension UIStrings {
         "invalidText": "Questo input non è un testo valido; digitalo di nuovo.",
         "lineTooLong": "Questo input supera {max} MiB; è stato ignorato.",
         "dismissed": "Sondaggio chiuso.",
+        "surveyEmpty": "Questo sondaggio non ha nulla da mostrarti.",
         "chooseOne": "Scegli un’opzione",
         "typeAnswer": "Scrivi la tua risposta",
         "pressEnterToSkip": "Premi Invio per saltare",

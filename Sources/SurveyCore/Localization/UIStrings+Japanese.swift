@@ -31,6 +31,7 @@ extension UIStrings {
         "invalidText": "入力が有効なテキストではありません。もう一度入力してください。",
         "lineTooLong": "入力が {max} MiB を超えているため、無視されました。",
         "dismissed": "アンケートを閉じました。",
+        "surveyEmpty": "このアンケートには表示する内容がありません。",
         "chooseOne": "1つ選択してください",
         "typeAnswer": "回答を入力してください",
         "pressEnterToSkip": "スキップするにはEnterキーを押してください",

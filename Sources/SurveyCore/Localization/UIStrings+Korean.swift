@@ -31,6 +31,7 @@ extension UIStrings {
         "invalidText": "입력이 올바른 텍스트가 아닙니다. 다시 입력해 주세요.",
         "lineTooLong": "입력이 {max} MiB를 넘어 무시되었습니다.",
         "dismissed": "설문을 닫았습니다.",
+        "surveyEmpty": "이 설문에는 보여 드릴 내용이 없습니다.",
         "chooseOne": "하나를 선택하세요",
         "typeAnswer": "답변을 입력하세요",
         "pressEnterToSkip": "건너뛰려면 Enter 키를 누르세요",

@@ -31,6 +31,7 @@ extension UIStrings {
         "invalidText": "输入的不是有效文本，请重新输入。",
         "lineTooLong": "输入超过 {max} MiB，已被忽略。",
         "dismissed": "问卷已关闭。",
+        "surveyEmpty": "此问卷没有可显示的内容。",
         "chooseOne": "请选择一项",
         "typeAnswer": "请输入您的回答",
         "pressEnterToSkip": "按 Enter 键跳过",

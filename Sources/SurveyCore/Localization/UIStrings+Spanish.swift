@@ -31,6 +31,7 @@ extension UIStrings {
         "invalidText": "Esa entrada no es texto válido; escríbela de nuevo.",
         "lineTooLong": "Esa entrada supera los {max} MiB; se ha ignorado.",
         "dismissed": "Encuesta cerrada.",
+        "surveyEmpty": "Esta encuesta no tiene nada que mostrarle.",
         "chooseOne": "Elige una opción",
         "typeAnswer": "Escribe tu respuesta",
         "pressEnterToSkip": "Pulsa Intro para omitir",

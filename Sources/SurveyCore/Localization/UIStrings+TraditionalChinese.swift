@@ -31,6 +31,7 @@ extension UIStrings {
         "invalidText": "輸入的不是有效文字，請重新輸入。",
         "lineTooLong": "輸入超過 {max} MiB，已被忽略。",
         "dismissed": "問卷已關閉。",
+        "surveyEmpty": "此問卷沒有可顯示的內容。",
         "chooseOne": "請選擇一項",
         "typeAnswer": "請輸入您的回答",
         "pressEnterToSkip": "按 Enter 鍵略過",

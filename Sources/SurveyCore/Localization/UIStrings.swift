@@ -165,6 +165,8 @@ public enum UIStringKey: String, Sendable, CaseIterable {
     /// "Please specify"
     case otherPrompt
     case quit, completed, dismissed, chooseOne, typeAnswer, pressEnterToSkip, savedProgress
+    /// "There is nothing in this survey to show you.": a session that ended ``SessionStatus/empty``
+    case surveyEmpty
     /// "Don't ask again": dismissing the survey (the `d` key in a terminal)
     case dontAskAgain
     /// "That input is not valid text; please type it again." (bytes that are not UTF-8)

@@ -1,0 +1,47 @@
+import SurveyBuiltins
+import SurveyCore
+import SurveyImport
+import Testing
+
+/// Expressions survey-core cannot parse either: it logs "Invalid expression" and runs the survey as
+/// if the property were absent, so the converter leaves them out with a note (checked against
+/// survey-core 3.0.4: the question with the broken `visibleIf` shows, the broken `requiredIf` never
+/// requires, the trigger never fires).
+@Suite struct UnparsableExpressionTests {
+    static let text = #"""
+        {"pages": [
+          {"name": "first", "elements": [
+            {"type": "text", "name": "pets", "inputType": "number"},
+            {"type": "text", "name": "petNames", "visibleIf": "$pets > 0"},
+            {"type": "text", "name": "vet", "requiredIf": "if {pets} > 2"}]},
+          {"name": "second", "visibleIf": "{pets} = 'unclosed", "elements": [{"type": "text", "name": "food"}]}],
+         "triggers": [{"type": "setvalue", "expression": "{pets} ==== 3", "setToName": "food", "setValue": "kibble"}]}
+        """#
+
+    @Test func theyAreLeftOutWithANoteAndTheSurveyLoads() throws {
+        let (conversion, survey) = try convertAndLoad(Self.text)
+        #expect(
+            conversion.unparsableExpressions.map(\.text) == [
+                "$pets > 0", "if {pets} > 2", "{pets} = 'unclosed", "{pets} ==== 3",
+            ])
+        #expect(conversion.unparsableExpressions.first?.message.hasPrefix("column 1:") == true)
+        #expect(conversion.unparsableExpressions.first?.path.description == "$.pages[0].elements[1].visibleIf")
+        let notes = conversion.notes.filter { $0.kind == .notConverted && $0.description.contains("cannot be parsed") }
+        #expect(notes.count == 4)
+        #expect(survey.stepDefinition("petNames")?.visibleIf == nil)
+        #expect(survey.stepDefinition("vet")?.requiredIf == nil)
+    }
+
+    @Test func theSurveyRunsAsIfTheyWereAbsent() throws {
+        let (_, survey) = try convertAndLoad(Self.text)
+        var session = SurveySession(survey: survey)
+        #expect(session.currentStep?.questions.map(\.id) == ["pets", "petNames", "vet"])
+        try session.answer(5, for: "pets")
+        guard case .moved(let unit) = session.next() else {
+            Issue.record("the page must pass: its requiredIf is left out")
+            return
+        }
+        #expect(unit == "second")
+        #expect(session.answer(for: "food") == nil)
+    }
+}
