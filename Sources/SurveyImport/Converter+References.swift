@@ -134,8 +134,14 @@ extension Converter {
             case .string(let text)
             where member.map { Self.expressionMembers.contains($0) || Self.textMembers.contains($0) } ?? false:
                 let isText = member.map { Self.textMembers.contains($0) } ?? false
-                return text.contains("{")
-                    ? .string(rewrite(text, at: origin.appending(member ?? ""), isText: isText)) : value
+                guard text.contains("{") else {
+                    // No reference to rewrite, but maybe a call of the app's own function (`isReady()`).
+                    if !isText {
+                        noteHostFunctions(in: text, at: origin.appending(member ?? ""), pluginsMayProvide: true)
+                    }
+                    return value
+                }
+                return .string(rewrite(text, at: origin.appending(member ?? ""), isText: isText))
             case .object(let members):
                 var result: [String: JSONValue] = [:]
                 let isText = member.map { Self.textMembers.contains($0) } ?? false

@@ -111,6 +111,22 @@ import Testing
         try session.answer([["n": 2]], for: "rows")
         #expect(session.answer(for: "rows") == [["n": 2, "cost": 0]])
     }
+
+    /// A call that reads no answer (`isReady()`, `lookUp('rate')`): still the app's function, null here.
+    @Test func aFunctionCalledWithoutReferencesIsTheAppsToo() throws {
+        let text = #"""
+            {"calculatedValues": [{"name": "rate", "expression": "lookUp('rate')", "includeIntoResult": true}],
+             "pages": [{"name": "p", "elements": [
+              {"type": "text", "name": "q", "visibleIf": "isReady() = true"},
+              {"type": "text", "name": "r", "visibleIf": "isReady() empty"}]}]}
+            """#
+        let conversion = try SurveyJSImporter.convert(text: text, source: "in.json", id: "in")
+        #expect(Set(SurveyJSDataShape.hostFunctions(in: conversion.survey)) == ["lookUp", "isReady"])
+        let source = SurveySource(loader: SurveyLoader(registry: .builtins())) { _ in }
+        let session = SurveySession(survey: try source.load(text, file: "in.json"))
+        #expect(!session.isVisible("q"))
+        #expect(session.isVisible("r"))
+    }
 }
 
 @Suite struct InArrayConditionTests {
