@@ -19,11 +19,14 @@ extension Converter {
     ]
     /// Names survey-core gives a meaning of its own inside rows, panels and items, or reads from the
     /// survey itself: never host variables.
-    static let contextualNames: Set<String> = [
-        "row", "panel", "item", "parentpanel", "rootpanel", "composite", "panelindex", "rowindex", "itemindex",
-        "visiblerowindex", "visiblepanelindex", "rowname", "rowvalue", "rowtitle", "choice", "pageno",
-        "pagecount", "locale",
-    ]
+    static let contextualNames: Set<String> = Set(contextualSpellings.keys)
+    /// ``contextualNames`` as the engine spells them: survey-core reads `{PANEL.q1}` and `{Item}` too.
+    static let contextualSpellings: [String: String] = Dictionary(
+        uniqueKeysWithValues: [
+            "row", "panel", "item", "parentPanel", "rootPanel", "composite", "panelIndex", "rowIndex", "itemIndex",
+            "visibleRowIndex", "visiblePanelIndex", "rowName", "rowValue", "rowTitle", "choice", "pageNo",
+            "pageCount", "locale",
+        ].map { ($0.lowercased(), $0) })
     /// Names survey-core computes for quizzes (`correctAnswer`).
     static let quizNames: Set<String> = [
         "correctanswers", "incorrectanswers", "correctedanswers", "inCorrectAnswers".lowercased(), "questioncount",
@@ -113,6 +116,11 @@ extension Converter {
                     // as empty, a host value.
                     if seen.insert(trimmed.lowercased()).inserted { unreadProperties.append((trimmed, origin, isText)) }
                     return trimmed
+                }
+                if let spelling = Self.contextualSpellings[key], spelling != root, !rowFields.contains(key),
+                    defined[key] == nil
+                {
+                    return spelling + trimmed.dropFirst(root.count)
                 }
                 guard !root.isEmpty, !root.hasPrefix("$"), !root.hasPrefix("#"), !Self.contextualNames.contains(key),
                     !rowFields.contains(key),
@@ -323,7 +331,11 @@ extension Converter {
                 word = ""
             }
             if character == " " { continue }
-            if character == "(", let name = pendingWord, !result.contains(name) { result.append(name) }
+            if character == "(", let name = pendingWord, !result.contains(name),
+                !Self.operatorWords.contains(name.lowercased())
+            {
+                result.append(name)
+            }
             pendingWord = nil
             switch character {
             case "'", "\"": quote = character
@@ -333,6 +345,13 @@ extension Converter {
         }
         return result
     }
+
+    /// The words of survey-core's grammar that are operators, never calls: `{a} = 1 and ({b} = 2)`.
+    static let operatorWords: Set<String> = [
+        "and", "or", "not", "negate", "contains", "contain", "notcontains", "notcontain", "anyof", "allof", "noneof",
+        "empty", "notempty", "equal", "equals", "notequal", "notequals", "less", "lessorequal", "greater",
+        "greaterorequal", "power",
+    ]
 
     /// `expression` with each call of a function the engine does not have replaced by `null`, what
     /// survey-core gives for a function the app did not register: for the expressions of a repeat's

@@ -112,6 +112,24 @@ import Testing
         #expect(session.answer(for: "rows") == [["n": 2, "cost": 0]])
     }
 
+    /// A repeat item's `visibleIf` calling the app's function: null, as survey-core gives without it;
+    /// `and (` and `or (` are operators, not calls.
+    @Test func anItemsVisibleIfCallingTheAppsFunctionLoads() throws {
+        let text = #"""
+            {"pages": [{"name": "p", "elements": [
+              {"type": "paneldynamic", "name": "rows", "templateElements": [
+                {"type": "text", "name": "n"},
+                {"type": "text", "name": "vip", "visibleIf": "isVip({panel.n}) = true"},
+                {"type": "text", "name": "why", "visibleIf": "{PANEL.n} = 'a' and ({panel.n} notempty)"}]}]}]}
+            """#
+        let conversion = try SurveyJSImporter.convert(text: text, source: "in.json", id: "in")
+        #expect(SurveyJSDataShape.hostFunctions(in: conversion.survey) == ["isVip"])
+        let source = SurveySource(loader: SurveyLoader(registry: .builtins())) { _ in }
+        var session = SurveySession(survey: try source.load(text, file: "in.json"))
+        try session.answer([["n": "a", "why": "x", "vip": "y"]], for: "rows")
+        #expect(session.answer(for: "rows") == [["n": "a", "why": "x"]])
+    }
+
     /// A call that reads no answer (`isReady()`, `lookUp('rate')`): still the app's function, null here.
     @Test func aFunctionCalledWithoutReferencesIsTheAppsToo() throws {
         let text = #"""
