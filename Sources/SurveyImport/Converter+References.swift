@@ -106,7 +106,9 @@ extension Converter {
             let text = isText || matrixTotals.isEmpty ? text : Self.replacingTotals(in: text, matrixTotals)
             // `countInArray({a}, 'x', {room} = true)`: the condition reads each item's fields.
             let rowFields = isText ? [] : Self.inArrayConditionNames(in: text)
-            return Self.rewritingReferences(in: text) { reference in
+            return Self.rewritingReferences(in: text) { written in
+                // `{#name}` (survey-core's "no conversion" mark) names `name`: the engine reads it the same.
+                let reference = !isText && written.first == "#" && written.count > 1 ? written.dropFirst() : written
                 let trimmed = reference.trimmingCharacters(in: .whitespaces)
                 let root = String(trimmed.prefix { $0 != "." && $0 != "[" })
                 let key = root.lowercased()

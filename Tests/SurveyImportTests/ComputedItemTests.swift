@@ -130,6 +130,18 @@ import Testing
         #expect(session.answer(for: "rows") == [["n": "a", "why": "x"]])
     }
 
+    /// `{#name}` of a name no question has: a host value, as `{name}` (it was a load error).
+    @Test func aNoConversionReferenceToAHostValueLoads() throws {
+        let text = #"""
+            {"calculatedValues": [{"name": "r", "expression": "{#rate} + 1", "includeIntoResult": true}],
+             "pages": [{"name": "p", "elements": [{"type": "text", "name": "q"}]}]}
+            """#
+        let conversion = try SurveyJSImporter.convert(text: text, source: "in.json", id: "in")
+        #expect(conversion.hostNames.map(\.name) == ["rate"])
+        let source = SurveySource(loader: SurveyLoader(registry: .builtins())) { _ in }
+        _ = try source.load(text, file: "in.json")
+    }
+
     /// A call that reads no answer (`isReady()`, `lookUp('rate')`): still the app's function, null here.
     @Test func aFunctionCalledWithoutReferencesIsTheAppsToo() throws {
         let text = #"""
