@@ -151,6 +151,23 @@ extension Converter {
                     }
                     return value
                 }
+                var text = text
+                if member == "visibleIf" {
+                    // `{$self.isVisible}` in the element's own visibleIf: survey-core reads the visibility
+                    // the condition last gave (true before it first runs), state this engine does not
+                    // keep; it reads true.
+                    let replaced = Self.replacingReferences(in: text) { reference in
+                        reference.trimmingCharacters(in: .whitespaces).lowercased() == "$self.isvisible"
+                            ? "true" : "{" + reference + "}"
+                    }
+                    if replaced != text {
+                        note(
+                            .notConverted, origin.appending("visibleIf"), "{$self.isVisible} in its own visibleIf",
+                            "survey-core reads the visibility this condition last gave (true at first); here it reads true (docs/expressions.md#element-properties)"
+                        )
+                        text = replaced
+                    }
+                }
                 return .string(rewrite(text, at: origin.appending(member ?? ""), isText: isText))
             case .object(let members):
                 var result: [String: JSONValue] = [:]

@@ -178,3 +178,23 @@ import Testing
         #expect(session.isVisible("why"))
     }
 }
+
+@Suite struct SelfVisibilityTests {
+    /// `{$self.isVisible}` in the question's own visibleIf: survey-core reads the visibility the
+    /// condition last gave, true at first; the conversion reads true, with a note, instead of a load error.
+    @Test func aVisibleIfReadingItsOwnVisibilityReadsTrue() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"pages": [{"name": "p", "elements": [
+              {"type": "text", "name": "q1"},
+              {"type": "text", "name": "q2", "visibleIf": "{$self.isVisible} = true"},
+              {"type": "text", "name": "q3", "visibleIf": "{ $self.isVisible } and {q1} = 'x'"}]}]}
+            """#)
+        #expect(conversion.notes.filter { $0.what.contains("{$self.isVisible}") }.count == 2)
+        var session = SurveySession(survey: survey)
+        #expect(session.isVisible("q2"))
+        #expect(!session.isVisible("q3"))
+        try session.answer("x", for: "q1")
+        #expect(session.isVisible("q3"))
+    }
+}
