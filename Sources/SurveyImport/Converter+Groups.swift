@@ -391,7 +391,10 @@ extension Converter {
             conditions.append(dynamicMatrix ? Self.rowAsPanel(condition) : condition)
         }
         guard let first = conditions.first else { return nil }
-        return conditions.count == 1 ? first : conditions.map { "(\($0))" }.joined(separator: " and ")
+        let joined = conditions.count == 1 ? first : conditions.map { "(\($0))" }.joined(separator: " and ")
+        // The engine's own functions evaluate it: a call of the app's function is null, as computed items'.
+        noteHostFunctions(in: joined, at: item.path("visibleIf"), pluginsMayProvide: false)
+        return Self.nullingUnknownCalls(in: joined)
     }
 
     /// An expression question of a dynamic panel's template (an expression column of a dynamic
@@ -475,6 +478,8 @@ extension Converter {
             let name = reference.dropFirst(spaces.count)
             if name.lowercased().hasPrefix("row.") { return "{" + spaces + "panel." + name.dropFirst(4) + "}" }
             if name.lowercased().filter({ $0 != " " }) == "rowindex" { return "({panelIndex} + 1)" }
+            // survey-core's `visibleRowIndex` counts the visible rows from 1.
+            if name.lowercased().filter({ $0 != " " }) == "visiblerowindex" { return "({visiblePanelIndex} + 1)" }
             return "{" + reference + "}"
         }
     }

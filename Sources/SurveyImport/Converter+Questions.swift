@@ -502,7 +502,10 @@ extension Converter {
         case .string(let text)?: literal = "'" + text.replacingOccurrences(of: "'", with: "\\'") + "'"
         default: return choice
         }
-        let expanded = condition.replacingOccurrences(of: "{item}", with: literal)
+        // `{item}`, `{Item}`, `{ item }`: survey-core reads names whatever their case.
+        let expanded = replacingReferences(in: condition) { reference in
+            reference.trimmingCharacters(in: .whitespaces).lowercased() == "item" ? literal : "{" + reference + "}"
+        }
         if let own = members["visibleIf"]?.stringValue {
             members["visibleIf"] = .string("(\(own)) and (\(expanded))")
         } else {

@@ -19,11 +19,14 @@ extension Converter {
     ]
     /// Names survey-core gives a meaning of its own inside rows, panels and items, or reads from the
     /// survey itself: never host variables.
-    static let contextualNames: Set<String> = [
-        "row", "panel", "item", "parentpanel", "rootpanel", "composite", "panelindex", "rowindex", "itemindex",
-        "visiblerowindex", "visiblepanelindex", "rowname", "rowvalue", "rowtitle", "choice", "pageno",
-        "pagecount", "locale",
-    ]
+    static let contextualNames: Set<String> = Set(contextualSpellings.keys)
+    /// ``contextualNames`` as the engine spells them: survey-core reads `{PANEL.q1}` and `{Item}` too.
+    static let contextualSpellings: [String: String] = Dictionary(
+        uniqueKeysWithValues: [
+            "row", "panel", "item", "parentPanel", "rootPanel", "composite", "panelIndex", "rowIndex", "itemIndex",
+            "visibleRowIndex", "visiblePanelIndex", "rowName", "rowValue", "rowTitle", "choice", "pageNo",
+            "pageCount", "locale",
+        ].map { ($0.lowercased(), $0) })
     /// Names survey-core computes for quizzes (`correctAnswer`).
     static let quizNames: Set<String> = [
         "correctanswers", "incorrectanswers", "correctedanswers", "inCorrectAnswers".lowercased(), "questioncount",
@@ -103,7 +106,9 @@ extension Converter {
             let text = isText || matrixTotals.isEmpty ? text : Self.replacingTotals(in: text, matrixTotals)
             // `countInArray({a}, 'x', {room} = true)`: the condition reads each item's fields.
             let rowFields = isText ? [] : Self.inArrayConditionNames(in: text)
-            return Self.rewritingReferences(in: text) { reference in
+            return Self.rewritingReferences(in: text) { written in
+                // `{#name}` (survey-core's "no conversion" mark) names `name`: the engine reads it the same.
+                let reference = !isText && written.first == "#" && written.count > 1 ? written.dropFirst() : written
                 let trimmed = reference.trimmingCharacters(in: .whitespaces)
                 let root = String(trimmed.prefix { $0 != "." && $0 != "[" })
                 let key = root.lowercased()
@@ -113,6 +118,11 @@ extension Converter {
                     // as empty, a host value.
                     if seen.insert(trimmed.lowercased()).inserted { unreadProperties.append((trimmed, origin, isText)) }
                     return trimmed
+                }
+                if let spelling = Self.contextualSpellings[key], spelling != root, !rowFields.contains(key),
+                    defined[key] == nil
+                {
+                    return spelling + trimmed.dropFirst(root.count)
                 }
                 guard !root.isEmpty, !root.hasPrefix("$"), !root.hasPrefix("#"), !Self.contextualNames.contains(key),
                     !rowFields.contains(key),
@@ -134,8 +144,31 @@ extension Converter {
             case .string(let text)
             where member.map { Self.expressionMembers.contains($0) || Self.textMembers.contains($0) } ?? false:
                 let isText = member.map { Self.textMembers.contains($0) } ?? false
-                return text.contains("{")
-                    ? .string(rewrite(text, at: origin.appending(member ?? ""), isText: isText)) : value
+                guard text.contains("{") else {
+                    // No reference to rewrite, but maybe a call of the app's own function (`isReady()`).
+                    if !isText {
+                        noteHostFunctions(in: text, at: origin.appending(member ?? ""), pluginsMayProvide: true)
+                    }
+                    return value
+                }
+                var text = text
+                if member == "visibleIf" {
+                    // `{$self.isVisible}` in the element's own visibleIf: survey-core reads the visibility
+                    // the condition last gave (true before it first runs), state this engine does not
+                    // keep; it reads true.
+                    let replaced = Self.replacingReferences(in: text) { reference in
+                        reference.trimmingCharacters(in: .whitespaces).lowercased() == "$self.isvisible"
+                            ? "true" : "{" + reference + "}"
+                    }
+                    if replaced != text {
+                        note(
+                            .notConverted, origin.appending("visibleIf"), "{$self.isVisible} in its own visibleIf",
+                            "survey-core reads the visibility this condition last gave (true at first); here it reads true (docs/expressions.md#element-properties)"
+                        )
+                        text = replaced
+                    }
+                }
+                return .string(rewrite(text, at: origin.appending(member ?? ""), isText: isText))
             case .object(let members):
                 var result: [String: JSONValue] = [:]
                 let isText = member.map { Self.textMembers.contains($0) } ?? false
@@ -317,7 +350,11 @@ extension Converter {
                 word = ""
             }
             if character == " " { continue }
-            if character == "(", let name = pendingWord, !result.contains(name) { result.append(name) }
+            if character == "(", let name = pendingWord, !result.contains(name),
+                !Self.operatorWords.contains(name.lowercased())
+            {
+                result.append(name)
+            }
             pendingWord = nil
             switch character {
             case "'", "\"": quote = character
@@ -327,6 +364,13 @@ extension Converter {
         }
         return result
     }
+
+    /// The words of survey-core's grammar that are operators, never calls: `{a} = 1 and ({b} = 2)`.
+    static let operatorWords: Set<String> = [
+        "and", "or", "not", "negate", "contains", "contain", "notcontains", "notcontain", "anyof", "allof", "noneof",
+        "empty", "notempty", "equal", "equals", "notequal", "notequals", "less", "lessorequal", "greater",
+        "greaterorequal", "power",
+    ]
 
     /// `expression` with each call of a function the engine does not have replaced by `null`, what
     /// survey-core gives for a function the app did not register: for the expressions of a repeat's

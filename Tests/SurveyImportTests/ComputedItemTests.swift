@@ -111,6 +111,52 @@ import Testing
         try session.answer([["n": 2]], for: "rows")
         #expect(session.answer(for: "rows") == [["n": 2, "cost": 0]])
     }
+
+    /// A repeat item's `visibleIf` calling the app's function: null, as survey-core gives without it;
+    /// `and (` and `or (` are operators, not calls.
+    @Test func anItemsVisibleIfCallingTheAppsFunctionLoads() throws {
+        let text = #"""
+            {"pages": [{"name": "p", "elements": [
+              {"type": "paneldynamic", "name": "rows", "templateElements": [
+                {"type": "text", "name": "n"},
+                {"type": "text", "name": "vip", "visibleIf": "isVip({panel.n}) = true"},
+                {"type": "text", "name": "why", "visibleIf": "{PANEL.n} = 'a' and ({panel.n} notempty)"}]}]}]}
+            """#
+        let conversion = try SurveyJSImporter.convert(text: text, source: "in.json", id: "in")
+        #expect(SurveyJSDataShape.hostFunctions(in: conversion.survey) == ["isVip"])
+        let source = SurveySource(loader: SurveyLoader(registry: .builtins())) { _ in }
+        var session = SurveySession(survey: try source.load(text, file: "in.json"))
+        try session.answer([["n": "a", "why": "x", "vip": "y"]], for: "rows")
+        #expect(session.answer(for: "rows") == [["n": "a", "why": "x"]])
+    }
+
+    /// `{#name}` of a name no question has: a host value, as `{name}` (it was a load error).
+    @Test func aNoConversionReferenceToAHostValueLoads() throws {
+        let text = #"""
+            {"calculatedValues": [{"name": "r", "expression": "{#rate} + 1", "includeIntoResult": true}],
+             "pages": [{"name": "p", "elements": [{"type": "text", "name": "q"}]}]}
+            """#
+        let conversion = try SurveyJSImporter.convert(text: text, source: "in.json", id: "in")
+        #expect(conversion.hostNames.map(\.name) == ["rate"])
+        let source = SurveySource(loader: SurveyLoader(registry: .builtins())) { _ in }
+        _ = try source.load(text, file: "in.json")
+    }
+
+    /// A call that reads no answer (`isReady()`, `lookUp('rate')`): still the app's function, null here.
+    @Test func aFunctionCalledWithoutReferencesIsTheAppsToo() throws {
+        let text = #"""
+            {"calculatedValues": [{"name": "rate", "expression": "lookUp('rate')", "includeIntoResult": true}],
+             "pages": [{"name": "p", "elements": [
+              {"type": "text", "name": "q", "visibleIf": "isReady() = true"},
+              {"type": "text", "name": "r", "visibleIf": "isReady() empty"}]}]}
+            """#
+        let conversion = try SurveyJSImporter.convert(text: text, source: "in.json", id: "in")
+        #expect(Set(SurveyJSDataShape.hostFunctions(in: conversion.survey)) == ["lookUp", "isReady"])
+        let source = SurveySource(loader: SurveyLoader(registry: .builtins())) { _ in }
+        let session = SurveySession(survey: try source.load(text, file: "in.json"))
+        #expect(!session.isVisible("q"))
+        #expect(session.isVisible("r"))
+    }
 }
 
 @Suite struct InArrayConditionTests {
@@ -130,5 +176,25 @@ import Testing
         var session = SurveySession(survey: survey)
         try session.answer([["name": "a", "room": true], ["name": "b", "room": true], ["name": "c"]], for: "people")
         #expect(session.isVisible("why"))
+    }
+}
+
+@Suite struct SelfVisibilityTests {
+    /// `{$self.isVisible}` in the question's own visibleIf: survey-core reads the visibility the
+    /// condition last gave, true at first; the conversion reads true, with a note, instead of a load error.
+    @Test func aVisibleIfReadingItsOwnVisibilityReadsTrue() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"pages": [{"name": "p", "elements": [
+              {"type": "text", "name": "q1"},
+              {"type": "text", "name": "q2", "visibleIf": "{$self.isVisible} = true"},
+              {"type": "text", "name": "q3", "visibleIf": "{ $self.isVisible } and {q1} = 'x'"}]}]}
+            """#)
+        #expect(conversion.notes.filter { $0.what.contains("{$self.isVisible}") }.count == 2)
+        var session = SurveySession(survey: survey)
+        #expect(session.isVisible("q2"))
+        #expect(!session.isVisible("q3"))
+        try session.answer("x", for: "q1")
+        #expect(session.isVisible("q3"))
     }
 }

@@ -617,6 +617,11 @@ struct ExpressionParser {
             return .literal(.string(text))
         case .variable(let name):
             try advance()
+            // `{"key": 1}`: survey-core reads a name that is the inside of a JSON object as that object.
+            if name.hasPrefix("\""), name.contains(":"), case .object(let members)? = try? JSONParser.parse("{\(name)}")
+            {
+                return .literal(.object(members))
+            }
             return try reference(name, at: start)
         case .symbol(.openParen):
             return try parseParenthesized()

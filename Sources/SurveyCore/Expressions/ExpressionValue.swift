@@ -20,7 +20,7 @@ package enum ExpressionValue {
         case .string(let text):
             guard let first = text.firstUTF8Byte else { return nil }
             if first == UInt8(ascii: "-") || first == UInt8(ascii: ".") || (first >= 48 && first <= 57) {
-                return Double(text)
+                return Double(text) ?? decimalComma(text)
             }
             // SurveyJS reads a number with spaces at either end (`' 5 ' = 5`).
             guard isSpace(first) else { return nil }
@@ -28,9 +28,19 @@ package enum ExpressionValue {
             guard let head = trimmed.firstUTF8Byte,
                 head == UInt8(ascii: "-") || head == UInt8(ascii: ".") || (head >= 48 && head <= 57)
             else { return nil }
-            return Double(trimmed)
+            return Double(trimmed) ?? decimalComma(trimmed)
         default: return nil
         }
+    }
+
+    /// A number written with one comma for the decimal point (`'2,5'`, and `'100,000'`, which
+    /// survey-core too reads as 100), as survey-core's `Helpers.getNumber` reads it; `nil` otherwise.
+    @inline(never)
+    static func decimalComma(_ text: String) -> Double? {
+        guard let comma = text.firstIndex(of: ","), !text[text.index(after: comma)...].contains(",") else { return nil }
+        var replaced = text
+        replaced.replaceSubrange(comma...comma, with: ".")
+        return Double(replaced)
     }
 
     /// Whether a value counts as true in a condition.
