@@ -51,7 +51,6 @@ public struct SurveyDriver {
         guard recorder != nil else { return true }
         do {
             try recorder?.record(session)
-            return true
         } catch {
             if let before { session = before }
             renderer.receive(
@@ -61,6 +60,9 @@ public struct SurveyDriver {
                         message: "the response could not be saved, so this action was not taken: \(error)")))
             return false
         }
+        // The action is kept; answers given back that cannot be kept are tried again after the next one.
+        try? recorder?.giveBack(into: &session)
+        return true
     }
 
     /// Runs the session until it completes, is dismissed or the respondent quits.

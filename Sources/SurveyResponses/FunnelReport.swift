@@ -33,6 +33,8 @@ public struct FunnelReport: Sendable, Hashable {
     public var started: Int
     public var completed: Int
     public var dismissed: Int
+    /// Responses carried over to a new version of the survey while unfinished (each counted once).
+    public var carriedOver: Int
     public var units: [UnitRow]
 
     /// `completed / invitations`, `nil` before any invitation.
@@ -46,6 +48,7 @@ public struct FunnelReport: Sendable, Hashable {
         started = counts.survey[.started] ?? 0
         completed = counts.survey[.completed] ?? 0
         dismissed = counts.survey[.dismissed] ?? 0
+        carriedOver = counts.survey[.carriedOver] ?? 0
         func row(_ step: String) -> StepRow {
             let kinds = counts.steps[step] ?? [:]
             return StepRow(
@@ -82,6 +85,7 @@ public struct FunnelReport: Sendable, Hashable {
             "started": .number(Double(started)),
             "completed": .number(Double(completed)),
             "dismissed": .number(Double(dismissed)),
+            "carriedOver": .number(Double(carriedOver)),
             "completionRate": rate(completionRate),
             "units": .array(
                 units.map { unit in
@@ -113,7 +117,8 @@ public struct FunnelReport: Sendable, Hashable {
         }
         var lines = [
             "Survey \(surveyID): \(invitations) invited, \(started) started, \(completed) completed "
-                + "(\(percent(completionRate))), \(dismissed) dismissed", "",
+                + "(\(percent(completionRate))), \(dismissed) dismissed"
+                + (carriedOver == 0 ? "" : ", \(carriedOver) carried over to a new version"), "",
         ]
         var table = [["unit / step", "seen", "answered", "dismissed", "stopped", "drop-off"]]
         for unit in units {

@@ -32,10 +32,46 @@ package enum ResponseCodec {
     package static func actionJSON(_ action: SessionAction) -> String { json(action.jsonValue) }
 
     package static func action(fromJSON text: String, store: String) throws(StoreError) -> SessionAction {
+        // The moves, as the store writes them, need no parse.
+        switch text {
+        case #"{"action":"next"}"#: return .next
+        case #"{"action":"back"}"#: return .back
+        case #"{"action":"dismiss"}"#: return .dismiss
+        default: break
+        }
+        if let answer = answerAction(fromJSON: text) { return answer }
         do {
             return try SessionAction(json: try JSONParser.parse(text), path: .root)
         } catch {
             throw StoreError(.corrupt, "a stored action cannot be read: \(error)", store: store)
+        }
+    }
+
+    /// An answer as the store writes it, `{"action":"answer","stepId":"ID","value":VALUE}` with an id
+    /// that needs no escape, read without building the object: only the value is parsed. `nil` for
+    /// anything else (read the general way, which names what is wrong).
+    static func answerAction(fromJSON text: String) -> SessionAction? {
+        var text = text
+        return text.withUTF8 { bytes -> SessionAction? in
+            let prefix: StaticString = #"{"action":"answer","stepId":""#
+            let middle: StaticString = #"","value":"#
+            let count = bytes.count
+            guard count > prefix.utf8CodeUnitCount + middle.utf8CodeUnitCount + 1,
+                bytes[count - 1] == UInt8(ascii: "}"),
+                memcmp(bytes.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
+            else { return nil }
+            var end = prefix.utf8CodeUnitCount
+            while end < count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+                end += 1
+            }
+            let valueStart = end + middle.utf8CodeUnitCount
+            guard end < count, bytes[end] == UInt8(ascii: "\""), valueStart < count - 1,
+                memcmp(bytes.baseAddress! + end, middle.utf8Start, middle.utf8CodeUnitCount) == 0,
+                let value = try? JSONParser.parse(bytes: UnsafeBufferPointer(rebasing: bytes[valueStart..<(count - 1)]))
+            else { return nil }
+            let stepID = String(
+                decoding: UnsafeBufferPointer(rebasing: bytes[prefix.utf8CodeUnitCount..<end]), as: UTF8.self)
+            return .answer(stepID: stepID, value: value)
         }
     }
 

@@ -46,9 +46,68 @@ public enum ResponseExport {
         return .object(members)
     }
 
-    /// One JSON Lines line (without the newline).
+    /// One JSON Lines line (without the newline): ``jsonValue(of:isPartial:)`` as compact JSON with
+    /// sorted keys.
     public static func jsonLine(of response: Response, isPartial: Bool = false) -> String {
-        JSONWriter.string(from: jsonValue(of: response, isPartial: isPartial))
+        var bytes: [UInt8] = []
+        appendJSONLine(of: response, isPartial: isPartial, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``jsonLine(of:isPartial:)`` to `output` as UTF-8: the members written in sorted
+    /// order as they are, without building the object and sorting its keys for each response.
+    static func appendJSONLine(of response: Response, isPartial: Bool, to output: inout [UInt8]) {
+        var first = true
+        func key(_ name: StaticString) {
+            output.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            first = false
+            output.append(UInt8(ascii: "\""))
+            name.withUTF8Buffer { output.append(contentsOf: $0) }
+            output.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        }
+        func string(_ name: StaticString, _ text: String) {
+            key(name)
+            JSONWriter.writeString(text, into: &output)
+        }
+        func timestamp(_ name: StaticString, _ date: Date) {
+            key(name)
+            output.append(UInt8(ascii: "\""))
+            appendTimestamp(date, to: &output)
+            output.append(UInt8(ascii: "\""))
+        }
+        // In the byte order of the keys, as JSONWriter sorts them.
+        if let reason = response.abandonedReason { string("abandonedReason", reason) }
+        key("actionCount")
+        JSONWriter.write(.number(Double(response.actionCount)), into: &output)
+        key("answers")
+        JSONWriter.write(.object(response.answers), into: &output)
+        if let completed = response.completedAt { timestamp("completedAt", completed) }
+        timestamp("createdAt", response.createdAt)
+        if let unit = response.currentUnitID { string("currentUnitId", unit) }
+        string("locale", response.locale)
+        if !response.orphaned.isEmpty {
+            key("orphaned")
+            JSONWriter.write(.array(response.orphaned.map(\.jsonValue)), into: &output)
+        }
+        if isPartial {
+            key("partial")
+            output.append(contentsOf: "true".utf8)
+        }
+        key("path")
+        output.append(UInt8(ascii: "["))
+        for (index, unit) in response.path.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            JSONWriter.writeString(unit, into: &output)
+        }
+        output.append(UInt8(ascii: "]"))
+        string("respondentId", response.respondentID)
+        string("responseId", response.id.rawValue)
+        string("seed", String(response.seed))
+        string("status", response.status.rawValue)
+        string("surveyId", response.surveyID)
+        if let version = response.surveyVersion { string("surveyVersion", version) }
+        timestamp("updatedAt", response.updatedAt)
+        output.append(UInt8(ascii: "}"))
     }
 
     /// The CSV header line for these answer columns.
@@ -75,13 +134,18 @@ public enum ResponseExport {
     @discardableResult
     public static func appendCSVLine(of response: Response, stepIDs: [String], to output: inout [UInt8]) -> Int {
         let comma = UInt8(ascii: ",")
-        for field in [
-            response.id.rawValue, response.respondentID, response.surveyID, response.surveyVersion ?? "",
-            response.locale, response.status.rawValue,
-        ] {
-            appendCSVField(field, to: &output)
-            output.append(comma)
-        }
+        appendCSVField(response.id.rawValue, to: &output)
+        output.append(comma)
+        appendCSVField(response.respondentID, to: &output)
+        output.append(comma)
+        appendCSVField(response.surveyID, to: &output)
+        output.append(comma)
+        appendCSVField(response.surveyVersion ?? "", to: &output)
+        output.append(comma)
+        appendCSVField(response.locale, to: &output)
+        output.append(comma)
+        appendCSVField(response.status.rawValue, to: &output)
+        output.append(comma)
         // Timestamps are digits and punctuation only: never quoted.
         appendTimestamp(response.createdAt, to: &output)
         output.append(comma)
@@ -89,6 +153,7 @@ public enum ResponseExport {
         output.append(comma)
         if let completed = response.completedAt { appendTimestamp(completed, to: &output) }
         var written = 0
+        var joined: [UInt8] = []
         for step in stepIDs {
             output.append(comma)
             guard let value = response.answers[step] else { continue }
@@ -97,7 +162,17 @@ public enum ResponseExport {
             case .null: break
             case .string(let text): appendCSVField(text, to: &output)
             case .array(let elements) where elements.allSatisfy({ $0.choiceKey != nil }):
-                appendCSVField(elements.compactMap(\.choiceKey).joined(separator: ";"), to: &output)
+                // The texts joined by `;`, then written as one field.
+                joined.removeAll(keepingCapacity: true)
+                for (index, element) in elements.enumerated() {
+                    if index > 0 { joined.append(UInt8(ascii: ";")) }
+                    if case .string(var text) = element {
+                        text.withUTF8 { joined.append(contentsOf: $0) }
+                    } else if let key = element.choiceKey {
+                        joined.append(contentsOf: key.utf8)
+                    }
+                }
+                joined.withUnsafeBufferPointer { appendCSVField(bytes: $0, to: &output) }
             default: appendCSVField(JSONWriter.string(from: value), to: &output)
             }
         }
@@ -110,26 +185,40 @@ public enum ResponseExport {
     /// quotes doubled.
     static func appendCSVField(_ text: String, to output: inout [UInt8]) {
         var text = text
-        text.withUTF8 { bytes in
-            guard let first = bytes.first else { return }
-            var formula = false
-            switch first {
-            case UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 9, 13:
-                formula = Double(String(decoding: bytes, as: UTF8.self)) == nil
-            default: break
+        text.withUTF8 { appendCSVField(bytes: $0, to: &output) }
+    }
+
+    /// ``appendCSVField(_:to:)`` of the UTF-8 `bytes`.
+    static func appendCSVField(bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        guard let first = bytes.first else { return }
+        var formula = false
+        switch first {
+        case UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 9, 13:
+            formula = Double(String(decoding: bytes, as: UTF8.self)) == nil
+        default: break
+        }
+        // A plain loop: `contains(where:)` on the buffer is not specialised here and costs a metadata
+        // lookup per field.
+        var quoted = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 10 || byte == 13 {
+                quoted = true
+                break
             }
-            let quoted = bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
-            if quoted { output.append(UInt8(ascii: "\"")) }
-            if formula { output.append(UInt8(ascii: "'")) }
-            if quoted {
-                for byte in bytes {
-                    output.append(byte)
-                    if byte == UInt8(ascii: "\"") { output.append(byte) }
-                }
-                output.append(UInt8(ascii: "\""))
-            } else {
-                output.append(contentsOf: bytes)
+            index += 1
+        }
+        if quoted { output.append(UInt8(ascii: "\"")) }
+        if formula { output.append(UInt8(ascii: "'")) }
+        if quoted {
+            for byte in bytes {
+                output.append(byte)
+                if byte == UInt8(ascii: "\"") { output.append(byte) }
             }
+            output.append(UInt8(ascii: "\""))
+        } else {
+            output.append(contentsOf: bytes)
         }
     }
 
@@ -231,7 +320,7 @@ extension ResponseExport {
                 if !isPartial, partial.isShownAsStored(stored) { asStored += 1 }
                 switch format {
                 case .jsonl:
-                    chunk.bytes.append(contentsOf: jsonLine(of: response, isPartial: isPartial).utf8)
+                    appendJSONLine(of: response, isPartial: isPartial, to: &chunk.bytes)
                     chunk.bytes.append(UInt8(ascii: "\n"))
                 case .csv:
                     let written = appendCSVLine(of: response, stepIDs: columns, to: &chunk.bytes)

@@ -145,7 +145,8 @@ public struct OrphanedAnswer: Sendable, Hashable {
         /// narrower range.
         case refused
         /// The step is now on a unit the respondent has not reached (it moved ahead of where the
-        /// response continues, or is hidden there): it will be asked again.
+        /// response continues, or is hidden there): it is given back when the step is shown
+        /// (``ResponseRecorder/giveBack(into:)``).
         case notReached = "not-reached"
     }
 
@@ -223,6 +224,8 @@ public enum FunnelEventKind: String, Sendable, Hashable, CaseIterable {
     case dismissed
     /// The survey was completed.
     case completed
+    /// The response was carried over to a new version of the survey (``ResponseMigration``).
+    case carriedOver = "carried-over"
 }
 
 /// One funnel fact about one response. A store keeps each (response, kind, step) once, however

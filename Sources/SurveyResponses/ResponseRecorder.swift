@@ -37,6 +37,9 @@ public struct ResponseRecorder: SessionRecorder {
     /// How the response was carried over to a new version of the survey when it was resumed
     /// (``resume(_:from:survey:)``); `nil` when it continued as it was.
     public internal(set) var migration: ResponseMigration?
+    /// The response was carried over and that version was not delivered yet: the next write queues it
+    /// for ``deliveryTargets`` when ``deliversPartial`` (the targets are set after ``resume(_:from:survey:)``).
+    var carriedOverUndelivered = false
 
     /// Starts a new response for `session` and writes it (with any actions the session already has,
     /// such as one resumed from a state file) together with the `invitation-shown` event.
@@ -124,13 +127,69 @@ public struct ResponseRecorder: SessionRecorder {
         header.orphaned += migration.orphaned
         var recorder = ResponseRecorder(store: store, continuing: header, session: migration.session)
         recorder.migration = migration
-        try recorder.rewriteActions(of: migration.session)
+        // The funnel hears of it (once per response) and of the questions now shown, which may be new.
+        let now = recorder.clock()
+        let events =
+            [FunnelEvent(kind: .carriedOver, recordedAt: now)]
+            + migration.session.currentStepIDs.map { FunnelEvent(kind: .stepSeen, stepID: $0, recordedAt: now) }
+        try recorder.rewriteActions(of: migration.session, funnelEvents: events)
+        recorder.carriedOverUndelivered = true
         return (migration.session, recorder)
+    }
+
+    /// Gives back the answers a carried-over response had given to steps it had not reached on the
+    /// new version (``OrphanedAnswer/Reason/notReached``), once the respondent is shown their step with
+    /// no answer: each is recorded as an answer (with its funnel events and, when partial responses
+    /// are delivered, a new version queued) and leaves ``Response/orphaned``. An answer the step
+    /// refuses now stays orphaned, its reason then `refused`.
+    public mutating func giveBack(into session: inout SurveySession) throws {
+        guard session.status == .inProgress, response.orphaned.contains(where: { $0.reason == .notReached }) else {
+            return
+        }
+        let shown = Set(session.currentStepIDs)
+        var index = 0
+        while index < response.orphaned.count {
+            let orphan = response.orphaned[index]
+            guard orphan.reason == .notReached, let step = session.survey.stepID(forAnswerKey: orphan.stepID),
+                shown.contains(step), session.answer(for: orphan.stepID) == nil
+            else {
+                index += 1
+                continue
+            }
+            var trial = session
+            do {
+                try trial.answer(orphan.value, for: orphan.stepID)
+            } catch {
+                // Refused now that it is asked (a choice removed too): orphaned for that reason, at once.
+                if case .invalidAnswer(let stepError) = error {
+                    var header = response
+                    header.orphaned[index].reason = .refused
+                    header.orphaned[index].message = stepError.message
+                    try store.write(ResponseWrite(response: header))
+                    response = header
+                }
+                index += 1
+                continue
+            }
+            guard trial.actionCount > session.actionCount else {
+                index += 1
+                continue
+            }
+            let before = response
+            response.orphaned.remove(at: index)
+            do {
+                try recordActions(of: trial)
+            } catch {
+                response = before
+                throw error
+            }
+            session = trial
+        }
     }
 
     /// Replaces the stored actions by `session`'s log (which holds fewer: it dropped a Back and the Next
     /// that undid it), in one write.
-    mutating func rewriteActions(of session: SurveySession) throws(StoreError) {
+    mutating func rewriteActions(of session: SurveySession, funnelEvents: [FunnelEvent] = []) throws(StoreError) {
         let now = clock()
         var header = response
         header.actionCount = session.actionCount
@@ -140,7 +199,8 @@ public struct ResponseRecorder: SessionRecorder {
         let actions = (0..<session.actionCount).map {
             RecordedAction(sequence: $0 + 1, action: session.action(at: $0), recordedAt: now)
         }
-        try store.write(ResponseWrite(response: header, actions: actions, removesActionsFrom: 1))
+        try store.write(
+            ResponseWrite(response: header, actions: actions, funnelEvents: funnelEvents, removesActionsFrom: 1))
         response = header
         shownSteps = session.currentStepIDs
     }
@@ -255,7 +315,8 @@ public struct ResponseRecorder: SessionRecorder {
             && (header.status == .completed || (deliversDismissals && header.status == .dismissed))
         var isAnswer = false
         if case .answer = action { isAnswer = true }
-        let queued = finishes || (isAnswer && header.status == .inProgress) ? deliveryTargets : []
+        let newVersion = isAnswer || carriedOverUndelivered
+        let queued = finishes || (newVersion && header.status == .inProgress) ? deliveryTargets : []
         try store.write(
             ResponseWrite(
                 response: header, actions: [RecordedAction(sequence: sequence, action: action, recordedAt: now)],
@@ -264,6 +325,7 @@ public struct ResponseRecorder: SessionRecorder {
         response = header
         shownSteps = nowShown
         if !isDismissal { hasStarted = true }
+        carriedOverUndelivered = false
     }
 
     /// Sets the status, and for a finished session the path, answers and completion time.

@@ -1,5 +1,6 @@
 import Foundation
 import SurveyCore
+import SurveyRendering
 import SurveyResponses
 import SurveyStoreSQLite
 import Testing
@@ -250,5 +251,86 @@ import Testing
         #expect(stored.orphaned.map(\.stepID) == ["name", "role", "rating", "notes"])
         #expect(stored.orphaned.map(\.reason) == Array(repeating: .removedStep, count: 4))
         #expect(try store.actions(of: id).count == 6, "the actions are kept as they were")
+    }
+
+    /// Answers set aside as not reached are given back when the respondent reaches their page on the
+    /// new version (recorded as answers, no longer orphaned); the funnel counts the carry-over and the
+    /// questions shown then; a partial delivery hears of the carried-over version at the next write.
+    @Test(arguments: stores)
+    func notReachedAnswersAreGivenBackWhenTheirPageIsReached(store kind: String) throws {
+        let store = try Self.open(kind)
+        let (respondent, id) = try Self.answeredTwoPages(in: store)
+        let survey = try Self.second {
+            $0.replacingOccurrences(
+                of: #""steps": [\#n{"id": "p1""#,
+                with: #""steps": [{"id": "consent", "type": "boolean", "title": "OK?", "required": true}, {"id": "p1""#)
+        }
+        var (session, recorder) = try Self.resume(respondent, on: survey, in: store)
+        #expect(session.currentUnitID == "consent")
+        let events = try store.funnelEvents(of: id)
+        #expect(events.filter { $0.kind == .carriedOver }.count == 1)
+        #expect(events.contains { $0.kind == .stepSeen && $0.stepID == "consent" })
+        #expect(try store.deliveries(status: nil).filter { $0.responseID == id } == [])
+
+        // The carried-over version is queued with the next write, a Next though it is.
+        recorder.deliveryTargets = ["crm"]
+        recorder.deliversPartial = true
+        var driver = SurveyDriver(session: session, recorder: recorder)
+        var renderer = ScriptedRenderer(actions: [.answer(stepID: "consent", value: true), .next])
+        _ = driver.run(with: &renderer)
+        session = driver.session
+        #expect(session.currentUnitID == "p1")
+        #expect(session.answer(for: "name") == "Ada")
+        #expect(session.answer(for: "role") == "pm")
+        #expect(session.answer(for: "rating") == nil, "p2 is not reached yet")
+        var stored = try #require(try store.response(id))
+        #expect(stored.orphaned.map(\.stepID) == ["rating", "notes"])
+        #expect(stored.actionCount == session.actionCount)
+        #expect(try store.deliveries(status: nil).filter { $0.responseID == id }.map(\.target) == ["crm"])
+
+        // The next run continues exactly; going on to p2 gives back the rest.
+        var again = try Self.resume(respondent, on: survey, in: store)
+        #expect(again.recorder.migration == nil)
+        #expect(again.session.completionResult().answers == session.completionResult().answers)
+        var next = SurveyDriver(session: again.session, recorder: again.recorder)
+        var onward = ScriptedRenderer(actions: [.next])
+        _ = next.run(with: &onward)
+        again.session = next.session
+        #expect(again.session.currentUnitID == "p2")
+        #expect(again.session.answer(for: "rating") == .number(4))
+        #expect(again.session.answer(for: "notes") == "fine")
+        stored = try #require(try store.response(id))
+        #expect(stored.orphaned == [])
+        let answered = try store.funnelEvents(of: id).filter { $0.kind == .answered }.compactMap(\.stepID)
+        #expect(Set(answered) == ["name", "role", "rating", "notes", "consent"])
+        // The stored log, replayed, is the session.
+        let replayed = try ResponseRecorder.resume(stored, from: store, survey: survey)
+        #expect(replayed.session.completionResult().answers == again.session.completionResult().answers)
+        #expect(replayed.session.currentUnitID == "p2")
+    }
+
+    /// A not-reached answer the step refuses when it is reached (its choice was removed too) stays
+    /// orphaned, now as refused; the others of its page are given back.
+    @Test(arguments: stores)
+    func aNotReachedAnswerRefusedWhenReachedStaysOrphanedAsRefused(store kind: String) throws {
+        let store = try Self.open(kind)
+        let (respondent, id) = try Self.answeredTwoPages(in: store)
+        let survey = try Self.second {
+            $0.replacingOccurrences(
+                of: #""steps": [\#n{"id": "p1""#,
+                with: #""steps": [{"id": "consent", "type": "boolean", "title": "OK?", "required": true}, {"id": "p1""#
+            ).replacingOccurrences(of: #"["dev", "pm", "qa"]"#, with: #"["dev", "qa"]"#)
+        }
+        let (session, recorder) = try Self.resume(respondent, on: survey, in: store)
+        #expect(recorder.migration?.orphaned.first { $0.stepID == "role" }?.reason == .notReached)
+        var driver = SurveyDriver(session: session, recorder: recorder)
+        var renderer = ScriptedRenderer(actions: [.answer(stepID: "consent", value: true), .next])
+        _ = driver.run(with: &renderer)
+        #expect(driver.session.answer(for: "name") == "Ada")
+        #expect(driver.session.answer(for: "role") == nil)
+        let stored = try #require(try store.response(id))
+        #expect(stored.orphaned.map(\.stepID) == ["role", "rating", "notes"])
+        #expect(stored.orphaned.map(\.reason) == [.refused, .notReached, .notReached])
+        #expect(stored.orphaned.first?.value == "pm")
     }
 }

@@ -24,10 +24,19 @@ public protocol SessionRecorder {
     /// Called when the session being recorded is replaced by another one (a saved state was resumed
     /// into the running front end). Default: ``record(_:)``.
     mutating func restart(with session: SurveySession) throws
+
+    /// Gives `session` answers the recorder holds for steps it shows now, recording each as an answer
+    /// of the respondent's: a response carried over to a new version of its survey gives back, when
+    /// their unit is reached, the answers it had given to steps it had not reached on the new version.
+    /// The driver calls it after each recorded action. Default: nothing to give.
+    /// - Throws: when an answer given back could not be recorded (`session` is then as it was before it).
+    mutating func giveBack(into session: inout SurveySession) throws
 }
 
 extension SessionRecorder {
     public mutating func restart(with session: SurveySession) throws {
         try record(session)
     }
+
+    public mutating func giveBack(into session: inout SurveySession) throws {}
 }

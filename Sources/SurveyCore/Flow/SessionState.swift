@@ -179,6 +179,27 @@ extension SessionAction {
 
     /// Reads an action from JSON.
     public init(json: JSONValue, path: JSONPath) throws(SurveyError) {
+        // The shapes ``jsonValue`` writes, read directly (a replay reads many); anything else goes
+        // through the reader, which names what is wrong.
+        if case .object(let members) = json, case .string(let name)? = members["action"] {
+            switch name {
+            case "answer":
+                if case .string(let stepID)? = members["stepId"], members.count == (members["value"] == nil ? 2 : 3) {
+                    self = .answer(stepID: stepID, value: members["value"] ?? .null)
+                    return
+                }
+            case "next" where members.count == 1:
+                self = .next
+                return
+            case "back" where members.count == 1:
+                self = .back
+                return
+            case "dismiss" where members.count == 1:
+                self = .dismiss
+                return
+            default: break
+            }
+        }
         var reader = try OptionsReader(json, path: path)
         switch try reader.string("action", default: "", oneOf: ["answer", "next", "back", "dismiss"]) {
         case "answer":

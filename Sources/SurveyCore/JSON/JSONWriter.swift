@@ -23,8 +23,8 @@ public enum JSONWriter {
 
     /// Writes into bytes (one `String` made at the end): appending to a `String` piece by piece
     /// costs a capacity and encoding check per piece.
-    static func write(
-        _ value: JSONValue, into output: inout [UInt8], pretty: Bool, indent: Int, rank: [String: Int] = [:]
+    package static func write(
+        _ value: JSONValue, into output: inout [UInt8], pretty: Bool = false, indent: Int = 0, rank: [String: Int] = [:]
     ) {
         switch value {
         case .null: append("null", to: &output)
@@ -83,7 +83,7 @@ public enum JSONWriter {
         output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
     }
 
-    static func writeString(_ text: String, into output: inout [UInt8]) {
+    package static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in
