@@ -27,8 +27,10 @@ public final class SurveyAPI: Sendable {
     /// Where responses go.
     public let store: any ResponseStore
     let sessions = Mutex(SessionTable())
-    /// Starts of one respondent's session are taken one at a time (a lock per stripe of respondents),
-    /// so that two requests never continue one stored response twice.
+    /// Signs and reads session tokens (the same key in every process of one deployment).
+    let tokens: SessionTokens
+    /// Starts of one respondent's session are taken one at a time in this process (a lock per stripe
+    /// of respondents), so that two requests never start two responses for one respondent.
     let startLocks: [StartLock] = (0..<64).map { _ in StartLock() }
     /// The most commands one request may carry.
     public static let maximumCommandsPerRequest = 100
@@ -39,10 +41,16 @@ public final class SurveyAPI: Sendable {
     let lastSweep = Atomic<Int64>(0)
 
     /// An API serving `surveys`, keeping responses in `store`.
-    /// - Parameter idleSessionSeconds: how long a session stays in memory without a request (default
-    ///   30 minutes).
+    /// - Parameters:
+    ///   - idleSessionSeconds: how long a session stays in memory without a request (default 30
+    ///     minutes); it is rebuilt from the store on its next request.
+    ///   - sessionSecret: the key session tokens are signed with. Every process serving one store
+    ///     must have the same one for a respondent's requests to reach any of them; `nil` takes a
+    ///     random key, so tokens are valid in this process only, until it stops.
     /// - Throws: ``ServerError`` (`invalidSurveys`) when there is no survey, or two have one id.
-    public init(surveys: [Survey], store: any ResponseStore, idleSessionSeconds: Int = 1800) throws(ServerError) {
+    public init(
+        surveys: [Survey], store: any ResponseStore, idleSessionSeconds: Int = 1800, sessionSecret: [UInt8]? = nil
+    ) throws(ServerError) {
         var byID: [String: Survey] = [:]
         for survey in surveys {
             guard byID[survey.id] == nil else {
@@ -54,7 +62,11 @@ public final class SurveyAPI: Sendable {
         self.surveys = byID
         self.store = store
         self.idleSessionSeconds = max(0, idleSessionSeconds)
+        tokens = SessionTokens(key: sessionSecret)
     }
+
+    /// How many sessions this process holds in memory now.
+    public var sessionsInMemory: Int { sessions.withLock { $0.byResponse.count } }
 
     /// Lets go of the sessions idle for longer than ``idleSessionSeconds``, at most once per minute
     /// (or per idle limit, when shorter).
@@ -129,19 +141,19 @@ public final class SurveyAPI: Sendable {
         case .finished(let events):
             body["events"] = .array(events)
             return .json(.object(body))
-        case .session(let token, _, let events):
+        case .session(let handle, let events):
             body["events"] = .array(events)
-            body["token"] = .string(token)
+            body["token"] = .string(handle.token)
             var response = HTTPResponse.json(.object(body), status: 201)
-            response.headers.append(("Location", "/v1/sessions/\(token)"))
+            response.headers.append(("Location", "/v1/sessions/\(handle.token)"))
             return response
         }
     }
 
     /// What opening a respondent's session gave.
     enum Opened {
-        /// A session in memory under `token`, with its first events.
-        case session(token: String, handle: SessionHandle, events: [JSONValue])
+        /// A session goes on under `handle` (its token), with its first events.
+        case session(handle: SessionHandle, events: [JSONValue])
         /// The survey ended at once (it shows nothing); no session is kept.
         case finished([JSONValue])
         /// The respondent is not asked; the `not-asked` event.
@@ -151,14 +163,11 @@ public final class SurveyAPI: Sendable {
     }
 
     /// Opens `start`'s respondent's session (the one library decision, ``ResponseStart``) and keeps it
-    /// in memory, ending the respondent's previous session of the survey if one is there.
+    /// in memory under its response.
     func open(_ start: SessionStart) -> Opened {
         releaseIdleSessions()
         let key = RespondentKey(surveyID: start.survey.id, respondentID: start.respondentID)
         return startLocks[Int(UInt(bitPattern: key.hashValue) % UInt(startLocks.count))].mutex.withLock { _ in
-            // The respondent's session held here ends: its response continues from the store.
-            let previous = sessions.withLock { $0.remove(key) }
-            previous?.retire()
             var exchange: EventExchange
             switch beginResponse(start) {
             case .failure(let error): return .failure(error)
@@ -166,13 +175,74 @@ public final class SurveyAPI: Sendable {
             case .success(.exchange(let started)): exchange = started
             }
             let events = exchange.start()
-            guard !exchange.isFinished else { return .finished(events) }
-            let token = SessionToken.make()
-            let handle = SessionHandle(key: key, exchange: exchange)
-            sessions.withLock { $0.insert(handle, token: token) }
-            return .session(token: token, handle: handle, events: events)
+            guard !exchange.isFinished, let id = exchange.recordedResponse?.id else { return .finished(events) }
+            let handle = sessions.withLock { $0.handle(id, tokens: tokens) }
+            handle.replace(with: exchange)
+            return .session(handle: handle, events: events)
         }
     }
+
+    /// The session `token` names: its handle in memory, made when there is none (the exchange is
+    /// rebuilt from the store when it is used).
+    func handle(token: String) -> SessionHandle? {
+        releaseIdleSessions()
+        guard let id = tokens.responseID(of: token) else { return nil }
+        return sessions.withLock { $0.handle(id, tokens: tokens) }
+    }
+
+    /// Runs `body` on the session of `handle`, brought up to date with the store; lets go of the
+    /// session when it ended.
+    func use<T>(_ handle: SessionHandle, _ body: (inout EventExchange) -> T) -> Result<T, APIError> {
+        let result = handle.use(
+            refresh: { (exchange) throws(APIError) in try refresh(&exchange, id: handle.responseID) }, body)
+        switch result {
+        case .success(let done):
+            if !done.goesOn { sessions.withLock { $0.remove(handle) } }
+            return .success(done.value)
+        case .failure(let error):
+            if error.code == APIError.sessionNotFound.code { sessions.withLock { $0.remove(handle) } }
+            return .failure(error)
+        }
+    }
+
+    /// Brings `exchange` up to date with response `id` in the store: kept when the store holds what
+    /// it last wrote, else rebuilt by replaying the stored actions (another process went on with the
+    /// response, or this one never had it in memory).
+    /// - Throws: `sessionNotFound` when the response is not in the store, is finished, or is for a
+    ///   survey not served here; `storeUnavailable` when the store cannot be read.
+    func refresh(_ exchange: inout EventExchange?, id: ResponseID) throws(APIError) {
+        let stored: Response?
+        do {
+            stored = try store.response(id)
+        } catch {
+            throw APIError(
+                status: 503, code: "storeUnavailable", message: "the response store cannot be read: \(error)")
+        }
+        guard let stored, stored.status == .inProgress, let survey = surveys[stored.surveyID] else {
+            throw APIError.sessionNotFound
+        }
+        if let current = exchange?.recordedResponse, Self.isSameVersion(current, stored) { return }
+        do {
+            let (session, recorder) = try ResponseRecorder.resume(stored, from: store, survey: survey)
+            var rebuilt = EventExchange(driver: SurveyDriver(session: session, isResumed: true, recorder: recorder))
+            _ = rebuilt.start()
+            exchange = rebuilt
+        } catch let error as StoreError {
+            throw APIError(
+                status: 503, code: "storeUnavailable", message: "the response store cannot be used: \(error)")
+        } catch {
+            // It cannot be continued as it is (its survey changed): POST /v1/sessions decides.
+            throw APIError.sessionNotFound
+        }
+    }
+
+    /// Whether `recorded` (what this process last wrote) is the stored response as it is now.
+    static func isSameVersion(_ recorded: Response, _ stored: Response) -> Bool {
+        recorded.id == stored.id && recorded.actionCount == stored.actionCount && recorded.status == stored.status
+            && milliseconds(recorded.updatedAt) == milliseconds(stored.updatedAt)
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 
     enum Begun {
         case exchange(EventExchange)
@@ -204,27 +274,31 @@ public final class SurveyAPI: Sendable {
 
     /// `GET /v1/sessions/{token}`.
     func currentUnit(token: String) -> HTTPResponse {
-        guard let handle = sessions.withLock({ $0.handle(token) }) else {
-            return APIError.sessionNotFound.response
+        guard let handle = handle(token: token) else { return APIError.sessionNotFound.response }
+        switch use(handle, { $0.restate() }) {
+        case .success(let events): return .json(["events": .array(events)])
+        case .failure(let error): return error.response
         }
-        guard let events = handle.restate() else { return APIError.sessionNotFound.response }
-        return .json(["events": .array(events)])
     }
 
     /// `POST /v1/sessions/{token}/commands`.
     func perform(_ request: HTTPRequest, token: String) -> HTTPResponse {
-        guard let handle = sessions.withLock({ $0.handle(token) }) else {
-            return APIError.sessionNotFound.response
-        }
+        guard let handle = handle(token: token) else { return APIError.sessionNotFound.response }
         let actions: [RendererAction]
         do {
             actions = try Self.commands(from: try Self.json(request.body))
         } catch {
             return error.response
         }
-        guard let (events, isFinished) = handle.perform(actions) else { return APIError.sessionNotFound.response }
-        if isFinished { sessions.withLock { $0.remove(handle.key, ifHandle: handle) } }
-        return .json(["events": .array(events)])
+        let result = use(handle) { exchange in
+            var events: [JSONValue] = []
+            for action in actions where !exchange.isFinished { events += exchange.perform(action) }
+            return events
+        }
+        switch result {
+        case .success(let events): return .json(["events": .array(events)])
+        case .failure(let error): return error.response
+        }
     }
 
     /// A request body as JSON.
@@ -381,7 +455,7 @@ struct APIError: Error {
 
     static let sessionNotFound = APIError(
         status: 404, code: "sessionNotFound",
-        message: "no session has this token (it ended, or the server restarted: POST /v1/sessions continues it)")
+        message: "no session has this token (it ended, or it was never handed out by a server of this store)")
 
     static func methodNotAllowed(_ method: String, allowed: String) -> APIError {
         APIError(status: 405, code: "methodNotAllowed", message: "\(method) is not allowed here; use \(allowed)")
