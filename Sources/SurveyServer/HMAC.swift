@@ -107,3 +107,27 @@ public enum SHA256 {
         return difference == 0
     }
 }
+
+/// Signed respondent ids: what an app's backend sends with a respondent id when the server requires it
+/// (`SurveyAPI.Access.respondentSecret`), so that whoever can reach the server cannot continue
+/// another respondent by sending their id.
+///
+/// The signature is the lower-case hexadecimal HMAC-SHA-256 of the respondent id's UTF-8 bytes under
+/// the secret the backend and the server share:
+///
+/// ```swift
+/// RespondentSignature.sign("user-42", secret: Array("example-respondent-secret-of-at-least-32-bytes".utf8))
+/// // the same as: printf %s user-42 | openssl dgst -sha256 -hmac example-respondent-secret-of-at-least-32-bytes
+/// ```
+public enum RespondentSignature {
+    /// The signature of `respondentID` under `secret`.
+    public static func sign(_ respondentID: String, secret: [UInt8]) -> String {
+        SHA256.hex(SHA256.hmac(key: secret, message: Array(respondentID.utf8)))
+    }
+
+    /// Whether `signature` (hexadecimal, either case) is `respondentID`'s under `secret`; compared in
+    /// constant time.
+    public static func isValid(_ signature: String, for respondentID: String, secret: [UInt8]) -> Bool {
+        SHA256.constantTimeEqual(Array(signature.lowercased().utf8), Array(sign(respondentID, secret: secret).utf8))
+    }
+}

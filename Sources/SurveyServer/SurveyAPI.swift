@@ -26,6 +26,8 @@ public final class SurveyAPI: Sendable {
     public let surveys: [String: Survey]
     /// Where responses go.
     public let store: any ResponseStore
+    /// Who may use the API.
+    public let access: Access
     let sessions = Mutex(SessionTable())
     /// Signs and reads session tokens (the same key in every process of one deployment).
     let tokens: SessionTokens
@@ -47,9 +49,11 @@ public final class SurveyAPI: Sendable {
     ///   - sessionSecret: the key session tokens are signed with. Every process serving one store
     ///     must have the same one for a respondent's requests to reach any of them; `nil` takes a
     ///     random key, so tokens are valid in this process only, until it stops.
+    ///   - access: the API tokens and the respondent secret required, if any (default: none).
     /// - Throws: ``ServerError`` (`invalidSurveys`) when there is no survey, or two have one id.
     public init(
-        surveys: [Survey], store: any ResponseStore, idleSessionSeconds: Int = 1800, sessionSecret: [UInt8]? = nil
+        surveys: [Survey], store: any ResponseStore, idleSessionSeconds: Int = 1800, sessionSecret: [UInt8]? = nil,
+        access: Access = Access()
     ) throws(ServerError) {
         var byID: [String: Survey] = [:]
         for survey in surveys {
@@ -63,6 +67,47 @@ public final class SurveyAPI: Sendable {
         self.store = store
         self.idleSessionSeconds = max(0, idleSessionSeconds)
         tokens = SessionTokens(key: sessionSecret)
+        self.access = access
+    }
+
+    /// Who may use the API: the app (or its backend) with an API token, for respondent ids it signed.
+    public struct Access: Sendable {
+        /// The API tokens one of which every request of the app API must carry in
+        /// `Authorization: Bearer TOKEN` (health, readiness and the OpenAPI document excepted); none
+        /// required when empty. Several allow a token to be replaced without a stop.
+        public var apiTokens: [String]
+        /// The secret respondent ids are signed with (``RespondentSignature``): when set,
+        /// `POST /v1/sessions` with a `respondentId` must carry its `respondentSignature`.
+        public var respondentSecret: [UInt8]?
+
+        /// Access as given; the default requires nothing.
+        public init(apiTokens: [String] = [], respondentSecret: [UInt8]? = nil) {
+            self.apiTokens = apiTokens
+            self.respondentSecret = respondentSecret
+        }
+
+        /// Why `request` may not use the app API, when it may not.
+        func refusal(of request: HTTPRequest) -> APIError? {
+            guard !apiTokens.isEmpty else { return nil }
+            guard let header = request.header("Authorization"), !header.isEmpty else {
+                return APIError(
+                    status: 401, code: "missingAPIToken",
+                    message: "this server requires an API token: send Authorization: Bearer TOKEN")
+            }
+            let parts = header.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+                return APIError(
+                    status: 401, code: "missingAPIToken",
+                    message: "the Authorization header must be Bearer TOKEN")
+            }
+            let given = Array(parts[1].trimmingCharacters(in: .whitespaces).utf8)
+            // Every token is compared (in constant time each), so the time says nothing of which matched.
+            var matched = false
+            for token in apiTokens where SHA256.constantTimeEqual(given, Array(token.utf8)) { matched = true }
+            return matched
+                ? nil
+                : APIError(status: 401, code: "invalidAPIToken", message: "the API token is not one of this server's")
+        }
     }
 
     /// How many sessions this process holds in memory now.
@@ -92,18 +137,32 @@ public final class SurveyAPI: Sendable {
             response.headers.append(("Allow", route.method))
             return response
         }
+        if route.isProtected, let refusal = access.refusal(of: request) {
+            var response = refusal.response
+            response.headers.append(
+                (
+                    "WWW-Authenticate",
+                    refusal.code == "invalidAPIToken"
+                        ? #"Bearer realm="survey", error="invalid_token""#
+                        : #"Bearer realm="survey""#
+                ))
+            return response
+        }
         return route.answer()
     }
 
-    /// The endpoint at `path` (after `/v1`): its method and what answers it.
-    func route(_ path: [Substring], request: HTTPRequest) -> (method: String, answer: () -> HTTPResponse)? {
+    /// The endpoint at `path` (after `/v1`): its method, whether it needs an API token, and what
+    /// answers it.
+    func route(_ path: [Substring], request: HTTPRequest) -> (
+        method: String, isProtected: Bool, answer: () -> HTTPResponse
+    )? {
         switch path.count {
-        case 1 where path[0] == "health": ("GET", { .json(["status": "ok"]) })
-        case 1 where path[0] == "ready": ("GET", { self.ready() })
-        case 1 where path[0] == "sessions": ("POST", { self.startSession(request) })
-        case 2 where path[0] == "sessions": ("GET", { self.currentUnit(token: String(path[1])) })
+        case 1 where path[0] == "health": ("GET", false, { .json(["status": "ok"]) })
+        case 1 where path[0] == "ready": ("GET", false, { self.ready() })
+        case 1 where path[0] == "sessions": ("POST", true, { self.startSession(request) })
+        case 2 where path[0] == "sessions": ("GET", true, { self.currentUnit(token: String(path[1])) })
         case 3 where path[0] == "sessions" && path[2] == "commands":
-            ("POST", { self.perform(request, token: String(path[1])) })
+            ("POST", true, { self.perform(request, token: String(path[1])) })
         default: nil
         }
     }
@@ -125,7 +184,8 @@ public final class SurveyAPI: Sendable {
     func startSession(_ request: HTTPRequest) -> HTTPResponse {
         let start: SessionStart
         do {
-            start = try SessionStart(body: try Self.json(request.body), surveys: surveys)
+            start = try SessionStart(
+                body: try Self.json(request.body), surveys: surveys, respondentSecret: access.respondentSecret)
         } catch {
             return error.response
         }
@@ -358,7 +418,7 @@ struct SessionStart {
     let locale: String?
     let variables: [String: JSONValue]
 
-    static let members: Set<String> = ["surveyId", "respondentId", "locale", "variables"]
+    static let members: Set<String> = ["surveyId", "respondentId", "respondentSignature", "locale", "variables"]
 
     init(survey: Survey, respondentID: String, locale: String?, variables: [String: JSONValue] = [:]) {
         self.survey = survey
@@ -367,7 +427,7 @@ struct SessionStart {
         self.variables = variables
     }
 
-    init(body: JSONValue, surveys: [String: Survey]) throws(APIError) {
+    init(body: JSONValue, surveys: [String: Survey], respondentSecret: [UInt8]? = nil) throws(APIError) {
         guard let object = body.objectValue else {
             throw APIError(status: 400, code: "notAnObject", message: "the body must be a JSON object")
         }
@@ -395,6 +455,32 @@ struct SessionStart {
                 status: 400, code: "invalidRespondent",
                 message: "\"respondentId\" must be a string of 1 to 256 characters without control characters, got "
                     + other.kindDescription)
+        }
+        switch object["respondentSignature"] {
+        case nil: break
+        case .string(let signature)?:
+            guard object["respondentId"] != nil else {
+                throw APIError(
+                    status: 400, code: "unknownField",
+                    message: "\"respondentSignature\" signs a \"respondentId\", and there is none")
+            }
+            if let secret = respondentSecret, !RespondentSignature.isValid(signature, for: respondentID, secret: secret)
+            {
+                throw APIError(
+                    status: 403, code: "invalidRespondentSignature",
+                    message: "\"respondentSignature\" is not the signature of this respondent id under the server's "
+                        + "respondent secret")
+            }
+        case let other?:
+            throw APIError(
+                status: 400, code: "wrongType",
+                message: "\"respondentSignature\" must be a string, got \(other.kindDescription)")
+        }
+        if respondentSecret != nil, object["respondentId"] != nil, object["respondentSignature"] == nil {
+            throw APIError(
+                status: 401, code: "missingRespondentSignature",
+                message: "this server requires respondent ids signed by the app's backend: send "
+                    + "\"respondentSignature\" with \"respondentId\" (docs/http-api.md, Authorization)")
         }
         switch object["locale"] {
         case .string(let locale)? where Self.isLocale(locale): self.locale = locale
