@@ -37,6 +37,10 @@ public struct EventExchange {
     /// The session as it is now.
     public var session: SurveySession { driver.session }
 
+    /// What records the session's accepted actions, as it is now (a ``SessionRecorder`` keeps what it
+    /// last wrote: a server compares it with the store to know whether another process went on).
+    public var recorder: (any SessionRecorder)? { driver.recorder }
+
     /// Whether the session has ended (completed, dismissed, quit, or empty: nothing to show); later
     /// commands get a `finished` error.
     public var isFinished: Bool { outcome != nil }

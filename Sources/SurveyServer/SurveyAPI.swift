@@ -26,9 +26,13 @@ public final class SurveyAPI: Sendable {
     public let surveys: [String: Survey]
     /// Where responses go.
     public let store: any ResponseStore
+    /// Who may use the API.
+    public let access: Access
     let sessions = Mutex(SessionTable())
-    /// Starts of one respondent's session are taken one at a time (a lock per stripe of respondents),
-    /// so that two requests never continue one stored response twice.
+    /// Signs and reads session tokens (the same key in every process of one deployment).
+    let tokens: SessionTokens
+    /// Starts of one respondent's session are taken one at a time in this process (a lock per stripe
+    /// of respondents), so that two requests never start two responses for one respondent.
     let startLocks: [StartLock] = (0..<64).map { _ in StartLock() }
     /// The most commands one request may carry.
     public static let maximumCommandsPerRequest = 100
@@ -39,10 +43,18 @@ public final class SurveyAPI: Sendable {
     let lastSweep = Atomic<Int64>(0)
 
     /// An API serving `surveys`, keeping responses in `store`.
-    /// - Parameter idleSessionSeconds: how long a session stays in memory without a request (default
-    ///   30 minutes).
+    /// - Parameters:
+    ///   - idleSessionSeconds: how long a session stays in memory without a request (default 30
+    ///     minutes); it is rebuilt from the store on its next request.
+    ///   - sessionSecret: the key session tokens are signed with. Every process serving one store
+    ///     must have the same one for a respondent's requests to reach any of them; `nil` takes a
+    ///     random key, so tokens are valid in this process only, until it stops.
+    ///   - access: the API tokens and the respondent secret required, if any (default: none).
     /// - Throws: ``ServerError`` (`invalidSurveys`) when there is no survey, or two have one id.
-    public init(surveys: [Survey], store: any ResponseStore, idleSessionSeconds: Int = 1800) throws(ServerError) {
+    public init(
+        surveys: [Survey], store: any ResponseStore, idleSessionSeconds: Int = 1800, sessionSecret: [UInt8]? = nil,
+        access: Access = Access()
+    ) throws(ServerError) {
         var byID: [String: Survey] = [:]
         for survey in surveys {
             guard byID[survey.id] == nil else {
@@ -54,7 +66,52 @@ public final class SurveyAPI: Sendable {
         self.surveys = byID
         self.store = store
         self.idleSessionSeconds = max(0, idleSessionSeconds)
+        tokens = SessionTokens(key: sessionSecret)
+        self.access = access
     }
+
+    /// Who may use the API: the app (or its backend) with an API token, for respondent ids it signed.
+    public struct Access: Sendable {
+        /// The API tokens one of which every request of the app API must carry in
+        /// `Authorization: Bearer TOKEN` (health, readiness and the OpenAPI document excepted); none
+        /// required when empty. Several allow a token to be replaced without a stop.
+        public var apiTokens: [String]
+        /// The secret respondent ids are signed with (``RespondentSignature``): when set,
+        /// `POST /v1/sessions` with a `respondentId` must carry its `respondentSignature`.
+        public var respondentSecret: [UInt8]?
+
+        /// Access as given; the default requires nothing.
+        public init(apiTokens: [String] = [], respondentSecret: [UInt8]? = nil) {
+            self.apiTokens = apiTokens
+            self.respondentSecret = respondentSecret
+        }
+
+        /// Why `request` may not use the app API, when it may not.
+        func refusal(of request: HTTPRequest) -> APIError? {
+            guard !apiTokens.isEmpty else { return nil }
+            guard let header = request.header("Authorization"), !header.isEmpty else {
+                return APIError(
+                    status: 401, code: "missingAPIToken",
+                    message: "this server requires an API token: send Authorization: Bearer TOKEN")
+            }
+            let parts = header.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+                return APIError(
+                    status: 401, code: "missingAPIToken",
+                    message: "the Authorization header must be Bearer TOKEN")
+            }
+            let given = Array(parts[1].trimmingCharacters(in: .whitespaces).utf8)
+            // Every token is compared (in constant time each), so the time says nothing of which matched.
+            var matched = false
+            for token in apiTokens where SHA256.constantTimeEqual(given, Array(token.utf8)) { matched = true }
+            return matched
+                ? nil
+                : APIError(status: 401, code: "invalidAPIToken", message: "the API token is not one of this server's")
+        }
+    }
+
+    /// How many sessions this process holds in memory now.
+    public var sessionsInMemory: Int { sessions.withLock { $0.byResponse.count } }
 
     /// Lets go of the sessions idle for longer than ``idleSessionSeconds``, at most once per minute
     /// (or per idle limit, when shorter).
@@ -80,18 +137,32 @@ public final class SurveyAPI: Sendable {
             response.headers.append(("Allow", route.method))
             return response
         }
+        if route.isProtected, let refusal = access.refusal(of: request) {
+            var response = refusal.response
+            response.headers.append(
+                (
+                    "WWW-Authenticate",
+                    refusal.code == "invalidAPIToken"
+                        ? #"Bearer realm="survey", error="invalid_token""#
+                        : #"Bearer realm="survey""#
+                ))
+            return response
+        }
         return route.answer()
     }
 
-    /// The endpoint at `path` (after `/v1`): its method and what answers it.
-    func route(_ path: [Substring], request: HTTPRequest) -> (method: String, answer: () -> HTTPResponse)? {
+    /// The endpoint at `path` (after `/v1`): its method, whether it needs an API token, and what
+    /// answers it.
+    func route(_ path: [Substring], request: HTTPRequest) -> (
+        method: String, isProtected: Bool, answer: () -> HTTPResponse
+    )? {
         switch path.count {
-        case 1 where path[0] == "health": ("GET", { .json(["status": "ok"]) })
-        case 1 where path[0] == "ready": ("GET", { self.ready() })
-        case 1 where path[0] == "sessions": ("POST", { self.startSession(request) })
-        case 2 where path[0] == "sessions": ("GET", { self.currentUnit(token: String(path[1])) })
+        case 1 where path[0] == "health": ("GET", false, { .json(["status": "ok"]) })
+        case 1 where path[0] == "ready": ("GET", false, { self.ready() })
+        case 1 where path[0] == "sessions": ("POST", true, { self.startSession(request) })
+        case 2 where path[0] == "sessions": ("GET", true, { self.currentUnit(token: String(path[1])) })
         case 3 where path[0] == "sessions" && path[2] == "commands":
-            ("POST", { self.perform(request, token: String(path[1])) })
+            ("POST", true, { self.perform(request, token: String(path[1])) })
         default: nil
         }
     }
@@ -113,7 +184,8 @@ public final class SurveyAPI: Sendable {
     func startSession(_ request: HTTPRequest) -> HTTPResponse {
         let start: SessionStart
         do {
-            start = try SessionStart(body: try Self.json(request.body), surveys: surveys)
+            start = try SessionStart(
+                body: try Self.json(request.body), surveys: surveys, respondentSecret: access.respondentSecret)
         } catch {
             return error.response
         }
@@ -129,19 +201,19 @@ public final class SurveyAPI: Sendable {
         case .finished(let events):
             body["events"] = .array(events)
             return .json(.object(body))
-        case .session(let token, _, let events):
+        case .session(let handle, let events):
             body["events"] = .array(events)
-            body["token"] = .string(token)
+            body["token"] = .string(handle.token)
             var response = HTTPResponse.json(.object(body), status: 201)
-            response.headers.append(("Location", "/v1/sessions/\(token)"))
+            response.headers.append(("Location", "/v1/sessions/\(handle.token)"))
             return response
         }
     }
 
     /// What opening a respondent's session gave.
     enum Opened {
-        /// A session in memory under `token`, with its first events.
-        case session(token: String, handle: SessionHandle, events: [JSONValue])
+        /// A session goes on under `handle` (its token), with its first events.
+        case session(handle: SessionHandle, events: [JSONValue])
         /// The survey ended at once (it shows nothing); no session is kept.
         case finished([JSONValue])
         /// The respondent is not asked; the `not-asked` event.
@@ -151,14 +223,11 @@ public final class SurveyAPI: Sendable {
     }
 
     /// Opens `start`'s respondent's session (the one library decision, ``ResponseStart``) and keeps it
-    /// in memory, ending the respondent's previous session of the survey if one is there.
+    /// in memory under its response.
     func open(_ start: SessionStart) -> Opened {
         releaseIdleSessions()
         let key = RespondentKey(surveyID: start.survey.id, respondentID: start.respondentID)
         return startLocks[Int(UInt(bitPattern: key.hashValue) % UInt(startLocks.count))].mutex.withLock { _ in
-            // The respondent's session held here ends: its response continues from the store.
-            let previous = sessions.withLock { $0.remove(key) }
-            previous?.retire()
             var exchange: EventExchange
             switch beginResponse(start) {
             case .failure(let error): return .failure(error)
@@ -166,13 +235,74 @@ public final class SurveyAPI: Sendable {
             case .success(.exchange(let started)): exchange = started
             }
             let events = exchange.start()
-            guard !exchange.isFinished else { return .finished(events) }
-            let token = SessionToken.make()
-            let handle = SessionHandle(key: key, exchange: exchange)
-            sessions.withLock { $0.insert(handle, token: token) }
-            return .session(token: token, handle: handle, events: events)
+            guard !exchange.isFinished, let id = exchange.recordedResponse?.id else { return .finished(events) }
+            let handle = sessions.withLock { $0.handle(id, tokens: tokens) }
+            handle.replace(with: exchange)
+            return .session(handle: handle, events: events)
         }
     }
+
+    /// The session `token` names: its handle in memory, made when there is none (the exchange is
+    /// rebuilt from the store when it is used).
+    func handle(token: String) -> SessionHandle? {
+        releaseIdleSessions()
+        guard let id = tokens.responseID(of: token) else { return nil }
+        return sessions.withLock { $0.handle(id, tokens: tokens) }
+    }
+
+    /// Runs `body` on the session of `handle`, brought up to date with the store; lets go of the
+    /// session when it ended.
+    func use<T>(_ handle: SessionHandle, _ body: (inout EventExchange) -> T) -> Result<T, APIError> {
+        let result = handle.use(
+            refresh: { (exchange) throws(APIError) in try refresh(&exchange, id: handle.responseID) }, body)
+        switch result {
+        case .success(let done):
+            if !done.goesOn { sessions.withLock { $0.remove(handle) } }
+            return .success(done.value)
+        case .failure(let error):
+            if error.code == APIError.sessionNotFound.code { sessions.withLock { $0.remove(handle) } }
+            return .failure(error)
+        }
+    }
+
+    /// Brings `exchange` up to date with response `id` in the store: kept when the store holds what
+    /// it last wrote, else rebuilt by replaying the stored actions (another process went on with the
+    /// response, or this one never had it in memory).
+    /// - Throws: `sessionNotFound` when the response is not in the store, is finished, or is for a
+    ///   survey not served here; `storeUnavailable` when the store cannot be read.
+    func refresh(_ exchange: inout EventExchange?, id: ResponseID) throws(APIError) {
+        let stored: Response?
+        do {
+            stored = try store.response(id)
+        } catch {
+            throw APIError(
+                status: 503, code: "storeUnavailable", message: "the response store cannot be read: \(error)")
+        }
+        guard let stored, stored.status == .inProgress, let survey = surveys[stored.surveyID] else {
+            throw APIError.sessionNotFound
+        }
+        if let current = exchange?.recordedResponse, Self.isSameVersion(current, stored) { return }
+        do {
+            let (session, recorder) = try ResponseRecorder.resume(stored, from: store, survey: survey)
+            var rebuilt = EventExchange(driver: SurveyDriver(session: session, isResumed: true, recorder: recorder))
+            _ = rebuilt.start()
+            exchange = rebuilt
+        } catch let error as StoreError {
+            throw APIError(
+                status: 503, code: "storeUnavailable", message: "the response store cannot be used: \(error)")
+        } catch {
+            // It cannot be continued as it is (its survey changed): POST /v1/sessions decides.
+            throw APIError.sessionNotFound
+        }
+    }
+
+    /// Whether `recorded` (what this process last wrote) is the stored response as it is now.
+    static func isSameVersion(_ recorded: Response, _ stored: Response) -> Bool {
+        recorded.id == stored.id && recorded.actionCount == stored.actionCount && recorded.status == stored.status
+            && milliseconds(recorded.updatedAt) == milliseconds(stored.updatedAt)
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 
     enum Begun {
         case exchange(EventExchange)
@@ -204,27 +334,31 @@ public final class SurveyAPI: Sendable {
 
     /// `GET /v1/sessions/{token}`.
     func currentUnit(token: String) -> HTTPResponse {
-        guard let handle = sessions.withLock({ $0.handle(token) }) else {
-            return APIError.sessionNotFound.response
+        guard let handle = handle(token: token) else { return APIError.sessionNotFound.response }
+        switch use(handle, { $0.restate() }) {
+        case .success(let events): return .json(["events": .array(events)])
+        case .failure(let error): return error.response
         }
-        guard let events = handle.restate() else { return APIError.sessionNotFound.response }
-        return .json(["events": .array(events)])
     }
 
     /// `POST /v1/sessions/{token}/commands`.
     func perform(_ request: HTTPRequest, token: String) -> HTTPResponse {
-        guard let handle = sessions.withLock({ $0.handle(token) }) else {
-            return APIError.sessionNotFound.response
-        }
+        guard let handle = handle(token: token) else { return APIError.sessionNotFound.response }
         let actions: [RendererAction]
         do {
             actions = try Self.commands(from: try Self.json(request.body))
         } catch {
             return error.response
         }
-        guard let (events, isFinished) = handle.perform(actions) else { return APIError.sessionNotFound.response }
-        if isFinished { sessions.withLock { $0.remove(handle.key, ifHandle: handle) } }
-        return .json(["events": .array(events)])
+        let result = use(handle) { exchange in
+            var events: [JSONValue] = []
+            for action in actions where !exchange.isFinished { events += exchange.perform(action) }
+            return events
+        }
+        switch result {
+        case .success(let events): return .json(["events": .array(events)])
+        case .failure(let error): return error.response
+        }
     }
 
     /// A request body as JSON.
@@ -284,7 +418,7 @@ struct SessionStart {
     let locale: String?
     let variables: [String: JSONValue]
 
-    static let members: Set<String> = ["surveyId", "respondentId", "locale", "variables"]
+    static let members: Set<String> = ["surveyId", "respondentId", "respondentSignature", "locale", "variables"]
 
     init(survey: Survey, respondentID: String, locale: String?, variables: [String: JSONValue] = [:]) {
         self.survey = survey
@@ -293,7 +427,7 @@ struct SessionStart {
         self.variables = variables
     }
 
-    init(body: JSONValue, surveys: [String: Survey]) throws(APIError) {
+    init(body: JSONValue, surveys: [String: Survey], respondentSecret: [UInt8]? = nil) throws(APIError) {
         guard let object = body.objectValue else {
             throw APIError(status: 400, code: "notAnObject", message: "the body must be a JSON object")
         }
@@ -321,6 +455,32 @@ struct SessionStart {
                 status: 400, code: "invalidRespondent",
                 message: "\"respondentId\" must be a string of 1 to 256 characters without control characters, got "
                     + other.kindDescription)
+        }
+        switch object["respondentSignature"] {
+        case nil: break
+        case .string(let signature)?:
+            guard object["respondentId"] != nil else {
+                throw APIError(
+                    status: 400, code: "unknownField",
+                    message: "\"respondentSignature\" signs a \"respondentId\", and there is none")
+            }
+            if let secret = respondentSecret, !RespondentSignature.isValid(signature, for: respondentID, secret: secret)
+            {
+                throw APIError(
+                    status: 403, code: "invalidRespondentSignature",
+                    message: "\"respondentSignature\" is not the signature of this respondent id under the server's "
+                        + "respondent secret")
+            }
+        case let other?:
+            throw APIError(
+                status: 400, code: "wrongType",
+                message: "\"respondentSignature\" must be a string, got \(other.kindDescription)")
+        }
+        if respondentSecret != nil, object["respondentId"] != nil, object["respondentSignature"] == nil {
+            throw APIError(
+                status: 401, code: "missingRespondentSignature",
+                message: "this server requires respondent ids signed by the app's backend: send "
+                    + "\"respondentSignature\" with \"respondentId\" (docs/http-api.md, Authorization)")
         }
         switch object["locale"] {
         case .string(let locale)? where Self.isLocale(locale): self.locale = locale
@@ -381,7 +541,7 @@ struct APIError: Error {
 
     static let sessionNotFound = APIError(
         status: 404, code: "sessionNotFound",
-        message: "no session has this token (it ended, or the server restarted: POST /v1/sessions continues it)")
+        message: "no session has this token (it ended, or it was never handed out by a server of this store)")
 
     static func methodNotAllowed(_ method: String, allowed: String) -> APIError {
         APIError(status: 405, code: "methodNotAllowed", message: "\(method) is not allowed here; use \(allowed)")

@@ -18,13 +18,19 @@ public final class SurveyService: Sendable {
     let server: HTTPServer
 
     /// Starts serving `surveys`, keeping responses in `store`.
-    /// - Parameter idleSessionSeconds: how long a session stays in memory without a request.
+    /// - Parameters:
+    ///   - idleSessionSeconds: how long a session stays in memory without a request.
+    ///   - sessionSecret: the key session tokens are signed with, the same in every process serving
+    ///     one store (``SurveyAPI/init(surveys:store:idleSessionSeconds:sessionSecret:access:)``).
+    ///   - access: the API tokens and the respondent secret the JSON API requires (``SurveyAPI/Access``).
     /// - Throws: ``ServerError``: two surveys with one id, none at all, or the address cannot be listened on.
     public init(
         surveys: [Survey], store: any ResponseStore, configuration: HTTPServer.Configuration,
-        idleSessionSeconds: Int = 1800
+        idleSessionSeconds: Int = 1800, sessionSecret: [UInt8]? = nil, access: SurveyAPI.Access = .init()
     ) throws(ServerError) {
-        let api = try SurveyAPI(surveys: surveys, store: store, idleSessionSeconds: idleSessionSeconds)
+        let api = try SurveyAPI(
+            surveys: surveys, store: store, idleSessionSeconds: idleSessionSeconds, sessionSecret: sessionSecret,
+            access: access)
         self.api = api
         let web = WebFrontEnd(api: api)
         server = try HTTPServer(configuration: configuration) { request in

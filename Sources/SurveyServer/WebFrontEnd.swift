@@ -2,6 +2,7 @@ import Foundation
 import SurveyCore
 import SurveyRendering
 import SurveyReports
+import SurveyResponses
 import Synchronization
 
 /// The web front end: server-rendered HTML pages that work with JavaScript off (plain forms, then a
@@ -69,12 +70,19 @@ final class WebFrontEnd: Sendable {
         if respondentCookie == nil {
             setCookies.append(Self.cookie(Self.respondentCookie, respondent, maxAge: 365 * 86_400))
         }
-        let handle: SessionHandle
-        if let token = cookies[Self.sessionCookie], let found = session(token, survey: survey, respondent: respondent) {
-            handle = found
-        } else {
+        let webRespondent = "web-" + respondent
+        var shown: (title: String, step: StepPresentation?)?
+        var handle: SessionHandle?
+        if let token = cookies[Self.sessionCookie], let found = api.handle(token: token),
+            case .success(let presented) = api.use(
+                found, { Self.presentation(of: $0, survey: survey.id, respondent: webRespondent) }),
+            let presented
+        {
+            (handle, shown) = (found, presented)
+        }
+        if handle == nil {
             let start = SessionStart(
-                survey: survey, respondentID: "web-" + respondent, locale: Self.locale(request, survey: survey))
+                survey: survey, respondentID: webRespondent, locale: Self.locale(request, survey: survey))
             switch api.open(start) {
             case .failure(let error):
                 return message(status: error.status, title: "Not available", text: error.message, locale: "en")
@@ -84,12 +92,17 @@ final class WebFrontEnd: Sendable {
                     text: event["message"]?.stringValue ?? "", locale: start.locale ?? "en")
             case .finished(let events):
                 return finished(events, locale: start.locale ?? "en")
-            case .session(let token, let opened, _):
+            case .session(let opened, _):
                 handle = opened
-                setCookies.append(Self.cookie(Self.sessionCookie, token, maxAge: nil))
+                setCookies.append(Self.cookie(Self.sessionCookie, opened.token, maxAge: nil))
+                if case .success(let presented) = api.use(
+                    opened, { Self.presentation(of: $0, survey: survey.id, respondent: webRespondent) })
+                {
+                    shown = presented
+                }
             }
         }
-        guard let shown = handle.presentation(), let step = shown.step else {
+        guard let handle, let shown, let step = shown.step else {
             return Self.redirect(to: Self.path(ofSurvey: survey.id))
         }
         let title = shown.title
@@ -104,40 +117,57 @@ final class WebFrontEnd: Sendable {
     func submit(_ survey: Survey, request: HTTPRequest) -> HTTPResponse {
         let cookies = Self.cookies(request)
         guard let respondent = cookies[Self.respondentCookie], let token = cookies[Self.sessionCookie],
-            let handle = session(token, survey: survey, respondent: respondent),
-            let shown = handle.presentation(), let step = shown.step
+            let handle = api.handle(token: token)
         else {
-            // No session (it ended, or the server restarted): the page is shown again from the store.
+            // No session (it ended, or its cookie is gone): the page is shown again from the store.
             return Self.redirect(to: Self.path(ofSurvey: survey.id))
         }
         let form = FormData(body: request.body)
-        guard let sent = form.first("form-token"), Self.constantTimeEqual(sent, handle.formToken) else {
-            return message(
-                status: 403, title: "Forbidden", text: "This form is out of date; reload the page.", locale: step.locale
-            )
+        let isFormTokenRight = form.first("form-token").map { Self.constantTimeEqual($0, handle.formToken) } ?? false
+        let webRespondent = "web-" + respondent
+        let result = api.use(handle) { exchange -> (page: HTTPResponse?, events: [JSONValue], locale: String)? in
+            guard let shown = Self.presentation(of: exchange, survey: survey.id, respondent: webRespondent),
+                let step = shown.step
+            else { return nil }
+            guard isFormTokenRight else {
+                return (
+                    message(
+                        status: 403, title: "Forbidden", text: "This form is out of date; reload the page.",
+                        locale: step.locale), [], step.locale
+                )
+            }
+            var actions = WebPage.answers(from: form, step: step).map {
+                RendererAction.answer(stepID: $0.0, value: $0.1)
+            }
+            switch form.first("action") {
+            case "back": actions.append(.back)
+            case "dismiss": actions.append(.dismiss)
+            default: actions.append(.next)
+            }
+            var events: [JSONValue] = []
+            for action in actions where !exchange.isFinished { events += exchange.perform(action) }
+            return (nil, exchange.isFinished ? events : [], step.locale)
         }
-        var actions = WebPage.answers(from: form, step: step).map { RendererAction.answer(stepID: $0.0, value: $0.1) }
-        switch form.first("action") {
-        case "back": actions.append(.back)
-        case "dismiss": actions.append(.dismiss)
-        default: actions.append(.next)
-        }
-        guard let (events, isFinished) = handle.perform(actions) else {
-            return Self.redirect(to: Self.path(ofSurvey: survey.id))
-        }
-        guard isFinished else { return Self.redirect(to: Self.path(ofSurvey: survey.id)) }
-        api.sessions.withLock { $0.remove(handle.key, ifHandle: handle) }
-        var response = finished(events, locale: step.locale)
+        guard case .success(let done?) = result else { return Self.redirect(to: Self.path(ofSurvey: survey.id)) }
+        if let page = done.page { return page }
+        guard !done.events.isEmpty else { return Self.redirect(to: Self.path(ofSurvey: survey.id)) }
+        var response = finished(done.events, locale: done.locale)
         response.headers.append(("Set-Cookie", Self.cookie(Self.sessionCookie, "", maxAge: 0)))
         return response
     }
 
-    /// The session of `token` when it is this respondent's, for this survey.
-    func session(_ token: String, survey: Survey, respondent: String) -> SessionHandle? {
-        guard let handle = api.sessions.withLock({ $0.handle(token) }),
-            handle.key == RespondentKey(surveyID: survey.id, respondentID: "web-" + respondent)
+    /// The survey's title and the current unit as the front ends present it (`step` is `nil` once the
+    /// session ended), when the session is this web respondent's, for this survey.
+    static func presentation(of exchange: EventExchange, survey surveyID: String, respondent: String) -> (
+        title: String, step: StepPresentation?
+    )? {
+        guard let response = exchange.recordedResponse, response.respondentID == respondent,
+            response.surveyID == surveyID
         else { return nil }
-        return handle
+        let session = exchange.session
+        let definition = session.survey.definition
+        let context = PresentationContext(locale: session.locale, defaultLocale: definition.defaultLocale)
+        return (session.pipe(context.text(definition.title)), session.currentStep)
     }
 
     /// The last page: the completion message, that the survey had nothing to show, or that it was dismissed.

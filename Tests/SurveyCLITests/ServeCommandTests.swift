@@ -111,6 +111,25 @@ import Testing
         #expect(badThreads.status == 2)
     }
 
+    @Test func aSecretOrTokenTooShortIsRefusedWithoutBeingPrinted() throws {
+        let survey = Fixtures.path("onboarding.json")
+        for (name, value) in [
+            ("SURVEY_SERVE_RESPONDENT_SECRET", "short-secret-value-1"),
+            ("SURVEY_SERVE_SESSION_SECRET", "short-secret-value-2"), ("SURVEY_SERVE_API_TOKENS", "tiny-token,x"),
+        ] {
+            let result = try SurveyBinary.run(
+                ["serve", survey, "--listen", "127.0.0.1:0", "--no-store"], environment: [name: value])
+            #expect(result.status == 2, "\(name): \(result.stderr)")
+            #expect(result.stderr.contains("$" + name), "\(result.stderr)")
+            #expect(!result.stderr.contains(value) && !result.stdout.contains(value))
+        }
+        let missing = try SurveyBinary.run([
+            "serve", survey, "--listen", "127.0.0.1:0", "--api-token-file", "/nonexistent/tokens",
+        ])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("--api-token-file"))
+    }
+
     @Test func aSurveyThatDoesNotLoadIsStatus1() throws {
         let result = try SurveyBinary.run(["serve", "/nonexistent/survey.json", "--listen", "127.0.0.1:0"])
         #expect(result.status == 1)

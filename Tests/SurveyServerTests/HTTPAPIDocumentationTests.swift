@@ -1,5 +1,6 @@
 import Foundation
 import SurveyCore
+import SurveyServer
 import Testing
 
 /// The exchanges of docs/http-api.md ("A session, step by step"), sent in order to a real server:
@@ -9,6 +10,7 @@ struct HTTPAPIDocumentationTests {
     struct Exchange: CustomStringConvertible {
         var method: String
         var path: String
+        var requestHeaders: [String: String]
         var body: String?
         var status: Int
         var headers: [(String, String)]
@@ -32,19 +34,34 @@ struct HTTPAPIDocumentationTests {
             guard requestLine.count == 2, statusLine.count >= 2, let status = Int(statusLine[1]) else {
                 throw ClientError("not a request and its response: \(blocks[index]) / \(blocks[index + 1])")
             }
-            let headers = responseHead.dropFirst().compactMap { line -> (String, String)? in
-                guard let colon = line.firstIndex(of: ":") else { return nil }
-                return (
-                    line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                )
-            }
             result.append(
                 Exchange(
-                    method: String(requestLine[0]), path: String(requestLine[1]), body: requestBody, status: status,
-                    headers: headers, expected: try responseBody.map { try JSONParser.parse($0) }))
+                    method: String(requestLine[0]), path: String(requestLine[1]),
+                    requestHeaders: Dictionary(headerLines(requestHead.dropFirst()), uniquingKeysWith: { $1 }),
+                    body: requestBody, status: status, headers: headerLines(responseHead.dropFirst()),
+                    expected: try responseBody.map { try JSONParser.parse($0) }))
             index += 2
         }
         return result
+    }
+
+    /// `Name: value` lines, names lower-cased.
+    static func headerLines(_ lines: ArraySlice<String>) -> [(String, String)] {
+        lines.compactMap { line -> (String, String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (
+                line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            )
+        }
+    }
+
+    /// The value of `export NAME=value` in the page.
+    static func exported(_ name: String, in text: String) throws -> String {
+        let prefix = "export \(name)="
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else {
+            throw ClientError("docs/http-api.md exports no \(name)")
+        }
+        return String(line.dropFirst(prefix.count))
     }
 
     /// A block's head lines and its body (after the first blank line), if any.
@@ -71,14 +88,22 @@ struct HTTPAPIDocumentationTests {
 
     @Test func theExamplesAreWhatTheServerAnswers() throws {
         let exchanges = try Self.exchanges()
-        #expect(exchanges.count >= 12)
-        let server = try TestServer()
+        #expect(exchanges.count >= 15)
+        let text = try String(
+            contentsOf: TestServer.repository.appendingPathComponent("docs/http-api.md"), encoding: .utf8)
+        // The server is started as the page says: its API token and respondent secret.
+        let secret = Array(try Self.exported("SURVEY_SERVE_RESPONDENT_SECRET", in: text).utf8)
+        let server = try TestServer(
+            access: .init(
+                apiTokens: [try Self.exported("SURVEY_SERVE_API_TOKENS", in: text)], respondentSecret: secret))
         defer { server.stop() }
+        // The signature the page shows is the one RespondentSignature and openssl make.
+        #expect(text.contains("SHA2-256(stdin)= " + RespondentSignature.sign("user-42", secret: secret)))
         var token = ""
         for exchange in exchanges {
             let path = exchange.path.replacingOccurrences(of: "{token}", with: token)
             let response = try server.client.request(
-                exchange.method, path, body: exchange.body.map { Array($0.utf8) })
+                exchange.method, path, body: exchange.body.map { Array($0.utf8) }, headers: exchange.requestHeaders)
             let body = String(decoding: response.body, as: UTF8.self)
             #expect(response.status == exchange.status, "\(exchange): \(body)")
             for (name, value) in exchange.headers {

@@ -126,7 +126,7 @@ struct TestServer {
 
     init(
         surveys: [String] = ["Examples/onboarding.json"], maximumBodyBytes: Int = 1 << 20,
-        idleSessionSeconds: Int = 1800, threadCount: Int = 2
+        idleSessionSeconds: Int = 1800, threadCount: Int = 2, access: SurveyAPI.Access = .init()
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -135,7 +135,7 @@ struct TestServer {
             surveys: try surveys.map(Self.survey), store: store,
             configuration: .init(
                 address: ListenAddress(host: "127.0.0.1", port: 0), threadCount: threadCount, timeoutSeconds: 10,
-                maximumBodyBytes: maximumBodyBytes), idleSessionSeconds: idleSessionSeconds)
+                maximumBodyBytes: maximumBodyBytes), idleSessionSeconds: idleSessionSeconds, access: access)
     }
 
     func stop() {
