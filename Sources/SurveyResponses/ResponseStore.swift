@@ -60,6 +60,10 @@ public protocol ResponseStore: AnyObject, Sendable {
         status: ResponseStatus, at: Date
     )?
 
+    /// What the respondent did with each survey (displays, completions, dismissals, and when), for
+    /// eligibility. The default reads their responses (``forEachResponse(matching:_:)``).
+    func history(respondent respondentID: String) throws(StoreError) -> RespondentHistory
+
     /// The funnel counts of `surveyID`.
     func funnelCounts(survey surveyID: String) throws(StoreError) -> FunnelCounts
 

@@ -450,6 +450,30 @@ extension SQLResponseStore {
         }
     }
 
+    /// One grouped read of the respondent's rows through `responses_by_respondent`.
+    public func history(respondent respondentID: String) throws(StoreError) -> RespondentHistory {
+        try reading { () throws(StoreError) in
+            var history = RespondentHistory()
+            try rethrowingStoreErrors {
+                try connection.query(
+                    """
+                    SELECT survey_id, status, COUNT(*), MAX(created_at), MAX(COALESCE(completed_at, updated_at))
+                    FROM responses WHERE respondent_id = $1 GROUP BY survey_id, status
+                    """, [.text(respondentID)]
+                ) { row in
+                    guard let survey = row.text(0), let status = ResponseStatus(rawValue: row.text(1) ?? ""),
+                        let count = row.integer(2), let created = row.integer(3), let finished = row.integer(4)
+                    else { throw StoreError(.corrupt, "a response of '\(respondentID)' is unreadable", store: name) }
+                    history.add(
+                        surveyID: survey, status: status, count: Int(count),
+                        lastCreatedAt: ResponseCodec.date(milliseconds: created),
+                        lastFinishedAt: ResponseCodec.date(milliseconds: finished))
+                }
+            }
+            return history
+        }
+    }
+
     public func funnelCounts(survey surveyID: String) throws(StoreError) -> FunnelCounts {
         try reading { () throws(StoreError) in
             var counts = FunnelCounts()
