@@ -111,7 +111,8 @@ enum RunCommand: Command {
             Options.resume,
             Options.stateFile,
             Options.result,
-            seedOption, todayOption, atOption, variableOption, deliveryOption, dataShapeOption, pluginOption,
+            seedOption, todayOption, atOption, cooldownOption, variableOption, deliveryOption, dataShapeOption,
+            pluginOption,
             isolatePluginsOption, pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: 1,
@@ -340,10 +341,11 @@ enum RunCommand: Command {
         arguments: ParsedArguments, context: CommandContext
     ) throws -> PreparedRecording? {
         let at = try decisionTime(arguments, command: spec.name)
+        let cooldown = try cooldown(arguments, command: spec.name)
         do {
             let start = try ResponseStart.begin(
                 survey: survey, respondent: respondent, store: store, isRestored: resumed != nil,
-                ignoresAskAgain: arguments.flag(Options.askAgain), now: at ?? Date())
+                ignoresAskAgain: arguments.flag(Options.askAgain), now: at ?? Date(), cooldown: cooldown)
             if let abandoned = start.abandoned {
                 Console.error("survey: \(abandoned); it is kept as abandoned and a new response starts")
             }

@@ -8,6 +8,23 @@ let atOption = CommandSpec.Option(
         "The time the targeting rules are decided at (YYYY-MM-DD or ISO 8601; default: now); run also stamps the response with it."
 )
 
+let cooldownOption = CommandSpec.Option(
+    name: "--cooldown", valueName: "DURATION|none",
+    help:
+        "The global cooldown (ISO-8601, e.g. P7D): not asked within that time of being shown any survey; default: the store's setting (survey responses cooldown)."
+)
+
+/// `--cooldown`: a fixed wait, or the store's.
+func cooldown(_ arguments: ParsedArguments, command: String) throws(UsageError) -> Eligibility.Cooldown {
+    guard let text = arguments.value(cooldownOption) else { return .store }
+    if text == "none" { return .fixed(nil) }
+    guard let duration = ISODuration(text) else {
+        throw UsageError(
+            "--cooldown must be an ISO-8601 duration such as P7D, or none, got '\(text)'", command: command)
+    }
+    return .fixed(duration)
+}
+
 /// `--at TIME`, or `nil` (now).
 func decisionTime(_ arguments: ParsedArguments, command: String) throws(UsageError) -> Date? {
     guard let text = arguments.value(atOption) else { return nil }
@@ -19,9 +36,12 @@ func decisionTime(_ arguments: ParsedArguments, command: String) throws(UsageErr
 enum EligibleCommand: Command {
     static let spec = CommandSpec(
         name: "eligible", summary: "Say whether a respondent would be asked a survey now, and every rule's verdict.",
-        usage: "eligible FILE --respondent ID [--at TIME] [--store PATH|URL]",
+        usage: "eligible FILE --respondent ID [--at TIME] [--cooldown DURATION|none] [--store PATH|URL]",
         positionalHelp: [("FILE", "The survey definition (JSON).")],
-        options: [respondentOption, atOption, storeOption, pluginOption, isolatePluginsOption, pluginTimeoutOption],
+        options: [
+            respondentOption, atOption, cooldownOption, storeOption, pluginOption, isolatePluginsOption,
+            pluginTimeoutOption,
+        ],
         minimumPositionals: 1, maximumPositionals: 1,
         discussion: """
             Makes the decision `survey run` makes before starting a new response (docs/targeting.md), reading the
@@ -41,6 +61,7 @@ enum EligibleCommand: Command {
         }
         let respondent = try context.respondentID(arguments, command: spec.name)
         let at = try decisionTime(arguments, command: spec.name) ?? Date()
+        let cooldown = try cooldown(arguments, command: spec.name)
         let survey = try context.loadSurvey(arguments.positionals[0], plugins: PluginSelection(arguments))
         let location = arguments.value(storeOption) ?? context.defaultStorePath
         let store = try context.openStore(location, isDefault: arguments.value(storeOption) == nil)
@@ -52,7 +73,8 @@ enum EligibleCommand: Command {
                 Console.line("  (the rules decide only new responses)")
                 return .success
             }
-            let report = try Eligibility.decide(respondent: respondent, survey: survey, store: store, at: at)
+            let report = try Eligibility.decide(
+                respondent: respondent, survey: survey, store: store, at: at, cooldown: cooldown)
             switch report.decision {
             case .ask: Console.line("ask")
             case .skip(let skip): Console.line("skip: \(skip.reason) — \(skip.message(respondent: respondent))")

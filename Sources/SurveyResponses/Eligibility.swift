@@ -21,11 +21,29 @@ import SurveyCore
 public enum Eligibility {
     /// A rule of docs/targeting.md, in the order they are judged.
     public enum Rule: String, Sendable, Hashable, CaseIterable {
+        /// `settings.schedule`: from its start, until its end.
+        case schedule
         /// `settings.display` (or `askAgain`): once, until submitted, always, at most N.
         case display
         /// `settings.recontactDays` (or `askAgain`'s duration): the wait after the last completion or dismissal.
         case recontact
+        /// The global cooldown: the wait after the respondent was last shown any survey.
+        case cooldown
+        /// `settings.rollout`: a fixed share of respondents, chosen from respondent and survey id.
+        case rollout
     }
+
+    /// Where the global cooldown comes from.
+    public enum Cooldown: Sendable, Hashable {
+        /// The store's setting (``cooldownSetting``), if any.
+        case store
+        /// This wait (`nil`: none), whatever the store says.
+        case fixed(ISODuration?)
+    }
+
+    /// The name of the store setting (``ResponseStore/setting(named:)``) holding the global cooldown,
+    /// an ISO-8601 duration such as `P7D`.
+    public static let cooldownSetting = "cooldown"
 
     /// What one rule says.
     public struct Verdict: Sendable, Hashable {
@@ -51,7 +69,8 @@ public enum Eligibility {
         /// The rule that said no.
         public var rule: Rule
         /// The machine-readable reason (the `not-asked` event's `reason`): `completed` or `dismissed`
-        /// (the display or recontact rule after that finish), `displayLimit`.
+        /// (the display or recontact rule after that finish), `displayLimit`, `notStarted`, `ended`,
+        /// `cooldown`, `rollout`.
         public var reason: String
         /// What the rule saw, in words ("already completed 'feedback' on …").
         public var explanation: String
@@ -82,23 +101,47 @@ public enum Eligibility {
         public var asks: Bool { decision == .ask }
     }
 
-    /// Decides for `respondent` at `date`, reading their history from `store` (one read).
-    /// - Throws: ``StoreError`` when the store cannot be read.
+    /// Decides for `respondent` at `date`, reading their history from `store` (one read, and one
+    /// more for the store's cooldown setting when `cooldown` is ``Cooldown/store``).
+    /// - Throws: ``StoreError`` when the store cannot be read, or its cooldown setting is not a duration.
     public static func decide(
-        respondent: String, survey: Survey, store: any ResponseStore, at date: Date = Date()
+        respondent: String, survey: Survey, store: any ResponseStore, at date: Date = Date(),
+        cooldown: Cooldown = .store
     ) throws(StoreError) -> Report {
-        decide(respondent: respondent, survey: survey, history: try store.history(respondent: respondent), at: date)
+        let wait: ISODuration?
+        switch cooldown {
+        case .fixed(let fixed): wait = fixed
+        case .store: wait = try storeCooldown(store)
+        }
+        return decide(
+            respondent: respondent, survey: survey, history: try store.history(respondent: respondent), at: date,
+            cooldown: wait)
+    }
+
+    /// The store's global cooldown (``cooldownSetting``).
+    /// - Throws: ``StoreError`` when it cannot be read or is not an ISO-8601 duration.
+    public static func storeCooldown(_ store: any ResponseStore) throws(StoreError) -> ISODuration? {
+        guard let text = try store.setting(named: cooldownSetting) else { return nil }
+        guard let duration = ISODuration(text) else {
+            throw StoreError(
+                .corrupt, "the store's cooldown setting '\(text)' is not an ISO-8601 duration", store: store.name)
+        }
+        return duration
     }
 
     /// Decides from a history already read (``ResponseStore/history(respondent:)``): no store, no clock.
+    /// - Parameter cooldown: the global cooldown, if any.
     public static func decide(
-        respondent: String, survey: Survey, history: RespondentHistory, at date: Date
+        respondent: String, survey: Survey, history: RespondentHistory, at date: Date, cooldown: ISODuration? = nil
     ) -> Report {
         let targeting = Targeting(settings: survey.definition.settings)
         let record = history[survey.id]
         let verdicts = [
+            schedule(targeting, survey: survey, at: date),
             display(targeting.display, record: record, survey: survey),
             recontact(targeting.recontact, record: record, survey: survey, at: date),
+            self.cooldown(cooldown, history: history, survey: survey, at: date),
+            rollout(targeting.rollout, respondent: respondent, survey: survey),
         ]
         let decision = verdicts.lazy.compactMap(\.skip).first.map(Decision.skip) ?? .ask
         return Report(decision: decision, verdicts: verdicts)
@@ -168,6 +211,90 @@ public enum Eligibility {
                 rule: .recontact, reason: last.status.rawValue, explanation: explanation, until: again,
                 finishedAt: last.at, surveyID: survey.id, setting: "recontact after \(wait)",
                 askAgain: survey.definition.settings.askAgain))
+    }
+
+    /// A skip of `rule` with `reason`.
+    static func skip(
+        _ rule: Rule, _ reason: String, _ explanation: String, survey: Survey, until: Date? = nil, setting: String
+    ) -> Skip {
+        Skip(
+            rule: rule, reason: reason, explanation: explanation, until: until, finishedAt: nil, surveyID: survey.id,
+            setting: setting, askAgain: survey.definition.settings.askAgain)
+    }
+
+    static func schedule(_ targeting: Targeting, survey: Survey, at date: Date) -> Verdict {
+        guard targeting.start != nil || targeting.end != nil else {
+            return Verdict(rule: .schedule, outcome: .off, detail: "no schedule")
+        }
+        let window =
+            "from \(targeting.start.map(ResponseExport.timestamp) ?? "the start") until \(targeting.end.map(ResponseExport.timestamp) ?? "no end")"
+        if let start = targeting.start, date < start {
+            let explanation = "is not asked '\(survey.id)' before \(ResponseExport.timestamp(start))"
+            return Verdict(
+                rule: .schedule, outcome: .skip, detail: "\(window): not started",
+                skip: skip(.schedule, "notStarted", explanation, survey: survey, until: start, setting: window))
+        }
+        if let end = targeting.end, date >= end {
+            let explanation = "is not asked '\(survey.id)' since it ended on \(ResponseExport.timestamp(end))"
+            return Verdict(
+                rule: .schedule, outcome: .skip, detail: "\(window): ended",
+                skip: skip(.schedule, "ended", explanation, survey: survey, setting: "the schedule ended"))
+        }
+        return Verdict(rule: .schedule, outcome: .pass, detail: window)
+    }
+
+    static func cooldown(_ wait: ISODuration?, history: RespondentHistory, survey: Survey, at date: Date) -> Verdict {
+        guard let wait else { return Verdict(rule: .cooldown, outcome: .off, detail: "no global cooldown") }
+        guard let last = history.lastDisplayedAt,
+            let (lastSurvey, _) = history.surveys.first(where: { $0.value.lastDisplayedAt == last })
+        else {
+            return Verdict(rule: .cooldown, outcome: .pass, detail: "\(wait): never shown a survey")
+        }
+        let again = wait.adding(to: last)
+        let shown = "last shown '\(lastSurvey)' on \(ResponseExport.timestamp(last))"
+        guard date < again else {
+            return Verdict(rule: .cooldown, outcome: .pass, detail: "\(wait): \(shown)")
+        }
+        return Verdict(
+            rule: .cooldown, outcome: .skip,
+            detail: "\(wait): \(shown), asked again from \(ResponseExport.timestamp(again))",
+            skip: skip(
+                .cooldown, "cooldown", "was \(shown) (global cooldown \(wait))", survey: survey, until: again,
+                setting: "cooldown \(wait)"))
+    }
+
+    static func rollout(_ percentage: Double?, respondent: String, survey: Survey) -> Verdict {
+        guard let percentage else { return Verdict(rule: .rollout, outcome: .off, detail: "everyone") }
+        let bucket = rolloutBucket(respondent: respondent, surveyID: survey.id)
+        let included = Double(bucket) < percentage * 100
+        let detail = "\(JSONValue.format(number: percentage)) %: bucket \(bucket) of 10000"
+        guard !included else { return Verdict(rule: .rollout, outcome: .pass, detail: detail) }
+        return Verdict(
+            rule: .rollout, outcome: .skip, detail: detail + " is outside",
+            skip: skip(
+                .rollout, "rollout",
+                "is outside the \(JSONValue.format(number: percentage)) % rollout of '\(survey.id)'",
+                survey: survey, setting: "rollout"))
+    }
+
+    /// The respondent's rollout bucket for a survey, 0..<10000: the same for the same pair, every time,
+    /// in every process (FNV-1a of the UTF-8 of survey id, a zero byte and respondent id, mixed by
+    /// SplitMix64's finalizer). A rollout of p % asks the buckets below p × 100.
+    public static func rolloutBucket(respondent: String, surveyID: String) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ byte: UInt8) {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        for byte in surveyID.utf8 { add(byte) }
+        add(0)
+        for byte in respondent.utf8 { add(byte) }
+        hash ^= hash >> 30
+        hash &*= 0xbf58_476d_1ce4_e5b9
+        hash ^= hash >> 27
+        hash &*= 0x94d0_49bb_1331_11eb
+        hash ^= hash >> 31
+        return Int(hash % 10_000)
     }
 
     static func times(_ count: Int) -> String { count == 1 ? "once" : "\(count) times" }

@@ -104,10 +104,11 @@ public enum ResponseStart {
     ///     recorded as a new response, never merged with a stored one, and always asked.
     ///   - ignoresAskAgain: ask even a respondent the rules would not ask.
     ///   - now: the time the rules are applied at and an abandoned response's update time.
+    ///   - cooldown: the global cooldown (``Eligibility/Cooldown``): the store's setting by default.
     /// - Throws: ``StoreError`` when the store cannot be read or written.
     public static func begin(
         survey: Survey, respondent: String, store: any ResponseStore, isRestored: Bool = false,
-        ignoresAskAgain: Bool = false, now: Date = Date()
+        ignoresAskAgain: Bool = false, now: Date = Date(), cooldown: Eligibility.Cooldown = .store
     ) throws(StoreError) -> ResponseStart {
         var abandoned: ResumeError?
         let latest = try store.latestResponse(respondent: respondent, survey: survey.id)
@@ -130,7 +131,8 @@ public enum ResponseStart {
             }
         }
         if !ignoresAskAgain, !isRestored {
-            let report = try Eligibility.decide(respondent: respondent, survey: survey, store: store, at: now)
+            let report = try Eligibility.decide(
+                respondent: respondent, survey: survey, store: store, at: now, cooldown: cooldown)
             if case .skip(let skip) = report.decision {
                 return .notAsked(NotAsked(skip: skip, verdicts: report.verdicts, abandoned: abandoned))
             }

@@ -450,6 +450,25 @@ extension SQLResponseStore {
         }
     }
 
+    public func setting(named name: String) throws(StoreError) -> String? {
+        try reading { () throws(StoreError) in
+            try connection.first("SELECT value FROM settings WHERE name = $1", [.text(name)]) { row in row.text(0) }
+                ?? nil
+        }
+    }
+
+    public func setSetting(named name: String, to value: String?) throws(StoreError) {
+        try writing(reconnecting: true) { () throws(StoreError) in
+            if let value {
+                _ = try connection.run(
+                    "INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = $2",
+                    [.text(name), .text(value)])
+            } else {
+                _ = try connection.run("DELETE FROM settings WHERE name = $1", [.text(name)])
+            }
+        }
+    }
+
     /// One grouped read of the respondent's rows through `responses_by_respondent`.
     public func history(respondent respondentID: String) throws(StoreError) -> RespondentHistory {
         try reading { () throws(StoreError) in

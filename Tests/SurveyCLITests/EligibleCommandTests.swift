@@ -57,3 +57,75 @@ import Testing
         #expect(badTime.status == 2)
     }
 }
+
+/// The display rules across runs of several respondents, the clock given with `--at`.
+@Suite struct DisplayRulesCLITests {
+    let directory: URL
+    let environment: [String: String]
+    let file: String
+
+    init() throws {
+        directory = try Fixtures.temporaryDirectory()
+        environment = ["XDG_DATA_HOME": directory.appendingPathComponent("xdg").path]
+        let text = try String(contentsOfFile: ResponseStoreCLITests.feedback, encoding: .utf8)
+            .replacingOccurrences(
+                of: #""defaultLocale": "en","#,
+                with: #""defaultLocale": "en", "settings": {"display": "untilSubmitted", "rollout": 25},"#)
+        file = directory.appendingPathComponent("targeted.json").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+    }
+
+    func survey(_ arguments: [String], stdin: String = "") throws -> SurveyBinary.Result {
+        try SurveyBinary.run(arguments, stdin: stdin, environment: environment, directory: directory)
+    }
+
+    @Test func untilSubmittedACooldownAndARolloutAcrossRuns() throws {
+        var inside: [String] = []
+        for index in 0..<40 {
+            let result = try survey(["eligible", file, "--respondent", "r\(index)", "--at", "2026-03-01"])
+            if result.status == 0 {
+                inside.append("r\(index)")
+            } else {
+                #expect(result.status == 3)
+                #expect(result.stdout.hasPrefix("skip: rollout"), "\(result.stdout)")
+            }
+        }
+        #expect((4...16).contains(inside.count), "about a quarter of 40: \(inside.count)")
+        let ada = try #require(inside.first)
+        let outside = try #require((0..<40).map { "r\($0)" }.first { !inside.contains($0) })
+        let notAsked = try survey(["run", file, "--respondent", outside, "--at", "2026-03-01"], stdin: "4\n")
+        #expect(notAsked.status == 0)
+        #expect(notAsked.stdout.isEmpty)
+        #expect(notAsked.stderr.contains("is outside the 25 % rollout of 'in-app-feedback'"), "\(notAsked.stderr)")
+
+        let dismissed = try survey(["run", file, "--respondent", ada, "--at", "2026-03-01T09:00:00Z"], stdin: "d\n")
+        #expect(dismissed.stdout.contains("Survey dismissed."), "\(dismissed.stderr)")
+        // untilSubmitted asks again after a dismissal, but the 7-day cooldown says not yet.
+        let soon = try survey([
+            "run", file, "--respondent", ada, "--at", "2026-03-03", "--cooldown", "P7D", "--renderer", "json",
+        ])
+        let event = try #require(try RunEndingTests.events(soon.stdout).first)
+        #expect(event["event"] as? String == "not-asked")
+        #expect(event["rule"] as? String == "cooldown")
+        #expect(event["askedAgainFrom"] as? String == "2026-03-08T09:00:00.000Z")
+        // The store's setting is the same as --cooldown.
+        #expect(try survey(["responses", "cooldown", "P7D"]).stdout == "global cooldown: P7D\n")
+        let explained = try survey(["eligible", file, "--respondent", ada, "--at", "2026-03-03"])
+        #expect(explained.status == 3)
+        #expect(
+            explained.stdout.contains(
+                "  cooldown   skip  P7D: last shown 'in-app-feedback' on 2026-03-01T09:00:00.000Z"))
+        #expect(explained.stdout.contains("  display    pass  untilSubmitted: never completed"))
+        #expect(explained.stdout.contains("  rollout    pass  25 %"))
+        let later = try survey(["run", file, "--respondent", ada, "--at", "2026-03-09"], stdin: "4\n")
+        #expect(later.stdout.contains("How useful"), "asked again after the cooldown: \(later.stderr)")
+        let after = try survey(["eligible", file, "--respondent", ada, "--at", "2026-06-01"])
+        #expect(after.status == 3)
+        #expect(after.stdout.hasPrefix("skip: completed"), "\(after.stdout)")
+        // Another respondent inside the rollout is held back by nothing but their own history.
+        if inside.count > 1 {
+            #expect(try survey(["eligible", file, "--respondent", inside[1], "--at", "2026-03-03"]).status == 0)
+        }
+        #expect(try survey(["responses", "cooldown", "none"]).stdout == "global cooldown: none\n")
+    }
+}
