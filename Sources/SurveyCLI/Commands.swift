@@ -111,7 +111,8 @@ enum RunCommand: Command {
             Options.resume,
             Options.stateFile,
             Options.result,
-            seedOption, todayOption, variableOption, deliveryOption, dataShapeOption, pluginOption,
+            seedOption, todayOption, atOption, cooldownOption, variableOption, deliveryOption, dataShapeOption,
+            pluginOption,
             isolatePluginsOption, pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: 1,
@@ -121,9 +122,11 @@ enum RunCommand: Command {
             after the run ends, so the respondent never waits for the network (see docs/delivery.md).
             Every accepted answer, Next, Back, dismissal and completion is written to the response store
             before it is acknowledged. Running the same survey again as the same respondent continues an
-            unfinished response exactly where it stopped (also after a crash or kill -9). A respondent who
-            completed or dismissed the survey is not asked again unless its settings.askAgain allows it
-            (or --ask-again is given): the command then says why on stderr and exits 0.
+            unfinished response exactly where it stopped (also after a crash or kill -9). A new response starts
+            only when the survey's targeting rules allow it (docs/targeting.md; by default, not once the
+            respondent completed or dismissed it; --ask-again asks anyway): otherwise the command says which
+            rule and why on stderr (with --renderer json also in a not-asked event) and exits 0.
+            `survey eligible` explains the same decision rule by rule.
             In the text front end, type a choice's number (or several as 1,3), b to go back, d to dismiss
             the survey (don't ask again), q to quit. The json front end's protocol is described in
             docs/json-event-protocol.md.
@@ -337,10 +340,12 @@ enum RunCommand: Command {
         survey: Survey, store: any ResponseStore, respondent: String, resumed: SurveySession?,
         arguments: ParsedArguments, context: CommandContext
     ) throws -> PreparedRecording? {
+        let at = try decisionTime(arguments, command: spec.name)
+        let cooldown = try cooldown(arguments, command: spec.name)
         do {
             let start = try ResponseStart.begin(
                 survey: survey, respondent: respondent, store: store, isRestored: resumed != nil,
-                ignoresAskAgain: arguments.flag(Options.askAgain))
+                ignoresAskAgain: arguments.flag(Options.askAgain), now: at ?? Date(), cooldown: cooldown)
             if let abandoned = start.abandoned {
                 Console.error("survey: \(abandoned); it is kept as abandoned and a new response starts")
             }
@@ -354,21 +359,24 @@ enum RunCommand: Command {
                 return PreparedRecording(session: session, recorder: recorder, isContinued: true)
             case .notAsked(let reason):
                 if arguments.value(Options.renderer) == "json" {
-                    Console.line(JSONWriter.string(from: reason.event(respondent: respondent, surveyID: survey.id)))
+                    Console.line(JSONWriter.string(from: reason.event(respondent: respondent)))
                 }
-                Console.error(
-                    "survey: \(reason.message(respondent: respondent, surveyID: survey.id)); --ask-again to ask anyway")
+                Console.error("survey: \(reason.message(respondent: respondent)); --ask-again to ask anyway")
                 return nil
             case .new(let new):
                 let seed = try seed(arguments, command: spec.name)
-                let today = try today(arguments, command: spec.name)
+                let today =
+                    try today(arguments, command: spec.name)
+                    ?? at.map { String(ResponseExport.timestamp($0).prefix(10)) }
                 let given = try variables(arguments, survey: survey, command: spec.name)
                 let session =
                     resumed
                     ?? SurveySession(
                         survey: survey, seed: seed, locale: context.locale(option: arguments.value(localeOption)),
                         today: today, variables: given)
-                return PreparedRecording(session: session, recorder: try new.start(session), isContinued: false)
+                let recorder =
+                    try at.map { at throws(StoreError) in try new.start(session, clock: { at }) } ?? new.start(session)
+                return PreparedRecording(session: session, recorder: recorder, isContinued: false)
             }
         } catch let error as StoreError {
             throw InputError(error.description)

@@ -38,6 +38,7 @@ enum ResponsesCommand: Command {
                    survey responses funnel FILE [--format text|json]
                    survey responses delete --respondent ID
                    survey responses compact
+                   survey responses cooldown [DURATION|none]
             (every form takes --store PATH|URL; the default is the store survey run uses)
             """,
         positionalHelp: [
@@ -54,6 +55,11 @@ enum ResponsesCommand: Command {
             ),
             ("funnel FILE", "Per survey and step: invited, started, seen, answered, dismissed, completed, drop-off."),
             ("delete", "Erase every response of --respondent ID (the right to erasure)."),
+            (
+                "cooldown [DURATION|none]",
+                "Show, set (an ISO-8601 duration such as P7D) or remove the store's global cooldown: nobody is "
+                    + "shown a new survey within that time of the last one (docs/targeting.md)."
+            ),
             (
                 "compact",
                 "Rewrite a SQLite store so each table lies together on disk: reports and exports of a store "
@@ -84,7 +90,7 @@ enum ResponsesCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let action = arguments.positionals[0]
         let operand = arguments.positionals.count > 1 ? arguments.positionals[1] : nil
-        let known = ["list", "show", "export", "funnel", "delete", "compact"]
+        let known = ["list", "show", "export", "funnel", "delete", "compact", "cooldown"]
         guard known.contains(action) else {
             throw UsageError(
                 "unknown action '\(action)'; expected \(known.joined(separator: ", "))", command: spec.name)
@@ -94,7 +100,9 @@ enum ResponsesCommand: Command {
         }
         let query = try self.query(arguments)
         let location = arguments.value(storeOption) ?? context.defaultStorePath
-        if arguments.value(storeOption) == nil, !FileManager.default.fileExists(atPath: location) {
+        if arguments.value(storeOption) == nil, !FileManager.default.fileExists(atPath: location),
+            action != "cooldown" || operand == nil
+        {
             throw InputError(
                 "\(location): no responses are stored yet (survey run creates this store; --store to choose another)")
         }
@@ -135,6 +143,18 @@ enum ResponsesCommand: Command {
                 Console.line(
                     "compacted \(store.name): \(megabytes(before)) -> \(megabytes(after)) in "
                         + String(format: "%.1f s", Date().timeIntervalSince(started)))
+            case "cooldown":
+                if let operand {
+                    guard operand == "none" || ISODuration(operand) != nil else {
+                        throw UsageError(
+                            "cooldown must be an ISO-8601 duration such as P7D, or none, got '\(operand)'",
+                            command: spec.name)
+                    }
+                    try store.setSetting(
+                        named: Eligibility.cooldownSetting, to: operand == "none" ? nil : operand)
+                }
+                let current = try Eligibility.storeCooldown(store)
+                Console.line("global cooldown: \(current.map(\.description) ?? "none")")
             default:
                 guard let respondent = arguments.value(Options.respondent) else {
                     throw UsageError("delete needs --respondent ID", command: spec.name)

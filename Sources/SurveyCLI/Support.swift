@@ -17,6 +17,8 @@ enum ExitCode: Int32 {
     case success = 0
     case failure = 1
     case usage = 2
+    /// `survey eligible`: the respondent would not be asked (docs/targeting.md).
+    case skip = 3
     /// SIGHUP ended the run (after saving the session).
     case hangUp = 129
     /// SIGINT ended the run (after saving the session).

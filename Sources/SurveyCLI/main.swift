@@ -5,7 +5,7 @@ import SurveyPluginLoader
 let commands: [any Command.Type] = [
     RunCommand.self, TestCommand.self, ValidateCommand.self, LintCommand.self, GraphCommand.self, TypesCommand.self,
     ResponsesCommand.self, SimulateCommand.self, PathsCommand.self, CoverageCommand.self, ImportCommand.self,
-    DeliverCommand.self, ReportCommand.self, ServeCommand.self,
+    DeliverCommand.self, ReportCommand.self, ServeCommand.self, EligibleCommand.self,
 ]
 
 let overview = """
@@ -16,7 +16,7 @@ let overview = """
     Commands:
     \(commands.map { CommandSpec.row($0.spec.name, $0.spec.summary) }.joined())
     Run 'survey <command> --help' for a command's options.
-    Exit codes: 0 success, 1 input problem or failed expectation, 2 wrong usage.
+    Exit codes: 0 success, 1 input problem or failed expectation, 2 wrong usage (eligible: 3 skip).
     """
 
 @MainActor

@@ -39,7 +39,8 @@ enum Vocabulary {
         "inputMask": "the old inputMask property is not supported; use maskType and maskSettings",
         "maskType": "masks apply to text questions",
         "maskSettings": "masks apply to text questions",
-        "cookieName": "asking once per browser is not supported; use settings.askAgain",
+        "cookieName":
+            "a respondent is asked once by default (settings.display, docs/targeting.md); the respondent id, not a browser cookie, says who they are",
         "surveyId": "the SurveyJS service is not used",
         "surveyPostId": "the SurveyJS service is not used",
         "clientId": "the SurveyJS service is not used",

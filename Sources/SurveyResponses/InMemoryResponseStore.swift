@@ -30,6 +30,8 @@ public final class InMemoryResponseStore: ResponseStore, @unchecked Sendable {
     var recordedActions: [ResponseID: [RecordedAction]] = [:]
     var events: [ResponseID: [FunnelKey: FunnelEvent]] = [:]
     var counts: [String: [FunnelKey: Int]] = [:]
+    /// Store-wide settings.
+    var settings: [String: String] = [:]
     /// The outbox, by (response, target).
     var jobs: [DeliveryKey: DeliveryJob] = [:]
 
@@ -209,6 +211,14 @@ public final class InMemoryResponseStore: ResponseStore, @unchecked Sendable {
             }
             return best
         }
+    }
+
+    public func setting(named name: String) throws(StoreError) -> String? {
+        lock.withLock { settings[name] }
+    }
+
+    public func setSetting(named name: String, to value: String?) throws(StoreError) {
+        lock.withLock { settings[name] = value }
     }
 
     public func funnelCounts(survey surveyID: String) throws(StoreError) -> FunnelCounts {

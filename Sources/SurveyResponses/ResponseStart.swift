@@ -2,8 +2,8 @@ import Foundation
 import SurveyCore
 
 /// How a respondent's response to a survey begins: their unfinished response continued where they
-/// stopped, a new response, or no question at all because they already completed or dismissed the
-/// survey and its `settings.askAgain` says not yet.
+/// stopped, a new response, or no question at all because a rule of ``Eligibility`` says not now
+/// (they already completed or dismissed the survey and its `settings.askAgain` says not yet, …).
 ///
 /// One call decides, for every front end (the `survey run` command, an HTTP server), and a front end
 /// only says what happened:
@@ -16,7 +16,7 @@ import SurveyCore
 ///     let session = SurveySession(survey: survey)
 ///     let recorder = try new.start(session)  // the response is in the store now
 /// case .notAsked(let reason):
-///     print("already \(reason.status.rawValue) on \(reason.finishedAt)")
+///     print(reason.message(respondent: "user-42"))
 /// }
 /// ```
 ///
@@ -47,26 +47,33 @@ public enum ResponseStart {
 
         /// Writes the new response for `session` (with any actions it already has, such as one
         /// restored from a state file), as ``ResponseRecorder/init(store:respondentID:session:id:clock:)``.
+        /// - Parameter clock: the time stamps' source.
         /// - Returns: the recorder that records the rest of the session.
         /// - Throws: ``StoreError`` when the first write fails.
-        public func start(_ session: SurveySession) throws(StoreError) -> ResponseRecorder {
-            try ResponseRecorder(store: store, respondentID: respondentID, session: session)
+        public func start(_ session: SurveySession, clock: @escaping @Sendable () -> Date = { Date() })
+            throws(StoreError) -> ResponseRecorder
+        {
+            try ResponseRecorder(store: store, respondentID: respondentID, session: session, clock: clock)
         }
     }
 
-    /// Why a respondent is not asked: they completed or dismissed the survey, and its `askAgain`
-    /// policy does not ask again yet (or ever).
+    /// Why a respondent is not asked: the rule that said no (``Eligibility``), with every rule's verdict.
     public struct NotAsked: Sendable, Hashable {
-        /// ``ResponseStatus/completed`` or ``ResponseStatus/dismissed``.
-        public var status: ResponseStatus
-        /// When the respondent last completed or dismissed the survey.
-        public var finishedAt: Date
-        /// From when the respondent will be asked again; `nil` when never (`askAgain` is `never`).
-        public var askedAgainFrom: Date?
-        /// The survey's `settings.askAgain`.
-        public var policy: AskAgainPolicy
+        /// The rule that said no and why.
+        public var skip: Eligibility.Skip
+        /// Every rule's verdict (``Eligibility/Report/verdicts``).
+        public var verdicts: [Eligibility.Verdict]
         /// The unfinished response that could not be continued and is now kept as abandoned, if any.
         public var abandoned: ResumeError?
+
+        /// ``ResponseStatus/completed`` or ``ResponseStatus/dismissed`` when that finish is the reason.
+        public var status: ResponseStatus? { ResponseStatus(rawValue: skip.reason) }
+        /// When the respondent last completed or dismissed the survey, when that is the reason.
+        public var finishedAt: Date? { skip.finishedAt }
+        /// From when the respondent will be asked again; `nil` when never or not known.
+        public var askedAgainFrom: Date? { skip.until }
+        /// The survey's `settings.askAgain`.
+        public var policy: AskAgainPolicy { skip.askAgain }
     }
 
     /// The unfinished response that could not be continued and is now kept as abandoned, if any.
@@ -85,8 +92,8 @@ public enum ResponseStart {
     ///    (``resumed(session:recorder:response:)``), carried over to the survey's new version when it
     ///    changed; when it cannot be continued any more it is written back as abandoned, with the
     ///    reason, and the decision goes on.
-    /// 2. Unless `isRestored` or `ignoresAskAgain`, a respondent who completed or dismissed the survey
-    ///    is asked again only as its `settings.askAgain` allows at `now` (``notAsked(_:)``).
+    /// 2. Unless `isRestored` or `ignoresAskAgain`, the respondent is asked only as ``Eligibility``
+    ///    decides at `now` (``notAsked(_:)`` says which rule said no).
     /// 3. Otherwise a new response is to be started (``new(_:)``).
     ///
     /// - Parameters:
@@ -95,12 +102,13 @@ public enum ResponseStart {
     ///   - store: where the respondent's responses are.
     ///   - isRestored: the caller continues a session it restored itself (a state file): it is
     ///     recorded as a new response, never merged with a stored one, and always asked.
-    ///   - ignoresAskAgain: ask even a respondent who completed or dismissed the survey.
-    ///   - now: the time the `askAgain` policy is applied at and an abandoned response's update time.
+    ///   - ignoresAskAgain: ask even a respondent the rules would not ask.
+    ///   - now: the time the rules are applied at and an abandoned response's update time.
+    ///   - cooldown: the global cooldown (``Eligibility/Cooldown``): the store's setting by default.
     /// - Throws: ``StoreError`` when the store cannot be read or written.
     public static func begin(
         survey: Survey, respondent: String, store: any ResponseStore, isRestored: Bool = false,
-        ignoresAskAgain: Bool = false, now: Date = Date()
+        ignoresAskAgain: Bool = false, now: Date = Date(), cooldown: Eligibility.Cooldown = .store
     ) throws(StoreError) -> ResponseStart {
         var abandoned: ResumeError?
         let latest = try store.latestResponse(respondent: respondent, survey: survey.id)
@@ -123,12 +131,10 @@ public enum ResponseStart {
             }
         }
         if !ignoresAskAgain, !isRestored {
-            let decision = try store.shouldAsk(respondent: respondent, survey: survey, at: now)
-            if case .doNotAsk(let status, let at, let until) = decision {
-                return .notAsked(
-                    NotAsked(
-                        status: status, finishedAt: at, askedAgainFrom: until,
-                        policy: survey.definition.settings.askAgain, abandoned: abandoned))
+            let report = try Eligibility.decide(
+                respondent: respondent, survey: survey, store: store, at: now, cooldown: cooldown)
+            if case .skip(let skip) = report.decision {
+                return .notAsked(NotAsked(skip: skip, verdicts: report.verdicts, abandoned: abandoned))
             }
         }
         return .new(NewResponse(store: store, respondentID: respondent, abandoned: abandoned))
@@ -136,41 +142,10 @@ public enum ResponseStart {
 }
 
 extension ResponseStart.NotAsked {
-    /// Why the respondent is not asked, in a sentence a person can act on.
-    ///
-    /// ```swift
-    /// reason.message(respondent: "user-42", surveyID: "feedback")
-    /// // "'user-42' already completed 'feedback' on 2026-12-01T10:00:00Z; not asking again (askAgain is never)"
-    /// ```
-    public func message(respondent: String, surveyID: String) -> String {
-        let again =
-            askedAgainFrom.map { "it will be asked again from \(ResponseExport.timestamp($0))" }
-            ?? "askAgain is \(policy)"
-        return "'\(respondent)' already \(status == .completed ? "completed" : "dismissed") '\(surveyID)' on "
-            + "\(ResponseExport.timestamp(finishedAt)); not asking again (\(again))"
-    }
+    /// Why the respondent is not asked, in a sentence a person can act on
+    /// (``Eligibility/Skip/message(respondent:)``).
+    public func message(respondent: String) -> String { skip.message(respondent: respondent) }
 
-    /// The JSON-event protocol's `not-asked` event, the only event of a run whose respondent is not
-    /// asked (see `docs/json-event-protocol.md`):
-    ///
-    /// ```json
-    /// {"event":"not-asked","surveyId":"feedback","respondentId":"user-42","reason":"completed",
-    ///  "finishedAt":"2026-12-01T10:00:00Z","askAgain":"P30D","askedAgainFrom":"2026-12-31T10:00:00Z",
-    ///  "message":"'user-42' already completed 'feedback' on …"}
-    /// ```
-    ///
-    /// `reason` is `completed` or `dismissed`; `askedAgainFrom` is `null` when the respondent is
-    /// never asked again (`askAgain` is `never`).
-    public func event(respondent: String, surveyID: String) -> JSONValue {
-        .object([
-            "event": .string("not-asked"),
-            "surveyId": .string(surveyID),
-            "respondentId": .string(respondent),
-            "reason": .string(status.rawValue),
-            "finishedAt": .string(ResponseExport.timestamp(finishedAt)),
-            "askAgain": .string(policy.description),
-            "askedAgainFrom": askedAgainFrom.map { .string(ResponseExport.timestamp($0)) } ?? .null,
-            "message": .string(message(respondent: respondent, surveyID: surveyID)),
-        ])
-    }
+    /// The JSON-event protocol's `not-asked` event (``Eligibility/Skip/event(respondent:)``).
+    public func event(respondent: String) -> JSONValue { skip.event(respondent: respondent) }
 }

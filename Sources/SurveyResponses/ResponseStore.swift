@@ -60,6 +60,17 @@ public protocol ResponseStore: AnyObject, Sendable {
         status: ResponseStatus, at: Date
     )?
 
+    /// What the respondent did with each survey (displays, completions, dismissals, and when), for
+    /// eligibility. The default reads their responses (``forEachResponse(matching:_:)``).
+    func history(respondent respondentID: String) throws(StoreError) -> RespondentHistory
+
+    /// A store-wide setting (such as ``Eligibility/cooldownSetting``), `nil` when not set.
+    /// The default keeps none (`nil`).
+    func setting(named name: String) throws(StoreError) -> String?
+
+    /// Sets a store-wide setting; `nil` removes it. The default refuses (``StoreError/Kind/invalidRequest``).
+    func setSetting(named name: String, to value: String?) throws(StoreError)
+
     /// The funnel counts of `surveyID`.
     func funnelCounts(survey surveyID: String) throws(StoreError) -> FunnelCounts
 
@@ -110,6 +121,12 @@ extension ResponseStore {
     }
 
     public func compact() throws(StoreError) -> (before: Int64, after: Int64)? { nil }
+
+    public func setting(named name: String) throws(StoreError) -> String? { nil }
+
+    public func setSetting(named name: String, to value: String?) throws(StoreError) {
+        throw StoreError(.invalidRequest, "this store keeps no settings", store: self.name)
+    }
 
     /// Splits `query` (``split(_:into:minimumPartSize:)``) into up to `parallelism` parts of at
     /// least `minimumPartSize` responses and calls `body` with each part's index and query, the

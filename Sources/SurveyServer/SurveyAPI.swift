@@ -324,7 +324,7 @@ public final class SurveyAPI: Sendable {
                 let recorder = try new.start(session)
                 return .success(.exchange(EventExchange(driver: SurveyDriver(session: session, recorder: recorder))))
             case .notAsked(let reason):
-                return .success(.notAsked(reason.event(respondent: start.respondentID, surveyID: start.survey.id)))
+                return .success(.notAsked(reason.event(respondent: start.respondentID)))
             }
         } catch {
             return .failure(

@@ -450,6 +450,49 @@ extension SQLResponseStore {
         }
     }
 
+    public func setting(named name: String) throws(StoreError) -> String? {
+        try reading { () throws(StoreError) in
+            try connection.first("SELECT value FROM settings WHERE name = $1", [.text(name)]) { row in row.text(0) }
+                ?? nil
+        }
+    }
+
+    public func setSetting(named name: String, to value: String?) throws(StoreError) {
+        try writing(reconnecting: true) { () throws(StoreError) in
+            if let value {
+                _ = try connection.run(
+                    "INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = $2",
+                    [.text(name), .text(value)])
+            } else {
+                _ = try connection.run("DELETE FROM settings WHERE name = $1", [.text(name)])
+            }
+        }
+    }
+
+    /// One grouped read of the respondent's rows through `responses_by_respondent`.
+    public func history(respondent respondentID: String) throws(StoreError) -> RespondentHistory {
+        try reading { () throws(StoreError) in
+            var history = RespondentHistory()
+            try rethrowingStoreErrors {
+                try connection.query(
+                    """
+                    SELECT survey_id, status, COUNT(*), MAX(created_at), MAX(COALESCE(completed_at, updated_at))
+                    FROM responses WHERE respondent_id = $1 GROUP BY survey_id, status
+                    """, [.text(respondentID)]
+                ) { row in
+                    guard let survey = row.text(0), let status = ResponseStatus(rawValue: row.text(1) ?? ""),
+                        let count = row.integer(2), let created = row.integer(3), let finished = row.integer(4)
+                    else { throw StoreError(.corrupt, "a response of '\(respondentID)' is unreadable", store: name) }
+                    history.add(
+                        surveyID: survey, status: status, count: Int(count),
+                        lastCreatedAt: ResponseCodec.date(milliseconds: created),
+                        lastFinishedAt: ResponseCodec.date(milliseconds: finished))
+                }
+            }
+            return history
+        }
+    }
+
     public func funnelCounts(survey surveyID: String) throws(StoreError) -> FunnelCounts {
         try reading { () throws(StoreError) in
             var counts = FunnelCounts()

@@ -4,7 +4,7 @@ import SurveyResponses
 /// of ``SQLDialect``.
 package enum SQLSchema {
     /// The schema version this code writes.
-    package static let version = 3
+    package static let version = 4
 
     /// `migrations(dialect)[n]` takes a store from schema version n to n + 1, one statement at a time.
     ///
@@ -93,6 +93,10 @@ package enum SQLSchema {
                 // response (docs/response-store.md, "When the survey changes").
                 "ALTER TABLE responses ADD COLUMN orphaned TEXT NOT NULL DEFAULT '[]'",
                 "ALTER TABLE responses ADD COLUMN abandoned_reason TEXT",
+            ],
+            [
+                // Store-wide settings, such as the global cooldown (docs/targeting.md).
+                createTable("settings (name TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)")
             ],
         ]
     }

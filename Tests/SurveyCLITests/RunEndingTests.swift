@@ -34,6 +34,7 @@ import Testing
         let event = try #require(events.first)
         #expect(event["event"] as? String == "not-asked")
         #expect(event["reason"] as? String == "completed")
+        #expect(event["rule"] as? String == "recontact")
         #expect(event["respondentId"] as? String == "r1")
         #expect(event["surveyId"] as? String == "in-app-feedback")
         #expect(event["askAgain"] as? String == "P30D")

@@ -133,7 +133,7 @@ import Testing
             Issue.record("expected not to ask, got \(start)")
             return
         }
-        #expect(reason.status.rawValue == status)
+        #expect(reason.status?.rawValue == status)
         #expect(reason.finishedAt == Self.finished)
         #expect(reason.askedAgainFrom == nil)
         #expect(reason.policy == .never)

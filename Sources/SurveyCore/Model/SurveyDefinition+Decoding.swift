@@ -92,8 +92,9 @@ extension SurveyDefinition {
                     }
                     clear = mode
                 }
-                let settings = SurveySettings(
+                var settings = SurveySettings(
                     progressCountsContent: progressCountsContent, askAgain: askAgain, clearInvisibleValues: clear)
+                try Targeting.read(&settingsReader, into: &settings)
                 try settingsReader.finish()
                 return settings
             } ?? SurveySettings()

@@ -24,6 +24,7 @@ extension SurveyDefinition {
             if settings.clearInvisibleValues != .onComplete {
                 settingsMembers["clearInvisibleValues"] = .string(settings.clearInvisibleValues.rawValue)
             }
+            Targeting.write(settings, to: &settingsMembers)
             members["settings"] = .object(settingsMembers)
         }
         if !calculatedValues.isEmpty {

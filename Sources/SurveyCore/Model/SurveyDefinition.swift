@@ -1,3 +1,5 @@
+import Foundation
+
 /// A survey as its author wrote it: the JSON format, decoded but not yet compiled.
 ///
 /// Compile it with ``SurveyLoader`` (which checks question types, options and expressions) to get
@@ -130,14 +132,29 @@ public struct SurveySettings: Sendable, Hashable {
     public var askAgain: AskAgainPolicy
     /// What happens to the answers of questions that are hidden (SurveyJS's `clearInvisibleValues`).
     public var clearInvisibleValues: ClearInvisibleValues
+    /// How often one respondent is shown the survey (`settings.display`); `nil`: as `askAgain` says.
+    public var display: DisplayRule?
+    /// Days to wait after a respondent's last completion or dismissal before asking again.
+    public var recontactDays: Int?
+    /// The percentage of respondents asked (0–100), chosen from respondent and survey id; `nil`: all.
+    public var rollout: Double?
+    /// When the survey may be asked: from `start` (inclusive) until `end` (exclusive).
+    public var scheduleStart: Date?
+    public var scheduleEnd: Date?
 
     public init(
         progressCountsContent: Bool = false, askAgain: AskAgainPolicy = .never,
-        clearInvisibleValues: ClearInvisibleValues = .onComplete
+        clearInvisibleValues: ClearInvisibleValues = .onComplete, display: DisplayRule? = nil,
+        recontactDays: Int? = nil, rollout: Double? = nil, scheduleStart: Date? = nil, scheduleEnd: Date? = nil
     ) {
         self.progressCountsContent = progressCountsContent
         self.askAgain = askAgain
         self.clearInvisibleValues = clearInvisibleValues
+        self.display = display
+        self.recontactDays = recontactDays
+        self.rollout = rollout
+        self.scheduleStart = scheduleStart
+        self.scheduleEnd = scheduleEnd
     }
 }
 

@@ -1,0 +1,341 @@
+import Foundation
+import SurveyCore
+
+/// Whether to ask a respondent a survey now, and why: the one decision every front end makes before
+/// starting a new response (`survey run`, the JSON protocol's `not-asked` event, `survey eligible`,
+/// the HTTP server), made from the survey's rules (``Targeting``), the respondent's history in the
+/// store and an injected clock.
+///
+/// ```swift
+/// let report = try Eligibility.decide(respondent: "user-42", survey: survey, store: store, at: now)
+/// switch report.decision {
+/// case .ask: break  // start the response
+/// case .skip(let skip): print(skip.message)  // "'user-42' already completed 'feedback' on …"
+/// }
+/// for verdict in report.verdicts { print(verdict.rule, verdict.outcome, verdict.detail) }
+/// ```
+///
+/// Every rule is judged (``Report/verdicts``, in ``Rule`` order); the first that says no decides.
+/// A respondent's unfinished response is not a new display: ``ResponseStart`` continues it before
+/// asking this.
+public enum Eligibility {
+    /// A rule of docs/targeting.md, in the order they are judged.
+    public enum Rule: String, Sendable, Hashable, CaseIterable {
+        /// `settings.schedule`: from its start, until its end.
+        case schedule
+        /// `settings.display` (or `askAgain`): once, until submitted, always, at most N.
+        case display
+        /// `settings.recontactDays` (or `askAgain`'s duration): the wait after the last completion or dismissal.
+        case recontact
+        /// The global cooldown: the wait after the respondent was last shown any survey.
+        case cooldown
+        /// `settings.rollout`: a fixed share of respondents, chosen from respondent and survey id.
+        case rollout
+    }
+
+    /// Where the global cooldown comes from.
+    public enum Cooldown: Sendable, Hashable {
+        /// The store's setting (``cooldownSetting``), if any.
+        case store
+        /// This wait (`nil`: none), whatever the store says.
+        case fixed(ISODuration?)
+    }
+
+    /// The name of the store setting (``ResponseStore/setting(named:)``) holding the global cooldown,
+    /// an ISO-8601 duration such as `P7D`.
+    public static let cooldownSetting = "cooldown"
+
+    /// What one rule says.
+    public struct Verdict: Sendable, Hashable {
+        public enum Outcome: String, Sendable, Hashable {
+            /// The rule lets the respondent be asked.
+            case pass
+            /// The rule says not now (or never).
+            case skip
+            /// The survey does not use the rule.
+            case off
+        }
+
+        public var rule: Rule
+        public var outcome: Outcome
+        /// What the rule looked at, in a sentence.
+        public var detail: String
+        /// Why it said no, when it did.
+        public var skip: Skip?
+    }
+
+    /// Why a respondent is not asked.
+    public struct Skip: Sendable, Hashable {
+        /// The rule that said no.
+        public var rule: Rule
+        /// The machine-readable reason (the `not-asked` event's `reason`): `completed` or `dismissed`
+        /// (the display or recontact rule after that finish), `displayLimit`, `notStarted`, `ended`,
+        /// `cooldown`, `rollout`.
+        public var reason: String
+        /// What the rule saw, in words ("already completed 'feedback' on …").
+        public var explanation: String
+        /// From when the rule will let the respondent be asked; `nil` when never (or not known).
+        public var until: Date?
+        /// For `completed` / `dismissed`: when.
+        public var finishedAt: Date?
+        /// The survey.
+        public var surveyID: String
+        /// What the survey's setting says when there is no ``until`` ("askAgain is never").
+        public var setting: String
+        /// The survey's `settings.askAgain` (in the event, as before the other rules existed).
+        public var askAgain: AskAgainPolicy
+    }
+
+    /// The outcome.
+    public enum Decision: Sendable, Hashable {
+        case ask
+        case skip(Skip)
+    }
+
+    /// The decision and every rule's verdict.
+    public struct Report: Sendable, Hashable {
+        public var decision: Decision
+        public var verdicts: [Verdict]
+
+        /// Whether the respondent is asked.
+        public var asks: Bool { decision == .ask }
+    }
+
+    /// Decides for `respondent` at `date`, reading their history from `store` (one read, and one
+    /// more for the store's cooldown setting when `cooldown` is ``Cooldown/store``).
+    /// - Throws: ``StoreError`` when the store cannot be read, or its cooldown setting is not a duration.
+    public static func decide(
+        respondent: String, survey: Survey, store: any ResponseStore, at date: Date = Date(),
+        cooldown: Cooldown = .store
+    ) throws(StoreError) -> Report {
+        let wait: ISODuration?
+        switch cooldown {
+        case .fixed(let fixed): wait = fixed
+        case .store: wait = try storeCooldown(store)
+        }
+        return decide(
+            respondent: respondent, survey: survey, history: try store.history(respondent: respondent), at: date,
+            cooldown: wait)
+    }
+
+    /// The store's global cooldown (``cooldownSetting``).
+    /// - Throws: ``StoreError`` when it cannot be read or is not an ISO-8601 duration.
+    public static func storeCooldown(_ store: any ResponseStore) throws(StoreError) -> ISODuration? {
+        guard let text = try store.setting(named: cooldownSetting) else { return nil }
+        guard let duration = ISODuration(text) else {
+            throw StoreError(
+                .corrupt, "the store's cooldown setting '\(text)' is not an ISO-8601 duration", store: store.name)
+        }
+        return duration
+    }
+
+    /// Decides from a history already read (``ResponseStore/history(respondent:)``): no store, no clock.
+    /// - Parameter cooldown: the global cooldown, if any.
+    public static func decide(
+        respondent: String, survey: Survey, history: RespondentHistory, at date: Date, cooldown: ISODuration? = nil
+    ) -> Report {
+        let targeting = Targeting(settings: survey.definition.settings)
+        let record = history[survey.id]
+        let verdicts = [
+            schedule(targeting, survey: survey, at: date),
+            display(targeting.display, record: record, survey: survey),
+            recontact(targeting.recontact, record: record, survey: survey, at: date),
+            self.cooldown(cooldown, history: history, survey: survey, at: date),
+            rollout(targeting.rollout, respondent: respondent, survey: survey),
+        ]
+        let decision = verdicts.lazy.compactMap(\.skip).first.map(Decision.skip) ?? .ask
+        return Report(decision: decision, verdicts: verdicts)
+    }
+
+    /// "already completed 'feedback' on T"
+    static func finished(_ last: (status: ResponseStatus, at: Date), surveyID: String) -> String {
+        "already \(last.status == .completed ? "completed" : "dismissed") '\(surveyID)' on "
+            + ResponseExport.timestamp(last.at)
+    }
+
+    static func display(_ rule: DisplayRule, record: RespondentHistory.Record, survey: Survey) -> Verdict {
+        let surveyID = survey.id
+        let askAgain = survey.definition.settings.askAgain
+        let setting = Targeting.displayPhrase(survey.definition.settings)
+        func skip(_ last: (status: ResponseStatus, at: Date)) -> Verdict {
+            let explanation = finished(last, surveyID: surveyID)
+            return Verdict(
+                rule: .display, outcome: .skip, detail: "\(rule): \(explanation)",
+                skip: Skip(
+                    rule: .display, reason: last.status.rawValue, explanation: explanation, until: nil,
+                    finishedAt: last.at, surveyID: survey.id, setting: setting, askAgain: askAgain))
+        }
+        switch rule {
+        case .always:
+            return Verdict(rule: .display, outcome: .pass, detail: "always: shown \(times(record.displays)) before")
+        case .once:
+            if let last = record.lastFinished { return skip(last) }
+            return Verdict(rule: .display, outcome: .pass, detail: "once: never completed nor dismissed")
+        case .untilSubmitted:
+            if let completed = record.lastCompletedAt { return skip((.completed, completed)) }
+            return Verdict(rule: .display, outcome: .pass, detail: "untilSubmitted: never completed")
+        case .atMost(let limit):
+            guard record.displays >= limit else {
+                return Verdict(
+                    rule: .display, outcome: .pass, detail: "at most \(limit): shown \(times(record.displays)) before")
+            }
+            let explanation = "was already shown '\(surveyID)' \(times(record.displays)) (at most \(limit))"
+            return Verdict(
+                rule: .display, outcome: .skip, detail: "at most \(limit): shown \(times(record.displays))",
+                skip: Skip(
+                    rule: .display, reason: "displayLimit", explanation: explanation, until: nil, finishedAt: nil,
+                    surveyID: survey.id, setting: setting, askAgain: askAgain))
+        }
+    }
+
+    static func recontact(_ wait: ISODuration?, record: RespondentHistory.Record, survey: Survey, at date: Date)
+        -> Verdict
+    {
+        let surveyID = survey.id
+        guard let wait else { return Verdict(rule: .recontact, outcome: .off, detail: "no wait") }
+        guard let last = record.lastFinished else {
+            return Verdict(rule: .recontact, outcome: .pass, detail: "\(wait): never completed nor dismissed")
+        }
+        let again = wait.adding(to: last.at)
+        guard date < again else {
+            return Verdict(
+                rule: .recontact, outcome: .pass,
+                detail: "\(wait): last finished \(ResponseExport.timestamp(last.at)), asked again from "
+                    + ResponseExport.timestamp(again))
+        }
+        let explanation = finished(last, surveyID: surveyID)
+        return Verdict(
+            rule: .recontact, outcome: .skip,
+            detail: "\(wait): \(explanation), asked again from \(ResponseExport.timestamp(again))",
+            skip: Skip(
+                rule: .recontact, reason: last.status.rawValue, explanation: explanation, until: again,
+                finishedAt: last.at, surveyID: survey.id, setting: "recontact after \(wait)",
+                askAgain: survey.definition.settings.askAgain))
+    }
+
+    /// A skip of `rule` with `reason`.
+    static func skip(
+        _ rule: Rule, _ reason: String, _ explanation: String, survey: Survey, until: Date? = nil, setting: String
+    ) -> Skip {
+        Skip(
+            rule: rule, reason: reason, explanation: explanation, until: until, finishedAt: nil, surveyID: survey.id,
+            setting: setting, askAgain: survey.definition.settings.askAgain)
+    }
+
+    static func schedule(_ targeting: Targeting, survey: Survey, at date: Date) -> Verdict {
+        guard targeting.start != nil || targeting.end != nil else {
+            return Verdict(rule: .schedule, outcome: .off, detail: "no schedule")
+        }
+        let window =
+            "from \(targeting.start.map(ResponseExport.timestamp) ?? "the start") until \(targeting.end.map(ResponseExport.timestamp) ?? "no end")"
+        if let start = targeting.start, date < start {
+            let explanation = "is not asked '\(survey.id)' before \(ResponseExport.timestamp(start))"
+            return Verdict(
+                rule: .schedule, outcome: .skip, detail: "\(window): not started",
+                skip: skip(.schedule, "notStarted", explanation, survey: survey, until: start, setting: window))
+        }
+        if let end = targeting.end, date >= end {
+            let explanation = "is not asked '\(survey.id)' since it ended on \(ResponseExport.timestamp(end))"
+            return Verdict(
+                rule: .schedule, outcome: .skip, detail: "\(window): ended",
+                skip: skip(.schedule, "ended", explanation, survey: survey, setting: "the schedule ended"))
+        }
+        return Verdict(rule: .schedule, outcome: .pass, detail: window)
+    }
+
+    static func cooldown(_ wait: ISODuration?, history: RespondentHistory, survey: Survey, at date: Date) -> Verdict {
+        guard let wait else { return Verdict(rule: .cooldown, outcome: .off, detail: "no global cooldown") }
+        guard let last = history.lastDisplayedAt,
+            let (lastSurvey, _) = history.surveys.first(where: { $0.value.lastDisplayedAt == last })
+        else {
+            return Verdict(rule: .cooldown, outcome: .pass, detail: "\(wait): never shown a survey")
+        }
+        let again = wait.adding(to: last)
+        let shown = "last shown '\(lastSurvey)' on \(ResponseExport.timestamp(last))"
+        guard date < again else {
+            return Verdict(rule: .cooldown, outcome: .pass, detail: "\(wait): \(shown)")
+        }
+        return Verdict(
+            rule: .cooldown, outcome: .skip,
+            detail: "\(wait): \(shown), asked again from \(ResponseExport.timestamp(again))",
+            skip: skip(
+                .cooldown, "cooldown", "was \(shown) (global cooldown \(wait))", survey: survey, until: again,
+                setting: "cooldown \(wait)"))
+    }
+
+    static func rollout(_ percentage: Double?, respondent: String, survey: Survey) -> Verdict {
+        guard let percentage else { return Verdict(rule: .rollout, outcome: .off, detail: "everyone") }
+        let bucket = rolloutBucket(respondent: respondent, surveyID: survey.id)
+        let included = Double(bucket) < percentage * 100
+        let detail = "\(JSONValue.format(number: percentage)) %: bucket \(bucket) of 10000"
+        guard !included else { return Verdict(rule: .rollout, outcome: .pass, detail: detail) }
+        return Verdict(
+            rule: .rollout, outcome: .skip, detail: detail + " is outside",
+            skip: skip(
+                .rollout, "rollout",
+                "is outside the \(JSONValue.format(number: percentage)) % rollout of '\(survey.id)'",
+                survey: survey, setting: "rollout"))
+    }
+
+    /// The respondent's rollout bucket for a survey, 0..<10000: the same for the same pair, every time,
+    /// in every process (FNV-1a of the UTF-8 of survey id, a zero byte and respondent id, mixed by
+    /// SplitMix64's finalizer). A rollout of p % asks the buckets below p × 100.
+    public static func rolloutBucket(respondent: String, surveyID: String) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ byte: UInt8) {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        for byte in surveyID.utf8 { add(byte) }
+        add(0)
+        for byte in respondent.utf8 { add(byte) }
+        hash ^= hash >> 30
+        hash &*= 0xbf58_476d_1ce4_e5b9
+        hash ^= hash >> 27
+        hash &*= 0x94d0_49bb_1331_11eb
+        hash ^= hash >> 31
+        return Int(hash % 10_000)
+    }
+
+    static func times(_ count: Int) -> String { count == 1 ? "once" : "\(count) times" }
+}
+
+extension Eligibility.Skip {
+    /// Why the respondent is not asked, in a sentence a person can act on.
+    ///
+    /// ```swift
+    /// skip.message(respondent: "user-42")
+    /// // "'user-42' already completed 'feedback' on 2026-12-01T10:00:00Z; not asking again (askAgain is never)"
+    /// ```
+    public func message(respondent: String) -> String {
+        let again = until.map { "it will be asked again from \(ResponseExport.timestamp($0))" } ?? setting
+        return "'\(respondent)' \(explanation); not asking again (\(again))"
+    }
+
+    /// The JSON-event protocol's `not-asked` event, the only event of a run whose respondent is not
+    /// asked (see docs/json-event-protocol.md):
+    ///
+    /// ```json
+    /// {"event":"not-asked","surveyId":"feedback","respondentId":"user-42","reason":"completed",
+    ///  "rule":"recontact","finishedAt":"2026-12-01T10:00:00Z","askAgain":"P30D",
+    ///  "askedAgainFrom":"2026-12-31T10:00:00Z","message":"'user-42' already completed 'feedback' on …"}
+    /// ```
+    ///
+    /// `reason` is the machine-readable reason, `rule` the rule that said no (docs/targeting.md);
+    /// `askedAgainFrom` is `null` when the rule does not ask again (or cannot say when);
+    /// `finishedAt` is there when `reason` is `completed` or `dismissed`.
+    public func event(respondent: String) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "event": .string("not-asked"),
+            "surveyId": .string(surveyID),
+            "respondentId": .string(respondent),
+            "reason": .string(reason),
+            "rule": .string(rule.rawValue),
+            "askAgain": .string(askAgain.description),
+            "askedAgainFrom": until.map { .string(ResponseExport.timestamp($0)) } ?? .null,
+            "message": .string(message(respondent: respondent)),
+        ]
+        if let finishedAt { members["finishedAt"] = .string(ResponseExport.timestamp(finishedAt)) }
+        return .object(members)
+    }
+}
