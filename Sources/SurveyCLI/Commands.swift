@@ -94,6 +94,9 @@ enum RunCommand: Command {
         static let result = CommandSpec.Option(
             name: "--result", valueName: "PATH",
             help: "Also write the completed result (path and answers) as JSON to PATH.")
+        static let plain = CommandSpec.Option(
+            name: "--plain", valueName: nil,
+            help: "Line mode on a terminal too: numbered choices typed as lines (the mode of pipes and scripts).")
     }
 
     static let spec = CommandSpec(
@@ -111,6 +114,7 @@ enum RunCommand: Command {
             Options.resume,
             Options.stateFile,
             Options.result,
+            Options.plain,
             seedOption, todayOption, atOption, cooldownOption, variableOption, deliveryOption, dataShapeOption,
             pluginOption,
             isolatePluginsOption, pluginTimeoutOption,
@@ -127,8 +131,11 @@ enum RunCommand: Command {
             respondent completed or dismissed it; --ask-again asks anyway): otherwise the command says which
             rule and why on stderr (with --renderer json also in a not-asked event) and exits 0.
             `survey eligible` explains the same decision rule by rule.
-            In the text front end, type a choice's number (or several as 1,3), b to go back, d to dismiss
-            the survey (don't ask again), q to quit. The json front end's protocol is described in
+            On a terminal (stdin and stdout, TERM set and not dumb) the text front end is interactive:
+            ↑/↓ (or j/k) and Enter pick, Space toggles or picks up a ranked item, typing filters a long
+            list, ← or b goes back, d dismisses the survey (don't ask again), q quits, ? shows the keys;
+            text is edited on its line. In pipes and scripts, and with --plain, it reads lines: type a
+            choice's number (or several as 1,3), b to go back, d to dismiss, q to quit. The json front end's protocol is described in
             docs/json-event-protocol.md.
             """)
 
@@ -255,6 +262,13 @@ enum RunCommand: Command {
         if rendererName == "json" {
             var renderer = JSONEventRenderer(input: lines) { Console.line($0) }
             outcome = driver.run(with: &renderer)
+        } else if !arguments.flag(Options.plain), Terminal.isInteractive(environment: context.environment),
+            let terminal = Terminal(stopDescriptor: stop)
+        {
+            // Arrow keys on a terminal; the terminal's mode is put back however the run ends.
+            let style = TextRenderer.Style.detect(isTerminal: true, environment: context.environment)
+            var renderer = TextRenderer(keys: terminal, style: style) { Console.out($0) }
+            outcome = terminal.withRawMode { driver.run(with: &renderer) }
         } else {
             let style = TextRenderer.Style.detect(
                 isTerminal: Console.isOutputTerminal, environment: context.environment)

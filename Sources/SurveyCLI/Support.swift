@@ -469,6 +469,8 @@ enum SignalHandling {
                     _ = write(SignalHandling.stopWriteDescriptor, "x", 1)
                     return
                 }
+                // The terminal's mode back first (the interactive mode's raw mode), then the message.
+                Terminal.restoreAfterSignal()
                 if let message = SignalHandling.message { _ = write(2, message, SignalHandling.messageLength) }
                 let slot = received == SIGINT ? 0 : received == SIGTERM ? 1 : 2
                 if slot < SignalHandling.events.count, let event = SignalHandling.events[slot].text {

@@ -13,15 +13,16 @@ extension TextRenderer {
         if case .composite(let composite) = question.input {
             return askComposite(question, composite)
         }
-        showInput(question.input)
+        let picks = hasPicker(question.input)
+        if !picks { showInput(question.input) }
         if let answer = question.answer {
             line(paint("= " + display(answer, for: question.input), .dim))
-        } else if !question.isRequired {
+        } else if !question.isRequired, !picks {
             line(paint(strings[.pressEnterToSkip], .dim))
         }
         if let error = question.error { showError(error.message) }
         while true {
-            let reply = readLine(prompt: "")
+            let reply = readAnswer(prompt: "", for: question.input, current: question.answer)
             guard case .line(let text) = reply else {
                 if case .command(let action) = reply { return action }
                 return nil
@@ -135,6 +136,10 @@ extension TextRenderer {
     /// Multi-line text ends with an empty line.
     mutating func readMoreLines(after first: String) -> String {
         var lines = [first]
+        if isKeyed {
+            while case .line(let next) = editLine(prompt: "", commands: false), !next.isEmpty { lines.append(next) }
+            return lines.joined(separator: "\n")
+        }
         while let next = input.readLine(), !next.isEmpty { lines.append(next) }
         return lines.joined(separator: "\n")
     }
@@ -285,7 +290,7 @@ extension TextRenderer {
     /// Asks a form field by field, or a matrix row by row, and answers the whole object.
     mutating func askComposite(_ question: QuestionPresentation, _ composite: CompositeInput) -> RendererAction? {
         let isMatrix = composite.presentation == "matrix"
-        if isMatrix, let columns = composite.fields.first?.input.choiceInput {
+        if isMatrix, !isKeyed, let columns = composite.fields.first?.input.choiceInput {
             showChoices(columns.choices)
         }
         var draft = drafts[question.id] ?? question.answer?.objectValue ?? [:]
@@ -459,11 +464,11 @@ extension TextRenderer {
     mutating func askField(_ field: CompositeField, label: String, current: JSONValue?, showsInput: Bool = true)
         -> FieldReply
     {
-        if showsInput { showFieldInput(field.input) }
+        if showsInput, !hasPicker(field.input) { showFieldInput(field.input) }
         let prompt =
             label + (field.isRequired ? " *" : "") + (current.map { " [" + display($0, for: field.input) + "]" } ?? "")
         while true {
-            let reply = readLine(prompt: prompt)
+            let reply = readAnswer(prompt: prompt, for: field.input, current: current)
             guard case .line(let text) = reply else {
                 if case .command(let action) = reply { return .command(action) }
                 return .ended

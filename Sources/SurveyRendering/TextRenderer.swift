@@ -68,10 +68,38 @@ public struct TextRenderer: SurveyRenderer {
     /// Where the respondent is in a repeat being filled in, by question id (each answered field is
     /// sent at once, so that the engine decides what the next fields of the instance are).
     var repeatCursors: [String: RepeatCursor] = [:]
+    /// Where keys come from in the interactive mode; `nil` in line mode.
+    var keys: (any KeySource)?
+    /// The interactive mode's state between prompts.
+    let live = InteractiveState()
+    /// The survey's title, shown at the top of each screen in the interactive mode.
+    var surveyTitle: String?
 
     /// A renderer reading lines from `input` and writing text to `output` (which adds no line breaks).
     public init(input: some LineSource, style: Style = .plain, output: @escaping (String) -> Void) {
         self.input = input
+        self.style = style
+        write = output
+    }
+
+    /// The interactive mode: reads keys from `keys` (a ``Terminal``), moves through lists with the
+    /// arrow keys and edits lines in place, on a screen redrawn for each unit. `output` writes to the
+    /// same terminal. The answers and the flow are the line mode's: a list gives the line that would
+    /// have been typed.
+    ///
+    /// ```swift
+    /// if let terminal = Terminal() {
+    ///     var renderer = TextRenderer(keys: terminal, style: .detect(isTerminal: true, environment: environment)) {
+    ///         print($0, terminator: "")
+    ///     }
+    ///     _ = terminal.withRawMode { driver.run(with: &renderer) }
+    /// }
+    /// ```
+    public init(keys: some KeySource, style: Style, output: @escaping (String) -> Void) {
+        self.input = ArrayLineSource([])
+        self.keys = keys
+        var style = style
+        style.isInteractive = true
         self.style = style
         write = output
     }
@@ -89,7 +117,15 @@ public struct TextRenderer: SurveyRenderer {
             shownPanels = []
             shownNotices = []
             askedComments = []
+            if !isKeyed { showHeader(presentation) }
+        }
+        if isKeyed {
+            // Each prompt on a fresh screen: the title, progress and headings always at the same places.
+            shownContent = []
+            shownPanels = []
+            clearScreen()
             showHeader(presentation)
+            flushMessages()
         }
         // A required panel left unanswered: say so, and ask its questions again.
         for panel in presentation.panels {
@@ -152,6 +188,8 @@ public struct TextRenderer: SurveyRenderer {
         switch event {
         case .started(let info):
             strings = info.strings
+            surveyTitle = info.title
+            if isKeyed { return }
             line(paint(info.title, .bold))
             if let description = info.description { line(description) }
             line(paint("[b] \(strings[.back])   [d] \(strings[.dontAskAgain])   [q] \(strings[.quit])", .dim))
@@ -159,17 +197,23 @@ public struct TextRenderer: SurveyRenderer {
             drafts[stepID] = nil
         case .validationFailed:
             skippedErrors = []
+        case .rejected(let error) where isKeyed:
+            live.pendingMessages.append(
+                paint("! " + (error.code == "cannotGoBack" ? strings[.atFirstQuestion] : error.message), .red))
         case .rejected(let error):
             // Back on the first unit is the one refusal a respondent causes by typing; say it in their language.
             line(paint("! " + (error.code == "cannotGoBack" ? strings[.atFirstQuestion] : error.message), .red))
         case .completed(let result):
+            flushMessages()
             line("")
             line(paint(result.message ?? strings[.completed], .green))
         case .dismissed:
+            flushMessages()
             line(strings[.dismissed])
         case .empty:
             line(strings[.surveyEmpty])
         case .quit(_, let location):
+            flushMessages()
             if let location {
                 line("")
                 line(strings.format(.savedProgress, ["file": location]))
@@ -270,6 +314,7 @@ public struct TextRenderer: SurveyRenderer {
     }
 
     func line(_ text: String) {
+        if isKeyed { closeRegion() }
         write(text + "\n")
     }
 
@@ -280,6 +325,7 @@ public struct TextRenderer: SurveyRenderer {
 
     /// Shows `prompt` and reads a line; `b`, `d` and `q` are commands, the end of input is `q`.
     mutating func readLine(prompt: String) -> Reply {
+        if isKeyed { return editLine(prompt: prompt) }
         let marker = style.usesSymbols ? "› " : "> "
         write(paint(prompt.isEmpty ? marker : prompt + " " + marker, .cyan) + (style.isInteractive ? "" : "\n"))
         var text = ""
@@ -306,6 +352,11 @@ public struct TextRenderer: SurveyRenderer {
     }
 
     func showError(_ message: String) {
+        if isKeyed {
+            // Shown by the next prompt, under it, in place of the refused one.
+            live.pendingError = message
+            return
+        }
         line(paint("! " + message, .red))
     }
 }

@@ -47,7 +47,7 @@ import Testing
                 "run", survey, "--no-store", "--renderer", "json", "--locale", "en", "--state-file", path("state.json"),
                 "--result", path("result.json"),
             ] + day + plugins,
-            ["run", survey, "--no-store", "--resume", path("state.json")],
+            ["run", survey, "--no-store", "--resume", path("state.json"), "--plain"],
             [
                 "run", survey, "--store", store, "--respondent", "r", "--ask-again", "--delivery",
                 path("delivery.json"),

@@ -41,6 +41,15 @@ import Testing
         }
     }
 
+    /// The terminal's mode and its raw keys are one type's (`Terminal`): nothing else sets termios.
+    @Test func theTerminalsModeIsOneTypes() {
+        let sources = Self.swiftFiles(under: "Sources")
+        for pattern in ["tcsetattr", "tcgetattr", "TIOCGWINSZ"] {
+            let places = sources.filter { $0.text.contains(pattern) }.map(\.path)
+            #expect(places == ["Sources/SurveyRendering/Terminal/Terminal.swift"], "\(pattern): \(places)")
+        }
+    }
+
     /// The `survey` command is a thin shell: no process spawning, no file reader, no resume or
     /// ask-again decision of its own (those are library calls: `DetachedProcess`, `TextFile`,
     /// `ResponseStart`).
