@@ -167,7 +167,7 @@ enum TestCommand: Command {
         }
         var problems: [String] = []
         if case .empty = run.outcome {
-            problems.append(HeadlessRun.emptyProblem)
+            if !testCase.expectsEmpty { problems.append(HeadlessRun.emptyProblem) }
         } else if run.outcome.result == nil, !testCase.expectations.isEmpty {
             problems.append("the survey did not complete (it ended at '\(run.path.last ?? "")')")
         }

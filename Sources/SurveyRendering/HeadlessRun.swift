@@ -118,10 +118,11 @@ public struct HeadlessRun: Sendable {
         )
     }
 
-    /// Why a run that ended ``DriverOutcome/empty`` fails a test: the survey showed nothing.
+    /// Why a run that ended ``DriverOutcome/empty`` fails a test (unless the case expects an empty
+    /// path): the survey showed nothing.
     public static let emptyProblem =
         "the survey has nothing to show: no page was visible at the start, so it ended empty "
-        + "(without a completion, as survey-core's 'empty' state)"
+        + "(without a completion, as survey-core's 'empty' state); a case that means it says \"expectPath\": []"
 
     /// Whether the survey was completed without a script failure.
     public var isCompleted: Bool { failure == nil && outcome.result != nil }

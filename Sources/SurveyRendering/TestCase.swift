@@ -52,6 +52,10 @@ public struct TestCase: Sendable, Hashable {
     /// (these win over `--var` for the same name).
     public var variables: [String: JSONValue]?
 
+    /// Whether the case expects the survey to show nothing (`"expectPath": []`): a run that ends
+    /// ``DriverOutcome/empty`` then passes (the survey-core `empty` state is what was meant).
+    public var expectsEmpty: Bool { expectations.path == [] }
+
     public init(
         script: AnswerScript, expectations: Expectations = Expectations(), description: String? = nil,
         seed: UInt64? = nil, locale: String? = nil, today: String? = nil, variables: [String: JSONValue]? = nil
@@ -140,7 +144,7 @@ public struct TestCase: Sendable, Hashable {
         }
         var problems: [String] = []
         if case .empty = run.outcome {
-            problems.append(HeadlessRun.emptyProblem)
+            if !expectsEmpty { problems.append(HeadlessRun.emptyProblem) }
         } else if run.outcome.result == nil {
             problems.append("the survey did not complete (it ended at '\(run.path.last ?? "")')")
         }
