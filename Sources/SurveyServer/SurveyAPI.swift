@@ -18,6 +18,7 @@ import Synchronization
 /// | `POST /v1/sessions/{token}/commands` | applies commands, returns their events |
 /// | `GET /v1/sessions/{token}` | the current unit again: `started`, `step`, `progress` |
 /// | `GET /v1/health`, `GET /v1/ready` | the process answers; the store can be read |
+/// | `GET /v1/openapi.json` | the OpenAPI 3.1 document of the API (`docs/openapi.json`) |
 ///
 /// The API holds no socket: ``respond(to:)`` is called by ``SurveyService``'s HTTP server, or by a
 /// test directly.
@@ -128,16 +129,15 @@ public final class SurveyAPI: Sendable {
 
     /// The answer to one request; never traps, whatever the request holds.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        let segments = request.pathSegments
-        guard segments.first == "v1", let route = route(Array(segments.dropFirst()), request: request) else {
+        guard let (endpoint, parameters) = Endpoint.matching(request.pathSegments) else {
             return APIError.notFound(request.path).response
         }
-        guard request.method == route.method else {
-            var response = APIError.methodNotAllowed(request.method, allowed: route.method).response
-            response.headers.append(("Allow", route.method))
+        guard request.method == endpoint.method else {
+            var response = APIError.methodNotAllowed(request.method, allowed: endpoint.method).response
+            response.headers.append(("Allow", endpoint.method))
             return response
         }
-        if route.isProtected, let refusal = access.refusal(of: request) {
+        if endpoint.isProtected, let refusal = access.refusal(of: request) {
             var response = refusal.response
             response.headers.append(
                 (
@@ -148,22 +148,81 @@ public final class SurveyAPI: Sendable {
                 ))
             return response
         }
-        return route.answer()
+        let token = parameters["token"] ?? ""
+        switch endpoint {
+        case .health: return .json(["status": "ok"])
+        case .ready: return ready()
+        case .openAPI:
+            return HTTPResponse(
+                status: 200,
+                headers: [("Content-Type", "application/json; charset=utf-8"), ("X-Content-Type-Options", "nosniff")],
+                body: Array(OpenAPIDocument.text.utf8))
+        case .startSession: return startSession(request)
+        case .currentUnit: return currentUnit(token: token)
+        case .commands: return perform(request, token: token)
+        }
     }
 
-    /// The endpoint at `path` (after `/v1`): its method, whether it needs an API token, and what
-    /// answers it.
-    func route(_ path: [Substring], request: HTTPRequest) -> (
-        method: String, isProtected: Bool, answer: () -> HTTPResponse
-    )? {
-        switch path.count {
-        case 1 where path[0] == "health": ("GET", false, { .json(["status": "ok"]) })
-        case 1 where path[0] == "ready": ("GET", false, { self.ready() })
-        case 1 where path[0] == "sessions": ("POST", true, { self.startSession(request) })
-        case 2 where path[0] == "sessions": ("GET", true, { self.currentUnit(token: String(path[1])) })
-        case 3 where path[0] == "sessions" && path[2] == "commands":
-            ("POST", true, { self.perform(request, token: String(path[1])) })
-        default: nil
+    /// The endpoints of the API, version 1: what `docs/openapi.json` describes (a test checks that
+    /// both list the same).
+    public enum Endpoint: String, CaseIterable, Sendable {
+        /// `GET /v1/health`.
+        case health
+        /// `GET /v1/ready`.
+        case ready
+        /// `GET /v1/openapi.json`: the OpenAPI 3.1 document of this API.
+        case openAPI
+        /// `POST /v1/sessions`.
+        case startSession
+        /// `GET /v1/sessions/{token}`.
+        case currentUnit
+        /// `POST /v1/sessions/{token}/commands`.
+        case commands
+
+        /// The method it answers.
+        public var method: String {
+            switch self {
+            case .health, .ready, .openAPI, .currentUnit: "GET"
+            case .startSession, .commands: "POST"
+            }
+        }
+
+        /// Its path, with parameters as the OpenAPI document writes them (`/v1/sessions/{token}`).
+        public var path: String {
+            switch self {
+            case .health: "/v1/health"
+            case .ready: "/v1/ready"
+            case .openAPI: "/v1/openapi.json"
+            case .startSession: "/v1/sessions"
+            case .currentUnit: "/v1/sessions/{token}"
+            case .commands: "/v1/sessions/{token}/commands"
+            }
+        }
+
+        /// Whether it needs an API token, when the server has some.
+        public var isProtected: Bool {
+            switch self {
+            case .health, .ready, .openAPI: false
+            case .startSession, .currentUnit, .commands: true
+            }
+        }
+
+        /// The endpoint whose path `segments` match, and the values of its parameters.
+        static func matching(_ segments: [Substring]) -> (Endpoint, [String: String])? {
+            for endpoint in allCases {
+                let template = endpoint.path.split(separator: "/")
+                guard template.count == segments.count else { continue }
+                var parameters: [String: String] = [:]
+                let matches = zip(template, segments).allSatisfy { part, segment in
+                    if part.hasPrefix("{"), part.hasSuffix("}") {
+                        parameters[String(part.dropFirst().dropLast())] = String(segment)
+                        return true
+                    }
+                    return part == segment
+                }
+                if matches { return (endpoint, parameters) }
+            }
+            return nil
         }
     }
 
@@ -513,7 +572,7 @@ struct SessionStart {
     }
 
     static func isUsable(_ text: String, limit: Int) -> Bool {
-        !text.isEmpty && text.count <= limit
+        !text.isEmpty && text.unicodeScalars.count <= limit
             && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
