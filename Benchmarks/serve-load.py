@@ -165,6 +165,7 @@ def main():
     parser.add_argument("--levels", default="1,8,64,200")
     parser.add_argument("--seconds", type=float, default=10.0, help="load time per level (surveys under way finish)")
     parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--store-connections", type=int, default=1)
     args = parser.parse_args()
     binary = args.binary or os.path.join(
         subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True,
@@ -173,7 +174,8 @@ def main():
     store = args.store or os.path.join(scratch, "responses.sqlite")
     environment = dict(os.environ, XDG_DATA_HOME=os.path.join(scratch, "xdg"), NO_COLOR="1")
     server = subprocess.Popen(
-        [binary, "serve", SURVEY, "--listen", "127.0.0.1:0", "--store", store, "--threads", str(args.threads)],
+        [binary, "serve", SURVEY, "--listen", "127.0.0.1:0", "--store", store, "--threads", str(args.threads),
+         "--store-connections", str(args.store_connections)],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environment)
     failed = False
     try:
@@ -183,7 +185,8 @@ def main():
             sys.exit(f"survey serve printed no URL: {line!r}")
         port = int(match.group(1))
         kind = "PostgreSQL" if store.startswith("postgres") else "SQLite"
-        print(f"survey serve over {kind}, {args.threads} threads, {args.seconds:g} s per level")
+        print(f"survey serve over {kind}, {args.threads} threads, {args.store_connections} store connections, "
+              f"{args.seconds:g} s per level")
         print(f"{'respondents':>11} {'answers/s':>10} {'requests/s':>10} {'p50 ms':>7} {'p99 ms':>7} "
               f"{'all p50':>7} {'all p99':>7} {'completed':>9} {'lost':>4}")
         for count in [int(x) for x in args.levels.split(",")]:

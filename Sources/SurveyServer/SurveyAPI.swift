@@ -27,6 +27,10 @@ public final class SurveyAPI: Sendable {
     public let surveys: [String: Survey]
     /// Where responses go.
     public let store: any ResponseStore
+    /// Connections to the store the sessions are spread over (``store`` first): each store object
+    /// serves one request at a time, so several let a database such as PostgreSQL commit several
+    /// respondents' actions at once.
+    public let stores: [any ResponseStore]
     /// Who may use the API.
     public let access: Access
     let sessions = Mutex(SessionTable())
@@ -51,10 +55,12 @@ public final class SurveyAPI: Sendable {
     ///     must have the same one for a respondent's requests to reach any of them; `nil` takes a
     ///     random key, so tokens are valid in this process only, until it stops.
     ///   - access: the API tokens and the respondent secret required, if any (default: none).
+    ///   - moreConnections: further store objects on the same store (other connections to one
+    ///     database); sessions are spread over them and `store` by response and respondent.
     /// - Throws: ``ServerError`` (`invalidSurveys`) when there is no survey, or two have one id.
     public init(
         surveys: [Survey], store: any ResponseStore, idleSessionSeconds: Int = 1800, sessionSecret: [UInt8]? = nil,
-        access: Access = Access()
+        access: Access = Access(), moreConnections: [any ResponseStore] = []
     ) throws(ServerError) {
         var byID: [String: Survey] = [:]
         for survey in surveys {
@@ -66,6 +72,7 @@ public final class SurveyAPI: Sendable {
         guard !byID.isEmpty else { throw ServerError(.invalidSurveys, "there is no survey to serve") }
         self.surveys = byID
         self.store = store
+        stores = [store] + moreConnections
         self.idleSessionSeconds = max(0, idleSessionSeconds)
         tokens = SessionTokens(key: sessionSecret)
         self.access = access
@@ -226,6 +233,11 @@ public final class SurveyAPI: Sendable {
         }
     }
 
+    /// The connection the requests about `key` (a response, a respondent) go through.
+    func store(for key: some Hashable) -> any ResponseStore {
+        stores.count == 1 ? store : stores[Int(UInt(bitPattern: key.hashValue) % UInt(stores.count))]
+    }
+
     /// `GET /v1/ready`: the store can be read.
     func ready() -> HTTPResponse {
         do {
@@ -332,7 +344,7 @@ public final class SurveyAPI: Sendable {
     func refresh(_ exchange: inout EventExchange?, id: ResponseID) throws(APIError) {
         let stored: Response?
         do {
-            stored = try store.response(id)
+            stored = try store(for: id).response(id)
         } catch {
             throw APIError(
                 status: 503, code: "storeUnavailable", message: "the response store cannot be read: \(error)")
@@ -342,7 +354,7 @@ public final class SurveyAPI: Sendable {
         }
         if let current = exchange?.recordedResponse, Self.isSameVersion(current, stored) { return }
         do {
-            let (session, recorder) = try ResponseRecorder.resume(stored, from: store, survey: survey)
+            let (session, recorder) = try ResponseRecorder.resume(stored, from: store(for: id), survey: survey)
             var rebuilt = EventExchange(driver: SurveyDriver(session: session, isResumed: true, recorder: recorder))
             _ = rebuilt.start()
             exchange = rebuilt
@@ -371,7 +383,9 @@ public final class SurveyAPI: Sendable {
     /// The respondent's response as `ResponseStart` decides: continued, new, or not asked.
     func beginResponse(_ start: SessionStart) -> Result<Begun, APIError> {
         do {
-            switch try ResponseStart.begin(survey: start.survey, respondent: start.respondentID, store: store) {
+            let key = RespondentKey(surveyID: start.survey.id, respondentID: start.respondentID)
+            switch try ResponseStart.begin(survey: start.survey, respondent: start.respondentID, store: store(for: key))
+            {
             case .resumed(let session, let recorder, _):
                 return .success(
                     .exchange(
