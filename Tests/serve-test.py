@@ -242,6 +242,7 @@ def kill_under_load(args, binary, store, environment):
     state = {"server": Server(binary, store, environment), "generation": 0}
     acknowledged = {}  # respondent -> {stepId: value}
     completed = {}
+    interrupted = set()  # respondents a kill cut off mid-survey, who went on after the restart
     problems = []
     stop = threading.Event()
 
@@ -269,8 +270,12 @@ def kill_under_load(args, binary, store, environment):
             def record(step, value):
                 answers[step] = value
 
+            def on_failure():
+                interrupted.add(respondent)
+                wait_for_restart()
+
             try:
-                _, _, done = take_survey(respondent, port_of, record=record, on_failure=wait_for_restart)
+                _, _, done = take_survey(respondent, port_of, record=record, on_failure=on_failure)
                 completed[respondent] = done
             except Exception as error:  # noqa: BLE001 - reported as a problem
                 problems.append(f"{respondent}: {error}")
@@ -314,8 +319,11 @@ def kill_under_load(args, binary, store, environment):
                 problems.append(f"{respondent}: acknowledged {step}={value!r} is not in the store")
         if respondent not in completed:
             problems.append(f"{respondent}: did not complete")
+    if kills and not interrupted:
+        problems.append("no respondent was cut off by a kill: the test did not test anything")
     print(f"kill -9 under load: {args.concurrent} concurrent respondents, {kills} kills, {len(acknowledged)} "
-          f"respondents, {len(completed)} completed, acknowledged {answered} answers, lost {lost} ({kind(store)})")
+          f"respondents ({len(interrupted)} cut off by a kill, continued after the restart), {len(completed)} completed, "
+          f"acknowledged {answered} answers, lost {lost} ({kind(store)})")
     return problems
 
 

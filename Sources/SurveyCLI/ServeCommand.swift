@@ -19,6 +19,11 @@ enum ServeCommand: Command {
         )
         static let threads = CommandSpec.Option(
             name: "--threads", valueName: "N", help: "Threads answering requests (default 8).")
+        static let storeConnections = CommandSpec.Option(
+            name: "--store-connections", valueName: "N",
+            help:
+                "Connections to the store that sessions are spread over (default 1); several let PostgreSQL commit several respondents' answers at once."
+        )
         static let sessionSecretFile = CommandSpec.Option(
             name: "--session-secret-file", valueName: "PATH",
             help:
@@ -107,7 +112,7 @@ enum ServeCommand: Command {
         usage: "serve FILE|URL... [--listen 127.0.0.1:8080] [--store PATH|URL | --no-store] [--plugin PATH]...",
         positionalHelp: [("FILE|URL", "The surveys to serve (JSON files or http(s) URLs), each with its own id.")],
         options: [
-            Options.listen, Options.threads, Options.sessionSecretFile, Options.apiTokenFile,
+            Options.listen, Options.threads, Options.storeConnections, Options.sessionSecretFile, Options.apiTokenFile,
             Options.respondentSecretFile, storeOption, noStoreOption, dataShapeOption,
             pluginOption,
             isolatePluginsOption,
@@ -158,10 +163,21 @@ enum ServeCommand: Command {
         for file in arguments.positionals {
             surveys.append(try context.loadSurvey(file, plugins: plugins, dataShape: dataShape))
         }
+        var connections = 1
+        if let text = arguments.value(Options.storeConnections) {
+            guard let value = Int(text), (1...64).contains(value) else {
+                throw UsageError(
+                    "--store-connections must be a whole number from 1 to 64, got '\(text)'", command: spec.name)
+            }
+            connections = value
+        }
         let store: any ResponseStore
+        var moreConnections: [any ResponseStore] = []
         var kept = "every acknowledged answer is in the response store"
         switch storeChoice {
-        case .location(let location, let isDefault): store = try context.openStore(location, isDefault: isDefault)
+        case .location(let location, let isDefault):
+            store = try context.openStore(location, isDefault: isDefault)
+            for _ in 1..<connections { moreConnections.append(try context.openStore(location, isDefault: isDefault)) }
         case .none:
             store = InMemoryResponseStore()
             kept = "no store was used (--no-store), so the answers were not kept"
@@ -173,7 +189,7 @@ enum ServeCommand: Command {
             service = try SurveyService(
                 surveys: surveys, store: store,
                 configuration: .init(address: address, threadCount: threads), sessionSecret: sessionSecret,
-                access: access)
+                access: access, moreConnections: moreConnections)
         } catch {
             throw InputError("survey serve: \(error.message)")
         }

@@ -18,6 +18,7 @@ import Synchronization
 /// | `POST /v1/sessions/{token}/commands` | applies commands, returns their events |
 /// | `GET /v1/sessions/{token}` | the current unit again: `started`, `step`, `progress` |
 /// | `GET /v1/health`, `GET /v1/ready` | the process answers; the store can be read |
+/// | `GET /v1/openapi.json` | the OpenAPI 3.1 document of the API (`docs/openapi.json`) |
 ///
 /// The API holds no socket: ``respond(to:)`` is called by ``SurveyService``'s HTTP server, or by a
 /// test directly.
@@ -26,6 +27,10 @@ public final class SurveyAPI: Sendable {
     public let surveys: [String: Survey]
     /// Where responses go.
     public let store: any ResponseStore
+    /// Connections to the store the sessions are spread over (``store`` first): each store object
+    /// serves one request at a time, so several let a database such as PostgreSQL commit several
+    /// respondents' actions at once.
+    public let stores: [any ResponseStore]
     /// Who may use the API.
     public let access: Access
     let sessions = Mutex(SessionTable())
@@ -50,10 +55,12 @@ public final class SurveyAPI: Sendable {
     ///     must have the same one for a respondent's requests to reach any of them; `nil` takes a
     ///     random key, so tokens are valid in this process only, until it stops.
     ///   - access: the API tokens and the respondent secret required, if any (default: none).
+    ///   - moreConnections: further store objects on the same store (other connections to one
+    ///     database); sessions are spread over them and `store` by response and respondent.
     /// - Throws: ``ServerError`` (`invalidSurveys`) when there is no survey, or two have one id.
     public init(
         surveys: [Survey], store: any ResponseStore, idleSessionSeconds: Int = 1800, sessionSecret: [UInt8]? = nil,
-        access: Access = Access()
+        access: Access = Access(), moreConnections: [any ResponseStore] = []
     ) throws(ServerError) {
         var byID: [String: Survey] = [:]
         for survey in surveys {
@@ -65,6 +72,7 @@ public final class SurveyAPI: Sendable {
         guard !byID.isEmpty else { throw ServerError(.invalidSurveys, "there is no survey to serve") }
         self.surveys = byID
         self.store = store
+        stores = [store] + moreConnections
         self.idleSessionSeconds = max(0, idleSessionSeconds)
         tokens = SessionTokens(key: sessionSecret)
         self.access = access
@@ -128,16 +136,15 @@ public final class SurveyAPI: Sendable {
 
     /// The answer to one request; never traps, whatever the request holds.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        let segments = request.pathSegments
-        guard segments.first == "v1", let route = route(Array(segments.dropFirst()), request: request) else {
+        guard let (endpoint, parameters) = Endpoint.matching(request.pathSegments) else {
             return APIError.notFound(request.path).response
         }
-        guard request.method == route.method else {
-            var response = APIError.methodNotAllowed(request.method, allowed: route.method).response
-            response.headers.append(("Allow", route.method))
+        guard request.method == endpoint.method else {
+            var response = APIError.methodNotAllowed(request.method, allowed: endpoint.method).response
+            response.headers.append(("Allow", endpoint.method))
             return response
         }
-        if route.isProtected, let refusal = access.refusal(of: request) {
+        if endpoint.isProtected, let refusal = access.refusal(of: request) {
             var response = refusal.response
             response.headers.append(
                 (
@@ -148,23 +155,87 @@ public final class SurveyAPI: Sendable {
                 ))
             return response
         }
-        return route.answer()
+        let token = parameters["token"] ?? ""
+        switch endpoint {
+        case .health: return .json(["status": "ok"])
+        case .ready: return ready()
+        case .openAPI:
+            return HTTPResponse(
+                status: 200,
+                headers: [("Content-Type", "application/json; charset=utf-8"), ("X-Content-Type-Options", "nosniff")],
+                body: Array(OpenAPIDocument.text.utf8))
+        case .startSession: return startSession(request)
+        case .currentUnit: return currentUnit(token: token)
+        case .commands: return perform(request, token: token)
+        }
     }
 
-    /// The endpoint at `path` (after `/v1`): its method, whether it needs an API token, and what
-    /// answers it.
-    func route(_ path: [Substring], request: HTTPRequest) -> (
-        method: String, isProtected: Bool, answer: () -> HTTPResponse
-    )? {
-        switch path.count {
-        case 1 where path[0] == "health": ("GET", false, { .json(["status": "ok"]) })
-        case 1 where path[0] == "ready": ("GET", false, { self.ready() })
-        case 1 where path[0] == "sessions": ("POST", true, { self.startSession(request) })
-        case 2 where path[0] == "sessions": ("GET", true, { self.currentUnit(token: String(path[1])) })
-        case 3 where path[0] == "sessions" && path[2] == "commands":
-            ("POST", true, { self.perform(request, token: String(path[1])) })
-        default: nil
+    /// The endpoints of the API, version 1: what `docs/openapi.json` describes (a test checks that
+    /// both list the same).
+    public enum Endpoint: String, CaseIterable, Sendable {
+        /// `GET /v1/health`.
+        case health
+        /// `GET /v1/ready`.
+        case ready
+        /// `GET /v1/openapi.json`: the OpenAPI 3.1 document of this API.
+        case openAPI
+        /// `POST /v1/sessions`.
+        case startSession
+        /// `GET /v1/sessions/{token}`.
+        case currentUnit
+        /// `POST /v1/sessions/{token}/commands`.
+        case commands
+
+        /// The method it answers.
+        public var method: String {
+            switch self {
+            case .health, .ready, .openAPI, .currentUnit: "GET"
+            case .startSession, .commands: "POST"
+            }
         }
+
+        /// Its path, with parameters as the OpenAPI document writes them (`/v1/sessions/{token}`).
+        public var path: String {
+            switch self {
+            case .health: "/v1/health"
+            case .ready: "/v1/ready"
+            case .openAPI: "/v1/openapi.json"
+            case .startSession: "/v1/sessions"
+            case .currentUnit: "/v1/sessions/{token}"
+            case .commands: "/v1/sessions/{token}/commands"
+            }
+        }
+
+        /// Whether it needs an API token, when the server has some.
+        public var isProtected: Bool {
+            switch self {
+            case .health, .ready, .openAPI: false
+            case .startSession, .currentUnit, .commands: true
+            }
+        }
+
+        /// The endpoint whose path `segments` match, and the values of its parameters.
+        static func matching(_ segments: [Substring]) -> (Endpoint, [String: String])? {
+            for endpoint in allCases {
+                let template = endpoint.path.split(separator: "/")
+                guard template.count == segments.count else { continue }
+                var parameters: [String: String] = [:]
+                let matches = zip(template, segments).allSatisfy { part, segment in
+                    if part.hasPrefix("{"), part.hasSuffix("}") {
+                        parameters[String(part.dropFirst().dropLast())] = String(segment)
+                        return true
+                    }
+                    return part == segment
+                }
+                if matches { return (endpoint, parameters) }
+            }
+            return nil
+        }
+    }
+
+    /// The connection the requests about `key` (a response, a respondent) go through.
+    func store(for key: some Hashable) -> any ResponseStore {
+        stores.count == 1 ? store : stores[Int(UInt(bitPattern: key.hashValue) % UInt(stores.count))]
     }
 
     /// `GET /v1/ready`: the store can be read.
@@ -273,7 +344,7 @@ public final class SurveyAPI: Sendable {
     func refresh(_ exchange: inout EventExchange?, id: ResponseID) throws(APIError) {
         let stored: Response?
         do {
-            stored = try store.response(id)
+            stored = try store(for: id).response(id)
         } catch {
             throw APIError(
                 status: 503, code: "storeUnavailable", message: "the response store cannot be read: \(error)")
@@ -283,7 +354,7 @@ public final class SurveyAPI: Sendable {
         }
         if let current = exchange?.recordedResponse, Self.isSameVersion(current, stored) { return }
         do {
-            let (session, recorder) = try ResponseRecorder.resume(stored, from: store, survey: survey)
+            let (session, recorder) = try ResponseRecorder.resume(stored, from: store(for: id), survey: survey)
             var rebuilt = EventExchange(driver: SurveyDriver(session: session, isResumed: true, recorder: recorder))
             _ = rebuilt.start()
             exchange = rebuilt
@@ -312,7 +383,9 @@ public final class SurveyAPI: Sendable {
     /// The respondent's response as `ResponseStart` decides: continued, new, or not asked.
     func beginResponse(_ start: SessionStart) -> Result<Begun, APIError> {
         do {
-            switch try ResponseStart.begin(survey: start.survey, respondent: start.respondentID, store: store) {
+            let key = RespondentKey(surveyID: start.survey.id, respondentID: start.respondentID)
+            switch try ResponseStart.begin(survey: start.survey, respondent: start.respondentID, store: store(for: key))
+            {
             case .resumed(let session, let recorder, _):
                 return .success(
                     .exchange(
@@ -513,7 +586,7 @@ struct SessionStart {
     }
 
     static func isUsable(_ text: String, limit: Int) -> Bool {
-        !text.isEmpty && text.count <= limit
+        !text.isEmpty && text.unicodeScalars.count <= limit
             && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 

@@ -21,16 +21,18 @@ public final class SurveyService: Sendable {
     /// - Parameters:
     ///   - idleSessionSeconds: how long a session stays in memory without a request.
     ///   - sessionSecret: the key session tokens are signed with, the same in every process serving
-    ///     one store (``SurveyAPI/init(surveys:store:idleSessionSeconds:sessionSecret:access:)``).
+    ///     one store (``SurveyAPI/init(surveys:store:idleSessionSeconds:sessionSecret:access:moreConnections:)``).
     ///   - access: the API tokens and the respondent secret the JSON API requires (``SurveyAPI/Access``).
+    ///   - moreConnections: further store objects on the same store, that sessions are spread over.
     /// - Throws: ``ServerError``: two surveys with one id, none at all, or the address cannot be listened on.
     public init(
         surveys: [Survey], store: any ResponseStore, configuration: HTTPServer.Configuration,
-        idleSessionSeconds: Int = 1800, sessionSecret: [UInt8]? = nil, access: SurveyAPI.Access = .init()
+        idleSessionSeconds: Int = 1800, sessionSecret: [UInt8]? = nil, access: SurveyAPI.Access = .init(),
+        moreConnections: [any ResponseStore] = []
     ) throws(ServerError) {
         let api = try SurveyAPI(
             surveys: surveys, store: store, idleSessionSeconds: idleSessionSeconds, sessionSecret: sessionSecret,
-            access: access)
+            access: access, moreConnections: moreConnections)
         self.api = api
         let web = WebFrontEnd(api: api)
         server = try HTTPServer(configuration: configuration) { request in

@@ -26,7 +26,9 @@ import Testing
                     surveys: [survey], store: try SQLiteResponseStore(path: path),
                     configuration: .init(
                         address: ListenAddress(host: "127.0.0.1", port: 0), threadCount: 2, timeoutSeconds: 10),
-                    sessionSecret: secret)
+                    sessionSecret: secret,
+                    // Two connections each: a respondent's requests may go through either.
+                    moreConnections: [try SQLiteResponseStore(path: path)])
             }
             store = try SQLiteResponseStore(path: path)
         }
