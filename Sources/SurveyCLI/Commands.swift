@@ -111,7 +111,8 @@ enum RunCommand: Command {
             Options.resume,
             Options.stateFile,
             Options.result,
-            seedOption, todayOption, atOption, cooldownOption, variableOption, deliveryOption, dataShapeOption,
+            seedOption, todayOption, atOption, cooldownOption, attributeOption, variableOption, deliveryOption,
+            dataShapeOption,
             pluginOption,
             isolatePluginsOption, pluginTimeoutOption,
         ],
@@ -342,10 +343,12 @@ enum RunCommand: Command {
     ) throws -> PreparedRecording? {
         let at = try decisionTime(arguments, command: spec.name)
         let cooldown = try cooldown(arguments, command: spec.name)
+        let given = try attributes(arguments, command: spec.name)
         do {
             let start = try ResponseStart.begin(
                 survey: survey, respondent: respondent, store: store, isRestored: resumed != nil,
-                ignoresAskAgain: arguments.flag(Options.askAgain), now: at ?? Date(), cooldown: cooldown)
+                ignoresAskAgain: arguments.flag(Options.askAgain), now: at ?? Date(), cooldown: cooldown,
+                attributes: given)
             if let abandoned = start.abandoned {
                 Console.error("survey: \(abandoned); it is kept as abandoned and a new response starts")
             }

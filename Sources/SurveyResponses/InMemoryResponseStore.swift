@@ -32,6 +32,8 @@ public final class InMemoryResponseStore: ResponseStore, @unchecked Sendable {
     var counts: [String: [FunnelKey: Int]] = [:]
     /// Store-wide settings.
     var settings: [String: String] = [:]
+    /// Respondent attributes, by respondent.
+    var respondentAttributes: [String: [String: JSONValue]] = [:]
     /// The outbox, by (response, target).
     var jobs: [DeliveryKey: DeliveryJob] = [:]
 
@@ -221,6 +223,25 @@ public final class InMemoryResponseStore: ResponseStore, @unchecked Sendable {
         lock.withLock { settings[name] = value }
     }
 
+    public func attributes(of respondentID: String) throws(StoreError) -> [String: JSONValue] {
+        lock.withLock { respondentAttributes[respondentID] ?? [:] }
+    }
+
+    public func setAttributes(_ attributes: [String: JSONValue], of respondentID: String, at date: Date)
+        throws(StoreError)
+    {
+        guard !respondentID.isEmpty else {
+            throw StoreError(.invalidRequest, "the respondent id is empty", store: name)
+        }
+        lock.withLock {
+            var stored = respondentAttributes[respondentID] ?? [:]
+            for (key, value) in attributes {
+                if value.isNull { stored.removeValue(forKey: key) } else { stored[key] = value }
+            }
+            respondentAttributes[respondentID] = stored
+        }
+    }
+
     public func funnelCounts(survey surveyID: String) throws(StoreError) -> FunnelCounts {
         lock.withLock {
             var result = FunnelCounts()
@@ -243,6 +264,7 @@ public final class InMemoryResponseStore: ResponseStore, @unchecked Sendable {
             throw StoreError(.invalidRequest, "the respondent id is empty", store: name)
         }
         return lock.withLock {
+            respondentAttributes[respondentID] = nil
             let ids = headers.values.filter { $0.respondentID == respondentID }.map(\.id)
             for id in ids {
                 guard let response = headers.removeValue(forKey: id) else { continue }

@@ -71,11 +71,20 @@ public protocol ResponseStore: AnyObject, Sendable {
     /// Sets a store-wide setting; `nil` removes it. The default refuses (``StoreError/Kind/invalidRequest``).
     func setSetting(named name: String, to value: String?) throws(StoreError)
 
+    /// The attributes the host gave the respondent (plan, country, app version, …), by name; empty
+    /// when none. The default keeps none.
+    func attributes(of respondentID: String) throws(StoreError) -> [String: JSONValue]
+
+    /// Sets the respondent's attributes named in `attributes` (others are kept; a `null` value
+    /// removes one), in one transaction. The default refuses (``StoreError/Kind/invalidRequest``).
+    /// ``deleteResponses(respondent:)`` erases them too.
+    func setAttributes(_ attributes: [String: JSONValue], of respondentID: String, at date: Date) throws(StoreError)
+
     /// The funnel counts of `surveyID`.
     func funnelCounts(survey surveyID: String) throws(StoreError) -> FunnelCounts
 
     /// Deletes every response of `respondentID` (all surveys), with its actions and funnel events,
-    /// and takes them out of the funnel counts.
+    /// and takes them out of the funnel counts; the respondent's attributes are deleted too.
     /// - Returns: how many responses were deleted.
     func deleteResponses(respondent respondentID: String) throws(StoreError) -> Int
 
@@ -123,6 +132,14 @@ extension ResponseStore {
     public func compact() throws(StoreError) -> (before: Int64, after: Int64)? { nil }
 
     public func setting(named name: String) throws(StoreError) -> String? { nil }
+
+    public func attributes(of respondentID: String) throws(StoreError) -> [String: JSONValue] { [:] }
+
+    public func setAttributes(_ attributes: [String: JSONValue], of respondentID: String, at date: Date)
+        throws(StoreError)
+    {
+        throw StoreError(.invalidRequest, "this store keeps no respondent attributes", store: name)
+    }
 
     public func setSetting(named name: String, to value: String?) throws(StoreError) {
         throw StoreError(.invalidRequest, "this store keeps no settings", store: self.name)

@@ -182,7 +182,9 @@ public final class SurveyAPI: Sendable {
     /// The respondent's response as `ResponseStart` decides: continued, new, or not asked.
     func beginResponse(_ start: SessionStart) -> Result<Begun, APIError> {
         do {
-            switch try ResponseStart.begin(survey: start.survey, respondent: start.respondentID, store: store) {
+            switch try ResponseStart.begin(
+                survey: start.survey, respondent: start.respondentID, store: store, attributes: start.attributes)
+            {
             case .resumed(let session, let recorder, _):
                 return .success(
                     .exchange(
@@ -283,8 +285,10 @@ struct SessionStart {
     let respondentID: String
     let locale: String?
     let variables: [String: JSONValue]
+    /// What the host says about the respondent, stored for the survey's audience (docs/targeting.md).
+    var attributes: [String: JSONValue] = [:]
 
-    static let members: Set<String> = ["surveyId", "respondentId", "locale", "variables"]
+    static let members: Set<String> = ["surveyId", "respondentId", "locale", "variables", "attributes"]
 
     init(survey: Survey, respondentID: String, locale: String?, variables: [String: JSONValue] = [:]) {
         self.survey = survey
@@ -350,6 +354,14 @@ struct SessionStart {
             )
         }
         self.variables = variables
+        switch object["attributes"] {
+        case .object(let given)?: attributes = given
+        case nil: break
+        case let other?:
+            throw APIError(
+                status: 400, code: "wrongType",
+                message: "\"attributes\" must be an object, got \(other.kindDescription)")
+        }
     }
 
     static func isUsable(_ text: String, limit: Int) -> Bool {

@@ -285,6 +285,7 @@ extension SQLResponseStore {
                     "UPDATE funnel_counts SET count = count - $1 WHERE survey_id = $2 AND step_id = $3 AND kind = $4",
                     [.integer(count), .text(key.survey), .text(key.step), .text(key.kind)])
             }
+            _ = try connection.run("DELETE FROM respondent_attributes WHERE respondent_id = $1", [respondent])
             return try connection.run("DELETE FROM responses WHERE respondent_id = $1", [respondent])
         }
     }
@@ -465,6 +466,50 @@ extension SQLResponseStore {
                     [.text(name), .text(value)])
             } else {
                 _ = try connection.run("DELETE FROM settings WHERE name = $1", [.text(name)])
+            }
+        }
+    }
+
+    public func attributes(of respondentID: String) throws(StoreError) -> [String: JSONValue] {
+        try reading { () throws(StoreError) in
+            var result: [String: JSONValue] = [:]
+            try rethrowingStoreErrors {
+                try connection.query(
+                    "SELECT name, value FROM respondent_attributes WHERE respondent_id = $1", [.text(respondentID)]
+                ) { row in
+                    guard let key = row.text(0), let text = row.text(1), let value = try? JSONParser.parse(text) else {
+                        throw StoreError(.corrupt, "an attribute of '\(respondentID)' is unreadable", store: self.name)
+                    }
+                    result[key] = value
+                }
+            }
+            return result
+        }
+    }
+
+    public func setAttributes(_ attributes: [String: JSONValue], of respondentID: String, at date: Date)
+        throws(StoreError)
+    {
+        guard !respondentID.isEmpty else {
+            throw StoreError(.invalidRequest, "the respondent id is empty", store: name)
+        }
+        try writing(reconnecting: true) { () throws(StoreError) in
+            for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
+                if value.isNull {
+                    _ = try connection.run(
+                        "DELETE FROM respondent_attributes WHERE respondent_id = $1 AND name = $2",
+                        [.text(respondentID), .text(key)])
+                } else {
+                    _ = try connection.run(
+                        """
+                        INSERT INTO respondent_attributes (respondent_id, name, value, updated_at) VALUES ($1, $2, $3, $4)
+                        ON CONFLICT (respondent_id, name) DO UPDATE SET value = $3, updated_at = $4
+                        """,
+                        [
+                            .text(respondentID), .text(key), .text(JSONWriter.string(from: value)),
+                            .integer(ResponseCodec.milliseconds(date)),
+                        ])
+                }
             }
         }
     }

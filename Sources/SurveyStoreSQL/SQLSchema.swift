@@ -4,7 +4,7 @@ import SurveyResponses
 /// of ``SQLDialect``.
 package enum SQLSchema {
     /// The schema version this code writes.
-    package static let version = 4
+    package static let version = 5
 
     /// `migrations(dialect)[n]` takes a store from schema version n to n + 1, one statement at a time.
     ///
@@ -97,6 +97,19 @@ package enum SQLSchema {
             [
                 // Store-wide settings, such as the global cooldown (docs/targeting.md).
                 createTable("settings (name TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)")
+            ],
+            [
+                // What the host says about a respondent, for audiences (docs/targeting.md).
+                createTable(
+                    """
+                    respondent_attributes (
+                        respondent_id TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        value TEXT NOT NULL,
+                        updated_at \(integer) NOT NULL,
+                        PRIMARY KEY (respondent_id, name)
+                    )
+                    """)
             ],
         ]
     }
