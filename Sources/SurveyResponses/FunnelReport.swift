@@ -34,6 +34,8 @@ public struct FunnelReport: Sendable, Hashable {
     public var completed: Int
     public var dismissed: Int
     public var units: [UnitRow]
+    /// Respondents the targeting rules did not ask, by reason (docs/targeting.md).
+    public var notAsked: [String: Int]
 
     /// `completed / invitations`, `nil` before any invitation.
     public var completionRate: Double? { invitations == 0 ? nil : Double(completed) / Double(invitations) }
@@ -46,6 +48,7 @@ public struct FunnelReport: Sendable, Hashable {
         started = counts.survey[.started] ?? 0
         completed = counts.survey[.completed] ?? 0
         dismissed = counts.survey[.dismissed] ?? 0
+        notAsked = counts.notAsked.filter { $0.value > 0 }
         func row(_ step: String) -> StepRow {
             let kinds = counts.steps[step] ?? [:]
             return StepRow(
@@ -76,7 +79,7 @@ public struct FunnelReport: Sendable, Hashable {
     /// The report as JSON (rates as fractions 0…1, `null` when undefined).
     public var jsonValue: JSONValue {
         func rate(_ value: Double?) -> JSONValue { value.map { .number(($0 * 10_000).rounded() / 10_000) } ?? .null }
-        return [
+        var json: JSONValue = [
             "surveyId": .string(surveyID),
             "invitations": .number(Double(invitations)),
             "started": .number(Double(started)),
@@ -103,6 +106,11 @@ public struct FunnelReport: Sendable, Hashable {
                     ]
                 }),
         ]
+        if !notAsked.isEmpty, case .object(var members) = json {
+            members["notAsked"] = .object(notAsked.mapValues { .number(Double($0)) })
+            json = .object(members)
+        }
+        return json
     }
 
     /// The report as an aligned text table.
@@ -115,6 +123,11 @@ public struct FunnelReport: Sendable, Hashable {
             "Survey \(surveyID): \(invitations) invited, \(started) started, \(completed) completed "
                 + "(\(percent(completionRate))), \(dismissed) dismissed", "",
         ]
+        if !notAsked.isEmpty {
+            let reasons = notAsked.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }
+            lines.insert(
+                "Not asked: \(notAsked.values.reduce(0, +)) (\(reasons.joined(separator: ", ")))", at: lines.count - 1)
+        }
         var table = [["unit / step", "seen", "answered", "dismissed", "stopped", "drop-off"]]
         for unit in units {
             let isPage = unit.steps.count != 1 || unit.steps.first?.stepID != unit.unitID

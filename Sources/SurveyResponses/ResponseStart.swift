@@ -138,6 +138,8 @@ public enum ResponseStart {
             let report = try Eligibility.decide(
                 respondent: respondent, survey: survey, store: store, at: now, cooldown: cooldown)
             if case .skip(let skip) = report.decision {
+                // Counted for the funnel; a count that cannot be written does not change the decision.
+                try? store.countNotAsked(survey: survey.id, reason: skip.reason)
                 return .notAsked(NotAsked(skip: skip, verdicts: report.verdicts, abandoned: abandoned))
             }
         }

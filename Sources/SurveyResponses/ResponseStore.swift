@@ -80,6 +80,20 @@ public protocol ResponseStore: AnyObject, Sendable {
     /// ``deleteResponses(respondent:)`` erases them too.
     func setAttributes(_ attributes: [String: JSONValue], of respondentID: String, at date: Date) throws(StoreError)
 
+    /// Counts one respondent not asked `surveyID` for `reason` (``FunnelCounts/notAsked``). The
+    /// default counts nothing.
+    func countNotAsked(survey surveyID: String, reason: String) throws(StoreError)
+
+    /// Applies `write` and counts its response in each quota of `claims` that is below its limit, in
+    /// one transaction, exactly: however many writers claim at once, a quota never counts more than
+    /// its limit, and a response counts at most once per quota (a retried write changes nothing).
+    /// The default refuses (``StoreError/Kind/invalidRequest``).
+    /// - Returns: the ids of the quotas the response counts in (now or before).
+    func write(_ write: ResponseWrite, claiming claims: [QuotaClaim]) throws(StoreError) -> Set<String>
+
+    /// How many responses each quota of `surveyID` counts, by quota id.
+    func quotaCounts(survey surveyID: String) throws(StoreError) -> [String: Int]
+
     /// The funnel counts of `surveyID`.
     func funnelCounts(survey surveyID: String) throws(StoreError) -> FunnelCounts
 
@@ -132,6 +146,14 @@ extension ResponseStore {
     public func compact() throws(StoreError) -> (before: Int64, after: Int64)? { nil }
 
     public func setting(named name: String) throws(StoreError) -> String? { nil }
+
+    public func countNotAsked(survey surveyID: String, reason: String) throws(StoreError) {}
+
+    public func write(_ write: ResponseWrite, claiming claims: [QuotaClaim]) throws(StoreError) -> Set<String> {
+        throw StoreError(.invalidRequest, "this store counts no quotas", store: name)
+    }
+
+    public func quotaCounts(survey surveyID: String) throws(StoreError) -> [String: Int] { [:] }
 
     public func attributes(of respondentID: String) throws(StoreError) -> [String: JSONValue] { [:] }
 
@@ -188,6 +210,19 @@ extension ResponseStore {
     {
         guard let last = try lastFinished(respondent: respondentID, survey: survey.id) else { return .ask }
         return AskDecision.decide(policy: survey.definition.settings.askAgain, last: last, now: date)
+    }
+}
+
+/// A response asking to count in a quota of its survey.
+public struct QuotaClaim: Sendable, Hashable {
+    /// The quota's id, unique within the survey.
+    public var quotaID: String
+    /// How many responses the quota takes.
+    public var limit: Int
+
+    public init(quotaID: String, limit: Int) {
+        self.quotaID = quotaID
+        self.limit = limit
     }
 }
 

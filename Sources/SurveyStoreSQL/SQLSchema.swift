@@ -4,7 +4,7 @@ import SurveyResponses
 /// of ``SQLDialect``.
 package enum SQLSchema {
     /// The schema version this code writes.
-    package static let version = 5
+    package static let version = 6
 
     /// `migrations(dialect)[n]` takes a store from schema version n to n + 1, one statement at a time.
     ///
@@ -110,6 +110,27 @@ package enum SQLSchema {
                         PRIMARY KEY (respondent_id, name)
                     )
                     """)
+            ],
+            [
+                // Quotas, counted exactly in the transaction of the write that claims them.
+                createTable(
+                    """
+                    quota_counts (
+                        survey_id TEXT NOT NULL,
+                        quota_id TEXT NOT NULL,
+                        count \(integer) NOT NULL,
+                        PRIMARY KEY (survey_id, quota_id)
+                    )
+                    """),
+                createTable(
+                    """
+                    quota_members (
+                        survey_id TEXT NOT NULL,
+                        quota_id TEXT NOT NULL,
+                        response_id \(key) NOT NULL REFERENCES responses (id) ON DELETE CASCADE,
+                        PRIMARY KEY (survey_id, quota_id, response_id)
+                    )
+                    """),
             ],
         ]
     }

@@ -127,6 +127,11 @@ import Testing
             #expect(try survey(["eligible", file, "--respondent", inside[1], "--at", "2026-03-03"]).status == 0)
         }
         #expect(try survey(["responses", "cooldown", "none"]).stdout == "global cooldown: none\n")
+        // The decisions of survey run are counted in the funnel (survey eligible only reads).
+        let funnel = try survey(["responses", "funnel", file])
+        #expect(funnel.stdout.contains("\nNot asked: 2 (cooldown 1, rollout 1)\n"), "\(funnel.stdout)")
+        let json = try survey(["responses", "funnel", file, "--format", "json"])
+        #expect(json.stdout.contains(#""notAsked""#), "\(json.stdout)")
     }
 }
 
