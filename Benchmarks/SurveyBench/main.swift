@@ -14,6 +14,7 @@ let usage = """
       SurveyBench store [--store PATH|URL] [--respondents 1,8,64] [--seconds 3] [--responses 1000000]
                         [--questions 20] [--skip overhead,throughput,bulk,export] [--synchronous full|normal] [--work DIR]
       SurveyBench repeat [--instances 100,1000] [--items 20] [--repeat 3]
+      SurveyBench eligibility [--responses 1000000] [--respondents 200000] [--decisions 5000] [--store PATH] [--work DIR]
     """
 
 let commandLine = CommandLine.arguments
@@ -28,6 +29,7 @@ do {
     case "load": try runLoad(arguments)
     case "store": try runStoreBench(arguments)
     case "repeat": try runRepeatBench(arguments)
+    case "eligibility": try runEligibilityBench(arguments)
     default: throw BenchError(usage)
     }
 } catch {

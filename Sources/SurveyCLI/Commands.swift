@@ -115,7 +115,8 @@ enum RunCommand: Command {
             Options.stateFile,
             Options.result,
             Options.plain,
-            seedOption, todayOption, atOption, cooldownOption, variableOption, deliveryOption, dataShapeOption,
+            seedOption, todayOption, atOption, cooldownOption, attributeOption, variableOption, deliveryOption,
+            dataShapeOption,
             pluginOption,
             isolatePluginsOption, pluginTimeoutOption,
         ],
@@ -356,10 +357,12 @@ enum RunCommand: Command {
     ) throws -> PreparedRecording? {
         let at = try decisionTime(arguments, command: spec.name)
         let cooldown = try cooldown(arguments, command: spec.name)
+        let given = try attributes(arguments, command: spec.name)
         do {
             let start = try ResponseStart.begin(
                 survey: survey, respondent: respondent, store: store, isRestored: resumed != nil,
-                ignoresAskAgain: arguments.flag(Options.askAgain), now: at ?? Date(), cooldown: cooldown)
+                ignoresAskAgain: arguments.flag(Options.askAgain), now: at ?? Date(), cooldown: cooldown,
+                attributes: given)
             if let abandoned = start.abandoned {
                 Console.error("survey: \(abandoned); it is kept as abandoned and a new response starts")
             }

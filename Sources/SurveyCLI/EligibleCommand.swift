@@ -25,6 +25,25 @@ func cooldown(_ arguments: ParsedArguments, command: String) throws(UsageError) 
     return .fixed(duration)
 }
 
+let attributeOption = CommandSpec.Option(
+    name: "--attr", valueName: "NAME=VALUE",
+    help:
+        "An attribute of the respondent (JSON, or text when it is not JSON), as the host app knows it, for the survey's audience; run stores it in the response store.",
+    isRepeatable: true)
+
+/// The `--attr NAME=VALUE` options.
+func attributes(_ arguments: ParsedArguments, command: String) throws(UsageError) -> [String: JSONValue] {
+    var result: [String: JSONValue] = [:]
+    for option in arguments.all(attributeOption) {
+        guard let equals = option.firstIndex(of: "="), equals != option.startIndex else {
+            throw UsageError("--attr must be NAME=VALUE, got '\(option)'", command: command)
+        }
+        let text = String(option[option.index(after: equals)...])
+        result[String(option[..<equals])] = (try? JSONParser.parse(text)) ?? .string(text)
+    }
+    return result
+}
+
 /// `--at TIME`, or `nil` (now).
 func decisionTime(_ arguments: ParsedArguments, command: String) throws(UsageError) -> Date? {
     guard let text = arguments.value(atOption) else { return nil }
@@ -36,17 +55,20 @@ func decisionTime(_ arguments: ParsedArguments, command: String) throws(UsageErr
 enum EligibleCommand: Command {
     static let spec = CommandSpec(
         name: "eligible", summary: "Say whether a respondent would be asked a survey now, and every rule's verdict.",
-        usage: "eligible FILE --respondent ID [--at TIME] [--cooldown DURATION|none] [--store PATH|URL]",
+        usage:
+            "eligible FILE --respondent ID [--at TIME] [--attr NAME=VALUE]... [--cooldown DURATION|none] [--store PATH|URL]",
         positionalHelp: [("FILE", "The survey definition (JSON).")],
         options: [
-            respondentOption, atOption, cooldownOption, storeOption, pluginOption, isolatePluginsOption,
+            respondentOption, atOption, attributeOption, cooldownOption, storeOption, pluginOption,
+            isolatePluginsOption,
             pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: 1,
         discussion: """
             Makes the decision `survey run` makes before starting a new response (docs/targeting.md), reading the
             respondent's history from the store, and prints it: first `ask` or `skip: REASON`, then one line per
-            rule: its name, pass, skip or off (the survey does not use it), and what it looked at. A respondent
+            rule: its name, pass, skip or off (the survey does not use it), and what it looked at. --attr gives
+            attributes over the stored ones, without storing them. A respondent
             with an unfinished response is not decided: `survey run` continues that response.
             Exit status: 0 ask (or an unfinished response continues), 3 skip, 1 a survey or store problem,
             2 wrong usage. The store is only read.
@@ -62,6 +84,7 @@ enum EligibleCommand: Command {
         let respondent = try context.respondentID(arguments, command: spec.name)
         let at = try decisionTime(arguments, command: spec.name) ?? Date()
         let cooldown = try cooldown(arguments, command: spec.name)
+        let given = try attributes(arguments, command: spec.name)
         let survey = try context.loadSurvey(arguments.positionals[0], plugins: PluginSelection(arguments))
         let location = arguments.value(storeOption) ?? context.defaultStorePath
         let store = try context.openStore(location, isDefault: arguments.value(storeOption) == nil)
@@ -74,7 +97,7 @@ enum EligibleCommand: Command {
                 return .success
             }
             let report = try Eligibility.decide(
-                respondent: respondent, survey: survey, store: store, at: at, cooldown: cooldown)
+                respondent: respondent, survey: survey, store: store, at: at, cooldown: cooldown, attributes: given)
             switch report.decision {
             case .ask: Console.line("ask")
             case .skip(let skip): Console.line("skip: \(skip.reason) — \(skip.message(respondent: respondent))")

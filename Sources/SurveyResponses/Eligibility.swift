@@ -29,6 +29,8 @@ public enum Eligibility {
         case recontact
         /// The global cooldown: the wait after the respondent was last shown any survey.
         case cooldown
+        /// `settings.audience`: an expression over the respondent's attributes and history.
+        case audience
         /// `settings.rollout`: a fixed share of respondents, chosen from respondent and survey id.
         case rollout
     }
@@ -70,7 +72,7 @@ public enum Eligibility {
         public var rule: Rule
         /// The machine-readable reason (the `not-asked` event's `reason`): `completed` or `dismissed`
         /// (the display or recontact rule after that finish), `displayLimit`, `notStarted`, `ended`,
-        /// `cooldown`, `rollout`.
+        /// `cooldown`, `audience`, `rollout`.
         public var reason: String
         /// What the rule saw, in words ("already completed 'feedback' on …").
         public var explanation: String
@@ -101,21 +103,28 @@ public enum Eligibility {
         public var asks: Bool { decision == .ask }
     }
 
-    /// Decides for `respondent` at `date`, reading their history from `store` (one read, and one
-    /// more for the store's cooldown setting when `cooldown` is ``Cooldown/store``).
+    /// Decides for `respondent` at `date`, reading their history from `store` (one read, one more
+    /// for the store's cooldown setting when `cooldown` is ``Cooldown/store``, and one for their
+    /// attributes when the survey has an audience).
+    /// - Parameter attributes: attributes the host gives now, over those stored (this call does not
+    ///   store them: ``ResponseStore/setAttributes(_:of:at:)`` does, as ``ResponseStart/begin`` does).
     /// - Throws: ``StoreError`` when the store cannot be read, or its cooldown setting is not a duration.
     public static func decide(
         respondent: String, survey: Survey, store: any ResponseStore, at date: Date = Date(),
-        cooldown: Cooldown = .store
+        cooldown: Cooldown = .store, attributes: [String: JSONValue] = [:]
     ) throws(StoreError) -> Report {
         let wait: ISODuration?
         switch cooldown {
         case .fixed(let fixed): wait = fixed
         case .store: wait = try storeCooldown(store)
         }
+        var known = attributes
+        if survey.definition.settings.audience != nil {
+            known = try store.attributes(of: respondent).merging(attributes) { _, given in given }
+        }
         return decide(
             respondent: respondent, survey: survey, history: try store.history(respondent: respondent), at: date,
-            cooldown: wait)
+            cooldown: wait, attributes: known)
     }
 
     /// The store's global cooldown (``cooldownSetting``).
@@ -130,9 +139,12 @@ public enum Eligibility {
     }
 
     /// Decides from a history already read (``ResponseStore/history(respondent:)``): no store, no clock.
-    /// - Parameter cooldown: the global cooldown, if any.
+    /// - Parameters:
+    ///   - cooldown: the global cooldown, if any.
+    ///   - attributes: the respondent's attributes, for the audience.
     public static func decide(
-        respondent: String, survey: Survey, history: RespondentHistory, at date: Date, cooldown: ISODuration? = nil
+        respondent: String, survey: Survey, history: RespondentHistory, at date: Date, cooldown: ISODuration? = nil,
+        attributes: [String: JSONValue] = [:]
     ) -> Report {
         let targeting = Targeting(settings: survey.definition.settings)
         let record = history[survey.id]
@@ -141,6 +153,7 @@ public enum Eligibility {
             display(targeting.display, record: record, survey: survey),
             recontact(targeting.recontact, record: record, survey: survey, at: date),
             self.cooldown(cooldown, history: history, survey: survey, at: date),
+            audience(targeting.audience, attributes: attributes, history: history, survey: survey, at: date),
             rollout(targeting.rollout, respondent: respondent, survey: survey),
         ]
         let decision = verdicts.lazy.compactMap(\.skip).first.map(Decision.skip) ?? .ask
@@ -261,6 +274,81 @@ public enum Eligibility {
             skip: skip(
                 .cooldown, "cooldown", "was \(shown) (global cooldown \(wait))", survey: survey, until: again,
                 setting: "cooldown \(wait)"))
+    }
+
+    static func audience(
+        _ source: String?, attributes: [String: JSONValue], history: RespondentHistory, survey: Survey, at date: Date
+    ) -> Verdict {
+        guard let source else { return Verdict(rule: .audience, outcome: .off, detail: "everyone") }
+        let compiled: (expression: SurveyCore.Expression, attributes: [String])
+        do {
+            compiled = try Targeting.compileAudience(source, functions: historyFunctions(history, at: date))
+        } catch {
+            // Loading checked it; a survey built in code may not have been.
+            return Verdict(
+                rule: .audience, outcome: .skip, detail: "\(source): \(error)",
+                skip: skip(
+                    .audience, "audience", "cannot be matched: the audience does not compile (\(error))",
+                    survey: survey, setting: "audience"))
+        }
+        let values = compiled.attributes.map { attributes[$0] ?? .null }
+        let seen = zip(compiled.attributes, values).map { "@\($0)=\(JSONWriter.string(from: $1))" }
+        let detail = source + (seen.isEmpty ? "" : " with " + seen.joined(separator: ", "))
+        let context = FunctionContext(today: String(ResponseExport.timestamp(date).prefix(10)))
+        guard !compiled.expression.isTrue(values, context: context) else {
+            return Verdict(rule: .audience, outcome: .pass, detail: detail)
+        }
+        return Verdict(
+            rule: .audience, outcome: .skip, detail: detail + " is false",
+            skip: skip(
+                .audience, "audience", "is not in the audience of '\(survey.id)' (\(source))", survey: survey,
+                setting: "audience"))
+    }
+
+    /// The standard functions and the history functions of ``Targeting/historyFunctions``, answering
+    /// from `history` at `date`.
+    public static func historyFunctions(_ history: RespondentHistory, at date: Date) -> ExpressionFunctionRegistry {
+        var registry = ExpressionFunctionRegistry.standard
+        @Sendable func record(_ arguments: [JSONValue]) throws(ExpressionError) -> RespondentHistory.Record {
+            guard case .string(let survey) = arguments[0] else {
+                throw ExpressionError("the first argument of a history function is a survey id")
+            }
+            return history[survey]
+        }
+        @Sendable func within(_ last: Date?, _ arguments: [JSONValue]) throws(ExpressionError) -> JSONValue {
+            guard let last else { return .bool(false) }
+            guard arguments.count > 1 else { return .bool(true) }
+            guard case .string(let text) = arguments[1], let window = ISODuration(text) else {
+                throw ExpressionError("the window of a history function is an ISO-8601 duration such as 'P30D'")
+            }
+            return .bool(window.adding(to: last) >= date)
+        }
+        let functions: [ExpressionFunction] = [
+            ExpressionFunction(name: "completed", arity: 1...2, isPure: false) { arguments, _ throws(ExpressionError) in
+                try within(try record(arguments).lastCompletedAt, arguments)
+            },
+            ExpressionFunction(name: "dismissed", arity: 1...2, isPure: false) { arguments, _ throws(ExpressionError) in
+                try within(try record(arguments).lastDismissedAt, arguments)
+            },
+            ExpressionFunction(name: "displayed", arity: 1...2, isPure: false) { arguments, _ throws(ExpressionError) in
+                try within(try record(arguments).lastDisplayedAt, arguments)
+            },
+            ExpressionFunction(name: "completions", arity: 1...1, isPure: false) {
+                arguments, _ throws(ExpressionError) in
+                .number(Double(try record(arguments).completions))
+            },
+            ExpressionFunction(name: "dismissals", arity: 1...1, isPure: false) {
+                arguments, _ throws(ExpressionError) in
+                .number(Double(try record(arguments).dismissals))
+            },
+            ExpressionFunction(name: "displays", arity: 1...1, isPure: false) { arguments, _ throws(ExpressionError) in
+                .number(Double(try record(arguments).displays))
+            },
+        ]
+        for function in functions {
+            do { try registry.register(function) } catch { assertionFailure("duplicate history function") }
+        }
+        return registry
     }
 
     static func rollout(_ percentage: Double?, respondent: String, survey: Survey) -> Verdict {

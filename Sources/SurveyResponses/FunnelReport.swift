@@ -36,6 +36,8 @@ public struct FunnelReport: Sendable, Hashable {
     /// Responses carried over to a new version of the survey while unfinished (each counted once).
     public var carriedOver: Int
     public var units: [UnitRow]
+    /// Respondents the targeting rules did not ask, by reason (docs/targeting.md).
+    public var notAsked: [String: Int]
 
     /// `completed / invitations`, `nil` before any invitation.
     public var completionRate: Double? { invitations == 0 ? nil : Double(completed) / Double(invitations) }
@@ -49,6 +51,7 @@ public struct FunnelReport: Sendable, Hashable {
         completed = counts.survey[.completed] ?? 0
         dismissed = counts.survey[.dismissed] ?? 0
         carriedOver = counts.survey[.carriedOver] ?? 0
+        notAsked = counts.notAsked.filter { $0.value > 0 }
         func row(_ step: String) -> StepRow {
             let kinds = counts.steps[step] ?? [:]
             return StepRow(
@@ -79,7 +82,7 @@ public struct FunnelReport: Sendable, Hashable {
     /// The report as JSON (rates as fractions 0…1, `null` when undefined).
     public var jsonValue: JSONValue {
         func rate(_ value: Double?) -> JSONValue { value.map { .number(($0 * 10_000).rounded() / 10_000) } ?? .null }
-        return [
+        var json: JSONValue = [
             "surveyId": .string(surveyID),
             "invitations": .number(Double(invitations)),
             "started": .number(Double(started)),
@@ -107,6 +110,11 @@ public struct FunnelReport: Sendable, Hashable {
                     ]
                 }),
         ]
+        if !notAsked.isEmpty, case .object(var members) = json {
+            members["notAsked"] = .object(notAsked.mapValues { .number(Double($0)) })
+            json = .object(members)
+        }
+        return json
     }
 
     /// The report as an aligned text table.
@@ -120,6 +128,11 @@ public struct FunnelReport: Sendable, Hashable {
                 + "(\(percent(completionRate))), \(dismissed) dismissed"
                 + (carriedOver == 0 ? "" : ", \(carriedOver) carried over to a new version"), "",
         ]
+        if !notAsked.isEmpty {
+            let reasons = notAsked.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }
+            lines.insert(
+                "Not asked: \(notAsked.values.reduce(0, +)) (\(reasons.joined(separator: ", ")))", at: lines.count - 1)
+        }
         var table = [["unit / step", "seen", "answered", "dismissed", "stopped", "drop-off"]]
         for unit in units {
             let isPage = unit.steps.count != 1 || unit.steps.first?.stepID != unit.unitID

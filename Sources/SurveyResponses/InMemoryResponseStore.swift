@@ -32,6 +32,12 @@ public final class InMemoryResponseStore: ResponseStore, @unchecked Sendable {
     var counts: [String: [FunnelKey: Int]] = [:]
     /// Store-wide settings.
     var settings: [String: String] = [:]
+    /// Quota counts and the responses counted, by survey and quota.
+    var quotas: [String: [String: Set<ResponseID>]] = [:]
+    /// Respondents not asked, by survey and reason.
+    var notAsked: [String: [String: Int]] = [:]
+    /// Respondent attributes, by respondent.
+    var respondentAttributes: [String: [String: JSONValue]] = [:]
     /// The outbox, by (response, target).
     var jobs: [DeliveryKey: DeliveryJob] = [:]
 
@@ -221,9 +227,57 @@ public final class InMemoryResponseStore: ResponseStore, @unchecked Sendable {
         lock.withLock { settings[name] = value }
     }
 
+    public func attributes(of respondentID: String) throws(StoreError) -> [String: JSONValue] {
+        lock.withLock { respondentAttributes[respondentID] ?? [:] }
+    }
+
+    public func setAttributes(_ attributes: [String: JSONValue], of respondentID: String, at date: Date)
+        throws(StoreError)
+    {
+        guard !respondentID.isEmpty else {
+            throw StoreError(.invalidRequest, "the respondent id is empty", store: name)
+        }
+        lock.withLock {
+            var stored = respondentAttributes[respondentID] ?? [:]
+            for (key, value) in attributes {
+                if value.isNull { stored.removeValue(forKey: key) } else { stored[key] = value }
+            }
+            respondentAttributes[respondentID] = stored
+        }
+    }
+
+    public func write(_ write: ResponseWrite, claiming claims: [QuotaClaim]) throws(StoreError) -> Set<String> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let failure { throw failure }
+        try apply(write)
+        let survey = write.response.surveyID
+        var granted = Set<String>()
+        for claim in claims {
+            var members = quotas[survey, default: [:]][claim.quotaID, default: []]
+            if members.contains(write.response.id) {
+                granted.insert(claim.quotaID)
+            } else if members.count < claim.limit {
+                members.insert(write.response.id)
+                granted.insert(claim.quotaID)
+            }
+            quotas[survey, default: [:]][claim.quotaID] = members
+        }
+        return granted
+    }
+
+    public func quotaCounts(survey surveyID: String) throws(StoreError) -> [String: Int] {
+        lock.withLock { (quotas[surveyID] ?? [:]).mapValues(\.count) }
+    }
+
+    public func countNotAsked(survey surveyID: String, reason: String) throws(StoreError) {
+        lock.withLock { notAsked[surveyID, default: [:]][reason, default: 0] += 1 }
+    }
+
     public func funnelCounts(survey surveyID: String) throws(StoreError) -> FunnelCounts {
         lock.withLock {
             var result = FunnelCounts()
+            result.notAsked = notAsked[surveyID] ?? [:]
             for (key, count) in counts[surveyID] ?? [:] where count > 0 {
                 if key.stepID.isEmpty {
                     result.survey[key.kind] = count
@@ -243,6 +297,7 @@ public final class InMemoryResponseStore: ResponseStore, @unchecked Sendable {
             throw StoreError(.invalidRequest, "the respondent id is empty", store: name)
         }
         return lock.withLock {
+            respondentAttributes[respondentID] = nil
             let ids = headers.values.filter { $0.respondentID == respondentID }.map(\.id)
             for id in ids {
                 guard let response = headers.removeValue(forKey: id) else { continue }

@@ -402,6 +402,8 @@ public struct FunnelCounts: Sendable, Hashable {
     public var steps: [String: [FunnelEventKind: Int]]
     /// Responses not completed, by the unit they stopped on (in progress, dismissed or abandoned).
     public var stoppedAt: [String: Int]
+    /// Respondents not asked, by the reason of the targeting rule that said no (``Eligibility/Skip/reason``).
+    public var notAsked: [String: Int] = [:]
 
     public init(
         survey: [FunnelEventKind: Int] = [:], steps: [String: [FunnelEventKind: Int]] = [:],

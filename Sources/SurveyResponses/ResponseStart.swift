@@ -105,11 +105,15 @@ public enum ResponseStart {
     ///   - ignoresAskAgain: ask even a respondent the rules would not ask.
     ///   - now: the time the rules are applied at and an abandoned response's update time.
     ///   - cooldown: the global cooldown (``Eligibility/Cooldown``): the store's setting by default.
+    ///   - attributes: what the host says about the respondent now (`plan`, `country`, …): stored
+    ///     first (``ResponseStore/setAttributes(_:of:at:)``), then read by the survey's audience.
     /// - Throws: ``StoreError`` when the store cannot be read or written.
     public static func begin(
         survey: Survey, respondent: String, store: any ResponseStore, isRestored: Bool = false,
-        ignoresAskAgain: Bool = false, now: Date = Date(), cooldown: Eligibility.Cooldown = .store
+        ignoresAskAgain: Bool = false, now: Date = Date(), cooldown: Eligibility.Cooldown = .store,
+        attributes: [String: JSONValue] = [:]
     ) throws(StoreError) -> ResponseStart {
+        if !attributes.isEmpty { try store.setAttributes(attributes, of: respondent, at: now) }
         var abandoned: ResumeError?
         let latest = try store.latestResponse(respondent: respondent, survey: survey.id)
         if !isRestored, let latest, latest.status == .inProgress {
@@ -134,6 +138,8 @@ public enum ResponseStart {
             let report = try Eligibility.decide(
                 respondent: respondent, survey: survey, store: store, at: now, cooldown: cooldown)
             if case .skip(let skip) = report.decision {
+                // Counted for the funnel; a count that cannot be written does not change the decision.
+                try? store.countNotAsked(survey: survey.id, reason: skip.reason)
                 return .notAsked(NotAsked(skip: skip, verdicts: report.verdicts, abandoned: abandoned))
             }
         }

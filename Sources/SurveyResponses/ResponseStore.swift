@@ -71,11 +71,34 @@ public protocol ResponseStore: AnyObject, Sendable {
     /// Sets a store-wide setting; `nil` removes it. The default refuses (``StoreError/Kind/invalidRequest``).
     func setSetting(named name: String, to value: String?) throws(StoreError)
 
+    /// The attributes the host gave the respondent (plan, country, app version, …), by name; empty
+    /// when none. The default keeps none.
+    func attributes(of respondentID: String) throws(StoreError) -> [String: JSONValue]
+
+    /// Sets the respondent's attributes named in `attributes` (others are kept; a `null` value
+    /// removes one), in one transaction. The default refuses (``StoreError/Kind/invalidRequest``).
+    /// ``deleteResponses(respondent:)`` erases them too.
+    func setAttributes(_ attributes: [String: JSONValue], of respondentID: String, at date: Date) throws(StoreError)
+
+    /// Counts one respondent not asked `surveyID` for `reason` (``FunnelCounts/notAsked``). The
+    /// default counts nothing.
+    func countNotAsked(survey surveyID: String, reason: String) throws(StoreError)
+
+    /// Applies `write` and counts its response in each quota of `claims` that is below its limit, in
+    /// one transaction, exactly: however many writers claim at once, a quota never counts more than
+    /// its limit, and a response counts at most once per quota (a retried write changes nothing).
+    /// The default refuses (``StoreError/Kind/invalidRequest``).
+    /// - Returns: the ids of the quotas the response counts in (now or before).
+    func write(_ write: ResponseWrite, claiming claims: [QuotaClaim]) throws(StoreError) -> Set<String>
+
+    /// How many responses each quota of `surveyID` counts, by quota id.
+    func quotaCounts(survey surveyID: String) throws(StoreError) -> [String: Int]
+
     /// The funnel counts of `surveyID`.
     func funnelCounts(survey surveyID: String) throws(StoreError) -> FunnelCounts
 
     /// Deletes every response of `respondentID` (all surveys), with its actions and funnel events,
-    /// and takes them out of the funnel counts.
+    /// and takes them out of the funnel counts; the respondent's attributes are deleted too.
     /// - Returns: how many responses were deleted.
     func deleteResponses(respondent respondentID: String) throws(StoreError) -> Int
 
@@ -124,6 +147,22 @@ extension ResponseStore {
 
     public func setting(named name: String) throws(StoreError) -> String? { nil }
 
+    public func countNotAsked(survey surveyID: String, reason: String) throws(StoreError) {}
+
+    public func write(_ write: ResponseWrite, claiming claims: [QuotaClaim]) throws(StoreError) -> Set<String> {
+        throw StoreError(.invalidRequest, "this store counts no quotas", store: name)
+    }
+
+    public func quotaCounts(survey surveyID: String) throws(StoreError) -> [String: Int] { [:] }
+
+    public func attributes(of respondentID: String) throws(StoreError) -> [String: JSONValue] { [:] }
+
+    public func setAttributes(_ attributes: [String: JSONValue], of respondentID: String, at date: Date)
+        throws(StoreError)
+    {
+        throw StoreError(.invalidRequest, "this store keeps no respondent attributes", store: name)
+    }
+
     public func setSetting(named name: String, to value: String?) throws(StoreError) {
         throw StoreError(.invalidRequest, "this store keeps no settings", store: self.name)
     }
@@ -171,6 +210,19 @@ extension ResponseStore {
     {
         guard let last = try lastFinished(respondent: respondentID, survey: survey.id) else { return .ask }
         return AskDecision.decide(policy: survey.definition.settings.askAgain, last: last, now: date)
+    }
+}
+
+/// A response asking to count in a quota of its survey.
+public struct QuotaClaim: Sendable, Hashable {
+    /// The quota's id, unique within the survey.
+    public var quotaID: String
+    /// How many responses the quota takes.
+    public var limit: Int
+
+    public init(quotaID: String, limit: Int) {
+        self.quotaID = quotaID
+        self.limit = limit
     }
 }
 

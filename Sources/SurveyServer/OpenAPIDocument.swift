@@ -75,6 +75,11 @@ enum OpenAPIDocument {
                     "type": "object",
                     "description": "Values of the survey's declared variables, by name.",
                     "additionalProperties": true
+                  },
+                  "attributes": {
+                    "type": "object",
+                    "description": "What the host knows about the respondent, stored for the survey's audience (docs/targeting.md); null removes one.",
+                    "additionalProperties": true
                   }
                 }
               },

@@ -384,7 +384,9 @@ public final class SurveyAPI: Sendable {
     func beginResponse(_ start: SessionStart) -> Result<Begun, APIError> {
         do {
             let key = RespondentKey(surveyID: start.survey.id, respondentID: start.respondentID)
-            switch try ResponseStart.begin(survey: start.survey, respondent: start.respondentID, store: store(for: key))
+            switch try ResponseStart.begin(
+                survey: start.survey, respondent: start.respondentID, store: store(for: key),
+                attributes: start.attributes)
             {
             case .resumed(let session, let recorder, _):
                 return .success(
@@ -490,8 +492,12 @@ struct SessionStart {
     let respondentID: String
     let locale: String?
     let variables: [String: JSONValue]
+    /// What the host says about the respondent, stored for the survey's audience (docs/targeting.md).
+    var attributes: [String: JSONValue] = [:]
 
-    static let members: Set<String> = ["surveyId", "respondentId", "respondentSignature", "locale", "variables"]
+    static let members: Set<String> = [
+        "surveyId", "respondentId", "respondentSignature", "locale", "variables", "attributes",
+    ]
 
     init(survey: Survey, respondentID: String, locale: String?, variables: [String: JSONValue] = [:]) {
         self.survey = survey
@@ -583,6 +589,14 @@ struct SessionStart {
             )
         }
         self.variables = variables
+        switch object["attributes"] {
+        case .object(let given)?: attributes = given
+        case nil: break
+        case let other?:
+            throw APIError(
+                status: 400, code: "wrongType",
+                message: "\"attributes\" must be an object, got \(other.kindDescription)")
+        }
     }
 
     static func isUsable(_ text: String, limit: Int) -> Bool {

@@ -285,6 +285,7 @@ extension SQLResponseStore {
                     "UPDATE funnel_counts SET count = count - $1 WHERE survey_id = $2 AND step_id = $3 AND kind = $4",
                     [.integer(count), .text(key.survey), .text(key.step), .text(key.kind)])
             }
+            _ = try connection.run("DELETE FROM respondent_attributes WHERE respondent_id = $1", [respondent])
             return try connection.run("DELETE FROM responses WHERE respondent_id = $1", [respondent])
         }
     }
@@ -469,6 +470,50 @@ extension SQLResponseStore {
         }
     }
 
+    public func attributes(of respondentID: String) throws(StoreError) -> [String: JSONValue] {
+        try reading { () throws(StoreError) in
+            var result: [String: JSONValue] = [:]
+            try rethrowingStoreErrors {
+                try connection.query(
+                    "SELECT name, value FROM respondent_attributes WHERE respondent_id = $1", [.text(respondentID)]
+                ) { row in
+                    guard let key = row.text(0), let text = row.text(1), let value = try? JSONParser.parse(text) else {
+                        throw StoreError(.corrupt, "an attribute of '\(respondentID)' is unreadable", store: self.name)
+                    }
+                    result[key] = value
+                }
+            }
+            return result
+        }
+    }
+
+    public func setAttributes(_ attributes: [String: JSONValue], of respondentID: String, at date: Date)
+        throws(StoreError)
+    {
+        guard !respondentID.isEmpty else {
+            throw StoreError(.invalidRequest, "the respondent id is empty", store: name)
+        }
+        try writing(reconnecting: true) { () throws(StoreError) in
+            for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
+                if value.isNull {
+                    _ = try connection.run(
+                        "DELETE FROM respondent_attributes WHERE respondent_id = $1 AND name = $2",
+                        [.text(respondentID), .text(key)])
+                } else {
+                    _ = try connection.run(
+                        """
+                        INSERT INTO respondent_attributes (respondent_id, name, value, updated_at) VALUES ($1, $2, $3, $4)
+                        ON CONFLICT (respondent_id, name) DO UPDATE SET value = $3, updated_at = $4
+                        """,
+                        [
+                            .text(respondentID), .text(key), .text(JSONWriter.string(from: value)),
+                            .integer(ResponseCodec.milliseconds(date)),
+                        ])
+                }
+            }
+        }
+    }
+
     /// One grouped read of the respondent's rows through `responses_by_respondent`.
     public func history(respondent respondentID: String) throws(StoreError) -> RespondentHistory {
         try reading { () throws(StoreError) in
@@ -493,6 +538,68 @@ extension SQLResponseStore {
         }
     }
 
+    public func write(_ write: ResponseWrite, claiming claims: [QuotaClaim]) throws(StoreError) -> Set<String> {
+        try write.validate(store: name)
+        let survey = SQLValue.text(write.response.surveyID)
+        let response = SQLValue.text(write.response.id.rawValue)
+        return try writing(reconnecting: true) { () throws(StoreError) in
+            try apply(write)
+            var granted = Set<String>()
+            // Quota rows are taken in one order by every writer, so none deadlock.
+            for claim in claims.sorted(by: { $0.quotaID < $1.quotaID }) {
+                let quota = SQLValue.text(claim.quotaID)
+                let counted = try connection.first(
+                    "SELECT 1 FROM quota_members WHERE survey_id = $1 AND quota_id = $2 AND response_id = $3",
+                    [survey, quota, response]
+                ) { _ in true }
+                if counted != nil {
+                    granted.insert(claim.quotaID)
+                    continue
+                }
+                guard claim.limit > 0 else { continue }
+                // One statement: the row is locked (PostgreSQL) or the database is (SQLite), and the
+                // count only grows while below the limit.
+                let added = try connection.run(
+                    """
+                    INSERT INTO quota_counts (survey_id, quota_id, count) VALUES ($1, $2, 1)
+                    ON CONFLICT (survey_id, quota_id) DO UPDATE SET count = quota_counts.count + 1
+                    WHERE quota_counts.count < $3
+                    """, [survey, quota, .integer(Int64(claim.limit))])
+                guard added > 0 else { continue }
+                _ = try connection.run(
+                    "INSERT INTO quota_members (survey_id, quota_id, response_id) VALUES ($1, $2, $3)",
+                    [survey, quota, response])
+                granted.insert(claim.quotaID)
+            }
+            return granted
+        }
+    }
+
+    public func quotaCounts(survey surveyID: String) throws(StoreError) -> [String: Int] {
+        try reading { () throws(StoreError) in
+            var counts: [String: Int] = [:]
+            try rethrowingStoreErrors {
+                try connection.query(
+                    "SELECT quota_id, count FROM quota_counts WHERE survey_id = $1", [.text(surveyID)]
+                ) { row in counts[row.text(0) ?? ""] = Int(row.integer(1) ?? 0) }
+            }
+            return counts
+        }
+    }
+
+    /// The `funnel_counts` kind of respondents not asked; the row's step id is the reason.
+    package static var notAskedKind: String { "not-asked" }
+
+    public func countNotAsked(survey surveyID: String, reason: String) throws(StoreError) {
+        try writing(reconnecting: false) { () throws(StoreError) in
+            _ = try connection.run(
+                """
+                INSERT INTO funnel_counts (survey_id, step_id, kind, count) VALUES ($1, $2, $3, 1)
+                ON CONFLICT (survey_id, step_id, kind) DO UPDATE SET count = funnel_counts.count + 1
+                """, [.text(surveyID), .text(reason), .text(Self.notAskedKind)])
+        }
+    }
+
     public func funnelCounts(survey surveyID: String) throws(StoreError) -> FunnelCounts {
         try reading { () throws(StoreError) in
             var counts = FunnelCounts()
@@ -501,6 +608,10 @@ extension SQLResponseStore {
                     "SELECT step_id, kind, count FROM funnel_counts WHERE survey_id = $1 AND count > 0",
                     [.text(surveyID)]
                 ) { row in
+                    if row.text(1) == Self.notAskedKind {
+                        counts.notAsked[row.text(0) ?? ""] = Int(row.integer(2) ?? 0)
+                        return
+                    }
                     guard let kind = FunnelEventKind(rawValue: row.text(1) ?? "") else { return }
                     let step = row.text(0) ?? ""
                     let count = Int(row.integer(2) ?? 0)

@@ -4,7 +4,7 @@ import SurveyResponses
 /// of ``SQLDialect``.
 package enum SQLSchema {
     /// The schema version this code writes.
-    package static let version = 4
+    package static let version = 6
 
     /// `migrations(dialect)[n]` takes a store from schema version n to n + 1, one statement at a time.
     ///
@@ -97,6 +97,40 @@ package enum SQLSchema {
             [
                 // Store-wide settings, such as the global cooldown (docs/targeting.md).
                 createTable("settings (name TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)")
+            ],
+            [
+                // What the host says about a respondent, for audiences (docs/targeting.md).
+                createTable(
+                    """
+                    respondent_attributes (
+                        respondent_id TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        value TEXT NOT NULL,
+                        updated_at \(integer) NOT NULL,
+                        PRIMARY KEY (respondent_id, name)
+                    )
+                    """)
+            ],
+            [
+                // Quotas, counted exactly in the transaction of the write that claims them.
+                createTable(
+                    """
+                    quota_counts (
+                        survey_id TEXT NOT NULL,
+                        quota_id TEXT NOT NULL,
+                        count \(integer) NOT NULL,
+                        PRIMARY KEY (survey_id, quota_id)
+                    )
+                    """),
+                createTable(
+                    """
+                    quota_members (
+                        survey_id TEXT NOT NULL,
+                        quota_id TEXT NOT NULL,
+                        response_id \(key) NOT NULL REFERENCES responses (id) ON DELETE CASCADE,
+                        PRIMARY KEY (survey_id, quota_id, response_id)
+                    )
+                    """),
             ],
         ]
     }

@@ -127,5 +127,45 @@ import Testing
             #expect(try survey(["eligible", file, "--respondent", inside[1], "--at", "2026-03-03"]).status == 0)
         }
         #expect(try survey(["responses", "cooldown", "none"]).stdout == "global cooldown: none\n")
+        // The decisions of survey run are counted in the funnel (survey eligible only reads).
+        let funnel = try survey(["responses", "funnel", file])
+        #expect(funnel.stdout.contains("\nNot asked: 2 (cooldown 1, rollout 1)\n"), "\(funnel.stdout)")
+        let json = try survey(["responses", "funnel", file, "--format", "json"])
+        #expect(json.stdout.contains(#""notAsked""#), "\(json.stdout)")
+    }
+}
+
+/// `--attr` on `survey run` (stored) and `survey eligible` (given), for an audience.
+@Suite struct AudienceCLITests {
+    @Test func attributesGivenToARunAreStoredForTheAudience() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let environment = ["XDG_DATA_HOME": directory.appendingPathComponent("xdg").path]
+        func survey(_ arguments: [String], stdin: String = "") throws -> SurveyBinary.Result {
+            try SurveyBinary.run(arguments, stdin: stdin, environment: environment, directory: directory)
+        }
+        let text = try String(contentsOfFile: ResponseStoreCLITests.feedback, encoding: .utf8)
+            .replacingOccurrences(
+                of: #""defaultLocale": "en","#,
+                with:
+                    #""defaultLocale": "en", "settings": {"audience": "{@plan} = 'pro' and {@country} anyof ['fr','de']"},"#
+            )
+        let file = directory.appendingPathComponent("pro.json").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        let free = try survey(["run", file, "--respondent", "ada", "--attr", "plan=free", "--attr", "country=fr"])
+        #expect(free.status == 0)
+        #expect(free.stdout.isEmpty)
+        #expect(free.stderr.contains("'ada' is not in the audience of 'in-app-feedback'"), "\(free.stderr)")
+        let explained = try survey(["eligible", file, "--respondent", "ada"])
+        #expect(explained.status == 3, "the stored attributes are read")
+        #expect(
+            explained.stdout.contains(
+                #"  audience   skip  {@plan} = 'pro' and {@country} anyof ['fr','de'] with @plan="free", @country="fr" is false"#
+            ), "\(explained.stdout)")
+        #expect(try survey(["eligible", file, "--respondent", "ada", "--attr", "plan=pro"]).status == 0)
+        #expect(try survey(["eligible", file, "--respondent", "ada"]).status == 3, "eligible does not store --attr")
+        let pro = try survey(["run", file, "--respondent", "ada", "--attr", "plan=pro"], stdin: "4\n")
+        #expect(pro.stdout.contains("How useful"), "\(pro.stderr)")
+        let bad = try survey(["eligible", file, "--respondent", "ada", "--attr", "=x"])
+        #expect(bad.status == 2)
     }
 }

@@ -69,8 +69,8 @@ import Testing
         #expect(skip.rule == .display)
         #expect(skip.reason == "completed")
         #expect(skip.until == nil)
-        #expect(report.verdicts.map(\.rule) == [.schedule, .display, .recontact, .cooldown, .rollout])
-        #expect(report.verdicts.map(\.outcome) == [.off, .skip, .off, .off, .off])
+        #expect(report.verdicts.map(\.rule) == [.schedule, .display, .recontact, .cooldown, .audience, .rollout])
+        #expect(report.verdicts.map(\.outcome) == [.off, .skip, .off, .off, .off, .off])
         #expect(
             skip.message(respondent: "ada")
                 == "'ada' already completed 'pulse' on \(ResponseExport.timestamp(Self.start)); not asking again (askAgain is never)"
@@ -249,5 +249,87 @@ import Testing
         #expect(written["schedule"]?["start"] == .string("2026-06-01T00:00:00.000Z"))
         let again = try SurveyDefinition(json: survey.definition.jsonValue)
         #expect(again.settings == settings)
+    }
+}
+
+/// Respondent attributes in the stores, and `settings.audience` over them and the history.
+@Suite struct AudienceTests {
+    typealias T = EligibilityTests
+    static let day = T.day
+    static let start = T.start
+    static let audience =
+        #"{@plan} = 'pro' and {@country} anyof ['fr','de'] and completed('onboarding', 'P30D') and not dismissed('nps')"#
+
+    static func survey() throws -> Survey {
+        try T.survey(
+            settings:
+                #"{"display": "always", "audience": "\#(audience.replacingOccurrences(of: "'", with: "\\u0027"))"}"#)
+    }
+
+    @Test(arguments: [false, true])
+    func attributesAreStoredMergedAndErasedWithTheResponses(inSQLite: Bool) throws {
+        let store: any ResponseStore =
+            inSQLite ? try SQLiteResponseStore(path: temporaryStorePath()) : InMemoryResponseStore()
+        try store.setAttributes(["plan": "free", "country": "fr", "seats": 3], of: "ada", at: Self.start)
+        try store.setAttributes(["plan": "pro", "seats": .null], of: "ada", at: Self.start + Self.day)
+        #expect(try store.attributes(of: "ada") == ["plan": "pro", "country": "fr"])
+        #expect(try store.attributes(of: "bob") == [:])
+        try T.respond(try T.survey(), "ada", .completed, at: Self.start, in: store)
+        #expect(try store.deleteResponses(respondent: "ada") == 1)
+        #expect(try store.attributes(of: "ada") == [:], "the right to erasure covers attributes")
+    }
+
+    @Test func theAudienceReadsAttributesAndHistory() throws {
+        let store = InMemoryResponseStore()
+        let survey = try Self.survey()
+        let onboarding = try T.survey(id: "onboarding")
+        let nps = try T.survey(id: "nps")
+        let at = Self.start + 10 * Self.day
+        func decide(_ respondent: String, _ given: [String: JSONValue] = [:]) throws -> Eligibility.Report {
+            try Eligibility.decide(respondent: respondent, survey: survey, store: store, at: at, attributes: given)
+        }
+        try store.setAttributes(["plan": "pro", "country": "fr"], of: "ada", at: Self.start)
+        let before = try decide("ada")
+        #expect(!before.asks, "ada has not completed onboarding")
+        #expect(before.verdicts.first { $0.rule == .audience }?.detail.contains(#"@plan="pro""#) == true)
+        try T.respond(onboarding, "ada", .completed, at: Self.start, in: store)
+        #expect(try decide("ada").asks)
+        #expect(!(try decide("ada", ["country": "us"]).asks), "a given attribute wins over the stored one")
+        #expect(try decide("ada", ["country": "de"]).asks)
+        try T.respond(nps, "ada", .dismissed, at: Self.start + Self.day, in: store)
+        guard case .skip(let skip) = try decide("ada").decision else {
+            Issue.record("a dismissal of nps excludes ada")
+            return
+        }
+        #expect(skip.rule == .audience)
+        #expect(skip.reason == "audience")
+        // The window: onboarding completed 40 days before is too long ago.
+        try store.setAttributes(["plan": "pro", "country": "de"], of: "bob", at: Self.start)
+        try T.respond(onboarding, "bob", .completed, at: at - 40 * Self.day, in: store)
+        #expect(!(try decide("bob").asks))
+        try T.respond(onboarding, "bob", .completed, at: at - 30 * Self.day, in: store)
+        #expect(try decide("bob").asks, "exactly 30 days is within P30D")
+    }
+
+    @Test func countsOfTheHistory() throws {
+        let survey = try T.survey(settings: #"{"audience": "displays('nps') >= 2 and completions('nps') = 0"}"#)
+        var history = RespondentHistory()
+        history.add(
+            surveyID: "nps", status: .dismissed, count: 2, lastCreatedAt: Self.start, lastFinishedAt: Self.start)
+        #expect(Eligibility.decide(respondent: "a", survey: survey, history: history, at: Self.start).asks)
+        history.add(
+            surveyID: "nps", status: .completed, count: 1, lastCreatedAt: Self.start, lastFinishedAt: Self.start)
+        #expect(!Eligibility.decide(respondent: "a", survey: survey, history: history, at: Self.start).asks)
+    }
+
+    @Test func anAudienceIsCheckedWhenLoading() throws {
+        #expect(throws: (any Error).self) { try T.survey(settings: #"{"audience": "{plan} = 'pro'"}"#) }
+        #expect(throws: (any Error).self) { try T.survey(settings: #"{"audience": "completed()"}"#) }
+        #expect(throws: (any Error).self) { try T.survey(settings: #"{"audience": "{@plan} = "}"#) }
+        do {
+            _ = try T.survey(settings: #"{"audience": "{plan} = 'pro'"}"#)
+        } catch {
+            #expect("\(error)".contains("written {@name}"), "\(error)")
+        }
     }
 }

@@ -83,6 +83,9 @@ struct PostgresStoreTests {
             // Back to schema 1, as the previous version left it.
             _ = try queryValue(url, "DROP TABLE deliveries")
             _ = try queryValue(url, "DROP TABLE settings")
+            _ = try queryValue(url, "DROP TABLE respondent_attributes")
+            _ = try queryValue(url, "DROP TABLE quota_members")
+            _ = try queryValue(url, "DROP TABLE quota_counts")
             _ = try queryValue(url, "ALTER TABLE responses DROP COLUMN orphaned, DROP COLUMN abandoned_reason")
             _ = try queryValue(url, "UPDATE survey_schema SET version = 1")
             let store = try PostgresResponseStore(url: url)

@@ -41,7 +41,7 @@ import Testing
         #expect(
             sqlite3_exec(
                 handle,
-                "DROP TABLE deliveries; DROP TABLE settings; ALTER TABLE responses DROP COLUMN orphaned; "
+                "DROP TABLE deliveries; DROP TABLE settings; DROP TABLE respondent_attributes; DROP TABLE quota_members; DROP TABLE quota_counts; ALTER TABLE responses DROP COLUMN orphaned; "
                     + "ALTER TABLE responses DROP COLUMN abandoned_reason; PRAGMA user_version=1;", nil, nil, nil)
                 == SQLITE_OK)
         sqlite3_close(handle)

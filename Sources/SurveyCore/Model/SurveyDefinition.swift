@@ -141,6 +141,9 @@ public struct SurveySettings: Sendable, Hashable {
     /// When the survey may be asked: from `start` (inclusive) until `end` (exclusive).
     public var scheduleStart: Date?
     public var scheduleEnd: Date?
+    /// Who is asked: an expression over the respondent's attributes (`{@plan}`) and history
+    /// (`completed('onboarding', 'P30D')`); `nil`: everyone.
+    public var audience: String?
 
     public init(
         progressCountsContent: Bool = false, askAgain: AskAgainPolicy = .never,

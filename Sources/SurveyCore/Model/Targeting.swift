@@ -18,12 +18,15 @@ public struct Targeting: Sendable, Hashable {
     public var start: Date?
     /// `settings.schedule.end`: not asked from then on.
     public var end: Date?
+    /// `settings.audience`: asked only when it is true.
+    public var audience: String?
 
     /// The rules of `settings`: `askAgain` mapped onto them when `display` is not given (`never` is
     /// ``DisplayRule/once``, `always` is ``DisplayRule/always``, a duration is ``DisplayRule/always``
     /// with that ``recontact`` wait).
     public init(settings: SurveySettings) {
         rollout = settings.rollout
+        audience = settings.audience
         start = settings.scheduleStart
         end = settings.scheduleEnd
         if let display = settings.display {
@@ -87,6 +90,60 @@ public struct Targeting: Sendable, Hashable {
             throw schedule.error("end", "the schedule ends before it starts")
         }
         try schedule.finish()
+        if let audience = try reader.optionalString("audience") {
+            do {
+                _ = try compileAudience(audience, functions: audienceStubs)
+            } catch {
+                var message = "'audience' at column \(error.column): \(error.message)"
+                if case .unknownReference = error.kind {
+                    message += " (an audience reads the respondent's attributes, written {@name})"
+                }
+                throw reader.error("audience", message)
+            }
+            settings.audience = audience
+        }
+    }
+
+    /// The history functions an audience may call, with how many arguments: a survey id, and for the
+    /// first three an optional ISO-8601 window (`completed('onboarding', 'P30D')`). Implemented where
+    /// the history is (`Eligibility` in `SurveyResponses`).
+    public static let historyFunctions: [(name: String, arity: ClosedRange<Int>)] = [
+        ("completed", 1...2), ("dismissed", 1...2), ("displayed", 1...2), ("completions", 1...1),
+        ("dismissals", 1...1), ("displays", 1...1),
+    ]
+
+    /// The standard functions and stand-ins for ``historyFunctions``, to check an audience when loading.
+    static let audienceStubs: ExpressionFunctionRegistry = {
+        var registry = ExpressionFunctionRegistry.standard
+        for (name, arity) in historyFunctions {
+            do {
+                try registry.register(ExpressionFunction(name: name, arity: arity, isPure: false) { _, _ in .null })
+            } catch {
+                assertionFailure("duplicate history function \(name)")
+            }
+        }
+        return registry
+    }()
+
+    /// Compiles an audience expression: `{@name}` reads the respondent's attribute `name`; any other
+    /// reference is an error.
+    /// - Returns: the expression and the attribute names of its slots, in slot order.
+    /// - Throws: ``ExpressionCompileError`` with a 1-based column.
+    public static func compileAudience(_ source: String, functions: ExpressionFunctionRegistry)
+        throws(ExpressionCompileError) -> (expression: Expression, attributes: [String])
+    {
+        final class Names {
+            var list: [String] = []
+        }
+        let names = Names()
+        let expression = try Expression(source, functions: functions) { reference in
+            guard reference.hasPrefix("@"), reference.count > 1 else { return nil }
+            let name = String(reference.dropFirst())
+            if let index = names.list.firstIndex(of: name) { return index }
+            names.list.append(name)
+            return names.list.count - 1
+        }
+        return (expression, names.list)
     }
 
     /// Writes what ``read(_:into:)`` reads.
@@ -104,6 +161,7 @@ public struct Targeting: Sendable, Hashable {
         if let start = settings.scheduleStart { schedule["start"] = .string(timestamp(start)) }
         if let end = settings.scheduleEnd { schedule["end"] = .string(timestamp(end)) }
         if !schedule.isEmpty { members["schedule"] = .object(schedule) }
+        if let audience = settings.audience { members["audience"] = .string(audience) }
     }
 
     /// `YYYY-MM-DD` (midnight UTC) or an ISO 8601 time with a zone (fractional seconds allowed).
