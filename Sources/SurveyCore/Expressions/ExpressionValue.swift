@@ -20,7 +20,7 @@ package enum ExpressionValue {
         case .string(let text):
             guard let first = text.firstUTF8Byte else { return nil }
             if first == UInt8(ascii: "-") || first == UInt8(ascii: ".") || (first >= 48 && first <= 57) {
-                return Double(text) ?? decimalComma(text)
+                return parsedNumber(text)
             }
             // SurveyJS reads a number with spaces at either end (`' 5 ' = 5`).
             guard isSpace(first) else { return nil }
@@ -28,15 +28,19 @@ package enum ExpressionValue {
             guard let head = trimmed.firstUTF8Byte,
                 head == UInt8(ascii: "-") || head == UInt8(ascii: ".") || (head >= 48 && head <= 57)
             else { return nil }
-            return Double(trimmed) ?? decimalComma(trimmed)
+            return parsedNumber(trimmed)
         default: return nil
         }
     }
 
-    /// A number written with one comma for the decimal point (`'2,5'`, and `'100,000'`, which
-    /// survey-core too reads as 100), as survey-core's `Helpers.getNumber` reads it; `nil` otherwise.
+    /// The number `text` (which starts like one) writes, also with one comma for the decimal point
+    /// (`'2,5'`, and `'100,000'`, which survey-core too reads as 100), as survey-core's
+    /// `Helpers.getNumber` reads it; `nil` otherwise. Not inlined: ``number(_:)``, inlined into every
+    /// comparison, keeps one call here, as it had to `Double.init` (a larger inlined body made the
+    /// 1M-question walk slower).
     @inline(never)
-    static func decimalComma(_ text: String) -> Double? {
+    static func parsedNumber(_ text: String) -> Double? {
+        if let number = Double(text) { return number }
         guard let comma = text.firstIndex(of: ","), !text[text.index(after: comma)...].contains(",") else { return nil }
         var replaced = text
         replaced.replaceSubrange(comma...comma, with: ".")
