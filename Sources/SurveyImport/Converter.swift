@@ -37,6 +37,9 @@ struct Converter {
     var dataShape = SurveyJSDataShape.Record()
     /// Whether the question being converted listed choices with Boolean values (kept as "true"/"false").
     var choicesHaveBooleans = false
+    /// Whether the question being converted takes its choices from a dynamic matrix's or panel's
+    /// entries (`choiceValuesFromQuestion`), which is not carried forward here.
+    var choicesSourceDropped = false
     /// The matrices with column totals, by `<name>-total` lowercased: `{name-total.column}` reads one.
     var matrixTotals: [String: (id: String, totals: [String: String])] = [:]
     /// Properties apps add to SurveyJS elements (survey-core keeps and ignores them), by the
@@ -650,6 +653,7 @@ struct Converter {
             return .object(result)
         }
         choicesHaveBooleans = false
+        choicesSourceDropped = false
         guard var kind = question(type, &members, id: id) else {
             note(
                 .notConverted, members.path("type"), "type '\(type)'",
@@ -731,7 +735,9 @@ struct Converter {
         if let value = expression(members.take("defaultValueExpression"), members.path("defaultValueExpression")) {
             result["defaultValueExpression"] = value
         }
-        if let source = members.take("choicesFromQuestion") { result["choicesFromQuestion"] = source }
+        if let source = members.take("choicesFromQuestion"), !choicesSourceDropped {
+            result["choicesFromQuestion"] = source
+        }
         if let mode = members.take("choicesFromQuestionMode") { result["choicesFromQuestionMode"] = mode }
         if let comment = members.take(anyOf: "showCommentArea", "hasComment"), comment.value == .bool(true) {
             result["showCommentArea"] = true

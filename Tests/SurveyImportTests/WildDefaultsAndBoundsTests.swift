@@ -40,6 +40,22 @@ import Testing
         #expect(conversion.notes.contains { $0.kind == .notConverted && $0.description.contains("type 'selector'") })
     }
 
+    @Test func choicesFromTheRowsOfADynamicMatrixAreNotedAndTheSurveyLoads() throws {
+        // survey-core offers each row's 'item' as a choice; here the question keeps what it lists.
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [
+              {"type": "matrixdynamic", "name": "items", "rowCount": 1, "columns": [{"name": "item", "cellType": "text"}]},
+              {"type": "dropdown", "name": "favourite", "choices": ["none yet"], "choicesFromQuestion": "items",
+               "choiceValuesFromQuestion": "item", "choiceTextsFromQuestion": "item"}]}
+            """#)
+        #expect(survey.stepDefinition("favourite") != nil)
+        #expect(
+            conversion.notes.contains {
+                $0.kind == .notConverted && $0.path.description.hasSuffix("choiceValuesFromQuestion")
+            })
+    }
+
     @Test func aNumberDefaultOfATextQuestionIsItsText() throws {
         // survey-core keeps the number 2026 until the respondent edits it; a text holds text here.
         let (conversion, survey) = try convertAndLoad(
