@@ -56,6 +56,28 @@ import Testing
             })
     }
 
+    @Test func aDynamicPanelItemsRequiredIfHoldsInItsOwnEntry() throws {
+        // survey-core 3.0.4 refuses Next for the driver without a licence, and not for the cook.
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"pages": [{"name": "p", "elements": [
+              {"type": "paneldynamic", "name": "shifts", "templateElements": [
+                {"type": "dropdown", "name": "role", "choices": ["driver", "cook"]},
+                {"type": "text", "name": "licence", "requiredIf": "{panel.role} = 'driver'"}]}]},
+             {"name": "end", "elements": [{"type": "text", "name": "notes"}]}]}
+            """#)
+        #expect(conversion.isWhole)
+        var session = SurveySession(survey: survey)
+        try session.answer([["role": "cook"], ["role": "driver"]], for: "shifts")
+        guard case .blocked(let errors) = session.next() else {
+            Issue.record("the driver's entry needs a licence")
+            return
+        }
+        #expect(errors.first?.stepID == "shifts")
+        try session.answer([["role": "cook"], ["role": "driver", "licence": "D-1"]], for: "shifts")
+        #expect(session.next() == .moved(to: "end"))
+    }
+
     @Test func aNumberDefaultOfATextQuestionIsItsText() throws {
         // survey-core keeps the number 2026 until the respondent edits it; a text holds text here.
         let (conversion, survey) = try convertAndLoad(
