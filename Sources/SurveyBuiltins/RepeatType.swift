@@ -6,7 +6,7 @@ import SurveyCore
 ///
 /// | Option | Type | Default | Meaning |
 /// |---|---|---|---|
-/// | `items` | array, required | — | Each `{ "name", "title"?, "type"?, "required"?, "visibleIf"?, "expression"?, "options"? }`; names unique. Empty: entries that hold nothing (SurveyJS's dynamic panel without questions). An item with an `expression` is computed in each instance (reading it as `{panel.x}`), never asked; what a respondent sends for it is replaced. |
+/// | `items` | array, required | — | Each `{ "name", "title"?, "type"?, "required"?, "requiredIf"?, "visibleIf"?, "expression"?, "options"? }`; names unique. Empty: entries that hold nothing (SurveyJS's dynamic panel without questions). An item with an `expression` is computed in each instance (reading it as `{panel.x}`), never asked; what a respondent sends for it is replaced. |
 /// | `count` | integer ≥ 0, or an expression | none | A fixed number of instances (`3`), or an expression giving it (`"{children}"`). |
 /// | `eachOf` | step id | none | Loop & merge: one instance per value of that (multiple-choice) answer, `{item}` being the value. |
 /// | `minCount`, `maxCount` | integer ≥ 0 | `0`, none | Bounds on the number of instances (with neither `count` nor `eachOf` the respondent adds them). |
@@ -19,7 +19,8 @@ import SurveyCore
 /// `"number"`, `"boolean"`, `"date"`, `"rating"`, `"single-choice"`, `"dropdown"`,
 /// `"multiple-choice"`, `"tagbox"`, and groups: `"repeat"` (a repeat in each instance, whose own
 /// items read their instance as `{panel.x}`), `"matrix"`, `"matrix-dropdown"`, `"multiple-text"`),
-/// `required`, `validators` (`expression` ones only, checked on Next while the item shows),
+/// `required`, `requiredIf` (read like `visibleIf`: the item is required in an instance while it
+/// holds), `validators` (`expression` ones only, checked on Next while the item shows),
 /// `visibleIf` (an expression that may read the same instance's answers as `{panel.x}`,
 /// its position as `{panelIndex}` (from 0 here, as in survey-core's expressions; from 1 in
 /// `itemTitle`; `{visiblePanelIndex}` is the same), the loop value as `{item}`, in a repeat inside
@@ -64,6 +65,8 @@ public struct RepeatType: SummarizesTallies {
         var name: String
         var title: LocalizedText?
         var isRequired: Bool
+        /// Required in an instance while this holds (read like `visibleIf`), besides `isRequired`.
+        var requiredIf: SurveyCore.Expression?
         var visibleIf: SurveyCore.Expression?
         /// A computed item (SurveyJS's expression question in a dynamic panel, an expression column):
         /// its value in each instance, never asked.
@@ -175,6 +178,9 @@ public struct RepeatType: SummarizesTallies {
             let visibleIf = try item.optionalString("visibleIf").map { source throws(SurveyError) in
                 try compile(source, member: "visibleIf", in: item)
             }
+            let requiredIf = try item.optionalString("requiredIf").map { source throws(SurveyError) in
+                try compile(source, member: "requiredIf", in: item)
+            }
             let expression = try item.optionalString("expression").map { source throws(SurveyError) in
                 try compile(source, member: "expression", in: item)
             }
@@ -237,7 +243,7 @@ public struct RepeatType: SummarizesTallies {
             }
             return Item(
                 name: name, title: try item.optionalText("title"),
-                isRequired: try item.bool("required", default: false),
+                isRequired: try item.bool("required", default: false), requiredIf: requiredIf,
                 visibleIf: visibleIf, expression: expression, question: question, parentNames: parentNames,
                 checks: checks, defaultValue: defaultValue, defaultExpression: defaultExpression,
                 otherValue: question.input(in: .english).choiceInput?.choices.first(where: \.isOther)?.value)
@@ -564,8 +570,12 @@ public struct RepeatType: SummarizesTallies {
             }
         }
         if context.isFinalCheck {
+            let slots =
+                options.items.contains { $0.requiredIf != nil }
+                ? values(instance, index: index, options: options, in: context) : []
             for item in options.items
-            where item.isRequired && item.expression == nil && !hidden.contains(item.name) && instance[item.name] == nil
+            where item.expression == nil && !hidden.contains(item.name) && instance[item.name] == nil
+                && (item.isRequired || item.requiredIf?.isTrue(slots, context: functions) == true)
             {
                 let label = item.title.map { context.text($0) } ?? item.name
                 throw located(

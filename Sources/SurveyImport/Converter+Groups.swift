@@ -40,7 +40,7 @@ extension Converter {
             note(.layoutOnly, members.path("cells"), "property 'cells'", "cell texts are not shown")
             _ = members.take("cells")
         }
-        for key in ["rowsVisibleIf", "columnsVisibleIf", "rowsOrder", "eachRowUnique", "hideIfRowsEmpty"]
+        for key in ["rowsVisibleIf", "columnsVisibleIf", "rowsOrder", "rowOrder", "eachRowUnique", "hideIfRowsEmpty"]
         where members.take(key) != nil {
             note(.notConverted, members.path(key), "'\(key)'", "matrix rows and columns are always shown, in order")
         }
@@ -191,8 +191,7 @@ extension Converter {
                 "confirmDeleteText", "allowAddPanel", "allowRemovePanel", "addRowText", "removeRowText",
                 "allowAddRows", "allowRemoveRows", "addRowLocation", "hideColumnsIfEmpty", "emptyRowsText",
                 "columnMinWidth", "rowTitleWidth", "showHeader", "alternateRows", "verticalAlign",
-                "allowRowsDragAndDrop", "templateVisibleIf", "panelsState", "tabAlign", "newPanelPosition",
-                "keyName", "keyDuplicationError", "defaultRowValue", "copyDefaultValueFromLastEntry",
+                "allowRowsDragAndDrop", "panelsState", "tabAlign", "newPanelPosition", "keyDuplicationError",
                 "detailPanelMode", "transposeData", "showCommentArea",
             ])
         let countKeys =
@@ -317,6 +316,9 @@ extension Converter {
             if let condition = itemVisibleIf(&item, entry: entry, dynamicMatrix: dynamicMatrix) {
                 result["visibleIf"] = .string(condition)
             }
+            if let condition = expression(item.take("requiredIf"), item.path("requiredIf"))?.stringValue {
+                result["requiredIf"] = .string(dynamicMatrix ? Self.rowAsPanel(condition) : condition)
+            }
             // `expression` validators are the item's own (reading its row as {panel.x}); the others
             // are what an item's kind checks by its options.
             let validators =
@@ -355,11 +357,11 @@ extension Converter {
             {
                 result["defaultValueExpression"] = source
             }
-            for key in ["enableIf", "requiredIf", "readOnly"] + (dynamicMatrix ? ["defaultValue"] : [])
+            for key in ["enableIf", "readOnly"] + (dynamicMatrix ? ["defaultValue"] : [])
             where item.take(key) != nil {
                 note(
                     .notConverted, item.path(key), "'\(key)' of item '\(name)'",
-                    "repeat items take visibleIf and required only")
+                    "repeat items take visibleIf, required and requiredIf only")
             }
             if dynamicMatrix, let type = item.take("totalType")?.stringValue, Self.totalFunctions[type] != nil {
                 kind.totals[name] = type

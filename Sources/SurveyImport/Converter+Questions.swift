@@ -323,8 +323,21 @@ extension Converter {
                     "expected none, asc, desc or random")
             }
         }
+        // Choices made of a dynamic matrix's rows or a dynamic panel's entries (one column or field
+        // gives the values): not carried forward here; the listed choices stay (none: nothing to pick).
+        if let values = members.take("choiceValuesFromQuestion") {
+            let source = members.take("choicesFromQuestion").map { describe($0) } ?? "(none)"
+            _ = members.take("choiceTextsFromQuestion")
+            choicesSourceDropped = true
+            note(
+                .notConverted, members.path("choiceValuesFromQuestion"),
+                "choices from the entries of \(source) (their \(describe(values)))",
+                "only a choice question's choices are carried forward; the listed choices are offered instead")
+        }
         // Choices copied from another question replace any listed ones, as in survey-core.
-        if members.members["choicesFromQuestion"] == nil { kind.options[itemsKey] = .array(choices) }
+        if members.members["choicesFromQuestion"] == nil || choicesSourceDropped {
+            kind.options[itemsKey] = .array(choices)
+        }
         if itemsKey == "items" { return }
         if let other = members.take(anyOf: "showOtherItem", "hasOther"), other.value == .bool(true) {
             kind.options["other"] = text(members.take("otherText"), members.path("otherText")) ?? true

@@ -37,6 +37,9 @@ struct Converter {
     var dataShape = SurveyJSDataShape.Record()
     /// Whether the question being converted listed choices with Boolean values (kept as "true"/"false").
     var choicesHaveBooleans = false
+    /// Whether the question being converted takes its choices from a dynamic matrix's or panel's
+    /// entries (`choiceValuesFromQuestion`), which is not carried forward here.
+    var choicesSourceDropped = false
     /// The matrices with column totals, by `<name>-total` lowercased: `{name-total.column}` reads one.
     var matrixTotals: [String: (id: String, totals: [String: String])] = [:]
     /// Properties apps add to SurveyJS elements (survey-core keeps and ignores them), by the
@@ -96,7 +99,7 @@ struct Converter {
         if let length = members.take("maxTextLength") {
             if let count = length.intValue, count > 0 { maximumTextLength = count }
         }
-        if let order = members.take("questionsOrder")?.stringValue {
+        if let order = members.take(anyOf: "questionsOrder", "questionOrder")?.value.stringValue {
             if order == "random" {
                 shufflesPages = true
             } else if order != "initial" && order != "default" {
@@ -479,7 +482,7 @@ struct Converter {
             result["visibleIf"] = condition
         }
         switchOff(&members, into: &result)
-        if let order = members.take("questionsOrder")?.stringValue {
+        if let order = members.take(anyOf: "questionsOrder", "questionOrder")?.value.stringValue {
             if order == "random" { result["shuffle"] = true }
         } else if shufflesPages {
             result["shuffle"] = true
@@ -635,7 +638,8 @@ struct Converter {
             if let required = members.take("isRequired") { result["required"] = required }
             if let readOnly = members.take("readOnly") { result["readOnly"] = readOnly }
             switchOff(&members, into: &result)
-            if let order = members.take("questionsOrder")?.stringValue, order == "random" {
+            if let order = members.take(anyOf: "questionsOrder", "questionOrder")?.value.stringValue, order == "random"
+            {
                 note(
                     .notConverted, members.path("questionsOrder"), "questionsOrder 'random' on a panel",
                     "only pages shuffle")
@@ -650,6 +654,7 @@ struct Converter {
             return .object(result)
         }
         choicesHaveBooleans = false
+        choicesSourceDropped = false
         guard var kind = question(type, &members, id: id) else {
             note(
                 .notConverted, members.path("type"), "type '\(type)'",
@@ -731,7 +736,9 @@ struct Converter {
         if let value = expression(members.take("defaultValueExpression"), members.path("defaultValueExpression")) {
             result["defaultValueExpression"] = value
         }
-        if let source = members.take("choicesFromQuestion") { result["choicesFromQuestion"] = source }
+        if let source = members.take("choicesFromQuestion"), !choicesSourceDropped {
+            result["choicesFromQuestion"] = source
+        }
         if let mode = members.take("choicesFromQuestionMode") { result["choicesFromQuestionMode"] = mode }
         if let comment = members.take(anyOf: "showCommentArea", "hasComment"), comment.value == .bool(true) {
             result["showCommentArea"] = true
@@ -850,7 +857,7 @@ struct Converter {
             note(
                 .notConverted, path, "\(key) \"\(text)\"",
                 "it cannot be parsed (\(error)); survey-core ignores it as well, so it has no effect")
-            unparsableExpressions.append((text: text, message: error.description, path: path))
+            unparsableExpressions.append((text: text, message: error, path: path))
             return nil
         }
         return value
@@ -858,12 +865,31 @@ struct Converter {
 
     /// The syntax error of a SurveyJS expression, or `nil` when it parses (names and functions are
     /// not checked here: unknown ones are host values and host functions).
-    static func syntaxError(in text: String) -> ExpressionCompileError? {
+    static func syntaxError(in text: String) -> String? {
+        // survey-core's grammar spells an unquoted word with ASCII letters, digits and `_` only: a
+        // character beyond ASCII outside quotes and braces (`{q} == 예`) fails to parse there, even
+        // where this engine's parser would read a word.
+        var quote: Character?
+        var inBraces = false
+        for (offset, character) in text.enumerated() {
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if inBraces {
+                if character == "}" { inBraces = false }
+            } else if character == "'" || character == "\"" {
+                quote = character
+            } else if character == "{" {
+                inBraces = true
+            } else if !character.isASCII {
+                return "column \(offset + 1): unexpected character '\(character)' "
+                    + "(survey-core reads only ASCII outside quotes and braces)"
+            }
+        }
         do {
             _ = try Expression(text, functions: .standard, resolve: { _ in 0 })
             return nil
         } catch {
-            return error.kind == .syntax ? error : nil
+            return error.kind == .syntax ? error.description : nil
         }
     }
 

@@ -32,6 +32,20 @@ import Testing
         #expect(survey.stepDefinition("vet")?.requiredIf == nil)
     }
 
+    @Test func anUnquotedWordBeyondASCIIIsNoExpressionInSurveyCore() throws {
+        // survey-core's grammar spells unquoted words with [a-zA-Z_]: `== 예` fails there, `= '예'` parses.
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [
+              {"type": "radiogroup", "name": "smoke", "choices": ["예", "아니오"]},
+              {"type": "text", "name": "since", "visibleIf": "{smoke} == 예"},
+              {"type": "text", "name": "packs", "visibleIf": "{smoke} = '예'"}]}
+            """#)
+        #expect(conversion.unparsableExpressions.map(\.text) == ["{smoke} == 예"])
+        #expect(survey.stepDefinition("since")?.visibleIf == nil)
+        #expect(survey.stepDefinition("packs")?.visibleIf != nil)
+    }
+
     @Test func theSurveyRunsAsIfTheyWereAbsent() throws {
         let (_, survey) = try convertAndLoad(Self.text)
         var session = SurveySession(survey: survey)

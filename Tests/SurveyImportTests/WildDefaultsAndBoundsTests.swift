@@ -40,6 +40,44 @@ import Testing
         #expect(conversion.notes.contains { $0.kind == .notConverted && $0.description.contains("type 'selector'") })
     }
 
+    @Test func choicesFromTheRowsOfADynamicMatrixAreNotedAndTheSurveyLoads() throws {
+        // survey-core offers each row's 'item' as a choice; here the question keeps what it lists.
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [
+              {"type": "matrixdynamic", "name": "items", "rowCount": 1, "columns": [{"name": "item", "cellType": "text"}]},
+              {"type": "dropdown", "name": "favourite", "choices": ["none yet"], "choicesFromQuestion": "items",
+               "choiceValuesFromQuestion": "item", "choiceTextsFromQuestion": "item"}]}
+            """#)
+        #expect(survey.stepDefinition("favourite") != nil)
+        #expect(
+            conversion.notes.contains {
+                $0.kind == .notConverted && $0.path.description.hasSuffix("choiceValuesFromQuestion")
+            })
+    }
+
+    @Test func aDynamicPanelItemsRequiredIfHoldsInItsOwnEntry() throws {
+        // survey-core 3.0.4 refuses Next for the driver without a licence, and not for the cook.
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"pages": [{"name": "p", "elements": [
+              {"type": "paneldynamic", "name": "shifts", "templateElements": [
+                {"type": "dropdown", "name": "role", "choices": ["driver", "cook"]},
+                {"type": "text", "name": "licence", "requiredIf": "{panel.role} = 'driver'"}]}]},
+             {"name": "end", "elements": [{"type": "text", "name": "notes"}]}]}
+            """#)
+        #expect(conversion.isWhole)
+        var session = SurveySession(survey: survey)
+        try session.answer([["role": "cook"], ["role": "driver"]], for: "shifts")
+        guard case .blocked(let errors) = session.next() else {
+            Issue.record("the driver's entry needs a licence")
+            return
+        }
+        #expect(errors.first?.stepID == "shifts")
+        try session.answer([["role": "cook"], ["role": "driver", "licence": "D-1"]], for: "shifts")
+        #expect(session.next() == .moved(to: "end"))
+    }
+
     @Test func aNumberDefaultOfATextQuestionIsItsText() throws {
         // survey-core keeps the number 2026 until the respondent edits it; a text holds text here.
         let (conversion, survey) = try convertAndLoad(

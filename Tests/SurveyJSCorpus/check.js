@@ -73,6 +73,8 @@ const EXPECTED = {
   "loan-prequalification": { visited: ["applicant", "finances", "loan"] },
   "loan-prequalification:minor": { visited: ["applicant"] },
   "loan-prequalification:overextended": { visited: ["applicant", "finances"] },
+  "volunteer-shifts": { visited: ["volunteer", "thanks"] },
+  "volunteer-shifts:driver-without-licence": { visited: ["volunteer"], stopped: true },
   "partner-only-feedback": { visited: [], stopped: true },
   "meeting-room-booking": { visited: ["page1", "room", "page2", "page3"] },
   "meeting-room-booking:no-lunch": { visited: ["page1", "room", "page3"] },
