@@ -51,6 +51,11 @@ func variables(_ arguments: ParsedArguments, survey: Survey, command: String) th
     }
     return result
 }
+let lenientExpressionsOption = CommandSpec.Option(
+    name: "--lenient-expressions", valueName: nil,
+    help:
+        "Load a SurveyJS survey as survey-core does when an expression cannot be parsed (survey-core logs it and ignores it): it is left out, with a note naming it and its place (survey lint reports it as an invalid-expression error). Without it such a survey does not load."
+)
 let isolatePluginsOption = CommandSpec.Option(
     name: "--isolate-plugins", valueName: nil,
     help:
@@ -118,7 +123,7 @@ enum RunCommand: Command {
             seedOption, todayOption, atOption, cooldownOption, attributeOption, variableOption, deliveryOption,
             dataShapeOption,
             pluginOption,
-            isolatePluginsOption, pluginTimeoutOption,
+            isolatePluginsOption, pluginTimeoutOption, lenientExpressionsOption,
         ],
         minimumPositionals: 1, maximumPositionals: 1,
         discussion: """
@@ -413,14 +418,19 @@ enum ValidateCommand: Command {
         name: "validate",
         summary: "Check survey definitions: JSON syntax, format, question types, options, expressions.",
         usage: "validate FILE... [--plugin PATH]...", positionalHelp: [("FILE...", "Survey definitions (JSON).")],
-        options: [pluginOption, isolatePluginsOption, pluginTimeoutOption], minimumPositionals: 1,
+        options: [
+            pluginOption, isolatePluginsOption, pluginTimeoutOption, lenientExpressionsOption, lenientExpressionsOption,
+        ],
+        minimumPositionals: 1,
         maximumPositionals: nil,
         discussion:
             "Prints one line per problem as FILE:LINE:COL: message and exits 1; exits 0 when every file is valid.")
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let (registry, functions) = try context.registries(plugins: PluginSelection(arguments))
-        let source = context.surveySource(SurveyLoader(registry: registry, functions: functions))
+        let plugins = try PluginSelection(arguments)
+        let (registry, functions) = try context.registries(plugins: plugins)
+        var source = context.surveySource(SurveyLoader(registry: registry, functions: functions))
+        source.lenientExpressions = plugins.lenientExpressions
         var problems = 0
         for file in arguments.positionals {
             do {

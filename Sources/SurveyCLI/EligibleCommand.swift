@@ -60,7 +60,7 @@ enum EligibleCommand: Command {
         positionalHelp: [("FILE", "The survey definition (JSON).")],
         options: [
             respondentOption, atOption, attributeOption, cooldownOption, storeOption, pluginOption,
-            isolatePluginsOption,
+            isolatePluginsOption, lenientExpressionsOption,
             pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: 1,

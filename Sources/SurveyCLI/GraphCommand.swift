@@ -19,7 +19,7 @@ enum GraphCommand: Command {
         options: [
             Options.format,
             Options.locale,
-            pluginOption, isolatePluginsOption, pluginTimeoutOption,
+            pluginOption, isolatePluginsOption, pluginTimeoutOption, lenientExpressionsOption,
         ],
         minimumPositionals: 1, maximumPositionals: 1,
         discussion: """

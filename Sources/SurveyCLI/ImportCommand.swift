@@ -31,7 +31,7 @@ enum ImportCommand: Command {
             Options.id,
             Options.strict,
             Options.quiet,
-            pluginOption, isolatePluginsOption, pluginTimeoutOption,
+            pluginOption, isolatePluginsOption, pluginTimeoutOption, lenientExpressionsOption,
         ],
         minimumPositionals: 2, maximumPositionals: 2,
         discussion: """
@@ -56,7 +56,8 @@ enum ImportCommand: Command {
         let id = arguments.value(Options.id) ?? SurveySource.defaultID(for: file)
         let conversion: SurveyJSConversion
         do {
-            conversion = try SurveyJSImporter.convert(text: text, source: file, id: id)
+            conversion = try SurveyJSImporter.convert(
+                text: text, source: file, id: id, lenientExpressions: arguments.flag(lenientExpressionsOption))
         } catch {
             throw InputError(error.description)
         }

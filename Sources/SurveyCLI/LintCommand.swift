@@ -27,7 +27,7 @@ enum LintCommand: Command {
             Options.format,
             Options.warningsAsErrors,
             Options.disable,
-            todayOption, pluginOption, isolatePluginsOption, pluginTimeoutOption,
+            todayOption, pluginOption, isolatePluginsOption, pluginTimeoutOption, lenientExpressionsOption,
         ],
         minimumPositionals: 1, maximumPositionals: nil,
         discussion: """
@@ -60,9 +60,11 @@ enum LintCommand: Command {
             }
             configuration.today = today
         }
-        let (registry, functions) = try context.registries(plugins: PluginSelection(arguments))
+        let plugins = try PluginSelection(arguments)
+        let (registry, functions) = try context.registries(plugins: plugins)
         let loader = SurveyLoader(registry: registry, functions: functions)
-        let source = context.surveySource(loader)
+        var source = context.surveySource(loader)
+        source.lenientExpressions = plugins.lenientExpressions
         let linter = SurveyLinter(configuration: configuration)
         var findings: [LintFinding] = []
         for file in arguments.positionals {

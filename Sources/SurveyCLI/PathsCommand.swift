@@ -30,7 +30,7 @@ enum PathsCommand: Command {
             seedOption,
             Options.timeLimit,
             Options.format,
-            todayOption, pluginOption, isolatePluginsOption, pluginTimeoutOption,
+            todayOption, pluginOption, isolatePluginsOption, pluginTimeoutOption, lenientExpressionsOption,
         ],
         minimumPositionals: 1, maximumPositionals: 1,
         discussion: """
@@ -104,6 +104,7 @@ enum CoverageCommand: Command {
             Options.answers,
             Options.format,
             localeOption, seedOption, todayOption, pluginOption, isolatePluginsOption, pluginTimeoutOption,
+            lenientExpressionsOption,
         ],
         minimumPositionals: 1, maximumPositionals: nil,
         discussion: """

@@ -43,7 +43,7 @@ enum ReportCommand: Command {
             Options.locale,
             Options.status,
             Options.bom,
-            pluginOption, isolatePluginsOption, pluginTimeoutOption,
+            pluginOption, isolatePluginsOption, pluginTimeoutOption, lenientExpressionsOption,
         ],
         minimumPositionals: 1, maximumPositionals: 1,
         discussion: """

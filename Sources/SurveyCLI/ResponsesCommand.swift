@@ -78,7 +78,7 @@ enum ResponsesCommand: Command {
             Options.limit,
             Options.format,
             Options.out,
-            pluginOption, isolatePluginsOption, pluginTimeoutOption,
+            pluginOption, isolatePluginsOption, pluginTimeoutOption, lenientExpressionsOption,
         ],
         minimumPositionals: 1, maximumPositionals: 2,
         discussion: """

@@ -115,7 +115,7 @@ enum ServeCommand: Command {
             Options.listen, Options.threads, Options.storeConnections, Options.sessionSecretFile, Options.apiTokenFile,
             Options.respondentSecretFile, storeOption, noStoreOption, dataShapeOption,
             pluginOption,
-            isolatePluginsOption,
+            isolatePluginsOption, lenientExpressionsOption,
             pluginTimeoutOption,
         ],
         minimumPositionals: 1, maximumPositionals: nil,

@@ -25,7 +25,7 @@ enum SimulateCommand: Command {
             seedOption,
             Options.profile,
             Options.format,
-            todayOption, pluginOption, isolatePluginsOption, pluginTimeoutOption,
+            todayOption, pluginOption, isolatePluginsOption, pluginTimeoutOption, lenientExpressionsOption,
         ],
         minimumPositionals: 1, maximumPositionals: 1,
         discussion: """

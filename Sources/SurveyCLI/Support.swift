@@ -133,6 +133,10 @@ enum DataShapeChoice {
 struct PluginSelection {
     var paths: [String]
     var isolation: PluginIsolation?
+    /// `--lenient-expressions`: a SurveyJS survey's expressions that cannot be parsed are left out, as
+    /// survey-core ignores them (``SurveySource/lenientExpressions``). It travels with the plugins
+    /// because both are chosen where the survey is loaded.
+    var lenientExpressions = false
 
     init(paths: [String], isolation: PluginIsolation? = nil) {
         self.paths = paths
@@ -143,6 +147,7 @@ struct PluginSelection {
     ///   given without `--isolate-plugins`.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         paths = arguments.all(pluginOption)
+        lenientExpressions = arguments.flag(ifDeclared: lenientExpressionsOption)
         var timeout = PluginIsolation.defaultTimeout
         if let text = arguments.value(ifDeclared: pluginTimeoutOption) {
             guard let value = Double(text), value.isFinite, value > 0, value <= 86_400 else {
@@ -236,6 +241,7 @@ struct CommandContext {
         let (registry, functions) = try registries(plugins: plugins)
         var source = surveySource(SurveyLoader(registry: registry, functions: functions))
         source.givesSurveyJSDataShape = dataShape == .surveyJS
+        source.lenientExpressions = plugins.lenientExpressions
         let text = try readSurvey(path, from: source)
         do {
             let survey = try source.load(text, file: path)

@@ -48,7 +48,7 @@ enum TestCommand: Command {
             Options.store,
             Options.respondent,
             localeOption, seedOption, todayOption, variableOption, dataShapeOption, pluginOption,
-            isolatePluginsOption, pluginTimeoutOption,
+            isolatePluginsOption, pluginTimeoutOption, lenientExpressionsOption,
         ],
         minimumPositionals: 1, maximumPositionals: nil,
         discussion: """

@@ -99,12 +99,18 @@ public enum SurveyJSImporter {
 
     /// Converts a parsed SurveyJS survey; `id` becomes the survey id (SurveyJS surveys have none:
     /// use the file's name).
+    /// - Parameter lenientExpressions: leave out an expression survey-core cannot parse either (as
+    ///   survey-core ignores it), with a note and an entry in ``SurveyJSConversion/unparsableExpressions``;
+    ///   by default it is kept, and loading the converted survey refuses it with its position.
     /// - Throws: ``SurveyJSImportError`` when `json` is not a SurveyJS survey at all.
-    public static func convert(_ json: JSONValue, id: String) throws(SurveyJSImportError) -> SurveyJSConversion {
+    public static func convert(_ json: JSONValue, id: String, lenientExpressions: Bool = false)
+        throws(SurveyJSImportError) -> SurveyJSConversion
+    {
         guard case .object = json else {
             throw SurveyJSImportError("a SurveyJS survey is a JSON object, got \(json.kindDescription)")
         }
         var converter = Converter()
+        converter.leavesOutUnparsableExpressions = lenientExpressions
         let survey = try converter.survey(json, id: id)
         var conversion = SurveyJSConversion(survey: survey, notes: converter.notes, origins: converter.origins)
         conversion.hostNames = converter.hostNames
@@ -114,8 +120,8 @@ public enum SurveyJSImporter {
 
     /// Parses and converts SurveyJS JSON text; notes and errors carry `source` and line:column.
     /// - Throws: ``SurveyJSImportError`` for invalid JSON or a text that is not a SurveyJS survey.
-    public static func convert(text: String, source: String?, id: String) throws(SurveyJSImportError)
-        -> SurveyJSConversion
+    public static func convert(text: String, source: String?, id: String, lenientExpressions: Bool = false)
+        throws(SurveyJSImportError) -> SurveyJSConversion
     {
         let json: JSONValue
         do {
@@ -123,17 +129,17 @@ public enum SurveyJSImporter {
         } catch {
             throw SurveyJSImportError("invalid JSON: \(error.message)", position: error.position, file: source)
         }
-        return try convert(json, parsedFrom: text, source: source, id: id)
+        return try convert(json, parsedFrom: text, source: source, id: id, lenientExpressions: lenientExpressions)
     }
 
     /// Converts `json`, already parsed from `text`; notes and errors carry `source` and the
     /// line:column in `text`.
-    public static func convert(_ json: JSONValue, parsedFrom text: String, source: String?, id: String)
-        throws(SurveyJSImportError) -> SurveyJSConversion
-    {
+    public static func convert(
+        _ json: JSONValue, parsedFrom text: String, source: String?, id: String, lenientExpressions: Bool = false
+    ) throws(SurveyJSImportError) -> SurveyJSConversion {
         var conversion: SurveyJSConversion
         do {
-            conversion = try convert(json, id: id)
+            conversion = try convert(json, id: id, lenientExpressions: lenientExpressions)
         } catch {
             var located = error
             located.file = source

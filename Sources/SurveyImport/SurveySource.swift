@@ -24,6 +24,10 @@ public struct SurveySource {
     /// Whether a SurveyJS survey's results come in survey-core's data shape (``SurveyJSDataShape``,
     /// the default) or the engine's own (answers by step id, as for surveys in this engine's format).
     public var givesSurveyJSDataShape = true
+    /// Whether a SurveyJS survey loads as survey-core loads it when an expression cannot be parsed
+    /// (survey-core ignores such an expression: it is left out, with a note); by default the load
+    /// refuses it, naming the expression and its place.
+    public var lenientExpressions = false
 
     /// - Parameters:
     ///   - loader: loads the surveys, and checks a remote copy before it is used and cached.
@@ -77,7 +81,22 @@ public struct SurveySource {
             if givesSurveyJSDataShape { survey.resultShape = SurveyJSDataShape(survey) }
             return survey
         } catch {
-            throw SurveyLoadError(errors: prepared.locate(error))
+            throw SurveyLoadError(
+                errors: withLenienceHint(prepared.locate(error), converted: prepared.conversion != nil))
+        }
+    }
+
+    /// `errors`, each expression that does not parse in a converted SurveyJS survey saying how
+    /// survey-core loads it (unless ``lenientExpressions`` is on already).
+    func withLenienceHint(_ errors: [SurveyError], converted: Bool) -> [SurveyError] {
+        guard converted, !lenientExpressions else { return errors }
+        return errors.map { error in
+            guard error.kind == .expressionSyntax else { return error }
+            var hinted = error
+            hinted.message +=
+                " (survey-core loads the survey and ignores this expression; the lenient-expressions option"
+                + " (--lenient-expressions) loads it that way here)"
+            return hinted
         }
     }
 
@@ -136,7 +155,7 @@ public struct SurveySource {
             _ = try loader(hostFunctions: SurveyJSDataShape.hostFunctions(in: conversion.survey)).load(text: checked)
             return []
         } catch {
-            return Self.locate(error, in: conversion, original: original, file: file)
+            return withLenienceHint(Self.locate(error, in: conversion, original: original, file: file), converted: true)
         }
     }
 
@@ -197,7 +216,8 @@ public struct SurveySource {
     func convertIfSurveyJS(_ text: String, file: String) -> SurveyJSConversion? {
         guard let json = try? JSONParser.parse(text), SurveyJSImporter.looksLikeSurveyJS(json),
             let conversion = try? SurveyJSImporter.convert(
-                json, parsedFrom: text, source: file, id: Self.defaultID(for: file))
+                json, parsedFrom: text, source: file, id: Self.defaultID(for: file),
+                lenientExpressions: lenientExpressions)
         else { return nil }
         let missing = conversion.notes.filter { $0.kind == .notConverted }
         for note in missing { warn(note.description) }

@@ -4,8 +4,9 @@ import SurveyImport
 import Testing
 
 /// Converts `text` and loads the result with the built-in kinds.
-func convertAndLoad(_ text: String) throws -> (SurveyJSConversion, Survey) {
-    let conversion = try SurveyJSImporter.convert(text: text, source: "in.json", id: "in")
+func convertAndLoad(_ text: String, lenientExpressions: Bool = false) throws -> (SurveyJSConversion, Survey) {
+    let conversion = try SurveyJSImporter.convert(
+        text: text, source: "in.json", id: "in", lenientExpressions: lenientExpressions)
     let survey = try SurveyLoader(registry: .builtins()).load(text: conversion.text)
     return (conversion, survey)
 }

@@ -4,7 +4,8 @@ import SurveyImport
 import Testing
 
 /// Expressions survey-core cannot parse either: it logs "Invalid expression" and runs the survey as
-/// if the property were absent, so the converter leaves them out with a note (checked against
+/// if the property were absent. By default the converter keeps them, so the load refuses the survey
+/// with each one's place; with `lenientExpressions` it leaves them out with a note (checked against
 /// survey-core 3.0.4: the question with the broken `visibleIf` shows, the broken `requiredIf` never
 /// requires, the trigger never fires).
 @Suite struct UnparsableExpressionTests {
@@ -19,7 +20,7 @@ import Testing
         """#
 
     @Test func theyAreLeftOutWithANoteAndTheSurveyLoads() throws {
-        let (conversion, survey) = try convertAndLoad(Self.text)
+        let (conversion, survey) = try convertAndLoad(Self.text, lenientExpressions: true)
         #expect(
             conversion.unparsableExpressions.map(\.text) == [
                 "$pets > 0", "if {pets} > 2", "{pets} = 'unclosed", "{pets} ==== 3",
@@ -35,6 +36,7 @@ import Testing
     @Test func anUnquotedWordBeyondASCIIIsNoExpressionInSurveyCore() throws {
         // survey-core's grammar spells unquoted words with [a-zA-Z_]: `== 예` fails there, `= '예'` parses.
         let (conversion, survey) = try convertAndLoad(
+            lenientExpressions: true,
             #"""
             {"elements": [
               {"type": "radiogroup", "name": "smoke", "choices": ["예", "아니오"]},
@@ -47,7 +49,7 @@ import Testing
     }
 
     @Test func theSurveyRunsAsIfTheyWereAbsent() throws {
-        let (_, survey) = try convertAndLoad(Self.text)
+        let (_, survey) = try convertAndLoad(Self.text, lenientExpressions: true)
         var session = SurveySession(survey: survey)
         #expect(session.currentStep?.questions.map(\.id) == ["pets", "petNames", "vet"])
         try session.answer(5, for: "pets")
@@ -57,5 +59,26 @@ import Testing
         }
         #expect(unit == "second")
         #expect(session.answer(for: "food") == nil)
+    }
+
+    @Test func byDefaultTheyAreKeptAndTheLoadRefusesEachWithItsPlaceAndAHint() throws {
+        let conversion = try SurveyJSImporter.convert(text: Self.text, source: "in.json", id: "in")
+        #expect(conversion.unparsableExpressions.isEmpty)
+        let source = SurveySource(loader: SurveyLoader(registry: .builtins()))
+        do {
+            _ = try source.load(Self.text, file: "in.json")
+            Issue.record("expected the load to refuse the survey")
+        } catch {
+            let syntax = error.errors.filter { $0.kind == .expressionSyntax }
+            #expect(syntax.count == 4, "\(error.errors)")
+            let first = try #require(syntax.first)
+            #expect(first.description.hasPrefix("in.json:5:"), "\(first.description)")
+            #expect(first.message.contains(#"invalid visibleIf "$pets > 0" at column 1"#))
+            #expect(first.message.contains("--lenient-expressions"))
+        }
+        var lenient = source
+        lenient.lenientExpressions = true
+        let survey = try lenient.load(Self.text, file: "in.json")
+        #expect(survey.stepDefinition("petNames")?.visibleIf == nil)
     }
 }
