@@ -63,9 +63,13 @@ extension SurveyCompiler {
             choiceConditions: Array(repeating: false, count: flatSteps.count))
         // Each step's question and flag are written where they go, by the piece that has the step: no
         // per-piece lists to merge (a million appends, each retaining a question the others share).
+        // A survey in one piece is configured on this thread, the extra task too: handing two small
+        // tasks to other threads costs more than they do (a small survey's load, many times a second
+        // in a server or a fuzzer).
+        let threads = pieces.count > 1 ? parallelism : .serial
         let results = configured.questions.withSharedSlots { questions in
             configured.choiceConditions.withSharedSlots { choiceConditions in
-                parallelism.map(pieces.count + (extra == nil ? 0 : 1)) { task -> ConfiguredPiece in
+                threads.map(pieces.count + (extra == nil ? 0 : 1)) { task -> ConfiguredPiece in
                     // The extra task is handed out first: it is the longest.
                     var piece = task
                     if let extra {
