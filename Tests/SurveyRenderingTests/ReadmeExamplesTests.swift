@@ -3,7 +3,7 @@ import SurveyCore
 import SurveyTestKit
 import Testing
 
-/// The Swift examples in README.md, kept compiling and passing.
+/// The Swift examples of docs/guide.md (the README's tour before), kept compiling and passing.
 @Suite struct ReadmeExamplesTests {
     static let repositoryRoot: String = {
         var components = #filePath.split(separator: "/", omittingEmptySubsequences: false)
