@@ -37,7 +37,7 @@ import Testing
         let validated = try SurveyBinary.run(["validate", "--lenient-expressions", path])
         #expect(validated.status == 0, "\(validated.stderr)")
         #expect(
-            validated.stderr.contains("\(path):3:3: not converted: visibleIf \"$pets === 'yes'\""),
+            validated.stderr.contains("\(path):3:50: not converted: visibleIf \"$pets === 'yes'\""),
             "\(validated.stderr)")
         // The condition is left out, as survey-core ignores it: `count` is on the page with `why`.
         let script = try Fixtures.temporaryDirectory().appendingPathComponent("a.json").path
