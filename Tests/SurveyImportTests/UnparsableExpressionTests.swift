@@ -71,7 +71,7 @@ import Testing
             let syntax = error.errors.filter { $0.kind == .expressionSyntax }
             #expect(syntax.count == 4, "\(error.errors)")
             let first = try #require(syntax.first { $0.message.contains("$pets > 0") })
-            #expect(first.description.hasPrefix("in.json:5:"), "\(first.description)")
+            #expect(first.description.hasPrefix("in.json:4:5:"), "\(first.description)")
             #expect(first.message.contains(#"invalid visibleIf "$pets > 0" at column 1"#))
             #expect(first.message.contains("--lenient-expressions"))
         }
