@@ -40,9 +40,6 @@ public struct ResponseRecorder: SessionRecorder {
     /// The response was carried over and that version was not delivered yet: the next write queues it
     /// for ``deliveryTargets`` when ``deliversPartial`` (the targets are set after ``resume(_:from:survey:)``).
     var carriedOverUndelivered = false
-    /// The last action recorded: when the session's action at that position differs, a new answer
-    /// to its step replaced it (``SurveySession/actions``).
-    var lastRecorded: SessionAction?
 
     /// Starts a new response for `session` and writes it (with any actions the session already has,
     /// such as one resumed from a state file) together with the `invitation-shown` event.
@@ -79,7 +76,6 @@ public struct ResponseRecorder: SessionRecorder {
         self.clock = clock
         shownSteps = session.currentStepIDs
         hasStarted = (0..<session.actionCount).contains { session.action(at: $0) != .dismiss }
-        lastRecorded = session.actionCount > 0 ? session.action(at: session.actionCount - 1) : nil
     }
 
     /// Loads `response` from `store` and replays its actions on `survey`: exactly as they were taken when
@@ -207,7 +203,6 @@ public struct ResponseRecorder: SessionRecorder {
             ResponseWrite(response: header, actions: actions, funnelEvents: funnelEvents, removesActionsFrom: 1))
         response = header
         shownSteps = session.currentStepIDs
-        lastRecorded = actions.last?.action
     }
 
     public mutating func record(_ session: SurveySession) throws {
@@ -223,26 +218,19 @@ public struct ResponseRecorder: SessionRecorder {
             try removeActions(after: total, of: session)
             return
         }
-        // A new answer to the step answered last took that answer's place (it left no other trace): the
-        // stored one is replaced.
-        let first =
-            recorded > 0 && lastRecorded.map { session.action(at: recorded - 1) != $0 } ?? false
-            ? recorded : recorded + 1
-        guard total >= first else { return }
-        if first == total {
-            try writeAction(
-                session.action(at: total - 1), sequence: total, after: session, at: clock(),
-                replacing: first == recorded)
+        guard total > recorded else { return }
+        if total == recorded + 1 {
+            try writeAction(session.action(at: recorded), sequence: total, after: session, at: clock())
             return
         }
         // Several at once (rare: a caller that records late): replay to know each action's effect.
         var replay = SurveySession.replay(
             survey: session.survey, seed: session.seed, locale: session.locale, today: session.today,
-            actions: (0..<(first - 1)).map(session.action(at:)))
-        for sequence in first...total {
+            actions: (0..<recorded).map(session.action(at:)))
+        for sequence in (recorded + 1)...total {
             let action = session.action(at: sequence - 1)
             replay.apply(action)
-            try writeAction(action, sequence: sequence, after: replay, at: clock(), replacing: sequence == recorded)
+            try writeAction(action, sequence: sequence, after: replay, at: clock())
         }
     }
 
@@ -257,7 +245,6 @@ public struct ResponseRecorder: SessionRecorder {
         try store.write(ResponseWrite(response: header, removesActionsFrom: count + 1))
         response = header
         shownSteps = session.currentStepIDs
-        lastRecorded = count > 0 ? session.action(at: count - 1) : nil
     }
 
     /// The respondent switched to another saved session: this response is abandoned and a new one
@@ -294,9 +281,9 @@ public struct ResponseRecorder: SessionRecorder {
         try recordActions(of: session)
     }
 
-    mutating func writeAction(
-        _ action: SessionAction, sequence: Int, after session: SurveySession, at now: Date, replacing: Bool = false
-    ) throws(StoreError) {
+    mutating func writeAction(_ action: SessionAction, sequence: Int, after session: SurveySession, at now: Date)
+        throws(StoreError)
+    {
         var events: [FunnelEvent] = []
         let isDismissal: Bool
         if case .dismiss = action { isDismissal = true } else { isDismissal = false }
@@ -334,11 +321,10 @@ public struct ResponseRecorder: SessionRecorder {
             ResponseWrite(
                 response: header, actions: [RecordedAction(sequence: sequence, action: action, recordedAt: now)],
                 funnelEvents: events, deliveries: deliversPartial ? [] : (finishes ? queued : []),
-                requeuedDeliveries: deliversPartial ? queued : [], removesActionsFrom: replacing ? sequence : nil))
+                requeuedDeliveries: deliversPartial ? queued : []))
         response = header
         shownSteps = nowShown
         if !isDismissal { hasStarted = true }
-        lastRecorded = action
         carriedOverUndelivered = false
     }
 

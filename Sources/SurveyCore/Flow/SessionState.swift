@@ -224,17 +224,16 @@ extension SurveySession {
 
     /// Carries out one recorded action as the respondent did.
     /// - Returns: whether the session accepted it (it is then the last entry of ``actions``, unless it
-    ///   was a Next that undid the Back before it: then both left the log; an answer that replaced
-    ///   the answer just given to its step takes that one's entry).
+    ///   was a Next that undid the Back before it: then both left the log).
     @discardableResult
     public mutating func apply(_ action: SessionAction) -> Bool {
-        let edits = logEdits
+        let count = actionCount
         switch action {
         case .answer(let stepID, let value): _ = try? answer(value, for: stepID)
         case .next: next()
         case .back: try? back()
         case .dismiss: dismiss()
         }
-        return logEdits != edits
+        return actionCount != count
     }
 }
