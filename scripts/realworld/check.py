@@ -271,11 +271,21 @@ def main() -> int:
     ap.add_argument("--only", action="append", default=[], metavar="NAME")
     ap.add_argument("--paths-time-limit", type=int, default=10)
     ap.add_argument("--keep-scripts", action="store_true", help="reuse existing answer scripts instead of regenerating")
+    ap.add_argument("--lenient-expressions", action="store_true",
+                    help="give every command of ours --lenient-expressions (a SurveyJS expression survey-core "
+                         "cannot parse either is left out, as survey-core ignores it)")
     a = ap.parse_args()
 
     binary = os.path.abspath(a.survey_binary)
     if not os.access(binary, os.X_OK):
         sys.exit(f"check.py: {binary} is not an executable")
+    if a.lenient_expressions:
+        # Every command runs through a wrapper that adds the option after the subcommand's name.
+        a.results.mkdir(parents=True, exist_ok=True)
+        wrapper = a.results / "survey-lenient"
+        wrapper.write_text(f'#!/bin/sh\ncommand="$1"; shift\nexec "{binary}" "$command" --lenient-expressions "$@"\n')
+        wrapper.chmod(0o755)
+        binary = str(wrapper)
     node = lib.find_node()
     core = lib.fetch_survey_core()
     today = datetime.date.today().isoformat()
