@@ -135,7 +135,7 @@ let package = Package(
             name: "SurveyServerTests",
             dependencies: [
                 "SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyResponses", "SurveyServer",
-                "SurveyStoreSQLite",
+                "SurveyStoreSQLite", "SurveyTestFixtures",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,4 +1,5 @@
 import Foundation
+import SurveyTestFixtures
 import Testing
 
 /// `survey serve` end to end on the built binary: it prints its URL, answers on 127.0.0.1, and stops
@@ -6,30 +7,8 @@ import Testing
 @Suite struct ServeCommandTests {
     /// A GET over one connection, `Connection: close`; the status line and body.
     static func get(port: UInt16, path: String) throws -> (status: Int, body: String) {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw CLIServeError("socket failed") }
-        defer { close(socket) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr = in_addr(s_addr: inet_addr("127.0.0.1"))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw CLIServeError("connect failed") }
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
-        _ = request.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
-            received += buffer[0..<count]
-        }
+        let received = try LoopbackExchange.send(request, port: port)
         let text = String(decoding: received, as: UTF8.self)
         let status = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
         let body = text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? ""

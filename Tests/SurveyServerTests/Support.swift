@@ -4,6 +4,7 @@ import SurveyCore
 import SurveyResponses
 import SurveyServer
 import SurveyStoreSQLite
+import SurveyTestFixtures
 import Testing
 
 /// A response as the tiny client read it.
@@ -25,38 +26,7 @@ struct TinyClient {
 
     /// Sends `raw` as is and reads the response until the server closes the connection.
     func send(raw: [UInt8]) throws -> ClientResponse {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw ClientError("socket: \(errno)") }
-        defer { close(socket) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr = in_addr(s_addr: inet_addr("127.0.0.1"))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw ClientError("connect: \(errno)") }
-        var sent = 0
-        while sent < raw.count {
-            let count = raw[sent...].withUnsafeBytes {
-                Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            // The server may answer (413) and close before the whole body is sent.
-            if count <= 0 { break }
-            sent += count
-        }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
-            received += buffer[0..<count]
-        }
-        return try Self.parse(received)
+        try Self.parse(LoopbackExchange.send(raw, port: port))
     }
 
     /// Sends a request with `body` (and its `Content-Length`).
