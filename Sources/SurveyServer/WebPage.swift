@@ -14,11 +14,12 @@ struct WebPage {
     let formToken: String
 
     static let style = """
-        body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1b1b1b;background:#f6f6f4}\
-        main{max-width:40rem;margin:0 auto;padding:1rem}\
-        fieldset,.question{border:0;margin:0 0 1.5rem;padding:0}\
-        legend,label.title{font-weight:600;display:block;margin-bottom:.5rem}\
-        .choice{display:block;padding:.25rem 0}\
+        body{font:100%/1.5 system-ui,sans-serif;margin:0;color:#1b1b1b;background:#f6f6f4}\
+        main{max-width:40rem;margin:0 auto;padding:1rem;overflow-wrap:anywhere}\
+        fieldset,.question{border:0;margin:0 0 1.5rem;padding:0;min-width:0}\
+        legend,label.title{font-weight:600;display:block;margin-bottom:.5rem;padding:0}\
+        .choice{display:block;padding:.375rem 0}\
+        input[type=radio],input[type=checkbox]{width:1.25em;height:1.25em;margin:0 .5em 0 0;vertical-align:-.2em}\
         input[type=text],input[type=email],input[type=tel],input[type=number],input[type=date],textarea\
         {width:100%;box-sizing:border-box;padding:.5rem;font:inherit}\
         .error{color:#a00000;font-weight:600}.progress,.note{color:#555}\
