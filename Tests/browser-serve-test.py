@@ -4,6 +4,7 @@
 
     python3 Tests/browser-serve-test.py --binary .build/debug/survey
     python3 Tests/browser-serve-test.py --binary .build/debug/survey --screenshots /tmp/shots
+    python3 Tests/browser-serve-test.py --binary .build/debug/survey --readme-screenshot docs/images/serve-page.png
 
 Respondents, each a browser with its own profile (so its own cookies, so its own respondent):
 
@@ -32,6 +33,7 @@ when every check held.
 """
 
 import argparse
+import glob
 import json
 import os
 import re
@@ -96,13 +98,14 @@ class Server:
 class Browser:
     """One headless Chromium with its own profile: one respondent."""
 
-    PHONE = {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3, "touch": True},
+    PHONE = {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 1, "touch": True},
              "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
                           "Chrome/120.0 Mobile Safari/537.36"}
 
     def __init__(self, name, args, work, phone=False, font_size=None):
         self.name = name
         self.shots = args.screenshots
+        self.readme_screenshot = args.readme_screenshot
         self.count = 0
         options = webdriver.ChromeOptions()
         options.binary_location = args.chromium
@@ -345,6 +348,8 @@ def onboarding_phone(browser, server, checks):
     b.press("next")
     b.choose("discovery", "google")
     b.press("next")
+    if b.readme_screenshot:
+        b.driver.save_screenshot(b.readme_screenshot)
     b.choose("goals", "sleep")
     b.press("next")
     b.choose("experience", "skip")
@@ -430,6 +435,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", required=True)
     parser.add_argument("--screenshots", help="a directory for a screenshot of every page (default: a temporary one)")
+    parser.add_argument("--readme-screenshot", help="where to save the phone's About you page (the README's picture)")
     parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
     parser.add_argument("--chromedriver", default=shutil.which("chromedriver"))
     parser.add_argument("--timeout", type=float, default=240)
@@ -438,6 +444,8 @@ def main():
         sys.exit("browser-serve-test.py: chromium and chromedriver are needed (apt-get install chromium chromium-driver)")
     binary = os.path.abspath(args.binary)
     work = tempfile.mkdtemp(prefix="survey-browser-")
+    if args.readme_screenshot:
+        args.readme_screenshot = os.path.abspath(args.readme_screenshot)
     args.screenshots = os.path.abspath(args.screenshots or os.path.join(work, "screenshots"))
     os.makedirs(args.screenshots, exist_ok=True)
     environment = dict(os.environ, XDG_DATA_HOME=os.path.join(work, "xdg"), NO_COLOR="1", SE_AVOID_STATS="true")
@@ -519,6 +527,8 @@ def main():
             browser.quit()
         for server in servers:
             server.stop()
+        for profile in glob.glob(os.path.join(work, "profile-*")):
+            shutil.rmtree(profile, ignore_errors=True)
     print(f"browser test: screenshots in {args.screenshots} ({time.monotonic() - started:.0f} s)")
     print(f"{checks.passed} passed, {len(checks.failed)} failed")
     sys.exit(1 if checks.failed else 0)
