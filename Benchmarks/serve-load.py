@@ -24,6 +24,7 @@ import asyncio
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -241,6 +242,7 @@ def main():
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+        shutil.rmtree(scratch, ignore_errors=True)
     sys.exit(1 if failed else 0)
 
 
