@@ -19,7 +19,8 @@ Respondents, each a browser with its own profile (so its own cookies, so its own
    branch completes it).
 3. Phone with large text (the browser's default font size 32 px), Examples/kitchen-sink.json: text
    with its validator, date, number out of range, single choice with Other's text, multiple choice
-   over its maximum, yes/no, rating/scale/NPS as numbers, the kinds the pages do not ask yet passed.
+   over its maximum, yes/no, rating/scale/NPS as numbers, a matrix, a form missing its required
+   field; the kinds the pages do not ask yet passed.
 4. Desktop, Examples/kitchen-sink.json: "Don't ask again" on the first question.
 
 On every page: nothing overflows horizontally (the document no wider than the viewport, no element's
@@ -414,6 +415,20 @@ def kitchen_sink_phone(browser, server, checks):
             if b.find(f'[name="a:{step}"]'):
                 b.type(step, value)
                 answers[step] = int(value)
+        # A matrix: each row a group of radio buttons (its fields are `a:importance/ROW`).
+        if b.find('[name="a:importance/0"]'):
+            rows = {0: "important", 1: "neutral", 2: "important"}
+            for row, column in rows.items():
+                b.choose(f"importance/{row}", column)
+            answers["importance"] = {"price": "important", "speed": "neutral", "support": "important"}
+        # A form: its required e-mail field refused empty-handed, then filled.
+        if b.find('[name="a:contact/0"]'):
+            b.type("contact/0", "Ada Lovelace")
+            b.press("next")
+            checks.expect(bool(b.errors()), f"the contact form without its required e-mail: {b.errors()}")
+            checks.expect(b.field("contact/0").get_attribute("value") == "Ada Lovelace", "the form's name kept")
+            b.type("contact/1", "ada@example.com")
+            answers["contact"] = {"name": "Ada Lovelace", "email": "ada@example.com"}
         if "Thank you" in b.one("h1").text:
             break
         b.press("next")

@@ -21,8 +21,9 @@ import Synchronization
 /// and respondent text is escaped with the report's escaper (``Markup/escape(_:)``), and pages are
 /// served with a strict Content-Security-Policy (no script; the one style element by nonce).
 ///
-/// Free text, single and multiple choice (with Other), numbers, yes/no and dates are asked; other
-/// kinds show a note that they are answered through the JSON API for now.
+/// Free text, single and multiple choice (with Other), numbers, yes/no, dates, and composites (matrices,
+/// forms) whose fields are of those kinds are asked; other kinds show a note that they are answered
+/// through the JSON API for now.
 final class WebFrontEnd: Sendable {
     let api: SurveyAPI
 

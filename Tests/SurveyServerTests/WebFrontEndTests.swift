@@ -182,6 +182,33 @@ import Testing
         #expect(other.cookies["survey-respondent"] != browser.cookies["survey-respondent"])
     }
 
+    @Test func aMatrixIsAskedRowByRowAndItsAnswerKept() throws {
+        let server = try TestServer(surveys: ["Tests/Fixtures/exit-poll.json"])
+        defer { server.stop() }
+        var browser = Browser(client: server.client)
+        let path = "/s/exit-poll"
+        _ = try browser.get(path)
+        #expect(try browser.post([("a:mood", "true"), ("action", "next")], path: path).status == 303)
+        _ = try browser.get(path)
+        #expect(try browser.post([("action", "next")], path: path).status == 303)
+        let page = Self.text(try browser.get(path))
+        // Each row is a group of radio buttons with its own legend, inside the question's fieldset.
+        #expect(page.contains("<legend>Sync</legend>"))
+        #expect(page.contains(#"type="radio" name="a:importance/1" value="Neutral""#))
+        let answered = try browser.post(
+            [("a:importance/0", "Important"), ("a:importance/1", "Neutral"), ("action", "next")], path: path)
+        #expect(answered.status == 303)
+        _ = try browser.get(path)
+        _ = try browser.post([("action", "back")], path: path)
+        let again = Self.text(try browser.get(path))
+        #expect(again.contains(#"name="a:importance/0" value="Important" checked"#))
+        #expect(again.contains(#"name="a:importance/1" value="Neutral" checked"#))
+        // A row answered with a value that is not a column is refused, and shown as it was sent.
+        let refused = try browser.post([("a:importance/0", "Vital"), ("action", "next")], path: path)
+        #expect(refused.status == 200)
+        #expect(Self.text(refused).contains(#"class="error""#))
+    }
+
     @Test func respondentTextIsEscaped() throws {
         let server = try TestServer()
         defer { server.stop() }
