@@ -27,6 +27,7 @@ import glob
 import http.client
 import json
 import os
+import pwd
 import re
 import shutil
 import signal
@@ -402,7 +403,7 @@ def store_down(args, work):
     socket_dir = query["host"][0]
     data = os.path.join(os.path.dirname(socket_dir), "data")
     bindir = sorted(glob.glob("/usr/lib/postgresql/*/bin"))[-1]
-    user = "postgres" if os.getuid() == 0 else os.environ.get("USER", "")
+    user = pwd.getpwuid(os.stat(data).st_uid).pw_name  # the cluster's owner (with-postgres.sh's choice)
 
     def pg_ctl(*words):
         command = [os.path.join(bindir, "pg_ctl"), "-D", data, *words]
