@@ -10,10 +10,13 @@ command per request (start, then answer + next per question), for a fixed time p
 For each level it prints durable answers per second (answer commands acknowledged with 2xx, each
 committed to the store before its reply), all requests per second, p50/p99 latency of the answer
 commands and of every command, surveys completed, and `lost`: completed surveys the client saw minus
-completed responses in the store (through `survey responses list`), which must be 0. The server is
-started by the script (`--threads`, default 8) on a free port of 127.0.0.1 and killed at the end.
-The client is one Python process (asyncio); on a small machine it competes with the server for CPU,
-so the figures are a lower bound of the server's.
+completed responses in the store (through `survey responses list`), which must be 0, and the CPU
+the server and this client used (100% = one core). The server is started by the script (`--threads`,
+default 8) on a free port of 127.0.0.1 and killed at the end. The client is one Python process
+(asyncio); on a small machine it competes with the server for CPU, so the figures are a lower bound
+of the server's. With `--pgbench` (PostgreSQL only) each level is followed by `pgbench -N` (the
+simple-update transactions, each one durable commit) with as many clients on the same database, for
+the reference of what the cluster commits per second.
 """
 
 import argparse
@@ -21,6 +24,7 @@ import asyncio
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -129,6 +133,26 @@ async def respondent_loop(number, port, deadline, stats, prefix):
         connection.close()
 
 
+def cpu_seconds(pid):
+    """User and system CPU time of process `pid` so far, in seconds (Linux /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+def pgbench(store, clients, seconds):
+    """`pgbench -N`'s transactions per second with `clients` clients (at most 90: PostgreSQL's default
+    max_connections is 100) on the store's database."""
+    result = subprocess.run(
+        ["pgbench", "-N", "-n", "-c", str(min(clients, 90)), "-j", str(min(clients, 2)), "-T", str(max(1, int(seconds))),
+         store], capture_output=True, text=True)
+    match = re.search(r"tps = ([0-9.]+)", result.stdout)
+    return float(match.group(1)) if match else float("nan")
+
+
 def percentile(values, fraction):
     if not values:
         return float("nan")
@@ -162,7 +186,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary")
     parser.add_argument("--store", help="a SQLite file or postgresql:// URL (default: a new temporary file)")
-    parser.add_argument("--levels", default="1,8,64,200")
+    parser.add_argument("--levels", default="1,10,50,100,200")
+    parser.add_argument("--pgbench", action="store_true",
+                        help="PostgreSQL: after each level, pgbench -N with as many clients on the same database")
     parser.add_argument("--seconds", type=float, default=10.0, help="load time per level (surveys under way finish)")
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--store-connections", type=int, default=1)
@@ -187,17 +213,25 @@ def main():
         kind = "PostgreSQL" if store.startswith("postgres") else "SQLite"
         print(f"survey serve over {kind}, {args.threads} threads, {args.store_connections} store connections, "
               f"{args.seconds:g} s per level")
+        use_pgbench = args.pgbench and store.startswith("postgres")
+        if use_pgbench:
+            subprocess.run(["pgbench", "-i", "-q", "-s", "1", store], capture_output=True, check=True)
         print(f"{'respondents':>11} {'answers/s':>10} {'requests/s':>10} {'p50 ms':>7} {'p99 ms':>7} "
-              f"{'all p50':>7} {'all p99':>7} {'completed':>9} {'lost':>4}")
+              f"{'all p50':>7} {'all p99':>7} {'completed':>9} {'lost':>4} {'server%':>7} {'client%':>7}"
+              + (f" {'pgbench tps':>11}" if use_pgbench else ""))
         for count in [int(x) for x in args.levels.split(",")]:
             prefix = f"load{count}-{int(time.time())}"
+            server_before, client_before = cpu_seconds(server.pid), time.process_time()
             stats, elapsed = asyncio.run(level(count, port, args.seconds, prefix))
+            server_cpu = (cpu_seconds(server.pid) - server_before) / elapsed * 100
+            client_cpu = (time.process_time() - client_before) / elapsed * 100
             stored = stored_completed(binary, store, environment, prefix)
             lost = stats["completed"] - stored
+            reference = f" {pgbench(store, count, args.seconds):>11.0f}" if use_pgbench else ""
             print(f"{count:>11} {len(stats['answers']) / elapsed:>10.0f} {len(stats['all']) / elapsed:>10.0f} "
                   f"{percentile(stats['answers'], 0.5) * 1000:>7.1f} {percentile(stats['answers'], 0.99) * 1000:>7.1f} "
                   f"{percentile(stats['all'], 0.5) * 1000:>7.1f} {percentile(stats['all'], 0.99) * 1000:>7.1f} "
-                  f"{stats['completed']:>9} {lost:>4}", flush=True)
+                  f"{stats['completed']:>9} {lost:>4} {server_cpu:>7.0f} {client_cpu:>7.0f}{reference}", flush=True)
             for error in stats["errors"][:5]:
                 print("   error: " + error, file=sys.stderr)
             failed = failed or bool(stats["errors"]) or lost != 0
@@ -208,6 +242,7 @@ def main():
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+        shutil.rmtree(scratch, ignore_errors=True)
     sys.exit(1 if failed else 0)
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`survey serve` end to end, against the built binary and a real store (SQLite file or PostgreSQL).
 
-Two modes:
+Three modes:
 
     Tests/serve-test.py --scale-out 40     # two servers over one store, each respondent's commands
                                            # sent to them alternately; the same results as one server
@@ -10,6 +10,9 @@ Two modes:
                                            # acknowledged with a 2xx is in the store, every session
                                            # continues under its token and completes
 
+    Tests/serve-test.py --race 40          # two servers; each respondent's Next to one and Back to
+                                           # the other at the same moment: at most one is refused,
+                                           # both servers then agree, the respondent completes
     Tests/serve-test.py --kill 3 --store postgresql:///survey_test?host=/tmp/pg   # PostgreSQL
 
 Respondents take Examples/onboarding.json along its longest path, one command per request. The
@@ -232,6 +235,74 @@ def scale_out(args, binary, store, environment):
     return problems
 
 
+def race(args, binary, store, environment):
+    """Next and Back of one respondent sent at the same moment to two servers of one store.
+
+    Each respondent answers the About you page, then its Next goes to one server and a Back to the
+    other at once. One may be refused (`storeFailed`: the other stored its action under the same
+    number first), never both; then both servers must show the same unit, the one the applied
+    commands lead to, and the respondent completes the survey through both servers alternately.
+    """
+    servers = [Server(binary, store, environment), Server(binary, store, environment)]
+    problems = []
+    outcomes = {}
+    # The unit each outcome leads to, from About you: Next to experience, Back to discovery, both
+    # (in either order) back to About you.
+    expected = {("moved", "storeFailed"): "experience", ("storeFailed", "moved"): "discovery",
+                ("moved", "moved"): "about-you"}
+
+    def outcome(reply):
+        status, body = reply
+        events = (body or {}).get("events", [])
+        if status == 200 and unit_of(events):
+            return "moved"
+        if status == 200 and [e.get("code") for e in events if e["event"] == "error"] == ["storeFailed"]:
+            return "storeFailed"
+        return f"{status} {body}"
+
+    try:
+        for index in range(args.race):
+            respondent = f"race-{index}"
+            status, body = request(servers[0].port, "POST", "/v1/sessions",
+                                   {"surveyId": SURVEY_ID, "respondentId": respondent, "locale": "en"})
+            path = f"/v1/sessions/{body['token']}/commands"
+            goals = answers_for(respondent)["about-you"][1]
+            for number, commands in enumerate((["next"], commands_for("discovery", respondent),
+                                               [{"command": "answer", "stepId": "goals", "value": goals}])):
+                request(servers[number % 2].port, "POST", path, commands)
+            barrier = threading.Barrier(2)
+            replies = {}
+
+            def send(slot, command):
+                barrier.wait(timeout=20)
+                replies[slot] = request(servers[slot].port, "POST", path, command)
+
+            threads = [threading.Thread(target=send, args=(0, "next")), threading.Thread(target=send, args=(1, "back"))]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(timeout=60)
+            kinds = (outcome(replies.get(0, (0, None))), outcome(replies.get(1, (0, None))))
+            outcomes[kinds] = outcomes.get(kinds, 0) + 1
+            if kinds not in expected:
+                problems.append(f"{respondent}: Next and Back at once gave {kinds}")
+                continue
+            units = [unit_of(request(server.port, "GET", f"/v1/sessions/{body['token']}")[1]["events"])
+                     for server in servers]
+            if units != [expected[kinds], expected[kinds]]:
+                problems.append(f"{respondent}: after {kinds} the servers show {units}, not {expected[kinds]}")
+            _, _, completed = take_survey(respondent, lambda i: servers[i % 2].port)
+            if not completed or completed.get("answers", {}).get("goals") != goals:
+                problems.append(f"{respondent}: not completed with its answers after the race: {completed}")
+        summary = ", ".join(f"{a}/{b} ×{n}" for (a, b), n in sorted(outcomes.items()))
+        print(f"race: {args.race} respondents' Next and Back at once on 2 servers over {kind(store)} "
+              f"(Next/Back: {summary}), {len(problems)} problems")
+    finally:
+        for server in servers:
+            server.stop()
+    return problems
+
+
 def strip_email(answers):
     """The answers without the e-mail address, which differs by respondent name."""
     return {k: v for k, v in answers.items() if k != "tips-email"}
@@ -351,6 +422,8 @@ def main():
     parser.add_argument("--binary")
     parser.add_argument("--store", help="a SQLite file or postgresql:// URL (default: a new temporary file)")
     parser.add_argument("--scale-out", type=int, default=0, metavar="N", help="N respondents over two servers")
+    parser.add_argument("--race", type=int, default=0, metavar="N",
+                        help="N respondents each sending Next and Back at once to two servers")
     parser.add_argument("--kill", type=int, default=0, metavar="K", help="kill the server K times under load")
     parser.add_argument("--concurrent", type=int, default=32, help="respondents at once under --kill")
     parser.add_argument("--seconds", type=float, default=2.0, help="load between kills")
@@ -365,6 +438,8 @@ def main():
     problems = []
     if args.scale_out:
         problems += scale_out(args, binary, store, environment)
+    if args.race:
+        problems += race(args, binary, store, environment)
     if args.kill:
         problems += kill_under_load(args, binary, store, environment)
     for problem in problems[:20]:

@@ -21,8 +21,9 @@ import Synchronization
 /// and respondent text is escaped with the report's escaper (``Markup/escape(_:)``), and pages are
 /// served with a strict Content-Security-Policy (no script; the one style element by nonce).
 ///
-/// Free text, single and multiple choice (with Other), numbers, yes/no and dates are asked; other
-/// kinds show a note that they are answered through the JSON API for now.
+/// Free text, single and multiple choice (with Other), numbers, yes/no, dates, and composites (matrices,
+/// forms) whose fields are of those kinds are asked; other kinds show a note that they are answered
+/// through the JSON API for now.
 final class WebFrontEnd: Sendable {
     let api: SurveyAPI
 
@@ -114,6 +115,11 @@ final class WebFrontEnd: Sendable {
     }
 
     /// `POST /s/{id}`: the page's answers, then its button (`next`, `back` or `dismiss`).
+    ///
+    /// `next` is not pressed when an answer was refused, or when the answers made a hidden question of
+    /// the page appear (the respondent sees it first). A page with errors (a refused answer, a blocked
+    /// `next`) is the response itself, with the refused values as they were typed; any other page is a
+    /// redirect (`303`) to `GET /s/{id}`.
     func submit(_ survey: Survey, request: HTTPRequest) -> HTTPResponse {
         let cookies = Self.cookies(request)
         guard let respondent = cookies[Self.respondentCookie], let token = cookies[Self.sessionCookie],
@@ -136,17 +142,36 @@ final class WebFrontEnd: Sendable {
                         locale: step.locale), [], step.locale
                 )
             }
-            var actions = WebPage.answers(from: form, step: step).map {
-                RendererAction.answer(stepID: $0.0, value: $0.1)
-            }
-            switch form.first("action") {
-            case "back": actions.append(.back)
-            case "dismiss": actions.append(.dismiss)
-            default: actions.append(.next)
-            }
             var events: [JSONValue] = []
-            for action in actions where !exchange.isFinished { events += exchange.perform(action) }
-            return (nil, exchange.isFinished ? events : [], step.locale)
+            var refused: [String: JSONValue] = [:]
+            for (stepID, value) in WebPage.answers(from: form, step: step) where !exchange.isFinished {
+                let produced = exchange.perform(.answer(stepID: stepID, value: value))
+                if produced.contains(where: { $0["event"] == "validation-error" }) { refused[stepID] = value }
+                events += produced
+            }
+            let action = form.first("action")
+            switch action {
+            case "back": if !exchange.isFinished { events += exchange.perform(.back) }
+            case "dismiss": if !exchange.isFinished { events += exchange.perform(.dismiss) }
+            default:
+                let shownIDs = Set(step.questions.map(\.id))
+                let appeared = exchange.session.currentStep?.questions.contains { !shownIDs.contains($0.id) } ?? false
+                if refused.isEmpty, !appeared, !exchange.isFinished { events += exchange.perform(.next) }
+            }
+            if exchange.isFinished { return (nil, events, step.locale) }
+            guard var current = exchange.session.currentStep, !current.errors.isEmpty else {
+                return (nil, [], step.locale)
+            }
+            // The page with its errors at once (on any server of the store, with what was typed).
+            for index in current.questions.indices {
+                if let value = refused[current.questions[index].id] { current.questions[index].answer = value }
+            }
+            return (
+                page(
+                    title: shown.title, locale: current.locale,
+                    body: WebPage(surveyID: survey.id, title: shown.title, step: current, formToken: handle.formToken)
+                        .html), [], current.locale
+            )
         }
         guard case .success(let done?) = result else { return Self.redirect(to: Self.path(ofSurvey: survey.id)) }
         if let page = done.page { return page }

@@ -14,11 +14,12 @@ struct WebPage {
     let formToken: String
 
     static let style = """
-        body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1b1b1b;background:#f6f6f4}\
-        main{max-width:40rem;margin:0 auto;padding:1rem}\
-        fieldset,.question{border:0;margin:0 0 1.5rem;padding:0}\
-        legend,label.title{font-weight:600;display:block;margin-bottom:.5rem}\
-        .choice{display:block;padding:.25rem 0}\
+        body{font:100%/1.5 system-ui,sans-serif;margin:0;color:#1b1b1b;background:#f6f6f4}\
+        main{max-width:40rem;margin:0 auto;padding:1rem;overflow-wrap:anywhere}\
+        fieldset,.question{border:0;margin:0 0 1.5rem;padding:0;min-width:0}\
+        legend,label.title{font-weight:600;display:block;margin-bottom:.5rem;padding:0}\
+        .choice{display:block;padding:.375rem 0}\
+        input[type=radio],input[type=checkbox]{width:1.25em;height:1.25em;margin:0 .5em 0 0;vertical-align:-.2em}\
         input[type=text],input[type=email],input[type=tel],input[type=number],input[type=date],textarea\
         {width:100%;box-sizing:border-box;padding:.5rem;font:inherit}\
         .error{color:#a00000;font-weight:600}.progress,.note{color:#555}\
@@ -61,14 +62,17 @@ struct WebPage {
     }
 
     /// One question: its title, description, input and error.
-    static func question(_ question: QuestionPresentation, index: Int, strings: UIStrings, focused: Bool) -> String {
-        let id = "q\(index)"
+    static func question(
+        _ question: QuestionPresentation, index: Int, strings: UIStrings, focused: Bool, key: String? = nil
+    ) -> String {
+        let key = key ?? String(index)
+        let id = "q\(key)"
         let name = Markup.escape("a:" + question.id)
         var described = ""
         var error = ""
         if let problem = question.error {
-            described = " aria-describedby=\"e\(index)\" aria-invalid=\"true\""
-            error = "<p class=\"error\" id=\"e\(index)\">\(Markup.escape(problem.message))</p>"
+            described = " aria-describedby=\"e\(key)\" aria-invalid=\"true\""
+            error = "<p class=\"error\" id=\"e\(key)\">\(Markup.escape(problem.message))</p>"
         }
         let focus = focused ? " autofocus" : ""
         let required = question.isRequired ? " aria-required=\"true\"" : ""
@@ -156,10 +160,44 @@ struct WebPage {
             ) {
                 items
             }
-        case .composite, .fileReference, .repeating:
+        case .composite(let input):
+            guard input.fields.allSatisfy({ isAskedOnAPage($0.input) }) else { return unsupported(title, description) }
+            // Each field (a matrix row, a form's field) is asked as a question of its own, inside the
+            // question's fieldset; the question's error is the fieldset's.
+            var items = ""
+            for (offset, field) in input.fields.enumerated() {
+                var inner = question
+                inner.id = fieldID(question.id, offset)
+                inner.title = field.label
+                inner.description = nil
+                inner.isRequired = field.isRequired
+                inner.input = field.input
+                inner.answer = question.answer?[field.name]
+                inner.error = nil
+                inner.content = nil
+                inner.commentArea = nil
+                items += Self.question(
+                    inner, index: index, strings: strings, focused: focused && offset == 0, key: "\(index)-\(offset)")
+            }
+            return fieldset(title: title, description: description, error: error, described: described + required) {
+                items
+            }
+        case .fileReference, .repeating:
             return unsupported(title, description)
         }
     }
+
+    /// Whether a field of `input` can be answered on a page (a composite's fields may be).
+    static func isAskedOnAPage(_ input: InputPrimitive) -> Bool {
+        switch input {
+        case .freeText, .number, .date, .boolean, .singleChoice: true
+        case .multipleChoice(let choices): !choices.isOrdered
+        default: false
+        }
+    }
+
+    /// The form name of field `offset` of composite question `questionID` (after `a:` or `o:`).
+    static func fieldID(_ questionID: String, _ offset: Int) -> String { "\(questionID)/\(offset)" }
 
     static func fieldset(title: String, description: String, error: String, described: String, items: () -> String)
         -> String
@@ -185,34 +223,48 @@ struct WebPage {
     static func answers(from form: FormData, step: StepPresentation) -> [(String, JSONValue)] {
         var result: [(String, JSONValue)] = []
         for question in step.questions where question.collectsAnswer && !question.isReadOnly {
-            let name = "a:" + question.id
-            let other = form.first("o:" + question.id)?.trimmingCharacters(in: .whitespaces) ?? ""
             var value: JSONValue
-            switch question.input {
-            case .freeText, .date:
-                let text = form.first(name) ?? ""
-                value = text.isEmpty ? .null : .string(text)
-            case .number:
-                let text = (form.first(name) ?? "").trimmingCharacters(in: .whitespaces)
-                value = text.isEmpty ? .null : Double(text).map(JSONValue.number) ?? .string(text)
-            case .boolean:
-                value = form.first(name).map { .bool($0 == "true") } ?? .null
-            case .singleChoice(let input):
-                guard let chosen = form.first(name) else {
-                    value = .null
-                    break
+            if case .composite(let input) = question.input {
+                guard input.fields.allSatisfy({ isAskedOnAPage($0.input) }) else { continue }
+                var members: [String: JSONValue] = [:]
+                for (offset, field) in input.fields.enumerated() {
+                    let fieldValue = self.value(of: field.input, id: fieldID(question.id, offset), form: form) ?? .null
+                    if fieldValue != .null { members[field.name] = fieldValue }
                 }
-                let isOther = input.choices.contains { $0.isOther && $0.value == chosen }
-                value = .string(isOther && !other.isEmpty ? other : chosen)
-            case .multipleChoice(let input) where !input.isOrdered:
-                let others = Set(input.choices.filter(\.isOther).map(\.value))
-                let chosen = form.all(name).map { others.contains($0) && !other.isEmpty ? other : $0 }
-                value = chosen.isEmpty ? .null : .array(chosen.map(JSONValue.string))
-            default:
-                continue
+                value = members.isEmpty ? .null : .object(members)
+            } else {
+                guard let read = self.value(of: question.input, id: question.id, form: form) else { continue }
+                value = read
             }
             if value != (question.answer ?? .null) { result.append((question.id, value)) }
         }
         return result
+    }
+
+    /// The answer a form gives for an input named `a:{id}` (and `o:{id}` for Other's text): `.null`
+    /// when it is left empty, `nil` for an input not asked on a page.
+    static func value(of input: InputPrimitive, id: String, form: FormData) -> JSONValue? {
+        let name = "a:" + id
+        let other = form.first("o:" + id)?.trimmingCharacters(in: .whitespaces) ?? ""
+        switch input {
+        case .freeText, .date:
+            let text = form.first(name) ?? ""
+            return text.isEmpty ? .null : .string(text)
+        case .number:
+            let text = (form.first(name) ?? "").trimmingCharacters(in: .whitespaces)
+            return text.isEmpty ? .null : Double(text).map(JSONValue.number) ?? .string(text)
+        case .boolean:
+            return form.first(name).map { .bool($0 == "true") } ?? .null
+        case .singleChoice(let choices):
+            guard let chosen = form.first(name) else { return .null }
+            let isOther = choices.choices.contains { $0.isOther && $0.value == chosen }
+            return .string(isOther && !other.isEmpty ? other : chosen)
+        case .multipleChoice(let choices) where !choices.isOrdered:
+            let others = Set(choices.choices.filter(\.isOther).map(\.value))
+            let chosen = form.all(name).map { others.contains($0) && !other.isEmpty ? other : $0 }
+            return chosen.isEmpty ? .null : .array(chosen.map(JSONValue.string))
+        default:
+            return nil
+        }
     }
 }

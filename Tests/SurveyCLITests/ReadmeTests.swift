@@ -1,4 +1,5 @@
 import Foundation
+import SurveyTestFixtures
 import Testing
 
 /// The README: its first screen holds what this is, the two commands and where to go next; every
@@ -37,7 +38,8 @@ import Testing
     }
 
     /// Every `swift run … survey …` line runs on the built binary (stdin empty: a run quits at once,
-    /// its session kept); `swift test` is this suite itself.
+    /// its session kept; `serve` is checked by ``serveLeadsToTheSurvey(_:)``); `swift test` is this
+    /// suite itself.
     @Test func everyCommandRuns() throws {
         var commands: [[String]] = []
         for block in Self.blocks("sh") {
@@ -53,12 +55,46 @@ import Testing
                 commands.append(Array(words[(survey + 1)...]))
             }
         }
-        #expect(commands.count >= 2)
+        #expect(commands.count >= 3)
+        #expect(commands.contains { $0.first == "serve" })
         for arguments in commands {
+            if arguments.first == "serve" {
+                try Self.serveLeadsToTheSurvey(arguments)
+                continue
+            }
             let result = try SurveyBinary.run(arguments, directory: ExamplesTests.root)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
             #expect(!result.stdout.isEmpty, "\(arguments)")
         }
+    }
+
+    /// `survey serve …` as the README gives it, on a free port instead of 8080 and over a throwaway
+    /// store: the URL it prints leads (through its redirect) to the survey's first page, a form; it
+    /// stops on SIGTERM with status 0. (Tests/browser-serve-test.py takes a browser through it.)
+    static func serveLeadsToTheSurvey(_ arguments: [String]) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = arguments.dropFirst().map {
+            $0.hasSuffix(".json") ? ExamplesTests.root.appendingPathComponent($0).path : $0
+        }
+        let (process, _, _, port) = try ServeCommandTests.start(
+            files + ["--listen", "127.0.0.1:0", "--store", directory.appendingPathComponent("responses.sqlite").path])
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+            _ = ServeCommandTests.waitForExit(process)
+        }
+        let request = Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+        let root = String(decoding: try LoopbackExchange.send(request, port: port), as: UTF8.self)
+        let location = root.split(separator: "\r\n").first { $0.lowercased().hasPrefix("location:") }
+            .map { $0.dropFirst("location:".count).trimmingCharacters(in: .whitespaces) }
+        #expect(root.hasPrefix("HTTP/1.1 303"), "\(root)")
+        let page = try ServeCommandTests.get(port: port, path: try #require(location))
+        #expect(page.status == 200)
+        #expect(page.body.contains("<form method=\"post\""), "\(page.body)")
+        #expect(page.body.contains("Welcome to Habitly"))
+        kill(process.processIdentifier, SIGTERM)
+        #expect(ServeCommandTests.waitForExit(process))
+        #expect(process.terminationStatus == 0)
     }
 
     @Test func everyLinkLeadsToAFile() {

@@ -103,13 +103,68 @@ import Testing
         _ = try browser.get()
         _ = try browser.post([("action", "next")])
         _ = try browser.get()
-        #expect(try browser.post([("action", "next")]).status == 303)
-        let page = Self.text(try browser.get())
+        // The page with its error is the response itself (no redirect: any server of the store shows it).
+        let blocked = try browser.post([("action", "next")])
+        #expect(blocked.status == 200)
+        let page = Self.text(blocked)
         #expect(page.contains(#"<fieldset aria-describedby="e0" aria-invalid="true" aria-required="true">"#))
-        #expect(page.contains(#"<p class="error" id="e0">"#))
+        #expect(page.contains(#"<p class="error" id="e0">Please answer this question.</p>"#))
         #expect(page.contains("autofocus"))
         _ = try browser.post([("action", "back")])
         #expect(Self.text(try browser.get()).contains("Welcome to Habitly"))
+    }
+
+    /// Takes `browser` from the start to the onboarding survey's e-mail question.
+    static func reachTheEmailQuestion(_ browser: inout Browser) throws {
+        _ = try browser.get()
+        for fields in [
+            [("action", "next")], [("a:discovery", "google"), ("action", "next")],
+            [("a:goals", "fitness"), ("action", "next")], [("a:experience", "sometimes"), ("action", "next")],
+            [("a:tips-opt-in", "true"), ("action", "next")],
+        ] {
+            #expect(try browser.post(fields).status == 303)
+            _ = try browser.get()
+        }
+    }
+
+    @Test func aRefusedAnswerIsShownAsTypedWithItsMessageAndNextIsNotPressed() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        var browser = Browser(client: server.client)
+        try Self.reachTheEmailQuestion(&browser)
+        let refused = try browser.post([("a:tips-email", "not <an> address"), ("action", "next")])
+        #expect(refused.status == 200)
+        let page = Self.text(refused)
+        #expect(page.contains(#"value="not &lt;an&gt; address""#))
+        #expect(page.contains(#"aria-describedby="e0" aria-invalid="true""#))
+        #expect(page.contains(#"<p class="error" id="e0">The answer is not in the expected format.</p>"#))
+        // Not stored, and the respondent is still on the question.
+        let respondent = try #require(browser.cookies["survey-respondent"])
+        let stored = try #require(
+            try server.store.latestResponse(respondent: "web-" + respondent, survey: JSONAPITests.surveyID))
+        #expect(stored.status == .inProgress)
+        #expect(stored.currentUnitID == "tips-email")
+        #expect(try browser.post([("a:tips-email", "ada@example.com"), ("action", "next")]).status == 303)
+        #expect(Self.text(try browser.get()).contains("You&#39;re all set!"))
+    }
+
+    @Test func aQuestionTheAnswersMakeAppearIsShownBeforeNext() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        var browser = Browser(client: server.client)
+        _ = try browser.get()
+        _ = try browser.post([("action", "next")])
+        _ = try browser.post([("a:discovery", "google"), ("action", "next")])
+        let before = Self.text(try browser.get())
+        #expect(before.contains(#"name="a:goals""#) && !before.contains(#"name="a:team-size""#))
+        #expect(try browser.post([("a:goals", "work"), ("action", "next")]).status == 303)
+        let after = Self.text(try browser.get())
+        #expect(after.contains(#"value="work" checked"#))
+        #expect(after.contains(#"name="a:team-size""#))
+        #expect(!after.contains(#"class="error""#))
+        // With nothing new appearing, Next goes on.
+        _ = try browser.post([("a:goals", "work"), ("action", "next")])
+        #expect(Self.text(try browser.get()).contains("Have you used a habit tracker before?"))
     }
 
     @Test func aFormWithoutItsTokenChangesNothing() throws {
@@ -125,6 +180,33 @@ import Testing
         var other = Browser(client: server.client)
         _ = try other.get()
         #expect(other.cookies["survey-respondent"] != browser.cookies["survey-respondent"])
+    }
+
+    @Test func aMatrixIsAskedRowByRowAndItsAnswerKept() throws {
+        let server = try TestServer(surveys: ["Tests/Fixtures/exit-poll.json"])
+        defer { server.stop() }
+        var browser = Browser(client: server.client)
+        let path = "/s/exit-poll"
+        _ = try browser.get(path)
+        #expect(try browser.post([("a:mood", "true"), ("action", "next")], path: path).status == 303)
+        _ = try browser.get(path)
+        #expect(try browser.post([("action", "next")], path: path).status == 303)
+        let page = Self.text(try browser.get(path))
+        // Each row is a group of radio buttons with its own legend, inside the question's fieldset.
+        #expect(page.contains("<legend>Sync</legend>"))
+        #expect(page.contains(#"type="radio" name="a:importance/1" value="Neutral""#))
+        let answered = try browser.post(
+            [("a:importance/0", "Important"), ("a:importance/1", "Neutral"), ("action", "next")], path: path)
+        #expect(answered.status == 303)
+        _ = try browser.get(path)
+        _ = try browser.post([("action", "back")], path: path)
+        let again = Self.text(try browser.get(path))
+        #expect(again.contains(#"name="a:importance/0" value="Important" checked"#))
+        #expect(again.contains(#"name="a:importance/1" value="Neutral" checked"#))
+        // A row answered with a value that is not a column is refused, and shown as it was sent.
+        let refused = try browser.post([("a:importance/0", "Vital"), ("action", "next")], path: path)
+        #expect(refused.status == 200)
+        #expect(Self.text(refused).contains(#"class="error""#))
     }
 
     @Test func respondentTextIsEscaped() throws {
