@@ -1,0 +1,96 @@
+import Foundation
+import SurveyBuiltins
+import SurveyCore
+import SurveyPluginTemplates
+
+// MARK: plugin new
+
+enum PluginNewCommand: Command {
+    /// The options only this command declares, read by these constants.
+    enum Options {
+        static let language = CommandSpec.Option(
+            name: "--lang", valueName: "c|swift", help: "The plugin's language (required).")
+        static let out = CommandSpec.Option(
+            name: "--out", valueName: "DIR", help: "The folder to write (default ./NAME); it must not hold anything.")
+        static let engine = CommandSpec.Option(
+            name: "--engine", valueName: "DIR",
+            help:
+                "With --lang swift: the engine's package folder the plugin depends on (default: the package this survey was built from)."
+        )
+    }
+
+    static let spec = CommandSpec(
+        name: "plugin new",
+        summary: "Start a plugin: a folder with one question kind and one function, ready to build and test.",
+        usage: "plugin new NAME --lang c|swift [--out DIR] [--engine DIR]",
+        positionalHelp: [("NAME", "The plugin's name and its kind's id: lower-case letters, digits and '-'.")],
+        options: [Options.language, Options.out, Options.engine],
+        minimumPositionals: 1, maximumPositionals: 1,
+        discussion: """
+            Writes the source (the kind NAME and the function NAME_percent), a build file (a Makefile using
+            only cc for C; a SwiftPM package depending on the engine's package by path for Swift), a sample
+            survey using both, answer scripts in tests/ and a README. Then, in the folder: `make` (or
+            `swift build`), and `survey test survey.json --plugin LIB --answers tests`. Exits 1 when the
+            folder cannot be written or is not empty. See docs/plugin-abi.md, "Start a plugin".
+            """)
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        let name = arguments.positionals[0]
+        guard let languageName = arguments.value(Options.language) else {
+            throw UsageError("missing --lang c|swift", command: spec.name)
+        }
+        guard let language = PluginTemplate.Language(rawValue: languageName) else {
+            throw UsageError("--lang must be c or swift, got '\(languageName)'", command: spec.name)
+        }
+        var engine: String?
+        if language == .swift {
+            engine = try arguments.value(Options.engine).map(absolutePath) ?? enginePackage()
+        } else if arguments.value(Options.engine) != nil {
+            throw UsageError("--engine only applies with --lang swift", command: spec.name)
+        }
+        let template: PluginTemplate
+        do {
+            template = try PluginTemplate(
+                name: name, language: language, enginePackagePath: engine,
+                reservedKinds: Set(QuestionTypeRegistry.builtins().typeIDs))
+        } catch {
+            throw UsageError(error.description, command: spec.name)
+        }
+        let folder = arguments.value(Options.out) ?? name
+        do {
+            try template.write(to: folder)
+        } catch {
+            throw InputError(error.description)
+        }
+        let library = template.libraryPath
+        let lines = [
+            "Wrote \(folder)/ (\(template.files.map(\.path).joined(separator: ", "))).", "",
+            "  cd \(folder)",
+            "  \(template.buildCommand.joined(separator: " "))",
+            "  survey test \(PluginTemplate.surveyFile) --plugin \(language == .c ? "./" : "")\(library) --answers \(PluginTemplate.testsFolder)",
+        ]
+        Console.line(lines.joined(separator: "\n"))
+        return .success
+    }
+
+    private static func absolutePath(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
+    /// The engine's package folder: the first folder above this executable whose `Package.swift`
+    /// declares the package `survey-engine` (a `survey` built with `swift build` lives in its `.build`).
+    private static func enginePackage() throws(UsageError) -> String {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        while folder.pathComponents.count > 1 {
+            let manifest = folder.appendingPathComponent("Package.swift")
+            if let text = try? String(contentsOf: manifest, encoding: .utf8), text.contains("name: \"survey-engine\"") {
+                return folder.path
+            }
+            folder.deleteLastPathComponent()
+        }
+        throw UsageError(
+            "cannot tell where the engine's package is (this survey was not built inside it); give it with --engine DIR",
+            command: spec.name)
+    }
+}
