@@ -1,6 +1,7 @@
 import Foundation
 import SurveyBuiltins
 import SurveyCore
+import SurveyPluginLoader
 import SurveyPluginTemplates
 
 // MARK: plugin new
@@ -92,5 +93,98 @@ enum PluginNewCommand: Command {
         throw UsageError(
             "cannot tell where the engine's package is (this survey was not built inside it); give it with --engine DIR",
             command: spec.name)
+    }
+}
+
+// MARK: plugin check
+
+enum PluginCheckCommand: Command {
+    /// The options only this command declares, read by these constants.
+    enum Options {
+        static let survey = CommandSpec.Option(
+            name: "--survey", valueName: "FILE",
+            help: "Also try the options of this survey's questions of each kind, and its locales.")
+        static let format = CommandSpec.Option(
+            name: "--format", valueName: "text|json", help: "Output: text (default, one line per problem) or json.")
+        static let timeout = CommandSpec.Option(
+            name: "--timeout", valueName: "SECONDS", help: "How long one call may take before it fails (default 2).")
+    }
+
+    static let spec = CommandSpec(
+        name: "plugin check",
+        summary: "Check that a plugin behaves: call every callback and function with edge cases, in a child process.",
+        usage: "plugin check LIB.so [--survey FILE] [--format text|json] [--timeout SECONDS]",
+        positionalHelp: [("LIB.so", "The plugin library.")],
+        options: [Options.survey, Options.format, Options.timeout],
+        minimumPositionals: 1, maximumPositionals: 1,
+        discussion: """
+            The plugin runs in a child process (as with --isolate-plugins), so one that crashes or hangs is
+            reported, not fatal. Rules: \(PluginRule.allCases.map(\.rawValue).joined(separator: ", ")).
+            Each problem names its rule, the kind or function, the callback and the input that showed it.
+            Exits 1 when any rule is broken, else 0. See docs/plugin-abi.md, "Check a plugin".
+            """)
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        let path = arguments.positionals[0]
+        let format = arguments.value(Options.format) ?? "text"
+        guard format == "text" || format == "json" else {
+            throw UsageError("--format must be text or json, got '\(format)'", command: spec.name)
+        }
+        var timeout = 2.0
+        if let text = arguments.value(Options.timeout) {
+            guard let value = Double(text), value.isFinite, value > 0, value <= 3600 else {
+                throw UsageError(
+                    "--timeout must be a number of seconds above 0 (at most 3600), got '\(text)'", command: spec.name)
+            }
+            timeout = value
+        }
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var checker = PluginChecker(isolation: PluginIsolation(executable: executable, timeout: timeout))
+        if let survey = arguments.value(Options.survey) {
+            let json = try context.readJSON(survey)
+            checker.options = questionOptions(in: json)
+            var locales = checker.locales
+            for locale in [json["defaultLocale"]?.stringValue].compactMap({ $0 })
+                + (json["locales"]?.arrayValue ?? []).compactMap(\.stringValue) where !locales.contains(locale)
+            {
+                locales.append(locale)
+            }
+            checker.locales = locales
+        }
+        let report = checker.check(path: path)
+        if format == "json" {
+            Console.line(JSONWriter.string(from: report.json, pretty: true))
+        } else {
+            Console.out(report.text)
+            let problems = report.findings.count
+            Console.error(
+                "\(path): \(report.kinds.count) kind\(report.kinds.count == 1 ? "" : "s"), "
+                    + "\(report.functions.count) function\(report.functions.count == 1 ? "" : "s"), "
+                    + "\(report.calls) calls: "
+                    + (problems == 0 ? "passed" : "\(problems) problem\(problems == 1 ? "" : "s")"))
+        }
+        return report.passes ? .success : .failure
+    }
+
+    /// The `options` of every object with a `type` in the survey (questions, nested ones too), by type.
+    static func questionOptions(in json: JSONValue) -> [String: [JSONValue]] {
+        var found: [String: [JSONValue]] = [:]
+        func visit(_ value: JSONValue) {
+            switch value {
+            case .object(let members):
+                if let type = members["type"]?.stringValue, let options = members["options"], options.objectValue != nil
+                {
+                    found[type, default: []].append(options)
+                }
+                for member in members.values { visit(member) }
+            case .array(let items):
+                for item in items { visit(item) }
+            default:
+                break
+            }
+        }
+        visit(json)
+        return found
     }
 }

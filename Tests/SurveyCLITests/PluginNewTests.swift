@@ -88,15 +88,17 @@ struct PluginNewTests {
         #expect(result.stdout.contains("2 scripts: 2 passed, 0 failed"), "\(result.stdout)")
     }
 
-    @Test func theMakefileRunsTheTestsWithTheSurveyItIsGiven() throws {
+    @Test func theMakefileRunsTheTestsAndTheCheckWithTheSurveyItIsGiven() throws {
         let root = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let folder = root.appendingPathComponent("star-meter")
         let made = try Self.run("survey", ["plugin", "new", "star-meter", "--lang", "c"], in: root)
         #expect(made.status == 0, "\(made.stderr)")
-        let test = try Self.run("make", ["-C", folder.path, "test", "SURVEY=\(SurveyBinary.url.path)"])
+        let test = try Self.run("make", ["-C", folder.path, "test", "check", "SURVEY=\(SurveyBinary.url.path)"])
         #expect(test.status == 0, "\(test.stdout)\(test.stderr)")
         #expect(test.stdout.contains("2 passed"), "\(test.stdout)")
+        #expect(test.stderr.contains("1 kind, 1 function, "), "\(test.stderr)")
+        #expect(test.stderr.contains("calls: passed"), "\(test.stderr)")
     }
 
     @Test func wrongUsageExitsTwoAndAFolderInTheWayExitsOne() throws {
