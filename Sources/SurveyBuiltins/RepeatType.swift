@@ -18,7 +18,8 @@ import SurveyCore
 /// Item members: `name` (the key in each instance), `title`, `type` (`"text"` default; also
 /// `"number"`, `"boolean"`, `"date"`, `"rating"`, `"single-choice"`, `"dropdown"`,
 /// `"multiple-choice"`, `"tagbox"`, and groups: `"repeat"` (a repeat in each instance, whose own
-/// items read their instance as `{panel.x}`), `"matrix"`, `"matrix-dropdown"`, `"multiple-text"`),
+/// items read their instance as `{panel.x}`), `"matrix"`, `"matrix-dropdown"`, `"multiple-text"`; or a
+/// kind a loaded plugin adds),
 /// `required`, `requiredIf` (read like `visibleIf`: the item is required in an instance while it
 /// holds), `validators` (`expression` ones only, checked on Next while the item shows),
 /// `visibleIf` (an expression that may read the same instance's answers as `{panel.x}`,
@@ -203,7 +204,8 @@ public struct RepeatType: SummarizesTallies {
                     return check
                 } ?? []
             let question = try kind.configure(
-                options: item.value("options") ?? .object([:]), path: item.path.appending("options"), stepID: stepID)
+                options: item.value("options") ?? .object([:]), path: item.path.appending("options"), stepID: stepID,
+                registry: item.registry)
             let defaultExpression = try item.optionalString("defaultValueExpression").map {
                 source throws(SurveyError) in
                 try compile(source, member: "defaultValueExpression", in: item)

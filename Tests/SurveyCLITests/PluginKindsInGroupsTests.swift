@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// A plugin's kind where built-in kinds go: as a repeat's item and as a matrix-dropdown's column
+/// (`Tests/Fixtures/plugin-kinds-in-groups.json`, the example plugin CStarPlugin's `emoji-rating`),
+/// through `survey validate`, `survey test` and both front ends of `survey run`.
+@Suite("Plugin kinds in repeats and matrix-dropdowns")
+struct PluginKindsInGroupsTests {
+    static let survey = Fixtures.path("plugin-kinds-in-groups.json")
+    static let plugin = ["--plugin", PluginTests.library("CStarPlugin")]
+    static let visits = #"[{"place":"Paris","mood":3},{"place":"Oslo","mood":"1"}]"#
+    static let teams = #"{"red":{"mood":5},"blue":{"mood":2}}"#
+    static let normalAnswers =
+        #"{"teams":{"blue":{"mood":2},"red":{"mood":5}},"visits":[{"mood":3,"place":"Paris"},{"mood":1,"place":"Oslo"}]}"#
+
+    @Test func theSurveyLoadsWithThePluginAndNamesTheKindWithout() throws {
+        let valid = try PluginTests.run(["validate", Self.survey] + Self.plugin)
+        #expect(valid.status == 0, "\(valid.stderr)")
+        let invalid = try PluginTests.run(["validate", Self.survey])
+        #expect(invalid.status == 1)
+        #expect(invalid.stderr.contains("unknown type 'emoji-rating'"))
+        #expect(invalid.stderr.contains("at $.steps[0].options.items[1].type"))
+        #expect(invalid.stderr.contains("unknown cellType 'emoji-rating'"))
+        #expect(invalid.stderr.contains("at $.steps[1].options.columns[0].cellType"))
+    }
+
+    @Test func theItemAndTheCellAreNormalisedAndCheckedByThePlugin() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let script = directory.appendingPathComponent("answers.json")
+        let expected = directory.appendingPathComponent("expected.json")
+        try #"{"visits": \#(Self.visits), "teams": \#(Self.teams)}"#.write(
+            to: script, atomically: true, encoding: .utf8)
+        try Self.normalAnswers.write(to: expected, atomically: true, encoding: .utf8)
+        let result = try PluginTests.run(
+            ["test", Self.survey, "--answers", script.path, "--expect-answers", expected.path, "--quiet"]
+                + Self.plugin)
+        #expect(result.status == 0, "\(result.stderr)")
+
+        // Four faces of three: the plugin's own message, about the instance's item.
+        try #"{"visits": [{"place":"Paris","mood":4},{"place":"Oslo","mood":1}], "teams": \#(Self.teams)}"#.write(
+            to: script, atomically: true, encoding: .utf8)
+        let refused = try PluginTests.run(["test", Self.survey, "--answers", script.path, "--quiet"] + Self.plugin)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("the scripted answer for 'visits' is invalid: Choose a face from 1 to 3."))
+    }
+
+    @Test func completesThroughTheJSONEventFrontEnd() throws {
+        let lines = [
+            #"{"command":"answer","stepId":"visits","value":[{"place":"Paris","mood":5},{"place":"Oslo","mood":1}]}"#,
+            #"{"command":"answer","stepId":"visits","value":\#(Self.visits)}"#, #"{"command":"next"}"#,
+            #"{"command":"answer","stepId":"teams","value":\#(Self.teams)}"#, #"{"command":"next"}"#,
+        ]
+        let result = try PluginTests.run(
+            ["run", Self.survey, "--renderer", "json", "--state-file", "/dev/null"] + Self.plugin,
+            stdin: lines.joined(separator: "\n") + "\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        let events = result.stdout.split(separator: "\n").map(String.init)
+        // The item is presented by the plugin's input primitive, inside the repeat's fields.
+        #expect(
+            events.contains {
+                $0.contains(#""id":"visits""#) && $0.contains(#""max":3,"maxLabel":"😍","min":1"#)
+                    && $0.contains(#""presentation":"emoji""#)
+            })
+        #expect(
+            events.contains {
+                $0.contains(#""event":"validation-error""#) && $0.contains(#""field":"0.mood""#)
+                    && $0.contains(#""message":"Choose a face from 1 to 3.""#)
+            })
+        let completed = try #require(events.last)
+        #expect(completed.contains(#""event":"completed""#))
+        #expect(completed.contains(#""answers":\#(Self.normalAnswers)"#))
+    }
+
+    @Test func completesThroughTheTextFrontEndWithPipedInput() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let resultFile = directory.appendingPathComponent("result.json")
+        let result = try PluginTests.run(
+            ["run", Self.survey, "--state-file", "/dev/null", "--plain", "--result", resultFile.path] + Self.plugin,
+            stdin: ["Paris", "3", "Oslo", "1", "9", "2", "5"].joined(separator: "\n") + "\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("1 = 😞 · 3 = 😍"))
+        #expect(result.stdout.contains("red › Mood › "))
+        // 9 faces of 5 is refused by the plugin, and red is asked again.
+        #expect(result.stdout.contains("! Choose a face from 1 to 5."))
+        #expect(result.stdout.contains("The survey is complete."))
+        let written = try String(contentsOf: resultFile, encoding: .utf8)
+        #expect(
+            written.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "\n", with: "").contains(
+                #""answers":{"teams":{"blue":{"mood":2},"red":{"mood":5}}"#))
+    }
+}
