@@ -1,9 +1,10 @@
 import Foundation
+import SurveyTestFixtures
 import Testing
 
 /// A plugin's kind where built-in kinds go: as a repeat's item and as a matrix-dropdown's column
 /// (`Tests/Fixtures/plugin-kinds-in-groups.json`, the example plugin CStarPlugin's `emoji-rating`),
-/// through `survey validate`, `survey test` and both front ends of `survey run`.
+/// through `survey validate`, `survey test`, both front ends of `survey run` and `survey serve`.
 @Suite("Plugin kinds in repeats and matrix-dropdowns")
 struct PluginKindsInGroupsTests {
     static let survey = Fixtures.path("plugin-kinds-in-groups.json")
@@ -87,5 +88,39 @@ struct PluginKindsInGroupsTests {
         #expect(
             written.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "\n", with: "").contains(
                 #""answers":{"teams":{"blue":{"mood":2},"red":{"mood":5}}"#))
+    }
+
+    /// A POST with a JSON body over one connection; the status and the body.
+    static func post(port: UInt16, path: String, body: String) throws -> (status: Int, body: String) {
+        let request = Array(
+            ("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(body.utf8.count)\r\n\r\n" + body).utf8)
+        let text = String(decoding: try LoopbackExchange.send(request, port: port), as: UTF8.self)
+        let status = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        return (status, text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? "")
+    }
+
+    @Test func completesThroughTheHTTPAPI() throws {
+        let (process, _, _, port) = try ServeCommandTests.start(
+            [Self.survey, "--listen", "127.0.0.1:0", "--no-store", "--threads", "1"] + Self.plugin)
+        defer {
+            kill(process.processIdentifier, SIGTERM)
+            _ = ServeCommandTests.waitForExit(process)
+        }
+        let started = try Self.post(port: port, path: "/v1/sessions", body: "{}")
+        #expect(started.status == 201, "\(started.body)")
+        #expect(started.body.contains(#""max":3,"maxLabel":"😍","min":1"#))
+        let session = try JSONSerialization.jsonObject(with: Data(started.body.utf8)) as? [String: Any]
+        let token = try #require(session?["token"] as? String)
+        let commands = """
+            [{"command":"answer","stepId":"visits","value":[{"place":"Paris","mood":5},{"place":"Oslo","mood":1}]},
+             {"command":"answer","stepId":"visits","value":\(Self.visits)}, "next",
+             {"command":"answer","stepId":"teams","value":\(Self.teams)}, "next"]
+            """
+        let answered = try Self.post(port: port, path: "/v1/sessions/\(token)/commands", body: commands)
+        #expect(answered.status == 200, "\(answered.body)")
+        #expect(answered.body.contains(#""message":"Choose a face from 1 to 3.""#))
+        #expect(answered.body.contains(#""event":"completed""#))
+        #expect(answered.body.contains(#""answers":\#(Self.normalAnswers)"#))
     }
 }
