@@ -123,4 +123,42 @@ struct PluginKindsInGroupsTests {
         #expect(answered.body.contains(#""event":"completed""#))
         #expect(answered.body.contains(#""answers":\#(Self.normalAnswers)"#))
     }
+
+    /// A plugin built against the ABI 1.0 header (`Tests/PluginFixtures/LegacyV10`) still loads, and
+    /// its kind works as a repeat's item and a matrix-dropdown's column; it passes the checker.
+    @Test func aPluginOfABI10WorksInsideGroupsToo() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let legacy = PluginTests.root.appendingPathComponent("Tests/PluginFixtures/LegacyV10")
+        let library = directory.appendingPathComponent("liblegacy.so").path
+        let compiled = try PluginNewTests.run(
+            "cc",
+            [
+                "-shared", "-fPIC", "-I", legacy.path, "-o", library,
+                legacy.appendingPathComponent("legacy_plugin.c").path,
+            ])
+        try #require(compiled.status == 0, "\(compiled.stderr)")
+        let survey = directory.appendingPathComponent("legacy.json")
+        try """
+        {"formatVersion": 1, "id": "legacy", "title": "Legacy", "steps": [
+          {"id": "words", "type": "repeat", "title": "Words", "options": {"count": 1, "items": [
+            {"name": "word", "type": "legacy-text", "required": true}]}},
+          {"id": "grid", "type": "matrix-dropdown", "title": "Grid", "options": {"rows": ["a"],
+            "columns": [{"name": "word", "cellType": "legacy-text"}]}}]}
+        """.write(to: survey, atomically: true, encoding: .utf8)
+        let script = directory.appendingPathComponent("answers.json")
+        try #"{"words": [{"word": "old"}], "grid": {"a": {"word": "old"}}}"#.write(
+            to: script, atomically: true, encoding: .utf8)
+        let passed = try PluginNewTests.run(
+            "survey", ["test", survey.path, "--plugin", library, "--answers", script.path, "--quiet"])
+        #expect(passed.status == 0, "\(passed.stderr)")
+        try #"{"words": [{"word": "old"}], "grid": {"a": {"word": "new"}}}"#.write(
+            to: script, atomically: true, encoding: .utf8)
+        let refused = try PluginNewTests.run(
+            "survey", ["test", survey.path, "--plugin", library, "--answers", script.path, "--quiet"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("Only 'old' will do."), "\(refused.stderr)")
+        let checked = try PluginNewTests.run("survey", ["plugin", "check", library])
+        #expect(checked.status == 0, "\(checked.stdout)")
+    }
 }
