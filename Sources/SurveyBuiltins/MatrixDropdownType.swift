@@ -77,7 +77,8 @@ public struct MatrixDropdownType: SummarizesTallies {
                 options = .object(members)
             }
             let question = try kind.configure(
-                options: options, path: column.path.appending("options"), stepID: stepID, registry: column.registry)
+                options: options, path: column.path.appending("options"), stepID: stepID, registry: column.registry,
+                functions: column.functions)
             let result = Column(
                 name: name, title: try column.optionalText("title"),
                 isRequired: try column.bool("required", default: false), question: question)

@@ -255,12 +255,13 @@ enum NamedOptions {
         _ read: (inout OptionsReader, String) throws(SurveyError) -> Element
     ) throws(SurveyError) -> [(name: String, element: Element)] {
         let stepID = reader.stepID
-        let registry = reader.registry
+        let (registry, functions) = (reader.registry, reader.functions)
         guard
             let elements = try reader.optionalArray(
                 key,
                 { (json, path) throws(SurveyError) -> (name: String, element: Element) in
-                    var element = try OptionsReader(json, path: path, stepID: stepID, registry: registry)
+                    var element = try OptionsReader(
+                        json, path: path, stepID: stepID, registry: registry, functions: functions)
                     let name = try element.string("name")
                     guard !name.isEmpty else {
                         throw element.error("name", "'name' must not be empty", kind: .invalidOptions)

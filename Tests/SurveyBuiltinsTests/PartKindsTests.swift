@@ -76,4 +76,32 @@ struct PartKindsTests {
             "\(error)".contains("unknown type 'stars'")
         }
     }
+
+    /// A function registered beside the standard ones (a plugin's) may be called in a repeat item's
+    /// expressions, which read the instance as `{panel.x}`.
+    @Test func aRegisteredFunctionWorksInARepeatItemsExpressions() throws {
+        var functions = ExpressionFunctionRegistry.standard
+        try functions.register(
+            ExpressionFunction(name: "twice", arity: 1...1, origin: "libtwice.so") { arguments, _ in
+                arguments[0].numberValue.map { .number($0 * 2) } ?? .null
+            })
+        let text = """
+            {"formatVersion": 1, "id": "f", "title": "F", "steps": [
+              {"id": "trips", "type": "repeat", "title": "Trips", "options": {"count": 1, "items": [
+                {"name": "days", "type": "number"},
+                {"name": "why", "type": "text", "visibleIf": "twice({panel.days}) > 10"},
+                {"name": "doubled", "expression": "twice({panel.days})"}]}}]}
+            """
+        let survey = try SurveyLoader(registry: .builtins(), functions: functions).load(text: text, source: "f.json")
+        var session = SurveySession(survey: survey, locale: "en")
+        try session.answer([["days": 6, "why": "work"]], for: "trips")
+        #expect(session.answer(for: "trips") == [["days": 6, "why": "work", "doubled": 12]])
+        try session.answer([["days": 2, "why": "rest"]], for: "trips")
+        #expect(session.answer(for: "trips") == [["days": 2, "doubled": 4]])
+        #expect {
+            _ = try SurveyLoader(registry: .builtins()).load(text: text, source: "f.json")
+        } throws: { error in
+            "\(error)".contains("twice")
+        }
+    }
 }

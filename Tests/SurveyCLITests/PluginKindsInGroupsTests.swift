@@ -161,4 +161,35 @@ struct PluginKindsInGroupsTests {
         let checked = try PluginNewTests.run("survey", ["plugin", "check", library])
         #expect(checked.status == 0, "\(checked.stdout)")
     }
+
+    /// A plugin's function in a repeat item's expressions (HealthFunctions' `initials` and `bmi`).
+    @Test func aPluginFunctionWorksInARepeatItem() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let survey = directory.appendingPathComponent("people.json")
+        try """
+        {"formatVersion": 1, "id": "people", "title": "People", "steps": [
+          {"id": "people", "type": "repeat", "title": "People", "options": {"count": 2, "items": [
+            {"name": "name", "type": "text"}, {"name": "kg", "type": "number"}, {"name": "cm", "type": "number"},
+            {"name": "tips", "type": "boolean", "visibleIf": "bmi({panel.kg}, {panel.cm}) >= 25"},
+            {"name": "initials", "expression": "initials({panel.name})"}]}}]}
+        """.write(to: survey, atomically: true, encoding: .utf8)
+        let script = directory.appendingPathComponent("answers.json")
+        try """
+        {"answers": {"people": [{"name": "Ada Lovelace", "kg": 85, "cm": 175, "tips": true},
+                                {"name": "Alan Turing", "kg": 62.5, "cm": 172, "tips": true}]},
+         "expectAnswers": {"people": [{"name": "Ada Lovelace", "kg": 85, "cm": 175, "tips": true, "initials": "AL"},
+                                      {"name": "Alan Turing", "kg": 62.5, "cm": 172, "initials": "AT"}]}}
+        """.write(to: script, atomically: true, encoding: .utf8)
+        let result = try PluginNewTests.run(
+            "survey",
+            [
+                "test", survey.path, "--answers", script.path, "--quiet", "--plugin",
+                PluginTests.library("HealthFunctions"),
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let without = try PluginNewTests.run("survey", ["validate", survey.path])
+        #expect(without.status == 1)
+        #expect(without.stderr.contains("bmi"), "\(without.stderr)")
+    }
 }
