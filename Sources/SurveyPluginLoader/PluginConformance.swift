@@ -56,6 +56,7 @@ public enum PluginRule: String, Sendable, CaseIterable, Comparable {
         }
     }
 
+    /// Rules order as they are declared: load problems first, then call problems.
     public static func < (left: PluginRule, right: PluginRule) -> Bool {
         (allCases.firstIndex(of: left) ?? 0) < (allCases.firstIndex(of: right) ?? 0)
     }
@@ -92,8 +93,9 @@ public struct PluginCheckReport: Sendable {
     public var path: String
     /// The problems, one per rule, subject and callback (the first input that showed it).
     public var findings: [PluginFinding]
-    /// The question kinds and functions exercised.
+    /// The question kinds exercised, by id.
     public var kinds: [String]
+    /// The expression functions exercised, by name.
     public var functions: [String]
     /// How many calls the checker made.
     public var calls: Int
