@@ -105,7 +105,8 @@ enum PluginCheckCommand: Command {
             name: "--survey", valueName: "FILE",
             help: "Also try the options of this survey's questions of each kind, and its locales.")
         static let format = CommandSpec.Option(
-            name: "--format", valueName: "text|json", help: "Output: text (default, one line per problem) or json.")
+            name: "--format", valueName: "text|json|sarif",
+            help: "Output: text (default, one line per problem), json, or sarif (SARIF 2.1.0).")
         static let timeout = CommandSpec.Option(
             name: "--timeout", valueName: "SECONDS", help: "How long one call may take before it fails (default 2).")
     }
@@ -113,7 +114,7 @@ enum PluginCheckCommand: Command {
     static let spec = CommandSpec(
         name: "plugin check",
         summary: "Check that a plugin behaves: call every callback and function with edge cases, in a child process.",
-        usage: "plugin check LIB.so [--survey FILE] [--format text|json] [--timeout SECONDS]",
+        usage: "plugin check LIB.so [--survey FILE] [--format text|json|sarif] [--timeout SECONDS]",
         positionalHelp: [("LIB.so", "The plugin library.")],
         options: [Options.survey, Options.format, Options.timeout],
         minimumPositionals: 1, maximumPositionals: 1,
@@ -127,8 +128,8 @@ enum PluginCheckCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let path = arguments.positionals[0]
         let format = arguments.value(Options.format) ?? "text"
-        guard format == "text" || format == "json" else {
-            throw UsageError("--format must be text or json, got '\(format)'", command: spec.name)
+        guard ["text", "json", "sarif"].contains(format) else {
+            throw UsageError("--format must be text, json or sarif, got '\(format)'", command: spec.name)
         }
         var timeout = 2.0
         if let text = arguments.value(Options.timeout) {
@@ -153,8 +154,8 @@ enum PluginCheckCommand: Command {
             checker.locales = locales
         }
         let report = checker.check(path: path)
-        if format == "json" {
-            Console.line(JSONWriter.string(from: report.json, pretty: true))
+        if format != "text" {
+            Console.line(JSONWriter.string(from: format == "json" ? report.json : report.sarif, pretty: true))
         } else {
             Console.out(report.text)
             let problems = report.findings.count

@@ -143,6 +143,43 @@ public struct PluginCheckReport: Sendable {
     }
 }
 
+extension PluginCheckReport {
+    /// The report as SARIF 2.1.0 (for code scanning and editors): one result per finding, located
+    /// at the plugin file, its kind or function and callback as a logical location.
+    public var sarif: JSONValue {
+        let rules = PluginRule.allCases
+        let descriptors: [JSONValue] = rules.map { rule in
+            [
+                "id": .string(rule.rawValue), "shortDescription": ["text": .string(rule.summary)],
+                "help": ["text": .string("\(rule.summary). See docs/plugin-abi.md, \"Check a plugin\".")],
+                "defaultConfiguration": ["level": "error"],
+            ]
+        }
+        let results: [JSONValue] = findings.map { finding in
+            var location: [String: JSONValue] = ["physicalLocation": ["artifactLocation": ["uri": .string(path)]]]
+            let logical = [finding.subject, finding.callback].compactMap { $0 }.joined(separator: ", ")
+            if !logical.isEmpty { location["logicalLocations"] = [["name": .string(logical), "kind": "function"]] }
+            var message = finding.message
+            if let input = finding.input { message += " (input: \(input))" }
+            return [
+                "ruleId": .string(finding.rule.rawValue),
+                "ruleIndex": .number(Double(rules.firstIndex(of: finding.rule) ?? 0)), "level": "error",
+                "message": ["text": .string(message)], "locations": [.object(location)],
+                "properties": ["occurrences": .number(Double(finding.occurrences))],
+            ]
+        }
+        return [
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
+            "runs": [
+                [
+                    "tool": ["driver": ["name": "survey plugin check", "rules": .array(descriptors)]],
+                    "results": .array(results),
+                ]
+            ],
+        ]
+    }
+}
+
 /// The plugin conformance checker: loads a plugin in the plugin host child process (so a plugin
 /// that crashes or hangs cannot take the checker with it) and calls every callback of every
 /// question kind and every function it declares with generated edge cases, reporting each

@@ -39,6 +39,25 @@ struct PluginCheckTests {
         #expect(findings.first?["subject"] as? String == "kind 'shapeless'")
     }
 
+    @Test func theSARIFReportNamesTheRuleThePluginAndTheCallback() throws {
+        let path = Self.fixture("CheckNotIdempotent")
+        let result = try PluginNewTests.run("survey", ["plugin", "check", path, "--format", "sarif"])
+        #expect(result.status == 1)
+        let sarif = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(sarif["version"] as? String == "2.1.0")
+        let run = try #require((sarif["runs"] as? [[String: Any]])?.first)
+        let driver = (run["tool"] as? [String: Any])?["driver"] as? [String: Any]
+        #expect((driver?["rules"] as? [[String: Any]])?.count == 14)
+        let results = try #require(run["results"] as? [[String: Any]])
+        #expect(results.map { $0["ruleId"] as? String } == ["not-idempotent"])
+        let location = try #require((results.first?["locations"] as? [[String: Any]])?.first)
+        let artifact = (location["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: Any]
+        #expect(artifact?["uri"] as? String == path)
+        #expect(
+            (location["logicalLocations"] as? [[String: Any]])?.first?["name"] as? String == "kind 'exclaim', normalize"
+        )
+    }
+
     @Test func aPluginThatHangsIsStoppedAfterTheTimeout() throws {
         let started = Date()
         let result = try PluginNewTests.run(
@@ -51,7 +70,7 @@ struct PluginCheckTests {
 
     @Test func wrongUsageExitsTwo() throws {
         for arguments in [
-            ["plugin", "check"], ["plugin", "check", "x.so", "--format", "sarif"],
+            ["plugin", "check"], ["plugin", "check", "x.so", "--format", "xml"],
             ["plugin", "check", "x.so", "--timeout", "0"], ["plugin", "check", "a.so", "b.so"],
         ] {
             let result = try PluginNewTests.run("survey", arguments)
