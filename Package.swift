@@ -81,7 +81,7 @@ let package = Package(
             dependencies: [
                 "SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyPluginLoader", "SurveyResponses",
                 "SurveyStoreSQLite", "SurveyStorePostgres", "SurveyAnalysis", "SurveyImport", "SurveyDelivery",
-                "SurveyReports", "SurveyServer",
+                "SurveyReports", "SurveyServer", "SurveyPluginTemplates",
             ],
             swiftSettings: strictSettings
         ),
@@ -174,6 +174,10 @@ let package = Package(
             dependencies: ["SurveyCore", "SurveyPluginMessages", "CSurveyPluginABI"],
             swiftSettings: strictSettings
         ),
+        // `survey plugin new`: the files of a new plugin's folder (C or Swift), ready to build and test.
+        .target(name: "SurveyPluginTemplates", swiftSettings: strictSettings),
+        .testTarget(
+            name: "SurveyPluginTemplatesTests", dependencies: ["SurveyPluginTemplates"], swiftSettings: strictSettings),
         // Example plugins, each built as a shared library by `swift build`.
         .target(
             name: "ColorPicker",

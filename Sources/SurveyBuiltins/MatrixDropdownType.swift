@@ -12,9 +12,9 @@ import SurveyCore
 ///
 /// Column members: `name` (the key in each row's answer), `title` (text; default the name),
 /// `cellType` (`"dropdown"` default, `"single-choice"`, `"multiple-choice"`, `"tagbox"`, `"text"`,
-/// `"number"`, `"boolean"`, `"rating"`, `"date"`), `required` (every row must answer this column), and
-/// `options`, read exactly as that kind's own options (`{"min": 0}` for a number column;
-/// `choices` defaults to the question's).
+/// `"number"`, `"boolean"`, `"rating"`, `"date"`, or a kind a loaded plugin adds), `required` (every row
+/// must answer this column), and `options`, read exactly as that kind's own options (`{"min": 0}` for a
+/// number column; `choices` defaults to the question's).
 ///
 /// **Answer:** an object from row value to an object from column name to that cell's answer, each
 /// checked and normalised by its column's kind; empty cells and rows are left out, and an answer with
@@ -77,7 +77,8 @@ public struct MatrixDropdownType: SummarizesTallies {
                 options = .object(members)
             }
             let question = try kind.configure(
-                options: options, path: column.path.appending("options"), stepID: stepID)
+                options: options, path: column.path.appending("options"), stepID: stepID, registry: column.registry,
+                functions: column.functions)
             let result = Column(
                 name: name, title: try column.optionalText("title"),
                 isRequired: try column.bool("required", default: false), question: question)

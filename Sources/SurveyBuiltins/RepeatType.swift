@@ -18,7 +18,8 @@ import SurveyCore
 /// Item members: `name` (the key in each instance), `title`, `type` (`"text"` default; also
 /// `"number"`, `"boolean"`, `"date"`, `"rating"`, `"single-choice"`, `"dropdown"`,
 /// `"multiple-choice"`, `"tagbox"`, and groups: `"repeat"` (a repeat in each instance, whose own
-/// items read their instance as `{panel.x}`), `"matrix"`, `"matrix-dropdown"`, `"multiple-text"`),
+/// items read their instance as `{panel.x}`), `"matrix"`, `"matrix-dropdown"`, `"multiple-text"`; or a
+/// kind a loaded plugin adds),
 /// `required`, `requiredIf` (read like `visibleIf`: the item is required in an instance while it
 /// holds), `validators` (`expression` ones only, checked on Next while the item shows),
 /// `visibleIf` (an expression that may read the same instance's answers as `{panel.x}`,
@@ -30,7 +31,7 @@ import SurveyCore
 /// expression question in a dynamic panel or expression column), `defaultValue` (the item's answer
 /// in a new instance, an answer its kind accepts) or `defaultValueExpression` (an expression read like
 /// `visibleIf` whose value is that answer; SurveyJS's template question defaults), and `options` (that
-/// kind's own options). With `count`, `eachOf` or `startCount`, a repeat whose items have defaults starts answered:
+/// kind's own options). These expressions may call the survey's functions, a loaded plugin's too. With `count`, `eachOf` or `startCount`, a repeat whose items have defaults starts answered:
 /// its instances hold the defaults, followed as what they read changes until the respondent answers.
 /// An item with an Other choice takes its text in an instance as the answer, or, as SurveyJS stores
 /// it, as the Other choice's value with the text as `<name>-Comment`.
@@ -148,10 +149,12 @@ public struct RepeatType: SummarizesTallies {
         let items = try NamedOptions.read("items", what: "item", from: &reader, allowsEmpty: true) {
             (item: inout OptionsReader, name: String) throws(SurveyError) -> Item in
             let kind = try PartKinds.read("type", default: "text", from: &item, among: PartKinds.repeatItems).kind
+            // The survey's functions (a plugin's too), or the standard ones outside a survey.
+            let functions = item.functions ?? .standard
             /// An item's expression (its `visibleIf`, a computed item's `expression`, a validator): it reads
             /// the instance as `{panel.x}`, its position, the loop value and the survey's names.
             func compile(_ source: String) throws(ExpressionCompileError) -> SurveyCore.Expression {
-                try SurveyCore.Expression(source, functions: .standard) { reference in
+                try SurveyCore.Expression(source, functions: functions) { reference in
                     switch reference {
                     case "panel": return Self.panelSlot
                     case "panelIndex", "visiblePanelIndex": return Self.indexSlot
@@ -203,7 +206,8 @@ public struct RepeatType: SummarizesTallies {
                     return check
                 } ?? []
             let question = try kind.configure(
-                options: item.value("options") ?? .object([:]), path: item.path.appending("options"), stepID: stepID)
+                options: item.value("options") ?? .object([:]), path: item.path.appending("options"), stepID: stepID,
+                registry: item.registry, functions: item.functions)
             let defaultExpression = try item.optionalString("defaultValueExpression").map {
                 source throws(SurveyError) in
                 try compile(source, member: "defaultValueExpression", in: item)

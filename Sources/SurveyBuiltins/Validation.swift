@@ -235,11 +235,13 @@ enum PartKinds {
         among kinds: [String: AnyQuestionType] = all
     ) throws(SurveyError) -> (name: String, kind: AnyQuestionType) {
         let name = try reader.string(key, default: fallback)
-        guard let kind = kinds[name] else {
-            throw reader.error(
-                key, Suggestion.unknown(key, name, validValues: kinds.keys.sorted()), kind: .invalidOptions)
-        }
-        return (name, kind)
+        if let kind = kinds[name] { return (name, kind) }
+        // A plugin's kind goes wherever these built-in kinds go (docs/plugin-abi.md).
+        let pluginKinds = (reader.registry?.types ?? []).filter { $0.origin != "built-in" }
+        if let kind = pluginKinds.first(where: { $0.typeID == name }) { return (name, kind) }
+        throw reader.error(
+            key, Suggestion.unknown(key, name, validValues: (kinds.keys + pluginKinds.map(\.typeID)).sorted()),
+            kind: .invalidOptions)
     }
 }
 
@@ -253,11 +255,13 @@ enum NamedOptions {
         _ read: (inout OptionsReader, String) throws(SurveyError) -> Element
     ) throws(SurveyError) -> [(name: String, element: Element)] {
         let stepID = reader.stepID
+        let (registry, functions) = (reader.registry, reader.functions)
         guard
             let elements = try reader.optionalArray(
                 key,
                 { (json, path) throws(SurveyError) -> (name: String, element: Element) in
-                    var element = try OptionsReader(json, path: path, stepID: stepID)
+                    var element = try OptionsReader(
+                        json, path: path, stepID: stepID, registry: registry, functions: functions)
                     let name = try element.string("name")
                     guard !name.isEmpty else {
                         throw element.error("name", "'name' must not be empty", kind: .invalidOptions)

@@ -116,14 +116,15 @@ final class PluginHostConnection: Sendable {
                     state.child = consume child
                     return .success(reply)
                 case .end:
-                    return .failure(HostFailure(message: Self.stop(child, kill: false, during: label)))
+                    return .failure(
+                        HostFailure(message: Self.stop(child, kill: false, during: label), reason: .ended))
                 case .timeout:
                     _ = Self.stop(child, kill: true)
                     return .failure(
                         HostFailure(
                             message:
-                                "\(label) did not answer within \(Self.seconds(isolation.timeout)) s; the plugin host was stopped and restarts for the next call"
-                        ))
+                                "\(label) did not answer within \(Self.seconds(isolation.timeout)) s; the plugin host was stopped and restarts for the next call",
+                            reason: .timedOut))
                 case .tooLong:
                     _ = Self.stop(child, kill: true)
                     return .failure(HostFailure(message: "\(label) sent a reply over 64 MiB"))
@@ -137,7 +138,18 @@ final class PluginHostConnection: Sendable {
 
     /// Why a call through the host failed.
     struct HostFailure: Error {
+        /// How the call ended, for the plugin checker's rules.
+        enum Reason {
+            /// The child ended during the call: it crashed (a signal) or exited.
+            case ended
+            /// The call did not answer within the timeout; the child was killed.
+            case timedOut
+            /// Anything else: the child could not start, or broke the protocol.
+            case other
+        }
+
         var message: String
+        var reason: Reason = .other
     }
 
     // MARK: the child

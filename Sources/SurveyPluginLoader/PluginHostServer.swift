@@ -1,3 +1,4 @@
+import CFFI
 import SurveyCore
 
 #if canImport(Glibc)
@@ -77,10 +78,24 @@ public enum PluginHostServer {
 
     /// The reply to one request line.
     static func reply(to text: String, plugins: [LoadedPlugin]) -> JSONValue {
-        func failure(_ kind: PluginError.Kind, _ message: String) -> JSONValue {
-            ["failure": ["kind": .string(kind.rawValue), "message": .string(message)]]
-        }
         guard let request = try? JSONParser.parse(text) else { return failure(.invalidJSON, "the request is not JSON") }
+        guard let repetitions = request["measure"]?.intValue else { return reply(to: request, plugins: plugins) }
+        // The plugin checker's leak rule: the request's call made `measure` times after one warm-up
+        // call, and how much the C heap grew meanwhile (memory a callback keeps, or a `free_string`
+        // that does not free). The reply of the last call comes with it.
+        var last = reply(to: request, plugins: plugins)
+        let before = survey_heap_in_use()
+        for _ in 0..<max(0, min(repetitions, 100_000)) { last = reply(to: request, plugins: plugins) }
+        let after = survey_heap_in_use()
+        return ["heapGrowth": .number(Double(after - before)), "reply": last]
+    }
+
+    private static func failure(_ kind: PluginError.Kind, _ message: String) -> JSONValue {
+        ["failure": ["kind": .string(kind.rawValue), "message": .string(message)]]
+    }
+
+    /// The reply to one parsed request.
+    static func reply(to request: JSONValue, plugins: [LoadedPlugin]) -> JSONValue {
         guard let index = request["plugin"]?.intValue, plugins.indices.contains(index) else {
             return failure(.invalidDescriptor, "the request names no loaded plugin")
         }

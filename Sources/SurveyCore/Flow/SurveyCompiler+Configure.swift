@@ -170,7 +170,8 @@ extension SurveyCompiler {
         }
         do {
             let question = try type.configure(
-                options: key.options, path: flatSteps[index].optionsPath, stepID: flatSteps[index].definition.id)
+                options: key.options, path: flatSteps[index].optionsPath, stepID: flatSteps[index].definition.id,
+                registry: registry, functions: functions)
             let configuration = Configuration(
                 question: question, hasChoiceConditions: options.containsMember(named: "visibleIf"))
             if configured.count < 4096 { configured[key] = configuration }

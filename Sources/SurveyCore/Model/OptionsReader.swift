@@ -16,11 +16,25 @@ public struct OptionsReader: Sendable {
     public let path: JSONPath
     /// The step the object belongs to, for error messages.
     public let stepID: String?
+    /// The kinds of the survey being loaded, when the object is (part of) a question's options:
+    /// where a kind made of other questions (a repeat's items, a matrix-dropdown's columns) finds the
+    /// kinds plugins add. `nil` elsewhere. Readers for nested objects carry it on.
+    public var registry: QuestionTypeRegistry?
+    /// The survey's expression functions (the standard ones and those plugins add), for expressions
+    /// inside options (a repeat item's `visibleIf`); `nil` outside a survey being loaded. Carried on
+    /// like ``registry``.
+    public var functions: ExpressionFunctionRegistry?
     /// Names read so far (a short list: an array beats a set here).
     private var consumed: [String] = []
 
     /// Starts reading `value`, which must be an object (or `null`, read as an empty object).
-    public init(_ value: JSONValue, path: JSONPath, stepID: String? = nil) throws(SurveyError) {
+    /// - Parameters:
+    ///   - registry: the survey's kinds, for options that name kinds (``registry``).
+    ///   - functions: the survey's expression functions, for expressions in options (``functions``).
+    public init(
+        _ value: JSONValue, path: JSONPath, stepID: String? = nil, registry: QuestionTypeRegistry? = nil,
+        functions: ExpressionFunctionRegistry? = nil
+    ) throws(SurveyError) {
         switch value {
         case .object(let members): self.members = members
         case .null: self.members = [:]
@@ -30,6 +44,8 @@ public struct OptionsReader: Sendable {
         }
         self.path = path
         self.stepID = stepID
+        self.registry = registry
+        self.functions = functions
     }
 
     /// Whether the object has a member named `key` (marks it as read).
@@ -191,7 +207,8 @@ public struct OptionsReader: Sendable {
     /// A reader for the nested object `key` (an empty object when absent).
     public mutating func object(_ key: String) throws(SurveyError) -> OptionsReader {
         let value = value(key) ?? .null
-        return try OptionsReader(value, path: path.appending(key), stepID: stepID)
+        return try OptionsReader(
+            value, path: path.appending(key), stepID: stepID, registry: registry, functions: functions)
     }
 
     /// Throws for the first member that was never read, suggesting the closest known name.

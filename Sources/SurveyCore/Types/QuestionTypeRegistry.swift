@@ -88,11 +88,17 @@ public struct AnyQuestionType: Sendable {
     }
 
     /// Decodes `options` (a question's `options` object) into a ready-to-ask question.
+    /// - Parameters:
+    ///   - registry: the survey's kinds, so that options naming a kind (a repeat's items, a
+    ///     matrix-dropdown's columns) may name a plugin's (``OptionsReader/registry``).
+    ///   - functions: the survey's expression functions, for expressions inside the options (a repeat
+    ///     item's `visibleIf` may call a plugin's function; ``OptionsReader/functions``).
     /// - Throws: ``SurveyError`` naming the JSON path of the bad option.
-    public func configure(options: JSONValue, path: JSONPath, stepID: String? = nil) throws(SurveyError)
-        -> ConfiguredQuestion
-    {
-        var reader = try OptionsReader(options, path: path, stepID: stepID)
+    public func configure(
+        options: JSONValue, path: JSONPath, stepID: String? = nil, registry: QuestionTypeRegistry? = nil,
+        functions: ExpressionFunctionRegistry? = nil
+    ) throws(SurveyError) -> ConfiguredQuestion {
+        var reader = try OptionsReader(options, path: path, stepID: stepID, registry: registry, functions: functions)
         let question = try makeQuestion(&reader)
         try reader.finish()
         return question
