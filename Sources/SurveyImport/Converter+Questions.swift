@@ -28,7 +28,8 @@ extension Converter {
         switch type {
         case "text": return textQuestion(&members)
         case "comment":
-            var kind = ConvertedKind(type: "text", options: ["multiline": true])
+            // survey-core keeps a number given to a comment as it keeps one given to a text question.
+            var kind = ConvertedKind(type: "text", options: ["multiline": true, "keepNumbers": true])
             textLimits(&members, into: &kind)
             return kind
         case "radiogroup", "dropdown", "buttongroup":
@@ -191,7 +192,9 @@ extension Converter {
             kind.layout = ["placeholder", "maxLength", "step"]
             return kind
         default:
-            var kind = ConvertedKind(type: "text")
+            // survey-core keeps a number given to a text question (a default, a trigger, the host's data)
+            // as a number; what a respondent types is text.
+            var kind = ConvertedKind(type: "text", options: ["keepNumbers": true])
             textLimits(&members, into: &kind)
             switch inputType {
             case "text", "search": break

@@ -327,7 +327,7 @@ struct Converter {
     ]
 
     /// A `defaultValue` as the converted kind takes it, as survey-core reads it: a one-element list
-    /// of a single-value question is its element, a number of a text question its text, a choice
+    /// of a single-value question is its element, a number of a text question without `keepNumbers` its text, a choice
     /// not listed (survey-core clears it on completion) or a matrix row or column not listed is left
     /// out; `nil` when nothing is left.
     mutating func fittedDefault(_ value: JSONValue, of kind: ConvertedKind, _ members: Members) -> JSONValue? {
@@ -340,7 +340,7 @@ struct Converter {
         }
         let path = members.path("defaultValue")
         switch (kind.type, value) {
-        case ("text", .number):
+        case ("text", .number) where kind.options["keepNumbers"] != true:
             let text = JSONValue.format(text: value)
             note(
                 .notConverted, path, "defaultValue \(text)",

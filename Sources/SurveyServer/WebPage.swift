@@ -85,7 +85,9 @@ struct WebPage {
             }
             return body + "</div>"
         case .freeText(let input):
-            let value = Markup.escape(question.answer?.stringValue ?? "")
+            // A number a text question keeps (`keepNumbers`) is shown as written.
+            let value = Markup.escape(
+                question.answer?.stringValue ?? question.answer?.numberValue.map(JSONValue.format(number:)) ?? "")
             let length = input.maximumLength.map { " maxlength=\"\($0)\"" } ?? ""
             let placeholder = input.placeholder.map { " placeholder=\"\(Markup.escape($0))\"" } ?? ""
             let field =
@@ -192,6 +194,10 @@ struct WebPage {
             case .freeText, .date:
                 let text = form.first(name) ?? ""
                 value = text.isEmpty ? .null : .string(text)
+                // A kept number sent back unchanged stays the number (survey-core keeps it until edited).
+                if case .number(let number)? = question.answer, JSONValue.format(number: number) == text {
+                    value = .number(number)
+                }
             case .number:
                 let text = (form.first(name) ?? "").trimmingCharacters(in: .whitespaces)
                 value = text.isEmpty ? .null : Double(text).map(JSONValue.number) ?? .string(text)
