@@ -20,6 +20,9 @@ struct ConvertedKind {
     var panelCountBinding: String?
     /// A repeat's items with an Other choice: survey-core keeps `"other"` and `<item>-Comment` in each entry.
     var entryOthers: [String] = []
+    /// `choicesVisibleIf` of a question whose choices are carried forward (`{item}` read as
+    /// `{$item.value}`): the step's own `choicesVisibleIf`, since its choices are not listed.
+    var choicesVisibleIf: String?
 }
 
 extension Converter {
@@ -340,6 +343,12 @@ extension Converter {
         // Choices copied from another question replace any listed ones, as in survey-core.
         if members.members["choicesFromQuestion"] == nil || choicesSourceDropped {
             kind.options[itemsKey] = .array(choices)
+        } else if let condition = choicesVisibleIf?.stringValue {
+            // Filters the carried choices: each is read as `{$item.value}` where the condition says `{item}`.
+            kind.choicesVisibleIf = Self.replacingReferences(in: condition) { reference in
+                reference.trimmingCharacters(in: .whitespaces).lowercased() == "item"
+                    ? "{$item.value}" : "{\(reference)}"
+            }
         }
         if itemsKey == "items" { return }
         if let other = members.take(anyOf: "showOtherItem", "hasOther"), other.value == .bool(true) {

@@ -743,6 +743,7 @@ struct Converter {
             result["choicesFromQuestion"] = source
         }
         if let mode = members.take("choicesFromQuestionMode") { result["choicesFromQuestionMode"] = mode }
+        if let condition = kind.choicesVisibleIf { result["choicesVisibleIf"] = .string(condition) }
         if let comment = members.take(anyOf: "showCommentArea", "hasComment"), comment.value == .bool(true) {
             result["showCommentArea"] = true
         }

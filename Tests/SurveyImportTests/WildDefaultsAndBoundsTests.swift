@@ -51,6 +51,22 @@ import Testing
         #expect(session.answer(for: "typed") == "7")
     }
 
+    @Test func choicesVisibleIfFiltersCarriedForwardChoices() throws {
+        // survey-core 3.0.4 offers 'dog' alone after pets = ["dog", "fish"].
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [
+              {"type": "checkbox", "name": "pets", "choices": ["cat", "dog", "fish"]},
+              {"type": "radiogroup", "name": "walk", "choicesFromQuestion": "pets",
+               "choicesFromQuestionMode": "selected", "choicesVisibleIf": "{item} <> 'fish'"}]}
+            """#)
+        #expect(conversion.isWhole)
+        #expect(try Self.step(survey, "walk").choicesVisibleIf == "{$item.value} <> 'fish'")
+        var session = SurveySession(survey: survey)
+        try session.answer(["dog", "fish"], for: "pets")
+        #expect(session.currentStep?.questions[1].input.choiceInput?.choices.map(\.value) == ["dog"])
+    }
+
     @Test func anUnnamedElementOfATypeSurveyCoreDoesNotKnowTakesNoName() throws {
         // survey-core creates no element of type 'selector', so the text after it is its `question1`.
         let (conversion, survey) = try convertAndLoad(
