@@ -20,6 +20,8 @@ struct ConvertedKind {
     var panelCountBinding: String?
     /// A repeat's items with an Other choice: survey-core keeps `"other"` and `<item>-Comment` in each entry.
     var entryOthers: [String] = []
+    /// A question only rules may fill (SurveyJS's `expression` question without an expression).
+    var isReadOnly = false
     /// `choicesVisibleIf` of a question whose choices are carried forward (`{item}` read as
     /// `{$item.value}`): the step's own `choicesVisibleIf`, since its choices are not listed.
     var choicesVisibleIf: String?
@@ -603,6 +605,17 @@ extension Converter {
     }
 
     mutating func expressionQuestion(_ members: inout Members) -> ConvertedKind {
+        let valueRules = ["defaultValue", "defaultValueExpression", "setValueIf", "setValueExpression", "resetValueIf"]
+        if members.members["expression"]?.stringValue?.isEmpty ?? true,
+            valueRules.contains(where: { members.members[$0] != nil })
+        {
+            // Without an expression survey-core's expression question holds what its default and
+            // value rules give it (`{"q": 5}`), shown read-only: a read-only text that keeps numbers.
+            _ = members.take("expression")
+            return ConvertedKind(
+                type: "text", options: ["keepNumbers": true], layout: ["format", "displayStyle", "currency"],
+                isReadOnly: true)
+        }
         var kind = ConvertedKind(type: "expression", layout: ["format", "minimumFractionDigits", "useGrouping"])
         kind.options["expression"] = expression(members.take("expression"), members.path("expression")) ?? "''"
         if let style = members.take("displayStyle")?.stringValue {

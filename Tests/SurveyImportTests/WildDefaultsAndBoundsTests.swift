@@ -51,6 +51,25 @@ import Testing
         #expect(session.answer(for: "typed") == "7")
     }
 
+    @Test func anExpressionQuestionsDefaultGivesWayToItsExpressionOrHoldsWithoutOne() throws {
+        // survey-core 3.0.4, after n = '3': {"n": "3", "plus": 4, "held": 30}; before: plus 1, held 5.
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [
+              {"type": "text", "name": "n"},
+              {"type": "expression", "name": "plus", "expression": "{n} + 1", "defaultValue": 5},
+              {"type": "expression", "name": "held", "defaultValue": 5, "setValueIf": "{n} > 2",
+               "setValueExpression": "{n} * 10"}]}
+            """#)
+        #expect(conversion.notes.contains { $0.path.description.hasSuffix("elements[1].defaultValue") })
+        #expect(try Self.step(survey, "held").isReadOnly)
+        var session = SurveySession(survey: survey)
+        #expect(session.answer(for: "held") == 5)
+        try session.answer("3", for: "n")
+        #expect(session.answer(for: "plus") == 4)
+        #expect(session.answer(for: "held") == 30)
+    }
+
     @Test func choicesVisibleIfFiltersCarriedForwardChoices() throws {
         // survey-core 3.0.4 offers 'dog' alone after pets = ["dog", "fish"].
         let (conversion, survey) = try convertAndLoad(
