@@ -633,8 +633,10 @@ extension Converter {
     }
 
     mutating func multipleText(_ members: inout Members) -> ConvertedKind {
+        // survey-core keeps a number given to an item (a default, the host's data) as a number.
         var kind = ConvertedKind(
-            type: "multiple-text", layout: ["colCount", "itemSize", "itemTitleWidth", "inputSize"])
+            type: "multiple-text", options: ["keepNumbers": true],
+            layout: ["colCount", "itemSize", "itemTitleWidth", "inputSize"])
         guard case .array(let list)? = members.take("items") else { return kind }
         var items: [JSONValue] = []
         for (index, json) in list.enumerated() {

@@ -64,6 +64,17 @@ struct TextTypeTests {
         #expect(answerError(numeric, 11)?.code == "aboveMaximum")
     }
 
+    @Test func multipleTextKeepNumbersKeepsANumberGivenToATextItem() throws {
+        let items: JSONValue = [
+            ["name": "a"], ["name": "t", "inputType": "tel"], ["name": "e", "inputType": "email"],
+        ]
+        let kept = try configure(MultipleTextType(), ["items": items, "keepNumbers": true])
+        #expect(try kept.normalize(["a": 1, "t": 5, "e": "x@example.com"]) == ["a": 1, "t": 5, "e": "x@example.com"])
+        #expect(try kept.normalize(["a": " 1 "]) == ["a": "1"])
+        #expect(answerError(kept, ["e": 5])?.code == "wrongShape")
+        #expect(answerError(try configure(MultipleTextType(), ["items": items]), ["a": 1])?.code == "wrongShape")
+    }
+
     @Test func lengthCountsCharactersNotBytes() throws {
         let question = try configure(TextType(), ["maxLength": 3])
         #expect(try question.normalize("日本語") == "日本語")
