@@ -6,14 +6,15 @@ import SurveyCore
 /// | Option | Type | Default | Meaning |
 /// |---|---|---|---|
 /// | `items` | array, required, non-empty | — | Each `{ "name", "title"?, "inputType"?, "required"?, "minLength"?, "maxLength"?, "min"?, "max"?, "placeholder"? }`; names unique. |
+/// | `keepNumbers` | Boolean | `false` | Keep a JSON number given to a `text` or `tel` item as a number, as the `text` kind's `keepNumbers` does (set by `survey import surveyjs`). |
 ///
 /// Item members: `name` (the key in the answer), `title` (text; default the name), `inputType`
 /// (`"text"` default, `"number"`, `"email"`, `"tel"`), `required` (Boolean), `minLength` /
 /// `maxLength` (texts), `min` / `max` (numbers), `placeholder` (text).
 ///
 /// **Answer:** an object from item name to its value: trimmed text, or a number for a `number` item
-/// (a numeric text is accepted); empty items are left out, and an answer with no item filled is no
-/// answer. Errors (with `field`, the item's name): `wrongShape` (not an object, or an unknown item),
+/// (a numeric text is accepted), or with `keepNumbers` a number given to a `text` or `tel` item as it
+/// is; empty items are left out, and an answer with no item filled is no answer. Errors (with `field`, the item's name): `wrongShape` (not an object, or an unknown item),
 /// `missingField`, `tooShort`, `tooLong`, `notANumber`, `belowMinimum`, `aboveMaximum`,
 /// `invalidEmail`, `invalidPhone`. As an input it is a `composite` with presentation `"multiple-text"`.
 ///
@@ -39,6 +40,8 @@ public struct MultipleTextType: SummarizedByInput {
     /// The decoded options of a multiple-text question.
     public struct Options: Sendable {
         var items: [Item]
+        /// A JSON number given to a `text` or `tel` item stays a number (SurveyJS's items).
+        var keepsNumbers = false
     }
 
     static let kinds = ["text", "number", "email", "tel"]
@@ -80,7 +83,7 @@ public struct MultipleTextType: SummarizedByInput {
             }
             return result
         }.map(\.element)
-        return Options(items: items)
+        return Options(items: items, keepsNumbers: try reader.bool("keepNumbers", default: false))
     }
 
     public func input(for options: Options, in context: PresentationContext) -> InputPrimitive {
@@ -124,6 +127,11 @@ public struct MultipleTextType: SummarizedByInput {
                 let number = try NumberRules.number(from: value, field: item.name)
                 try NumberRules.check(number, minimum: item.minimum, maximum: item.maximum, field: item.name)
                 result[item.name] = .number(number)
+                continue
+            }
+            if options.keepsNumbers, item.kind != "email", case .number? = form.members[item.name] {
+                // A number given (not typed) is kept, unchecked, as survey-core keeps it in a text box.
+                result[item.name] = form.members[item.name]
                 continue
             }
             guard let text = try form.text(item.name) else {

@@ -99,6 +99,12 @@ enum TextMask: Sendable {
     /// value kept is ISO 8601 (`2026-12-01`, `14:30`, `2026-12-01T14:30`).
     case dateTime(String)
 
+    /// Whether the mask keeps a number (`numeric`, `currency`), and so checks a JSON number given as the answer.
+    var takesNumbers: Bool {
+        if case .numeric = self { return true }
+        return false
+    }
+
     struct NumericMask: Sendable {
         var decimalSeparator: Character = "."
         var thousandsSeparator: Character? = ","

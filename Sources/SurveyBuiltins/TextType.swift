@@ -13,9 +13,14 @@ import SurveyCore
 /// | `inputType` | string | `"text"` | What the text must be (SurveyJS's `inputType`): `email`, `tel`, `url`, `color`, `password`, `time`, `month`, `week`, `datetime-local`. |
 /// | `mask` | object | none | An input mask (SurveyJS's `maskType` and `maskSettings`), below. |
 /// | `min`, `max` | string | none | For `inputType` `time`, `month`, `week` and `datetime-local`: the earliest and latest value, written in that format. |
+/// | `keepNumbers` | Boolean | `false` | Keep a JSON number given as the answer as a number (SurveyJS's text questions; set by `survey import surveyjs`). |
 ///
 /// **Answer:** a string, normalised by trimming surrounding whitespace. Lengths count characters
-/// (grapheme clusters). Errors: `wrongShape`, `tooShort` (`min`), `tooLong` (`max`), `patternMismatch`,
+/// (grapheme clusters). With `keepNumbers`, a JSON number given as the answer (by a default, a rule,
+/// a trigger, the host or an answer script) is kept as that number, as survey-core keeps it in a text
+/// question; what a respondent types is text either way (`"7"`). The lengths and the `inputType` check
+/// typed text only; `pattern` is matched against the number as written (`7`, `0.5`), and a `numeric`
+/// or `currency` mask checks it as it checks a typed number. Errors: `wrongShape`, `tooShort` (`min`), `tooLong` (`max`), `patternMismatch`,
 /// `belowMinimum` (`min`) and `aboveMaximum` (`max`) of a time, month, week or date and time.
 ///
 /// `inputType` checks and normalises the text: `email` (lower-cased domain; `invalidEmail`), `tel`
@@ -54,6 +59,8 @@ public struct TextType: SummarizedByInput {
         /// The earliest and latest `time`, `month`, `week` or `datetime-local` value (normalised).
         var minimum: String?
         var maximum: String?
+        /// A JSON number given as the answer stays a number (SurveyJS's text questions).
+        var keepsNumbers = false
     }
 
     /// Creates the type (its configuration comes from each question's options).
@@ -65,6 +72,7 @@ public struct TextType: SummarizedByInput {
     public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
         var options = Options()
         options.isMultiline = try reader.bool("multiline", default: false)
+        options.keepsNumbers = try reader.bool("keepNumbers", default: false)
         options.minimumLength = try reader.optionalInt("minLength", in: 0...Int.max)
         options.maximumLength = try reader.optionalInt("maxLength", in: 0...Int.max)
         if let minimum = options.minimumLength, let maximum = options.maximumLength, minimum > maximum {
@@ -133,6 +141,10 @@ public struct TextType: SummarizedByInput {
 
     public func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {
         var answer = answer
+        if options.keepsNumbers, case .number(let number) = answer, !(options.mask?.takesNumbers ?? false) {
+            try Self.match(JSONValue.format(number: number), options.pattern)
+            return answer
+        }
         if let mask = options.mask {
             answer = try mask.normalize(answer)
             guard case .string = answer else { return answer }
@@ -155,11 +167,14 @@ public struct TextType: SummarizedByInput {
         if let maximum = options.maximumLength, text.count > maximum {
             throw FormAnswer.tooLong(maximum: maximum)
         }
-        if let pattern = options.pattern,
-            pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) == nil
-        {
+        try Self.match(text, options.pattern)
+        return .string(text)
+    }
+
+    /// Throws `patternMismatch` when `text` does not match the whole of `pattern`.
+    static func match(_ text: String, _ pattern: NSRegularExpression?) throws(AnswerError) {
+        if let pattern, pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) == nil {
             throw AnswerError(code: "patternMismatch", message: "The answer is not in the expected format.")
         }
-        return .string(text)
     }
 }

@@ -20,6 +20,11 @@ struct ConvertedKind {
     var panelCountBinding: String?
     /// A repeat's items with an Other choice: survey-core keeps `"other"` and `<item>-Comment` in each entry.
     var entryOthers: [String] = []
+    /// A question only rules may fill (SurveyJS's `expression` question without an expression).
+    var isReadOnly = false
+    /// `choicesVisibleIf` of a question whose choices are carried forward (`{item}` read as
+    /// `{$item.value}`): the step's own `choicesVisibleIf`, since its choices are not listed.
+    var choicesVisibleIf: String?
 }
 
 extension Converter {
@@ -28,7 +33,8 @@ extension Converter {
         switch type {
         case "text": return textQuestion(&members)
         case "comment":
-            var kind = ConvertedKind(type: "text", options: ["multiline": true])
+            // survey-core keeps a number given to a comment as it keeps one given to a text question.
+            var kind = ConvertedKind(type: "text", options: ["multiline": true, "keepNumbers": true])
             textLimits(&members, into: &kind)
             return kind
         case "radiogroup", "dropdown", "buttongroup":
@@ -191,7 +197,9 @@ extension Converter {
             kind.layout = ["placeholder", "maxLength", "step"]
             return kind
         default:
-            var kind = ConvertedKind(type: "text")
+            // survey-core keeps a number given to a text question (a default, a trigger, the host's data)
+            // as a number; what a respondent types is text.
+            var kind = ConvertedKind(type: "text", options: ["keepNumbers": true])
             textLimits(&members, into: &kind)
             switch inputType {
             case "text", "search": break
@@ -337,6 +345,12 @@ extension Converter {
         // Choices copied from another question replace any listed ones, as in survey-core.
         if members.members["choicesFromQuestion"] == nil || choicesSourceDropped {
             kind.options[itemsKey] = .array(choices)
+        } else if let condition = choicesVisibleIf?.stringValue {
+            // Filters the carried choices: each is read as `{$item.value}` where the condition says `{item}`.
+            kind.choicesVisibleIf = Self.replacingReferences(in: condition) { reference in
+                reference.trimmingCharacters(in: .whitespaces).lowercased() == "item"
+                    ? "{$item.value}" : "{\(reference)}"
+            }
         }
         if itemsKey == "items" { return }
         if let other = members.take(anyOf: "showOtherItem", "hasOther"), other.value == .bool(true) {
@@ -591,6 +605,17 @@ extension Converter {
     }
 
     mutating func expressionQuestion(_ members: inout Members) -> ConvertedKind {
+        let valueRules = ["defaultValue", "defaultValueExpression", "setValueIf", "setValueExpression", "resetValueIf"]
+        if members.members["expression"]?.stringValue?.isEmpty ?? true,
+            valueRules.contains(where: { members.members[$0] != nil })
+        {
+            // Without an expression survey-core's expression question holds what its default and
+            // value rules give it (`{"q": 5}`), shown read-only: a read-only text that keeps numbers.
+            _ = members.take("expression")
+            return ConvertedKind(
+                type: "text", options: ["keepNumbers": true], layout: ["format", "displayStyle", "currency"],
+                isReadOnly: true)
+        }
         var kind = ConvertedKind(type: "expression", layout: ["format", "minimumFractionDigits", "useGrouping"])
         kind.options["expression"] = expression(members.take("expression"), members.path("expression")) ?? "''"
         if let style = members.take("displayStyle")?.stringValue {
@@ -608,8 +633,10 @@ extension Converter {
     }
 
     mutating func multipleText(_ members: inout Members) -> ConvertedKind {
+        // survey-core keeps a number given to an item (a default, the host's data) as a number.
         var kind = ConvertedKind(
-            type: "multiple-text", layout: ["colCount", "itemSize", "itemTitleWidth", "inputSize"])
+            type: "multiple-text", options: ["keepNumbers": true],
+            layout: ["colCount", "itemSize", "itemTitleWidth", "inputSize"])
         guard case .array(let list)? = members.take("items") else { return kind }
         var items: [JSONValue] = []
         for (index, json) in list.enumerated() {

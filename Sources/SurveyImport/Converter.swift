@@ -327,7 +327,7 @@ struct Converter {
     ]
 
     /// A `defaultValue` as the converted kind takes it, as survey-core reads it: a one-element list
-    /// of a single-value question is its element, a number of a text question its text, a choice
+    /// of a single-value question is its element, a number of a text question without `keepNumbers` its text, a choice
     /// not listed (survey-core clears it on completion) or a matrix row or column not listed is left
     /// out; `nil` when nothing is left.
     mutating func fittedDefault(_ value: JSONValue, of kind: ConvertedKind, _ members: Members) -> JSONValue? {
@@ -340,7 +340,7 @@ struct Converter {
         }
         let path = members.path("defaultValue")
         switch (kind.type, value) {
-        case ("text", .number):
+        case ("text", .number) where kind.options["keepNumbers"] != true:
             let text = JSONValue.format(text: value)
             note(
                 .notConverted, path, "defaultValue \(text)",
@@ -717,18 +717,30 @@ struct Converter {
                     "only a value, a list of values or a Boolean is scored here")
             }
         }
+        if kind.type == "expression" {
+            // The expression gives the value, as in survey-core (it runs again on every change).
+            for key in ["defaultValue", "defaultValueExpression", "setValueIf", "setValueExpression", "resetValueIf"] {
+                guard members.take(key) != nil else { continue }
+                note(
+                    .notConverted, members.path(key), "\(key) of an expression question",
+                    "its expression gives its value")
+            }
+        }
+        let computed = kind.type == "expression"
         copyCommon(&members, into: &result, keys: ["title", "description"])
         copyConditions(
             &members, into: &result,
-            keys: ["visibleIf", "enableIf", "requiredIf", "setValueIf", "setValueExpression", "resetValueIf"])
+            keys: ["visibleIf", "enableIf", "requiredIf"]
+                + (computed ? [] : ["setValueIf", "setValueExpression", "resetValueIf"]))
         if let required = members.take("isRequired") { result["required"] = required }
         if let readOnly = members.take("readOnly") { result["readOnly"] = readOnly }
+        if kind.isReadOnly { result["readOnly"] = true }
         switchOff(&members, into: &result)
         if sharesAnswer != nil {
             result["enabled"] = false
             result["visibleIf"] = nil
         }
-        if let value = members.take("defaultValue") {
+        if !computed, let value = members.take("defaultValue") {
             // survey-core reads a default written "=expression" as its defaultValueExpression.
             if let text = value.stringValue, text.hasPrefix("=") {
                 result["defaultValueExpression"] = .string(String(text.dropFirst()))
@@ -736,13 +748,16 @@ struct Converter {
                 result["defaultValue"] = isoDefault(fitted, of: kind, members)
             }
         }
-        if let value = expression(members.take("defaultValueExpression"), members.path("defaultValueExpression")) {
+        if !computed,
+            let value = expression(members.take("defaultValueExpression"), members.path("defaultValueExpression"))
+        {
             result["defaultValueExpression"] = value
         }
         if let source = members.take("choicesFromQuestion"), !choicesSourceDropped {
             result["choicesFromQuestion"] = source
         }
         if let mode = members.take("choicesFromQuestionMode") { result["choicesFromQuestionMode"] = mode }
+        if let condition = kind.choicesVisibleIf { result["choicesVisibleIf"] = .string(condition) }
         if let comment = members.take(anyOf: "showCommentArea", "hasComment"), comment.value == .bool(true) {
             result["showCommentArea"] = true
         }

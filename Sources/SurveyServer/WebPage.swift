@@ -89,7 +89,9 @@ struct WebPage {
             }
             return body + "</div>"
         case .freeText(let input):
-            let value = Markup.escape(question.answer?.stringValue ?? "")
+            // A number a text question keeps (`keepNumbers`) is shown as written.
+            let value = Markup.escape(
+                question.answer?.stringValue ?? question.answer?.numberValue.map(JSONValue.format(number:)) ?? "")
             let length = input.maximumLength.map { " maxlength=\"\($0)\"" } ?? ""
             let placeholder = input.placeholder.map { " placeholder=\"\(Markup.escape($0))\"" } ?? ""
             let field =
@@ -235,6 +237,12 @@ struct WebPage {
             } else {
                 guard let read = self.value(of: question.input, id: question.id, form: form) else { continue }
                 value = read
+                // A kept number sent back unchanged stays the number (survey-core keeps it until edited).
+                if case .string(let text) = read, case .number(let number)? = question.answer,
+                    JSONValue.format(number: number) == text
+                {
+                    value = .number(number)
+                }
             }
             if value != (question.answer ?? .null) { result.append((question.id, value)) }
         }

@@ -40,6 +40,41 @@ struct TextTypeTests {
         invalid.check(try configure(TextType(), ["minLength": 3, "maxLength": 5]))
     }
 
+    @Test func keepNumbersKeepsAGivenNumberAndTypedTextStaysText() throws {
+        let question = try configure(TextType(), ["keepNumbers": true, "maxLength": 2, "pattern": "[0-9]+"])
+        #expect(try question.normalize(12345) == 12345)
+        #expect(try question.normalize(" 7 ") == "7")
+        // The pattern reads the number as written; the lengths are for typed text, as in survey-core.
+        #expect(answerError(question, 0.5)?.code == "patternMismatch")
+        #expect(answerError(question, "123")?.code == "tooLong")
+        #expect(answerError(question, true)?.code == "wrongShape")
+        // Not set (this format's default): a number is no text.
+        #expect(answerError(try configure(TextType()), 7)?.code == "wrongShape")
+    }
+
+    @Test func keepNumbersSkipsTheInputTypeAndAPatternMaskButNotANumericOne() throws {
+        let phone = try configure(TextType(), ["keepNumbers": true, "inputType": "tel"])
+        #expect(try phone.normalize(5) == 5)
+        #expect(answerError(phone, "5")?.code == "invalidPhone")
+        let masked = try configure(TextType(), ["keepNumbers": true, "mask": ["type": "pattern", "pattern": "999"]])
+        #expect(try masked.normalize(5) == 5)
+        let numeric = try configure(
+            TextType(), ["keepNumbers": true, "mask": ["type": "numeric", "precision": 1, "max": 10]])
+        #expect(try numeric.normalize(2.25) == 2.2)
+        #expect(answerError(numeric, 11)?.code == "aboveMaximum")
+    }
+
+    @Test func multipleTextKeepNumbersKeepsANumberGivenToATextItem() throws {
+        let items: JSONValue = [
+            ["name": "a"], ["name": "t", "inputType": "tel"], ["name": "e", "inputType": "email"],
+        ]
+        let kept = try configure(MultipleTextType(), ["items": items, "keepNumbers": true])
+        #expect(try kept.normalize(["a": 1, "t": 5, "e": "x@example.com"]) == ["a": 1, "t": 5, "e": "x@example.com"])
+        #expect(try kept.normalize(["a": " 1 "]) == ["a": "1"])
+        #expect(answerError(kept, ["e": 5])?.code == "wrongShape")
+        #expect(answerError(try configure(MultipleTextType(), ["items": items]), ["a": 1])?.code == "wrongShape")
+    }
+
     @Test func lengthCountsCharactersNotBytes() throws {
         let question = try configure(TextType(), ["maxLength": 3])
         #expect(try question.normalize("日本語") == "日本語")

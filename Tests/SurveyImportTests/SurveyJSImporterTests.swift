@@ -302,7 +302,7 @@ func convertAndLoad(_ text: String, lenientExpressions: Bool = false) throws -> 
             steps[1]["options"] == [
                 "count": "{n}", "maxCount": 5, "itemTitle": "Child {panelIndex}",
                 "items": [
-                    ["name": "name", "required": true],
+                    ["name": "name", "required": true, "options": ["keepNumbers": true]],
                     ["name": "age", "type": "number", "visibleIf": "{panel.name} notempty"],
                 ],
             ])
@@ -312,7 +312,8 @@ func convertAndLoad(_ text: String, lenientExpressions: Bool = false) throws -> 
             steps[2]["options"] == [
                 "emptyEntriesAnswer": 2,
                 "items": [
-                    ["name": "pick", "type": "dropdown", "options": ["choices": ["a", "b"]]], ["name": "note"],
+                    ["name": "pick", "type": "dropdown", "options": ["choices": ["a", "b"]]],
+                    ["name": "note", "options": ["keepNumbers": true]],
                 ],
             ])
         let lines = conversion.notes.map(\.description)

@@ -55,6 +55,46 @@ struct ChoicesFromQuestionTests {
         try session.answer(["none"], for: "liked")
     }
 
+    /// `choicesVisibleIf` filters the carried choices (with the mode) and the question's listed ones,
+    /// never its own None; an error in it names the member.
+    @Test func choicesVisibleIfFiltersCarriedAndListedChoices() throws {
+        let survey = try SurveyLoader(registry: .builtins()).load(
+            text: """
+                {"formatVersion": 1, "id": "c", "title": "C", "steps": [
+                  {"id": "p1", "type": "page", "steps": [
+                    {"id": "pets", "type": "multiple-choice", "options": {"choices": ["cat", "dog", "fish"]}},
+                    {"id": "walk", "type": "single-choice", "choicesFromQuestion": "pets",
+                     "choicesFromQuestionMode": "selected", "choicesVisibleIf": "{$item.value} <> 'fish'",
+                     "options": {"none": true}},
+                    {"id": "size", "type": "single-choice", "choicesVisibleIf": "{$item.text} notcontains 'X'",
+                     "options": {"choices": [{"value": "s", "label": "Small"}, {"value": "xl", "label": "XL"}]}}]}
+                ]}
+                """, source: "c.json")
+        var session = SurveySession(survey: survey)
+        try session.answer(["dog", "fish"], for: "pets")
+        let questions = session.currentStep?.questions ?? []
+        #expect(questions[1].input.choiceInput?.choices.map(\.value) == ["dog", "none"])
+        #expect(questions[2].input.choiceInput?.choices.map(\.value) == ["s"])
+        #expect(throws: SessionError.self) { try session.answer("fish", for: "walk") }
+        try session.answer("dog", for: "walk")
+        // No longer offered once it is not selected: the answer is cleared.
+        try session.answer(["cat"], for: "pets")
+        #expect(session.answer(for: "walk") == nil)
+
+        do {
+            _ = try SurveyLoader(registry: .builtins()).load(
+                text: """
+                    {"formatVersion": 1, "id": "c", "title": "C", "steps": [
+                      {"id": "pets", "type": "multiple-choice", "options": {"choices": ["cat"]}},
+                      {"id": "walk", "type": "single-choice", "choicesFromQuestion": "pets", "choicesVisibleIf": "{nosuch} = 1"}
+                    ]}
+                    """, source: "c.json")
+            Issue.record("an unknown name in choicesVisibleIf loads")
+        } catch {
+            #expect(error.description.contains("$.steps[1].choicesVisibleIf"))
+        }
+    }
+
     @Test func aSourceWithoutChoicesOrAnUnknownOneIsALoadError() {
         for (source, message) in [
             ("nosuch", "choicesFromQuestion 'nosuch' is not another step of this survey"),

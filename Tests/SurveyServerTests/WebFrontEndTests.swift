@@ -96,6 +96,25 @@ import Testing
         #expect(Self.text(try browser.get()).contains("already completed"))
     }
 
+    /// A number a text question keeps (`keepNumbers`) is shown as written, and stays a number when
+    /// it is sent back unchanged; an edited one is the text typed.
+    @Test func aKeptNumberIsShownAndSentBackUnchangedStaysANumber() throws {
+        let server = try TestServer(surveys: ["Tests/Fixtures/kept-number.json"])
+        defer { server.stop() }
+        var browser = Browser(client: server.client)
+        let page = Self.text(try browser.get("/s/kept-number"))
+        #expect(page.contains(#"name="a:year" value="2026""#))
+        _ = try browser.post([("a:year", "2026"), ("action", "next")], path: "/s/kept-number")
+        _ = try browser.get("/s/kept-number")
+        let done = try browser.post([("a:note", "8"), ("action", "next")], path: "/s/kept-number")
+        #expect(Self.text(done).contains("complete"))
+        let respondent = try #require(browser.cookies["survey-respondent"])
+        let stored = try #require(
+            try server.store.latestResponse(respondent: "web-" + respondent, survey: "kept-number"))
+        #expect(stored.answers["year"] == 2026)
+        #expect(stored.answers["note"] == "8")
+    }
+
     @Test func aMissingRequiredAnswerShowsItsErrorTiedToTheFieldAndBackWorks() throws {
         let server = try TestServer()
         defer { server.stop() }

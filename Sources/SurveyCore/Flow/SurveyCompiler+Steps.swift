@@ -254,19 +254,40 @@ extension SurveyCompiler {
             }
         }
         // `choicesFromQuestionMode` selected / unselected: each carried choice shows only when the
-        // respondent chose it (or did not) in the source question. The question's own None (and
-        // Other) are not carried, so they always show, as in survey-core.
-        if let question, let source = context.flatSteps[index].definition.choicesFromQuestion,
-            let mode = context.flatSteps[index].definition.choicesFromQuestionMode, mode != "all",
-            let input = question.input(in: .english).choiceInput
-        {
+        // respondent chose it (or did not) in the source question; `choicesVisibleIf`: only while it
+        // holds for that choice. The question's own None (and Other) are not carried or filtered, so
+        // they always show, as in survey-core.
+        let carried = context.flatSteps[index].definition.choicesFromQuestion.flatMap { source in
+            context.flatSteps[index].definition.choicesFromQuestionMode.flatMap {
+                $0 == "all" ? nil : (source: source, mode: $0)
+            }
+        }
+        var filter = context.flatSteps[index].definition.choicesVisibleIf
+        if let question, carried != nil || filter != nil, let input = question.input(in: .english).choiceInput {
+            if let source = filter, let first = input.choices.first(where: { !$0.isOther && !$0.isExclusive }) {
+                // Checked once where it is written, so that an error names the member and not a choice.
+                let valid = compileExpression(
+                    source, member: "choicesVisibleIf", path: context.flatSteps[index].path, stepID: id,
+                    owner: stepOwner.map {
+                        var owner = $0(index)
+                        owner.choice = (first.answerValue, first.label)
+                        return owner
+                    }, resolve: context.resolve)
+                if valid == nil { filter = nil }
+            }
             for (offset, choice) in input.choices.enumerated() where !choice.isOther && !choice.isExclusive {
-                let literal =
-                    "'"
-                    + choice.value.replacingOccurrences(of: "\\", with: "\\\\")
-                    .replacingOccurrences(of: "'", with: "\\'") + "'"
-                var condition = "{\(source)} \(mode == "selected" ? "anyof" : "noneof") [\(literal)]"
-                if let own = choice.visibleIf { condition = "(\(own)) and (\(condition))" }
+                var parts: [String] = []
+                if let own = choice.visibleIf { parts.append(own) }
+                if let carried {
+                    let literal =
+                        "'"
+                        + choice.value.replacingOccurrences(of: "\\", with: "\\\\")
+                        .replacingOccurrences(of: "'", with: "\\'") + "'"
+                    parts.append("{\(carried.source)} \(carried.mode == "selected" ? "anyof" : "noneof") [\(literal)]")
+                }
+                if let filter { parts.append(filter) }
+                guard parts.count > (choice.visibleIf == nil ? 0 : 1) else { continue }
+                let condition = parts.count == 1 ? parts[0] : parts.map { "(\($0))" }.joined(separator: " and ")
                 if let expression = compileChoiceCondition(condition, of: choice, at: offset, step: index, in: context)
                 {
                     choiceConditions[choice.value] = expression

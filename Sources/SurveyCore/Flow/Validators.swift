@@ -38,7 +38,10 @@ struct CompiledValidator: Sendable {
         case .expression:
             return nil
         case .email:
-            guard let text = answer.stringValue else { return nil }
+            // A number (a text question's `keepNumbers`) is no address, as survey-core finds.
+            guard let text = answer.stringValue ?? answer.numberValue.map(JSONValue.format(number:)) else {
+                return nil
+            }
             let range = NSRange(text.startIndex..., in: text)
             let matches = Self.emailPattern.map { $0.firstMatch(in: text, range: range) != nil } ?? text.contains("@")
             return matches ? nil : AnswerError(code: "invalidEmail", message: "Enter a valid email address.")

@@ -89,6 +89,7 @@ struct StepBuilder {
         if step.resetValueIf != nil { extra.append("resetValueIf") }
         if step.choicesFromQuestion != nil { extra.append("choicesFromQuestion") }
         if step.choicesFromQuestionMode != nil { extra.append("choicesFromQuestionMode") }
+        if step.choicesVisibleIf != nil { extra.append("choicesVisibleIf") }
         if !step.validators.isEmpty { extra.append("validators") }
         if step.showCommentArea { extra.append("showCommentArea") }
         if step.commentText != nil { extra.append("commentText") }
@@ -151,7 +152,7 @@ struct StepBuilder {
             default: step.isShuffled = flag
             }
         case .visibleIf, .requiredIf, .defaultValueExpression, .enableIf, .setValueIf, .setValueExpression,
-            .resetValueIf:
+            .resetValueIf, .choicesVisibleIf:
             if value.isNull { return }
             guard case .string(let expression) = value else { return mismatch(key, "a string (an expression)", value) }
             switch member {
@@ -161,6 +162,7 @@ struct StepBuilder {
             case .setValueIf: step.setValueIf = expression
             case .setValueExpression: step.setValueExpression = expression
             case .resetValueIf: step.resetValueIf = expression
+            case .choicesVisibleIf: step.choicesVisibleIf = expression
             default: step.defaultValueExpression = expression
             }
         case .defaultValue:

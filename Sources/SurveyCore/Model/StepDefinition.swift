@@ -12,6 +12,7 @@ private final class RareMembers: Sendable, Hashable {
         var enableIf: String?
         var choicesFromQuestion: String?
         var choicesFromQuestionMode: String?
+        var choicesVisibleIf: String?
         var defaultValueExpression: String?
         var setValueIf: String?
         var setValueExpression: String?
@@ -101,6 +102,13 @@ public struct StepDefinition: Sendable, Hashable {
     public var choicesFromQuestionMode: String? {
         get { rare?.members.choicesFromQuestionMode }
         set { updateRare { $0.choicesFromQuestionMode = newValue } }
+    }
+    /// A condition each of the question's choices must meet to be offered (SurveyJS's
+    /// `choicesVisibleIf`), read with `{$item.value}` and `{$item.text}` as that choice; it applies to
+    /// choices carried forward (`choicesFromQuestion`) as to listed ones, not to Other or None.
+    public var choicesVisibleIf: String? {
+        get { rare?.members.choicesVisibleIf }
+        set { updateRare { $0.choicesVisibleIf = newValue } }
     }
     /// An expression whose value is the question's answer until the respondent answers it
     /// (SurveyJS's `defaultValueExpression`): evaluated at the start and whenever what it reads changes.

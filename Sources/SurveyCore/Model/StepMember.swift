@@ -8,7 +8,7 @@ enum StepMember: UInt8, CaseIterable {
     case id, type, title, description, required, enabled, visibleIf, requiredIf, branches, options, tags, steps
     case shuffle, defaultValue, defaultValueExpression, readOnly, enableIf, choicesFromQuestion
     case choicesFromQuestionMode, validators, showCommentArea, commentText, setValueIf, setValueExpression
-    case resetValueIf
+    case resetValueIf, choicesVisibleIf
 
     /// The member's name in a survey file.
     var name: String {
@@ -38,6 +38,7 @@ enum StepMember: UInt8, CaseIterable {
         case .setValueIf: "setValueIf"
         case .setValueExpression: "setValueExpression"
         case .resetValueIf: "resetValueIf"
+        case .choicesVisibleIf: "choicesVisibleIf"
         }
     }
 
@@ -90,6 +91,7 @@ enum StepMember: UInt8, CaseIterable {
         case (12, UInt8(ascii: "d"), _): .defaultValue
         case (12, UInt8(ascii: "r"), _): .resetValueIf
         case (15, UInt8(ascii: "s"), _): .showCommentArea
+        case (16, UInt8(ascii: "c"), _): .choicesVisibleIf
         case (18, UInt8(ascii: "s"), _): .setValueExpression
         case (19, UInt8(ascii: "c"), _): .choicesFromQuestion
         case (22, UInt8(ascii: "d"), _): .defaultValueExpression

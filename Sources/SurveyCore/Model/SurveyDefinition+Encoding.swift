@@ -96,6 +96,7 @@ extension StepDefinition {
         if isReadOnly { members["readOnly"] = .bool(true) }
         if let choicesFromQuestion { members["choicesFromQuestion"] = .string(choicesFromQuestion) }
         if let choicesFromQuestionMode { members["choicesFromQuestionMode"] = .string(choicesFromQuestionMode) }
+        if let choicesVisibleIf { members["choicesVisibleIf"] = .string(choicesVisibleIf) }
         if let enableIf { members["enableIf"] = .string(enableIf) }
         if let defaultValueExpression { members["defaultValueExpression"] = .string(defaultValueExpression) }
         if let setValueIf { members["setValueIf"] = .string(setValueIf) }
