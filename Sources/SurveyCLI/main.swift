@@ -5,7 +5,7 @@ import SurveyPluginLoader
 let commands: [any Command.Type] = [
     RunCommand.self, TestCommand.self, ValidateCommand.self, LintCommand.self, GraphCommand.self, TypesCommand.self,
     ResponsesCommand.self, SimulateCommand.self, PathsCommand.self, CoverageCommand.self, ImportCommand.self,
-    DeliverCommand.self, ReportCommand.self, ServeCommand.self, EligibleCommand.self,
+    DeliverCommand.self, ReportCommand.self, ServeCommand.self, EligibleCommand.self, AuditCommand.self,
 ]
 
 let overview = """
