@@ -124,6 +124,18 @@ struct ResponseAuditTests {
         #expect(first.problems.count == 4)
     }
 
+    @Test func aBatchOnThreadsGivesEachResponseTheReportItGetsAlone() throws {
+        let audit = try Self.audit()
+        let variants: [[String: JSONValue]] = [
+            Self.clean, Self.changed(["consent": "no"]), Self.changed(["age": 20]), Self.changed(["name": .null]),
+            Self.changed(["plan": "gold", "nickname": "x"]),
+        ]
+        let responses = (0..<300).map { JSONValue.object(variants[$0 % variants.count]) }
+        let batch = audit.audit(responses: responses, parallelism: 3)
+        #expect(batch == responses.map { audit.audit(response: $0) })
+        #expect(batch.filter(\.isClean).count == 60)
+    }
+
     // MARK: Example surveys
 
     /// Every example survey (ours and SurveyJS's, each as `survey` loads it).

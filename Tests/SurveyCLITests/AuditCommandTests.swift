@@ -92,6 +92,14 @@ import Testing
         #expect(try survey(["audit", file]).status == 2)
         #expect(try survey(["audit", file, "--responses", "-", "--format", "xml"]).status == 2)
         #expect(try survey(["audit", file, "--responses", "-", "--data-shape", "csv"]).status == 2)
+        // Every option at once, read as declared (a misread stops a debug build).
+        let every = try survey(
+            [
+                "audit", file, "--responses", "-", "--format", "json", "--data-shape", "ours", "--fix",
+                directory.appendingPathComponent("every.jsonl").path, "--parallel", "2", "--seed", "1", "--today",
+                "2026-01-01", "--locale", "en", "--lenient-expressions", "--isolate-plugins", "--plugin-timeout", "5",
+            ], stdin: Self.responses)
+        #expect(every.status == 1 && !every.stderr.contains("Fatal error"), "\(every.stderr)")
         let help = try survey(["audit", "--help"])
         #expect(help.status == 0 && help.stdout.contains("--responses PATH|-"))
     }

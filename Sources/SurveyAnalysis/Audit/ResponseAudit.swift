@@ -79,6 +79,13 @@ public struct ResponseAudit: Sendable {
     /// export record, a webhook payload) that says its `seed`, `locale` or `today` is replayed with
     /// them. A response that is no object is one ``AuditProblem/Code/notAResponse`` problem.
     public func audit(response: JSONValue) -> AuditReport {
+        var session: SurveySession?
+        return audit(response: response, reusing: &session)
+    }
+
+    /// ``audit(response:)`` on `session` when there is one for the same locale and date (restarted
+    /// with the response's seed: no storage allocated again), leaving the session used in it.
+    func audit(response: JSONValue, reusing session: inout SurveySession?) -> AuditReport {
         var audit = self
         if path(of: response) != .root {
             if let seed = response["seed"]?.stringValue.flatMap({ UInt64($0) })
@@ -89,7 +96,7 @@ public struct ResponseAudit: Sendable {
             if let locale = response["locale"]?.stringValue { audit.locale = locale }
             if let today = response["today"]?.stringValue { audit.today = today }
         }
-        return audit.auditAsGiven(response)
+        return audit.auditAsGiven(response, reusing: &session)
     }
 
     /// Where `response`'s answers are (see ``answers(in:)``).
@@ -105,14 +112,15 @@ public struct ResponseAudit: Sendable {
             let range = (responses.count * part / parts)..<(responses.count * (part + 1) / parts)
             var found: [AuditReport] = []
             found.reserveCapacity(range.count)
-            for index in range { found.append(audit(response: responses[index])) }
+            var session: SurveySession?
+            for index in range { found.append(audit(response: responses[index], reusing: &session)) }
             reports.store(found, at: range.lowerBound)
         }
         return reports.all
     }
 
     /// ``audit(response:)`` with this audit's seed, locale and date.
-    func auditAsGiven(_ response: JSONValue) -> AuditReport {
+    func auditAsGiven(_ response: JSONValue, reusing session: inout SurveySession?) -> AuditReport {
         guard let (answers, path) = Self.answers(in: response) else {
             return AuditReport(
                 problems: [
@@ -123,15 +131,22 @@ public struct ResponseAudit: Sendable {
                     )
                 ], path: [], isCompleted: false, cleaned: [:])
         }
-        return audit(answers, at: path)
+        return audit(answers, at: path, reusing: &session)
     }
 
     /// Audits the answers `data` (by answer key, in the survey's result shape); `base` is where they
     /// are in the submitted document (each problem's path starts there).
     public func audit(_ data: [String: JSONValue], at base: JSONPath = .root) -> AuditReport {
-        var replay = Replay(audit: self, data: data, base: base)
+        var session: SurveySession?
+        return audit(data, at: base, reusing: &session)
+    }
+
+    func audit(_ data: [String: JSONValue], at base: JSONPath, reusing session: inout SurveySession?) -> AuditReport {
+        var replay = Replay(audit: self, data: data, base: base, reusing: session.take())
         replay.run()
-        return replay.report()
+        let report = replay.report()
+        session = replay.session
+        return report
     }
 }
 
@@ -244,7 +259,7 @@ struct Replay {
     /// The units the replay entered.
     var entered: Set<Int> = []
 
-    init(audit: ResponseAudit, data: [String: JSONValue], base: JSONPath) {
+    init(audit: ResponseAudit, data: [String: JSONValue], base: JSONPath, reusing previous: SurveySession? = nil) {
         self.audit = audit
         survey = audit.survey
         // A `null` member is no answer (as survey-core's data leaves a cleared answer).
@@ -252,9 +267,18 @@ struct Replay {
         self.data = data
         given = audit.survey.resultShape?.answers(fromShaped: data) ?? data
         self.base = base
-        session = SurveySession(
-            survey: audit.survey, seed: audit.seed, locale: audit.locale, today: audit.today,
-            variables: audit.variables)
+        // A session of the same batch (same survey) for the same locale and date, without host variables,
+        // starts over as a new respondent; otherwise a new one.
+        if var previous, audit.variables.isEmpty, previous.variables.isEmpty, previous.today == audit.today,
+            previous.locale == (audit.locale ?? audit.survey.definition.defaultLocale)
+        {
+            previous.restart(seed: audit.seed)
+            session = previous
+        } else {
+            session = SurveySession(
+                survey: audit.survey, seed: audit.seed, locale: audit.locale, today: audit.today,
+                variables: audit.variables)
+        }
     }
 
     /// Answers every unit the session shows, in turn, and moves on, until the session ends (bounded: a
