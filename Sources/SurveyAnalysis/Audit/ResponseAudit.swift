@@ -41,6 +41,9 @@ public struct ResponseAudit: Sendable {
     let addedKeys: Set<String>
     /// The comment key (`<id>-Comment`) of each step with a comment box, by step index.
     let commentKeys: [Int: String]
+    /// Each step's id and whether it takes an answer, by step index (read once per step a replay shows).
+    let stepIDs: [String]
+    let collectsAnswer: [Bool]
 
     /// An audit of responses to `survey`.
     public init(
@@ -59,6 +62,8 @@ public struct ResponseAudit: Sendable {
             comments[index] = id + "-Comment"
         }
         commentKeys = comments
+        stepIDs = survey.stepIDs
+        collectsAnswer = survey.stepIDs.map { survey.question(forStep: $0)?.collectsAnswer ?? false }
     }
 
     /// The answers a response holds and where they are in it: our result, export record or webhook
@@ -301,11 +306,12 @@ struct Replay {
     /// Gives each visible step of the current unit its submitted answer, again while answers show more
     /// steps (a question visible only for a later answer on the same page).
     mutating func answerUnit() {
-        var done: Set<Int> = []
+        var done: [Int] = []
         var changed = true
         while changed {
             changed = false
-            for step in session.currentSteps where done.insert(step.rawValue).inserted {
+            for step in session.currentSteps where !done.contains(step.rawValue) {
+                done.append(step.rawValue)
                 changed = true
                 answer(step)
             }
@@ -314,8 +320,8 @@ struct Replay {
 
     mutating func answer(_ step: StepIndex) {
         let index = step.rawValue
-        guard let id = survey.stepID(at: step), let question = survey.question(forStep: id), question.collectsAnswer
-        else { return }
+        guard audit.collectsAnswer.indices.contains(index), audit.collectsAnswer[index] else { return }
+        let id = audit.stepIDs[index]
         if session.analysisIsReadOnly(index) {
             readOnly.insert(index)
             return
@@ -377,13 +383,13 @@ struct Replay {
     mutating func report() -> AuditReport {
         let result = session.completionResult()
         let expected = result.answers
-        for key in data.keys.sorted() {
-            guard let value = data[key], expected[key] != value, !reported.contains(key) else { continue }
-            compare(key, value: value, expected: expected[key])
-        }
-        for key in expected.keys.sorted() where data[key] == nil && !reported.contains(key) {
-            missing(key, expected: expected[key] ?? .null)
-        }
+        // The keys that differ, found without sorting, then looked at in sorted order (deterministic).
+        var differing: [String] = []
+        for (key, value) in data where expected[key] != value && !reported.contains(key) { differing.append(key) }
+        for key in differing.sorted() { compare(key, value: data[key] ?? .null, expected: expected[key]) }
+        var absent: [String] = []
+        for key in expected.keys where data[key] == nil && !reported.contains(key) { absent.append(key) }
+        for key in absent.sorted() { missing(key, expected: expected[key] ?? .null) }
         return AuditReport(
             problems: problems, path: result.path, isCompleted: session.status == .completed, cleaned: expected)
     }
