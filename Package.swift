@@ -90,7 +90,7 @@ let package = Package(
             name: "SurveyBench",
             dependencies: [
                 "SurveyCore", "SurveyBuiltins", "SurveyImport", "SurveyResponses", "SurveyReports",
-                "SurveyStoreSQLite", "SurveyStorePostgres",
+                "SurveyStoreSQLite", "SurveyStorePostgres", "SurveyAnalysis",
             ],
             path: "Benchmarks/SurveyBench",
             swiftSettings: strictSettings

@@ -15,6 +15,7 @@ let usage = """
                         [--questions 20] [--skip overhead,throughput,bulk,export] [--synchronous full|normal] [--work DIR]
       SurveyBench repeat [--instances 100,1000] [--items 20] [--repeat 3]
       SurveyBench eligibility [--responses 1000000] [--respondents 200000] [--decisions 5000] [--store PATH] [--work DIR]
+      SurveyBench audit [--questions 50] [--calculated 5] [--responses 1000000] [--single 20000] [--repeat 3] [--threads N]
     """
 
 let commandLine = CommandLine.arguments
@@ -30,6 +31,7 @@ do {
     case "store": try runStoreBench(arguments)
     case "repeat": try runRepeatBench(arguments)
     case "eligibility": try runEligibilityBench(arguments)
+    case "audit": try runAuditBench(arguments)
     default: throw BenchError(usage)
     }
 } catch {

@@ -5,8 +5,8 @@ import SurveyPluginLoader
 let commands: [any Command.Type] = [
     RunCommand.self, TestCommand.self, ValidateCommand.self, LintCommand.self, GraphCommand.self, TypesCommand.self,
     ResponsesCommand.self, SimulateCommand.self, PathsCommand.self, CoverageCommand.self, ImportCommand.self,
-    DeliverCommand.self, ReportCommand.self, ServeCommand.self, EligibleCommand.self, PluginNewCommand.self,
-    PluginCheckCommand.self,
+    DeliverCommand.self, ReportCommand.self, ServeCommand.self, EligibleCommand.self, AuditCommand.self,
+    PluginNewCommand.self, PluginCheckCommand.self,
 ]
 
 /// The commands of two words (`plugin new`): the first word groups them.

@@ -178,6 +178,71 @@ public struct SurveyJSDataShape: ResultShape {
         return data
     }
 
+    /// survey-core's data as the engine's answers: an Other answer's `"other"` and `<id>-Comment` as its
+    /// text, files as `{file, name, type}`, Boolean choices as their listed texts, a dynamic panel's
+    /// untouched empty panels as no answer; the matrices' totals are left out (they follow from the
+    /// answers). A shared dynamic panel's entries and a bound panel count stay as they are.
+    public func answers(fromShaped data: [String: JSONValue]) -> [String: JSONValue] {
+        var answers = data
+        for (id, _) in totals { answers[id + "-total"] = nil }
+        for (id, _, _, entry) in emptyPanels {
+            if case .array(let list)? = answers[id], list.allSatisfy({ $0 == .object(entry) || $0.isEmptyAnswer }) {
+                answers[id] = nil
+            }
+        }
+        for id in files {
+            guard case .array(let list)? = answers[id] else { continue }
+            answers[id] = .array(list.map(Self.engineFile))
+        }
+        for id in booleanChoices {
+            switch answers[id] {
+            case .bool(let flag)?: answers[id] = .string(flag ? "true" : "false")
+            case .array(let list)?:
+                answers[id] = .array(list.map { $0.boolValue.map { .string($0 ? "true" : "false") } ?? $0 })
+            case .object(let rows)?:
+                answers[id] = .object(rows.mapValues { $0.boolValue.map { .string($0 ? "true" : "false") } ?? $0 })
+            default: break
+            }
+        }
+        for (id, values) in othersAsComment { Self.takeOther(of: id, values: values, in: &answers) }
+        for (id, items) in entryOthersAsComment {
+            guard case .array(var entries)? = answers[id] else { continue }
+            for index in entries.indices {
+                guard case .object(var entry) = entries[index] else { continue }
+                for (name, values) in items { Self.takeOther(of: name, values: values, in: &entry) }
+                entries[index] = .object(entry)
+            }
+            answers[id] = .array(entries)
+        }
+        return answers
+    }
+
+    /// The inverse of ``storeOther(of:values:in:)``: `"other"` (not a listed value) with a text in
+    /// `<key>-Comment` becomes that text.
+    static func takeOther(of key: String, values: Set<String>, in data: inout [String: JSONValue]) {
+        guard !values.contains("other"), case .string(let text)? = data[key + "-Comment"] else { return }
+        switch data[key] {
+        case .string("other")?:
+            data[key] = .string(text)
+            data[key + "-Comment"] = nil
+        case .array(var list)?:
+            guard let index = list.firstIndex(of: "other") else { return }
+            list[index] = .string(text)
+            data[key] = .array(list)
+            data[key + "-Comment"] = nil
+        default: break
+        }
+    }
+
+    /// The inverse of ``surveyJSFile(_:)``: `{name, type, content}` as `{file, name, type}`.
+    static func engineFile(_ file: JSONValue) -> JSONValue {
+        guard case .object(var members) = file, members["file"] == nil,
+            let content = members.removeValue(forKey: "content")
+        else { return file }
+        members["file"] = content
+        return .object(members)
+    }
+
     /// Column `column`'s total of type `type` over the rows of `answer` (an array of rows, or an
     /// object of rows by row value): `count` counts the rows that answer it, the others take its
     /// numbers (numeric texts too); 0 when there are none.

@@ -21,8 +21,15 @@ public protocol ResultShape: Sendable {
 
     /// Result keys this shape adds that name no step (`<id>-total`): expectations may name them.
     var addedKeys: Set<String> { get }
+
+    /// `data`, a response in this shape, as the answers a session takes, by answer key: the inverse of
+    /// ``shape(_:of:)`` as far as there is one (a response audit replays these, then compares what the
+    /// replay's result gives in this shape with `data`). By default `data` as it is.
+    func answers(fromShaped data: [String: JSONValue]) -> [String: JSONValue]
 }
 
 extension ResultShape {
     public var addedKeys: Set<String> { [] }
+
+    public func answers(fromShaped data: [String: JSONValue]) -> [String: JSONValue] { data }
 }

@@ -173,6 +173,12 @@ extension Survey {
     /// The number of value slots: one per leaf step, then one per calculated value.
     package var analysisSlotCount: Int { steps.count + calculated.count }
 
+    /// The unit of leaf step `index`.
+    package func analysisUnit(ofStep index: Int) -> Int { Int(steps.units[index]) }
+
+    /// Whether results keep every answer, hidden or not (SurveyJS's `clearInvisibleValues: "none"`).
+    package var analysisKeepsHiddenAnswers: Bool { clearInvisibleValues == .none }
+
     private static func analysisBranches(_ branches: [CompiledBranch]) -> [AnalysisBranch] {
         branches.enumerated().map { AnalysisBranch(condition: $1.condition, targetUnit: $1.targetUnit, index: $0) }
     }

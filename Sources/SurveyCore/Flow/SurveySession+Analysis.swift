@@ -14,4 +14,15 @@ extension SurveySession {
 
     /// What expressions are evaluated with in this session: the date and the host's variables.
     package var analysisFunctionContext: FunctionContext { functionContext }
+
+    /// Whether leaf step `index` is shown but not editable now (`readOnly`, or an `enableIf` that does not hold).
+    package func analysisIsReadOnly(_ index: Int) -> Bool { isReadOnly(index) }
+
+    /// Moves on as ``advance()`` does, but leaves the current unit even when its answers are missing or
+    /// invalid (a response audit reports those and replays the rest of the response).
+    @discardableResult
+    package mutating func analysisAdvanceUnchecked() -> Advance {
+        var result: CompletionResult?
+        return proceed(reporting: &result, validating: false)
+    }
 }

@@ -26,8 +26,9 @@ extension SurveySession {
     }
 
     /// The move of ``next()`` and ``advance()``; `result` is the completion's when it was built
-    /// (for observers).
-    mutating func proceed(reporting result: inout CompletionResult?) -> Advance {
+    /// (for observers). Unless `validating`, a unit with missing or invalid answers is left all the same
+    /// (a response audit's replay goes on past what it reports).
+    mutating func proceed(reporting result: inout CompletionResult?, validating: Bool = true) -> Advance {
         guard status == .inProgress, let unitIndex = path.last else {
             return .blocked([])
         }
@@ -99,7 +100,7 @@ extension SurveySession {
                 StepError(
                     stepID: panel.id, error: .panelRequired, message: context.strings.message(for: .panelRequired)))
         }
-        if !errors.isEmpty {
+        if validating, !errors.isEmpty {
             lastErrors = errors
             emit(.validationFailed(errors))
             return .blocked(errors)
