@@ -168,4 +168,22 @@ import Testing
         #expect(try store.latestResponse(respondent: "r1", survey: "panel")?.status == .completed)
         #expect(try store.quotaCounts(survey: "panel") == ["young": 1])
     }
+
+    @Test(arguments: [false, true])
+    func erasingARespondentFreesTheirPlaces(inSQLite: Bool) throws {
+        let store: any ResponseStore =
+            inSQLite ? try SQLiteResponseStore(path: temporaryStorePath()) : InMemoryResponseStore()
+        let survey = try Self.survey(limit: 2)
+        _ = try Self.run(survey, "r1", age: "young", store: store)
+        _ = try Self.run(survey, "r2", age: "young", store: store)
+        #expect(try store.quotaCounts(survey: "panel") == ["young": 2])
+        #expect(try store.deleteResponses(respondent: "r1") == 1)
+        #expect(try store.quotaCounts(survey: "panel") == ["young": 1])
+        // The freed place is taken by the next young respondent, and then the quota is full again.
+        let third = try Self.run(survey, "r3", age: "young", store: store)
+        #expect(third.recorder.countedQuotas == ["young"])
+        let fourth = try Self.run(survey, "r4", age: "young", store: store)
+        #expect(fourth.session.endingQuota?.quotaID == "young")
+        #expect(try store.quotaCounts(survey: "panel") == ["young": 2])
+    }
 }
