@@ -5,9 +5,8 @@ import Foundation
 
 extension SurveyCompiler {
     /// Compiles `$.quotas`; problems are reported at `$.quotas[i].id`, `.when` or `.skipTo`.
-    mutating func compileQuotas(
-        resolve: @escaping (String) -> Int?, steps: StepColumns, stepIndexByID: IDTable, unitIndexByID: IDTable
-    ) -> [CompiledQuota] {
+    mutating func compileQuotas(steps: StepColumns, names: Names) -> [CompiledQuota] {
+        let (resolve, stepIndexByID, unitIndexByID) = (names.resolve, names.steps, names.units)
         var compiled: [CompiledQuota] = []
         var seen: [String: Int] = [:]
         for (position, quota) in definition.quotas.enumerated() {

@@ -105,8 +105,7 @@ struct SurveyCompiler {
         let triggers = compileTriggers(
             resolve: names.resolve, steps: steps, stepIndexByID: names.steps, unitIndexByID: names.units)
         let panels = compilePanels(flat.panels, resolve: names.resolve)
-        let quotas = compileQuotas(
-            resolve: names.resolve, steps: steps, stepIndexByID: names.steps, unitIndexByID: names.units)
+        let quotas = compileQuotas(steps: steps, names: names)
         compileContext = nil  // it holds the flat steps
         stepOwner = nil
         if !errors.isEmpty { throw SurveyLoadError(errors: errors) }
