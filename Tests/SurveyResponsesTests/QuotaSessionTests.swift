@@ -171,8 +171,18 @@ import Testing
 
     @Test(arguments: [false, true])
     func erasingARespondentFreesTheirPlaces(inSQLite: Bool) throws {
-        let store: any ResponseStore =
-            inSQLite ? try SQLiteResponseStore(path: temporaryStorePath()) : InMemoryResponseStore()
+        try Self.erasure(
+            in: inSQLite ? try SQLiteResponseStore(path: temporaryStorePath()) : InMemoryResponseStore())
+    }
+
+    /// `scripts/with-postgres.sh swift test --filter QuotaSessionTests` sets the URL.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["SURVEY_TEST_POSTGRES_URL"] != nil))
+    func erasingARespondentFreesTheirPlacesInPostgreSQL() throws {
+        try Self.erasure(in: try openPostgres(ProcessInfo.processInfo.environment["SURVEY_TEST_POSTGRES_URL"] ?? ""))
+    }
+
+    /// Two young respondents fill a quota of 2; erasing one frees a place, which the next one takes.
+    static func erasure(in store: any ResponseStore) throws {
         let survey = try Self.survey(limit: 2)
         _ = try Self.run(survey, "r1", age: "young", store: store)
         _ = try Self.run(survey, "r2", age: "young", store: store)
