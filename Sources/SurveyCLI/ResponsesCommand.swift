@@ -24,7 +24,7 @@ enum ResponsesCommand: Command {
             name: "--locale", valueName: "L", help: "Only responses given in this locale.")
         static let limit = CommandSpec.Option(name: "--limit", valueName: "N", help: "At most N responses.")
         static let format = CommandSpec.Option(
-            name: "--format", valueName: "F", help: "list: text|jsonl; export: jsonl|csv; funnel: text|json.")
+            name: "--format", valueName: "F", help: "list: text|jsonl; export: jsonl|csv; funnel, quotas: text|json.")
         static let out = CommandSpec.Option(
             name: "--out", valueName: "PATH", help: "export: write to PATH instead of standard output.")
     }
@@ -39,6 +39,7 @@ enum ResponsesCommand: Command {
                    survey responses delete --respondent ID
                    survey responses compact
                    survey responses cooldown [DURATION|none]
+                   survey responses quotas FILE [--format text|json]
             (every form takes --store PATH|URL; the default is the store survey run uses)
             """,
         positionalHelp: [
@@ -59,6 +60,11 @@ enum ResponsesCommand: Command {
                 "cooldown [DURATION|none]",
                 "Show, set (an ISO-8601 duration such as P7D) or remove the store's global cooldown: nobody is "
                     + "shown a new survey within that time of the last one (docs/targeting.md)."
+            ),
+            (
+                "quotas FILE",
+                "Each quota of the survey: what it counts, how many responses it counts of its limit, what is "
+                    + "left, its condition (live counts from the store; docs/targeting.md)."
             ),
             (
                 "compact",
@@ -90,7 +96,7 @@ enum ResponsesCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let action = arguments.positionals[0]
         let operand = arguments.positionals.count > 1 ? arguments.positionals[1] : nil
-        let known = ["list", "show", "export", "funnel", "delete", "compact", "cooldown"]
+        let known = ["list", "show", "export", "funnel", "delete", "compact", "cooldown", "quotas"]
         guard known.contains(action) else {
             throw UsageError(
                 "unknown action '\(action)'; expected \(known.joined(separator: ", "))", command: spec.name)
@@ -128,6 +134,15 @@ enum ResponsesCommand: Command {
                 guard let operand else { throw UsageError("funnel needs the survey FILE", command: spec.name) }
                 let survey = try context.loadSurvey(operand, plugins: PluginSelection(arguments))
                 let report = FunnelReport(counts: try store.funnelCounts(survey: survey.id), survey: survey)
+                if try format(arguments, ["text", "json"]) == "json" {
+                    Console.line(JSONWriter.string(from: report.jsonValue, pretty: true))
+                } else {
+                    Console.out(report.text)
+                }
+            case "quotas":
+                guard let operand else { throw UsageError("quotas needs the survey FILE", command: spec.name) }
+                let survey = try context.loadSurvey(operand, plugins: PluginSelection(arguments))
+                let report = try QuotaReport(survey: survey, store: store)
                 if try format(arguments, ["text", "json"]) == "json" {
                     Console.line(JSONWriter.string(from: report.jsonValue, pretty: true))
                 } else {

@@ -144,6 +144,12 @@ public enum EventProtocol {
         case .completed(let result):
             var members = result.jsonValue.objectValue ?? [:]
             members["event"] = "completed"
+            if let quota = result.quota {
+                // Over a full quota: the survey ended with the quota's message, not completed.
+                members["event"] = "ended"
+                members["reason"] = "quota"
+                members["quota"] = quota.jsonValue
+            }
             return .object(members)
         case .dismissed(let state):
             return ["event": "dismissed", "state": state.jsonValue]

@@ -110,12 +110,19 @@ public struct SurveyDriver {
                 }
             }
         case .next:
+            // The store says which quotas are full now; a Next that cannot know goes on without them.
+            if !session.survey.definition.quotas.isEmpty { try? recorder?.prepareNext(of: &session) }
             let before = undoPoint
             switch session.next() {
             case .moved:
                 if commit(undoingTo: before, renderer: &renderer) { visit += 1 }
-            case .completed(let result):
+            case .completed(var result):
                 guard commit(undoingTo: before, renderer: &renderer) else { return nil }
+                // Over a quota filled by others while this respondent finished: the quota's end.
+                if result.quota == nil, let quota = recorder?.completionQuota {
+                    result.quota = quota
+                    result.message = quota.message
+                }
                 renderer.receive(.completed(result))
                 return .completed(result)
             case .blocked(let errors): renderer.receive(.validationFailed(errors))

@@ -1,5 +1,6 @@
 import Foundation
 import SurveyCore
+import SurveyResponses
 
 /// The report as one self-contained HTML page: inline CSS and inline SVG charts drawn here (no
 /// network, no script needed to read it), readable on a phone and printable. Each chart has a text
@@ -37,6 +38,7 @@ public enum HTMLReport {
         html += dropOffSection(report, t: t)
         html += timeSection(report, t: t)
         html += pathsSection(report, t: t)
+        html += quotasSection(report, t: t)
         html += """
             </main>
             <script>\(script)</script>
@@ -194,6 +196,16 @@ public enum HTMLReport {
             header: ["", t("seen"), t("answered"), t("dismissed")],
             rows: report.questions.map { [$0.title, String($0.seen), String($0.answered), String($0.dismissed)] })
         return html + "</section>\n"
+    }
+
+    /// The quotas' live counts: id, condition, counted, limit.
+    static func quotasSection(_ report: SurveyReport, t: (String) -> String) -> String {
+        guard let quotas = report.quotas, !quotas.rows.isEmpty else { return "" }
+        return "<section class=\"quotas\"><h2>\(escape(t("quotas")))</h2>\n"
+            + table(
+                header: ["", t("count"), t("limit")],
+                rows: quotas.rows.map { ["\($0.id): \($0.when)", String($0.counted), String($0.limit)] })
+            + "</section>\n"
     }
 
     static func dropOffSection(_ report: SurveyReport, t: (String) -> String) -> String {

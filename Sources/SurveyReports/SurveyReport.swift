@@ -56,6 +56,8 @@ public struct SurveyReport: Sendable {
     public var units: [Unit]
     /// The most common paths of the selected completed responses, most common first.
     public var paths: [(path: [String], count: Int)]
+    /// The survey's quotas with their live counts (``QuotaReport``); `nil` when it has none.
+    public var quotas: QuotaReport?
 
     /// `completed / invitations` of the funnel, `nil` before any invitation.
     public var completionRate: Double? { invitations == 0 ? nil : Double(completed) / Double(invitations) }
@@ -141,6 +143,7 @@ public struct SurveyReport: Sendable {
         partialResponses = scan.partialCount
         invitations = funnel.invitations
         completed = funnel.completed
+        quotas = survey.definition.quotas.isEmpty ? nil : try QuotaReport(survey: survey, store: store)
     }
 
     /// What one part of the responses gives, in the order they were read.
@@ -316,6 +319,7 @@ public struct SurveyReport: Sendable {
                 }),
             "paths": .array(
                 paths.map { ["path": .array($0.path.map(JSONValue.string)), "count": .number(Double($0.count))] }),
+            "quotas": quotas?.jsonValue["quotas"] ?? .array([]),
         ]
     }
 }

@@ -305,6 +305,10 @@ public final class InMemoryResponseStore: ResponseStore, @unchecked Sendable {
                     counts[response.surveyID, default: [:]][key, default: 0] -= 1
                 }
                 recordedActions.removeValue(forKey: id)
+                // The quotas it counted in count it no more.
+                for quota in (quotas[response.surveyID] ?? [:]).keys {
+                    quotas[response.surveyID]?[quota]?.remove(id)
+                }
             }
             let deleted = Set(ids)
             order.removeAll { deleted.contains($0) }

@@ -40,6 +40,11 @@ public struct ResponseRecorder: SessionRecorder {
     /// The response was carried over and that version was not delivered yet: the next write queues it
     /// for ``deliveryTargets`` when ``deliversPartial`` (the targets are set after ``resume(_:from:survey:)``).
     var carriedOverUndelivered = false
+    /// The quotas this response counts in (claimed by this recorder, or found counted on resume).
+    public private(set) var countedQuotas: Set<String> = []
+    /// The quota whose place was taken by others while this respondent completed: the completion is
+    /// kept, not counted, and when the quota's action is an end the respondent reads its message.
+    public private(set) var completionQuota: QuotaReached?
 
     /// Starts a new response for `session` and writes it (with any actions the session already has,
     /// such as one resumed from a state file) together with the `invitation-shown` event.
@@ -101,6 +106,10 @@ public struct ResponseRecorder: SessionRecorder {
             return try carryOver(response, actions: recorded, to: survey, in: store)
         }
         var session = SurveySession(survey: survey, seed: response.seed, locale: response.locale, today: response.today)
+        // A quota filled since the respondent stopped applies its action on the replay, as on a Next
+        // now; one the response itself counts in (a started quota) does not.
+        let quotas = try fullQuotas(of: survey, for: response, in: store)
+        session.fullQuotas = quotas.full
         for entry in recorded {
             // Refused: the survey changed without a new version; carried over as for a new version.
             guard session.apply(entry.action) else {
@@ -108,9 +117,41 @@ public struct ResponseRecorder: SessionRecorder {
             }
         }
         var recorder = ResponseRecorder(store: store, continuing: response, session: session)
+        recorder.countedQuotas = quotas.counted
+        // Ended on the replay by a quota filled since: the response ends so in the store too.
+        if session.endingQuota != nil { try recorder.rewriteActions(of: session) }
         // Recorded before the session dropped undone Back/Next pairs from its log: store its log as it is now.
         if session.actionCount != recorded.count { try recorder.rewriteActions(of: session) }
         return (session, recorder)
+    }
+
+    /// The quotas of `survey` full in `store` for `response`: those at their limit that it does not
+    /// count in; and those it counts in (asked of the store with a claim that cannot add, as the
+    /// quota is full: the store answers whether the response is one of its members).
+    static func fullQuotas(of survey: Survey, for response: Response, in store: any ResponseStore) throws(StoreError)
+        -> (full: Set<String>, counted: Set<String>)
+    {
+        let quotas = survey.definition.quotas
+        guard !quotas.isEmpty else { return ([], []) }
+        let counts = try store.quotaCounts(survey: survey.id)
+        let atLimit = quotas.filter { (counts[$0.id] ?? 0) >= $0.limit }
+        var counted = Set<String>()
+        let started = atLimit.filter { $0.count == .started }
+        if !started.isEmpty {
+            counted = try store.write(
+                ResponseWrite(response: response),
+                claiming: started.map { QuotaClaim(quotaID: $0.id, limit: $0.limit) })
+        }
+        return (Set(atLimit.map(\.id)).subtracting(counted), counted)
+    }
+
+    /// Tells `session` which quotas are full now (read from the store), before a Next.
+    public mutating func prepareNext(of session: inout SurveySession) throws {
+        let quotas = session.survey.definition.quotas
+        guard !quotas.isEmpty else { return }
+        let counts = try store.quotaCounts(survey: session.survey.id)
+        session.fullQuotas = Set(quotas.filter { (counts[$0.id] ?? 0) >= $0.limit }.map(\.id))
+            .subtracting(countedQuotas)
     }
 
     /// Carries `response` over to `survey` (``ResponseMigration``) and stores it so: its actions as
@@ -317,15 +358,43 @@ public struct ResponseRecorder: SessionRecorder {
         if case .answer = action { isAnswer = true }
         let newVersion = isAnswer || carriedOverUndelivered
         let queued = finishes || (newVersion && header.status == .inProgress) ? deliveryTargets : []
-        try store.write(
-            ResponseWrite(
-                response: header, actions: [RecordedAction(sequence: sequence, action: action, recordedAt: now)],
-                funnelEvents: events, deliveries: deliversPartial ? [] : (finishes ? queued : []),
-                requeuedDeliveries: deliversPartial ? queued : []))
+        let write = ResponseWrite(
+            response: header, actions: [RecordedAction(sequence: sequence, action: action, recordedAt: now)],
+            funnelEvents: events, deliveries: deliversPartial ? [] : (finishes ? queued : []),
+            requeuedDeliveries: deliversPartial ? queued : [])
+        let claims = quotaClaims(after: action, session: session, finishes: finishes)
+        if claims.isEmpty {
+            try store.write(write)
+        } else {
+            // Counted in the same transaction as the write: exactly, however many finish at once.
+            let granted = try store.write(write, claiming: claims)
+            countedQuotas.formUnion(granted)
+            if finishes, let refused = claims.first(where: { !granted.contains($0.quotaID) }),
+                let quota = session.survey.definition.quotas.first(where: { $0.id == refused.quotaID }),
+                case .end(let text) = quota.action
+            {
+                // Too late to skip; a flag needs nothing more: only an end changes what the respondent reads.
+                let context = PresentationContext(
+                    locale: session.locale, defaultLocale: session.survey.definition.defaultLocale)
+                completionQuota = QuotaReached(
+                    quotaID: quota.id, action: quota.action, message: text.map { session.pipe(context.text($0)) })
+            }
+        }
         response = header
         shownSteps = nowShown
         if !isDismissal { hasStarted = true }
         carriedOverUndelivered = false
+    }
+
+    /// The quotas a write claims a place in: at a completion (not one a quota ended), each matching
+    /// quota; at a Next, each matching ``QuotaCount/started`` quota; never one already counted.
+    func quotaClaims(after action: SessionAction, session: SurveySession, finishes: Bool) -> [QuotaClaim] {
+        guard !session.survey.definition.quotas.isEmpty, case .next = action else { return [] }
+        let completes = finishes && session.status == .completed && session.endingQuota == nil
+        guard completes || session.status == .inProgress else { return [] }
+        return session.matchingQuotas()
+            .filter { !countedQuotas.contains($0.id) && (completes || $0.count == .started) }
+            .map { QuotaClaim(quotaID: $0.id, limit: $0.limit) }
     }
 
     /// Sets the status, and for a finished session the path, answers and completion time.

@@ -285,6 +285,25 @@ extension SQLResponseStore {
                     "UPDATE funnel_counts SET count = count - $1 WHERE survey_id = $2 AND step_id = $3 AND kind = $4",
                     [.integer(count), .text(key.survey), .text(key.step), .text(key.kind)])
             }
+            // The quotas the responses counted in count them no more (their member rows go with them).
+            var quotaDecrements: [(survey: String, quota: String, count: Int64)] = []
+            try rethrowingStoreErrors {
+                try connection.query(
+                    """
+                    SELECT m.survey_id, m.quota_id, COUNT(*) FROM quota_members m
+                    JOIN responses r ON r.id = m.response_id WHERE r.respondent_id = $1
+                    GROUP BY m.survey_id, m.quota_id
+                    """, [respondent]
+                ) { row in
+                    quotaDecrements.append((row.text(0) ?? "", row.text(1) ?? "", row.integer(2) ?? 0))
+                }
+            }
+            // In writers' order: by survey, then quota.
+            for entry in quotaDecrements.sorted(by: { ($0.survey, $0.quota) < ($1.survey, $1.quota) }) {
+                try connection.run(
+                    "UPDATE quota_counts SET count = count - $1 WHERE survey_id = $2 AND quota_id = $3",
+                    [.integer(entry.count), .text(entry.survey), .text(entry.quota)])
+            }
             _ = try connection.run("DELETE FROM respondent_attributes WHERE respondent_id = $1", [respondent])
             return try connection.run("DELETE FROM responses WHERE respondent_id = $1", [respondent])
         }

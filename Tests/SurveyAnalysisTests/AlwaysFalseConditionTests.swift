@@ -64,3 +64,25 @@ struct AlwaysFalseConditionTests {
         #expect(found.isEmpty, "\(listing(found))")
     }
 }
+
+@Suite("always-false-condition of quotas")
+struct QuotaConditionLintTests {
+    @Test func aQuotaWhoseConditionCanNeverHoldIsReported() throws {
+        let steps = """
+            {"id": "age", "type": "single-choice", "options": {"choices": ["young", "old"]}},
+            {"id": "n", "type": "number", "options": {"min": 1, "max": 10}},
+            {"id": "job", "type": "text"}
+            """
+        let found = try findings(
+            .alwaysFalseCondition, steps: steps,
+            extra: #"""
+                "quotas": [{"id": "never", "when": "{age} = 'young' and {age} = 'old'", "limit": 5},
+                             {"id": "beyond", "when": "{n} > 10", "limit": 5},
+                             {"id": "fine", "when": "{age} = 'young' and {n} > 5", "limit": 5},
+                             {"id": "text", "when": "{job} = 'student' or {job} contains 'retired'", "limit": 5}]
+                """#)
+        #expect(found.map(\.path?.description) == ["$.quotas[0].when", "$.quotas[1].when"], "\(listing(found))")
+        #expect(found.first?.severity == .warning)
+        #expect(found.first?.message.contains("quota 'never'") == true)
+    }
+}

@@ -71,6 +71,8 @@ def complete(binary, survey_file, answers, locale="en"):
                 print("error %s: %s" % (event["code"], event["message"]), file=sys.stderr)
             elif kind == "completed":
                 return event
+            elif kind == "ended":
+                raise NotCompleted("ended (%s): %s" % (event.get("reason"), event.get("message", "")))
             elif kind in ("not-asked", "failed"):
                 raise NotCompleted("%s: %s" % (kind, event["message"]))
             elif kind in ("quit", "dismissed"):

@@ -36,6 +36,12 @@ package struct AnalyzedSurvey {
             }
             read.formUnion(model.stepSlots(of: expression))
         }
+        // Quotas' conditions decide no path, but their literals are answers a respondent can give.
+        for quota in survey.analysisQuotaConditions {
+            for (slot, usage) in ExpressionUsage.usages(in: quota.condition.rootNode) where slot < model.stepCount {
+                usages[slot].append(usage)
+            }
+        }
         // A read-only question nothing writes stays empty for a respondent (a host may fill it in).
         let unwritten = readOnlyUnwritten(in: model)
         let domains = model.steps.indices.map { index in

@@ -164,7 +164,7 @@ final class LintContext {
         let checks: [any LintCheck] = [
             ComparisonCheck(), ReachabilityCheck(), ConditionOutcomeCheck(), ForwardReferenceCheck(), DeadEndCheck(),
             GotoCycleCheck(), UnusedCalculatedValueCheck(), MissingTranslationCheck(), NothingToAnswerCheck(),
-            UnquotedNameCheck(),
+            UnquotedNameCheck(), QuotaConditionCheck(),
         ]
         for check in checks { check.prepare(self) }
         flow.run { states in

@@ -47,6 +47,8 @@ final class CompiledSurvey: Sendable {
     let defaultStrings: UIStrings
     /// Written once, by ``Survey/init``, before any other thread can see the survey.
     nonisolated(unsafe) var initialState: InitialState?
+    /// `quotas`, compiled. Written once, by ``Survey/init``, before any other thread can see the survey.
+    nonisolated(unsafe) var quotas: [CompiledQuota] = []
 
     init(
         definition: SurveyDefinition, functions: ExpressionFunctionRegistry, units: [CompiledUnit],
@@ -206,4 +208,17 @@ struct CompiledTrigger: Sendable {
 struct CompiledCalculated: Sendable {
     let name: String
     let expression: Expression
+}
+
+/// A quota with its condition compiled and its skip target resolved.
+struct CompiledQuota: Sendable {
+    enum Action: Sendable {
+        case end(message: LocalizedText?)
+        case skip(unit: Int)
+        case flag
+    }
+
+    let definition: QuotaDefinition
+    let condition: Expression
+    let action: Action
 }

@@ -31,6 +31,14 @@ public protocol SessionRecorder {
     /// The driver calls it after each recorded action. Default: nothing to give.
     /// - Throws: when an answer given back could not be recorded (`session` is then as it was before it).
     mutating func giveBack(into session: inout SurveySession) throws
+
+    /// Called before each Next: tells `session` which quotas are full now
+    /// (``SurveySession/fullQuotas``). The default does nothing.
+    mutating func prepareNext(of session: inout SurveySession) throws
+
+    /// The quota that ended the survey for a respondent who completed it when the quota had just been
+    /// filled by others (the completion is kept, not counted); `nil` by default.
+    var completionQuota: QuotaReached? { get }
 }
 
 extension SessionRecorder {
@@ -39,4 +47,8 @@ extension SessionRecorder {
     }
 
     public mutating func giveBack(into session: inout SurveySession) throws {}
+
+    public mutating func prepareNext(of session: inout SurveySession) throws {}
+
+    public var completionQuota: QuotaReached? { nil }
 }

@@ -91,6 +91,9 @@ public struct CompletionResult: Sendable, Hashable {
     /// condition holds), localised and piped; `nil` when the survey has none (front ends then say
     /// their own "Thank you").
     public var message: String?
+    /// The full quota that ended the survey for this respondent (``QuotaAction/end(message:)``), then
+    /// ``message`` is its message; `nil` for a completion. Such a response is kept, and not counted.
+    public var quota: QuotaReached?
 
     public init(
         surveyID: String, surveyVersion: String?, path: [String], answers: [String: JSONValue], message: String? = nil
@@ -173,4 +176,27 @@ public enum NextOutcome: Sendable, Hashable {
     case completed(CompletionResult)
     /// The current unit has missing or invalid answers.
     case blocked([StepError])
+}
+
+/// A full quota whose action a respondent got (``SurveySession/quotasReached``).
+public struct QuotaReached: Sendable, Hashable {
+    /// The quota's ``QuotaDefinition/id``.
+    public var quotaID: String
+    /// What the respondent got.
+    public var action: QuotaAction
+    /// For an end, the quota's message, localised and piped (`nil` when it has none).
+    public var message: String?
+
+    public init(quotaID: String, action: QuotaAction, message: String? = nil) {
+        self.quotaID = quotaID
+        self.action = action
+        self.message = message
+    }
+
+    /// `{"quotaId", "action", "message"}`.
+    public var jsonValue: JSONValue {
+        var members: [String: JSONValue] = ["quotaId": .string(quotaID), "action": .string(action.name)]
+        if let message { members["message"] = .string(message) }
+        return .object(members)
+    }
 }

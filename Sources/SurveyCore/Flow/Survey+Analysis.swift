@@ -170,6 +170,13 @@ extension Survey {
     /// Calculated value indices in an order where each comes after those it depends on.
     package var analysisCalculatedOrder: [Int] { calculatedOrder }
 
+    /// The quotas' conditions, compiled, with where each is in the file (`$.quotas[i].when`).
+    package var analysisQuotaConditions: [(id: String, condition: Expression, path: JSONPath)] {
+        quotas.enumerated().map { index, quota in
+            (quota.definition.id, quota.condition, JSONPath([.key("quotas"), .index(index), .key("when")]))
+        }
+    }
+
     /// The number of value slots: one per leaf step, then one per calculated value.
     package var analysisSlotCount: Int { steps.count + calculated.count }
 

@@ -54,6 +54,8 @@ public struct Survey: Sendable {
     var defaultSteps: [Int] { storage.defaultSteps }
     /// `completionMessages`, compiled: the first whose condition holds is the completion message.
     var completionMessages: [(condition: Expression?, text: LocalizedText)] { storage.completionMessages }
+    /// `quotas`, compiled, in the survey's order.
+    var quotas: [CompiledQuota] { storage.quotas }
     /// `settings.clearInvisibleValues`.
     var clearInvisibleValues: ClearInvisibleValues { storage.clearInvisibleValues }
     /// The steps with an `enableIf`.
@@ -95,7 +97,7 @@ public struct Survey: Sendable {
         calculatedOrder: [Int], expressionCount: Int, usesDateFunctions: Bool, otherChoices: [Int: OtherChoices] = [:],
         triggers: [CompiledTrigger] = [], completionMessages: [(condition: Expression?, text: LocalizedText)] = [],
         validators: [Int: [CompiledValidator]] = [:], panels: [CompiledPanel] = [], commentSlots: [Int: Int] = [:],
-        pipedProperties: [String: Expression] = [:]
+        pipedProperties: [String: Expression] = [:], quotas: [CompiledQuota] = []
     ) {
         storage = CompiledSurvey(
             definition: definition, functions: functions, units: units, steps: steps, calculated: calculated,
@@ -104,6 +106,7 @@ public struct Survey: Sendable {
             usesDateFunctions: usesDateFunctions, otherChoices: otherChoices, triggers: triggers,
             completionMessages: completionMessages, validators: validators, panels: panels,
             commentSlots: commentSlots, pipedProperties: pipedProperties)
+        storage.quotas = quotas
         var today = FunctionContext.current()
         today.locale = definition.defaultLocale
         today.defaultLocale = definition.defaultLocale

@@ -105,6 +105,7 @@ struct SurveyCompiler {
         let triggers = compileTriggers(
             resolve: names.resolve, steps: steps, stepIndexByID: names.steps, unitIndexByID: names.units)
         let panels = compilePanels(flat.panels, resolve: names.resolve)
+        let quotas = compileQuotas(steps: steps, names: names)
         compileContext = nil  // it holds the flat steps
         stepOwner = nil
         if !errors.isEmpty { throw SurveyLoadError(errors: errors) }
@@ -125,6 +126,6 @@ struct SurveyCompiler {
             calculatedIndexByName: names.calculated, watchers: watchers, calculatedOrder: order,
             expressionCount: expressionCount, usesDateFunctions: usesDateFunctions, otherChoices: otherChoices,
             triggers: triggers, completionMessages: messages, validators: validation.validators, panels: panels,
-            commentSlots: values.commentSlots, pipedProperties: pipedProperties)
+            commentSlots: values.commentSlots, pipedProperties: pipedProperties, quotas: quotas)
     }
 }

@@ -107,6 +107,8 @@ extension SurveySession {
         }
         if !lastErrors.isEmpty { lastErrors = [] }
         log.append(.next)
+        // Full quotas the respondent now matches: their actions, before the triggers and branches.
+        if !fullQuotas.isEmpty, let moved = applyFullQuotas(from: unitIndex, reporting: &result) { return moved }
         // `complete` triggers first, as in SurveyJS, which checks one on Next only when it reads a
         // question of this unit (shown or not) or a calculated value.
         if !table.read({ $0.completeTriggers.isEmpty }) {
@@ -154,6 +156,52 @@ extension SurveySession {
             emit(.stepEntered(unitID: to))
         }
         return .moved(to: UnitIndex(destination))
+    }
+
+    /// Applies the action of each full quota whose condition holds and that this respondent did not
+    /// get yet: a flag is noted, a skip or an end moves on and stops the Next there.
+    mutating func applyFullQuotas(from unitIndex: Int, reporting result: inout CompletionResult?) -> Advance? {
+        for quota in survey.quotas where fullQuotas.contains(quota.definition.id) {
+            guard !quotasReached.contains(where: { $0.quotaID == quota.definition.id }) else { continue }
+            evaluationCount += 1
+            guard quota.condition.isTrue(values, context: functionContext) else { continue }
+            switch quota.action {
+            case .flag:
+                quotasReached.append(QuotaReached(quotaID: quota.definition.id, action: .flag))
+            case .skip(let unit):
+                quotasReached.append(QuotaReached(quotaID: quota.definition.id, action: quota.definition.action))
+                guard let destination = derived.unitTree.firstNonzero(from: unit), destination != unitIndex else {
+                    continue
+                }
+                push(destination)
+                forgetBackAndNext(to: destination)
+                if !observers.isEmpty {
+                    let to = survey.units[destination].id
+                    emit(.continued(from: survey.units[unitIndex].id, to: to))
+                    emit(.stepEntered(unitID: to))
+                }
+                return .moved(to: UnitIndex(destination))
+            case .end(let message):
+                quotasReached.append(
+                    QuotaReached(
+                        quotaID: quota.definition.id, action: quota.definition.action,
+                        message: message.map { pipe(context.text($0)) }))
+                result = finish()
+                return .completed
+            }
+        }
+        return nil
+    }
+
+    /// The quotas whose condition holds now, in the survey's order: the ones a completion (or, for
+    /// ``QuotaCount/started``, a Next) claims a place in.
+    public func matchingQuotas() -> [QuotaDefinition] {
+        survey.quotas.filter { $0.condition.isTrue(values, context: functionContext) }.map(\.definition)
+    }
+
+    /// The quota that ended the session (``QuotaAction/end(message:)``), if one did.
+    public var endingQuota: QuotaReached? {
+        quotasReached.last.flatMap { if case .end = $0.action { $0 } else { nil } }
     }
 
     mutating func evaluateBranch(_ branch: CompiledBranch) -> Bool {
@@ -263,9 +311,14 @@ extension SurveySession {
             message = pipe(context.text(candidate.text))
             break
         }
-        return CompletionResult(
+        var completion = CompletionResult(
             surveyID: survey.id, surveyVersion: survey.definition.version, path: pathIDs, answers: collected,
             message: message)
+        if let ending = endingQuota {
+            completion.quota = ending
+            completion.message = ending.message
+        }
+        return completion
     }
 
     mutating func push(_ unit: Int) {

@@ -31,6 +31,12 @@ public struct SurveySession {
     public internal(set) var lastErrors: [StepError] = []
     /// How many expressions were evaluated so far (to check that work is incremental).
     public internal(set) var evaluationCount = 0
+    /// The quotas the host's store says are full (``QuotaDefinition/id``): at each Next a quota of
+    /// this set whose condition holds applies its action (`ResponseRecorder` sets it from the store
+    /// before every action and before replaying a resumed response).
+    public var fullQuotas: Set<String> = []
+    /// The full quotas whose action this respondent got, in order (a flag, a skip, an end).
+    public internal(set) var quotasReached: [QuotaReached] = []
     /// Every accepted action, in order (answers, Next, Back, dismiss): with the seed, enough to replay the
     /// run. Refused actions (an invalid answer, a blocked Next) change nothing and are not kept, so the log
     /// grows only with what the respondent actually did; nor is a Back followed by a Next that returns to

@@ -138,6 +138,13 @@ extension SurveyDefinition {
                     return CompletionMessage(condition: condition, text: text)
                 }
             }.flatMap { $0 } ?? []
+        quotas =
+            attempt { () throws(SurveyError) in
+                try reader.optionalArray("quotas") { (value, path) throws(SurveyError) in
+                    var item = try OptionsReader(value, path: path)
+                    return try QuotaDefinition(reading: &item)
+                }
+            }.flatMap { $0 } ?? []
         var steps: [StepDefinition] = []
         if let decoded = preDecodedSteps {
             steps = decoded.steps

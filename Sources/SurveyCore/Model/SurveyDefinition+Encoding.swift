@@ -54,6 +54,7 @@ extension SurveyDefinition {
                     return .object(members)
                 })
         }
+        if !quotas.isEmpty { members["quotas"] = .array(quotas.map(\.jsonValue)) }
         return .object(members)
     }
 

@@ -39,6 +39,9 @@ public struct SurveyDefinition: Sendable, Hashable {
     /// What respondents read when they complete the survey: the first message whose condition holds
     /// (one without `if` always does), as SurveyJS's `completedHtmlOnCondition` and `completedHtml`.
     public var completionMessages: [CompletionMessage] = []
+    /// How many responses of each kind are collected (``QuotaDefinition``): checked at Next and at
+    /// completion, counted by the response store.
+    public var quotas: [QuotaDefinition] = []
     /// The steps in order: questions, content steps and pages.
     public var steps: [StepDefinition]
     /// The JSON Schema reference (`$schema`) the file declares for editors, kept on save.
