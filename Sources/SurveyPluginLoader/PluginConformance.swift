@@ -306,7 +306,8 @@ private struct CheckRun {
         case .missingEntrySymbol: .missingEntrySymbol
         case .abiVersionMismatch: .abiVersion
         case .structSizeMismatch: .structSize
-        case .invalidDescriptor, .duplicateTypeID, .duplicateFunction, .invalidJSON, .pluginReportedError:
+        case .invalidDescriptor, .duplicateTypeID, .duplicateFunction, .invalidJSON, .pluginReportedError,
+            .invalidManifest:
             .invalidDescriptor
         case .hostFailure: .crash
         }
