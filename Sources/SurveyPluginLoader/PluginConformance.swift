@@ -475,6 +475,23 @@ private struct CheckRun {
                         input: context))
             }
         }
+        // ABI 1.2: a computed kind's expression, for each accepted option set.
+        if callbacks.contains("computed_expression"),
+            case .json(let json) = call("computed_expression", kind: id, options: options, argument: nil)
+        {
+            checkDeterminism(json, "computed_expression", kind: id, options: options, argument: nil)
+            if case .success(let expression)? = result(
+                json, subject: subject, callback: "computed_expression", input: options),
+                expression.stringValue.map({ !$0.allSatisfy(\.isWhitespace) }) != true
+            {
+                add(
+                    PluginFinding(
+                        rule: .resultShape, subject: subject, callback: "computed_expression",
+                        message:
+                            "expected {\"ok\": \"<expression>\"}, got \(Self.excerpt(json.description))",
+                        input: Self.excerpt(options)))
+            }
+        }
         let english = JSONValue.object(["locale": "en", "defaultLocale": "en"])
         measure(
             [

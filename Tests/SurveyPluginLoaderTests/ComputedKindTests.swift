@@ -30,6 +30,23 @@ import Testing
         }
     }
 
+    /// `survey plugin check` calls computed_expression with each option set: the fixture passes; a
+    /// plugin returning something else than an expression breaks `result-shape`.
+    @Test func theCheckerCallsComputedExpression() throws {
+        let library = try Self.computedLibrary()
+        let report = PluginCheckerTests.check(library, options: ["doubled": [["of": "a"]]])
+        #expect(report.passes, "\(report.text)")
+        let directory = try PluginFixtures.temporaryDirectory()
+        let source = try String(contentsOfFile: Self.computedSource, encoding: .utf8)
+            .replacingOccurrences(
+                of: #"strcpy(result, "{\"ok\":\"{");"#, with: #"strcpy(result, "{\"ok\":3, \"x\":\"{");"#)
+        #expect(source.contains(#"{\"ok\":3"#))
+        let broken = try PluginFixtures.compile(source, name: "libnotanexpression", in: directory)
+        let refused = PluginCheckerTests.check(broken, options: ["doubled": [["of": "a"]]])
+        #expect(refused.findings.map(\.rule) == [.resultShape], "\(refused.text)")
+        #expect(refused.findings.first?.callback == "computed_expression")
+    }
+
     @Test func aPluginBuiltAgainstThe11HeaderStillLoadsAndIsNotComputed() throws {
         let directory = try PluginFixtures.temporaryDirectory()
         let library = try PluginFixtures.compile(
