@@ -23,7 +23,7 @@ let dataShapeOption = CommandSpec.Option(
 let pluginOption = CommandSpec.Option(
     name: "--plugin", valueName: "PATH",
     help:
-        "Load question types and functions from a plugin library (.so); SURVEY_PLUGIN_PATH adds every .so in its directories.",
+        "Load question types and functions from a plugin library (.so), or a plugin NAME found in SURVEY_PLUGIN_PATH (libNAME.so); SURVEY_PLUGIN_PATH adds every .so in its directories.",
     isRepeatable: true)
 let variableOption = CommandSpec.Option(
     name: "--var", valueName: "NAME=VALUE",

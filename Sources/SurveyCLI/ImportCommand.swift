@@ -54,10 +54,13 @@ enum ImportCommand: Command {
         let file = arguments.positionals[1]
         let text = try context.read(file)
         let id = arguments.value(Options.id) ?? SurveySource.defaultID(for: file)
+        // Loaded first: a custom SurveyJS type becomes the plugin kind of the same name.
+        let (registry, functions) = try context.registries(plugins: PluginSelection(arguments))
         let conversion: SurveyJSConversion
         do {
             conversion = try SurveyJSImporter.convert(
-                text: text, source: file, id: id, lenientExpressions: arguments.flag(lenientExpressionsOption))
+                text: text, source: file, id: id, lenientExpressions: arguments.flag(lenientExpressionsOption),
+                pluginKinds: SurveySource.pluginKinds(of: registry))
         } catch {
             throw InputError(error.description)
         }
@@ -78,7 +81,6 @@ enum ImportCommand: Command {
         }
         let out = arguments.value(Options.out)
         if let out { try context.checkWritable(out) }
-        let (registry, functions) = try context.registries(plugins: PluginSelection(arguments))
         // The check loads what a run would: with its `choicesByUrl` lists fetched (the output keeps them).
         let problems = context.surveySource(SurveyLoader(registry: registry, functions: functions))
             .problems(of: conversion, original: text, file: file).map(\.description)

@@ -26,6 +26,9 @@ struct Converter {
     /// survey-core), in the order first called: see ``SurveyJSDataShape/hostFunctions(in:)``.
     var hostFunctions: [String] = []
     var usedIDs: Set<String> = []
+    /// The ids of the question kinds loaded plugins registered: a custom SurveyJS type of the same
+    /// name becomes that kind (``pluginKind(_:_:)``).
+    var pluginKinds: Set<String> = []
     /// Each quiz question (`correctAnswer`) with its correct answer as an expression literal.
     var quizAnswers: [(id: String, literal: String)] = []
     /// Whether an Other answer is stored as "other" with its text in `<name>-Comment` (survey-core's default).
@@ -658,7 +661,7 @@ struct Converter {
         }
         choicesHaveBooleans = false
         choicesSourceDropped = false
-        guard var kind = question(type, &members, id: id) else {
+        guard var kind = question(type, &members, id: id) ?? pluginKind(type, &members) else {
             note(
                 .notConverted, members.path("type"), "type '\(type)'",
                 "not a SurveyJS question type the converter knows; the element is left out")

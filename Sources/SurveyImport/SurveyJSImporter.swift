@@ -102,15 +102,20 @@ public enum SurveyJSImporter {
     /// - Parameter lenientExpressions: leave out an expression survey-core cannot parse either (as
     ///   survey-core ignores it), with a note and an entry in ``SurveyJSConversion/unparsableExpressions``;
     ///   by default it is kept, and loading the converted survey refuses it with its position.
+    /// - Parameter pluginKinds: the ids of the question kinds loaded plugins registered: a custom
+    ///   SurveyJS question type of the same name becomes that kind, its common members (name, title,
+    ///   visibleIf, isRequired…) converted as for any question and the others its options; without
+    ///   it such an element is left out with a note.
     /// - Throws: ``SurveyJSImportError`` when `json` is not a SurveyJS survey at all.
-    public static func convert(_ json: JSONValue, id: String, lenientExpressions: Bool = false)
-        throws(SurveyJSImportError) -> SurveyJSConversion
-    {
+    public static func convert(
+        _ json: JSONValue, id: String, lenientExpressions: Bool = false, pluginKinds: Set<String> = []
+    ) throws(SurveyJSImportError) -> SurveyJSConversion {
         guard case .object = json else {
             throw SurveyJSImportError("a SurveyJS survey is a JSON object, got \(json.kindDescription)")
         }
         var converter = Converter()
         converter.leavesOutUnparsableExpressions = lenientExpressions
+        converter.pluginKinds = pluginKinds
         let survey = try converter.survey(json, id: id)
         var conversion = SurveyJSConversion(survey: survey, notes: converter.notes, origins: converter.origins)
         conversion.hostNames = converter.hostNames
@@ -119,27 +124,31 @@ public enum SurveyJSImporter {
     }
 
     /// Parses and converts SurveyJS JSON text; notes and errors carry `source` and line:column.
+    /// - Parameter pluginKinds: as for ``convert(_:id:lenientExpressions:pluginKinds:)``.
     /// - Throws: ``SurveyJSImportError`` for invalid JSON or a text that is not a SurveyJS survey.
-    public static func convert(text: String, source: String?, id: String, lenientExpressions: Bool = false)
-        throws(SurveyJSImportError) -> SurveyJSConversion
-    {
+    public static func convert(
+        text: String, source: String?, id: String, lenientExpressions: Bool = false, pluginKinds: Set<String> = []
+    ) throws(SurveyJSImportError) -> SurveyJSConversion {
         let json: JSONValue
         do {
             json = try JSONParser.parse(text)
         } catch {
             throw SurveyJSImportError("invalid JSON: \(error.message)", position: error.position, file: source)
         }
-        return try convert(json, parsedFrom: text, source: source, id: id, lenientExpressions: lenientExpressions)
+        return try convert(
+            json, parsedFrom: text, source: source, id: id, lenientExpressions: lenientExpressions,
+            pluginKinds: pluginKinds)
     }
 
     /// Converts `json`, already parsed from `text`; notes and errors carry `source` and the
-    /// line:column in `text`.
+    /// line:column in `text`. `pluginKinds`: as for ``convert(_:id:lenientExpressions:pluginKinds:)``.
     public static func convert(
-        _ json: JSONValue, parsedFrom text: String, source: String?, id: String, lenientExpressions: Bool = false
+        _ json: JSONValue, parsedFrom text: String, source: String?, id: String, lenientExpressions: Bool = false,
+        pluginKinds: Set<String> = []
     ) throws(SurveyJSImportError) -> SurveyJSConversion {
         var conversion: SurveyJSConversion
         do {
-            conversion = try convert(json, id: id, lenientExpressions: lenientExpressions)
+            conversion = try convert(json, id: id, lenientExpressions: lenientExpressions, pluginKinds: pluginKinds)
         } catch {
             var located = error
             located.file = source

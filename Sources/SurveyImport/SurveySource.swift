@@ -210,6 +210,12 @@ public struct SurveySource {
             text: made.text, isOriginal: false, conversion: nil, original: text, file: file, isGenerated: true)
     }
 
+    /// The ids of the kinds in `registry` that plugins registered (not built in): the custom
+    /// SurveyJS question types a conversion maps to them.
+    public static func pluginKinds(of registry: QuestionTypeRegistry) -> Set<String> {
+        Set(registry.types.filter { $0.origin != "built-in" }.map(\.typeID))
+    }
+
     /// The conversion of `text` when it is a SurveyJS survey (what is not converted told to
     /// ``warn``), else `nil`. Called only when ``prepare(_:file:)``'s sniff found a SurveyJS key,
     /// so the text is not scanned again here.
@@ -217,7 +223,7 @@ public struct SurveySource {
         guard let json = try? JSONParser.parse(text), SurveyJSImporter.looksLikeSurveyJS(json),
             let conversion = try? SurveyJSImporter.convert(
                 json, parsedFrom: text, source: file, id: Self.defaultID(for: file),
-                lenientExpressions: lenientExpressions)
+                lenientExpressions: lenientExpressions, pluginKinds: Self.pluginKinds(of: loader.registry))
         else { return nil }
         let missing = conversion.notes.filter { $0.kind == .notConverted }
         for note in missing { warn(note.description) }

@@ -94,7 +94,7 @@ struct DescriptorReader {
         }
         return LoadedPlugin(
             path: path, name: name, version: version, questionTypes: types, functions: functions,
-            optionsSchemas: schemas, functionSignatures: signatures,
+            optionsSchemas: schemas, functionSignatures: signatures, abiMinor: minor,
             inProcess: LoadedPlugin.InProcess(types: channels, functions: foreign))
     }
 

@@ -9,6 +9,8 @@ enum PluginCallback: String, CaseIterable, Sendable {
     case normalizeLocalized = "normalize_localized"
     case parseLine = "parse_line"
     case summarize
+    /// ABI 1.2: makes the kind computed from the expression it returns.
+    case computedExpression = "computed_expression"
 }
 
 /// What one call of a plugin JSON callback produced.
@@ -49,6 +51,7 @@ struct InProcessTypeChannel: PluginTypeChannel, @unchecked Sendable {
         case .normalizeLocalized: return fields.normalize_localized
         case .parseLine: return fields.parse_line
         case .summarize: return fields.summarize
+        case .computedExpression: return fields.computed_expression
         }
     }
 

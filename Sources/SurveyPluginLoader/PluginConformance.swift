@@ -306,7 +306,8 @@ private struct CheckRun {
         case .missingEntrySymbol: .missingEntrySymbol
         case .abiVersionMismatch: .abiVersion
         case .structSizeMismatch: .structSize
-        case .invalidDescriptor, .duplicateTypeID, .duplicateFunction, .invalidJSON, .pluginReportedError:
+        case .invalidDescriptor, .duplicateTypeID, .duplicateFunction, .invalidJSON, .pluginReportedError,
+            .invalidManifest:
             .invalidDescriptor
         case .hostFailure: .crash
         }
@@ -472,6 +473,23 @@ private struct CheckRun {
                         rule: .resultShape, subject: subject, callback: "describe",
                         message: "not an input primitive (\(error.message)): \(Self.excerpt(json.description))",
                         input: context))
+            }
+        }
+        // ABI 1.2: a computed kind's expression, for each accepted option set.
+        if callbacks.contains("computed_expression"),
+            case .json(let json) = call("computed_expression", kind: id, options: options, argument: nil)
+        {
+            checkDeterminism(json, "computed_expression", kind: id, options: options, argument: nil)
+            if case .success(let expression)? = result(
+                json, subject: subject, callback: "computed_expression", input: options),
+                expression.stringValue.map({ !$0.allSatisfy(\.isWhitespace) }) != true
+            {
+                add(
+                    PluginFinding(
+                        rule: .resultShape, subject: subject, callback: "computed_expression",
+                        message:
+                            "expected {\"ok\": \"<expression>\"}, got \(Self.excerpt(json.description))",
+                        input: Self.excerpt(options)))
             }
         }
         let english = JSONValue.object(["locale": "en", "defaultLocale": "en"])

@@ -31,6 +31,8 @@ public struct PluginError: Error, Sendable, Hashable, CustomStringConvertible {
         /// With ``PluginIsolation``: the plugin host child process could not start, or crashed,
         /// exited or did not answer in time during a call.
         case hostFailure
+        /// The plugin's manifest (``PluginManifest``) is malformed or disagrees with the library.
+        case invalidManifest
     }
 
     /// What went wrong.

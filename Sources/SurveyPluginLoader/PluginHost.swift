@@ -389,7 +389,8 @@ extension PluginLoader {
                     path: file, name: plugin["name"]?.stringValue ?? file,
                     version: plugin["version"]?.stringValue ?? "",
                     questionTypes: types, functions: functions, optionsSchemas: schemas,
-                    functionSignatures: signatures, inProcess: LoadedPlugin.InProcess()))
+                    functionSignatures: signatures,
+                    abiMinor: UInt32(clamping: plugin["abiMinor"]?.intValue ?? 0), inProcess: LoadedPlugin.InProcess()))
         }
         return plugins
     }

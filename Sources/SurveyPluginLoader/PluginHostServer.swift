@@ -72,7 +72,7 @@ public enum PluginHostServer {
         }
         return [
             "path": .string(plugin.path), "name": .string(plugin.name), "version": .string(plugin.version),
-            "types": .array(types), "functions": .array(functions),
+            "abiMinor": .number(Double(plugin.abiMinor)), "types": .array(types), "functions": .array(functions),
         ]
     }
 

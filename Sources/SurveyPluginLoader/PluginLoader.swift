@@ -62,9 +62,11 @@ public struct PluginLoader: Sendable {
     /// - Returns: the plugins, in load order; a file named twice is loaded once.
     /// - Throws: ``PluginError`` naming the first file that cannot be loaded.
     public func load(paths: [String], environment: [String: String]) throws(PluginError) -> [LoadedPlugin] {
-        var files = paths
-        for directory in (environment[Self.searchPathVariable] ?? "").split(separator: ":") {
-            files += try sharedObjects(in: String(directory))
+        let directories = (environment[Self.searchPathVariable] ?? "").split(separator: ":").map(String.init)
+        var files: [String] = []
+        for path in paths { files.append(try Self.locate(path, in: directories)) }
+        for directory in directories {
+            files += try sharedObjects(in: directory)
         }
         var seen: Set<String> = []
         var unique: [(file: String, resolved: String)] = []
@@ -73,12 +75,49 @@ public struct PluginLoader: Sendable {
             guard seen.insert(resolved).inserted else { continue }
             unique.append((file, resolved))
         }
+        let plugins: [LoadedPlugin]
         if let isolation {
-            return try loadIsolated(files: unique.map(\.file), isolation: isolation, environment: environment)
+            plugins = try loadIsolated(files: unique.map(\.file), isolation: isolation, environment: environment)
+        } else {
+            var loaded: [LoadedPlugin] = []
+            for (file, resolved) in unique { loaded.append(try load(file: file, resolvedPath: resolved)) }
+            plugins = loaded
         }
-        var plugins: [LoadedPlugin] = []
-        for (file, resolved) in unique { plugins.append(try load(file: file, resolvedPath: resolved)) }
+        for plugin in plugins { try Self.checkManifest(of: plugin) }
         return plugins
+    }
+
+    /// Where `--plugin NAME` points: `NAME` itself when it is a regular file or holds a `/`; otherwise the
+    /// first `libNAME.so` or `NAME.so` (or `NAME`, when it ends with `.so`) in `directories`
+    /// (`SURVEY_PLUGIN_PATH`, in order).
+    /// - Throws: ``PluginError`` (`notFound`) when a name without `.so` is in none of the directories.
+    static func locate(_ argument: String, in directories: [String]) throws(PluginError) -> String {
+        var status = stat()
+        if argument.contains("/") || (stat(argument, &status) == 0 && status.st_mode & S_IFMT == S_IFREG) {
+            return argument
+        }
+        let names = argument.hasSuffix(".so") ? [argument] : ["lib\(argument).so", "\(argument).so"]
+        for directory in directories {
+            let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+            for name in names where access(prefix + name, F_OK) == 0 { return prefix + name }
+        }
+        if argument.hasSuffix(".so") { return argument }  // reported as "plugin file not found"
+        let searched =
+            directories.isEmpty
+            ? "\(searchPathVariable) is not set"
+            : "searched \(searchPathVariable): " + directories.joined(separator: ":")
+        throw PluginError(
+            .notFound, path: argument,
+            "plugin file not found (no such file, and no \(names.joined(separator: " or ")); \(searched))")
+    }
+
+    /// Reads the manifest beside `plugin`'s library (``PluginManifest/path(forLibrary:)``), when
+    /// there is one, and checks it against what the library declares.
+    /// - Throws: ``PluginError`` (`invalidManifest`) naming the manifest file and the field.
+    static func checkManifest(of plugin: LoadedPlugin) throws(PluginError) {
+        let path = PluginManifest.path(forLibrary: plugin.path)
+        guard let manifest = try PluginManifest.read(path: path) else { return }
+        try manifest.check(plugin, manifestPath: path)
     }
 
     /// Loads one plugin file.
@@ -164,6 +203,8 @@ public struct LoadedPlugin: Sendable {
     public let optionsSchemas: [String: JSONValue]
     /// Each function's C signature, such as `bmi(double, double) -> double`, by function name.
     public let functionSignatures: [String: String]
+    /// The minor ABI version the plugin declares (0 for a plugin built against the 1.0 header).
+    public internal(set) var abiMinor: UInt32 = 0
 
     /// The callbacks loaded into this process (what the plugin host serves); empty for a plugin
     /// that runs in the plugin host child process.

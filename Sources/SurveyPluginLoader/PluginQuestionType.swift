@@ -15,6 +15,8 @@ struct PluginQuestionType: SummarizesTallies {
         let text: String
         /// The input primitive for the English context, used when another locale's description fails.
         let english: InputPrimitive
+        /// ABI 1.2: the expression a computed kind's question takes its value from.
+        var computed: String? = nil
     }
 
     let channel: any PluginTypeChannel
@@ -61,11 +63,40 @@ struct PluginQuestionType: SummarizesTallies {
         }
         switch describe(options: text, context: Self.englishContext) {
         case .success(let input):
-            return Options(text: text, english: input)
+            return Options(text: text, english: input, computed: try computedExpression(options: text, reader: reader))
         case .failure(let message):
             throw reader.error(nil, "plugin \(channel.path): \(message)", kind: .invalidOptions)
         }
     }
+
+    /// ABI 1.2: the expression of a computed kind (`computed_expression`), `nil` when the plugin
+    /// does not provide the callback.
+    private func computedExpression(options: String, reader: OptionsReader) throws(SurveyError) -> String? {
+        guard channel.provides(.computedExpression) else { return nil }
+        switch channel.call(.computedExpression, options: options, argument: nil) {
+        case .json(let reply):
+            switch PluginMessages.result(reply) {
+            case .success(let expression):
+                guard let text = expression.stringValue, !text.isEmpty else {
+                    throw reader.error(
+                        nil, "plugin \(channel.path): computed_expression must return {\"ok\": \"<expression>\"}",
+                        kind: .invalidOptions)
+                }
+                return text
+            case .failure(let error):
+                throw SurveyError(
+                    .invalidOptions, error["message"]?.stringValue ?? "invalid options",
+                    path: PluginMessages.path(error, under: reader.path), stepID: reader.stepID)
+            case .malformed(let problem):
+                throw reader.error(nil, "plugin \(channel.path): computed_expression \(problem)", kind: .invalidOptions)
+            }
+        case .failure(_, let message):
+            throw reader.error(nil, "plugin \(channel.path): \(message)", kind: .invalidOptions)
+        }
+    }
+
+    /// A computed kind's expression (ABI 1.2), as the built-in `expression` kind gives its own.
+    func computedValue(for options: Options) -> String? { options.computed }
 
     private enum Description {
         case success(InputPrimitive)

@@ -41,7 +41,8 @@ public enum PluginExport {
                     options_schema: schema.flatMap { UnsafePointer(strdup($0)) },
                     user_data: Unmanaged.passRetained(adapter).toOpaque(), check_options: checkOptionsCallback,
                     describe: describeCallback, normalize: normalizeCallback, parse_line: parseLineCallback,
-                    summarize: summarizeCallback, normalize_localized: normalizeLocalizedCallback))
+                    summarize: summarizeCallback, normalize_localized: normalizeLocalizedCallback,
+                    computed_expression: nil))
         }
         let functions = Plugin.functions
         let functionArray = UnsafeMutablePointer<survey_function>.allocate(capacity: max(functions.count, 1))

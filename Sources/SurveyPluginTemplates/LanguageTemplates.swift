@@ -116,6 +116,7 @@ extension PluginTemplate {
             # `make test` and `make check` need the `survey` command (or SURVEY=/path/to/survey).
             SURVEY ?= survey
             CFLAGS ?= -O2 -g -Wall -Wextra
+            PLUGINDIR ?= $(HOME)/.survey/plugins
 
             \(library): \(name).c survey_plugin.h
             \tcc -shared -fPIC $(CFLAGS) -I . -o $@ \(name).c -lm
@@ -126,10 +127,15 @@ extension PluginTemplate {
             check: \(library)
             \t$(SURVEY) plugin check ./\(library) --survey \(Self.surveyFile)
 
+            # Copies the library and its manifest into a directory of SURVEY_PLUGIN_PATH.
+            install: \(library) \(manifestPath)
+            \tmkdir -p $(PLUGINDIR)
+            \tcp \(library) \(manifestPath) $(PLUGINDIR)/
+
             clean:
             \trm -f \(library)
 
-            .PHONY: test check clean
+            .PHONY: test check install clean
 
             """
     }

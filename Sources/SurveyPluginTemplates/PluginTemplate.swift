@@ -98,6 +98,39 @@ public struct PluginTemplate: Sendable {
         }
     }
 
+    /// The plugin's manifest, written beside the build file: the library's name with `.so`
+    /// replaced by `.plugin.json` (`libdemo.plugin.json`), so that copied next to the library it is
+    /// where the engine looks for it.
+    public var manifestPath: String {
+        let library = libraryPath.split(separator: "/").last.map(String.init) ?? libraryPath
+        return String(library.dropLast(3)) + ".plugin.json"
+    }
+
+    /// The ABI version of the header the template is written against: `1.1`.
+    static var abiVersion: String {
+        func define(_ name: String) -> String {
+            for line in abiHeaderText.split(separator: "\n") where line.hasPrefix("#define \(name) ") {
+                return String(line.dropFirst("#define \(name) ".count).prefix { $0.isNumber })
+            }
+            return "0"
+        }
+        return define("SURVEY_PLUGIN_ABI_VERSION") + "." + define("SURVEY_PLUGIN_ABI_MINOR")
+    }
+
+    /// The manifest's text: what the library declares (see docs/plugin-abi.md, "Distribute a plugin").
+    var manifest: String {
+        """
+        {
+          "name": "\(name)",
+          "version": "0.1.0",
+          "abi": "\(Self.abiVersion)",
+          "kinds": ["\(kindID)"],
+          "functions": ["\(functionName)"]
+        }
+
+        """
+    }
+
     /// The one command that builds the library, run in the folder.
     public var buildCommand: [String] {
         switch language {
@@ -118,6 +151,7 @@ public struct PluginTemplate: Sendable {
             File(path: Self.testsFolder + "/high.json", contents: highScript),
             File(path: Self.testsFolder + "/low.json", contents: lowScript),
             File(path: "README.md", contents: readme),
+            File(path: manifestPath, contents: manifest),
         ]
         switch language {
         case .c:
@@ -223,6 +257,13 @@ public struct PluginTemplate: Sendable {
         """
     }
 
+    var installHint: String {
+        switch language {
+        case .c: "`make install` copies them to `$(PLUGINDIR)`, default `$HOME/.survey/plugins`"
+        case .swift: "`cp \(libraryPath) \(manifestPath) $HOME/.survey/plugins/` after `swift build`"
+        }
+    }
+
     var readme: String {
         let build: String
         let layout: String
@@ -236,7 +277,7 @@ public struct PluginTemplate: Sendable {
             layout = """
                 | `\(name).c` | the plugin: the `\(kindID)` kind (`describe`, `normalize`) and `\(functionName)` |
                 | `survey_plugin.h` | the ABI header, copied from the engine (depends only on the C library) |
-                | `Makefile` | `make` builds `\(libraryPath)` with `cc`; `make test`, `make check` |
+                | `Makefile` | `make` builds `\(libraryPath)` with `cc`; `make test`, `make check`, `make install` |
                 """
         case .swift:
             build = """
@@ -271,11 +312,23 @@ public struct PluginTemplate: Sendable {
             would otherwise find first. Use the plugin anywhere with `--plugin PATH`, or put the library
             in a directory of `SURVEY_PLUGIN_PATH`.
 
+            ## Distribute
+
+            `\(manifestPath)` says what the library declares (name, version, ABI, kinds, functions);
+            the engine reads it beside the library and refuses a library that disagrees with it, so
+            change it with the source. Copy both into a directory of `SURVEY_PLUGIN_PATH`
+            (\(installHint)); then `--plugin \(name)` needs no path:
+
+            ```sh
+            SURVEY_PLUGIN_PATH=$HOME/.survey/plugins survey test survey.json --plugin \(name) --answers tests
+            ```
+
             ## What is where
 
             | File | What it is |
             |---|---|
             \(layout)
+            | `\(manifestPath)` | the manifest, installed beside the library |
             | `survey.json` | a sample survey using the kind and the function |
             | `tests/*.json` | answer scripts for `survey test`, each with the path and answers it expects |
 

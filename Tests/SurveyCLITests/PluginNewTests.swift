@@ -88,6 +88,52 @@ struct PluginNewTests {
         #expect(result.stdout.contains("2 scripts: 2 passed, 0 failed"), "\(result.stdout)")
     }
 
+    /// docs/plugin-abi.md, "Distribute a plugin": the install steps run as written (with `HOME` a
+    /// temporary folder), then the stale-manifest example gives the documented line.
+    @Test func theDistributeAPluginStepsOfTheGuideRunAsWritten() throws {
+        let guide = try String(
+            contentsOf: Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("docs/plugin-abi.md"), encoding: .utf8)
+        let section = try #require(guide.range(of: "## Distribute a plugin"))
+        let rest = guide[section.upperBound...]
+        let start = try #require(rest.range(of: "```sh\n"))
+        let end = try #require(rest[start.upperBound...].range(of: "```"))
+        let commands = String(rest[start.upperBound..<end.lowerBound])
+        #expect(commands.contains("make install"))
+        #expect(commands.contains("--plugin demo "))
+        let root = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let path =
+            SurveyBinary.buildDirectory.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let prelude = "export PATH=\"$1\" HOME=\"$2\"\n"
+        let result = try Self.run("bash", ["-euc", prelude + commands, "guide", path, root.path], in: root)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("2 scripts: 2 passed, 0 failed"), "\(result.stdout)")
+        let installed = root.appendingPathComponent(".survey/plugins")
+        #expect(FileManager.default.fileExists(atPath: installed.appendingPathComponent("libdemo.so").path))
+
+        // The stale manifest: the example's command and the line it prints.
+        let output = try #require(rest[end.upperBound...].range(of: "```\n$ "))
+        let block = rest[output.upperBound...].prefix { $0 != "`" }
+        let lines = block.split(separator: "\n")
+        try #require(lines.count == 2)
+        let manifest = installed.appendingPathComponent("libdemo.plugin.json")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        #expect(text.contains(#""version": "0.1.0""#))
+        try text.replacingOccurrences(of: #""version": "0.1.0""#, with: #""version": "0.2.0""#)
+            .write(to: manifest, atomically: true, encoding: .utf8)
+        let stale = try Self.run(
+            "bash",
+            [
+                "-euc", prelude + "export SURVEY_PLUGIN_PATH=$HOME/.survey/plugins\n" + lines[0], "guide", path,
+                root.path,
+            ],
+            in: root)
+        #expect(stale.status == 1)
+        #expect(stale.stdout.isEmpty)
+        #expect(stale.stderr == lines[1].replacingOccurrences(of: "~", with: root.path) + "\n", "\(stale.stderr)")
+    }
+
     @Test func theMakefileRunsTheTestsAndTheCheckWithTheSurveyItIsGiven() throws {
         let root = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

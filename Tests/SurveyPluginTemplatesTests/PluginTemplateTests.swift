@@ -23,7 +23,7 @@ struct PluginTemplateTests {
         #expect(
             template.files.map(\.path) == [
                 "star-meter.c", "survey_plugin.h", "Makefile", "survey.json", "tests/high.json", "tests/low.json",
-                "README.md",
+                "README.md", "libstar-meter.plugin.json",
             ])
         #expect(template.kindID == "star-meter")
         #expect(template.functionName == "star_meter_percent")
@@ -34,6 +34,22 @@ struct PluginTemplateTests {
         #expect(source.contains("static double star_meter_percent(double value, double max)"))
         let makefile = try #require(template.files.first { $0.path == "Makefile" }).contents
         #expect(makefile.contains("\tcc -shared -fPIC $(CFLAGS) -I . -o $@ star-meter.c"))
+        #expect(makefile.contains("install: libstar-meter.so libstar-meter.plugin.json\n"))
+        #expect(makefile.contains("\tcp libstar-meter.so libstar-meter.plugin.json $(PLUGINDIR)/\n"))
+    }
+
+    @Test func theManifestDeclaresTheKindTheFunctionAndTheHeadersABI() throws {
+        let template = try PluginTemplate(name: "star-meter", language: .c)
+        let text = try #require(template.files.first { $0.path == "libstar-meter.plugin.json" }).contents
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(json["name"] as? String == "star-meter")
+        #expect(json["version"] as? String == "0.1.0")
+        #expect(json["kinds"] as? [String] == ["star-meter"])
+        #expect(json["functions"] as? [String] == ["star_meter_percent"])
+        let header = try #require(template.files.first { $0.path == "survey_plugin.h" }).contents
+        let minor = try #require(
+            header.split(separator: "\n").first { $0.hasPrefix("#define SURVEY_PLUGIN_ABI_MINOR ") })
+        #expect(json["abi"] as? String == "1." + minor.split(separator: " ")[2].filter(\.isNumber))
     }
 
     @Test func aSwiftPluginDependsOnTheEnginePackageByPath() throws {
@@ -42,7 +58,7 @@ struct PluginTemplateTests {
         #expect(
             template.files.map(\.path) == [
                 "Package.swift", "Sources/StarMeterPlugin/StarMeterPlugin.swift", ".gitignore", "survey.json",
-                "tests/high.json", "tests/low.json", "README.md",
+                "tests/high.json", "tests/low.json", "README.md", "libStarMeterPlugin.plugin.json",
             ])
         #expect(template.libraryPath == ".build/debug/libStarMeterPlugin.so")
         let manifest = try #require(template.files.first { $0.path == "Package.swift" }).contents

@@ -1,7 +1,7 @@
 /*
  * survey_plugin.h — the C ABI between the survey engine and a plugin shared library.
  *
- * ABI version 1.1. Full documentation: docs/plugin-abi.md.
+ * ABI version 1.2. Full documentation: docs/plugin-abi.md.
  *
  * Growing the ABI: the major version (`abi_version`) changes only for incompatible changes. Minor
  * versions only append fields at the end of a struct; every struct starts with its `struct_size`,
@@ -31,8 +31,8 @@ extern "C" {
 /** The major ABI version this header describes. A host loads only plugins with the same major version. */
 #define SURVEY_PLUGIN_ABI_VERSION 1u
 
-/** The minor ABI version this header describes (1.1). Plugins put it in `survey_plugin.abi_minor`. */
-#define SURVEY_PLUGIN_ABI_MINOR 1u
+/** The minor ABI version this header describes (1.2). Plugins put it in `survey_plugin.abi_minor`. */
+#define SURVEY_PLUGIN_ABI_MINOR 2u
 
 /** The name of the one symbol a plugin exports. */
 #define SURVEY_PLUGIN_ENTRY_SYMBOL "survey_plugin_entry"
@@ -116,6 +116,18 @@ struct survey_question_type {
      * for a built-in `code` only when the message is empty).
      */
     survey_json_callback normalize_localized;
+
+    /* ---- ABI 1.2 (read only when struct_size covers them) ---- */
+
+    /**
+     * computed_expression(type, options_json, NULL) -> `{"ok": "<expression>"}` or
+     * `{"error": {"message": "...", "path": [...]}}`. Makes the kind computed (read-only, like the
+     * built-in `expression` kind): a question of it is never asked and its value is the expression
+     * returned, written in the survey's expression language over the survey's answers and
+     * functions, kept up to date as answers change. Called once per question, after
+     * `check_options`. May be NULL: the kind is asked as usual.
+     */
+    survey_json_callback computed_expression;
 };
 
 /** `survey_function.flags` (ABI 1.1): the C function takes one more, last argument `char **error`.
