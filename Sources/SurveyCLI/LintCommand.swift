@@ -80,7 +80,8 @@ enum LintCommand: Command {
                 let prepared = try source.prepare(text, file: file)
                 let survey: Survey
                 do {
-                    survey = try loader.load(text: prepared.text, source: prepared.isOriginal ? file : nil)
+                    survey = try source.loader(for: prepared).load(
+                        text: prepared.text, source: prepared.isOriginal ? file : nil)
                 } catch {
                     throw SurveyLoadError(errors: prepared.locate(error))
                 }
@@ -97,7 +98,11 @@ enum LintCommand: Command {
                     located.position = $0.path.flatMap { SourceLocator.position(of: $0, in: text) }
                     return located
                 }
-                findings += linter.lint(survey, source: prepared.text, file: file).map { finding in
+                // Questions made to hold a value a trigger writes are never shown, as intended.
+                let dataKeys = SurveyJSDataShape.dataKeys(of: survey)
+                findings += linter.lint(survey, source: prepared.text, file: file).filter {
+                    $0.stepID.map { !dataKeys.contains($0) } ?? true
+                }.map { finding in
                     guard !prepared.isOriginal else { return finding }
                     var located = finding
                     located.path = finding.path.flatMap { prepared.originalPath($0) }

@@ -251,7 +251,7 @@ extension Converter {
         for entry in template {
             var item = Members(entry.json.objectMembers ?? [:], path: entry.path)
             // survey-core keys an item's answer by its valueName in each entry (when no other item has it).
-            var chosen = elementName(item.take("name"))
+            var chosen = elementName(item.take("name"), isSurveyElement: true, isQuestion: true)
             if let key = item.take("valueName")?.stringValue, !key.isEmpty, key != chosen,
                 !templateNames.contains(key), itemNames.insert(key).inserted
             {

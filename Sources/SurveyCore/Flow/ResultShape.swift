@@ -21,8 +21,15 @@ public protocol ResultShape: Sendable {
 
     /// Result keys this shape adds that name no step (`<id>-total`): expectations may name them.
     var addedKeys: Set<String> { get }
+
+    /// Scripted answers written as this shape keeps them, as answers by step id: a step whose answer
+    /// the shape stores under another step's key (a second SurveyJS question of one name) gets the
+    /// answer given for that key. By default the answers as given.
+    func scriptAnswers(_ answers: [String: JSONValue]) -> [String: JSONValue]
 }
 
 extension ResultShape {
     public var addedKeys: Set<String> { [] }
+
+    public func scriptAnswers(_ answers: [String: JSONValue]) -> [String: JSONValue] { answers }
 }
