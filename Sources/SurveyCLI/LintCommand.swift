@@ -68,6 +68,9 @@ enum LintCommand: Command {
         let linter = SurveyLinter(configuration: configuration)
         var findings: [LintFinding] = []
         for file in arguments.positionals {
+            // Each file's findings in the order of their places in it (the ones placed nowhere last).
+            let first = findings.count
+            defer { Self.sortByPosition(&findings[first...]) }
             let text: String
             do {
                 text = try context.readSurvey(file, from: source)
@@ -124,5 +127,17 @@ enum LintCommand: Command {
             Console.error("\(files) file\(files == 1 ? "" : "s") linted: \(report.summary)")
         }
         return report.fails(warningsAsErrors: arguments.flag(Options.warningsAsErrors)) ? .failure : .success
+    }
+
+    /// `findings` in the order of their line and column (the ones without a position last, each
+    /// group in its order): the conversion's findings and the linter's, placed in the file as written.
+    static func sortByPosition(_ findings: inout ArraySlice<LintFinding>) {
+        let sorted = findings.enumerated().sorted { lhs, rhs in
+            let left = lhs.element.position.map { ($0.line, $0.column) } ?? (Int.max, Int.max)
+            let right = rhs.element.position.map { ($0.line, $0.column) } ?? (Int.max, Int.max)
+            if left != right { return left < right }
+            return lhs.offset < rhs.offset
+        }.map(\.element)
+        findings.replaceSubrange(findings.indices, with: sorted)
     }
 }
