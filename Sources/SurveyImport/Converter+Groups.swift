@@ -155,6 +155,7 @@ extension Converter {
             }
             if cell.type != "dropdown" { result["cellType"] = .string(cell.type) }
             if !cell.options.isEmpty { result["options"] = .object(cell.options) }
+            if Self.minimumMakesRequired(cell.options) { result["required"] = true }
             if !cell.validators.isEmpty {
                 note(
                     .notConverted, column.path, "the checks of column '\(name)'",
@@ -312,7 +313,9 @@ extension Converter {
             if converted.type != "text" { result["type"] = .string(converted.type) }
             if !converted.options.isEmpty { result["options"] = .object(converted.options) }
             if let title = text(item.take("title"), item.path("title")) { result["title"] = title }
-            if item.take("isRequired") == .bool(true) { result["required"] = true }
+            if item.take("isRequired") == .bool(true) || Self.minimumMakesRequired(converted.options) {
+                result["required"] = true
+            }
             if let condition = itemVisibleIf(&item, entry: entry, dynamicMatrix: dynamicMatrix) {
                 result["visibleIf"] = .string(condition)
             }

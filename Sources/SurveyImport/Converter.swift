@@ -400,6 +400,13 @@ struct Converter {
         return iso
     }
 
+    /// Whether a choice kind's `minSelections` (`minSelectedChoices`) of 1 or more makes it required:
+    /// survey-core's check (`checkMinSelectedChoicesUnreached`) refuses no selection as well as too
+    /// few, so a question, column or item with one cannot be left unanswered there either.
+    static func minimumMakesRequired(_ options: [String: JSONValue]) -> Bool {
+        (options["minSelections"]?.intValue ?? 0) >= 1
+    }
+
     /// Question types whose second question of a name starts with the first one's answer (a
     /// `defaultValueExpression` reading it), as survey-core shows one value in both.
     static let showsSharedValue: Set<String> = [
@@ -753,6 +760,7 @@ struct Converter {
             &members, into: &result,
             keys: ["visibleIf", "enableIf", "requiredIf", "setValueIf", "setValueExpression", "resetValueIf"])
         if let required = members.take("isRequired") { result["required"] = required }
+        if Self.minimumMakesRequired(kind.options) { result["required"] = true }
         if let readOnly = members.take("readOnly") { result["readOnly"] = readOnly }
         switchOff(&members, into: &result)
         if sharesAnswer != nil {

@@ -123,8 +123,8 @@ function walk(surveyJSON, answers) {
             }
           }
         }
-        // A matrix with a kind per column (matrixdropdown) keeps its errors in its cells' questions.
-        for (const row of (element.getType && element.getType() === "matrixdropdown" && element.visibleRows) || []) {
+        // A matrix with a kind per column (matrixdropdown, matrixdynamic) keeps its errors in its cells' questions.
+        for (const row of (element.getType && ["matrixdropdown", "matrixdynamic"].includes(element.getType()) && element.visibleRows) || []) {
           for (const cell of row.cells || []) {
             for (const error of (cell.question && cell.question.errors) || []) {
               errors.push({ name: element.name, error: error.getText ? error.getText() : String(error.text) });
