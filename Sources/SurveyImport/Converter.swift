@@ -29,6 +29,8 @@ struct Converter {
     /// The SurveyJS type of each question converted so far, by id (a second question of the same
     /// name and type shows the first one's value, as in survey-core).
     var questionTypes: [String: String] = [:]
+    /// The kind each of those questions was converted to (`number` for a numeric `text`).
+    var questionKinds: [String: String] = [:]
     /// Each quiz question (`correctAnswer`) with its correct answer as an expression literal.
     var quizAnswers: [(id: String, literal: String)] = []
     /// Whether an Other answer is stored as "other" with its text in `<name>-Comment` (survey-core's default).
@@ -407,6 +409,14 @@ struct Converter {
         (options["minSelections"]?.intValue ?? 0) >= 1
     }
 
+    /// The note for a second element named `name`, which is `renamed` here and keeps its own answer.
+    mutating func noteSecondElement(_ name: String, renamed: String, at path: JSONPath) {
+        note(
+            .notConverted, path, "a second element named '\(name)'",
+            "it is named '\(renamed)' here, and its answer is stored under that name (survey-core gives both one value)"
+        )
+    }
+
     /// Question types whose second question of a name starts with the first one's answer (a
     /// `defaultValueExpression` reading it), as survey-core shows one value in both.
     static let showsSharedValue: Set<String> = [
@@ -649,18 +659,10 @@ struct Converter {
         if !usedIDs.insert(id).inserted {
             let renamed = freeName(id + "-")
             if questionTypes[id] == type, Self.showsSharedValue.contains(type) {
-                // survey-core gives both one value: this one shows the first's answer (a required one
-                // is answered already) and an answer given here is the first's in the data.
+                // Decided once its kind is known (the first's, as converted, too).
                 duplicateOf = id
-                note(
-                    .renamed, members.path("name"), "a second question named '\(id)'",
-                    "it is named '\(renamed)' here; it starts with the first one's answer and the data keeps one value, '\(id)', as survey-core does"
-                )
             } else {
-                note(
-                    .notConverted, members.path("name"), "a second element named '\(id)'",
-                    "it is named '\(renamed)' here, and its answer is stored under that name (survey-core gives both one value)"
-                )
+                noteSecondElement(id, renamed: renamed, at: members.path("name"))
             }
             id = renamed
         } else if !Self.holdsNoValue(type) {
@@ -701,6 +703,21 @@ struct Converter {
                 .notConverted, members.path("type"), "type '\(type)'",
                 "not a SurveyJS question type the converter knows; the element is left out")
             return nil
+        }
+        if let owner = duplicateOf {
+            if questionKinds[owner] == kind.type {
+                // survey-core gives both one value: this one shows the first's answer (a required one
+                // is answered already) and an answer given here is the first's in the data.
+                note(
+                    .renamed, members.path("name"), "a second question named '\(owner)'",
+                    "it is named '\(id)' here; it starts with the first one's answer and the data keeps one value, '\(owner)', as survey-core does"
+                )
+            } else {
+                duplicateOf = nil
+                noteSecondElement(owner, renamed: id, at: members.path("name"))
+            }
+        } else if questionTypes[id] == type, questionKinds[id] == nil {
+            questionKinds[id] = kind.type
         }
         if type == "paneldynamic" || type == "matrixdynamic", kind.type == "repeat" {
             dynamicPanelIDs[id] = Self.page(of: ours)
