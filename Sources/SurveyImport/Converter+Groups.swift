@@ -172,6 +172,13 @@ extension Converter {
             if let type = column.take("totalType")?.stringValue, Self.totalFunctions[type] != nil {
                 kind.totals[name] = type
             }
+            if let value = column.take("defaultValue"), !value.isEmptyAnswer {
+                kind.cellDefaults[name] = value
+                note(
+                    .notConverted, column.path("defaultValue"), "the defaultValue of column '\(name)'",
+                    "survey-core's data holds it in every row once the matrix is shown, and so does its data shape here; the cells do not start with it"
+                )
+            }
             finish(column, layout: cell.layout.union(["width", "minWidth", "totalType", "totalDisplayStyle"]))
             columns.append(.object(result))
         }

@@ -20,6 +20,8 @@ struct ConvertedKind {
     var panelCountBinding: String?
     /// A repeat's items with an Other choice: survey-core keeps `"other"` and `<item>-Comment` in each entry.
     var entryOthers: [String] = []
+    /// A `matrixdropdown`'s column defaults: survey-core's data holds them in every row once shown.
+    var cellDefaults: [String: JSONValue] = [:]
 }
 
 extension Converter {

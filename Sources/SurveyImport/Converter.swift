@@ -656,6 +656,7 @@ struct Converter {
         }
         /// A second question of a name, of the same simple type: the question whose value it shows.
         var duplicateOf: String?
+        let isSecondElement = usedIDs.contains(id)
         if !usedIDs.insert(id).inserted {
             let renamed = freeName(id + "-")
             if questionTypes[id] == type, Self.showsSharedValue.contains(type) {
@@ -751,6 +752,11 @@ struct Converter {
         }
         if type == "matrixdynamic", let shown = kind.options["emptyEntriesAnswer"]?.intValue {
             dataShape.emptyRows[id] = shown
+        }
+        // (A second matrix of a name keeps its own key here, where survey-core merges the two.)
+        if !kind.cellDefaults.isEmpty, !isSecondElement {
+            let rows = (kind.options["rows"]?.arrayValue ?? []).compactMap { ($0["value"] ?? $0).choiceKey }
+            dataShape.rowDefaults[id] = ["rows": .array(rows.map { .string($0) }), "cells": .object(kind.cellDefaults)]
         }
         if kind.type == "file" { dataShape.files.append(id) }
         if choicesHaveBooleans { dataShape.booleanChoices.append(id) }

@@ -49,6 +49,9 @@ public struct SurveyJSDataShape: ResultShape {
     var dataKeys: [String] = []
     /// Second questions of a name (renamed here), with the first's id: survey-core keeps one value.
     var duplicates: [(id: String, owner: String)] = []
+    /// Dropdown matrices with column defaults: their rows, the defaults, and their unit. survey-core's
+    /// data holds every row with the defaults (under the answers) once the matrix was shown.
+    var rowDefaults: [(id: String, rows: [String], cells: [String: JSONValue], unit: String)] = []
     /// The values a second question of a name with listed choices (and no Other) can take.
     var duplicateChoices: [String: Set<String>] = [:]
 
@@ -104,6 +107,11 @@ public struct SurveyJSDataShape: ResultShape {
         for (id, binding) in record.bindings.sorted(by: { $0.key < $1.key }) {
             guard let unit = steps[id]?.unit, let question = binding["question"]?.stringValue else { continue }
             bindings.append((id, question, max(0, min(binding["max"]?.intValue ?? 100, 10_000)), unit))
+        }
+        for (id, entry) in record.rowDefaults.sorted(by: { $0.key < $1.key }) {
+            guard let unit = steps[id]?.unit, let cells = entry["cells"]?.objectMembers else { continue }
+            let rows = (entry["rows"]?.arrayValue ?? []).compactMap(\.stringValue)
+            rowDefaults.append((id, rows, cells, unit))
         }
         for (id, count) in record.emptyPanels.sorted(by: { $0.key < $1.key }) {
             guard let unit = steps[id]?.unit else { continue }
@@ -215,6 +223,15 @@ public struct SurveyJSDataShape: ResultShape {
         for (id, count, unit, entry) in emptyPanels where data[id] == nil && shown(id, in: unit) {
             data[id] = .array(Array(repeating: .object(entry), count: count))
         }
+        for (id, rows, cells, unit) in rowDefaults where shown(id, in: unit) {
+            var matrix = data[id]?.objectMembers ?? [:]
+            for row in rows {
+                var values = matrix[row]?.objectMembers ?? [:]
+                for (column, value) in cells where values[column] == nil { values[column] = value }
+                matrix[row] = .object(values)
+            }
+            data[id] = .object(matrix)
+        }
         for id in dataKeys { data[id] = session.answer(for: id) }
         // One value under the shared name: the first question's, else the one given to a second.
         for (id, owner) in duplicates {
@@ -293,6 +310,8 @@ public struct SurveyJSDataShape: ResultShape {
         var dataKeys: [String] = []
         /// Second questions of a name → the first's id.
         var duplicates: [String: String] = [:]
+        /// Dropdown matrices with column defaults: `{"rows": [values], "cells": {column: default}}`.
+        var rowDefaults: [String: [String: JSONValue]] = [:]
         var totals: [String: [String: String]] = [:]
         var bindings: [String: [String: JSONValue]] = [:]
         /// Dynamic panels sharing another's entries: sharing panel → the panel whose entries they are.
@@ -303,7 +322,8 @@ public struct SurveyJSDataShape: ResultShape {
         var isEmpty: Bool {
             othersAsComment.isEmpty && entryOthersAsComment.isEmpty && emptyPanels.isEmpty && emptyRows.isEmpty
                 && files.isEmpty
-                && booleanChoices.isEmpty && dataKeys.isEmpty && duplicates.isEmpty && totals.isEmpty
+                && booleanChoices.isEmpty && dataKeys.isEmpty && duplicates.isEmpty && rowDefaults.isEmpty
+                && totals.isEmpty
                 && bindings.isEmpty
                 && sharedEntries.isEmpty
         }
@@ -319,6 +339,7 @@ public struct SurveyJSDataShape: ResultShape {
             booleanChoices = (json["booleanChoices"]?.arrayValue ?? []).compactMap(\.stringValue)
             dataKeys = (json["dataKeys"]?.arrayValue ?? []).compactMap(\.stringValue)
             duplicates = (json["duplicates"]?.objectMembers ?? [:]).compactMapValues(\.stringValue)
+            rowDefaults = (json["rowDefaults"]?.objectMembers ?? [:]).compactMapValues(\.objectMembers)
             for (id, binding) in json["bindings"]?.objectMembers ?? [:] {
                 if let members = binding.objectMembers { bindings[id] = members }
             }
@@ -350,6 +371,7 @@ public struct SurveyJSDataShape: ResultShape {
             if !booleanChoices.isEmpty { members["booleanChoices"] = .array(booleanChoices.map { .string($0) }) }
             if !dataKeys.isEmpty { members["dataKeys"] = .array(dataKeys.map { .string($0) }) }
             if !duplicates.isEmpty { members["duplicates"] = .object(duplicates.mapValues { .string($0) }) }
+            if !rowDefaults.isEmpty { members["rowDefaults"] = .object(rowDefaults.mapValues { .object($0) }) }
             if !bindings.isEmpty { members["bindings"] = .object(bindings.mapValues { .object($0) }) }
             if !sharedEntries.isEmpty { members["sharedEntries"] = .object(sharedEntries.mapValues { .string($0) }) }
             if !totals.isEmpty {
