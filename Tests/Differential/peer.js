@@ -123,8 +123,13 @@ function walk(surveyJSON, answers) {
             }
           }
         }
-        // A matrix with a kind per column (matrixdropdown, matrixdynamic) keeps its errors in its cells' questions.
-        for (const row of (element.getType && ["matrixdropdown", "matrixdynamic"].includes(element.getType()) && element.visibleRows) || []) {
+        // A matrix with a kind per column keeps its errors in its cells' questions: a matrixdropdown's,
+        // and a matrixdynamic's when the script gave its rows (not the empty rows survey-core makes
+        // for an unanswered one, its rowCount, which this engine does not have: docs/differential.md).
+        const type = element.getType ? element.getType() : "";
+        const valueName = element.getValueName ? element.getValueName() : element.name;
+        const cellsChecked = type === "matrixdropdown" || (type === "matrixdynamic" && given(valueName));
+        for (const row of (cellsChecked && element.visibleRows) || []) {
           for (const cell of row.cells || []) {
             for (const error of (cell.question && cell.question.errors) || []) {
               errors.push({ name: element.name, error: error.getText ? error.getText() : String(error.text) });
