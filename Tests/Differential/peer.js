@@ -123,14 +123,23 @@ function walk(surveyJSON, answers) {
             }
           }
         }
-        // A matrix with a kind per column keeps its errors in its cells' questions: a matrixdropdown's,
-        // and a matrixdynamic's when the script gave its rows (not the empty rows survey-core makes
-        // for an unanswered one, its rowCount, which this engine does not have: docs/differential.md).
-        const type = element.getType ? element.getType() : "";
-        const valueName = element.getValueName ? element.getValueName() : element.name;
-        const cellsChecked = type === "matrixdropdown" || (type === "matrixdynamic" && given(valueName));
-        for (const row of (cellsChecked && element.visibleRows) || []) {
+        // A matrix with a kind per column (matrixdropdown) keeps its errors in its cells' questions.
+        for (const row of (element.getType && element.getType() === "matrixdropdown" && element.visibleRows) || []) {
           for (const cell of row.cells || []) {
+            for (const error of (cell.question && cell.question.errors) || []) {
+              errors.push({ name: element.name, error: error.getText ? error.getText() : String(error.text) });
+            }
+          }
+        }
+      }
+      // A page blocked with no such error: the cause is in a dynamic matrix's cells (of rows the
+      // script gave), which count as the matrix's own then (docs/differential.md).
+      if (errors.length === 0) {
+        for (const element of page.questions) {
+          const valueName = element.getValueName ? element.getValueName() : element.name;
+          if (!(element.getType && element.getType() === "matrixdynamic" && given(valueName))) continue;
+          const cells = (element.visibleRows || []).flatMap((row) => row.cells || []);
+          for (const cell of cells) {
             for (const error of (cell.question && cell.question.errors) || []) {
               errors.push({ name: element.name, error: error.getText ? error.getText() : String(error.text) });
             }
