@@ -201,7 +201,8 @@ def surveyjs_question_names(surveyjs: dict) -> set[str]:
         for element in elements if isinstance(elements, list) else []:
             if isinstance(element, dict):
                 if isinstance(element.get("name"), str):
-                    names.add(element["name"].strip())  # survey-core trims names
+                    # survey-core trims names and removes the first '|' (settings.itemValueSeparator)
+                    names.add(element["name"].strip().replace("|", "", 1))
                 visit(element.get("elements"))
                 visit(element.get("templateElements"))
 

@@ -68,6 +68,9 @@ enum LintCommand: Command {
         let linter = SurveyLinter(configuration: configuration)
         var findings: [LintFinding] = []
         for file in arguments.positionals {
+            // Each file's findings in the order of their places in it (the ones placed nowhere last).
+            let first = findings.count
+            defer { Self.sortByPosition(&findings[first...]) }
             let text: String
             do {
                 text = try context.readSurvey(file, from: source)
@@ -80,7 +83,8 @@ enum LintCommand: Command {
                 let prepared = try source.prepare(text, file: file)
                 let survey: Survey
                 do {
-                    survey = try loader.load(text: prepared.text, source: prepared.isOriginal ? file : nil)
+                    survey = try source.loader(for: prepared).load(
+                        text: prepared.text, source: prepared.isOriginal ? file : nil)
                 } catch {
                     throw SurveyLoadError(errors: prepared.locate(error))
                 }
@@ -97,7 +101,11 @@ enum LintCommand: Command {
                     located.position = $0.path.flatMap { SourceLocator.position(of: $0, in: text) }
                     return located
                 }
-                findings += linter.lint(survey, source: prepared.text, file: file).map { finding in
+                // Questions made to hold a value a trigger writes are never shown, as intended.
+                let dataKeys = SurveyJSDataShape.dataKeys(of: survey)
+                findings += linter.lint(survey, source: prepared.text, file: file).filter {
+                    $0.stepID.map { !dataKeys.contains($0) } ?? true
+                }.map { finding in
                     guard !prepared.isOriginal else { return finding }
                     var located = finding
                     located.path = finding.path.flatMap { prepared.originalPath($0) }
@@ -119,5 +127,17 @@ enum LintCommand: Command {
             Console.error("\(files) file\(files == 1 ? "" : "s") linted: \(report.summary)")
         }
         return report.fails(warningsAsErrors: arguments.flag(Options.warningsAsErrors)) ? .failure : .success
+    }
+
+    /// `findings` in the order of their line and column (the ones without a position last, each
+    /// group in its order): the conversion's findings and the linter's, placed in the file as written.
+    static func sortByPosition(_ findings: inout ArraySlice<LintFinding>) {
+        let sorted = findings.enumerated().sorted { lhs, rhs in
+            let left = lhs.element.position.map { ($0.line, $0.column) } ?? (Int.max, Int.max)
+            let right = rhs.element.position.map { ($0.line, $0.column) } ?? (Int.max, Int.max)
+            if left != right { return left < right }
+            return lhs.offset < rhs.offset
+        }.map(\.element)
+        findings.replaceSubrange(findings.indices, with: sorted)
     }
 }

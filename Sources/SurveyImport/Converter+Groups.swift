@@ -155,6 +155,7 @@ extension Converter {
             }
             if cell.type != "dropdown" { result["cellType"] = .string(cell.type) }
             if !cell.options.isEmpty { result["options"] = .object(cell.options) }
+            if Self.minimumMakesRequired(cell.options) { result["required"] = true }
             if !cell.validators.isEmpty {
                 note(
                     .notConverted, column.path, "the checks of column '\(name)'",
@@ -170,6 +171,13 @@ extension Converter {
             }
             if let type = column.take("totalType")?.stringValue, Self.totalFunctions[type] != nil {
                 kind.totals[name] = type
+            }
+            if let value = column.take("defaultValue"), !value.isEmptyAnswer {
+                kind.cellDefaults[name] = value
+                note(
+                    .notConverted, column.path("defaultValue"), "the defaultValue of column '\(name)'",
+                    "survey-core's data holds it in every row once the matrix is shown, and so does its data shape here; the cells do not start with it"
+                )
             }
             finish(column, layout: cell.layout.union(["width", "minWidth", "totalType", "totalDisplayStyle"]))
             columns.append(.object(result))
@@ -251,7 +259,7 @@ extension Converter {
         for entry in template {
             var item = Members(entry.json.objectMembers ?? [:], path: entry.path)
             // survey-core keys an item's answer by its valueName in each entry (when no other item has it).
-            var chosen = elementName(item.take("name"))
+            var chosen = elementName(item.take("name"), isSurveyElement: true, isQuestion: true)
             if let key = item.take("valueName")?.stringValue, !key.isEmpty, key != chosen,
                 !templateNames.contains(key), itemNames.insert(key).inserted
             {
@@ -312,7 +320,9 @@ extension Converter {
             if converted.type != "text" { result["type"] = .string(converted.type) }
             if !converted.options.isEmpty { result["options"] = .object(converted.options) }
             if let title = text(item.take("title"), item.path("title")) { result["title"] = title }
-            if item.take("isRequired") == .bool(true) { result["required"] = true }
+            if item.take("isRequired") == .bool(true) || Self.minimumMakesRequired(converted.options) {
+                result["required"] = true
+            }
             if let condition = itemVisibleIf(&item, entry: entry, dynamicMatrix: dynamicMatrix) {
                 result["visibleIf"] = .string(condition)
             }

@@ -261,3 +261,56 @@ extension Converter {
         return result
     }
 }
+
+extension Converter {
+    /// `setvalue` triggers aimed at a name no question has: survey-core writes the value into its
+    /// data under that name (`survey.setValue`), where expressions read it and the results keep it.
+    /// Each such name gets a question that is never shown, last on the first page, of the type the
+    /// values given to it need (text, number or Boolean), and the data shape keeps its value whether
+    /// it is shown or not (``SurveyJSDataShape``).
+    mutating func addDataKeys(for triggers: [JSONValue], to steps: inout [JSONValue]) {
+        var taken = Set<String>()
+        func collect(_ list: [JSONValue]) {
+            for step in list {
+                // Pages too: they share the namespace of ids here.
+                if let id = step["id"]?.stringValue { taken.insert(id.lowercased()) }
+                collect(step["steps"]?.arrayValue ?? [])
+            }
+        }
+        collect(steps)
+        var kinds: [(name: String, values: [JSONValue], path: JSONPath)] = []
+        for (index, trigger) in triggers.enumerated() where trigger["type"] == "setvalue" {
+            guard let target = trigger["target"]?.stringValue, !taken.contains(target.lowercased()) else { continue }
+            let value = trigger["value"] ?? .null
+            if let position = kinds.firstIndex(where: { $0.name == target }) {
+                kinds[position].values.append(value)
+            } else {
+                let origin = origins[JSONPath.root.appending("triggers").appending(index)] ?? .root
+                kinds.append((target, [value], origin))
+            }
+        }
+        guard !kinds.isEmpty, case .object(var page)? = steps.first, page["type"] == "page" else { return }
+        var inner = page["steps"]?.arrayValue ?? []
+        for (name, values, path) in kinds {
+            let given = values.filter { !$0.isEmptyAnswer }
+            let type: String
+            if given.allSatisfy({ $0.stringValue != nil }) {
+                type = "text"
+            } else if given.allSatisfy({ $0.numberValue != nil }) {
+                type = "number"
+            } else if given.allSatisfy({ $0.boolValue != nil }) {
+                type = "boolean"
+            } else {
+                continue
+            }
+            inner.append(["id": .string(name), "type": .string(type), "visibleIf": "false"])
+            dataShape.dataKeys.append(name)
+            note(
+                .renamed, path.appending("setToName"), "'\(name)'",
+                "no question has this name: survey-core keeps the value in its data, and so does this engine, in a question never shown"
+            )
+        }
+        page["steps"] = .array(inner)
+        steps[0] = .object(page)
+    }
+}

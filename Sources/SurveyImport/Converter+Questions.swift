@@ -25,6 +25,8 @@ struct ConvertedKind {
     /// `choicesVisibleIf` of a question whose choices are carried forward (`{item}` read as
     /// `{$item.value}`): the step's own `choicesVisibleIf`, since its choices are not listed.
     var choicesVisibleIf: String?
+    /// A `matrixdropdown`'s column defaults: survey-core's data holds them in every row once shown.
+    var cellDefaults: [String: JSONValue] = [:]
 }
 
 extension Converter {
@@ -364,7 +366,9 @@ extension Converter {
             _ = members.take("noneText")
         }
         if multiple {
+            var selectAllKey = "showSelectAllItem"
             if let all = members.take(anyOf: "showSelectAllItem", "hasSelectAll"), all.value == .bool(true) {
+                selectAllKey = all.key
                 kind.options["selectAll"] = text(members.take("selectAllText"), members.path("selectAllText")) ?? true
             } else {
                 _ = members.take("selectAllText")
@@ -373,6 +377,16 @@ extension Converter {
                 if let value = members.take(from), let count = value.intValue, count > 0 {
                     kind.options[to] = .number(Double(count))
                 }
+            }
+            // survey-core shows Select all disabled while fewer choices may be picked than are
+            // listed (`getSelectAllEnabled`): nobody can pick it, so it is left out.
+            if kind.options["selectAll"] != nil, let maximum = kind.options["maxSelections"]?.intValue,
+                let listed = kind.options[itemsKey]?.arrayValue?.count, maximum < listed
+            {
+                kind.options["selectAll"] = nil
+                note(
+                    .notConverted, members.path(selectAllKey), "Select all with maxSelectedChoices \(maximum)",
+                    "survey-core shows it disabled, as it would pick all \(listed) choices; it is left out")
             }
         }
         if let source = members.take("choicesByUrl") {
@@ -418,6 +432,17 @@ extension Converter {
         var values: Set<String> = []
         for (index, item) in list.enumerated() {
             let itemPath = path.appending(index)
+            // survey-core offers a choice whose value is "" (an "All" or "None" entry of an app's
+            // filter), but picking it stores no answer: the question stays empty (and a required
+            // one unanswered). Here a choice needs a value; no answer is the same.
+            if (item.objectMembers?["value"] ?? item).stringValue == "" {
+                let label = item["text"]?.stringValue.map { " ('\($0)')" } ?? ""
+                note(
+                    .notConverted, itemPath, "a choice with the empty value \"\"\(label)",
+                    "picking it leaves the question unanswered in survey-core; it is left out, and no answer means the same"
+                )
+                continue
+            }
             // survey-core lists a repeated value twice; both mean one answer, so it is offered once.
             if let value = (item.objectMembers?["value"] ?? item).choiceKey,
                 !values.insert(Self.splitChoice(value)?.value ?? value).inserted

@@ -29,6 +29,11 @@ struct Converter {
     /// The ids of the question kinds loaded plugins registered: a custom SurveyJS type of the same
     /// name becomes that kind (``pluginKind(_:_:)``).
     var pluginKinds: Set<String> = []
+    /// The SurveyJS type of each question converted so far, by id (a second question of the same
+    /// name and type shows the first one's value, as in survey-core).
+    var questionTypes: [String: String] = [:]
+    /// The kind each of those questions was converted to (`number` for a numeric `text`).
+    var questionKinds: [String: String] = [:]
     /// Each quiz question (`correctAnswer`) with its correct answer as an expression literal.
     var quizAnswers: [(id: String, literal: String)] = []
     /// Whether an Other answer is stored as "other" with its text in `<name>-Comment` (survey-core's default).
@@ -190,6 +195,7 @@ struct Converter {
         if let triggers = members.take("triggers") {
             let converted = self.triggers(triggers, path: members.path("triggers"))
             if !converted.isEmpty { result["triggers"] = .array(converted) }
+            addDataKeys(for: converted, to: &steps)
         }
         applyVisibleTriggers(to: &steps)
         result["steps"] = .array(steps)
@@ -399,6 +405,27 @@ struct Converter {
         return iso
     }
 
+    /// Whether a choice kind's `minSelections` (`minSelectedChoices`) of 1 or more makes it required:
+    /// survey-core's check (`checkMinSelectedChoicesUnreached`) refuses no selection as well as too
+    /// few, so a question, column or item with one cannot be left unanswered there either.
+    static func minimumMakesRequired(_ options: [String: JSONValue]) -> Bool {
+        (options["minSelections"]?.intValue ?? 0) >= 1
+    }
+
+    /// The note for a second element named `name`, which is `renamed` here and keeps its own answer.
+    mutating func noteSecondElement(_ name: String, renamed: String, at path: JSONPath) {
+        note(
+            .notConverted, path, "a second element named '\(name)'",
+            "it is named '\(renamed)' here, and its answer is stored under that name (survey-core gives both one value)"
+        )
+    }
+
+    /// Question types whose second question of a name starts with the first one's answer (a
+    /// `defaultValueExpression` reading it), as survey-core shows one value in both.
+    static let showsSharedValue: Set<String> = [
+        "text", "comment", "radiogroup", "dropdown", "checkbox", "tagbox", "boolean", "rating",
+    ]
+
     /// Element types that hold no value: their names are never read by expressions.
     static func holdsNoValue(_ type: String) -> Bool { ["panel", "flowpanel", "html", "image"].contains(type) }
 
@@ -409,9 +436,12 @@ struct Converter {
         var values: Set<String> = []
         func visit(_ value: JSONValue, isPage: Bool) {
             guard case .object(let members) = value else { return }
-            if let name = members["name"]?.stringValue.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }) {
+            if let written = members["name"]?.stringValue {
+                let type = members["type"]?.stringValue
+                let isQuestion = !isPage && type.map { !holdsNoValue($0) } == true
+                let name = surveyCoreName(written, isQuestion: isQuestion)
                 names.insert(name)
-                if !isPage, let type = members["type"]?.stringValue, !holdsNoValue(type) { values.insert(name) }
+                if isQuestion { values.insert(name) }
             }
             for key in ["pages", "elements", "questions", "templateElements"] {
                 for element in members[key]?.arrayValue ?? [] { visit(element, isPage: key == "pages") }
@@ -482,7 +512,7 @@ struct Converter {
         }
         var members = Members(object, path: path)
         var result: [String: JSONValue] = ["type": "page"]
-        result["id"] = .string(pageName(elementName(members.take("name"))))
+        result["id"] = .string(pageName(elementName(members.take("name"), isSurveyElement: true)))
         copyCommon(&members, into: &result, keys: ["title", "description"])
         if let condition = expression(members.take("visibleIf"), members.path("visibleIf")) {
             result["visibleIf"] = condition
@@ -562,12 +592,16 @@ struct Converter {
         }
         var id: String
         let written = members.take("name")
-        if let given = elementName(written) {
+        if let given = elementName(written, isSurveyElement: true, isQuestion: !Self.holdsNoValue(type)) {
             id = given
-            if written?.stringValue.map({ $0 != given }) == true {
+            if let text = written?.stringValue, text != given {
+                let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines) == given
                 note(
-                    .renamed, members.path("name"), "name '\(written?.stringValue ?? "")' is '\(given)'",
-                    "survey-core trims names")
+                    .renamed, members.path("name"), "name '\(text)' is '\(given)'",
+                    trimmed
+                        ? "survey-core trims names"
+                        : "survey-core removes a name's first '|' (and a question's braces and leading '#'), and keys its answer so"
+                )
             }
         } else if !Vocabulary.surveyCoreElementTypes.contains(type.lowercased()) {
             // survey-core creates no element of a type it does not know, so such an element takes no
@@ -623,13 +657,20 @@ struct Converter {
                 )
             }
         }
+        /// A second question of a name, of the same simple type: the question whose value it shows.
+        var duplicateOf: String?
+        let isSecondElement = usedIDs.contains(id)
         if !usedIDs.insert(id).inserted {
             let renamed = freeName(id + "-")
-            note(
-                .notConverted, members.path("name"), "a second element named '\(id)'",
-                "it is named '\(renamed)' here, and its answer is stored under that name (survey-core gives both one value)"
-            )
+            if questionTypes[id] == type, Self.showsSharedValue.contains(type) {
+                // Decided once its kind is known (the first's, as converted, too).
+                duplicateOf = id
+            } else {
+                noteSecondElement(id, renamed: renamed, at: members.path("name"))
+            }
             id = renamed
+        } else if !Self.holdsNoValue(type) {
+            questionTypes[id] = type
         }
         if let reason = Vocabulary.unconvertedTypes[type] {
             note(.notConverted, path, "\(type) '\(id)'", reason + "; the element is left out")
@@ -667,6 +708,21 @@ struct Converter {
                 "not a SurveyJS question type the converter knows; the element is left out")
             return nil
         }
+        if let owner = duplicateOf {
+            if questionKinds[owner] == kind.type {
+                // survey-core gives both one value: this one shows the first's answer (a required one
+                // is answered already) and an answer given here is the first's in the data.
+                note(
+                    .renamed, members.path("name"), "a second question named '\(owner)'",
+                    "it is named '\(id)' here; it starts with the first one's answer and the data keeps one value, '\(owner)', as survey-core does"
+                )
+            } else {
+                duplicateOf = nil
+                noteSecondElement(owner, renamed: id, at: members.path("name"))
+            }
+        } else if questionTypes[id] == type, questionKinds[id] == nil {
+            questionKinds[id] = kind.type
+        }
         if type == "paneldynamic" || type == "matrixdynamic", kind.type == "repeat" {
             dynamicPanelIDs[id] = Self.page(of: ours)
         }
@@ -699,6 +755,11 @@ struct Converter {
         }
         if type == "matrixdynamic", let shown = kind.options["emptyEntriesAnswer"]?.intValue {
             dataShape.emptyRows[id] = shown
+        }
+        // (A second matrix of a name keeps its own key here, where survey-core merges the two.)
+        if !kind.cellDefaults.isEmpty, !isSecondElement {
+            let rows = (kind.options["rows"]?.arrayValue ?? []).compactMap { ($0["value"] ?? $0).choiceKey }
+            dataShape.rowDefaults[id] = ["rows": .array(rows.map { .string($0) }), "cells": .object(kind.cellDefaults)]
         }
         if kind.type == "file" { dataShape.files.append(id) }
         if choicesHaveBooleans { dataShape.booleanChoices.append(id) }
@@ -736,6 +797,7 @@ struct Converter {
             keys: ["visibleIf", "enableIf", "requiredIf"]
                 + (computed ? [] : ["setValueIf", "setValueExpression", "resetValueIf"]))
         if let required = members.take("isRequired") { result["required"] = required }
+        if Self.minimumMakesRequired(kind.options) { result["required"] = true }
         if let readOnly = members.take("readOnly") { result["readOnly"] = readOnly }
         if kind.isReadOnly { result["readOnly"] = true }
         switchOff(&members, into: &result)
@@ -755,6 +817,12 @@ struct Converter {
             let value = expression(members.take("defaultValueExpression"), members.path("defaultValueExpression"))
         {
             result["defaultValueExpression"] = value
+        }
+        if let owner = duplicateOf {
+            if result["defaultValue"] == nil, result["defaultValueExpression"] == nil {
+                result["defaultValueExpression"] = .string("{\(owner)}")
+            }
+            dataShape.duplicates[id] = owner
         }
         if let source = members.take("choicesFromQuestion"), !choicesSourceDropped {
             result["choicesFromQuestion"] = source
@@ -863,9 +931,24 @@ struct Converter {
     /// The name of a page, panel, question, column or item as survey-core 3.0.4 reads it: trimmed
     /// (its `getValidName`), so `" q1 "` stores its answer under `q1`. A calculated value's name is
     /// kept as written.
-    func elementName(_ value: JSONValue?) -> String? {
+    /// The name `value` gives an element: trimmed, and for a page, panel or question (`isSurveyElement`)
+    /// as survey-core makes it (``surveyCoreName(_:isQuestion:)``); `nil` when there is none.
+    func elementName(_ value: JSONValue?, isSurveyElement: Bool = false, isQuestion: Bool = false) -> String? {
         guard case .string(let text)? = value else { return name(value) }
-        return name(.string(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        guard isSurveyElement else { return name(.string(text.trimmingCharacters(in: .whitespacesAndNewlines))) }
+        return name(.string(Self.surveyCoreName(text, isQuestion: isQuestion)))
+    }
+
+    /// The name survey-core 3.0.4 gives a page, panel or question named `text`
+    /// (`SurveyElement.getValidName`): trimmed, without its first `|` (`settings.itemValueSeparator`);
+    /// a question's (`makeNameValid`) also without `{` and `}` and without leading `#`.
+    static func surveyCoreName(_ text: String, isQuestion: Bool) -> String {
+        var name = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let bar = name.firstIndex(of: "|") { name.remove(at: bar) }
+        guard isQuestion else { return name }
+        name = name.trimmingCharacters(in: .whitespacesAndNewlines).filter { $0 != "{" && $0 != "}" }
+        while name.first == "#" { name.removeFirst() }
+        return name
     }
 
     func name(_ value: JSONValue?) -> String? {

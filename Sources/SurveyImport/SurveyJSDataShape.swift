@@ -44,6 +44,16 @@ public struct SurveyJSDataShape: ResultShape {
     /// Dynamic panels that share another's entries (a shared valueName), with that panel's id: their
     /// answers are merged into its entries, entry by entry.
     var sharedEntries: [(id: String, owner: String)] = []
+    /// Names a `setvalue` trigger writes that no question has, each held by a question never shown:
+    /// survey-core keeps them in its data.
+    var dataKeys: [String] = []
+    /// Second questions of a name (renamed here), with the first's id: survey-core keeps one value.
+    var duplicates: [(id: String, owner: String)] = []
+    /// Dropdown matrices with column defaults: their rows, the defaults, and their unit. survey-core's
+    /// data holds every row with the defaults (under the answers) once the matrix was shown.
+    var rowDefaults: [(id: String, rows: [String], cells: [String: JSONValue], unit: String)] = []
+    /// The values a second question of a name with listed choices (and no Other) can take.
+    var duplicateChoices: [String: Set<String>] = [:]
 
     /// The shape `survey` asks for in its `x-surveyjs` extension; `nil` when it has none (a survey
     /// written in this engine's format keeps the engine's shape).
@@ -82,11 +92,26 @@ public struct SurveyJSDataShape: ResultShape {
         files = record.files
         emptyRows = record.emptyRows.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         booleanChoices = record.booleanChoices
+        dataKeys = record.dataKeys
+        duplicates = record.duplicates.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        for (id, _) in duplicates {
+            guard let step = steps[id]?.step, step.options["other"] == nil,
+                let choices = step.options["choices"]?.arrayValue
+            else { continue }
+            var values = Set(choices.compactMap { ($0["value"] ?? $0).choiceKey })
+            if step.options["none"] != nil { values.insert("none") }
+            duplicateChoices[id] = values
+        }
         sharedEntries = record.sharedEntries.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         totals = record.totals.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         for (id, binding) in record.bindings.sorted(by: { $0.key < $1.key }) {
             guard let unit = steps[id]?.unit, let question = binding["question"]?.stringValue else { continue }
             bindings.append((id, question, max(0, min(binding["max"]?.intValue ?? 100, 10_000)), unit))
+        }
+        for (id, entry) in record.rowDefaults.sorted(by: { $0.key < $1.key }) {
+            guard let unit = steps[id]?.unit, let cells = entry["cells"]?.objectMembers else { continue }
+            let rows = (entry["rows"]?.arrayValue ?? []).compactMap(\.stringValue)
+            rowDefaults.append((id, rows, cells, unit))
         }
         for (id, count) in record.emptyPanels.sorted(by: { $0.key < $1.key }) {
             guard let unit = steps[id]?.unit else { continue }
@@ -99,6 +124,29 @@ public struct SurveyJSDataShape: ResultShape {
     /// register, and so does ``SurveySource`` for these, unless a plugin provides them.
     public static func hostFunctions(in survey: JSONValue) -> [String] {
         (survey[extensionKey]?["hostFunctions"]?.arrayValue ?? []).compactMap(\.stringValue)
+    }
+
+    /// The questions that only hold a value a `setvalue` trigger writes under a name no question of
+    /// the SurveyJS survey has (never shown, so tools leave them out of their findings).
+    public static func dataKeys(of survey: Survey) -> Set<String> {
+        guard let data = survey.definition.extensions[extensionKey]?["data"] else { return [] }
+        return Set(Record(json: data).dataKeys)
+    }
+
+    /// A second question of a name is answered with the answer given for the name (survey-core shows
+    /// one value in both) when it is one the question can take, unless the script answers it itself.
+    public func scriptAnswers(_ answers: [String: JSONValue]) -> [String: JSONValue] {
+        var result = answers
+        for (id, owner) in duplicates where result[id] == nil {
+            guard let answer = answers[owner] else { continue }
+            if let values = duplicateChoices[id],
+                !(answer.arrayValue ?? [answer]).allSatisfy({ $0.choiceKey.map(values.contains) ?? false })
+            {
+                continue
+            }
+            result[id] = answer
+        }
+        return result
     }
 
     /// The matrices' totals, `<id>-total`.
@@ -174,6 +222,21 @@ public struct SurveyJSDataShape: ResultShape {
         }
         for (id, count, unit, entry) in emptyPanels where data[id] == nil && shown(id, in: unit) {
             data[id] = .array(Array(repeating: .object(entry), count: count))
+        }
+        for (id, rows, cells, unit) in rowDefaults where shown(id, in: unit) {
+            var matrix = data[id]?.objectMembers ?? [:]
+            for row in rows {
+                var values = matrix[row]?.objectMembers ?? [:]
+                for (column, value) in cells where values[column] == nil { values[column] = value }
+                matrix[row] = .object(values)
+            }
+            data[id] = .object(matrix)
+        }
+        for id in dataKeys { data[id] = session.answer(for: id) }
+        // One value under the shared name: the first question's, else the one given to a second.
+        for (id, owner) in duplicates {
+            guard let value = data.removeValue(forKey: id) else { continue }
+            if data[owner] == nil { data[owner] = value }
         }
         return data
     }
@@ -309,6 +372,11 @@ public struct SurveyJSDataShape: ResultShape {
 
         var files: [String] = []
         var booleanChoices: [String] = []
+        var dataKeys: [String] = []
+        /// Second questions of a name → the first's id.
+        var duplicates: [String: String] = [:]
+        /// Dropdown matrices with column defaults: `{"rows": [values], "cells": {column: default}}`.
+        var rowDefaults: [String: [String: JSONValue]] = [:]
         var totals: [String: [String: String]] = [:]
         var bindings: [String: [String: JSONValue]] = [:]
         /// Dynamic panels sharing another's entries: sharing panel → the panel whose entries they are.
@@ -319,7 +387,10 @@ public struct SurveyJSDataShape: ResultShape {
         var isEmpty: Bool {
             othersAsComment.isEmpty && entryOthersAsComment.isEmpty && emptyPanels.isEmpty && emptyRows.isEmpty
                 && files.isEmpty
-                && booleanChoices.isEmpty && totals.isEmpty && bindings.isEmpty && sharedEntries.isEmpty
+                && booleanChoices.isEmpty && dataKeys.isEmpty && duplicates.isEmpty && rowDefaults.isEmpty
+                && totals.isEmpty
+                && bindings.isEmpty
+                && sharedEntries.isEmpty
         }
 
         init() {}
@@ -331,6 +402,9 @@ public struct SurveyJSDataShape: ResultShape {
             }
             files = (json["files"]?.arrayValue ?? []).compactMap(\.stringValue)
             booleanChoices = (json["booleanChoices"]?.arrayValue ?? []).compactMap(\.stringValue)
+            dataKeys = (json["dataKeys"]?.arrayValue ?? []).compactMap(\.stringValue)
+            duplicates = (json["duplicates"]?.objectMembers ?? [:]).compactMapValues(\.stringValue)
+            rowDefaults = (json["rowDefaults"]?.objectMembers ?? [:]).compactMapValues(\.objectMembers)
             for (id, binding) in json["bindings"]?.objectMembers ?? [:] {
                 if let members = binding.objectMembers { bindings[id] = members }
             }
@@ -360,6 +434,9 @@ public struct SurveyJSDataShape: ResultShape {
             if !emptyRows.isEmpty { members["emptyRows"] = .object(emptyRows.mapValues { .number(Double($0)) }) }
             if !files.isEmpty { members["files"] = .array(files.map { .string($0) }) }
             if !booleanChoices.isEmpty { members["booleanChoices"] = .array(booleanChoices.map { .string($0) }) }
+            if !dataKeys.isEmpty { members["dataKeys"] = .array(dataKeys.map { .string($0) }) }
+            if !duplicates.isEmpty { members["duplicates"] = .object(duplicates.mapValues { .string($0) }) }
+            if !rowDefaults.isEmpty { members["rowDefaults"] = .object(rowDefaults.mapValues { .object($0) }) }
             if !bindings.isEmpty { members["bindings"] = .object(bindings.mapValues { .object($0) }) }
             if !sharedEntries.isEmpty { members["sharedEntries"] = .object(sharedEntries.mapValues { .string($0) }) }
             if !totals.isEmpty {

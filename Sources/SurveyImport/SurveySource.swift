@@ -160,8 +160,9 @@ public struct SurveySource {
     }
 
     /// The loader for `prepared`: with the functions a SurveyJS survey calls that no one provides
-    /// giving null, as in survey-core (see ``SurveyJSDataShape/hostFunctions(in:)``).
-    func loader(for prepared: PreparedSurvey) -> SurveyLoader {
+    /// giving null, as in survey-core (see ``SurveyJSDataShape/hostFunctions(in:)``). ``load(_:file:)``
+    /// loads with it; a tool that loads ``prepare(_:file:)``'s result itself (`survey lint`) uses it too.
+    public func loader(for prepared: PreparedSurvey) -> SurveyLoader {
         if let conversion = prepared.conversion {
             return loader(hostFunctions: SurveyJSDataShape.hostFunctions(in: conversion.survey))
         }

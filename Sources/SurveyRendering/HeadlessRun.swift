@@ -41,7 +41,10 @@ public struct HeadlessRun: Sendable {
         recorder makeRecorder: ((SurveySession) throws -> any SessionRecorder)? = nil,
         allowsExtra: Bool = false, variables: [String: JSONValue] = [:]
     ) {
-        let script = script.foldingOtherComments(for: survey)
+        var script = script.foldingOtherComments(for: survey)
+        if case .answers(let answers) = script, let shape = survey.resultShape {
+            script = .answers(shape.scriptAnswers(answers))
+        }
         final class Lines: @unchecked Sendable { var lines: [String] = [] }
         let collected = Lines()
         var write: ((String) -> Void)?

@@ -132,6 +132,20 @@ function walk(surveyJSON, answers) {
           }
         }
       }
+      // A page blocked with no such error: the cause is in a dynamic matrix's cells (of rows the
+      // script gave), which count as the matrix's own then (docs/differential.md).
+      if (errors.length === 0) {
+        for (const element of page.questions) {
+          const valueName = element.getValueName ? element.getValueName() : element.name;
+          if (!(element.getType && element.getType() === "matrixdynamic" && given(valueName))) continue;
+          const cells = (element.visibleRows || []).flatMap((row) => row.cells || []);
+          for (const cell of cells) {
+            for (const error of (cell.question && cell.question.errors) || []) {
+              errors.push({ name: element.name, error: error.getText ? error.getText() : String(error.text) });
+            }
+          }
+        }
+      }
       blocked = { page: page.name, errors };
       break;
     }

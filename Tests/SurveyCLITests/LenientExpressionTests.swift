@@ -50,4 +50,22 @@ import Testing
         #expect(lint.status == 1)
         #expect(lint.stdout.contains("[invalid-expression]"), "\(lint.stdout)")
     }
+
+    /// The findings of a converted survey come in the order of their places in the file, the
+    /// expressions left out among the linter's own.
+    @Test func lintFindingsAreInTheOrderOfTheFile() throws {
+        let path = try Fixtures.temporaryDirectory().appendingPathComponent("order.surveyjs.json").path
+        try """
+        {"pages": [{"name": "p1", "elements": [
+          {"type": "radiogroup", "name": "pets", "choices": ["yes", "no"]},
+          {"type": "text", "name": "kind", "visibleIf": "{pets} = 'maybe'"},
+          {"type": "text", "name": "count", "visibleIf": "$pets === 'yes'"}
+        ]}]}
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let lint = try SurveyBinary.run(["lint", "--lenient-expressions", path])
+        let lines = lint.stdout.split(separator: "\n").map(String.init)
+        let choice = try #require(lines.firstIndex { $0.contains("[unknown-choice-value]") }, "\(lint.stdout)")
+        let expression = try #require(lines.firstIndex { $0.contains("[invalid-expression]") }, "\(lint.stdout)")
+        #expect(choice < expression, "\(lint.stdout)")
+    }
 }

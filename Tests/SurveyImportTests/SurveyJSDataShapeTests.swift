@@ -188,4 +188,55 @@ import Testing
         try listed.answer([["name": "Ada"]], for: "people")
         #expect(listed.completionResult().answers["howMany"] == 1)
     }
+
+    /// The shaped result of answering, page by page, each shown question with an answer in `answers`.
+    static func walked(_ text: String, _ answers: [String: JSONValue]) throws -> [String: JSONValue] {
+        var source = SurveySource(loader: SurveyLoader(registry: .builtins()))
+        source.givesSurveyJSDataShape = true
+        var session = SurveySession(survey: try source.load(text, file: "walked.json"))
+        while true {
+            var answered = Set<String>()
+            while let id = session.currentStepIDs.first(where: { answers[$0] != nil && !answered.contains($0) }),
+                let value = answers[id]
+            {
+                try session.answer(value, for: id)
+                answered.insert(id)
+            }
+            guard case .moved = session.next() else { break }
+        }
+        return session.completionResult().answers
+    }
+
+    /// A setvalue trigger aimed at a name no question has: survey-core writes the value into its
+    /// data, where expressions read it (checked against survey-core 3.0.4).
+    @Test func aTriggerTargetWithoutAQuestionIsKeptInTheData() throws {
+        let text = #"""
+            {"triggers": [{"type": "setvalue", "expression": "{age} >= 18", "setToName": "band", "setValue": "adult"}],
+             "pages": [
+              {"name": "p1", "elements": [{"type": "text", "inputType": "number", "name": "age"}]},
+              {"name": "p2", "visibleIf": "{band} = 'adult'", "elements": [{"type": "text", "name": "job"}]}]}
+            """#
+        let adult = try Self.walked(text, ["age": 30, "job": "baker"])
+        #expect(adult == ["age": 30, "band": "adult", "job": "baker"])
+        let child = try Self.walked(text, ["age": 9])
+        #expect(child == ["age": 9])
+    }
+
+    /// Two questions of one name: survey-core keeps one value, which both show.
+    @Test func aSecondQuestionOfANameSharesTheFirstOnesValue() throws {
+        let text = #"""
+            {"pages": [
+              {"name": "p1", "elements": [{"type": "radiogroup", "name": "unit", "choices": ["a", "b"]},
+                {"type": "checkbox", "name": "areas", "visibleIf": "{unit} = 'a'", "choices": ["x", "y"]},
+                {"type": "checkbox", "name": "areas", "visibleIf": "{unit} = 'b'", "choices": ["z", "w"]}]}]}
+            """#
+        var source = SurveySource(loader: SurveyLoader(registry: .builtins()))
+        source.givesSurveyJSDataShape = true
+        let survey = try source.load(text, file: "areas.json")
+        // An answer given for the name goes to whichever of the two is shown.
+        let script = try #require(survey.resultShape).scriptAnswers(["unit": "b", "areas": ["w"]])
+        #expect(script["areas-1"] == ["w"])
+        let data = try Self.walked(text, ["unit": "b", "areas-1": ["w"]])
+        #expect(data == ["unit": "b", "areas": ["w"]])
+    }
 }

@@ -55,6 +55,19 @@ const EXPECTED = {
   "expense-report:single-receipt": { visited: ["trip", "costs", "approval"] },
   "family-health-history": { visited: ["patient", "familyMembers", "counselling", "finish"] },
   "family-health-history:one-relative": { visited: ["patient", "familyMembers", "finish"] },
+  "grant-eligibility": { visited: ["organisation", "project", "contact"] },
+  "grant-eligibility:large-income": { visited: ["organisation", "contact"] },
+  "grant-eligibility:not-a-charity": { visited: ["organisation", "contact"] },
+  "ticket-filters": { visited: ["filters", "escalation", "save"] },
+  "ticket-filters:any": { visited: ["filters", "save"] },
+  "shop-category-review": { visited: ["categories", "followUp", "signOff"] },
+  "shop-category-review:keep": { visited: ["categories", "signOff"] },
+  "workshop-preferences": { visited: ["topics", "group"] },
+  "workshop-preferences:no-sessions": { visited: ["topics"], stopped: true },
+  "workshop-preferences:no-lunch": { visited: ["topics", "group"], stopped: true },
+  "club-costs": { visited: ["member", "costs", "end"] },
+  "club-costs:untouched": { visited: ["member", "costs", "end"] },
+  "club-costs:no-boat": { visited: ["member", "end"] },
   "gym-membership": { visited: ["member", "choosePlan", "health", "induction", "terms"] },
   "gym-membership:swimmer": { visited: ["member", "choosePlan", "health", "terms"] },
   "health-screening": { visited: ["visitor", "symptoms", "clear"] },
@@ -142,7 +155,8 @@ function questionNames(survey) {
   const visit = (elements) => {
     for (const element of Array.isArray(elements) ? elements : []) {
       if (!element || typeof element !== "object") continue;
-      if (typeof element.name === "string") names.add(element.name.trim()); // survey-core trims names
+      // survey-core trims names and removes the first '|' (settings.itemValueSeparator)
+      if (typeof element.name === "string") names.add(element.name.trim().replace("|", ""));
       visit(element.elements);
       visit(element.templateElements);
     }

@@ -154,7 +154,8 @@ function makeGen(rand) {
   function matrixValue(q) {
     const rows = q.visibleRows || q.rows || [];
     const cols = (q.visibleColumns || q.columns || []).map(itemValue);
-    if (!cols.length) return undefined;
+    // No row shown (every row's visibleIf false): nothing a respondent can answer.
+    if (!cols.length || !rows.length) return undefined;
     const v = {};
     for (const r of rows) {
       const rn = r.name !== undefined ? r.name : itemValue(r);

@@ -26,10 +26,16 @@ public protocol ResultShape: Sendable {
     /// ``shape(_:of:)`` as far as there is one (a response audit replays these, then compares what the
     /// replay's result gives in this shape with `data`). By default `data` as it is.
     func answers(fromShaped data: [String: JSONValue]) -> [String: JSONValue]
+
+    /// Scripted answers written as this shape keeps them, as answers by step id: a step whose answer
+    /// the shape stores under another step's key (a second SurveyJS question of one name) gets the
+    /// answer given for that key. By default the answers as given.
+    func scriptAnswers(_ answers: [String: JSONValue]) -> [String: JSONValue]
 }
 
 extension ResultShape {
     public var addedKeys: Set<String> { [] }
 
     public func answers(fromShaped data: [String: JSONValue]) -> [String: JSONValue] { data }
+    public func scriptAnswers(_ answers: [String: JSONValue]) -> [String: JSONValue] { answers }
 }
