@@ -49,6 +49,41 @@ struct UnknownChoiceValueTests {
         #expect(found.map(\.severity) == [.warning, .warning, .error], "\(listing(found))")
     }
 
+    /// A value that is no choice as one alternative of an `or` whose other alternatives can hold: the
+    /// step is still shown, so a stale alternative is a warning; when no alternative can hold, errors.
+    @Test func anUnknownValueBesideAnAlternativeThatHoldsIsAWarning() throws {
+        let found = try findings(
+            .unknownChoiceValue,
+            steps: """
+                {"id": "use", "type": "single-choice", "options": {"choices": ["Tap water", "Garden", "Cattle"]}},
+                {"id": "a", "type": "text", "visibleIf": "{use} = 'Tap' or {use} = 'Garden' or ({use} = 'Cattle' and {use} notempty)"},
+                {"id": "b", "type": "text", "visibleIf": "{use} = 'Tap' or {use} = 'Pond'"},
+                {"id": "c", "type": "text", "visibleIf": "{use} = 'Tap' and {use} notempty"}
+                """)
+        #expect(found.map(\.stepID) == ["a", "b", "b", "c"], "\(listing(found))")
+        #expect(found.map(\.severity) == [.warning, .error, .error, .error], "\(listing(found))")
+    }
+
+    /// A SurveyJS survey's second question of a name shares the first's value (as survey-core stores
+    /// it), so a comparison of that name may name a choice of either question.
+    @Test func aValueOfASecondQuestionOfTheNameIsKnown() throws {
+        let json = """
+            {"pages": [{"name": "p1", "elements": [
+              {"type": "checkbox", "name": "unit", "choices": ["North", "South"]},
+              {"type": "checkbox", "name": "team", "visibleIf": "{unit} contains 'North'", "choices": ["N1", "N2"]},
+              {"type": "checkbox", "name": "team", "visibleIf": "{unit} contains 'South'", "choices": ["S1"]}
+            ]}, {"name": "p2", "elements": [
+              {"type": "text", "name": "s1", "visibleIf": "{team} contains 'S1'"},
+              {"type": "text", "name": "n2", "visibleIf": "{team} contains 'N2'"},
+              {"type": "text", "name": "w", "visibleIf": "{team} contains 'W9'"}
+            ]}]}
+            """
+        let found = try lint(json).filter { $0.rule == .unknownChoiceValue }
+        #expect(found.map(\.stepID) == ["w"], "\(listing(found))")
+        #expect(found.first?.severity == .error)
+        #expect(found.first?.message.contains("'S1'") == true, "the choices listed include the second question's")
+    }
+
     /// As in SurveyJS, an Other answer reads 'other' and its text `{q-Comment}`.
     @Test func otherIsTheValueOfAnOtherAnswer() throws {
         let found = try findings(

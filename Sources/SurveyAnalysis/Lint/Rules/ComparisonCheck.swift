@@ -8,17 +8,30 @@ import SurveyCore
 /// value `other`); a yes/no answer is `true` or `false`; a number is a number in range; a
 /// multiple-choice answer is a list. Every such finding is certain.
 final class ComparisonCheck: LintCheck {
+    /// Step slot → the choice values of the other questions sharing its value: a SurveyJS survey's
+    /// second question of a name (`x-surveyjs.data.duplicates`, written by the importer) keeps its
+    /// answer in the first one's value, so a comparison of the first may name a choice of either.
+    private var sharedChoiceValues: [Int: [String]] = [:]
+
     func prepare(_ context: LintContext) {
         let model = context.model
+        sharedChoiceValues = Self.sharedChoiceValues(context)
         for (index, site) in model.conditions.enumerated() {
             if checkReferences(in: site.expression, path: site.path, stepID: site.stepID, context) {
                 context.explainedConditions.insert(index)
             }
+            // A comparison that is one alternative of an `or` leaves the condition to the others: when
+            // the whole condition can still hold, a value no choice has is a stale alternative (a warning).
+            let alternatives = Self.orAlternatives(in: site.expression.rootNode, model)
+            let softened =
+                !alternatives.isEmpty
+                && context.evaluator.canHold(context.flow.predicates.conditions[index], in: context.unconstrained)
             var seen = Set<String>()
             for comparison in ExpressionUsage.comparisons(in: site.expression.rootNode) {
                 let key = ExpressionUsage.text(of: comparison.node, in: model)
                 guard seen.insert(key).inserted else { continue }
-                if check(comparison, path: site.path, stepID: site.stepID, context) {
+                let soften = softened && alternatives.contains(key)
+                if check(comparison, path: site.path, stepID: site.stepID, soften: soften, context) {
                     context.explainedConditions.insert(index)
                 }
             }
@@ -26,15 +39,55 @@ final class ComparisonCheck: LintCheck {
         for value in model.calculated {
             _ = checkReferences(in: value.expression, path: value.path.appending("expression"), stepID: nil, context)
             for comparison in ExpressionUsage.comparisons(in: value.expression.rootNode) {
-                _ = check(comparison, path: value.path.appending("expression"), stepID: nil, context)
+                _ = check(comparison, path: value.path.appending("expression"), stepID: nil, soften: false, context)
             }
         }
     }
 
+    /// The texts of the comparisons reached from `root` through `and`/`or` only, below at least one `or`.
+    private static func orAlternatives(in root: ExpressionNodeView, _ model: FlowModel) -> Set<String> {
+        var result = Set<String>()
+        var stack = [(root, false)]
+        while let (node, belowOr) = stack.popLast() {
+            guard case .binary(let op, let lhs, let rhs) = node.shape else { continue }
+            if op == .and || op == .or {
+                stack.append((lhs, belowOr || op == .or))
+                stack.append((rhs, belowOr || op == .or))
+            } else if belowOr, ExpressionUsage.literalComparison(node) != nil {
+                result.insert(ExpressionUsage.text(of: node, in: model))
+            }
+        }
+        return result
+    }
+
+    private static func sharedChoiceValues(_ context: LintContext) -> [Int: [String]] {
+        let model = context.model
+        let duplicates =
+            model.survey.definition.extensions["x-surveyjs"]?["data"]?["duplicates"]?.objectValue ?? [:]
+        var result: [Int: [String]] = [:]
+        for (id, owner) in duplicates.sorted(by: { $0.key < $1.key }) {
+            guard let owner = owner.stringValue, let ownerSlot = context.stepIndexByID[owner],
+                let slot = context.stepIndexByID[id], slot < context.domains.count,
+                ownerSlot < context.domains.count, context.domains[slot].kind == context.domains[ownerSlot].kind
+            else { continue }
+            result[ownerSlot, default: []].append(contentsOf: context.domains[slot].choiceValues)
+            result[slot, default: []].append(contentsOf: context.domains[ownerSlot].choiceValues)
+        }
+        return result
+    }
+
     /// Reports a problem with one comparison; returns whether it was certain (an error).
-    private func check(_ comparison: LiteralComparison, path: JSONPath, stepID: String?, _ context: LintContext)
-        -> Bool
-    {
+    /// With `soften`, what would be an error is a warning (and does not explain the condition).
+    private func check(
+        _ comparison: LiteralComparison, path: JSONPath, stepID: String?, soften: Bool, _ context: LintContext
+    ) -> Bool {
+        let certain = checkComparison(comparison, path: path, stepID: stepID, soften: soften, context)
+        return certain && !soften
+    }
+
+    private func checkComparison(
+        _ comparison: LiteralComparison, path: JSONPath, stepID: String?, soften: Bool, _ context: LintContext
+    ) -> Bool {
         let model = context.model
         guard comparison.slot < model.stepCount else { return false }
         let step = model.steps[comparison.slot]
@@ -46,16 +99,13 @@ final class ComparisonCheck: LintCheck {
         if comparison.literal.isEmptyAnswer || elements.isEmpty { return false }
         let op = comparison.op
         func error(_ rule: LintRule, _ message: String) -> Bool {
-            context.report(rule, .error, message, stepID: stepID, path: path)
+            context.report(rule, soften ? .warning : .error, message, stepID: stepID, path: path)
             return true
-        }
-        func warning(_ rule: LintRule, _ message: String) -> Bool {
-            context.report(rule, .warning, message, stepID: stepID, path: path)
-            return false
         }
         if let member = comparison.member {
             return checkMember(
-                member, of: step, domain: domain, comparison, written: written, path: path, stepID: stepID, context)
+                member, of: step, domain: domain, comparison, written: written, path: path, stepID: stepID,
+                soften: soften, context)
         }
         switch domain.kind {
         case .none:
@@ -147,17 +197,21 @@ final class ComparisonCheck: LintCheck {
             )
         case .singleChoice, .multipleChoice, .ranking:
             return checkChoice(
-                step: step, domain: domain, comparison, written: written, elements: elements,
+                step: step, domain: domain, shared: sharedChoiceValues[comparison.slot] ?? [], comparison,
+                written: written, elements: elements,
                 report: { rule, severity, message in
-                    context.report(rule, severity, message, stepID: stepID, path: path)
+                    context.report(rule, soften ? .warning : severity, message, stepID: stepID, path: path)
                 }, context)
         }
     }
 
     private func checkChoice(
-        step: Survey.AnalysisStep, domain: AnswerDomain, _ comparison: LiteralComparison, written: String,
-        elements: [JSONValue], report: (LintRule, LintSeverity, String) -> Void, _ context: LintContext
+        step: Survey.AnalysisStep, domain: AnswerDomain, shared: [String], _ comparison: LiteralComparison,
+        written: String, elements: [JSONValue], report: (LintRule, LintSeverity, String) -> Void,
+        _ context: LintContext
     ) -> Bool {
+        // A value another question sharing this one's value offers is a value it can have.
+        let choiceValues = domain.choiceValues + shared.filter { !domain.choiceValues.contains($0) }
         func error(_ rule: LintRule, _ message: String) -> Bool {
             report(rule, .error, message)
             return true
@@ -185,11 +239,11 @@ final class ComparisonCheck: LintCheck {
             }
         } else if op == .contains || op == .notContains {
             // Substring semantics on a single value.
-            let matching = domain.choiceValues.filter { value in
+            let matching = choiceValues.filter { value in
                 elements.allSatisfy { element in ExpressionValue.contains(.string(value), element) }
             }
             let exact =
-                elements.count == 1 && domain.choiceValues.contains { ExpressionValue.equals(.string($0), elements[0]) }
+                elements.count == 1 && choiceValues.contains { ExpressionValue.equals(.string($0), elements[0]) }
             if matching.isEmpty && !domain.hasOther {
                 return error(
                     .typeMismatch,
@@ -209,30 +263,30 @@ final class ComparisonCheck: LintCheck {
         // match: negated (<>, notcontains, noneof) the condition then always holds, and beside a
         // known value (anyof) it is a stale entry. Those are warnings; the rest errors.
         let anyKnown = elements.contains { element in
-            domain.choiceValues.contains { ExpressionValue.equals(.string($0), element) }
+            choiceValues.contains { ExpressionValue.equals(.string($0), element) }
         }
         let negated = op == .notEqual || op == .notContains || op == .noneOf
         let severity: LintSeverity = negated || (anyKnown && op != .allOf) ? .warning : .error
         var certain = false
         for element in elements where !element.isNull {
-            if domain.choiceValues.contains(where: { ExpressionValue.equals(.string($0), element) }) { continue }
+            if choiceValues.contains(where: { ExpressionValue.equals(.string($0), element) }) { continue }
             if case .bool = element {
                 return error(
                     .typeMismatch,
                     "\(written) never holds: '\(step.id)' is a choice question, its answers are choice values, never \(context.text(of: element))"
                 )
             }
-            if domain.choiceValues.contains(where: { ExpressionValue.equals(.string($0), element) }) { continue }
+            if choiceValues.contains(where: { ExpressionValue.equals(.string($0), element) }) { continue }
             let text = element.stringValue ?? element.displayText
-            let suggestion = closestMatch(to: text, in: domain.choiceValues)
+            let suggestion = closestMatch(to: text, in: choiceValues)
             let hint = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
             let list =
-                domain.choiceValues.prefix(12).map { "'\($0)'" }.joined(separator: ", ")
-                + (domain.choiceValues.count > 12 ? ", …" : "")
+                choiceValues.prefix(12).map { "'\($0)'" }.joined(separator: ", ")
+                + (choiceValues.count > 12 ? ", …" : "")
             if domain.hasOther {
                 // An Other answer reads 'other' in expressions (its text is {q-Comment}), as in SurveyJS.
                 if text.lowercased() == "other" { continue }
-                if let match = domain.choiceValues.first(where: { $0.lowercased() == text.lowercased() }) {
+                if let match = choiceValues.first(where: { $0.lowercased() == text.lowercased() }) {
                     certain = certain || severity == .error
                     report(
                         .unknownChoiceValue, severity,
@@ -301,7 +355,7 @@ final class ComparisonCheck: LintCheck {
     /// `{form.field} = 'value'` with a value the field (a matrix row's columns) can never have.
     private func checkMember(
         _ member: String, of step: Survey.AnalysisStep, domain: AnswerDomain, _ comparison: LiteralComparison,
-        written: String, path: JSONPath, stepID: String?, _ context: LintContext
+        written: String, path: JSONPath, stepID: String?, soften: Bool, _ context: LintContext
     ) -> Bool {
         guard domain.kind == .composite, let field = domain.fieldDomains[member], field.kind == .singleChoice,
             comparison.op.isEqualityLike || comparison.op == .contains
@@ -312,7 +366,7 @@ final class ComparisonCheck: LintCheck {
             else { continue }
             let hint = closestMatch(to: text, in: field.choiceValues).map { " (did you mean '\($0)'?)" } ?? ""
             context.report(
-                .unknownChoiceValue, field.hasOther ? .warning : .error,
+                .unknownChoiceValue, field.hasOther || soften ? .warning : .error,
                 "\(written) compares {\(step.id).\(member)} with '\(text)', which is not one of its values\(hint), so it never matches; values: \(field.choiceValues.joined(separator: ", "))",
                 stepID: stepID, path: path)
             return !field.hasOther
