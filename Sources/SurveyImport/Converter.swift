@@ -735,7 +735,18 @@ struct Converter {
         if let mode = members.take("choicesFromQuestionMode") { result["choicesFromQuestionMode"] = mode }
         if let condition = kind.choicesVisibleIf { result["choicesVisibleIf"] = .string(condition) }
         if let comment = members.take(anyOf: "showCommentArea", "hasComment"), comment.value == .bool(true) {
-            result["showCommentArea"] = true
+            if kind.options["other"] != nil {
+                // survey-core then keeps the Other text in place of "other" in the answer (as the engine
+                // does) and the comment in `<name>-Comment`; here the Other text is that comment slot.
+                note(
+                    .notConverted, members.path(comment.key), "the comment area of '\(id)' (it has an Other choice)",
+                    "left out: the Other text is kept in the answer, as survey-core does with both; the comment is not asked"
+                )
+                dataShape.othersAsComment.removeAll { $0 == id }
+                _ = members.take("commentText")
+            } else {
+                result["showCommentArea"] = true
+            }
         }
         if let label = text(members.take("commentText"), members.path("commentText")) { result["commentText"] = label }
         var validators = kind.validators
