@@ -119,7 +119,19 @@ extension Converter {
             }
             return kind
         case "expression": return expressionQuestion(&members)
-        case "multipletext": return multipleText(&members)
+        case "multipletext":
+            let kind = multipleText(&members)
+            guard kind.options["items"]?.arrayValue?.isEmpty == false else {
+                // survey-core shows no box to fill in (and a required one cannot be passed): like a
+                // choice question without choices, it gets one choice that is never shown.
+                var empty = ConvertedKind(type: "single-choice")
+                empty.options["choices"] = [["value": .string(Self.nothingToPick), "visibleIf": "false"]]
+                note(
+                    .notConverted, members.path("items"), "multiple text '\(id)' without items",
+                    "survey-core shows nothing to fill in either; it takes no answer here")
+                return empty
+            }
+            return kind
         case "file": return file(&members)
         case "signaturepad":
             var kind = ConvertedKind(
