@@ -484,6 +484,10 @@ extension Converter {
                     members = Members(
                         object.merging(["value": .string(flag ? "true" : "false")]) { _, new in new }, path: itemPath)
                 }
+                if members.members["value"] == nil, case .string(let text)? = members.members["text"] {
+                    // survey-core takes the text of a choice without a value as its value.
+                    members = Members(object.merging(["value": .string(text)]) { _, new in new }, path: itemPath)
+                }
                 guard var value = members.take("value"), value.stringValue != nil || value.numberValue != nil else {
                     note(.notConverted, itemPath, "a choice without a string or number value", "the choice is left out")
                     continue

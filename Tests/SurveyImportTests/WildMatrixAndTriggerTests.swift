@@ -186,6 +186,14 @@ import Testing
         }
     }
 
+    /// A choice given as `{"text": …}` alone: survey-core 3.0.4 takes the text as its value.
+    @Test func aChoiceWithOnlyATextHasTheTextAsItsValue() throws {
+        let text = #"{"elements": [{"type": "radiogroup", "name": "c", "choices": [{"text": "Red"}, "Blue"]}]}"#
+        let (conversion, _) = try convertAndLoad(text)
+        #expect(!conversion.notes.contains { $0.what.contains("without a string or number value") })
+        #expect(try Self.complete(text, ["c": "Red"]) == (true, ["c": "Red"]))
+    }
+
     @Test func singlePageModeAsksEveryPageAsAPanelOfOnePage() throws {
         let text = #"""
             {"questionsOnPageMode": "singlePage", "pages": [
