@@ -484,6 +484,20 @@ extension Converter {
                     members = Members(
                         object.merging(["value": .string(flag ? "true" : "false")]) { _, new in new }, path: itemPath)
                 }
+                let objectValue: JSONValue? =
+                    if case .object? = members.members["value"] {
+                        members.members["value"]
+                    } else if members.members[
+                        "value"] == nil && members.members["text"] == nil
+                    { item } else { nil }
+                if let objectValue {
+                    // survey-core keeps an object as the choice's value (`{"yes": "ja"}` without a value
+                    // is its own value): offered as its JSON text, stored as the object in the data shape.
+                    let key = JSONWriter.string(from: objectValue)
+                    objectChoices[key] = objectValue
+                    members = Members(object.merging(["value": .string(key)]) { _, new in new }, path: itemPath)
+                    if objectValue == item { members = Members(["value": .string(key)], path: itemPath) }
+                }
                 if members.members["value"] == nil, case .string(let text)? = members.members["text"] {
                     // survey-core takes the text of a choice without a value as its value.
                     members = Members(object.merging(["value": .string(text)]) { _, new in new }, path: itemPath)
