@@ -119,7 +119,19 @@ extension Converter {
             }
             return kind
         case "expression": return expressionQuestion(&members)
-        case "multipletext": return multipleText(&members)
+        case "multipletext":
+            let kind = multipleText(&members)
+            guard kind.options["items"]?.arrayValue?.isEmpty == false else {
+                // survey-core shows no box to fill in (and a required one cannot be passed): like a
+                // choice question without choices, it gets one choice that is never shown.
+                var empty = ConvertedKind(type: "single-choice")
+                empty.options["choices"] = [["value": .string(Self.nothingToPick), "visibleIf": "false"]]
+                note(
+                    .notConverted, members.path("items"), "multiple text '\(id)' without items",
+                    "survey-core shows nothing to fill in either; it takes no answer here")
+                return empty
+            }
+            return kind
         case "file": return file(&members)
         case "signaturepad":
             var kind = ConvertedKind(
@@ -471,6 +483,24 @@ extension Converter {
                     choicesHaveBooleans = true
                     members = Members(
                         object.merging(["value": .string(flag ? "true" : "false")]) { _, new in new }, path: itemPath)
+                }
+                let objectValue: JSONValue? =
+                    if case .object? = members.members["value"] {
+                        members.members["value"]
+                    } else if members.members[
+                        "value"] == nil && members.members["text"] == nil
+                    { item } else { nil }
+                if let objectValue {
+                    // survey-core keeps an object as the choice's value (`{"yes": "ja"}` without a value
+                    // is its own value): offered as its JSON text, stored as the object in the data shape.
+                    let key = JSONWriter.string(from: objectValue)
+                    objectChoices[key] = objectValue
+                    members = Members(object.merging(["value": .string(key)]) { _, new in new }, path: itemPath)
+                    if objectValue == item { members = Members(["value": .string(key)], path: itemPath) }
+                }
+                if members.members["value"] == nil, case .string(let text)? = members.members["text"] {
+                    // survey-core takes the text of a choice without a value as its value.
+                    members = Members(object.merging(["value": .string(text)]) { _, new in new }, path: itemPath)
                 }
                 guard var value = members.take("value"), value.stringValue != nil || value.numberValue != nil else {
                     note(.notConverted, itemPath, "a choice without a string or number value", "the choice is left out")

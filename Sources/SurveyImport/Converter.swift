@@ -45,6 +45,9 @@ struct Converter {
     var dataShape = SurveyJSDataShape.Record()
     /// Whether the question being converted listed choices with Boolean values (kept as "true"/"false").
     var choicesHaveBooleans = false
+    /// The choices of the question being converted whose values are objects: offered as their JSON
+    /// text, stored as the object in the data shape (survey-core keeps `{"yes": "ja"}` as the value).
+    var objectChoices: [String: JSONValue] = [:]
     /// Whether the question being converted takes its choices from a dynamic matrix's or panel's
     /// entries (`choiceValuesFromQuestion`), which is not carried forward here.
     var choicesSourceDropped = false
@@ -606,6 +609,7 @@ struct Converter {
             return .object(result)
         }
         choicesHaveBooleans = false
+        objectChoices = [:]
         choicesSourceDropped = false
         guard var kind = question(type, &members, id: id) ?? pluginKind(type, &members) else {
             note(
@@ -668,6 +672,7 @@ struct Converter {
         }
         if kind.type == "file" { dataShape.files.append(id) }
         if choicesHaveBooleans { dataShape.booleanChoices.append(id) }
+        if !objectChoices.isEmpty { dataShape.objectChoices[id] = objectChoices }
         if let bound = kind.panelCountBinding {
             dataShape.bindings[id] = [
                 "question": .string(bound), "max": kind.options["maxCount"] ?? .number(100),
@@ -735,7 +740,18 @@ struct Converter {
         if let mode = members.take("choicesFromQuestionMode") { result["choicesFromQuestionMode"] = mode }
         if let condition = kind.choicesVisibleIf { result["choicesVisibleIf"] = .string(condition) }
         if let comment = members.take(anyOf: "showCommentArea", "hasComment"), comment.value == .bool(true) {
-            result["showCommentArea"] = true
+            if kind.options["other"] != nil {
+                // survey-core then keeps the Other text in place of "other" in the answer (as the engine
+                // does) and the comment in `<name>-Comment`; here the Other text is that comment slot.
+                note(
+                    .notConverted, members.path(comment.key), "the comment area of '\(id)' (it has an Other choice)",
+                    "left out: the Other text is kept in the answer, as survey-core does with both; the comment is not asked"
+                )
+                dataShape.othersAsComment.removeAll { $0 == id }
+                _ = members.take("commentText")
+            } else {
+                result["showCommentArea"] = true
+            }
         }
         if let label = text(members.take("commentText"), members.path("commentText")) { result["commentText"] = label }
         var validators = kind.validators

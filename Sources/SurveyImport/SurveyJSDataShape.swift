@@ -35,6 +35,8 @@ public struct SurveyJSDataShape: ResultShape {
     var files: [String] = []
     /// Questions whose choices have Boolean values: offered as "true"/"false", stored as Booleans.
     var booleanChoices: [String] = []
+    /// Questions with choices whose values are objects: each offered as its JSON text, stored as the object.
+    var objectChoices: [(id: String, values: [String: JSONValue])] = []
     /// Matrices with column totals (`totalType` by column), stored as `<id>-total`.
     var totals: [(id: String, columns: [String: String])] = []
     /// Dynamic matrices and how many rows they show: fewer rows, all empty, are no answer.
@@ -92,6 +94,7 @@ public struct SurveyJSDataShape: ResultShape {
         files = record.files
         emptyRows = record.emptyRows.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         booleanChoices = record.booleanChoices
+        objectChoices = record.objectChoices.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         dataKeys = record.dataKeys
         duplicates = record.duplicates.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         for (id, _) in duplicates {
@@ -135,8 +138,10 @@ public struct SurveyJSDataShape: ResultShape {
 
     /// A second question of a name is answered with the answer given for the name (survey-core shows
     /// one value in both) when it is one the question can take, unless the script answers it itself.
+    /// A choice whose value is an object is answered with the object, as survey-core's data holds it.
     public func scriptAnswers(_ answers: [String: JSONValue]) -> [String: JSONValue] {
         var result = answers
+        for (id, values) in objectChoices { Self.keyObjectChoice(of: id, values: values, in: &result) }
         for (id, owner) in duplicates where result[id] == nil {
             guard let answer = answers[owner] else { continue }
             if let values = duplicateChoices[id],
@@ -205,6 +210,13 @@ public struct SurveyJSDataShape: ResultShape {
                 data[id] = nil
             }
         }
+        for (id, values) in objectChoices {
+            switch data[id] {
+            case .string(let key)?: if let value = values[key] { data[id] = value }
+            case .array(let list)?: data[id] = .array(list.map { $0.stringValue.flatMap { values[$0] } ?? $0 })
+            default: break
+            }
+        }
         for id in booleanChoices {
             switch data[id] {
             case .string(let text)? where text == "true" || text == "false": data[id] = .bool(text == "true")
@@ -257,6 +269,7 @@ public struct SurveyJSDataShape: ResultShape {
             guard case .array(let list)? = answers[id] else { continue }
             answers[id] = .array(list.map(Self.engineFile))
         }
+        for (id, values) in objectChoices { Self.keyObjectChoice(of: id, values: values, in: &answers) }
         for id in booleanChoices {
             switch answers[id] {
             case .bool(let flag)?: answers[id] = .string(flag ? "true" : "false")
@@ -282,6 +295,16 @@ public struct SurveyJSDataShape: ResultShape {
 
     /// The inverse of ``storeOther(of:values:in:)``: `"other"` (not a listed value) with a text in
     /// `<key>-Comment` becomes that text.
+    /// An object answer of a question with object choices, as the JSON text the choice is offered as.
+    static func keyObjectChoice(of id: String, values: [String: JSONValue], in answers: inout [String: JSONValue]) {
+        let keys = Dictionary(values.map { ($0.value, $0.key) }) { first, _ in first }
+        switch answers[id] {
+        case .object?: if let key = answers[id].flatMap({ keys[$0] }) { answers[id] = .string(key) }
+        case .array(let list)?: answers[id] = .array(list.map { keys[$0].map(JSONValue.string) ?? $0 })
+        default: break
+        }
+    }
+
     static func takeOther(of key: String, values: Set<String>, in data: inout [String: JSONValue]) {
         guard !values.contains("other"), case .string(let text)? = data[key + "-Comment"] else { return }
         switch data[key] {
@@ -372,6 +395,7 @@ public struct SurveyJSDataShape: ResultShape {
 
         var files: [String] = []
         var booleanChoices: [String] = []
+        var objectChoices: [String: [String: JSONValue]] = [:]
         var dataKeys: [String] = []
         /// Second questions of a name → the first's id.
         var duplicates: [String: String] = [:]
@@ -387,7 +411,8 @@ public struct SurveyJSDataShape: ResultShape {
         var isEmpty: Bool {
             othersAsComment.isEmpty && entryOthersAsComment.isEmpty && emptyPanels.isEmpty && emptyRows.isEmpty
                 && files.isEmpty
-                && booleanChoices.isEmpty && dataKeys.isEmpty && duplicates.isEmpty && rowDefaults.isEmpty
+                && booleanChoices.isEmpty && objectChoices.isEmpty && dataKeys.isEmpty && duplicates.isEmpty
+                && rowDefaults.isEmpty
                 && totals.isEmpty
                 && bindings.isEmpty
                 && sharedEntries.isEmpty
@@ -402,6 +427,7 @@ public struct SurveyJSDataShape: ResultShape {
             }
             files = (json["files"]?.arrayValue ?? []).compactMap(\.stringValue)
             booleanChoices = (json["booleanChoices"]?.arrayValue ?? []).compactMap(\.stringValue)
+            objectChoices = (json["objectChoices"]?.objectMembers ?? [:]).compactMapValues(\.objectMembers)
             dataKeys = (json["dataKeys"]?.arrayValue ?? []).compactMap(\.stringValue)
             duplicates = (json["duplicates"]?.objectMembers ?? [:]).compactMapValues(\.stringValue)
             rowDefaults = (json["rowDefaults"]?.objectMembers ?? [:]).compactMapValues(\.objectMembers)
@@ -434,6 +460,7 @@ public struct SurveyJSDataShape: ResultShape {
             if !emptyRows.isEmpty { members["emptyRows"] = .object(emptyRows.mapValues { .number(Double($0)) }) }
             if !files.isEmpty { members["files"] = .array(files.map { .string($0) }) }
             if !booleanChoices.isEmpty { members["booleanChoices"] = .array(booleanChoices.map { .string($0) }) }
+            if !objectChoices.isEmpty { members["objectChoices"] = .object(objectChoices.mapValues { .object($0) }) }
             if !dataKeys.isEmpty { members["dataKeys"] = .array(dataKeys.map { .string($0) }) }
             if !duplicates.isEmpty { members["duplicates"] = .object(duplicates.mapValues { .string($0) }) }
             if !rowDefaults.isEmpty { members["rowDefaults"] = .object(rowDefaults.mapValues { .object($0) }) }

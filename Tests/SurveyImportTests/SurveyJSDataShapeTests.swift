@@ -42,6 +42,40 @@ import Testing
         #expect(engine["pet"] == "hamster" && engine["pet-Comment"] == nil)
     }
 
+    /// Choices whose values are objects (`{"yes": "ja"}` without a value, or `{"value": {…}}`):
+    /// survey-core 3.0.4 keeps the object as the value; here each is offered as its JSON text and
+    /// the data shape stores the object again.
+    @Test func objectChoicesAreStoredAsTheirObjects() throws {
+        let text = #"""
+            {"pages": [{"name": "p", "elements": [
+              {"type": "dropdown", "name": "ok", "choices": [{"yes": "ja"}, {"no": "nein"}]},
+              {"type": "checkbox", "name": "many", "choices": [{"value": {"id": 1}, "text": "One"}, "two"]}]}]}
+            """#
+        let (conversion, survey) = try convertAndLoad(text)
+        #expect(!conversion.notes.contains { $0.what.contains("without a string or number value") })
+        let shape = try #require(SurveyJSDataShape(survey))
+        let script = shape.scriptAnswers(["ok": ["no": "nein"], "many": [["id": 1], "two"]])
+        #expect(script["ok"] == #"{"no":"nein"}"# && script["many"] == [#"{"id":1}"#, "two"])
+        let data = try Self.completed(text, script)
+        #expect(data["ok"] == ["no": "nein"] && data["many"] == [["id": 1], "two"])
+        #expect(shape.answers(fromShaped: data) == script)
+    }
+
+    /// An Other choice and a comment area on one question: survey-core 3.0.4 then keeps the Other
+    /// text in place of `"other"` (`getStoreOthersAsComment` is false with `showCommentArea`); the
+    /// converter leaves the comment area out, with a note, so the survey loads and stores the same.
+    @Test func otherWithACommentAreaKeepsItsTextInTheAnswer() throws {
+        let text = #"""
+            {"pages": [{"name": "p", "elements": [
+              {"type": "checkbox", "name": "pets", "choices": ["cat", "dog"], "showOtherItem": true,
+               "showCommentArea": true, "commentText": "Anything else?"}]}]}
+            """#
+        let (conversion, _) = try convertAndLoad(text)
+        #expect(conversion.notes.contains { $0.description.contains("the comment area of 'pets'") })
+        let data = try Self.completed(text, ["pets": ["cat", "hamster"]])
+        #expect(data["pets"] == ["cat", "hamster"] && data["pets-Comment"] == nil)
+    }
+
     /// An Other choice of a dynamic panel's template question: survey-core keeps `"other"` and
     /// `<name>-Comment` inside each entry; given so, the entry takes the text.
     @Test func otherInsideADynamicPanelsEntries() throws {

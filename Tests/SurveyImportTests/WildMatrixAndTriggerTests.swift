@@ -171,6 +171,29 @@ import Testing
         }
     }
 
+    /// A multiple text without items: survey-core 3.0.4 loads it (with a `requiredproperty` JSON
+    /// error), shows nothing to fill in, and does not leave a page with a required one.
+    @Test func aMultipleTextWithoutItemsLoadsAndTakesNoAnswer() throws {
+        for items in ["", #", "items": []"#] {
+            let text = #"{"elements": [{"type": "multipletext", "name": "m""# + items + "}]}"
+            let (conversion, survey) = try convertAndLoad(text)
+            #expect(conversion.notes.contains { $0.what == "multiple text 'm' without items" })
+            var session = SurveySession(survey: survey)
+            #expect(throws: (any Error).self) { try session.answer(["a": "x"], for: "m") }
+            #expect(try Self.complete(text, [:]) == (true, [:]))
+            let required = #"{"elements": [{"type": "multipletext", "name": "m", "isRequired": true"# + items + "}]}"
+            #expect(try Self.complete(required, [:]).completed == false)
+        }
+    }
+
+    /// A choice given as `{"text": …}` alone: survey-core 3.0.4 takes the text as its value.
+    @Test func aChoiceWithOnlyATextHasTheTextAsItsValue() throws {
+        let text = #"{"elements": [{"type": "radiogroup", "name": "c", "choices": [{"text": "Red"}, "Blue"]}]}"#
+        let (conversion, _) = try convertAndLoad(text)
+        #expect(!conversion.notes.contains { $0.what.contains("without a string or number value") })
+        #expect(try Self.complete(text, ["c": "Red"]) == (true, ["c": "Red"]))
+    }
+
     @Test func singlePageModeAsksEveryPageAsAPanelOfOnePage() throws {
         let text = #"""
             {"questionsOnPageMode": "singlePage", "pages": [
