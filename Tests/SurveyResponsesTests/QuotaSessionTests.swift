@@ -9,13 +9,14 @@ import Testing
 /// their actions (end with a message, skip, flag) applied, again on resume.
 @Suite struct QuotaSessionTests {
     static func survey(
-        action: String = #""message": {"en": "Thanks, we have enough answers like yours."}"#, limit: Int = 1
+        action: String = #""message": {"en": "Thanks, we have enough answers like yours."}"#, limit: Int = 1,
+        id: String = "panel"
     )
         throws -> Survey
     {
         try Surveys.load(
             """
-            {"formatVersion": 1, "id": "panel", "title": "Panel",
+            {"formatVersion": 1, "id": "\(id)", "title": "Panel",
              "quotas": [{"id": "young", "when": "{age} = 'young'", "limit": \(limit), \(action)}],
              "steps": [{"id": "p1", "type": "page", "steps": [{"id": "age", "type": "text", "title": "Age group"}]},
                        {"id": "p2", "type": "page", "steps": [{"id": "why", "type": "text", "title": "Why?"}]},
@@ -175,25 +176,30 @@ import Testing
             in: inSQLite ? try SQLiteResponseStore(path: temporaryStorePath()) : InMemoryResponseStore())
     }
 
-    /// `scripts/with-postgres.sh swift test --filter QuotaSessionTests` sets the URL.
+    /// `scripts/with-postgres.sh swift test --filter QuotaSessionTests` sets the URL. The database is
+    /// shared with every other PostgreSQL test of the run, so the survey and respondents are this run's own.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["SURVEY_TEST_POSTGRES_URL"] != nil))
     func erasingARespondentFreesTheirPlacesInPostgreSQL() throws {
-        try Self.erasure(in: try openPostgres(ProcessInfo.processInfo.environment["SURVEY_TEST_POSTGRES_URL"] ?? ""))
+        try Self.erasure(
+            in: try openPostgres(ProcessInfo.processInfo.environment["SURVEY_TEST_POSTGRES_URL"] ?? ""),
+            unique: "-" + UUID().uuidString.prefix(8).lowercased())
     }
 
     /// Two young respondents fill a quota of 2; erasing one frees a place, which the next one takes.
-    static func erasure(in store: any ResponseStore) throws {
-        let survey = try Self.survey(limit: 2)
-        _ = try Self.run(survey, "r1", age: "young", store: store)
-        _ = try Self.run(survey, "r2", age: "young", store: store)
-        #expect(try store.quotaCounts(survey: "panel") == ["young": 2])
-        #expect(try store.deleteResponses(respondent: "r1") == 1)
-        #expect(try store.quotaCounts(survey: "panel") == ["young": 1])
+    /// `unique` is appended to the survey's and the respondents' ids.
+    static func erasure(in store: any ResponseStore, unique: String = "") throws {
+        let id = "panel" + unique
+        let survey = try Self.survey(limit: 2, id: id)
+        _ = try Self.run(survey, "r1" + unique, age: "young", store: store)
+        _ = try Self.run(survey, "r2" + unique, age: "young", store: store)
+        #expect(try store.quotaCounts(survey: id) == ["young": 2])
+        #expect(try store.deleteResponses(respondent: "r1" + unique) == 1)
+        #expect(try store.quotaCounts(survey: id) == ["young": 1])
         // The freed place is taken by the next young respondent, and then the quota is full again.
-        let third = try Self.run(survey, "r3", age: "young", store: store)
+        let third = try Self.run(survey, "r3" + unique, age: "young", store: store)
         #expect(third.recorder.countedQuotas == ["young"])
-        let fourth = try Self.run(survey, "r4", age: "young", store: store)
+        let fourth = try Self.run(survey, "r4" + unique, age: "young", store: store)
         #expect(fourth.session.endingQuota?.quotaID == "young")
-        #expect(try store.quotaCounts(survey: "panel") == ["young": 2])
+        #expect(try store.quotaCounts(survey: id) == ["young": 2])
     }
 }
