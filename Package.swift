@@ -114,7 +114,7 @@ let package = Package(
             name: "SurveyResponsesTests",
             dependencies: [
                 "SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyResponses", "SurveyStoreSQLite",
-                "SurveyStorePostgres", "CLibPQ", "CSQLite",
+                "SurveyStorePostgres", "CLibPQ", "CSQLite", "SurveyTestFixtures",
             ],
             swiftSettings: strictSettings
         ),

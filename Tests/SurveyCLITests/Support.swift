@@ -1,4 +1,5 @@
 import Foundation
+import SurveyTestFixtures
 import Testing
 
 /// Runs the built `survey` binary.
@@ -38,8 +39,7 @@ enum SurveyBinary {
         for key in ["LC_ALL", "LC_MESSAGES", "LANG"] { env.removeValue(forKey: key) }
         // Each run gets its own data directory (default store, respondent id) unless the test shares one.
         env["XDG_DATA_HOME"] =
-            FileManager.default.temporaryDirectory
-            .appendingPathComponent("survey-xdg-\(UUID().uuidString)").path
+            Scratch.file("survey-xdg").path
         for (key, value) in environment { env[key] = value }
         process.environment = env
         process.currentDirectoryURL =
@@ -73,8 +73,6 @@ enum Fixtures {
     }
 
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("survey-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try Scratch.directory("survey-cli")
     }
 }

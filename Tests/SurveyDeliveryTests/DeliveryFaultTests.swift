@@ -22,8 +22,7 @@ import Testing
     /// A SQLite store holding `count` completed responses, each queued for `targets` (every tenth
     /// answers 12 questions, the others one).
     static func store(count: Int, targets: [String]) throws -> (SQLiteResponseStore, String) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).sqlite")
-            .path
+        let path = Scratch.file("outbox", suffix: ".sqlite").path
         let store = try SQLiteResponseStore(path: path, synchronous: .normal)
         let now = Date()
         var writes: [ResponseWrite] = []

@@ -8,7 +8,7 @@ import Testing
 /// cached copy offline and on server errors, and a refused body never replacing a good one.
 @Suite struct RemoteFetcherTests {
     static func cacheDirectory() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("survey-cache-\(UUID().uuidString)").path
+        Scratch.file("survey-cache").path
     }
 
     @Test func aSecondFetchIsConditionalAndTheServerSaysNotModified() throws {

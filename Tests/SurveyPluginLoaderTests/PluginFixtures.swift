@@ -32,9 +32,7 @@ enum PluginFixtures {
 
     /// A fresh temporary directory.
     static func temporaryDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "survey-plugin-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        try Scratch.directory("survey-plugin-tests").path
     }
 
     /// Compiles C `source` into `directory/name.so` with `cc -shared -fPIC`, using only the installed header.

@@ -1,13 +1,13 @@
 import Foundation
 import SurveyResponses
 import SurveyStoreSQLite
+import SurveyTestFixtures
 import Testing
 
 /// The one store conformance suite, against every store this package ships.
 @Suite struct ConformanceTests {
     static let memory = InMemoryResponseStore()
-    static let sqlitePath = FileManager.default.temporaryDirectory
-        .appendingPathComponent("survey-conformance-\(UUID().uuidString).sqlite").path
+    static let sqlitePath = Scratch.file("survey-conformance", suffix: ".sqlite").path
 
     @Test(arguments: ResponseStoreConformance.checkNames)
     func inMemory(check: String) throws {

@@ -2,6 +2,7 @@ import Foundation
 import SurveyBuiltins
 import SurveyCore
 import SurveyResponses
+import SurveyTestFixtures
 
 enum Surveys {
     static func load(_ text: String) throws -> Survey {
@@ -26,5 +27,5 @@ enum Surveys {
 }
 
 func temporaryStorePath() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("survey-test-\(UUID().uuidString).sqlite").path
+    Scratch.file("survey-test", suffix: ".sqlite").path
 }
