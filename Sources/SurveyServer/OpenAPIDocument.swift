@@ -53,6 +53,14 @@ enum OpenAPIDocument {
                 "required": ["events"],
                 "properties": { "events": { "type": "array", "items": { "$ref": "#/components/schemas/Event" } } }
               },
+              "Stale": {
+                "type": "object",
+                "required": ["error", "events"],
+                "properties": {
+                  "error": { "$ref": "#/components/schemas/Error/properties/error" },
+                  "events": { "type": "array", "items": { "$ref": "#/components/schemas/Event" } }
+                }
+              },
               "SessionStart": {
                 "type": "object",
                 "additionalProperties": false,
@@ -164,6 +172,12 @@ enum OpenAPIDocument {
                 "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } }
               }
             },
+            "headers": {
+              "ETag": {
+                "description": "The session's revision (its response's stored action count and last write), quoted; send it in If-Match. Left out once the session ended.",
+                "schema": { "type": "string" }
+              }
+            },
             "parameters": {
               "token": {
                 "name": "token",
@@ -236,7 +250,10 @@ enum OpenAPIDocument {
                 "responses": {
                   "201": {
                     "description": "A session goes on: its token and first events.",
-                    "headers": { "Location": { "required": true, "schema": { "type": "string" } } },
+                    "headers": {
+                      "Location": { "required": true, "schema": { "type": "string" } },
+                      "ETag": { "$ref": "#/components/headers/ETag" }
+                    },
                     "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Session" } } },
                     "links": {
                       "currentUnit": { "operationId": "currentUnit", "parameters": { "token": "$response.body#/token" } },
@@ -271,6 +288,7 @@ enum OpenAPIDocument {
                 "responses": {
                   "200": {
                     "description": "The events.",
+                    "headers": { "ETag": { "$ref": "#/components/headers/ETag" } },
                     "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Events" } } }
                   },
                   "401": { "$ref": "#/components/responses/Unauthorized" },
@@ -285,6 +303,15 @@ enum OpenAPIDocument {
                 "operationId": "commands",
                 "summary": "Apply commands; every accepted action is in the store before the response is sent.",
                 "security": [{ "apiToken": [] }],
+                "parameters": [
+                  {
+                    "name": "If-Match",
+                    "in": "header",
+                    "required": false,
+                    "description": "Apply the commands only if the response is still at this revision (an ETag this API returned, or *): a command sent again after a lost reply is then applied once.",
+                    "schema": { "type": "string" }
+                  }
+                ],
                 "requestBody": {
                   "required": true,
                   "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Commands" } } }
@@ -292,7 +319,13 @@ enum OpenAPIDocument {
                 "responses": {
                   "200": {
                     "description": "The events the commands produced, in order.",
+                    "headers": { "ETag": { "$ref": "#/components/headers/ETag" } },
                     "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Events" } } }
+                  },
+                  "412": {
+                    "description": "If-Match does not name the response's revision: nothing was applied. The events are the current unit (as GET /v1/sessions/{token} gives them), the ETag its revision.",
+                    "headers": { "ETag": { "$ref": "#/components/headers/ETag" } },
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Stale" } } }
                   },
                   "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/Unauthorized" },

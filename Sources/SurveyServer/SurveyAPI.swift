@@ -272,19 +272,21 @@ public final class SurveyAPI: Sendable {
         case .finished(let events):
             body["events"] = .array(events)
             return .json(.object(body))
-        case .session(let handle, let events):
+        case .session(let handle, let events, let revision):
             body["events"] = .array(events)
             body["token"] = .string(handle.token)
             var response = HTTPResponse.json(.object(body), status: 201)
             response.headers.append(("Location", "/v1/sessions/\(handle.token)"))
+            if let revision { response.headers.append(("ETag", Revision.entityTag(revision))) }
             return response
         }
     }
 
     /// What opening a respondent's session gave.
     enum Opened {
-        /// A session goes on under `handle` (its token), with its first events.
-        case session(handle: SessionHandle, events: [JSONValue])
+        /// A session goes on under `handle` (its token), with its first events and its response's
+        /// ``Revision``.
+        case session(handle: SessionHandle, events: [JSONValue], revision: String?)
         /// The survey ended at once (it shows nothing); no session is kept.
         case finished([JSONValue])
         /// The respondent is not asked; the `not-asked` event.
@@ -308,8 +310,9 @@ public final class SurveyAPI: Sendable {
             let events = exchange.start()
             guard !exchange.isFinished, let id = exchange.recordedResponse?.id else { return .finished(events) }
             let handle = sessions.withLock { $0.handle(id, tokens: tokens) }
+            let revision = Revision.of(exchange)
             handle.replace(with: exchange)
-            return .session(handle: handle, events: events)
+            return .session(handle: handle, events: events, revision: revision)
         }
     }
 
@@ -410,8 +413,8 @@ public final class SurveyAPI: Sendable {
     /// `GET /v1/sessions/{token}`.
     func currentUnit(token: String) -> HTTPResponse {
         guard let handle = handle(token: token) else { return APIError.sessionNotFound.response }
-        switch use(handle, { $0.restate() }) {
-        case .success(let events): return .json(["events": .array(events)])
+        switch use(handle, { ($0.restate(), Revision.of($0)) }) {
+        case .success(let (events, revision)): return .json(["events": .array(events)], revision: revision)
         case .failure(let error): return error.response
         }
     }
@@ -425,13 +428,25 @@ public final class SurveyAPI: Sendable {
         } catch {
             return error.response
         }
-        let result = use(handle) { exchange in
+        let precondition = request.headers["if-match"]
+        let result = use(handle) { exchange -> (events: [JSONValue], revision: String?, isStale: Bool) in
+            // A command sent again (its reply was lost) finds the response moved on: nothing is applied.
+            if let precondition, !Revision.matches(precondition, Revision.of(exchange)) {
+                return (exchange.restate(), Revision.of(exchange), true)
+            }
             var events: [JSONValue] = []
             for action in actions where !exchange.isFinished { events += exchange.perform(action) }
-            return events
+            return (events, exchange.isFinished ? nil : Revision.of(exchange), false)
         }
         switch result {
-        case .success(let events): return .json(["events": .array(events)])
+        case .success(let done) where done.isStale:
+            let error = APIError.revisionChanged
+            return .json(
+                [
+                    "error": ["code": .string(error.code), "message": .string(error.message)],
+                    "events": .array(done.events),
+                ], status: error.status, revision: done.revision)
+        case .success(let done): return .json(["events": .array(done.events)], revision: done.revision)
         case .failure(let error): return error.response
         }
     }
@@ -630,20 +645,28 @@ struct APIError: Error {
         status: 404, code: "sessionNotFound",
         message: "no session has this token (it ended, or it was never handed out by a server of this store)")
 
+    static let revisionChanged = APIError(
+        status: 412, code: "revisionChanged",
+        message:
+            "the response is no longer at the revision in If-Match (the commands were applied before, or another"
+            + " client went on); nothing was applied: the events are the current unit, the ETag its revision")
+
     static func methodNotAllowed(_ method: String, allowed: String) -> APIError {
         APIError(status: 405, code: "methodNotAllowed", message: "\(method) is not allowed here; use \(allowed)")
     }
 }
 
 extension HTTPResponse {
-    /// A JSON response that no cache keeps.
-    static func json(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
-        HTTPResponse(
+    /// A JSON response that no cache keeps; with an `ETag` when a session's `revision` is given.
+    static func json(_ value: JSONValue, status: Int = 200, revision: String? = nil) -> HTTPResponse {
+        var response = HTTPResponse(
             status: status,
             headers: [
                 ("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store"),
                 ("X-Content-Type-Options", "nosniff"),
             ],
             body: Array(JSONWriter.string(from: value, pretty: false).utf8))
+        if let revision { response.headers.append(("ETag", Revision.entityTag(revision))) }
+        return response
     }
 }

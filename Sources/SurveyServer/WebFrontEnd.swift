@@ -73,13 +73,14 @@ final class WebFrontEnd: Sendable {
         }
         let webRespondent = "web-" + respondent
         var shown: (title: String, step: StepPresentation?)?
+        var revision: String?
         var handle: SessionHandle?
         if let token = cookies[Self.sessionCookie], let found = api.handle(token: token),
-            case .success(let presented) = api.use(
-                found, { Self.presentation(of: $0, survey: survey.id, respondent: webRespondent) }),
+            case .success(let (presented, current)) = api.use(
+                found, { (Self.presentation(of: $0, survey: survey.id, respondent: webRespondent), Revision.of($0)) }),
             let presented
         {
-            (handle, shown) = (found, presented)
+            (handle, shown, revision) = (found, presented, current)
         }
         if handle == nil {
             let start = SessionStart(
@@ -93,8 +94,9 @@ final class WebFrontEnd: Sendable {
                     text: event["message"]?.stringValue ?? "", locale: start.locale ?? "en")
             case .finished(let events):
                 return finished(events, locale: start.locale ?? "en")
-            case .session(let opened, _):
+            case .session(let opened, _, let current):
                 handle = opened
+                revision = current
                 setCookies.append(Self.cookie(Self.sessionCookie, opened.token, maxAge: nil))
                 if case .success(let presented) = api.use(
                     opened, { Self.presentation(of: $0, survey: survey.id, respondent: webRespondent) })
@@ -109,7 +111,9 @@ final class WebFrontEnd: Sendable {
         let title = shown.title
         var response = page(
             title: title, locale: step.locale,
-            body: WebPage(surveyID: survey.id, title: title, step: step, formToken: handle.formToken).html)
+            body: WebPage(
+                surveyID: survey.id, title: title, step: step, formToken: handle.formToken, revision: revision
+            ).html)
         for cookie in setCookies { response.headers.append(("Set-Cookie", cookie)) }
         return response
     }
@@ -119,7 +123,9 @@ final class WebFrontEnd: Sendable {
     /// `next` is not pressed when an answer was refused, or when the answers made a hidden question of
     /// the page appear (the respondent sees it first). A page with errors (a refused answer, a blocked
     /// `next`) is the response itself, with the refused values as they were typed; any other page is a
-    /// redirect (`303`) to `GET /s/{id}`.
+    /// redirect (`303`) to `GET /s/{id}`. A form whose `revision` is not the response's (sent twice,
+    /// or from a page left open in another tab after the respondent went on) changes nothing: its
+    /// answers would land on another page; the respondent is shown the current page.
     func submit(_ survey: Survey, request: HTTPRequest) -> HTTPResponse {
         let cookies = Self.cookies(request)
         guard let respondent = cookies[Self.respondentCookie], let token = cookies[Self.sessionCookie],
@@ -141,6 +147,9 @@ final class WebFrontEnd: Sendable {
                         status: 403, title: "Forbidden", text: "This form is out of date; reload the page.",
                         locale: step.locale), [], step.locale
                 )
+            }
+            if let sent = form.first("revision"), !Revision.matches(Revision.entityTag(sent), Revision.of(exchange)) {
+                return (nil, [], step.locale)
             }
             var events: [JSONValue] = []
             var refused: [String: JSONValue] = [:]
@@ -169,8 +178,10 @@ final class WebFrontEnd: Sendable {
             return (
                 page(
                     title: shown.title, locale: current.locale,
-                    body: WebPage(surveyID: survey.id, title: shown.title, step: current, formToken: handle.formToken)
-                        .html), [], current.locale
+                    body: WebPage(
+                        surveyID: survey.id, title: shown.title, step: current, formToken: handle.formToken,
+                        revision: Revision.of(exchange)
+                    ).html), [], current.locale
             )
         }
         guard case .success(let done?) = result else { return Self.redirect(to: Self.path(ofSurvey: survey.id)) }

@@ -12,6 +12,8 @@ struct WebPage {
     let title: String
     let step: StepPresentation
     let formToken: String
+    /// The response's ``Revision`` this page shows, sent back with the form.
+    let revision: String?
 
     static let style = """
         body{font:100%/1.5 system-ui,sans-serif;margin:0;color:#1b1b1b;background:#f6f6f4}\
@@ -45,6 +47,7 @@ struct WebPage {
         }
         out += "<form method=\"post\" action=\"\(Markup.escape(WebFrontEnd.path(ofSurvey: surveyID)))\" novalidate>"
         out += "<input type=\"hidden\" name=\"form-token\" value=\"\(Markup.escape(formToken))\">"
+        if let revision { out += "<input type=\"hidden\" name=\"revision\" value=\"\(Markup.escape(revision))\">" }
         let firstError = step.questions.firstIndex { $0.error != nil }
         for (index, question) in step.questions.enumerated() {
             out += Self.question(question, index: index, strings: strings, focused: index == firstError)

@@ -100,10 +100,15 @@ struct HTTPAPIDocumentationTests {
         // The signature the page shows is the one RespondentSignature and openssl make.
         #expect(text.contains("SHA2-256(stdin)= " + RespondentSignature.sign("user-42", secret: secret)))
         var token = ""
+        var entityTags = ["", ""]
         for exchange in exchanges {
             let path = exchange.path.replacingOccurrences(of: "{token}", with: token)
+            let headers = exchange.requestHeaders.mapValues {
+                $0.replacingOccurrences(of: "{previous-etag}", with: entityTags[0])
+                    .replacingOccurrences(of: "{etag}", with: entityTags[1])
+            }
             let response = try server.client.request(
-                exchange.method, path, body: exchange.body.map { Array($0.utf8) }, headers: exchange.requestHeaders)
+                exchange.method, path, body: exchange.body.map { Array($0.utf8) }, headers: headers)
             let body = String(decoding: response.body, as: UTF8.self)
             #expect(response.status == exchange.status, "\(exchange): \(body)")
             for (name, value) in exchange.headers {
@@ -116,6 +121,7 @@ struct HTTPAPIDocumentationTests {
                 #expect(Self.matches(expected, actual), "\(exchange):\n\(body)")
             }
             if let next = response.json?["token"]?.stringValue { token = next }
+            if let entityTag = response.headers["etag"] { entityTags = [entityTags[1], entityTag] }
         }
     }
 }

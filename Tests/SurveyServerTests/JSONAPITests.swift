@@ -101,6 +101,44 @@ import Testing
         )
     }
 
+    /// A command sent again with the `If-Match` it was first sent with (its reply was lost) is
+    /// refused with 412 and the current unit; `*` and no `If-Match` apply whatever the revision.
+    @Test func aCommandSentAgainWithIfMatchIsAppliedOnce() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = server.client
+        let (token, started) = try Self.start(client, respondent: "cy")
+        let first = try #require(started.headers["etag"])
+        #expect(first.hasPrefix("\"") && first.hasSuffix("\""))
+        let path = "/v1/sessions/\(token)/commands"
+        func next(_ ifMatch: String?) throws -> ClientResponse {
+            try client.request(
+                "POST", path, body: Array(#""next""#.utf8), headers: ifMatch.map { ["If-Match": $0] } ?? [:])
+        }
+        let moved = try next(first)
+        #expect(moved.status == 200)
+        #expect(Self.unit(moved) == "discovery")
+        let second = try #require(moved.headers["etag"])
+        #expect(second != first)
+        // The same request again: nothing applied, the current unit and its revision.
+        let again = try next(first)
+        #expect(again.status == 412)
+        #expect(again.json?["error"]?["code"] == "revisionChanged")
+        #expect(again.eventKinds == ["started", "step", "progress"])
+        #expect(Self.unit(again) == "discovery")
+        #expect(again.headers["etag"] == second)
+        #expect(try client.get("/v1/sessions/\(token)").headers["etag"] == second)
+        // A tag that was never handed out, or a list without the current one, applies nothing either.
+        #expect(try next(#""0.0""#).status == 412)
+        #expect(try next(#""0.0", W/"1.1""#).status == 412)
+        // The current revision (weak or in a list) and * are taken.
+        _ = try Self.command(client, token, ["command": "answer", "stepId": "discovery", "value": "google"])
+        let current = try #require(try client.get("/v1/sessions/\(token)").headers["etag"])
+        #expect(Self.unit(try next(#""0.0", W/"# + current)) == "about-you")
+        _ = try Self.command(client, token, ["command": "answer", "stepId": "goals", "value": ["sleep"]])
+        #expect(Self.unit(try next("*")) == "experience")
+    }
+
     @Test func aRespondentCannotReachAnothersSession() throws {
         let server = try TestServer()
         defer { server.stop() }

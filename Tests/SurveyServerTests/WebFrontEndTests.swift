@@ -11,6 +11,8 @@ import Testing
         let client: TinyClient
         var cookies: [String: String] = [:]
         var formToken = ""
+        /// The `revision` field of the last page's form (sent back as a browser would).
+        var revision: String?
 
         mutating func get(_ path: String = "/s/habitly-onboarding") throws -> ClientResponse {
             let response = try client.request("GET", path, headers: cookieHeader)
@@ -18,6 +20,9 @@ import Testing
             let page = String(decoding: response.body, as: UTF8.self)
             if let range = page.range(of: #"name="form-token" value="[^"]*""#, options: .regularExpression) {
                 formToken = String(page[range].dropFirst(#"name="form-token" value=""#.count).dropLast())
+            }
+            revision = page.range(of: #"name="revision" value="[^"]*""#, options: .regularExpression).map {
+                String(page[$0].dropFirst(#"name="revision" value=""#.count).dropLast())
             }
             return response
         }
@@ -28,7 +33,7 @@ import Testing
         {
             var allowed = CharacterSet.alphanumerics
             allowed.insert(charactersIn: "-._")
-            let body = ([("form-token", formToken)] + fields).map {
+            let body = ([("form-token", formToken)] + (revision.map { [("revision", $0)] } ?? []) + fields).map {
                 "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")="
                     + ($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
             }.joined(separator: "&")
@@ -40,6 +45,8 @@ import Testing
                         + headers.map { "\($0.key): \($0.value)\r\n" }.joined()
                         + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)").utf8))
             keep(response)
+            // A browser follows the redirect: the next form is the page it shows.
+            if response.status == 303, let location = response.headers["location"] { _ = try get(location) }
             return response
         }
 
@@ -199,6 +206,28 @@ import Testing
         var other = Browser(client: server.client)
         _ = try other.get()
         #expect(other.cookies["survey-respondent"] != browser.cookies["survey-respondent"])
+    }
+
+    /// A page posted twice (a double tap, a resent form) moves on once: the second post's revision is
+    /// no longer the response's, so none of it lands on the next page.
+    @Test func aFormSentTwiceIsAppliedOnce() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        var browser = Browser(client: server.client)
+        _ = try browser.get()
+        #expect(try browser.post([("action", "next")]).status == 303)
+        #expect(Self.text(try browser.get()).contains("How did you hear about us?"))
+        let sent = try #require(browser.revision)
+        #expect(try browser.post([("a:discovery", "google"), ("action", "next")]).status == 303)
+        browser.revision = sent
+        #expect(try browser.post([("a:discovery", "google"), ("action", "next")]).status == 303)
+        let page = Self.text(try browser.get())
+        #expect(page.contains("Question 2 of 5"))
+        #expect(page.contains(#"type="checkbox" name="a:goals" value="fitness""#))
+        #expect(browser.revision != sent)
+        // The page goes on as usual with the revision it shows.
+        _ = try browser.post([("a:goals", "fitness"), ("action", "next")])
+        #expect(Self.text(try browser.get()).contains("Have you used a habit tracker before?"))
     }
 
     @Test func aMatrixIsAskedRowByRowAndItsAnswerKept() throws {
