@@ -2,7 +2,7 @@ import SurveyCore
 
 /// A plugin written in Swift: a name, a version, question types and expression functions.
 ///
-/// Question types are ordinary ``QuestionType`` conformances, written exactly like built-ins.
+/// Question types are ordinary `QuestionType` conformances, written exactly like built-ins.
 /// The SDK adapts them to the C ABI of `survey_plugin.h`; the host never sees a Swift object,
 /// so host and plugin need not share a build or a copy of `SurveyCore`.
 ///

@@ -37,7 +37,7 @@ public struct EventExchange {
     /// The session as it is now.
     public var session: SurveySession { driver.session }
 
-    /// What records the session's accepted actions, as it is now (a ``SessionRecorder`` keeps what it
+    /// What records the session's accepted actions, as it is now (a `SessionRecorder` keeps what it
     /// last wrote: a server compares it with the store to know whether another process went on).
     public var recorder: (any SessionRecorder)? { driver.recorder }
 

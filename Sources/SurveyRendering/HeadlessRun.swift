@@ -26,11 +26,16 @@ public struct HeadlessRun: Sendable {
 
     /// Runs `survey` with `script`.
     /// - Parameters:
+    ///   - survey: the compiled survey.
+    ///   - script: the answers or actions to play.
+    ///   - seed: the shuffle seed.
+    ///   - locale: the respondent's locale (default: the survey's).
+    ///   - today: the date for `today()`/`age()` (`YYYY-MM-DD`; default: today in UTC).
     ///   - output: also receives each event line as it is produced.
     ///   - keepsTranscript: whether ``eventLines`` collects the events. Without it and without
     ///     `output` the events are not built at all, which makes a run several times cheaper (batch
     ///     tests that only check paths and answers).
-    ///   - recorder: makes a recorder for the new session (a response store's), which keeps every
+    ///   - makeRecorder: makes a recorder for the new session (a response store's), which keeps every
     ///     accepted action; when it cannot be made, the run fails with a `storeFailed` failure.
     ///   - variables: values of the survey's declared variables.
     ///   - allowsExtra: accept a script that names steps the survey does not have, or has actions
@@ -121,7 +126,7 @@ public struct HeadlessRun: Sendable {
         )
     }
 
-    /// Why a run that ended ``DriverOutcome/empty`` fails a test (unless the case expects an empty
+    /// Why a run that ended ``DriverOutcome/empty(_:)`` fails a test (unless the case expects an empty
     /// path): the survey showed nothing.
     public static let emptyProblem =
         "the survey has nothing to show: no page was visible at the start, so it ended empty "

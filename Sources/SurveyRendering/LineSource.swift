@@ -36,7 +36,7 @@ public enum CheckedLine: Sendable, Hashable {
 /// UTF-8 is reported, not silently replaced by U+FFFD.
 ///
 /// Reading is linear in the input: each byte is searched for a line break once, however long the
-/// line. A line longer than ``maximumLineLength`` (64 MiB, without its line break) is read to its
+/// line. A line longer than ``maximumLineLength-swift.property`` (64 MiB, without its line break) is read to its
 /// end and dropped, and reported as ``CheckedLine/tooLong(byteCount:limit:)``; memory stays below
 /// the limit plus one read.
 public struct StandardInputLines: LineSource {

@@ -1,6 +1,6 @@
 import SurveyCore
 
-/// Runs a ``SurveySession`` with any ``SurveyRenderer``: the one place the loop lives.
+/// Runs a `SurveySession` with any ``SurveyRenderer``: the one place the loop lives.
 ///
 /// The driver asks the renderer for an action, applies it to the session, and reports the outcome
 /// back; flow (visibility, branching, Back, validation, progress) is the session's alone.
@@ -30,6 +30,7 @@ public struct SurveyDriver {
 
     /// A driver for `session`.
     /// - Parameters:
+    ///   - session: the session to run, at its current unit.
     ///   - stateStore: saves the state when the respondent quits.
     ///   - isResumed: whether `session` was resumed from a saved state.
     ///   - recorder: records each accepted action before it is acknowledged; when recording fails the
@@ -236,7 +237,7 @@ public enum DriverOutcome: Sendable, Hashable {
     case dismissed(SessionState)
     /// The respondent stopped; resume from the state (saved at `location` when a store was set).
     case quit(SessionState, location: String?)
-    /// Nothing was visible at the start: the session ended without a completion (``SessionStatus/empty``).
+    /// Nothing was visible at the start: the session ended without a completion (`SessionStatus/empty`).
     case empty(SessionState)
 
     /// The completion result, when the survey was completed.

@@ -4,7 +4,7 @@ import Synchronization
 /// A front end: it shows the current step and reports what the respondent did.
 ///
 /// A renderer never decides flow. ``SurveyDriver`` owns the loop: it asks the renderer for an
-/// action on the current unit, applies the action to the ``SurveySession`` and tells the renderer
+/// action on the current unit, applies the action to the `SurveySession` and tells the renderer
 /// what came of it. Everything needed to present a unit is in the one ``StepRequest`` value the
 /// renderer receives, so adding a field never breaks a renderer.
 ///
@@ -159,7 +159,7 @@ final class PresentationSource: Sendable {
     }
 }
 
-/// Parses typed lines into answers with each question type's ``QuestionType/parse(line:options:in:)``.
+/// Parses typed lines into answers with each question type's `QuestionType/parse(line:options:in:)`.
 public struct LineParser: Sendable {
     let survey: Survey
     let context: PresentationContext
@@ -174,7 +174,7 @@ public struct LineParser: Sendable {
     public var stepCount: Int { survey.stepCount }
 
     /// The answer `line` stands for, for step `stepID` (not yet validated).
-    /// - Throws: ``AnswerError`` when the line cannot be read as an answer.
+    /// - Throws: `AnswerError` when the line cannot be read as an answer.
     public func parse(_ line: String, forStep stepID: String) throws(AnswerError) -> JSONValue {
         guard let question = survey.question(forStep: stepID) else {
             throw AnswerError(code: "unknownStep", message: "No step has the id '\(stepID)'.")
@@ -193,7 +193,7 @@ public struct SessionInfo: Sendable, Hashable {
     public var title: String
     /// The survey description in ``locale``.
     public var description: String?
-    /// The locale texts are shown in (one of ``UIStrings/supportedLocales`` for the built-in strings).
+    /// The locale texts are shown in (one of `UIStrings/supportedLocales` for the built-in strings).
     public var locale: String
     /// The seed of every shuffle in the session.
     public var seed: UInt64
@@ -233,7 +233,7 @@ public enum RendererEvent: Sendable, Hashable {
     /// The respondent dismissed the survey.
     case dismissed(SessionState)
     /// The survey has nothing to show this respondent: no unit was visible at the start
-    /// (``SessionStatus/empty``, SurveyJS's `empty` state). The session ends without a completion.
+    /// (`SessionStatus/empty`, SurveyJS's `empty` state). The session ends without a completion.
     case empty(SessionState)
     /// The respondent stopped; `location` names where the state was saved, when it was.
     case quit(SessionState, location: String?)

@@ -53,7 +53,7 @@ public struct TestCase: Sendable, Hashable {
     public var variables: [String: JSONValue]?
 
     /// Whether the case expects the survey to show nothing (`"expectPath": []`): a run that ends
-    /// ``DriverOutcome/empty`` then passes (the survey-core `empty` state is what was meant).
+    /// ``DriverOutcome/empty(_:)`` then passes (the survey-core `empty` state is what was meant).
     public var expectsEmpty: Bool { expectations.path == [] }
 
     public init(

@@ -3,7 +3,7 @@ import SurveyCore
 
 /// Whether to ask a respondent a survey now, and why: the one decision every front end makes before
 /// starting a new response (`survey run`, the JSON protocol's `not-asked` event, `survey eligible`,
-/// the HTTP server), made from the survey's rules (``Targeting``), the respondent's history in the
+/// the HTTP server), made from the survey's rules (`Targeting`), the respondent's history in the
 /// store and an injected clock.
 ///
 /// ```swift
@@ -106,8 +106,14 @@ public enum Eligibility {
     /// Decides for `respondent` at `date`, reading their history from `store` (one read, one more
     /// for the store's cooldown setting when `cooldown` is ``Cooldown/store``, and one for their
     /// attributes when the survey has an audience).
-    /// - Parameter attributes: attributes the host gives now, over those stored (this call does not
-    ///   store them: ``ResponseStore/setAttributes(_:of:at:)`` does, as ``ResponseStart/begin`` does).
+    /// - Parameters:
+    ///   - respondent: the respondent's id.
+    ///   - survey: the survey they might be asked.
+    ///   - store: where their history is read.
+    ///   - date: the moment of the decision.
+    ///   - cooldown: the global cooldown: the store's setting (``Cooldown/store``) or one given here.
+    ///   - attributes: attributes the host gives now, over those stored (this call does not store
+    ///     them: ``ResponseStore/setAttributes(_:of:at:)`` does, as `ResponseStart.begin` does).
     /// - Throws: ``StoreError`` when the store cannot be read, or its cooldown setting is not a duration.
     public static func decide(
         respondent: String, survey: Survey, store: any ResponseStore, at date: Date = Date(),
@@ -140,6 +146,10 @@ public enum Eligibility {
 
     /// Decides from a history already read (``ResponseStore/history(respondent:)``): no store, no clock.
     /// - Parameters:
+    ///   - respondent: the respondent's id.
+    ///   - survey: the survey they might be asked.
+    ///   - history: what they did before (``ResponseStore/history(respondent:)``).
+    ///   - date: the moment of the decision.
     ///   - cooldown: the global cooldown, if any.
     ///   - attributes: the respondent's attributes, for the audience.
     public static func decide(
@@ -305,7 +315,7 @@ public enum Eligibility {
                 setting: "audience"))
     }
 
-    /// The standard functions and the history functions of ``Targeting/historyFunctions``, answering
+    /// The standard functions and the history functions of `Targeting/historyFunctions`, answering
     /// from `history` at `date`.
     public static func historyFunctions(_ history: RespondentHistory, at date: Date) -> ExpressionFunctionRegistry {
         var registry = ExpressionFunctionRegistry.standard

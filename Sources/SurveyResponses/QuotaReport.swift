@@ -1,7 +1,7 @@
 import Foundation
 import SurveyCore
 
-/// The live counts of a survey's quotas (``QuotaDefinition``) in a store: how many responses each
+/// The live counts of a survey's quotas (`QuotaDefinition`) in a store: how many responses each
 /// counts, of its limit (`survey responses quotas FILE`).
 ///
 /// ```swift

@@ -279,7 +279,7 @@ public enum ResponseExport {
 
 extension ResponseExport {
     /// Writes the responses `query` selects from `store` to `output` in `format`, oldest first:
-    /// JSON Lines (one ``jsonLine(of:)`` per line, LF) or CSV rows (``appendCSVLine(of:stepIDs:to:)``
+    /// JSON Lines (one ``jsonLine(of:isPartial:)`` per line, LF) or CSV rows (``appendCSVLine(of:stepIDs:to:)``
     /// with `columns`, CRLF; the header is the caller's, from ``csvHeader(stepIDs:)``).
     ///
     /// When the store splits the selection (``ResponseStore/split(_:into:minimumPartSize:)``), up to

@@ -49,6 +49,9 @@ public struct ResponseRecorder: SessionRecorder {
     /// Starts a new response for `session` and writes it (with any actions the session already has,
     /// such as one resumed from a state file) together with the `invitation-shown` event.
     /// - Parameters:
+    ///   - store: where the response is written.
+    ///   - respondentID: who answers (not empty).
+    ///   - session: the session to record.
     ///   - id: the response id; a new UUIDv7 by default.
     ///   - clock: the time stamps' source.
     /// - Throws: ``StoreError`` when the first write fails (an empty respondent id, an unavailable store).

@@ -31,7 +31,7 @@ public enum ResponseStart {
     /// actions (where the respondent stopped) and `recorder` appends to `response`.
     case resumed(session: SurveySession, recorder: ResponseRecorder, response: Response)
     /// The respondent is to be asked in a new response: create the session and call
-    /// ``NewResponse/start(_:)``.
+    /// ``NewResponse/start(_:clock:)``.
     case new(NewResponse)
     /// The respondent is not to be asked now.
     case notAsked(NotAsked)
@@ -47,7 +47,9 @@ public enum ResponseStart {
 
         /// Writes the new response for `session` (with any actions it already has, such as one
         /// restored from a state file), as ``ResponseRecorder/init(store:respondentID:session:id:clock:)``.
-        /// - Parameter clock: the time stamps' source.
+        /// - Parameters:
+        ///   - session: the new session.
+        ///   - clock: the time stamps' source.
         /// - Returns: the recorder that records the rest of the session.
         /// - Throws: ``StoreError`` when the first write fails.
         public func start(_ session: SurveySession, clock: @escaping @Sendable () -> Date = { Date() })

@@ -24,8 +24,12 @@ public struct SurveyRun: Sendable {
 
     /// Runs the survey in `text` with `answers` (step id → answer).
     /// - Parameters:
+    ///   - text: the survey's JSON.
+    ///   - answers: each step's answer, by step id.
     ///   - registry: the question types (default: the built-ins).
-    ///   - seed: the shuffle seed; `locale`: texts and messages; `today`: date for `today()`/`age()`.
+    ///   - seed: the shuffle seed.
+    ///   - locale: the locale of texts and messages.
+    ///   - today: the date for `today()`/`age()`.
     /// - Throws: ``SurveyRunError`` when the survey does not load or the script does not fit it.
     public init(
         text: String, answers: [String: JSONValue], registry: QuestionTypeRegistry = .builtins(), seed: UInt64 = 0,

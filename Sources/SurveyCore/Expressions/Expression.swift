@@ -27,6 +27,7 @@ public struct Expression: Sendable {
 
     /// Parses and compiles `source`.
     /// - Parameters:
+    ///   - source: the expression's text.
     ///   - resolve: maps a referenced name to its slot, or `nil` when the name is unknown.
     ///   - functions: the callable functions.
     /// - Throws: ``ExpressionCompileError`` with a 1-based column.

@@ -21,8 +21,11 @@ public struct SurveyLoader: Sendable {
     public var parallelism: Parallelism
 
     /// A loader of surveys with the types of `registry` and the functions of `functions`.
-    /// - Parameter parallelism: the threads a load may use: by default ``Parallelism/machine``, the
-    ///   machine's active cores; a server loading many surveys at once passes ``Parallelism/serial``.
+    /// - Parameters:
+    ///   - registry: the question types a survey may use.
+    ///   - functions: the expression functions a survey may call.
+    ///   - parallelism: the threads a load may use: by default ``Parallelism/machine``, the
+    ///     machine's active cores; a server loading many surveys at once passes ``Parallelism/serial``.
     public init(
         registry: QuestionTypeRegistry, functions: ExpressionFunctionRegistry = .standard,
         parallelism: Parallelism = .machine
@@ -33,7 +36,9 @@ public struct SurveyLoader: Sendable {
     }
 
     /// Parses, decodes and compiles JSON text.
-    /// - Parameter source: a file name for error messages.
+    /// - Parameters:
+    ///   - text: the survey's JSON.
+    ///   - source: a file name for error messages.
     /// - Throws: ``SurveyLoadError`` with every problem found, each with line and column.
     public func load(text: String, source: String? = nil) throws(SurveyLoadError) -> Survey {
         // The text's own UTF-8 storage, not a copy (a copy is the size of the file, at its peak).

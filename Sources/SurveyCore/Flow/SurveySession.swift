@@ -102,6 +102,7 @@ public struct SurveySession {
 
     /// Starts a session on the first visible unit.
     /// - Parameters:
+    ///   - survey: the compiled survey to take.
     ///   - seed: drives every shuffle; store it (it is part of ``state``) to replay the run.
     ///   - locale: the respondent's locale; texts fall back to the survey's default locale.
     ///   - today: the date for `today()`/`age()`, default the current UTC date.

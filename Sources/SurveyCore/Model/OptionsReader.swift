@@ -1,7 +1,7 @@
 /// Reads members of a JSON object with errors that name the JSON path and say what was expected.
 ///
 /// Question types use it to decode their options; the loader uses it for the survey format.
-/// Call ``finish()`` at the end to reject members that were never read (usually typos), with a
+/// Call ``finish(alsoAllowed:)`` at the end to reject members that were never read (usually typos), with a
 /// "did you mean" suggestion.
 ///
 /// ```swift
@@ -29,6 +29,9 @@ public struct OptionsReader: Sendable {
 
     /// Starts reading `value`, which must be an object (or `null`, read as an empty object).
     /// - Parameters:
+    ///   - value: the JSON to read.
+    ///   - path: where `value` is in its file, for error messages.
+    ///   - stepID: the step `value` belongs to, for error messages.
     ///   - registry: the survey's kinds, for options that name kinds (``registry``).
     ///   - functions: the survey's expression functions, for expressions in options (``functions``).
     public init(

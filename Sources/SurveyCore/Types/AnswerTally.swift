@@ -1,5 +1,5 @@
 /// The answers many responses gave one question, kept as the distinct answers with how many
-/// responses gave each: what ``QuestionType/summarize(_:options:in:)`` reads. A report over a
+/// responses gave each: what ``QuestionType/summarize(_:options:in:)-(AnswerTally,_,_)`` reads. A report over a
 /// million responses holds one entry per distinct answer, not one per response.
 public struct AnswerTally: Sendable, Hashable {
     /// One distinct answer and how many responses gave it.

@@ -15,7 +15,9 @@ public struct QuestionTypeRegistry: Sendable {
     public init() {}
 
     /// Adds a type.
-    /// - Parameter origin: who provides it ("built-in", a plugin's path), named in duplicate errors.
+    /// - Parameters:
+    ///   - type: the question type; its ``QuestionType/typeID`` must be new to this registry.
+    ///   - origin: who provides it ("built-in", a plugin's path), named in duplicate errors.
     /// - Throws: ``RegistryError/duplicateTypeID(_:existingOrigin:newOrigin:)`` when the id is taken.
     public mutating func register(_ type: some QuestionType, origin: String = "built-in") throws(RegistryError) {
         try register(AnyQuestionType(type, origin: origin))
@@ -89,6 +91,9 @@ public struct AnyQuestionType: Sendable {
 
     /// Decodes `options` (a question's `options` object) into a ready-to-ask question.
     /// - Parameters:
+    ///   - options: the question's `options` object (`null` when it has none).
+    ///   - path: where the options are in the survey file, for error messages.
+    ///   - stepID: the question's step id, for error messages.
     ///   - registry: the survey's kinds, so that options naming a kind (a repeat's items, a
     ///     matrix-dropdown's columns) may name a plugin's (``OptionsReader/registry``).
     ///   - functions: the survey's expression functions, for expressions inside the options (a repeat
@@ -135,7 +140,7 @@ public struct ConfiguredQuestion: Sendable {
     public func parse(line: String, in context: PresentationContext) throws(AnswerError) -> JSONValue {
         try box.parse(line: line, in: context)
     }
-    /// Summarises many answers, given as a tally (``QuestionType/summarize(_:options:in:)``).
+    /// Summarises many answers, given as a tally (``QuestionType/summarize(_:options:in:)-(AnswerTally,_,_)``).
     public func summarize(_ answers: AnswerTally, in context: PresentationContext) -> AnswerSummary {
         box.summarize(answers, in: context)
     }
