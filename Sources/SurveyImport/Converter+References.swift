@@ -27,6 +27,9 @@ extension Converter {
             "visibleRowIndex", "visiblePanelIndex", "rowName", "rowValue", "rowTitle", "choice", "pageNo",
             "pageCount", "locale",
         ].map { ($0.lowercased(), $0) })
+    /// The ``contextualNames`` a row, a panel, a composite question or a choice gives a meaning to
+    /// (not those of the survey itself, such as `{pageNo}`): outside one, survey-core reads them as empty.
+    static let rowAndItemNames: Set<String> = contextualNames.subtracting(["pageno", "pagecount", "locale"])
     /// Names survey-core computes for quizzes (`correctAnswer`).
     static let quizNames: Set<String> = [
         "correctanswers", "incorrectanswers", "correctedanswers", "inCorrectAnswers".lowercased(), "questioncount",
@@ -100,7 +103,11 @@ extension Converter {
             }
             return nil
         }
-        func rewrite(_ text: String, at origin: JSONPath, isText: Bool) -> String {
+        /// - Parameter scoped: whether the expression sits inside a question's options (a repeat's
+        ///   items, a matrix's cells, choices), where the question gives `{row.…}`, `{panel.…}`,
+        ///   `{item}` and the rest of ``contextualNames`` their meaning; elsewhere survey-core reads
+        ///   them as empty, and so they become host variables like any unknown name.
+        func rewrite(_ text: String, at origin: JSONPath, isText: Bool, scoped: Bool = true) -> String {
             if !isText { noteHostFunctions(in: text, at: origin, pluginsMayProvide: true) }
             // `{name-total.column}` in an expression: the column's total over the matrix's rows.
             let text = isText || matrixTotals.isEmpty ? text : Self.replacingTotals(in: text, matrixTotals)
@@ -119,13 +126,15 @@ extension Converter {
                     if seen.insert(trimmed.lowercased()).inserted { unreadProperties.append((trimmed, origin, isText)) }
                     return trimmed
                 }
+                let outOfContext = !scoped && !isText && Self.rowAndItemNames.contains(key) && defined[key] == nil
                 if let spelling = Self.contextualSpellings[key], spelling != root, !rowFields.contains(key),
+                    !outOfContext,
                     defined[key] == nil
                 {
                     return spelling + trimmed.dropFirst(root.count)
                 }
-                guard !root.isEmpty, !root.hasPrefix("$"), !root.hasPrefix("#"), !Self.contextualNames.contains(key),
-                    !rowFields.contains(key),
+                guard !root.isEmpty, !root.hasPrefix("$"), !root.hasPrefix("#"),
+                    !Self.contextualNames.contains(key) || outOfContext, !rowFields.contains(key),
                     !root.contains("{"), !root.contains("'"), !root.contains("\"")
                 else { return String(reference) }
                 if let name = defined[key] {
@@ -168,7 +177,8 @@ extension Converter {
                         text = replaced
                     }
                 }
-                return .string(rewrite(text, at: origin.appending(member ?? ""), isText: isText))
+                let scoped = ours.components.contains(.key("options"))
+                return .string(rewrite(text, at: origin.appending(member ?? ""), isText: isText, scoped: scoped))
             case .object(let members):
                 var result: [String: JSONValue] = [:]
                 let isText = member.map { Self.textMembers.contains($0) } ?? false
@@ -228,6 +238,11 @@ extension Converter {
                 note(
                     .hostVariable, origin, "{\(name)}",
                     "the element named '\(name)' was left out (see its note); survey-core, which also drops what it does not know, reads it as empty, and so does this engine unless the host sets it (--var \(name)=VALUE)"
+                )
+            } else if Self.rowAndItemNames.contains(name.lowercased()) {
+                note(
+                    .hostVariable, origin, "{\(name)}",
+                    "survey-core gives this name a meaning only inside a matrix row, a dynamic panel, a composite question or a choice, and reads it as empty here; so does this engine, unless the host sets it (--var \(name)=VALUE)"
                 )
             } else if Self.quizNames.contains(name.lowercased()) {
                 note(
