@@ -27,6 +27,25 @@ extension Converter {
             "visibleRowIndex", "visiblePanelIndex", "rowName", "rowValue", "rowTitle", "choice", "pageNo",
             "pageCount", "locale",
         ].map { ($0.lowercased(), $0) })
+    /// The names `displayValue('name')` and `displayValues('name', …)` in `text` name, as written.
+    static func displayValueNames(in text: String) -> [String] {
+        guard text.range(of: "displayvalue", options: .caseInsensitive) != nil else { return [] }
+        var names: [String] = []
+        var rest = Substring(text)
+        while let call = rest.range(of: "displayvalue", options: .caseInsensitive) {
+            var after = rest[call.upperBound...]
+            if after.first == "s" || after.first == "S" { after = after.dropFirst() }
+            after = after.drop { $0 == " " }
+            rest = after
+            guard after.first == "(" else { continue }
+            after = after.dropFirst().drop { $0 == " " }
+            guard let quote = after.first, quote == "'" || quote == "\"" else { continue }
+            let name = after.dropFirst().prefix { $0 != quote }
+            if !name.isEmpty, !name.contains("{") { names.append(String(name)) }
+        }
+        return names
+    }
+
     /// The ``contextualNames`` a row, a panel, a composite question or a choice gives a meaning to
     /// (not those of the survey itself, such as `{pageNo}`): outside one, survey-core reads them as empty.
     static let rowAndItemNames: Set<String> = contextualNames.subtracting(["pageno", "pagecount", "locale"])
@@ -111,6 +130,13 @@ extension Converter {
             if !isText { noteHostFunctions(in: text, at: origin, pluginsMayProvide: true) }
             // `{name-total.column}` in an expression: the column's total over the matrix's rows.
             let text = isText || matrixTotals.isEmpty ? text : Self.replacingTotals(in: text, matrixTotals)
+            // `displayValue('name')` of a name no question or calculated value has: survey-core gives
+            // no value; here it is a host variable's, empty unless the host sets it.
+            if !isText {
+                for name in Self.displayValueNames(in: text) where defined[name.lowercased()] == nil {
+                    if seen.insert(name.lowercased()).inserted { unknown.append((name, origin)) }
+                }
+            }
             // `countInArray({a}, 'x', {room} = true)`: the condition reads each item's fields.
             let rowFields = isText ? [] : Self.inArrayConditionNames(in: text)
             return Self.rewritingReferences(in: text) { written in
