@@ -179,7 +179,7 @@ extension Converter {
             case .string(let text)
             where member.map { Self.expressionMembers.contains($0) || Self.textMembers.contains($0) } ?? false:
                 let isText = member.map { Self.textMembers.contains($0) } ?? false
-                guard text.contains("{") else {
+                guard text.contains("{") || (!isText && !Self.displayValueNames(in: text).isEmpty) else {
                     // No reference to rewrite, but maybe a call of the app's own function (`isReady()`).
                     if !isText {
                         noteHostFunctions(in: text, at: origin.appending(member ?? ""), pluginsMayProvide: true)
