@@ -10,6 +10,17 @@ extension Converter {
     ]
 }
 
+extension Converter {
+    /// A column's `totalExpression` (which survey-core prefers to its `totalType`): recorded for the
+    /// data shape, which stores the total in `<name>-total` as survey-core does.
+    mutating func totalExpression(_ column: inout Members, name: String, into kind: inout ConvertedKind) {
+        guard let source = column.take("totalExpression")?.stringValue,
+            source.contains(where: { !$0.isWhitespace })
+        else { return }
+        kind.totals[name] = String(SurveyJSDataShape.totalExpressionMark) + source
+    }
+}
+
 /// The cell kinds that pick among choices.
 private let partChoiceKinds: Set<String> = ["dropdown", "single-choice", "multiple-choice", "tagbox"]
 
@@ -172,6 +183,7 @@ extension Converter {
             if let type = column.take("totalType")?.stringValue, Self.totalFunctions[type] != nil {
                 kind.totals[name] = type
             }
+            totalExpression(&column, name: name, into: &kind)
             if let value = column.take("defaultValue"), !value.isEmptyAnswer {
                 kind.cellDefaults[name] = value
                 note(
@@ -376,6 +388,7 @@ extension Converter {
             if dynamicMatrix, let type = item.take("totalType")?.stringValue, Self.totalFunctions[type] != nil {
                 kind.totals[name] = type
             }
+            if dynamicMatrix { totalExpression(&item, name: name, into: &kind) }
             finish(
                 item,
                 layout: converted.layout.union([
@@ -429,6 +442,7 @@ extension Converter {
         if dynamicMatrix, let type = item.take("totalType")?.stringValue, Self.totalFunctions[type] != nil {
             kind.totals[name] = type
         }
+        if dynamicMatrix { totalExpression(&item, name: name, into: &kind) }
         finish(
             item,
             layout: [

@@ -27,6 +27,28 @@ extension Converter {
             "visibleRowIndex", "visiblePanelIndex", "rowName", "rowValue", "rowTitle", "choice", "pageNo",
             "pageCount", "locale",
         ].map { ($0.lowercased(), $0) })
+    /// The names `displayValue('name')` and `displayValues('name', …)` in `text` name, as written.
+    static func displayValueNames(in text: String) -> [String] {
+        guard text.range(of: "displayvalue", options: .caseInsensitive) != nil else { return [] }
+        var names: [String] = []
+        var rest = Substring(text)
+        while let call = rest.range(of: "displayvalue", options: .caseInsensitive) {
+            var after = rest[call.upperBound...]
+            if after.first == "s" || after.first == "S" { after = after.dropFirst() }
+            after = after.drop { $0 == " " }
+            rest = after
+            guard after.first == "(" else { continue }
+            after = after.dropFirst().drop { $0 == " " }
+            guard let quote = after.first, quote == "'" || quote == "\"" else { continue }
+            let name = after.dropFirst().prefix { $0 != quote }
+            if !name.isEmpty, !name.contains("{") { names.append(String(name)) }
+        }
+        return names
+    }
+
+    /// The ``contextualNames`` a row, a panel, a composite question or a choice gives a meaning to
+    /// (not those of the survey itself, such as `{pageNo}`): outside one, survey-core reads them as empty.
+    static let rowAndItemNames: Set<String> = contextualNames.subtracting(["pageno", "pagecount", "locale"])
     /// Names survey-core computes for quizzes (`correctAnswer`).
     static let quizNames: Set<String> = [
         "correctanswers", "incorrectanswers", "correctedanswers", "inCorrectAnswers".lowercased(), "questioncount",
@@ -100,10 +122,21 @@ extension Converter {
             }
             return nil
         }
-        func rewrite(_ text: String, at origin: JSONPath, isText: Bool) -> String {
+        /// - Parameter scoped: whether the expression sits inside a question's options (a repeat's
+        ///   items, a matrix's cells, choices), where the question gives `{row.…}`, `{panel.…}`,
+        ///   `{item}` and the rest of ``contextualNames`` their meaning; elsewhere survey-core reads
+        ///   them as empty, and so they become host variables like any unknown name.
+        func rewrite(_ text: String, at origin: JSONPath, isText: Bool, scoped: Bool = true) -> String {
             if !isText { noteHostFunctions(in: text, at: origin, pluginsMayProvide: true) }
             // `{name-total.column}` in an expression: the column's total over the matrix's rows.
             let text = isText || matrixTotals.isEmpty ? text : Self.replacingTotals(in: text, matrixTotals)
+            // `displayValue('name')` of a name no question or calculated value has: survey-core gives
+            // no value; here it is a host variable's, empty unless the host sets it.
+            if !isText {
+                for name in Self.displayValueNames(in: text) where defined[name.lowercased()] == nil {
+                    if seen.insert(name.lowercased()).inserted { unknown.append((name, origin)) }
+                }
+            }
             // `countInArray({a}, 'x', {room} = true)`: the condition reads each item's fields.
             let rowFields = isText ? [] : Self.inArrayConditionNames(in: text)
             return Self.rewritingReferences(in: text) { written in
@@ -119,13 +152,15 @@ extension Converter {
                     if seen.insert(trimmed.lowercased()).inserted { unreadProperties.append((trimmed, origin, isText)) }
                     return trimmed
                 }
+                let outOfContext = !scoped && !isText && Self.rowAndItemNames.contains(key) && defined[key] == nil
                 if let spelling = Self.contextualSpellings[key], spelling != root, !rowFields.contains(key),
+                    !outOfContext,
                     defined[key] == nil
                 {
                     return spelling + trimmed.dropFirst(root.count)
                 }
-                guard !root.isEmpty, !root.hasPrefix("$"), !root.hasPrefix("#"), !Self.contextualNames.contains(key),
-                    !rowFields.contains(key),
+                guard !root.isEmpty, !root.hasPrefix("$"), !root.hasPrefix("#"),
+                    !Self.contextualNames.contains(key) || outOfContext, !rowFields.contains(key),
                     !root.contains("{"), !root.contains("'"), !root.contains("\"")
                 else { return String(reference) }
                 if let name = defined[key] {
@@ -144,7 +179,7 @@ extension Converter {
             case .string(let text)
             where member.map { Self.expressionMembers.contains($0) || Self.textMembers.contains($0) } ?? false:
                 let isText = member.map { Self.textMembers.contains($0) } ?? false
-                guard text.contains("{") else {
+                guard text.contains("{") || (!isText && !Self.displayValueNames(in: text).isEmpty) else {
                     // No reference to rewrite, but maybe a call of the app's own function (`isReady()`).
                     if !isText {
                         noteHostFunctions(in: text, at: origin.appending(member ?? ""), pluginsMayProvide: true)
@@ -168,7 +203,8 @@ extension Converter {
                         text = replaced
                     }
                 }
-                return .string(rewrite(text, at: origin.appending(member ?? ""), isText: isText))
+                let scoped = ours.components.contains(.key("options"))
+                return .string(rewrite(text, at: origin.appending(member ?? ""), isText: isText, scoped: scoped))
             case .object(let members):
                 var result: [String: JSONValue] = [:]
                 let isText = member.map { Self.textMembers.contains($0) } ?? false
@@ -228,6 +264,11 @@ extension Converter {
                 note(
                     .hostVariable, origin, "{\(name)}",
                     "the element named '\(name)' was left out (see its note); survey-core, which also drops what it does not know, reads it as empty, and so does this engine unless the host sets it (--var \(name)=VALUE)"
+                )
+            } else if Self.rowAndItemNames.contains(name.lowercased()) {
+                note(
+                    .hostVariable, origin, "{\(name)}",
+                    "survey-core gives this name a meaning only inside a matrix row, a dynamic panel, a composite question or a choice, and reads it as empty here; so does this engine, unless the host sets it (--var \(name)=VALUE)"
                 )
             } else if Self.quizNames.contains(name.lowercased()) {
                 note(

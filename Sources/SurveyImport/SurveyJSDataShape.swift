@@ -199,9 +199,7 @@ public struct SurveyJSDataShape: ResultShape {
         }
         // survey-core keeps every matrix's totals in its data, answered or not.
         for (id, columns) in totals {
-            var sums: [String: JSONValue] = [:]
-            for (column, type) in columns { sums[column] = Self.total(type, of: column, in: data[id]) }
-            data[id + "-total"] = .object(sums)
+            data[id + "-total"] = .object(Self.totals(columns, of: id, in: data, today: session.today))
         }
         // survey-core drops a dynamic matrix whose rows hold nothing when there are fewer than it
         // shows (`[{}]` of a matrix showing 2); as many or more empty rows it keeps.
