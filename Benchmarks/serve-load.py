@@ -199,9 +199,10 @@ def main():
     scratch = tempfile.mkdtemp(prefix="survey-serve-load-")
     store = args.store or os.path.join(scratch, "responses.sqlite")
     environment = dict(os.environ, XDG_DATA_HOME=os.path.join(scratch, "xdg"), NO_COLOR="1")
-    server = subprocess.Popen(
-        [binary, "serve", SURVEY, "--listen", "127.0.0.1:0", "--store", store, "--threads", str(args.threads),
-         "--store-connections", str(args.store_connections)],
+    command = [binary, "serve", SURVEY, "--listen", "127.0.0.1:0", "--store", store, "--threads", str(args.threads)]
+    if args.store_connections != 1:
+        command += ["--store-connections", str(args.store_connections)]
+    server = subprocess.Popen(command,
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environment)
     failed = False
     try:

@@ -11,7 +11,9 @@ import SurveyCore
 ///
 /// - ``write(_:)`` applies one ``ResponseWrite`` atomically and durably: when it returns, the write
 ///   survives a crash of the process. It is idempotent (a retried write changes nothing) and safe
-///   when several processes write at once.
+///   when several threads or processes write at once. A store may commit the writes of several
+///   threads in one transaction (the SQL stores do: group commit), as long as each call returns only
+///   once its own write committed and throws only its own write's error (or the store's).
 /// - Reads return what committed writes left; ``responses(matching:)`` orders by creation time, then id.
 /// - Errors are ``StoreError``s whose message never contains a password.
 public protocol ResponseStore: AnyObject, Sendable {

@@ -522,6 +522,57 @@ public struct ResponseStoreConformance: Sendable {
             let counts = try context.store.funnelCounts(survey: context.surveyID)
             try context.expect(counts.survey[.started] == 2, "a failed batch changed the counts: \(counts.survey)")
         },
+        Check(name: "threads writing through one store at once each get their own write's result") { context in
+            // Writes from many threads through one store object (a server's sessions) may be committed
+            // together; a refused write must fail alone, and every acknowledged write must be stored.
+            let threads = 16
+            let writesEach = 8
+            let surveyID = context.surveyID
+            let base = context.base
+            let store = context.store
+            let taken = context.makeResponse()
+            try store.write(ResponseWrite(response: taken))
+            let errors = ErrorBox()
+            let written = ErrorBox()
+            DispatchQueue.concurrentPerform(iterations: threads) { thread in
+                for index in 0..<writesEach {
+                    // Every third thread's fourth write reuses a response id of another respondent.
+                    let refused = thread % 3 == 0 && index == 3
+                    let id = refused ? taken.id : ResponseID.make(at: base)
+                    let response = Response(
+                        id: id, respondentID: "thread-\(thread)", surveyID: surveyID, surveyVersion: "1",
+                        locale: "en", seed: 1, today: "2026-06-01", createdAt: base, updatedAt: base, actionCount: 1)
+                    let write = ResponseWrite(
+                        response: response,
+                        actions: [
+                            RecordedAction(
+                                sequence: 1, action: .answer(stepID: "q", value: .number(Double(index))),
+                                recordedAt: base)
+                        ],
+                        funnelEvents: [FunnelEvent(kind: .answered, stepID: "q", recordedAt: base)])
+                    do {
+                        try store.write(write)
+                        if refused { errors.append("thread \(thread): a response of another respondent was taken") }
+                        written.append(id.rawValue)
+                    } catch let error as StoreError where refused && error.kind == .conflict {
+                        continue
+                    } catch {
+                        errors.append("thread \(thread), write \(index): \(error)")
+                    }
+                }
+            }
+            try context.expect(errors.values.isEmpty, errors.values.joined(separator: "; "))
+            let accepted = threads * writesEach - (0..<threads).filter { $0 % 3 == 0 }.count
+            try context.expect(written.values.count == accepted, "\(written.values.count) writes acknowledged")
+            for text in written.values {
+                guard let id = ResponseID(text) else { continue }
+                let actions = try store.actions(of: id)
+                try context.expect(actions.count == 1, "an acknowledged write of \(text) has \(actions.count) actions")
+            }
+            let counts = try store.funnelCounts(survey: surveyID)
+            try context.expect(
+                counts.steps["q"]?[.answered] == accepted, "answered counted \(String(describing: counts.steps["q"]))")
+        },
         Check(name: "several writers lose and duplicate nothing") { context in
             let writers = 8
             let actionsEach = 25

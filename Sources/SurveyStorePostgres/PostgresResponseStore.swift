@@ -11,9 +11,11 @@ import SurveyResponses
 /// var recorder = try ResponseRecorder(store: store, respondentID: "user-42", session: session)
 /// ```
 ///
-/// **Durability.** Every ``write(_:)`` is one `BEGIN … COMMIT` transaction and returns only after
-/// the server answered `COMMIT`, so with the server's default `synchronous_commit = on` an
-/// acknowledged write survives a crash of the process, of the server and a power loss.
+/// **Durability.** Every ``write(_:)`` returns only after the server answered `COMMIT` to the
+/// transaction holding it, so with the server's default `synchronous_commit = on` an acknowledged
+/// write survives a crash of the process, of the server and a power loss. Writes that threads make
+/// at once through one store object are committed together (`GroupCommit`): one transaction, one
+/// flush of the write-ahead log, for all the writes queued while the previous one committed.
 ///
 /// **Concurrency.** Any number of processes may write at once. A write locks its response's row, so
 /// writes of one response run one after the other; funnel counters are incremented in place
@@ -39,6 +41,7 @@ public final class PostgresResponseStore: SQLResponseStore, @unchecked Sendable 
     let url: PostgresURL
     package let connection: PostgresConnection
     package let lock = NSLock()
+    package let committer = GroupCommit<ResponseWrite>()
 
     /// Opens the store at `url`, creating its tables when the database has none.
     ///

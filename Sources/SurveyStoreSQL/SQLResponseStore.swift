@@ -23,13 +23,16 @@ package protocol SQLResponseStore: ResponseStore {
     /// Serialises use of ``connection``.
     var lock: NSLock { get }
 
+    /// Commits the writes of ``ResponseStore/write(_:)`` from every thread together.
+    var committer: GroupCommit<ResponseWrite> { get }
+
     /// Runs a query on a connection of its own, in one snapshot of the database, and calls `body`
     /// with each row; `body` may use the store meanwhile.
     func forEachRow(inSnapshot sql: String, _ parameters: [SQLValue], _ body: (Connection.Row) throws -> Void) throws
 }
 
 /// One row of `funnel_counts`.
-private struct CounterKey: Comparable {
+private struct CounterKey: Hashable, Comparable {
     var survey: String
     var step: String
     var kind: String
@@ -83,20 +86,72 @@ extension SQLResponseStore {
 
     // MARK: Writing
 
+    /// Group commit (``GroupCommit``): the write waits for the transaction that holds it and the
+    /// writes other threads queued meanwhile, and returns once that transaction committed.
     public func write(_ write: ResponseWrite) throws(StoreError) {
         try write.validate(store: name)
-        try writing(reconnecting: true) { () throws(StoreError) in try apply(write) }
+        try committer.submit(write) { writes in commitTogether(writes) }
     }
 
     public func write(batch writes: [ResponseWrite]) throws(StoreError) {
         for write in writes { try write.validate(store: name) }
-        try writing(reconnecting: true) { () throws(StoreError) in
-            for write in writes { try apply(write) }
+        try writing(reconnecting: true) { () throws(StoreError) in try apply(writes) }
+    }
+
+    /// Writes a batch of ``GroupCommit`` in one transaction and commits it: nothing of the batch is
+    /// kept when that fails. When the store is unavailable (unreachable, its disk full), every write
+    /// of the batch gets the error; otherwise the failure may be one write's (a conflict, a write the
+    /// database refuses), and each write is tried again in a transaction of its own, so that the
+    /// error reaches only the writes that cause it.
+    package func commitTogether(_ writes: [ResponseWrite]) -> [Result<Void, StoreError>] {
+        do {
+            try writing(reconnecting: true) { () throws(StoreError) in try apply(writes) }
+            return Array(repeating: .success(()), count: writes.count)
+        } catch {
+            guard writes.count > 1, error.kind != .unavailable else {
+                return Array(repeating: .failure(error), count: writes.count)
+            }
+            return writes.map { write in
+                do throws(StoreError) {
+                    try writing(reconnecting: true) { () throws(StoreError) in try apply([write]) }
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
         }
     }
 
-    /// Applies one write inside the open transaction; idempotent.
-    package func apply(_ write: ResponseWrite) throws(StoreError) {
+    /// Applies `writes` inside the open transaction, in an order every writer keeps: by response
+    /// (the writes of one response in the order given), then the funnel counters, summed, by
+    /// survey, step and kind. Writers that lock rows (other processes' batches) then lock them in
+    /// one order and do not deadlock.
+    package func apply(_ writes: [ResponseWrite]) throws(StoreError) {
+        let ordered =
+            writes.count == 1
+            ? writes
+            : writes.enumerated().sorted {
+                ($0.element.response.id.rawValue, $0.offset) < ($1.element.response.id.rawValue, $1.offset)
+            }.map(\.element)
+        var counters: [CounterKey: Int64] = [:]
+        for write in ordered { try apply(write, counting: &counters) }
+        try addToCounters(counters)
+    }
+
+    /// Adds `counters` to their `funnel_counts` rows, one statement per row, in writers' order.
+    private func addToCounters(_ counters: [CounterKey: Int64]) throws(StoreError) {
+        for (key, count) in counters.sorted(by: { $0.key < $1.key }) {
+            try connection.run(
+                """
+                INSERT INTO funnel_counts (survey_id, step_id, kind, count) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (survey_id, step_id, kind) DO UPDATE SET count = funnel_counts.count + $4
+                """, [.text(key.survey), .text(key.step), .text(key.kind), .integer(count)])
+        }
+    }
+
+    /// Applies one write inside the open transaction, adding the funnel events it adds to
+    /// `counters` (for ``addToCounters(_:)``); idempotent.
+    private func apply(_ write: ResponseWrite, counting counters: inout [CounterKey: Int64]) throws(StoreError) {
         let response = write.response
         let id = SQLValue.text(response.id.rawValue)
         // Lock the response's row where the database locks rows (inserting it when new), so that
@@ -149,7 +204,6 @@ extension SQLResponseStore {
                 ])
         }
         if !write.actions.isEmpty { try appendActions(write, id: id) }
-        var counted: [CounterKey] = []
         for event in write.funnelEvents {
             let key = CounterKey(survey: response.surveyID, step: event.stepID ?? "", kind: event.kind.rawValue)
             let added = try connection.run(
@@ -162,15 +216,7 @@ extension SQLResponseStore {
                     id, .text(key.kind), .text(key.step), .text(key.survey),
                     .integer(ResponseCodec.milliseconds(event.recordedAt)),
                 ])
-            if added > 0 { counted.append(key) }
-        }
-        // Counter rows are updated in one order by every writer (and by deletions), so none deadlock.
-        for key in counted.sorted() {
-            try connection.run(
-                """
-                INSERT INTO funnel_counts (survey_id, step_id, kind, count) VALUES ($1, $2, $3, 1)
-                ON CONFLICT (survey_id, step_id, kind) DO UPDATE SET count = funnel_counts.count + 1
-                """, [.text(key.survey), .text(key.step), .text(key.kind)])
+            if added > 0 { counters[key, default: 0] += 1 }
         }
         for target in write.deliveries {
             let at = SQLValue.integer(ResponseCodec.milliseconds(response.updatedAt))
@@ -562,7 +608,7 @@ extension SQLResponseStore {
         let survey = SQLValue.text(write.response.surveyID)
         let response = SQLValue.text(write.response.id.rawValue)
         return try writing(reconnecting: true) { () throws(StoreError) in
-            try apply(write)
+            try apply([write])
             var granted = Set<String>()
             // Quota rows are taken in one order by every writer, so none deadlock.
             for claim in claims.sorted(by: { $0.quotaID < $1.quotaID }) {

@@ -6,8 +6,9 @@ import SurveyResponses
 
 /// The embedded default response store: one SQLite file in WAL mode.
 ///
-/// **Durability.** Every ``write(_:)`` is one `BEGIN IMMEDIATE … COMMIT` transaction; it returns
-/// only after the commit. With the default ``Synchronous/full``, SQLite syncs the write-ahead log
+/// **Durability.** Every ``write(_:)`` returns only after the `BEGIN IMMEDIATE … COMMIT`
+/// transaction holding it committed; writes that threads make at once through one store object are
+/// committed together in one transaction (`GroupCommit`), so one sync of the log serves them all. With the default ``Synchronous/full``, SQLite syncs the write-ahead log
 /// to disk at every commit, so an acknowledged write survives a crash of the process *and* a power
 /// loss or operating-system crash. With ``Synchronous/normal`` a commit survives a crash of the
 /// process, but the last commits before a power loss may be rolled back (the database itself stays
@@ -40,6 +41,7 @@ public final class SQLiteResponseStore: SQLResponseStore, @unchecked Sendable {
     public let path: String
     package let connection: SQLiteConnection
     package let lock = NSLock()
+    package let committer = GroupCommit<ResponseWrite>()
 
     /// Opens (creating it when missing) the store at `path`.
     /// - Parameters:

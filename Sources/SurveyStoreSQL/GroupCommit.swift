@@ -1,0 +1,79 @@
+import Foundation
+import SurveyResponses
+
+/// Group commit: the writes of many threads committed together, one transaction (one sync of the
+/// log) for all the writes queued while the previous transaction committed.
+///
+/// A thread hands its write to ``submit(_:commit:)`` and waits. The first waiting thread that finds
+/// no commit under way becomes the committer: it takes the writes queued so far (oldest first, at
+/// most ``maximumBatch``), passes them to `commit`, which writes them in one transaction and commits,
+/// gives each waiting thread its write's result and wakes them. While it commits, further writes
+/// queue up for the next batch, so a batch holds about as many writes as threads are writing, and a
+/// lone writer commits its write at once, as without batching.
+///
+/// Durability is the transaction's: ``submit(_:commit:)`` returns only after the transaction
+/// holding its write committed, and throws the error `commit` gave its write otherwise.
+package final class GroupCommit<Write>: @unchecked Sendable {
+    /// A write waiting for its batch, and then its result.
+    private final class Waiter {
+        let write: Write
+        var result: Result<Void, StoreError>?
+        init(_ write: Write) { self.write = write }
+    }
+
+    /// The most writes one transaction takes.
+    package let maximumBatch: Int
+    /// Guards ``queue`` and ``committing``; waiters wait on it.
+    private let condition = NSCondition()
+    private var queue: [Waiter] = []
+    private var committing = false
+
+    private var statistics = (batches: 0, writes: 0, largest: 0)
+
+    package init(maximumBatch: Int = 256) {
+        self.maximumBatch = max(1, maximumBatch)
+    }
+
+    /// Queues `write` and returns once it committed, committing the queued writes when no other
+    /// thread does.
+    /// - Parameter commit: writes a batch in one transaction and commits it; returns one result per
+    ///   write, in order. It runs on one thread at a time.
+    package func submit(_ write: Write, commit: ([Write]) -> [Result<Void, StoreError>]) throws(StoreError) {
+        let waiter = Waiter(write)
+        condition.lock()
+        queue.append(waiter)
+        while waiter.result == nil {
+            if committing {
+                condition.wait()
+                continue
+            }
+            committing = true
+            let batch = Array(queue.prefix(maximumBatch))
+            queue.removeFirst(batch.count)
+            condition.unlock()
+            var results = commit(batch.map(\.write))
+            if results.count != batch.count {
+                results = Array(
+                    repeating: .failure(StoreError(.failed, "a batch of writes got no result", store: "")),
+                    count: batch.count)
+            }
+            condition.lock()
+            for (waiting, result) in zip(batch, results) { waiting.result = result }
+            statistics.batches += 1
+            statistics.writes += batch.count
+            statistics.largest = max(statistics.largest, batch.count)
+            committing = false
+            condition.broadcast()
+        }
+        let result = waiter.result
+        condition.unlock()
+        if case .failure(let error) = result { throw error }
+    }
+
+    /// How many batches were committed, how many writes they held and the most in one.
+    package var counts: (batches: Int, writes: Int, largest: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        return statistics
+    }
+}
