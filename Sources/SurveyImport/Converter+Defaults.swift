@@ -61,6 +61,11 @@ extension Converter {
                 .notConverted, path, "defaultValue rows \(dropped.map { "'\($0)'" }.joined(separator: ", "))",
                 "a row or column the matrix does not list: left out (survey-core keeps a row it does not list)")
             return kept.isEmpty ? nil : .object(kept)
+        case ("number", .string(let text)) where Double(text.trimmingCharacters(in: .whitespaces)) == nil:
+            note(
+                .notConverted, path, "defaultValue \(describe(value))",
+                "not a number: left out (survey-core keeps the text in a numeric box)")
+            return nil
         case ("repeat", .array(let entries)):
             return fittedEntries(entries, of: kind, at: path)
         default:

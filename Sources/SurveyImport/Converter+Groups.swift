@@ -356,15 +356,17 @@ extension Converter {
             }
             let panelDefault = panelDefaults.removeValue(forKey: name)
             if !dynamicMatrix, let value = panelDefault ?? item.members["defaultValue"], !value.isNull {
-                // survey-core's untouched panels hold it (the data shape gives them so).
-                kind.entryDefaults[name] = value
                 // A dynamic panel's template question starts with it in each new panel, as the item
-                // does here (`"=expression"` is its defaultValueExpression, as for any question).
+                // does here (`"=expression"` is its defaultValueExpression, as for any question),
+                // fitted to the item's kind as a question's default is (a choice not listed is left out).
                 _ = item.take("defaultValue")
                 if let text = value.stringValue, text.hasPrefix("=") {
                     result["defaultValueExpression"] = .string(String(text.dropFirst()))
-                } else {
-                    result["defaultValue"] = value
+                    kind.entryDefaults[name] = value
+                } else if let fitted = fittedDefault(value, of: converted, item) {
+                    result["defaultValue"] = fitted
+                    // survey-core's untouched panels hold it as given (the data shape gives them so).
+                    kind.entryDefaults[name] = value
                 }
             }
             if !dynamicMatrix,
