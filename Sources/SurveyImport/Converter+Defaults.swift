@@ -61,9 +61,36 @@ extension Converter {
                 .notConverted, path, "defaultValue rows \(dropped.map { "'\($0)'" }.joined(separator: ", "))",
                 "a row or column the matrix does not list: left out (survey-core keeps a row it does not list)")
             return kept.isEmpty ? nil : .object(kept)
+        case ("number", .string(let text)) where Double(text.trimmingCharacters(in: .whitespaces)) == nil:
+            note(
+                .notConverted, path, "defaultValue \(describe(value))",
+                "not a number: left out (survey-core keeps the text in a numeric box)")
+            return nil
+        case ("repeat", .array(let entries)):
+            return fittedEntries(entries, of: kind, at: path)
         default:
             return value
         }
+    }
+
+    /// A dynamic panel's or matrix's default entries without the members no item of the converted
+    /// repeat takes (items the converter left out, such as an image picker): survey-core keeps them in
+    /// its data, where nothing here asks them.
+    mutating func fittedEntries(_ entries: [JSONValue], of kind: ConvertedKind, at path: JSONPath) -> JSONValue? {
+        let names = Set((kind.options["items"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue })
+        let taken = names.union(kind.entryOthers.map { $0 + "-Comment" })
+        var dropped = Set<String>()
+        let fitted = entries.map { entry -> JSONValue in
+            guard case .object(let members) = entry else { return entry }
+            let kept = members.filter { taken.contains($0.key) }
+            dropped.formUnion(members.keys.filter { kept[$0] == nil })
+            return .object(kept)
+        }
+        guard !dropped.isEmpty else { return .array(entries) }
+        note(
+            .notConverted, path, "defaultValue members \(dropped.sorted().map { "'\($0)'" }.joined(separator: ", "))",
+            "no item of the converted group takes them (left out); survey-core keeps them in its data")
+        return .array(fitted)
     }
 
     /// The values of `kind`'s listed `key` choices (as text), when they are all it offers (no

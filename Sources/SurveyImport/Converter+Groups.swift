@@ -266,6 +266,9 @@ extension Converter {
             }
             : flattenedTemplate(members.take(itemsKey), path: members.path(itemsKey), conditions: [])
         let templateNames = Set(template.compactMap { $0.json["name"]?.stringValue })
+        // survey-core gives each new panel (those panelCount starts with too) `defaultPanelValue`,
+        // over the template questions' own defaults.
+        var panelDefaults = dynamicMatrix ? [:] : (members.take("defaultPanelValue")?.objectValue ?? [:])
         var itemNames = Set<String>()
         var seenNames = Set<String>()
         for entry in template {
@@ -329,6 +332,7 @@ extension Converter {
             }
             var result: [String: JSONValue] = ["name": .string(name)]
             if converted.options["other"] != nil { kind.entryOthers.append(name) }
+            if converted.type == "file" { kind.entryFiles.append(name) }
             if converted.type != "text" { result["type"] = .string(converted.type) }
             if !converted.options.isEmpty { result["options"] = .object(converted.options) }
             if let title = text(item.take("title"), item.path("title")) { result["title"] = title }
@@ -362,16 +366,19 @@ extension Converter {
                     .notConverted, item.path("validators"), "the validators of item '\(name)' but its expression ones",
                     "an item checks what its kind's options say, not validators")
             }
-            if !dynamicMatrix, let value = item.members["defaultValue"], !value.isNull {
-                // survey-core's untouched panels hold it (the data shape gives them so).
-                kind.entryDefaults[name] = value
+            let panelDefault = panelDefaults.removeValue(forKey: name)
+            if !dynamicMatrix, let value = panelDefault ?? item.members["defaultValue"], !value.isNull {
                 // A dynamic panel's template question starts with it in each new panel, as the item
-                // does here (`"=expression"` is its defaultValueExpression, as for any question).
+                // does here (`"=expression"` is its defaultValueExpression, as for any question),
+                // fitted to the item's kind as a question's default is (a choice not listed is left out).
                 _ = item.take("defaultValue")
                 if let text = value.stringValue, text.hasPrefix("=") {
                     result["defaultValueExpression"] = .string(String(text.dropFirst()))
-                } else {
-                    result["defaultValue"] = value
+                    kind.entryDefaults[name] = value
+                } else if let fitted = fittedDefault(value, of: converted, item) {
+                    result["defaultValue"] = fitted
+                    // survey-core's untouched panels hold it as given (the data shape gives them so).
+                    kind.entryDefaults[name] = value
                 }
             }
             if !dynamicMatrix,
@@ -397,6 +404,12 @@ extension Converter {
             items.append(.object(result))
         }
         kind.options["items"] = .array(items)
+        if !panelDefaults.isEmpty {
+            note(
+                .notConverted, members.path("defaultPanelValue"),
+                "defaultPanelValue members \(panelDefaults.keys.sorted().map { "'\($0)'" }.joined(separator: ", "))",
+                "no item of the converted group takes them; survey-core keeps them in each new panel's data")
+        }
         // survey-core starts a dynamic panel with panelCount panels, each holding its questions' defaults.
         if let count = kind.emptyEntries,
             items.contains(where: { $0["defaultValue"] != nil || $0["defaultValueExpression"] != nil })

@@ -98,6 +98,14 @@ extension Converter {
             case "skip":
                 trigger["type"] = "skip"
                 trigger["goto"] = members.take("gotoName")
+                // survey-core's skip focuses a question (`getQuestionByName`): a page's name finds
+                // none, and the trigger does nothing there.
+                if let target = trigger["goto"]?.stringValue, pageNames.contains(target), !usedIDs.contains(target) {
+                    note(
+                        .notConverted, members.path("gotoName"), "a skip trigger to page '\(target)'",
+                        "survey-core's skip goes to a question only, and does nothing for a page's name; left out")
+                    continue
+                }
             case "setvalue":
                 trigger["type"] = "setvalue"
                 trigger["target"] = members.take("setToName")

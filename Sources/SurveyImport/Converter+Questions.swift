@@ -20,6 +20,8 @@ struct ConvertedKind {
     var panelCountBinding: String?
     /// A repeat's items with an Other choice: survey-core keeps `"other"` and `<item>-Comment` in each entry.
     var entryOthers: [String] = []
+    /// A repeat's file items: survey-core keeps each file of an entry as `{name, type, content}`.
+    var entryFiles: [String] = []
     /// A question only rules may fill (SurveyJS's `expression` question without an expression).
     var isReadOnly = false
     /// `choicesVisibleIf` of a question whose choices are carried forward (`{item}` read as

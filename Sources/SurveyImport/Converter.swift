@@ -671,6 +671,7 @@ struct Converter {
             dataShape.rowDefaults[id] = ["rows": .array(rows.map { .string($0) }), "cells": .object(kind.cellDefaults)]
         }
         if kind.type == "file" { dataShape.files.append(id) }
+        if !kind.entryFiles.isEmpty { dataShape.entryFiles[id] = kind.entryFiles }
         if choicesHaveBooleans { dataShape.booleanChoices.append(id) }
         if !objectChoices.isEmpty { dataShape.objectChoices[id] = objectChoices }
         if let bound = kind.panelCountBinding {

@@ -9,7 +9,7 @@ import SurveyCore
 /// survey says `"storeOthersAsComment": false`) and the second as its empty panels (`[{}]` for a
 /// `panelCount` of 1, once its page was shown). The converter records which questions need which
 /// under the survey's `x-surveyjs` extension (`{"data": {"othersAsComment": [ids], "emptyPanels":
-/// {id: count}, "emptyRows": {id: rows shown}, "files": [ids]}}`; survey-core keeps a file as `{name, type, content}`), so a
+/// {id: count}, "emptyRows": {id: rows shown}, "files": [ids], "entryFiles": {id: [items]}}}`; survey-core keeps a file as `{name, type, content}`), so a
 /// converted file saved with `survey import` keeps the shape too.
 ///
 /// ``SurveySource`` gives surveys it converts (or that carry the extension) this shape unless told
@@ -33,6 +33,8 @@ public struct SurveyJSDataShape: ResultShape {
     var emptyPanels: [(id: String, count: Int, unit: String, entry: [String: JSONValue])] = []
     /// File questions: survey-core keeps each file as `{name, type, content}`.
     var files: [String] = []
+    /// The same for file items of repeats (dynamic panels), inside each entry: by repeat, its file items.
+    var entryFiles: [(id: String, items: [String])] = []
     /// Questions whose choices have Boolean values: offered as "true"/"false", stored as Booleans.
     var booleanChoices: [String] = []
     /// Questions with choices whose values are objects: each offered as its JSON text, stored as the object.
@@ -92,6 +94,7 @@ public struct SurveyJSDataShape: ResultShape {
             if !shaped.isEmpty { entryOthersAsComment.append((id, shaped)) }
         }
         files = record.files
+        entryFiles = record.entryFiles.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         emptyRows = record.emptyRows.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         booleanChoices = record.booleanChoices
         objectChoices = record.objectChoices.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
@@ -230,6 +233,7 @@ public struct SurveyJSDataShape: ResultShape {
             guard case .array(let list)? = data[id] else { continue }
             data[id] = .array(list.map(Self.surveyJSFile))
         }
+        for (id, items) in entryFiles { Self.mapEntryFiles(of: id, items: items, in: &data, Self.surveyJSFile) }
         for (id, count, unit, entry) in emptyPanels where data[id] == nil && shown(id, in: unit) {
             data[id] = .array(Array(repeating: .object(entry), count: count))
         }
@@ -267,6 +271,7 @@ public struct SurveyJSDataShape: ResultShape {
             guard case .array(let list)? = answers[id] else { continue }
             answers[id] = .array(list.map(Self.engineFile))
         }
+        for (id, items) in entryFiles { Self.mapEntryFiles(of: id, items: items, in: &answers, Self.engineFile) }
         for (id, values) in objectChoices { Self.keyObjectChoice(of: id, values: values, in: &answers) }
         for id in booleanChoices {
             switch answers[id] {
@@ -316,6 +321,21 @@ public struct SurveyJSDataShape: ResultShape {
             data[key + "-Comment"] = nil
         default: break
         }
+    }
+
+    /// Each file of the file items `items` in every entry of repeat `id`, mapped by `transform`.
+    static func mapEntryFiles(
+        of id: String, items: [String], in data: inout [String: JSONValue], _ transform: (JSONValue) -> JSONValue
+    ) {
+        guard case .array(var entries)? = data[id] else { return }
+        for index in entries.indices {
+            guard case .object(var entry) = entries[index] else { continue }
+            for name in items {
+                if case .array(let list)? = entry[name] { entry[name] = .array(list.map(transform)) }
+            }
+            entries[index] = .object(entry)
+        }
+        data[id] = .array(entries)
     }
 
     /// The inverse of ``surveyJSFile(_:)``: `{name, type, content}` as `{file, name, type}`.
@@ -392,6 +412,8 @@ public struct SurveyJSDataShape: ResultShape {
         var emptyRows: [String: Int] = [:]
 
         var files: [String] = []
+        /// Repeats with file items: survey-core keeps each of their files as `{name, type, content}`.
+        var entryFiles: [String: [String]] = [:]
         var booleanChoices: [String] = []
         var objectChoices: [String: [String: JSONValue]] = [:]
         var dataKeys: [String] = []
@@ -408,7 +430,7 @@ public struct SurveyJSDataShape: ResultShape {
 
         var isEmpty: Bool {
             othersAsComment.isEmpty && entryOthersAsComment.isEmpty && emptyPanels.isEmpty && emptyRows.isEmpty
-                && files.isEmpty
+                && files.isEmpty && entryFiles.isEmpty
                 && booleanChoices.isEmpty && objectChoices.isEmpty && dataKeys.isEmpty && duplicates.isEmpty
                 && rowDefaults.isEmpty
                 && totals.isEmpty
@@ -424,6 +446,9 @@ public struct SurveyJSDataShape: ResultShape {
                 entryOthersAsComment[id] = (names.arrayValue ?? []).compactMap(\.stringValue)
             }
             files = (json["files"]?.arrayValue ?? []).compactMap(\.stringValue)
+            for (id, names) in json["entryFiles"]?.objectMembers ?? [:] {
+                entryFiles[id] = (names.arrayValue ?? []).compactMap(\.stringValue)
+            }
             booleanChoices = (json["booleanChoices"]?.arrayValue ?? []).compactMap(\.stringValue)
             objectChoices = (json["objectChoices"]?.objectMembers ?? [:]).compactMapValues(\.objectMembers)
             dataKeys = (json["dataKeys"]?.arrayValue ?? []).compactMap(\.stringValue)
@@ -457,6 +482,9 @@ public struct SurveyJSDataShape: ResultShape {
             if !emptyPanels.isEmpty { members["emptyPanels"] = .object(emptyPanels.mapValues { .number(Double($0)) }) }
             if !emptyRows.isEmpty { members["emptyRows"] = .object(emptyRows.mapValues { .number(Double($0)) }) }
             if !files.isEmpty { members["files"] = .array(files.map { .string($0) }) }
+            if !entryFiles.isEmpty {
+                members["entryFiles"] = .object(entryFiles.mapValues { .array($0.map { .string($0) }) })
+            }
             if !booleanChoices.isEmpty { members["booleanChoices"] = .array(booleanChoices.map { .string($0) }) }
             if !objectChoices.isEmpty { members["objectChoices"] = .object(objectChoices.mapValues { .object($0) }) }
             if !dataKeys.isEmpty { members["dataKeys"] = .array(dataKeys.map { .string($0) }) }

@@ -61,12 +61,35 @@ struct PartKindsTests {
     }
 
     @Test func aBuiltInKindARepeatDoesNotTakeIsStillRefused() throws {
-        let text = Self.survey.replacingOccurrences(of: #""type": "stars""#, with: #""type": "nps""#)
+        let text = Self.survey.replacingOccurrences(of: #""type": "stars""#, with: #""type": "signature""#)
         #expect {
             _ = try SurveyLoader(registry: Self.registry()).load(text: text, source: "p.json")
         } throws: { error in
-            "\(error)".contains("unknown type 'nps'") && "\(error)".contains("stars")
+            "\(error)".contains("unknown type 'signature'") && "\(error)".contains("stars")
         }
+    }
+
+    /// Scales, NPS, pictures and rankings are items too (SurveyJS's rating with its own range, image
+    /// picker and ranking inside a dynamic panel), each checking its answer in the instance.
+    @Test func scalesPicturesAndRankingsAreRepeatItems() throws {
+        let text = """
+            {"formatVersion": 1, "id": "r", "title": "R", "steps": [
+              {"id": "stands", "type": "repeat", "title": "Stands", "options": {"items": [
+                {"name": "state", "type": "scale", "options": {"min": 0, "max": 2}},
+                {"name": "likely", "type": "nps"},
+                {"name": "look", "type": "image-choice", "options": {"choices": [
+                  {"value": "tidy", "image": "https://example.org/tidy.png"},
+                  {"value": "messy", "image": "https://example.org/messy.png"}]}},
+                {"name": "order", "type": "ranking", "options": {"choices": ["price", "taste"]}}]}}]}
+            """
+        let survey = try SurveyLoader(registry: .builtins()).load(text: text, source: "r.json")
+        var session = SurveySession(survey: survey, locale: "en")
+        let answer: JSONValue = [["state": 0, "likely": 9, "look": "tidy", "order": ["taste", "price"]]]
+        try session.answer(answer, for: "stands")
+        #expect(session.answer(for: "stands") == answer)
+        #expect(throws: (any Error).self) { try session.answer([["state": 3]], for: "stands") }
+        #expect(throws: (any Error).self) { try session.answer([["look": "shiny"]], for: "stands") }
+        #expect(throws: (any Error).self) { try session.answer([["order": ["taste", "salt"]]], for: "stands") }
     }
 
     @Test func withoutTheRegistryTheKindIsUnknown() throws {

@@ -26,6 +26,22 @@ import Testing
         #expect(try Self.step(survey, "c").defaultValue == ["x"])
     }
 
+    @Test func aDynamicPanelsDefaultPanelValueFillsItsPanelsAndWhatDoesNotFitIsLeftOut() throws {
+        // survey-core 3.0.4's data after loading: {"rooms": [{"kind": "storage", "size": "big", "floor": 2}]};
+        // on completion the unlisted "storage" is cleared. defaultPanelValue wins over an item's default.
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [{"type": "paneldynamic", "name": "rooms", "panelCount": 1, "templateElements": [
+                {"type": "dropdown", "name": "kind", "choices": ["office", "lab"]},
+                {"type": "text", "name": "size", "inputType": "number"},
+                {"type": "text", "name": "floor", "inputType": "number", "defaultValue": 1}],
+              "defaultPanelValue": {"kind": "storage", "size": "big", "floor": 2}}]}
+            """#)
+        #expect(!conversion.isWhole)
+        let session = SurveySession(survey: survey)
+        #expect(session.answer(for: "rooms") == [["floor": 2]])
+    }
+
     @Test func aTextQuestionKeepsANumberGivenToIt() throws {
         // survey-core 3.0.4's data after loading, q.value = 9 and the trigger: {"t": 1, "c": 2, "n": 9, "s": 5};
         // typed text ("7") stays text.
