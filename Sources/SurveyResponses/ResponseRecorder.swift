@@ -389,7 +389,9 @@ public struct ResponseRecorder: SessionRecorder {
                 try store.write(ResponseWrite(response: header))
             } else if finishes, let refused = claims.first(where: { !granted.contains($0.quotaID) }) {
                 // A skip or a flag changes nothing the respondent reads, but the response notes it.
-                if let quota = session.survey.definition.quotas.first(where: { $0.id == refused.quotaID }) {
+                if let quota = session.survey.definition.quotas.first(where: { $0.id == refused.quotaID }),
+                    !header.quotasReached.contains(where: { $0.quotaID == quota.id })
+                {
                     header.quotasReached.append(QuotaReached(quotaID: quota.id, action: quota.action))
                     try store.write(ResponseWrite(response: header))
                 }
