@@ -86,7 +86,8 @@ struct PostgresStoreTests {
             _ = try queryValue(url, "DROP TABLE respondent_attributes")
             _ = try queryValue(url, "DROP TABLE quota_members")
             _ = try queryValue(url, "DROP TABLE quota_counts")
-            _ = try queryValue(url, "ALTER TABLE responses DROP COLUMN orphaned, DROP COLUMN abandoned_reason, DROP COLUMN quotas")
+            _ = try queryValue(
+                url, "ALTER TABLE responses DROP COLUMN orphaned, DROP COLUMN abandoned_reason, DROP COLUMN quotas")
             _ = try queryValue(url, "UPDATE survey_schema SET version = 1")
             let store = try PostgresResponseStore(url: url)
             #expect(
