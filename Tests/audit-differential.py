@@ -95,10 +95,6 @@ def main() -> int:
     for file in (D.EXPECTATIONS, D.IMPORTED_EXPECTATIONS):
         if file.is_file():
             documented |= {name.split(":")[0] for name in D.read_json(file) if not name.startswith("$")}
-    # Cases where survey-core's data has lost an answer the flow used: a question answered, then hidden
-    # by a later answer, keeps counting until completion, which drops it (clearInvisibleValues
-    # "onComplete"); the audit, which sees only the data, cannot know that value (docs/audit.md#limits).
-    documented |= {"hidden-answer-in-calculated-value", "hidden-answer-still-counts"}
     today = datetime.date.today().isoformat()
 
     with tempfile.TemporaryDirectory(prefix="audit-differential-") as work:

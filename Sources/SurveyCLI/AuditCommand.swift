@@ -47,7 +47,8 @@ enum AuditCommand: Command {
             enableIf, triggers, calculated values, validators) and compared with what the replay gives.
             Problem codes: \(AuditProblem.Code.allCases.map(\.rawValue).joined(separator: ", ")) (docs/audit.md).
             A record that says its seed, locale or date (an export record, --store) is replayed with them;
-            one whose status is not completed is skipped. Exits 1 when a response has a problem, 2 on
+            one whose status is not completed is skipped, except ended-by-quota: replayed with that quota full.
+            Exits 1 when a response has a problem, 2 on
             wrong usage, else 0.
             """)
 
@@ -124,7 +125,7 @@ enum AuditCommand: Command {
         }
         // A response whose status says it is not finished is not audited (its answers stop midway).
         items.removeAll { item in
-            guard let status = item.response["status"]?.stringValue, status != "completed",
+            guard let status = item.response["status"]?.stringValue, status != "completed", status != "ended-by-quota",
                 ResponseAudit.answers(in: item.response)?.path != .root
             else { return false }
             skipped += 1

@@ -71,7 +71,9 @@ enum EligibleCommand: Command {
             attributes over the stored ones, without storing them. A respondent
             with an unfinished response is not decided: `survey run` continues that response.
             Exit status: 0 ask (or an unfinished response continues), 3 skip, 1 a survey or store problem,
-            2 wrong usage. The store is only read.
+            2 wrong usage. A skip is an answer, not an error, yet not 0, so that `survey eligible FILE
+            --respondent ID && show_the_survey` shows it only when asked and a script tells a skip (3) from a
+            problem (1, 2). The store is only read.
             """)
 
     /// The exit status of a skip: not an error (1) nor wrong usage (2), so scripts can tell them apart.

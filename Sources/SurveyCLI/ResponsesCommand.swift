@@ -11,7 +11,8 @@ enum ResponsesCommand: Command {
             name: "--respondent", valueName: "ID", help: "Only this respondent's responses (required by delete).")
         static let status = CommandSpec.Option(
             name: "--status", valueName: "S",
-            help: "Only in-progress, completed, dismissed or abandoned (repeatable; 'all' for every status).",
+            help:
+                "Only in-progress, completed, dismissed, abandoned or ended-by-quota (repeatable; 'all' for every status).",
             isRepeatable: true)
         static let since = CommandSpec.Option(
             name: "--since", valueName: "TIME",
@@ -203,7 +204,7 @@ enum ResponsesCommand: Command {
             for text in statuses {
                 guard let status = ResponseStatus(rawValue: text) else {
                     throw UsageError(
-                        "--status must be in-progress, completed, dismissed, abandoned or all, got '\(text)'",
+                        "--status must be in-progress, completed, dismissed, abandoned, ended-by-quota or all, got '\(text)'",
                         command: command)
                 }
                 selected.insert(status)

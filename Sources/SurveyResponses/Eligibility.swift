@@ -70,8 +70,8 @@ public enum Eligibility {
     public struct Skip: Sendable, Hashable {
         /// The rule that said no.
         public var rule: Rule
-        /// The machine-readable reason (the `not-asked` event's `reason`): `completed` or `dismissed`
-        /// (the display or recontact rule after that finish), `displayLimit`, `notStarted`, `ended`,
+        /// The machine-readable reason (the `not-asked` event's `reason`): `completed`, `dismissed` or
+        /// `endedByQuota` (the display or recontact rule after that finish), `displayLimit`, `notStarted`, `ended`,
         /// `cooldown`, `audience`, `rollout`.
         public var reason: String
         /// What the rule saw, in words ("already completed 'feedback' on …").
@@ -172,8 +172,18 @@ public enum Eligibility {
 
     /// "already completed 'feedback' on T"
     static func finished(_ last: (status: ResponseStatus, at: Date), surveyID: String) -> String {
-        "already \(last.status == .completed ? "completed" : "dismissed") '\(surveyID)' on "
-            + ResponseExport.timestamp(last.at)
+        let what =
+            switch last.status {
+            case .completed: "already completed '\(surveyID)'"
+            case .endedByQuota: "was already screened out of '\(surveyID)' by a full quota"
+            default: "already dismissed '\(surveyID)'"
+            }
+        return what + " on " + ResponseExport.timestamp(last.at)
+    }
+
+    /// The skip reason after a finish: `completed`, `dismissed` or `endedByQuota`.
+    static func reason(after status: ResponseStatus) -> String {
+        status == .endedByQuota ? "endedByQuota" : status.rawValue
     }
 
     static func display(_ rule: DisplayRule, record: RespondentHistory.Record, survey: Survey) -> Verdict {
@@ -185,7 +195,7 @@ public enum Eligibility {
             return Verdict(
                 rule: .display, outcome: .skip, detail: "\(rule): \(explanation)",
                 skip: Skip(
-                    rule: .display, reason: last.status.rawValue, explanation: explanation, until: nil,
+                    rule: .display, reason: reason(after: last.status), explanation: explanation, until: nil,
                     finishedAt: last.at, surveyID: survey.id, setting: setting, askAgain: askAgain))
         }
         switch rule {
@@ -195,7 +205,12 @@ public enum Eligibility {
             if let last = record.lastFinished { return skip(last) }
             return Verdict(rule: .display, outcome: .pass, detail: "once: never completed nor dismissed")
         case .untilSubmitted:
-            if let completed = record.lastCompletedAt { return skip((.completed, completed)) }
+            // Screened out by a quota: they submitted what they were asked.
+            let submitted = [
+                record.lastCompletedAt.map { (status: ResponseStatus.completed, at: $0) },
+                record.lastQuotaEndedAt.map { (status: ResponseStatus.endedByQuota, at: $0) },
+            ].compactMap { $0 }.max { $0.at < $1.at }
+            if let submitted { return skip(submitted) }
             return Verdict(rule: .display, outcome: .pass, detail: "untilSubmitted: never completed")
         case .atMost(let limit):
             guard record.displays >= limit else {
@@ -231,7 +246,7 @@ public enum Eligibility {
             rule: .recontact, outcome: .skip,
             detail: "\(wait): \(explanation), asked again from \(ResponseExport.timestamp(again))",
             skip: Skip(
-                rule: .recontact, reason: last.status.rawValue, explanation: explanation, until: again,
+                rule: .recontact, reason: reason(after: last.status), explanation: explanation, until: again,
                 finishedAt: last.at, surveyID: survey.id, setting: "recontact after \(wait)",
                 askAgain: survey.definition.settings.askAgain))
     }
@@ -405,9 +420,26 @@ extension Eligibility.Skip {
     /// skip.message(respondent: "user-42")
     /// // "'user-42' already completed 'feedback' on 2026-12-01T10:00:00Z; not asking again (askAgain is never)"
     /// ```
+    ///
+    /// The closing words follow the reason: after a finish or a display limit, "not asking again";
+    /// outside the audience or the rollout (a respondent perhaps never asked), "not asking them";
+    /// before the schedule's start, "not asking yet"; in the cooldown, "not asking now".
     public func message(respondent: String) -> String {
-        let again = until.map { "it will be asked again from \(ResponseExport.timestamp($0))" } ?? setting
-        return "'\(respondent)' \(explanation); not asking again (\(again))"
+        let when = until.map { ResponseExport.timestamp($0) }
+        let closing: String
+        switch rule {
+        case .display, .recontact:
+            closing = "not asking again (\(when.map { "it will be asked again from \($0)" } ?? setting))"
+        case .audience:
+            closing = "not asking them (only the audience is asked)"
+        case .rollout:
+            closing = "not asking them (only the rollout is asked)"
+        case .schedule:
+            closing = when.map { "not asking yet (it will be asked from \($0))" } ?? "not asking (\(setting))"
+        case .cooldown:
+            closing = "not asking now (\(when.map { "it can be asked from \($0)" } ?? setting))"
+        }
+        return "'\(respondent)' \(explanation); \(closing)"
     }
 
     /// The JSON-event protocol's `not-asked` event, the only event of a run whose respondent is not
@@ -421,7 +453,7 @@ extension Eligibility.Skip {
     ///
     /// `reason` is the machine-readable reason, `rule` the rule that said no (docs/targeting.md);
     /// `askedAgainFrom` is `null` when the rule does not ask again (or cannot say when);
-    /// `finishedAt` is there when `reason` is `completed` or `dismissed`.
+    /// `finishedAt` is there when `reason` is `completed`, `dismissed` or `endedByQuota`.
     public func event(respondent: String) -> JSONValue {
         var members: [String: JSONValue] = [
             "event": .string("not-asked"),

@@ -33,6 +33,8 @@ public struct FunnelReport: Sendable, Hashable {
     public var started: Int
     public var completed: Int
     public var dismissed: Int
+    /// Responses a full quota ended (screened out): not completions.
+    public var endedByQuota: Int
     /// Responses carried over to a new version of the survey while unfinished (each counted once).
     public var carriedOver: Int
     public var units: [UnitRow]
@@ -50,6 +52,7 @@ public struct FunnelReport: Sendable, Hashable {
         started = counts.survey[.started] ?? 0
         completed = counts.survey[.completed] ?? 0
         dismissed = counts.survey[.dismissed] ?? 0
+        endedByQuota = counts.survey[.endedByQuota] ?? 0
         carriedOver = counts.survey[.carriedOver] ?? 0
         notAsked = counts.notAsked.filter { $0.value > 0 }
         func row(_ step: String) -> StepRow {
@@ -114,6 +117,10 @@ public struct FunnelReport: Sendable, Hashable {
             members["notAsked"] = .object(notAsked.mapValues { .number(Double($0)) })
             json = .object(members)
         }
+        if endedByQuota > 0, case .object(var members) = json {
+            members["endedByQuota"] = .number(Double(endedByQuota))
+            json = .object(members)
+        }
         return json
     }
 
@@ -126,6 +133,7 @@ public struct FunnelReport: Sendable, Hashable {
         var lines = [
             "Survey \(surveyID): \(invitations) invited, \(started) started, \(completed) completed "
                 + "(\(percent(completionRate))), \(dismissed) dismissed"
+                + (endedByQuota == 0 ? "" : ", \(endedByQuota) ended by a quota")
                 + (carriedOver == 0 ? "" : ", \(carriedOver) carried over to a new version"), "",
         ]
         if !notAsked.isEmpty {

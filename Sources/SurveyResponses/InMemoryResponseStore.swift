@@ -285,7 +285,10 @@ public final class InMemoryResponseStore: ResponseStore, @unchecked Sendable {
                     result.steps[key.stepID, default: [:]][key.kind] = count
                 }
             }
-            for response in headers.values where response.surveyID == surveyID && response.status != .completed {
+            for response in headers.values
+            where response.surveyID == surveyID
+                && response.status != .completed && response.status != .endedByQuota
+            {
                 if let unit = response.currentUnitID { result.stoppedAt[unit, default: 0] += 1 }
             }
             return result

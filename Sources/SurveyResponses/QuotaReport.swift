@@ -17,6 +17,8 @@ public struct QuotaReport: Sendable, Hashable {
         public var limit: Int
         /// How many responses it counts now.
         public var counted: Int
+        /// How many responses it ended (``ResponseStatus/endedByQuota``): screened out, not counted.
+        public var ended: Int = 0
         /// Whether it takes no more (counted ≥ limit).
         public var isFull: Bool { counted >= limit }
     }
@@ -26,12 +28,22 @@ public struct QuotaReport: Sendable, Hashable {
     public var rows: [Row]
 
     /// Reads the counts of `survey`'s quotas from `store` (``ResponseStore/quotaCounts(survey:)``):
-    /// a quota no response counted in yet counts 0.
+    /// a quota no response counted in yet counts 0; and how many responses each ended (the
+    /// ``ResponseStatus/endedByQuota`` responses, read by the store's status index).
     public init(survey: Survey, store: any ResponseStore) throws(StoreError) {
         let counts = try store.quotaCounts(survey: survey.id)
+        var ended: [String: Int] = [:]
+        if !survey.definition.quotas.isEmpty {
+            let query = ResponseQuery(surveyID: survey.id, statuses: [.endedByQuota])
+            for response in try store.responses(matching: query) {
+                if let quota = response.quotasReached.last { ended[quota.quotaID, default: 0] += 1 }
+            }
+        }
         surveyID = survey.id
         rows = survey.definition.quotas.map {
-            Row(id: $0.id, when: $0.when, count: $0.count, limit: $0.limit, counted: counts[$0.id] ?? 0)
+            Row(
+                id: $0.id, when: $0.when, count: $0.count, limit: $0.limit, counted: counts[$0.id] ?? 0,
+                ended: ended[$0.id] ?? 0)
         }
     }
 
@@ -42,11 +54,12 @@ public struct QuotaReport: Sendable, Hashable {
         return rows.map { row in
             let id = row.id.padding(toLength: idWidth, withPad: " ", startingAt: 0)
             let left = row.isFull ? "full" : "\(row.limit - row.counted) left"
-            return "\(id)  \(row.count.rawValue)  \(row.counted)/\(row.limit)  \(left)  \(row.when)\n"
+            let ended = row.ended == 0 ? "" : "  \(row.ended) ended-by-quota"
+            return "\(id)  \(row.count.rawValue)  \(row.counted)/\(row.limit)  \(left)\(ended)  \(row.when)\n"
         }.joined()
     }
 
-    /// `{"surveyId", "quotas": [{"id", "when", "count", "limit", "counted", "full"}]}`.
+    /// `{"surveyId", "quotas": [{"id", "when", "count", "limit", "counted", "full", "ended"}]}`.
     public var jsonValue: JSONValue {
         .object([
             "surveyId": .string(surveyID),
@@ -55,7 +68,7 @@ public struct QuotaReport: Sendable, Hashable {
                     .object([
                         "id": .string(row.id), "when": .string(row.when), "count": .string(row.count.rawValue),
                         "limit": .number(Double(row.limit)), "counted": .number(Double(row.counted)),
-                        "full": .bool(row.isFull),
+                        "full": .bool(row.isFull), "ended": .number(Double(row.ended)),
                     ])
                 }),
         ])

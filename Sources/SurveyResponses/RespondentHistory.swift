@@ -19,18 +19,23 @@ public struct RespondentHistory: Sendable, Hashable {
         public var lastDismissedAt: Date?
         /// Responses still in progress.
         public var unfinished = 0
+        /// Responses a full quota ended (``ResponseStatus/endedByQuota``): not completions.
+        public var quotaEndings = 0
+        /// When a quota last ended it for the respondent.
+        public var lastQuotaEndedAt: Date?
 
         public init() {}
 
-        /// The last completion or dismissal, whichever came later, with its status.
+        /// The last completion, dismissal or end by a quota, whichever came later, with its status.
         public var lastFinished: (status: ResponseStatus, at: Date)? {
-            switch (lastCompletedAt, lastDismissedAt) {
-            case (nil, nil): nil
-            case (let completed?, nil): (.completed, completed)
-            case (nil, let dismissed?): (.dismissed, dismissed)
-            case (let completed?, let dismissed?):
-                completed >= dismissed ? (.completed, completed) : (.dismissed, dismissed)
+            let finishes: [(status: ResponseStatus, at: Date?)] = [
+                (.completed, lastCompletedAt), (.dismissed, lastDismissedAt), (.endedByQuota, lastQuotaEndedAt),
+            ]
+            var last: (status: ResponseStatus, at: Date)?
+            for finish in finishes {
+                if let at = finish.at, last == nil || at > last!.at { last = (finish.status, at) }
             }
+            return last
         }
     }
 
@@ -62,6 +67,9 @@ public struct RespondentHistory: Sendable, Hashable {
         case .dismissed:
             record.dismissals += count
             record.lastDismissedAt = max(record.lastDismissedAt ?? finished, finished)
+        case .endedByQuota:
+            record.quotaEndings += count
+            record.lastQuotaEndedAt = max(record.lastQuotaEndedAt ?? finished, finished)
         case .inProgress:
             record.unfinished += count
         case .abandoned:

@@ -10,7 +10,7 @@ package enum ResponseCodec {
     /// The columns of the `responses` table, in the order ``response(columns:store:)`` reads them.
     package static let responseColumns =
         "id, respondent_id, survey_id, survey_version, locale, seed, today, status, created_at, updated_at, "
-        + "completed_at, current_unit, path, answers, action_count, orphaned, abandoned_reason"
+        + "completed_at, current_unit, path, answers, action_count, orphaned, abandoned_reason, quotas"
 
     package static func milliseconds(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1000).rounded())
@@ -28,6 +28,9 @@ package enum ResponseCodec {
 
     /// The orphaned answers as a JSON array (`[]` when there are none).
     package static func orphanedJSON(_ orphaned: [OrphanedAnswer]) -> String { json(.array(orphaned.map(\.jsonValue))) }
+
+    /// The quotas reached as a JSON array (`[]` when there are none).
+    package static func quotasJSON(_ quotas: [QuotaReached]) -> String { json(.array(quotas.map(\.storedJSON))) }
 
     package static func actionJSON(_ action: SessionAction) -> String { json(action.jsonValue) }
 
@@ -94,6 +97,7 @@ package enum ResponseCodec {
         package var actionCount: Int64?
         package var orphaned: String?
         package var abandonedReason: String?
+        package var quotas: String?
 
         package init() {}
     }
@@ -129,11 +133,19 @@ package enum ResponseCodec {
                 return answer
             }
         }
+        var quotas: [QuotaReached] = []
+        if let text = row.quotas, !text.isEmpty {
+            guard let array = try? JSONParser.parse(text).arrayValue else { throw corrupt("quotas reached") }
+            quotas = try array.map { entry throws(StoreError) in
+                guard let quota = QuotaReached(storedJSON: entry) else { throw corrupt("quota reached") }
+                return quota
+            }
+        }
         return Response(
             id: id, respondentID: respondentID, surveyID: surveyID, surveyVersion: row.surveyVersion, locale: locale,
             seed: seed, today: today, status: status, createdAt: date(milliseconds: created),
             updatedAt: date(milliseconds: updated), completedAt: row.completedAt.map { date(milliseconds: $0) },
             currentUnitID: row.currentUnit, path: path, answers: answers, actionCount: Int(row.actionCount ?? 0),
-            orphaned: orphaned, abandonedReason: row.abandonedReason)
+            orphaned: orphaned, abandonedReason: row.abandonedReason, quotasReached: quotas)
     }
 }

@@ -21,8 +21,9 @@ public enum ResponseExport {
     /// One response as a JSON object: the header fields, `path` and `answers` (by step id),
     /// `"partial": true` when `isPartial` (the path and answers so far of an unfinished response:
     /// ``PartialResponses``), and when there are any, `orphaned` (the answers an earlier version of
-    /// the survey took and the current one does not, each ``OrphanedAnswer/jsonValue``) and
-    /// `abandonedReason`.
+    /// the survey took and the current one does not, each ``OrphanedAnswer/jsonValue``),
+    /// `abandonedReason` and `quotasReached` (the full quotas whose action the respondent got, each
+    /// ``QuotaReached/storedJSON``).
     public static func jsonValue(of response: Response, isPartial: Bool = false) -> JSONValue {
         var members: [String: JSONValue] = [
             "responseId": .string(response.id.rawValue),
@@ -43,6 +44,9 @@ public enum ResponseExport {
         if isPartial { members["partial"] = .bool(true) }
         if !response.orphaned.isEmpty { members["orphaned"] = .array(response.orphaned.map(\.jsonValue)) }
         if let reason = response.abandonedReason { members["abandonedReason"] = .string(reason) }
+        if !response.quotasReached.isEmpty {
+            members["quotasReached"] = .array(response.quotasReached.map(\.storedJSON))
+        }
         return .object(members)
     }
 
@@ -100,6 +104,10 @@ public enum ResponseExport {
             JSONWriter.writeString(unit, into: &output)
         }
         output.append(UInt8(ascii: "]"))
+        if !response.quotasReached.isEmpty {
+            key("quotasReached")
+            JSONWriter.write(.array(response.quotasReached.map(\.storedJSON)), into: &output)
+        }
         string("respondentId", response.respondentID)
         string("responseId", response.id.rawValue)
         string("seed", String(response.seed))

@@ -58,6 +58,11 @@ public enum ResponseStatus: String, Sendable, Hashable, CaseIterable {
     case dismissed
     /// Given up: replaced by another response of the same respondent, or closed by an operator.
     case abandoned
+    /// Ended by a full quota (`"action": "end"`): the respondent was screened out. ``Response/answers``
+    /// holds the answers given so far and ``Response/quotasReached`` ends with the quota; it is not a
+    /// completion (the funnel, `completed(…)` audiences and the display rule `untilSubmitted` do not
+    /// count it as one) and counts in no quota.
+    case endedByQuota = "ended-by-quota"
 
     /// Whether the response can still change.
     public var isFinal: Bool { self != .inProgress }
@@ -100,12 +105,17 @@ public struct Response: Sendable, Hashable {
     /// Why the response was abandoned, when the program abandoned it (it could not be carried over to
     /// the survey's new version); `nil` otherwise.
     public var abandonedReason: String?
+    /// The full quotas whose action the respondent got, in order (`SurveySession.quotasReached`): a
+    /// `flag` they went on past, a `skip`, and for an ``ResponseStatus/endedByQuota`` response last the
+    /// quota that ended it, with the message they read.
+    public var quotasReached: [QuotaReached]
 
     public init(
         id: ResponseID, respondentID: String, surveyID: String, surveyVersion: String?, locale: String, seed: UInt64,
         today: String, status: ResponseStatus = .inProgress, createdAt: Date, updatedAt: Date? = nil,
         completedAt: Date? = nil, currentUnitID: String? = nil, path: [String] = [], answers: [String: JSONValue] = [:],
-        actionCount: Int = 0, orphaned: [OrphanedAnswer] = [], abandonedReason: String? = nil
+        actionCount: Int = 0, orphaned: [OrphanedAnswer] = [], abandonedReason: String? = nil,
+        quotasReached: [QuotaReached] = []
     ) {
         self.id = id
         self.respondentID = respondentID
@@ -124,6 +134,35 @@ public struct Response: Sendable, Hashable {
         self.actionCount = actionCount
         self.orphaned = orphaned
         self.abandonedReason = abandonedReason
+        self.quotasReached = quotasReached
+    }
+}
+
+extension QuotaReached {
+    /// The JSON form a store and an export keep: ``jsonValue`` (`{"quotaId", "action", "message"}`),
+    /// with `skipTo` for a skip.
+    public var storedJSON: JSONValue {
+        guard case .object(var members) = jsonValue else { return jsonValue }
+        if case .skip(let step) = action { members["skipTo"] = .string(step) }
+        return .object(members)
+    }
+
+    /// Reads ``storedJSON``; `nil` when it is not one. An end's action keeps no localised message:
+    /// ``message`` holds the text the respondent read.
+    public init?(storedJSON json: JSONValue) {
+        guard let object = json.objectValue, let quotaID = object["quotaId"]?.stringValue,
+            let name = object["action"]?.stringValue
+        else { return nil }
+        let action: QuotaAction
+        switch name {
+        case "end": action = .end(message: nil)
+        case "flag": action = .flag
+        case "skip":
+            guard let step = object["skipTo"]?.stringValue else { return nil }
+            action = .skip(to: step)
+        default: return nil
+        }
+        self.init(quotaID: quotaID, action: action, message: object["message"]?.stringValue)
     }
 }
 
@@ -224,6 +263,8 @@ public enum FunnelEventKind: String, Sendable, Hashable, CaseIterable {
     case dismissed
     /// The survey was completed.
     case completed
+    /// A full quota ended the survey for the respondent (``ResponseStatus/endedByQuota``): not a completion.
+    case endedByQuota = "ended-by-quota"
     /// The response was carried over to a new version of the survey (``ResponseMigration``).
     case carriedOver = "carried-over"
 }

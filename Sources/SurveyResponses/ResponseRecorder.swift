@@ -343,7 +343,11 @@ public struct ResponseRecorder: SessionRecorder {
             }
         case .next, .back:
             for step in nowShown { events.append(FunnelEvent(kind: .stepSeen, stepID: step, recordedAt: now)) }
-            if session.status == .completed { events.append(FunnelEvent(kind: .completed, recordedAt: now)) }
+            if session.status == .completed {
+                // A quota's end is not a completion.
+                events.append(
+                    FunnelEvent(kind: session.endingQuota == nil ? .completed : .endedByQuota, recordedAt: now))
+            }
         case .dismiss:
             events.append(FunnelEvent(kind: .dismissed, recordedAt: now))
             for step in shownSteps { events.append(FunnelEvent(kind: .dismissed, stepID: step, recordedAt: now)) }
@@ -379,8 +383,21 @@ public struct ResponseRecorder: SessionRecorder {
                 // Too late to skip; a flag needs nothing more: only an end changes what the respondent reads.
                 let context = PresentationContext(
                     locale: session.locale, defaultLocale: session.survey.definition.defaultLocale)
-                completionQuota = QuotaReached(
+                let reached = QuotaReached(
                     quotaID: quota.id, action: quota.action, message: text.map { session.pipe(context.text($0)) })
+                completionQuota = reached
+                // Screened out after all: the response says so (its answers kept, counted in no quota).
+                header.status = .endedByQuota
+                header.quotasReached.append(reached)
+                try store.write(ResponseWrite(response: header))
+            } else if finishes, let refused = claims.first(where: { !granted.contains($0.quotaID) }) {
+                // A skip or a flag changes nothing the respondent reads, but the response notes it.
+                if let quota = session.survey.definition.quotas.first(where: { $0.id == refused.quotaID }),
+                    !header.quotasReached.contains(where: { $0.quotaID == quota.id })
+                {
+                    header.quotasReached.append(QuotaReached(quotaID: quota.id, action: quota.action))
+                    try store.write(ResponseWrite(response: header))
+                }
             }
         }
         response = header
@@ -402,6 +419,11 @@ public struct ResponseRecorder: SessionRecorder {
 
     /// Sets the status, and for a finished session the path, answers and completion time.
     func finishHeader(_ header: inout Response, session: SurveySession, at now: Date) throws(StoreError) {
+        // Those the session got; one refused at completion (``completionQuota``) stays noted.
+        let refusedAtCompletion = header.quotasReached.filter { stored in
+            !session.quotasReached.contains { $0.quotaID == stored.quotaID }
+        }
+        header.quotasReached = session.quotasReached + refusedAtCompletion
         switch session.status {
         case .inProgress:
             header.status = .inProgress
@@ -410,7 +432,8 @@ public struct ResponseRecorder: SessionRecorder {
             header.status = .abandoned
             header.abandonedReason = "the survey had nothing to show this respondent (no page was visible at the start)"
         case .completed, .dismissed:
-            header.status = session.status == .completed ? .completed : .dismissed
+            header.status =
+                session.status == .dismissed ? .dismissed : (session.endingQuota == nil ? .completed : .endedByQuota)
             header.completedAt = now
             let result = session.completionResult()
             header.path = result.path

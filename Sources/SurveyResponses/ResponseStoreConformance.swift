@@ -99,9 +99,21 @@ public struct ResponseStoreConformance: Sendable {
                     orphanedOn: nil),
             ]
             response.abandonedReason = "none of its answers fits"
+            response.status = .endedByQuota
+            response.quotasReached = [
+                QuotaReached(quotaID: "retired", action: .flag),
+                QuotaReached(quotaID: "students", action: .skip(to: "end")),
+                QuotaReached(quotaID: "young-fr", action: .end(message: nil), message: "Merci ! Assez de réponses."),
+            ]
             try context.store.write(ResponseWrite(response: response))
             let read = try context.store.response(response.id)
             try context.expect(read == response, "read back \(String(describing: read)), wrote \(response)")
+            // The quotas reached change with a later write of the header.
+            response.quotasReached.removeLast()
+            response.actionCount += 1
+            try context.store.write(ResponseWrite(response: response))
+            let updated = try context.store.response(response.id)
+            try context.expect(updated == response, "read back \(String(describing: updated)), wrote \(response)")
             let missing = try context.store.response(ResponseID.make())
             try context.expect(missing == nil, "an unknown id returned \(String(describing: missing))")
         },

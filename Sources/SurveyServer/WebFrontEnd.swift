@@ -206,10 +206,11 @@ final class WebFrontEnd: Sendable {
         return (session.pipe(context.text(definition.title)), session.currentStep)
     }
 
-    /// The last page: the completion message, that the survey had nothing to show, or that it was dismissed.
+    /// The last page: the completion message (or a full quota's end message), that the survey had nothing
+    /// to show, or that it was dismissed.
     func finished(_ events: [JSONValue], locale: String) -> HTTPResponse {
         let strings = UIStrings(locale: locale)
-        if let completed = events.last(where: { $0["event"] == "completed" }) {
+        if let completed = events.last(where: { $0["event"] == "completed" || $0["event"] == "ended" }) {
             return message(
                 status: 200, title: strings[.completed], text: completed["message"]?.stringValue ?? "", locale: locale)
         }

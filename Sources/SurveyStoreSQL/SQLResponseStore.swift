@@ -167,7 +167,7 @@ extension SQLResponseStore {
             let inserted = try connection.run(
                 """
                 INSERT INTO responses (\(ResponseCodec.responseColumns))
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
                 ON CONFLICT (id) DO NOTHING
                 """, Self.columns(of: response))
             if inserted > 0 { break }
@@ -191,8 +191,8 @@ extension SQLResponseStore {
                 """
                 UPDATE responses SET survey_version = $1, locale = $2, status = $3, updated_at = $4, completed_at = $5,
                     current_unit = $6, path = $7, answers = $8, action_count = $9, orphaned = $10,
-                    abandoned_reason = $11
-                WHERE id = $12 AND (action_count <= $9 OR $13 = 1)
+                    abandoned_reason = $11, quotas = $12
+                WHERE id = $13 AND (action_count <= $9 OR $14 = 1)
                 """,
                 [
                     SQLValue(response.surveyVersion), .text(response.locale), .text(response.status.rawValue),
@@ -200,7 +200,8 @@ extension SQLResponseStore {
                     SQLValue(response.completedAt.map(ResponseCodec.milliseconds)), SQLValue(response.currentUnitID),
                     .text(ResponseCodec.pathJSON(response.path)), .text(ResponseCodec.answersJSON(response.answers)),
                     .integer(Int64(response.actionCount)), .text(ResponseCodec.orphanedJSON(response.orphaned)),
-                    SQLValue(response.abandonedReason), id, .integer(write.removesActionsFrom == nil ? 0 : 1),
+                    SQLValue(response.abandonedReason), .text(ResponseCodec.quotasJSON(response.quotasReached)), id,
+                    .integer(write.removesActionsFrom == nil ? 0 : 1),
                 ])
         }
         if !write.actions.isEmpty { try appendActions(write, id: id) }
@@ -293,7 +294,7 @@ extension SQLResponseStore {
             SQLValue(response.completedAt.map(ResponseCodec.milliseconds)), SQLValue(response.currentUnitID),
             .text(ResponseCodec.pathJSON(response.path)), .text(ResponseCodec.answersJSON(response.answers)),
             .integer(Int64(response.actionCount)), .text(ResponseCodec.orphanedJSON(response.orphaned)),
-            SQLValue(response.abandonedReason),
+            SQLValue(response.abandonedReason), .text(ResponseCodec.quotasJSON(response.quotasReached)),
         ]
     }
 
@@ -377,6 +378,7 @@ extension SQLResponseStore {
         columns.actionCount = row.integer(14)
         columns.orphaned = row.text(15)
         columns.abandonedReason = row.text(16)
+        columns.quotas = row.text(17)
         return try ResponseCodec.response(columns: columns, store: name)
     }
 

@@ -4,7 +4,7 @@ import SurveyResponses
 /// of ``SQLDialect``.
 package enum SQLSchema {
     /// The schema version this code writes.
-    package static let version = 6
+    package static let version = 7
 
     /// `migrations(dialect)[n]` takes a store from schema version n to n + 1, one statement at a time.
     ///
@@ -131,6 +131,10 @@ package enum SQLSchema {
                         PRIMARY KEY (survey_id, quota_id, response_id)
                     )
                     """),
+            ],
+            [
+                // The full quotas whose action a respondent got (flag, skip, end), kept with the response.
+                "ALTER TABLE responses ADD COLUMN quotas TEXT NOT NULL DEFAULT '[]'"
             ],
         ]
     }

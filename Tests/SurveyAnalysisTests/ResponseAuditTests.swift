@@ -263,4 +263,90 @@ struct ResponseAuditTests {
             ])
         #expect(audit.audit(["likes": false]).problems.map(\.code) == [.requiredMissing, .hiddenAnswer])
     }
+
+    /// The SurveyJS file of a differential case (Tests/Differential/cases), as an audit.
+    static func caseAudit(_ name: String) throws -> ResponseAudit {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Differential/cases/\(name)/surveyjs.json")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let source = SurveySource(loader: SurveyLoader(registry: .builtins()))
+        return ResponseAudit(survey: try source.load(text, file: file.path), today: "2026-12-07")
+    }
+
+    static func codes(_ report: AuditReport) -> [String] { report.problems.map { "\($0.code.rawValue) \($0.path)" } }
+
+    /// survey-core's data after q1, answered, was hidden by q2's answer: it still counted until completion
+    /// (showing p3), which then dropped it. The audit cannot know q1's value, and reports nothing that
+    /// depends on it; what depends only on the data's own answers is still caught.
+    @Test func anAnswerTheDataLostOnCompletionIsNotHeldAgainstWhatDependedOnIt() throws {
+        let calculated = try Self.caseAudit("hidden-answer-in-calculated-value")
+        // q1 = 4 made double 8 and showed p3, then q2 hid q1: its answer left the data on completion.
+        let lost = calculated.audit(["q2": "a", "q3": "y"])
+        #expect(lost.isClean, "\(lost.problems)")
+        #expect(calculated.audit(["q2": "a"]).isClean)
+        // q1 visible and answered 3: double is 6, so p3 is hidden for these answers.
+        #expect(Self.codes(calculated.audit(["q1": 3, "q3": "y"])) == ["hidden-answer $.q3"])
+        // q1 hidden by q2 is not kept by survey-core: a q1 in the data is added.
+        #expect(Self.codes(calculated.audit(["q1": 4, "q2": "a", "q3": "y"])) == ["hidden-answer $.q1"])
+
+        let counts = try Self.caseAudit("hidden-answer-still-counts")
+        let kept = counts.audit(["q2": "a", "q3": "y", "q4": "z"])
+        #expect(kept.isClean, "\(kept.problems)")
+        #expect(counts.audit(["q1": "x", "q3": "y", "q4": "z"]).isClean)
+        // q1 answered and visible says p3 is hidden: q3 was added.
+        #expect(Self.codes(counts.audit(["q1": "w", "q3": "y", "q4": "z"])) == ["hidden-answer $.q3"])
+        // Without clearInvisibleValues "onComplete" nothing was lost: the same data is caught.
+        let text = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Differential/cases/hidden-answer-still-counts/surveyjs.json"), encoding: .utf8)
+        let onHidden = text.replacingOccurrences(
+            of: #""pages""#, with: #""clearInvisibleValues": "onHidden", "pages""#)
+        let strict = ResponseAudit(
+            survey: try SurveySource(loader: SurveyLoader(registry: .builtins())).load(onHidden, file: "x.json"),
+            today: "2026-12-07")
+        #expect(Self.codes(strict.audit(["q2": "a", "q3": "y", "q4": "z"])) == ["hidden-answer $.q3"])
+    }
+}
+
+/// An `ended-by-quota` record (docs/targeting.md) audited against the quota that ended it.
+@Suite struct QuotaEndedAuditTests {
+    static let text = """
+        {"formatVersion": 1, "id": "panel", "title": "Panel",
+         "quotas": [{"id": "young", "when": "{age} = 'young'", "limit": 1, "message": {"en": "Enough."}}],
+         "steps": [
+          {"id": "p1", "type": "page", "steps": [
+            {"id": "age", "type": "single-choice", "required": true, "options": {"choices": ["young", "old"]}}]},
+          {"id": "p2", "type": "page", "steps": [{"id": "apps", "type": "text", "required": true}]}
+         ]}
+        """
+
+    static func record(_ answers: JSONValue, quota: String? = "young") -> JSONValue {
+        var members: [String: JSONValue] = [
+            "responseId": "r1", "surveyId": "panel", "status": "ended-by-quota", "answers": answers, "path": ["p1"],
+        ]
+        if let quota { members["quotasReached"] = [["quotaId": .string(quota), "action": "end"]] }
+        return .object(members)
+    }
+
+    @Test func anEndedByQuotaRecordMustMatchTheQuotaThatEndedIt() throws {
+        let audit = ResponseAudit(
+            survey: try SurveyLoader(registry: .builtins()).load(text: Self.text), today: "2026-12-07")
+        func codes(_ record: JSONValue) -> [String] {
+            audit.audit(response: record).problems.map { "\($0.code.rawValue) \($0.path)" }
+        }
+        // Ended at the first Next: the answers stop there, and that is no missing required answer.
+        #expect(codes(Self.record(["age": "young"])) == [])
+        // The quota filled while the respondent finished: a whole completion that matches it.
+        #expect(codes(Self.record(["age": "young", "apps": "none"])) == [])
+        // Not in the quota: the status is not what these answers give.
+        #expect(codes(Self.record(["age": "old"])) == ["required-missing $.answers.apps", "quota-mismatch $.status"])
+        #expect(codes(Self.record(["age": "young"], quota: nil)).contains("quota-mismatch $.status"))
+        // The same answers as a completion are missing the second page.
+        var completed = Self.record(["age": "young"])
+        if case .object(var members) = completed {
+            members["status"] = "completed"
+            completed = .object(members)
+        }
+        #expect(codes(completed) == ["required-missing $.answers.apps"])
+    }
 }

@@ -58,7 +58,8 @@ import Testing
         #expect(text.status == 0, "\(text.stderr)")
         #expect(
             text.stdout
-                == "young  completed  1/1  full  {age} = 'young'\nold    completed  1/5  4 left  {age} = 'old'\n")
+                == "young  completed  1/1  full  1 ended-by-quota  {age} = 'young'\n"
+                + "old    completed  1/5  4 left  {age} = 'old'\n")
         let json = try survey(["responses", "quotas", file, "--store", store, "--format", "json"])
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         let quotas = object?["quotas"] as? [[String: Any]]

@@ -51,6 +51,10 @@ enum SurveyBinary {
         process.standardOutput = output
         process.standardError = error
         try process.run()
+        // No run may hang a test: one still running after two minutes is ended (its output so far kept).
+        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
+        defer { watchdog.cancel() }
         if stdinFile == nil { input.fileHandleForWriting.write(stdinData ?? Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
         let outData = output.fileHandleForReading.readDataToEndOfFile()

@@ -61,8 +61,11 @@ import Testing
         #expect(result.message == "Thanks, we have enough answers like yours.")
         #expect(result.path == ["p1"])
         #expect(try store.quotaCounts(survey: "panel") == ["young": 1])
-        // Kept, not counted; the JSON protocol says it ended on a quota, not that it completed.
-        #expect(try store.latestResponse(respondent: "r2", survey: "panel")?.status == .completed)
+        // Kept with its own status, not counted; the JSON protocol says it ended on a quota, not that it completed.
+        let ended = try store.latestResponse(respondent: "r2", survey: "panel")
+        #expect(ended?.status == .endedByQuota)
+        #expect(ended?.quotasReached.map(\.quotaID) == ["young"])
+        #expect(ended?.quotasReached.first?.message == "Thanks, we have enough answers like yours.")
         let event = EventProtocol.json(of: .completed(result))
         #expect(event["event"]?.stringValue == "ended" && event["reason"]?.stringValue == "quota")
         #expect(event["quota"]?["quotaId"]?.stringValue == "young")
@@ -108,7 +111,10 @@ import Testing
         #expect(recorders[1].completionQuota?.message == "Thanks, we have enough answers like yours.")
         #expect(try store.quotaCounts(survey: "panel") == ["young": 1])
         let completed = try store.responses(matching: ResponseQuery(surveyID: "panel", statuses: [.completed]))
-        #expect(completed.count == 2, "no completion is lost")
+        let ended = try store.responses(matching: ResponseQuery(surveyID: "panel", statuses: [.endedByQuota]))
+        #expect(completed.count == 1 && ended.count == 1, "no response is lost; the one over the quota says so")
+        #expect(ended.first?.quotasReached.map(\.quotaID) == ["young"])
+        #expect(ended.first?.answers.isEmpty == false, "its answers are kept")
     }
 
     @Test func skipAndFlagActions() throws {
@@ -165,8 +171,8 @@ import Testing
         }
         #expect(resumed.endingQuota?.quotaID == "young")
         #expect(resumed.completionResult().message == "Thanks, we have enough answers like yours.")
-        #expect(resumedRecorder.response.status == .completed)
-        #expect(try store.latestResponse(respondent: "r1", survey: "panel")?.status == .completed)
+        #expect(resumedRecorder.response.status == .endedByQuota)
+        #expect(try store.latestResponse(respondent: "r1", survey: "panel")?.status == .endedByQuota)
         #expect(try store.quotaCounts(survey: "panel") == ["young": 1])
     }
 

@@ -42,7 +42,8 @@ import Testing
             sqlite3_exec(
                 handle,
                 "DROP TABLE deliveries; DROP TABLE settings; DROP TABLE respondent_attributes; DROP TABLE quota_members; DROP TABLE quota_counts; ALTER TABLE responses DROP COLUMN orphaned; "
-                    + "ALTER TABLE responses DROP COLUMN abandoned_reason; PRAGMA user_version=1;", nil, nil, nil)
+                    + "ALTER TABLE responses DROP COLUMN abandoned_reason; ALTER TABLE responses DROP COLUMN quotas; "
+                    + "PRAGMA user_version=1;", nil, nil, nil)
                 == SQLITE_OK)
         sqlite3_close(handle)
         let store = try SQLiteResponseStore(path: path)

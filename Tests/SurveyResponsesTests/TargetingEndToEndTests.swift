@@ -141,7 +141,14 @@ import Testing
         let (third, _) = try Self.run(pulse, "u22", at: t0, in: store)
         #expect(third.completionResult().message == Self.message)
         #expect(try store.quotaCounts(survey: "pulse") == ["raters": 2], "never more than the limit")
-        // Ended by the quota, its response is stored as completed: untilSubmitted does not ask again.
-        #expect(skip(try decide("u22", at: t0 + 30 * day))?.reason == "completed")
+        // Ended by the quota: stored as such (not a completion, its answer kept), and untilSubmitted
+        // does not ask again (they submitted what they were asked).
+        let screened = try #require(try store.latestResponse(respondent: "u22", survey: "pulse"))
+        #expect(screened.status == .endedByQuota)
+        #expect(screened.answers["rating"] == 4)
+        let after = try decide("u22", at: t0 + 30 * day)
+        #expect(skip(after)?.reason == "endedByQuota")
+        #expect(skip(after)?.explanation.hasPrefix("was already screened out of 'pulse' by a full quota") == true)
+        #expect(try store.history(respondent: "u22")["pulse"].completions == 0, "completed(…) does not count it")
     }
 }

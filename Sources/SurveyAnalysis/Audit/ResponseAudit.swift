@@ -33,6 +33,9 @@ public struct ResponseAudit: Sendable {
     public var locale: String?
     /// The values the host gave the survey's variables.
     public var variables: [String: JSONValue]
+    /// For a record whose status is `ended-by-quota`: the quota that ended it (`""` when it names
+    /// none), replayed as full.
+    var endingQuotaID: String?
 
     /// Names a response may hold besides step ids: calculated values, host variables and the keys
     /// the result shape adds.
@@ -44,6 +47,11 @@ public struct ResponseAudit: Sendable {
     /// Each step's id and whether it takes an answer, by step index (read once per step a replay shows).
     let stepIDs: [String]
     let collectsAnswer: [Bool]
+    /// With `clearInvisibleValues` `"onComplete"`: the value slots each step's visibility reads (its
+    /// condition and its page's, through calculated values), by step index; and the slots each
+    /// calculated value reads, by name. `nil` for the other settings.
+    let visibilitySlots: [Set<Int>]?
+    let calculatedSlots: [String: Set<Int>]
 
     /// An audit of responses to `survey`.
     public init(
@@ -64,6 +72,32 @@ public struct ResponseAudit: Sendable {
         commentKeys = comments
         stepIDs = survey.stepIDs
         collectsAnswer = survey.stepIDs.map { survey.question(forStep: $0)?.collectsAnswer ?? false }
+        if survey.definition.settings.clearInvisibleValues == .onComplete {
+            let steps = survey.analysisSteps
+            let units = survey.analysisUnits
+            let calculated = survey.analysisCalculatedValues
+            let stepCount = steps.count
+            func closure(_ expressions: [SurveyCore.Expression?]) -> Set<Int> {
+                var slots = Set<Int>()
+                var pending = expressions.compactMap { $0 }.flatMap(\.referencedSlots)
+                while let slot = pending.popLast() {
+                    guard slots.insert(slot).inserted else { continue }
+                    if slot >= stepCount, calculated.indices.contains(slot - stepCount) {
+                        pending += calculated[slot - stepCount].expression.referencedSlots
+                    }
+                }
+                return slots
+            }
+            visibilitySlots = steps.map { step in
+                closure([step.visibleIf, units.indices.contains(step.unit) ? units[step.unit].visibleIf : nil])
+            }
+            var byName: [String: Set<Int>] = [:]
+            for value in calculated where !value.isVariable { byName[value.name] = closure([value.expression]) }
+            calculatedSlots = byName
+        } else {
+            visibilitySlots = nil
+            calculatedSlots = [:]
+        }
     }
 
     /// The answers a response holds and where they are in it: our result, export record or webhook
@@ -100,6 +134,10 @@ public struct ResponseAudit: Sendable {
             }
             if let locale = response["locale"]?.stringValue { audit.locale = locale }
             if let today = response["today"]?.stringValue { audit.today = today }
+            if response["status"]?.stringValue == "ended-by-quota" {
+                let ended = response["quotasReached"]?.arrayValue?.last { $0["action"]?.stringValue == "end" }
+                audit.endingQuotaID = ended?["quotaId"]?.stringValue ?? ""
+            }
         }
         return audit.auditAsGiven(response, reusing: &session)
     }
@@ -147,10 +185,39 @@ public struct ResponseAudit: Sendable {
     }
 
     func audit(_ data: [String: JSONValue], at base: JSONPath, reusing session: inout SurveySession?) -> AuditReport {
+        guard let quotaID = endingQuotaID else {
+            var replay = Replay(audit: self, data: data, base: base, reusing: session.take())
+            replay.session.fullQuotas = []
+            replay.run()
+            let report = replay.report()
+            session = replay.session
+            return report
+        }
+        // Ended by a full quota: replayed with that quota full, the answers end there.
         var replay = Replay(audit: self, data: data, base: base, reusing: session.take())
+        replay.session.fullQuotas = [quotaID]
         replay.run()
-        let report = replay.report()
+        var report = replay.report()
         session = replay.session
+        let endedThere = replay.session.endingQuota?.quotaID == quotaID
+        if endedThere, report.isClean { return report }
+        // Or the quota filled while the respondent finished: a whole completion, matching the quota.
+        var completion = Replay(audit: self, data: data, base: base, reusing: session.take())
+        completion.session.fullQuotas = []
+        completion.run()
+        let completed = completion.report()
+        let matches = completion.session.matchingQuotas().contains { $0.id == quotaID }
+        session = completion.session
+        if completed.isClean, completed.isCompleted, matches { return completed }
+        if !endedThere {
+            let named = quotaID.isEmpty ? "names no quota that ended it" : "says quota '\(quotaID)' ended it"
+            let known = survey.definition.quotas.contains { $0.id == quotaID }
+            report.problems.append(
+                AuditProblem(
+                    code: .quotaMismatch, stepID: quotaID.isEmpty ? nil : quotaID, path: .root.appending("status"),
+                    message: "the response \(named), but "
+                        + (known ? "these answers do not match its condition" : "the survey has no such quota")))
+        }
         return report
     }
 }
@@ -212,6 +279,9 @@ public struct AuditProblem: Sendable, Hashable, CustomStringConvertible {
         case endedEarlier = "ended-earlier"
         /// The submitted document is not a response (not a JSON object).
         case notAResponse = "not-a-response"
+        /// A record whose status is `ended-by-quota` names a quota (the last of its `quotasReached`)
+        /// that these answers do not match, or none.
+        case quotaMismatch = "quota-mismatch"
     }
 
     /// What kind of problem it is.
@@ -263,6 +333,8 @@ struct Replay {
     var accepted: [Int: JSONValue] = [:]
     /// The units the replay entered.
     var entered: Set<Int> = []
+    /// Steps the replay showed that the response holds no answer for, by step index.
+    var shownUnanswered: [Int] = []
 
     init(audit: ResponseAudit, data: [String: JSONValue], base: JSONPath, reusing previous: SurveySession? = nil) {
         self.audit = audit
@@ -332,9 +404,12 @@ struct Replay {
             } catch {
                 refused(error, key: id, index: index)
             }
-        } else if session.answer(at: step) != nil {
-            // A default (or a value a rule set) the response does not keep: the respondent cleared it.
-            _ = try? session.answer(.null, at: step)
+        } else {
+            shownUnanswered.append(index)
+            if session.answer(at: step) != nil {
+                // A default (or a value a rule set) the response does not keep: the respondent cleared it.
+                _ = try? session.answer(.null, at: step)
+            }
         }
         if let key = audit.commentKeys[index], let comment = given[key] {
             do {
@@ -394,6 +469,20 @@ struct Replay {
             problems: problems, path: result.path, isCompleted: session.status == .completed, cleaned: expected)
     }
 
+    /// Whether what `slots` read may hold an answer the response lost: with `clearInvisibleValues`
+    /// `"onComplete"` (survey-core's default) a question answered and then hidden by a later answer
+    /// still counts until completion, which drops its answer. A step the replay showed with no answer
+    /// and that is hidden at the end may have been such a question: what depends on it cannot be
+    /// replayed from the data, and is not reported.
+    func readsLostAnswer(_ slots: Set<Int>?) -> Bool {
+        guard let slots, !slots.isEmpty else { return false }
+        return shownUnanswered.contains { index in
+            slots.contains(index)
+                && (!session.analysisStepVisible(index)
+                    || !session.analysisUnitVisible(survey.analysisUnit(ofStep: index)))
+        }
+    }
+
     /// A key of the response whose value the replay's result does not have.
     mutating func compare(_ key: String, value: JSONValue, expected: JSONValue?) {
         let place = base.appending(key)
@@ -404,6 +493,7 @@ struct Replay {
             }
         guard let stepID, let step = survey.stepIndex(of: stepID) else {
             if audit.calculatedNames.contains(key) || audit.addedKeys.contains(key) {
+                if readsLostAnswer(audit.calculatedSlots[key]) { return }
                 problems.append(
                     AuditProblem(
                         code: .calculatedMismatch, stepID: key, path: place,
@@ -449,6 +539,8 @@ struct Replay {
             return
         }
         let unit = survey.analysisUnit(ofStep: index)
+        // Hidden for these answers, but perhaps not for an answer the data lost (see readsLostAnswer).
+        if readsLostAnswer(audit.visibilitySlots?[index]) { return }
         if entered.contains(unit) {
             // Answered while shown and hidden afterwards is kept where the survey keeps hidden answers.
             if survey.analysisKeepsHiddenAnswers { return }
@@ -478,6 +570,7 @@ struct Replay {
         if audit.calculatedNames.contains(key) || audit.addedKeys.contains(key)
             || survey.question(forStep: key)?.typeID == "expression"
         {
+            if readsLostAnswer(audit.calculatedSlots[key]) { return }
             problems.append(
                 AuditProblem(
                     code: .calculatedMismatch, stepID: key, path: place,

@@ -209,6 +209,7 @@ public struct SurveySession {
         backMarks.removeAll(keepingCapacity: true)
         observers.removeAll()
         pendingTriggers.removeAll(keepingCapacity: true)
+        if !quotasReached.isEmpty { quotasReached.removeAll(keepingCapacity: true) }
         if !answeredByRespondent.isEmpty { answeredByRespondent.removeAll(keepingCapacity: true) }
         if !disabledSteps.isEmpty { disabledSteps.removeAll(keepingCapacity: true) }
         path.removeAll(keepingCapacity: true)
