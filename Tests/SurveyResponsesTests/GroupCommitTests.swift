@@ -111,24 +111,31 @@ import Testing
         let base = Date(timeIntervalSince1970: 1_780_000_000)
         let outcomes = Log()
         let ids = (0..<(24 * 10)).map { _ in ResponseID.make(at: base) }
-        DispatchQueue.concurrentPerform(iterations: 24) { thread in
-            for index in 0..<10 {
-                let item = thread * 10 + index
-                let marked = item % 37 == 5
-                let response = Response(
-                    id: ids[item], respondentID: "r\(item)", surveyID: survey, surveyVersion: "1", locale: "en",
-                    seed: 1, today: "2026-06-01", createdAt: base, actionCount: 1)
-                let value: JSONValue = .string(marked ? marker : "fine")
-                let write = ResponseWrite(
-                    response: response,
-                    actions: [
-                        RecordedAction(sequence: 1, action: .answer(stepID: "q", value: value), recordedAt: base)
-                    ],
-                    funnelEvents: [FunnelEvent(kind: .answered, stepID: "q", recordedAt: base)])
-                let succeeded = (try? store.write(write)) != nil
-                outcomes.lock.withLock { outcomes.results[item] = succeeded }
-            }
+        // 24 real threads (concurrentPerform would use one per core: 2 writers on this machine).
+        let finished = DispatchGroup()
+        for thread in 0..<24 {
+            finished.enter()
+            Thread {
+                defer { finished.leave() }
+                for index in 0..<10 {
+                    let item = thread * 10 + index
+                    let marked = item % 37 == 5
+                    let response = Response(
+                        id: ids[item], respondentID: "r\(item)", surveyID: survey, surveyVersion: "1", locale: "en",
+                        seed: 1, today: "2026-06-01", createdAt: base, actionCount: 1)
+                    let value: JSONValue = .string(marked ? marker : "fine")
+                    let write = ResponseWrite(
+                        response: response,
+                        actions: [
+                            RecordedAction(sequence: 1, action: .answer(stepID: "q", value: value), recordedAt: base)
+                        ],
+                        funnelEvents: [FunnelEvent(kind: .answered, stepID: "q", recordedAt: base)])
+                    let succeeded = (try? store.write(write)) != nil
+                    outcomes.lock.withLock { outcomes.results[item] = succeeded }
+                }
+            }.start()
         }
+        finished.wait()
         var acknowledged = 0
         for (item, id) in ids.enumerated() {
             let succeeded = outcomes.results[item] ?? false
