@@ -331,7 +331,9 @@ def run_surveyjs(node: str, core: Path, cases: list[Case]) -> dict[str, Outcome]
     if result.returncode != 0:
         raise RuntimeError(f"node {PEER_SCRIPT.name} failed (exit {result.returncode}): {result.stderr.strip()}")
     outcomes: dict[str, Outcome] = {}
-    for line in result.stdout.splitlines():
+    for line in result.stdout.split("\n"):
+        if not line.strip():
+            continue
         report = json.loads(line)
         if not report["ok"]:
             outcomes[report["name"]] = Outcome(broken=f"survey-core: {report['error']}")
@@ -362,7 +364,10 @@ def outcome_of_events(result: subprocess.CompletedProcess) -> Outcome:
     outcome.not_converted = sum(1 for line in result.stderr.splitlines()
                                 if line.startswith("warning: ") and ": not converted: " in line)
     visits: dict[int, str] = {}
-    for line in result.stdout.splitlines():
+    # JSON Lines end at "\n" only (splitlines() would also cut at U+2028 and others inside a string).
+    for line in result.stdout.split("\n"):
+        if not line.strip():
+            continue
         try:
             event = json.loads(line)
         except json.JSONDecodeError:

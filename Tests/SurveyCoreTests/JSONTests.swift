@@ -123,6 +123,17 @@ import Testing
         #expect(JSONWriter.string(from: try JSONParser.parse(pretty), pretty: true) == pretty)
     }
 
+    /// U+2028, U+2029 and U+0085 are escaped (line ends to Python's `splitlines()` and older
+    /// JavaScript), so a JSON Lines event stays one line; other characters sharing their first byte
+    /// (é is C3, € E2 82 AC, \u{A0} C2 A0) are written as they are, and everything reads back the same.
+    @Test func lineSeparatorsAreEscapedAndOtherCharactersKept() throws {
+        let text = "a\u{2028}b\u{2029}c\u{85}d € \u{A0}é—\u{2028}"
+        let written = JSONWriter.string(from: .string(text))
+        #expect(written == #""a\u2028b\u2029c\u0085d € \#u{A0}é—\u2028""#)
+        #expect(written.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).count == 1)
+        #expect(try JSONParser.parse(written) == .string(text))
+    }
+
     @Test func locatesPaths() {
         let text = "{\n  \"steps\": [\n    {\"id\": \"a\"},\n    {\"id\": \"b\", \"type\": 3}\n  ]\n}"
         let path = JSONPath.root.appending("steps").appending(1).appending("type")

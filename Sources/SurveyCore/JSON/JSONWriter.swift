@@ -96,7 +96,26 @@ public enum JSONWriter {
                 index += 1
                 guard index < bytes.count else { break }
                 let byte = base[index]
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0xE2 || byte == 0xC2 else { continue }
+                if byte == 0xE2 || byte == 0xC2 {
+                    // U+2028, U+2029 and U+0085 are line ends to JavaScript before ES2019 and to
+                    // Python's `splitlines()`: written as escapes, a JSON line stays one line to
+                    // every reader. Other characters starting with these bytes are written as they are.
+                    let length = byte == 0xE2 ? 3 : 2
+                    guard index + length <= bytes.count else { continue }
+                    let escape: StaticString
+                    switch (byte, base[index + 1], base[index + length - 1]) {
+                    case (0xE2, 0x80, 0xA8): escape = "\\u2028"
+                    case (0xE2, 0x80, 0xA9): escape = "\\u2029"
+                    case (0xC2, 0x85, 0x85): escape = "\\u0085"
+                    default: continue
+                    }
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                    append(escape, to: &output)
+                    start = index + length
+                    index = start - 1
+                    continue
+                }
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
                 start = index + 1
                 switch byte {
