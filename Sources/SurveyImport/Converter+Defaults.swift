@@ -68,6 +68,15 @@ extension Converter {
             return nil
         case ("repeat", .array(let entries)):
             return fittedEntries(entries, of: kind, at: path)
+        case ("multiple-text", .object(let answers)):
+            let names = Set((kind.options["items"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue })
+            let kept = answers.filter { names.contains($0.key) }
+            guard kept.count < answers.count else { return value }
+            let dropped = answers.keys.filter { kept[$0] == nil }.sorted()
+            note(
+                .notConverted, path, "defaultValue members \(dropped.map { "'\($0)'" }.joined(separator: ", "))",
+                "no item of the multiple text has that name (left out); survey-core keeps them in its data")
+            return kept.isEmpty ? nil : .object(kept)
         default:
             return value
         }

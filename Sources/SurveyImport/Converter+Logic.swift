@@ -53,6 +53,15 @@ extension Converter {
                 finish(members)
                 continue
             }
+            if type == "regex", members.members["regex"]?.stringValue?.isEmpty ?? true {
+                // survey-core's regex validator passes every answer when it has no pattern.
+                note(
+                    .notConverted, members.path, "a regex validator without a regex",
+                    "it checks nothing (as in SurveyJS); the validator is left out")
+                for key in ["regex", "caseInsensitive", "text", "notificationType"] { _ = members.take(key) }
+                finish(members)
+                continue
+            }
             var validator: [String: JSONValue] = ["type": .string(type)]
             for key in keys + ["notificationType"] {
                 if let value = members.take(key) { validator[key] = value }

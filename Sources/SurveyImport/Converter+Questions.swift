@@ -392,6 +392,17 @@ extension Converter {
                     kind.options[to] = .number(Double(count))
                 }
             }
+            // More than can be picked limits nothing in survey-core (the app may fill the choices in
+            // at run time): left out, where the listed choices are all there will be.
+            if let maximum = kind.options["maxSelections"]?.intValue, let listed = kind.options[itemsKey]?.arrayValue,
+                members.members["choicesFromQuestion"] == nil, members.members["choicesByUrl"] == nil,
+                maximum > listed.count + (kind.options["other"] == nil ? 0 : 1)
+            {
+                kind.options["maxSelections"] = nil
+                note(
+                    .notConverted, members.path("maxSelectedChoices"), "maxSelectedChoices \(maximum)",
+                    "more than the \(listed.count) choices listed: it limits nothing (as in survey-core); left out")
+            }
             // survey-core shows Select all disabled while fewer choices may be picked than are
             // listed (`getSelectAllEnabled`): nobody can pick it, so it is left out.
             if kind.options["selectAll"] != nil, let maximum = kind.options["maxSelections"]?.intValue,

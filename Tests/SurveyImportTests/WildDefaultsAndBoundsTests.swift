@@ -291,4 +291,31 @@ import Testing
         try session.answer("yes", for: "vet")
         #expect(session.isVisible("branch"))
     }
+
+    /// Three things survey-core loads and ignores, which stopped the load here: a regex validator
+    /// without a pattern (survey-core's passes every answer), `maxSelectedChoices` above the number of
+    /// choices (it limits nothing), and a multiple text's default naming no item (survey-core keeps
+    /// it in its data only). Each is left out with a note; the rest converts.
+    @Test func whatSurveyCoreIgnoresIsLeftOutWithANote() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [
+              {"type": "text", "name": "mail", "validators": [{"type": "email"}, {"type": "regex", "text": "Bad"}]},
+              {"type": "checkbox", "name": "topics", "choices": ["a", "b"], "maxSelectedChoices": 3},
+              {"type": "checkbox", "name": "two", "choices": ["a", "b", "c"], "maxSelectedChoices": 2},
+              {"type": "multipletext", "name": "counts", "items": [{"name": "10", "inputType": "number"}],
+               "defaultValue": {"1": 0, "10": 0}}]}
+            """#)
+        #expect(try Self.step(survey, "mail").validators.count == 1)
+        #expect(try Self.step(survey, "topics").options["maxSelections"] == nil)
+        #expect(try Self.step(survey, "two").options["maxSelections"] == 2)
+        #expect(try Self.step(survey, "counts").defaultValue == ["10": 0])
+        let notes = conversion.notes.map(\.description)
+        #expect(notes.contains { $0.contains("a regex validator without a regex") })
+        #expect(notes.contains { $0.contains("maxSelectedChoices 3") && $0.contains("more than the 2 choices") })
+        #expect(notes.contains { $0.contains("defaultValue members '1'") })
+        var session = SurveySession(survey: survey)
+        try session.answer(["a", "b"], for: "topics")
+        #expect(session.answer(for: "topics") == ["a", "b"])
+    }
 }
