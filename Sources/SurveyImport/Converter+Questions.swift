@@ -347,6 +347,17 @@ extension Converter {
                     "expected none, asc, desc or random")
             }
         }
+        // survey-core offers the listed choices when no question has the name choices come from.
+        if let source = members.members["choicesFromQuestion"], let name = source.stringValue,
+            !elementNames.contains(name)
+        {
+            _ = members.take("choicesFromQuestion")
+            _ = members.take("choicesFromQuestionMode")
+            choicesSourceDropped = true
+            note(
+                .notConverted, members.path("choicesFromQuestion"), "choicesFromQuestion '\(name)'",
+                "no element of the survey has that name: the listed choices are offered, as in survey-core")
+        }
         // Choices made of a dynamic matrix's rows or a dynamic panel's entries (one column or field
         // gives the values): not carried forward here; the listed choices stay (none: nothing to pick).
         if let values = members.take("choiceValuesFromQuestion") {
@@ -808,5 +819,26 @@ extension Converter {
             if !formats.isEmpty { kind.options["formats"] = .array(formats.map { .string($0) }) }
         }
         return kind
+    }
+}
+
+extension Converter {
+    /// The `name` of every element (question, panel, matrix column, template item) of a SurveyJS
+    /// survey: whether a name another element refers to (`choicesFromQuestion`) exists at all.
+    static func elementNames(in json: JSONValue) -> Set<String> {
+        var names = Set<String>()
+        var pending = [json]
+        while let value = pending.popLast() {
+            switch value {
+            case .object(let members):
+                if members["type"] != nil || members["cellType"] != nil, let name = members["name"]?.stringValue {
+                    names.insert(name)
+                }
+                pending.append(contentsOf: members.values)
+            case .array(let elements): pending.append(contentsOf: elements)
+            default: break
+            }
+        }
+        return names
     }
 }

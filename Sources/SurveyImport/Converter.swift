@@ -26,11 +26,12 @@ struct Converter {
     /// survey-core), in the order first called: see ``SurveyJSDataShape/hostFunctions(in:)``.
     var hostFunctions: [String] = []
     var usedIDs: Set<String> = []
+    /// The name of every element of the survey, read before converting (``Converter/elementNames(in:)``).
+    var elementNames: Set<String> = []
     /// The ids of the question kinds loaded plugins registered: a custom SurveyJS type of the same
     /// name becomes that kind (``pluginKind(_:_:)``).
     var pluginKinds: Set<String> = []
-    /// The SurveyJS type of each question converted so far, by id (a second question of the same
-    /// name and type shows the first one's value, as in survey-core).
+    /// Each converted question's SurveyJS type, by id (a second one of the same name and type shows the first's value).
     var questionTypes: [String: String] = [:]
     /// The kind each of those questions was converted to (`number` for a numeric `text`).
     var questionKinds: [String: String] = [:]
@@ -53,8 +54,7 @@ struct Converter {
     var choicesSourceDropped = false
     /// The matrices with column totals, by `<name>-total` lowercased: `{name-total.column}` reads one.
     var matrixTotals: [String: (id: String, totals: [String: String])] = [:]
-    /// Properties apps add to SurveyJS elements (survey-core keeps and ignores them), by the
-    /// element's JSON path, kept under `x-surveyjs`.
+    /// Properties apps add to SurveyJS elements (survey-core ignores them), by JSON path, kept in `x-surveyjs`.
     var customProperties: [String: [String: JSONValue]] = [:]
     /// The names (lowercased) of the elements left out.
     var leftOut: Set<String> = []

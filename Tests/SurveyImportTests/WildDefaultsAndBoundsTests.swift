@@ -318,4 +318,22 @@ import Testing
         try session.answer(["a", "b"], for: "topics")
         #expect(session.answer(for: "topics") == ["a", "b"])
     }
+
+    /// `choicesFromQuestion` naming no element: survey-core 3.0.4 offers the listed choices
+    /// (`visibleChoices` is `["x", "y"]`, or nothing when none are listed).
+    @Test func choicesFromAQuestionThatDoesNotExistAreTheListedOnes() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [
+              {"type": "dropdown", "name": "a", "choicesFromQuestion": "nope"},
+              {"type": "dropdown", "name": "b", "choices": ["x", "y"], "choicesFromQuestion": "nope"},
+              {"type": "checkbox", "name": "c", "choices": ["p"]},
+              {"type": "dropdown", "name": "d", "choicesFromQuestion": "c"}]}
+            """#)
+        #expect(try Self.step(survey, "b").options["choices"] == ["x", "y"])
+        #expect(try Self.step(survey, "d").choicesFromQuestion == "c")
+        let notes = conversion.notes.map(\.description)
+        #expect(notes.filter { $0.contains("choicesFromQuestion 'nope'") }.count == 2)
+        #expect(notes.contains { $0.contains("question 'a' without choices") })
+    }
 }
