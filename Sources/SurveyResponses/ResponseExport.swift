@@ -23,7 +23,7 @@ public enum ResponseExport {
     /// ``PartialResponses``), and when there are any, `orphaned` (the answers an earlier version of
     /// the survey took and the current one does not, each ``OrphanedAnswer/jsonValue``),
     /// `abandonedReason` and `quotasReached` (the full quotas whose action the respondent got, each
-    /// ``QuotaReached/storedJSON``).
+    /// its `quotaId`, `action`, `message` and, for a skip, `skipTo`).
     public static func jsonValue(of response: Response, isPartial: Bool = false) -> JSONValue {
         var members: [String: JSONValue] = [
             "responseId": .string(response.id.rawValue),
