@@ -68,23 +68,18 @@ extension Converter {
             return nil
         case ("repeat", .array(let entries)):
             return fittedEntries(entries, of: kind, at: path)
-        case ("multiple-text", .object(let answers)):
-            let names = Set((kind.options["items"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue })
-            let kept = answers.filter { names.contains($0.key) }
-            guard kept.count < answers.count else { return value }
-            let dropped = answers.keys.filter { kept[$0] == nil }.sorted()
-            note(
-                .notConverted, path, "defaultValue members \(dropped.map { "'\($0)'" }.joined(separator: ", "))",
-                "no item of the multiple text has that name (left out); survey-core keeps them in its data")
-            return kept.isEmpty ? nil : .object(kept)
+        case ("multiple-text", .object):
+            // One entry of its items, as a repeat's entries are fitted.
+            let fitted = fittedEntries([value], of: kind, at: path)?.arrayValue?.first
+            return fitted == [:] ? nil : fitted
         default:
             return value
         }
     }
 
-    /// A dynamic panel's or matrix's default entries without the members no item of the converted
-    /// repeat takes (items the converter left out, such as an image picker): survey-core keeps them in
-    /// its data, where nothing here asks them.
+    /// A dynamic panel's or matrix's default entries (or a multiple text's default) without the members
+    /// no item of the converted kind takes (items the converter left out, such as an image picker):
+    /// survey-core keeps them in its data, where nothing here asks them.
     mutating func fittedEntries(_ entries: [JSONValue], of kind: ConvertedKind, at path: JSONPath) -> JSONValue? {
         let names = Set((kind.options["items"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue })
         let taken = names.union(kind.entryOthers.map { $0 + "-Comment" })

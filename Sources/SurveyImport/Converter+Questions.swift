@@ -349,14 +349,14 @@ extension Converter {
         }
         // survey-core offers the listed choices when no question has the name choices come from.
         if let source = members.members["choicesFromQuestion"], let name = source.stringValue,
-            !elementNames.contains(name)
+            !valueNames.contains(name)
         {
             _ = members.take("choicesFromQuestion")
             _ = members.take("choicesFromQuestionMode")
             choicesSourceDropped = true
             note(
                 .notConverted, members.path("choicesFromQuestion"), "choicesFromQuestion '\(name)'",
-                "no element of the survey has that name: the listed choices are offered, as in survey-core")
+                "no question of the survey has that name: the listed choices are offered, as in survey-core")
         }
         // Choices made of a dynamic matrix's rows or a dynamic panel's entries (one column or field
         // gives the values): not carried forward here; the listed choices stay (none: nothing to pick).
@@ -370,7 +370,8 @@ extension Converter {
                 "only a choice question's choices are carried forward; the listed choices are offered instead")
         }
         // Choices copied from another question replace any listed ones, as in survey-core.
-        if members.members["choicesFromQuestion"] == nil || choicesSourceDropped {
+        let copiesChoices = members.members["choicesFromQuestion"] != nil && !choicesSourceDropped
+        if !copiesChoices {
             kind.options[itemsKey] = .array(choices)
         } else if let condition = choicesVisibleIf?.stringValue {
             // Filters the carried choices: each is read as `{$item.value}` where the condition says `{item}`.
@@ -406,7 +407,7 @@ extension Converter {
             // More than can be picked limits nothing in survey-core (the app may fill the choices in
             // at run time): left out, where the listed choices are all there will be.
             if let maximum = kind.options["maxSelections"]?.intValue, let listed = kind.options[itemsKey]?.arrayValue,
-                members.members["choicesFromQuestion"] == nil, members.members["choicesByUrl"] == nil,
+                !copiesChoices, members.members["choicesByUrl"] == nil,
                 maximum > listed.count + (kind.options["other"] == nil ? 0 : 1)
             {
                 kind.options["maxSelections"] = nil
@@ -819,26 +820,5 @@ extension Converter {
             if !formats.isEmpty { kind.options["formats"] = .array(formats.map { .string($0) }) }
         }
         return kind
-    }
-}
-
-extension Converter {
-    /// The `name` of every element (question, panel, matrix column, template item) of a SurveyJS
-    /// survey: whether a name another element refers to (`choicesFromQuestion`) exists at all.
-    static func elementNames(in json: JSONValue) -> Set<String> {
-        var names = Set<String>()
-        var pending = [json]
-        while let value = pending.popLast() {
-            switch value {
-            case .object(let members):
-                if members["type"] != nil || members["cellType"] != nil, let name = members["name"]?.stringValue {
-                    names.insert(name)
-                }
-                pending.append(contentsOf: members.values)
-            case .array(let elements): pending.append(contentsOf: elements)
-            default: break
-            }
-        }
-        return names
     }
 }

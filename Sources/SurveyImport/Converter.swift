@@ -26,8 +26,6 @@ struct Converter {
     /// survey-core), in the order first called: see ``SurveyJSDataShape/hostFunctions(in:)``.
     var hostFunctions: [String] = []
     var usedIDs: Set<String> = []
-    /// The name of every element of the survey, read before converting (``Converter/elementNames(in:)``).
-    var elementNames: Set<String> = []
     /// The ids of the question kinds loaded plugins registered: a custom SurveyJS type of the same
     /// name becomes that kind (``pluginKind(_:_:)``).
     var pluginKinds: Set<String> = []

@@ -116,7 +116,6 @@ public enum SurveyJSImporter {
         var converter = Converter()
         converter.leavesOutUnparsableExpressions = lenientExpressions
         converter.pluginKinds = pluginKinds
-        converter.elementNames = Converter.elementNames(in: json)
         let survey = try converter.survey(json, id: id)
         var conversion = SurveyJSConversion(survey: survey, notes: converter.notes, origins: converter.origins)
         conversion.hostNames = converter.hostNames

@@ -319,7 +319,7 @@ import Testing
         #expect(session.answer(for: "topics") == ["a", "b"])
     }
 
-    /// `choicesFromQuestion` naming no element: survey-core 3.0.4 offers the listed choices
+    /// `choicesFromQuestion` naming no question: survey-core 3.0.4 offers the listed choices
     /// (`visibleChoices` is `["x", "y"]`, or nothing when none are listed).
     @Test func choicesFromAQuestionThatDoesNotExistAreTheListedOnes() throws {
         let (conversion, survey) = try convertAndLoad(
