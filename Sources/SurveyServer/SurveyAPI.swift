@@ -440,12 +440,9 @@ public final class SurveyAPI: Sendable {
         }
         switch result {
         case .success(let done) where done.isStale:
-            let error = APIError.revisionChanged
-            return .json(
-                [
-                    "error": ["code": .string(error.code), "message": .string(error.message)],
-                    "events": .array(done.events),
-                ], status: error.status, revision: done.revision)
+            var body = APIError.revisionChanged.body
+            body["events"] = .array(done.events)
+            return .json(.object(body), status: APIError.revisionChanged.status, revision: done.revision)
         case .success(let done): return .json(["events": .array(done.events)], revision: done.revision)
         case .failure(let error): return error.response
         }
@@ -633,9 +630,10 @@ struct APIError: Error {
     var code: String
     var message: String
 
-    var response: HTTPResponse {
-        .json(["error": ["code": .string(code), "message": .string(message)]], status: status)
-    }
+    /// The body of an error response: `{"error": {"code", "message"}}`.
+    var body: [String: JSONValue] { ["error": ["code": .string(code), "message": .string(message)]] }
+
+    var response: HTTPResponse { .json(.object(body), status: status) }
 
     static func notFound(_ path: String) -> APIError {
         APIError(status: 404, code: "notFound", message: "nothing is at \(path); the API is under /v1")
