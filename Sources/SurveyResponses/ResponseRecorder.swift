@@ -373,8 +373,13 @@ public struct ResponseRecorder: SessionRecorder {
         if claims.isEmpty {
             try store.write(write)
         } else {
-            // Counted in the same transaction as the write: exactly, however many finish at once.
-            let granted = try store.write(write, claiming: claims)
+            // Counted in the same transaction as the write: exactly, however many finish at once. A
+            // completion's funnel event waits for the answer: a quota filled meanwhile may end it instead.
+            var claiming = write
+            let completion = claiming.funnelEvents.firstIndex { $0.kind == .completed }.map {
+                claiming.funnelEvents.remove(at: $0)
+            }
+            let granted = try store.write(claiming, claiming: claims)
             countedQuotas.formUnion(granted)
             if finishes, let refused = claims.first(where: { !granted.contains($0.quotaID) }),
                 let quota = session.survey.definition.quotas.first(where: { $0.id == refused.quotaID }),
@@ -389,14 +394,18 @@ public struct ResponseRecorder: SessionRecorder {
                 // Screened out after all: the response says so (its answers kept, counted in no quota).
                 header.status = .endedByQuota
                 header.quotasReached.append(reached)
-                try store.write(ResponseWrite(response: header))
-            } else if finishes, let refused = claims.first(where: { !granted.contains($0.quotaID) }) {
+                let ended = completion.map { [FunnelEvent(kind: .endedByQuota, recordedAt: $0.recordedAt)] } ?? []
+                try store.write(ResponseWrite(response: header, funnelEvents: ended))
+            } else {
                 // A skip or a flag changes nothing the respondent reads, but the response notes it.
-                if let quota = session.survey.definition.quotas.first(where: { $0.id == refused.quotaID }),
+                if finishes, let refused = claims.first(where: { !granted.contains($0.quotaID) }),
+                    let quota = session.survey.definition.quotas.first(where: { $0.id == refused.quotaID }),
                     !header.quotasReached.contains(where: { $0.quotaID == quota.id })
                 {
                     header.quotasReached.append(QuotaReached(quotaID: quota.id, action: quota.action))
-                    try store.write(ResponseWrite(response: header))
+                }
+                if header != claiming.response || completion != nil {
+                    try store.write(ResponseWrite(response: header, funnelEvents: completion.map { [$0] } ?? []))
                 }
             }
         }

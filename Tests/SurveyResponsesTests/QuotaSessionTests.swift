@@ -115,6 +115,9 @@ import Testing
         #expect(completed.count == 1 && ended.count == 1, "no response is lost; the one over the quota says so")
         #expect(ended.first?.quotasReached.map(\.quotaID) == ["young"])
         #expect(ended.first?.answers.isEmpty == false, "its answers are kept")
+        // The funnel counts the late one as ended by the quota, not as a completion as well.
+        let funnel = FunnelReport(counts: try store.funnelCounts(survey: "panel"), survey: survey)
+        #expect(funnel.completed == 1 && funnel.endedByQuota == 1)
     }
 
     @Test func skipAndFlagActions() throws {
