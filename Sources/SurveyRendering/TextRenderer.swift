@@ -206,7 +206,7 @@ public struct TextRenderer: SurveyRenderer {
         case .completed(let result):
             flushMessages()
             line("")
-            line(paint(result.message ?? strings[.completed], .green))
+            line(paint(result.message ?? strings[result.quota == nil ? .completed : .surveyEnded], .green))
         case .dismissed:
             flushMessages()
             line(strings[.dismissed])

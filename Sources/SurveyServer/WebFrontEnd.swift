@@ -90,7 +90,7 @@ final class WebFrontEnd: Sendable {
                 return message(status: error.status, title: "Not available", text: error.message, locale: "en")
             case .notAsked(let event):
                 return message(
-                    status: 200, title: UIStrings(locale: start.locale ?? "en")[.completed],
+                    status: 200, title: UIStrings(locale: start.locale ?? "en")[.notAsked],
                     text: event["message"]?.stringValue ?? "", locale: start.locale ?? "en")
             case .finished(let events):
                 return finished(events, locale: start.locale ?? "en")
@@ -211,8 +211,9 @@ final class WebFrontEnd: Sendable {
     func finished(_ events: [JSONValue], locale: String) -> HTTPResponse {
         let strings = UIStrings(locale: locale)
         if let completed = events.last(where: { $0["event"] == "completed" || $0["event"] == "ended" }) {
-            return message(
-                status: 200, title: strings[.completed], text: completed["message"]?.stringValue ?? "", locale: locale)
+            // A full quota's end is not a completion: its heading says the survey ended.
+            let title = strings[completed["event"] == "ended" ? .surveyEnded : .completed]
+            return message(status: 200, title: title, text: completed["message"]?.stringValue ?? "", locale: locale)
         }
         if events.contains(where: { $0["event"] == "empty" }) {
             return message(status: 200, title: strings[.surveyEmpty], text: "", locale: locale)

@@ -75,6 +75,9 @@ import Testing
         _ = try second.get(path)
         let ended = WebFrontEndTests.text(try second.post([("a:age", "young"), ("action", "next")], path: path))
         #expect(ended.contains("Thank you! We have heard from enough young people."), "\(ended)")
+        // Screened out, not completed: the heading says the survey ended.
+        #expect(ended.contains("<h1>Thank you for your time. The survey has ended.</h1>"))
+        #expect(!ended.contains("The survey is complete."))
         let respondent = try #require(second.cookies["survey-respondent"])
         let stored = try #require(
             try server.store.latestResponse(respondent: "web-" + respondent, survey: Self.surveyID))

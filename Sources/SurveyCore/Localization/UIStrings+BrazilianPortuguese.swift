@@ -32,6 +32,8 @@ extension UIStrings {
         "lineTooLong": "Essa entrada tem mais de {max} MiB; foi ignorada.",
         "dismissed": "Pesquisa fechada.",
         "surveyEmpty": "Esta pesquisa não tem nada para mostrar a você.",
+        "surveyEnded": "Obrigado pelo seu tempo. A pesquisa foi encerrada.",
+        "notAsked": "Não há nenhuma pesquisa para você no momento.",
         "chooseOne": "Escolha uma opção",
         "typeAnswer": "Digite sua resposta",
         "pressEnterToSkip": "Pressione Enter para pular",

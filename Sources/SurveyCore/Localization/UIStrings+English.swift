@@ -32,6 +32,8 @@ extension UIStrings {
         "lineTooLong": "That input is longer than {max} MiB; it was ignored.",
         "dismissed": "Survey dismissed.",
         "surveyEmpty": "There is nothing in this survey to show you.",
+        "surveyEnded": "Thank you for your time. The survey has ended.",
+        "notAsked": "There is no survey for you at the moment.",
         "chooseOne": "Choose one",
         "typeAnswer": "Type your answer",
         "pressEnterToSkip": "Press Enter to skip",

@@ -32,6 +32,8 @@ extension UIStrings {
         "lineTooLong": "Cette saisie dépasse {max} Mio ; elle a été ignorée.",
         "dismissed": "Questionnaire fermé.",
         "surveyEmpty": "Ce questionnaire n'a rien à vous montrer.",
+        "surveyEnded": "Merci de votre temps. Le questionnaire est terminé.",
+        "notAsked": "Aucun questionnaire ne vous est proposé pour le moment.",
         "chooseOne": "Choisissez une réponse",
         "typeAnswer": "Saisissez votre réponse",
         "pressEnterToSkip": "Appuyez sur Entrée pour passer",

@@ -32,6 +32,8 @@ extension UIStrings {
         "lineTooLong": "Diese Eingabe ist länger als {max} MiB; sie wurde ignoriert.",
         "dismissed": "Umfrage geschlossen.",
         "surveyEmpty": "Diese Umfrage hat Ihnen nichts anzuzeigen.",
+        "surveyEnded": "Vielen Dank für Ihre Zeit. Die Umfrage ist beendet.",
+        "notAsked": "Zurzeit gibt es keine Umfrage für Sie.",
         "chooseOne": "Eine Option auswählen",
         "typeAnswer": "Antwort eingeben",
         "pressEnterToSkip": "Zum Überspringen die Eingabetaste drücken",

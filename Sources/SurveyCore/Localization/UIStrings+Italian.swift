@@ -32,6 +32,8 @@ extension UIStrings {
         "lineTooLong": "Questo input supera {max} MiB; è stato ignorato.",
         "dismissed": "Sondaggio chiuso.",
         "surveyEmpty": "Questo sondaggio non ha nulla da mostrarti.",
+        "surveyEnded": "Grazie per il tempo dedicato. Il sondaggio è terminato.",
+        "notAsked": "Al momento non ci sono sondaggi per te.",
         "chooseOne": "Scegli un’opzione",
         "typeAnswer": "Scrivi la tua risposta",
         "pressEnterToSkip": "Premi Invio per saltare",

@@ -32,6 +32,8 @@ extension UIStrings {
         "lineTooLong": "入力が {max} MiB を超えているため、無視されました。",
         "dismissed": "アンケートを閉じました。",
         "surveyEmpty": "このアンケートには表示する内容がありません。",
+        "surveyEnded": "お時間をいただきありがとうございました。アンケートは終了しました。",
+        "notAsked": "現在ご回答いただけるアンケートはありません。",
         "chooseOne": "1つ選択してください",
         "typeAnswer": "回答を入力してください",
         "pressEnterToSkip": "スキップするにはEnterキーを押してください",

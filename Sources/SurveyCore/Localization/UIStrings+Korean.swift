@@ -32,6 +32,8 @@ extension UIStrings {
         "lineTooLong": "입력이 {max} MiB를 넘어 무시되었습니다.",
         "dismissed": "설문을 닫았습니다.",
         "surveyEmpty": "이 설문에는 보여 드릴 내용이 없습니다.",
+        "surveyEnded": "시간 내 주셔서 감사합니다. 설문이 종료되었습니다.",
+        "notAsked": "지금은 참여할 설문이 없습니다.",
         "chooseOne": "하나를 선택하세요",
         "typeAnswer": "답변을 입력하세요",
         "pressEnterToSkip": "건너뛰려면 Enter 키를 누르세요",

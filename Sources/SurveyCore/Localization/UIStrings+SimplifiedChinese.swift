@@ -32,6 +32,8 @@ extension UIStrings {
         "lineTooLong": "输入超过 {max} MiB，已被忽略。",
         "dismissed": "问卷已关闭。",
         "surveyEmpty": "此问卷没有可显示的内容。",
+        "surveyEnded": "感谢您抽出时间。问卷已结束。",
+        "notAsked": "目前没有适合您的问卷。",
         "chooseOne": "请选择一项",
         "typeAnswer": "请输入您的回答",
         "pressEnterToSkip": "按 Enter 键跳过",

@@ -32,6 +32,8 @@ extension UIStrings {
         "lineTooLong": "Esa entrada supera los {max} MiB; se ha ignorado.",
         "dismissed": "Encuesta cerrada.",
         "surveyEmpty": "Esta encuesta no tiene nada que mostrarle.",
+        "surveyEnded": "Gracias por su tiempo. La encuesta ha terminado.",
+        "notAsked": "No hay ninguna encuesta para usted en este momento.",
         "chooseOne": "Elige una opción",
         "typeAnswer": "Escribe tu respuesta",
         "pressEnterToSkip": "Pulsa Intro para omitir",

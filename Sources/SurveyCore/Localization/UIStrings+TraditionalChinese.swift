@@ -32,6 +32,8 @@ extension UIStrings {
         "lineTooLong": "輸入超過 {max} MiB，已被忽略。",
         "dismissed": "問卷已關閉。",
         "surveyEmpty": "此問卷沒有可顯示的內容。",
+        "surveyEnded": "感謝您撥冗參與。問卷已結束。",
+        "notAsked": "目前沒有適合您的問卷。",
         "chooseOne": "請選擇一項",
         "typeAnswer": "請輸入您的回答",
         "pressEnterToSkip": "按 Enter 鍵略過",

@@ -167,6 +167,10 @@ public enum UIStringKey: String, Sendable, CaseIterable {
     case quit, completed, dismissed, chooseOne, typeAnswer, pressEnterToSkip, savedProgress
     /// "There is nothing in this survey to show you.": a session that ended ``SessionStatus/empty``
     case surveyEmpty
+    /// "Thank you for your time. The survey has ended.": a survey a full quota ended (screened out)
+    case surveyEnded
+    /// "There is no survey for you at the moment.": a respondent the targeting rules did not ask
+    case notAsked
     /// "Don't ask again": dismissing the survey (the `d` key in a terminal)
     case dontAskAgain
     /// "That input is not valid text; please type it again." (bytes that are not UTF-8)
