@@ -15,7 +15,7 @@ struct PluginTemplateTests {
             encoding: .utf8)
         let template = try PluginTemplate(name: "demo", language: .c)
         let copied = try #require(template.files.first { $0.path == "survey_plugin.h" })
-        #expect(copied.contents == header)
+        #expect(copied.contents == header, "run python3 scripts/abi-header.py")
     }
 
     @Test func aCPluginHasItsSourceHeaderMakefileSurveyScriptsAndReadme() throws {
