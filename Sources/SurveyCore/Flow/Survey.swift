@@ -62,6 +62,7 @@ public struct Survey: Sendable {
     var conditionallyEnabledSteps: [Int] { storage.conditionallyEnabledSteps }
     var everyChangeRuleSteps: [Int] { storage.everyChangeRuleSteps }
     var hasEveryChangeRules: Bool { storage.hasEveryChangeRules }
+    var replaceableAnswers: [Bool] { storage.replaceableAnswers }
     /// Steps with `validators`, by step index (run on Next; see ``CompiledValidator``).
     var validators: [Int: [CompiledValidator]] { storage.validators }
     /// The panels (``PanelDefinition``), in document order, outer before inner.
