@@ -104,7 +104,11 @@ extension Converter {
             return kind
         case "matrix": return matrix(&members)
         case "matrixdropdown": return matrixDropdown(&members)
-        case "paneldynamic": return repeatGroup(&members, itemsKey: "templateElements", dynamicMatrix: false)
+        case "paneldynamic":
+            let kind = repeatGroup(&members, itemsKey: "templateElements", dynamicMatrix: false)
+            // survey-core's data holds the panels a panelCountExpression gives, empty (the data shape).
+            if kind.options["count"]?.stringValue != nil { dataShape.countedPanels.append(id) }
+            return kind
         case "matrixdynamic": return repeatGroup(&members, itemsKey: "columns", dynamicMatrix: true)
         case "html":
             var kind = ConvertedKind(type: "content")

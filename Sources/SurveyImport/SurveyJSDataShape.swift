@@ -45,6 +45,9 @@ public struct SurveyJSDataShape: ResultShape {
     var emptyRows: [(id: String, shown: Int)] = []
     /// Dynamic panels whose count is bound to a question (`bindings.panelCount`), with their unit.
     var bindings: [(id: String, question: String, maximum: Int, unit: String)] = []
+    /// Dynamic panels whose count is an expression, with it and their unit: survey-core's data holds
+    /// that many empty panels once shown.
+    var countedPanels: [(id: String, count: String, unit: String)] = []
     /// Dynamic panels that share another's entries (a shared valueName), with that panel's id: their
     /// answers are merged into its entries, entry by entry.
     var sharedEntries: [(id: String, owner: String)] = []
@@ -118,6 +121,10 @@ public struct SurveyJSDataShape: ResultShape {
             guard let unit = steps[id]?.unit, let cells = entry["cells"]?.objectMembers else { continue }
             let rows = (entry["rows"]?.arrayValue ?? []).compactMap(\.stringValue)
             rowDefaults.append((id, rows, cells, unit))
+        }
+        for id in record.countedPanels where record.sharedEntries[id] == nil && record.duplicates[id] == nil {
+            guard let (step, unit) = steps[id], let count = step.options["count"]?.stringValue else { continue }
+            countedPanels.append((id, count, unit))
         }
         for (id, count) in record.emptyPanels.sorted(by: { $0.key < $1.key }) {
             guard let unit = steps[id]?.unit else { continue }
@@ -237,6 +244,10 @@ public struct SurveyJSDataShape: ResultShape {
         for (id, count, unit, entry) in emptyPanels where data[id] == nil && shown(id, in: unit) {
             data[id] = .array(Array(repeating: .object(entry), count: count))
         }
+        for (id, count, unit) in countedPanels where data[id] == nil && shown(id, in: unit) {
+            let panels = Self.panelCount(count, of: session)
+            if panels > 0 { data[id] = .array(Array(repeating: .object([:]), count: panels)) }
+        }
         for (id, rows, cells, unit) in rowDefaults where shown(id, in: unit) {
             var matrix = data[id]?.objectMembers ?? [:]
             for row in rows {
@@ -266,6 +277,9 @@ public struct SurveyJSDataShape: ResultShape {
             if case .array(let list)? = answers[id], list.allSatisfy({ $0 == .object(entry) || $0.isEmptyAnswer }) {
                 answers[id] = nil
             }
+        }
+        for (id, _, _) in countedPanels {
+            if case .array(let list)? = answers[id], list.allSatisfy(\.isEmptyAnswer) { answers[id] = nil }
         }
         for id in files {
             guard case .array(let list)? = answers[id] else { continue }
@@ -427,6 +441,8 @@ public struct SurveyJSDataShape: ResultShape {
         var sharedEntries: [String: String] = [:]
         /// The items' defaults an untouched panel holds, by dynamic panel.
         var panelDefaults: [String: [String: JSONValue]] = [:]
+        /// Dynamic panels whose count is an expression (`panelCountExpression`).
+        var countedPanels: [String] = []
 
         var isEmpty: Bool {
             othersAsComment.isEmpty && entryOthersAsComment.isEmpty && emptyPanels.isEmpty && emptyRows.isEmpty
@@ -436,6 +452,7 @@ public struct SurveyJSDataShape: ResultShape {
                 && totals.isEmpty
                 && bindings.isEmpty
                 && sharedEntries.isEmpty
+                && countedPanels.isEmpty
         }
 
         init() {}
@@ -458,6 +475,7 @@ public struct SurveyJSDataShape: ResultShape {
                 if let members = binding.objectMembers { bindings[id] = members }
             }
             sharedEntries = (json["sharedEntries"]?.objectMembers ?? [:]).compactMapValues(\.stringValue)
+            countedPanels = (json["countedPanels"]?.arrayValue ?? []).compactMap(\.stringValue)
             for (id, columns) in json["totals"]?.objectMembers ?? [:] {
                 totals[id] = (columns.objectMembers ?? [:]).compactMapValues(\.stringValue)
             }
@@ -492,6 +510,7 @@ public struct SurveyJSDataShape: ResultShape {
             if !rowDefaults.isEmpty { members["rowDefaults"] = .object(rowDefaults.mapValues { .object($0) }) }
             if !bindings.isEmpty { members["bindings"] = .object(bindings.mapValues { .object($0) }) }
             if !sharedEntries.isEmpty { members["sharedEntries"] = .object(sharedEntries.mapValues { .string($0) }) }
+            if !countedPanels.isEmpty { members["countedPanels"] = .array(countedPanels.map { .string($0) }) }
             if !totals.isEmpty {
                 members["totals"] = .object(totals.mapValues { .object($0.mapValues { .string($0) }) })
             }
