@@ -103,7 +103,7 @@ extension Converter {
             choiceOptions(&members, into: &kind, multiple: true, itemsKey: "items")
             return kind
         case "matrix": return matrix(&members)
-        case "matrixdropdown": return matrixDropdown(&members)
+        case "matrixdropdown": return matrixDropdownWithColumnChecks(&members, id: id)
         case "paneldynamic":
             let kind = repeatGroup(&members, itemsKey: "templateElements", dynamicMatrix: false)
             // survey-core's data holds the panels a panelCountExpression gives, empty (the data shape).
