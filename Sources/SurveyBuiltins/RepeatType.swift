@@ -11,7 +11,7 @@ import SurveyCore
 /// | `eachOf` | step id | none | Loop & merge: one instance per value of that (multiple-choice) answer, `{item}` being the value. |
 /// | `minCount`, `maxCount` | integer ≥ 0 | `0`, none | Bounds on the number of instances (with neither `count` nor `eachOf` the respondent adds them). |
 /// | `clearHidden` | Boolean | `true` | Whether an item its `visibleIf` hides loses its answer (SurveyJS's dynamic panels), or keeps it (`false`: SurveyJS's dynamic matrices keep a hidden cell's value). A hidden item is never required. |
-/// | `startCount` | integer ≥ 0 | `0` | With neither `count` nor `eachOf`: how many instances the repeat starts with when its items have defaults (SurveyJS's `panelCount`); they hold the defaults until the respondent answers, who may then add or remove instances. |
+/// | `startCount` | integer ≥ 0 | `0` | With neither `count` nor `eachOf`: how many instances the repeat starts with when its items have defaults or computed items (SurveyJS's `panelCount`); they hold the defaults and computed values until the respondent answers, who may then add or remove instances. |
 /// | `emptyEntriesAnswer` | integer ≥ 1 | none | From this many instances on, instances that hold nothing still answer the question (`required` is met): SurveyJS's dynamic matrix, whose `rowCount` rows are shown. Without it, instances that hold nothing are no answer. |
 /// | `itemTitle` | text | none | Each instance's heading: `{panelIndex}` is its position from 1, `{item}` its loop value as the respondent read it (the choice's label), `{panel.x}` its answer to item `x`. |
 ///
@@ -31,8 +31,9 @@ import SurveyCore
 /// expression question in a dynamic panel or expression column), `defaultValue` (the item's answer
 /// in a new instance, an answer its kind accepts) or `defaultValueExpression` (an expression read like
 /// `visibleIf` whose value is that answer; SurveyJS's template question defaults), and `options` (that
-/// kind's own options). These expressions may call the survey's functions, a loaded plugin's too. With `count`, `eachOf` or `startCount`, a repeat whose items have defaults starts answered:
-/// its instances hold the defaults, followed as what they read changes until the respondent answers.
+/// kind's own options). These expressions may call the survey's functions, a loaded plugin's too. With `count`, `eachOf` or `startCount`, a repeat whose items have defaults or computed items
+/// starts answered: its instances hold the defaults and the computed values (as survey-core's panels
+/// hold their expression questions' values), followed as what they read changes until the respondent answers.
 /// An item with an Other choice takes its text in an instance as the answer, or, as SurveyJS stores
 /// it, as the Other choice's value with the text as `<name>-Comment`.
 /// An instance the respondent sends without an item that has a `defaultValueExpression` gets its
@@ -300,9 +301,12 @@ public struct RepeatType: SummarizesTallies {
 
     public func checksAgainOnNext(for options: Options) -> Bool { true }
 
+    /// With `count`, `eachOf` or `startCount`, instances exist before the respondent answers: they
+    /// hold their items' defaults and their computed items' values (as survey-core's panels hold
+    /// their expression questions' values).
     public func hasDefaultAnswer(for options: Options) -> Bool {
         if case .open = options.count, options.startCount == 0 { return false }
-        return options.items.contains(where: \.hasDefault)
+        return options.items.contains { $0.hasDefault || $0.expression != nil }
     }
 
     /// The instances `count`, `eachOf` or `startCount` gives, holding their items' defaults; `nil`

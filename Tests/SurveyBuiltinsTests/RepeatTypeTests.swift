@@ -211,6 +211,17 @@ struct RepeatTypeTests {
         #expect(try question.normalize([["v": 1]], in: context) == [["v": 1]])
     }
 
+    @Test func instancesThatExistBeforeAnAnswerHoldTheirComputedItems() throws {
+        // survey-core's panels (panelCount) hold their expression questions' values untouched.
+        let question = try configure(
+            RepeatType(),
+            ["startCount": 2, "items": [["name": "t"], ["name": "n", "expression": "{panelIndex} + 1"]]])
+        #expect(question.hasDefaultAnswer)
+        #expect(question.defaultAnswer(in: .english) == [["n": 1], ["n": 2]])
+        // An open repeat without startCount has no instance to compute.
+        #expect(!(try configure(RepeatType(), ["items": [["name": "n", "expression": "1"]]]).hasDefaultAnswer))
+    }
+
     @Test func withoutACountOrDefaultsThereIsNoDefaultAnswer() throws {
         #expect(!(try configure(RepeatType(), ["items": [["name": "w", "defaultValue": "x"]]]).hasDefaultAnswer))
         #expect(!(try configure(RepeatType(), ["count": 2, "items": [["name": "w"]]]).hasDefaultAnswer))
