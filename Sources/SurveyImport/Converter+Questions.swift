@@ -104,11 +104,7 @@ extension Converter {
             return kind
         case "matrix": return matrix(&members)
         case "matrixdropdown": return matrixDropdownWithColumnChecks(&members, id: id)
-        case "paneldynamic":
-            let kind = repeatGroup(&members, itemsKey: "templateElements", dynamicMatrix: false)
-            // survey-core's data holds the panels a panelCountExpression gives, empty (the data shape).
-            if kind.options["count"]?.stringValue != nil { dataShape.countedPanels.append(id) }
-            return kind
+        case "paneldynamic": return dynamicPanel(&members, id: id)
         case "matrixdynamic": return repeatGroup(&members, itemsKey: "columns", dynamicMatrix: true)
         case "html":
             var kind = ConvertedKind(type: "content")

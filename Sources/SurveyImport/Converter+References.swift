@@ -12,7 +12,7 @@ extension Converter {
     static let expressionMembers: Set<String> = [
         "visibleIf", "enableIf", "requiredIf", "defaultValueExpression", "if", "expression", "run", "count",
         "minValueExpression", "maxValueExpression", "setValueIf", "setValueExpression", "resetValueIf",
-        "minExpression", "maxExpression",
+        "minExpression", "maxExpression", "instanceVisibleIf",
     ]
     static let textMembers: Set<String> = [
         "title", "description", "text", "html", "body", "commentText", "label", "itemTitle", "content", "placeholder",
