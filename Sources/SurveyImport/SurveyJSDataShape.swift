@@ -278,9 +278,6 @@ public struct SurveyJSDataShape: ResultShape {
                 answers[id] = nil
             }
         }
-        for (id, _, _) in countedPanels {
-            if case .array(let list)? = answers[id], list.allSatisfy(\.isEmptyAnswer) { answers[id] = nil }
-        }
         for id in files {
             guard case .array(let list)? = answers[id] else { continue }
             answers[id] = .array(list.map(Self.engineFile))
