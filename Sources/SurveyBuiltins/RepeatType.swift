@@ -31,7 +31,8 @@ import SurveyCore
 /// after the respondent's items, in item order, e.g. `"{panel.price} * {panel.units}"`; SurveyJS's
 /// expression question in a dynamic panel or expression column), `defaultValue` (the item's answer
 /// in a new instance, an answer its kind accepts) or `defaultValueExpression` (an expression read like
-/// `visibleIf` whose value is that answer; SurveyJS's template question defaults), and `options` (that
+/// `visibleIf` whose value is that answer; SurveyJS's template question defaults), `total` or
+/// `totalExpression` (SurveyJS's column totals, as a `matrix-dropdown` column's), and `options` (that
 /// kind's own options). These expressions may call the survey's functions, a loaded plugin's too. With `count`, `eachOf` or `startCount`, a repeat whose items have defaults or computed items
 /// starts answered: its instances hold the defaults and the computed values (as survey-core's panels
 /// hold their expression questions' values), followed as what they read changes until the respondent answers.
@@ -215,6 +216,7 @@ public struct RepeatType: SummarizesTallies {
                     try validator.finish()
                     return check
                 } ?? []
+            try ColumnTotals.check(&item)
             let question = try kind.configure(
                 options: item.value("options") ?? .object([:]), path: item.path.appending("options"), stepID: stepID,
                 registry: item.registry, functions: item.functions)

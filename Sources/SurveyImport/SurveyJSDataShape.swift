@@ -63,10 +63,15 @@ public struct SurveyJSDataShape: ResultShape {
     var duplicateChoices: [String: Set<String>] = [:]
 
     /// The shape `survey` asks for in its `x-surveyjs` extension; `nil` when it has none (a survey
-    /// written in this engine's format keeps the engine's shape).
+    /// written in this engine's format keeps the engine's shape, unless it declares column totals:
+    /// then it gets them, `<id>-total`).
     public init?(_ survey: Survey) {
-        guard let data = survey.definition.extensions[Self.extensionKey]?["data"] else { return nil }
-        let record = Record(json: data)
+        let data = survey.definition.extensions[Self.extensionKey]?["data"]
+        // A survey in this engine's format gets the shape for the column totals it declares.
+        let declared = Self.declaredTotals(in: survey.definition.steps)
+        guard data != nil || !declared.isEmpty else { return nil }
+        var record = data.map(Record.init(json:)) ?? Record()
+        record.totals.merge(declared) { recorded, _ in recorded }
         var steps: [String: (step: StepDefinition, unit: String)] = [:]
         func visit(_ step: StepDefinition, unit: String) {
             steps[step.id] = (step, unit)
