@@ -33,7 +33,11 @@ extension Converter {
                     checks.append((validator, name.trimmingCharacters(in: .whitespaces)))
                 }
                 let kept = list.filter { !isExpression($0) }
-                column["validators"] = kept.isEmpty ? nil : .array(kept)
+                if kept.isEmpty {
+                    column.removeValue(forKey: "validators")
+                } else {
+                    column["validators"] = .array(kept)
+                }
                 columns[index] = .object(column)
             }
             if !checks.isEmpty {
