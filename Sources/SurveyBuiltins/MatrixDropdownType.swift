@@ -6,15 +6,17 @@ import SurveyCore
 /// | Option | Type | Default | Meaning |
 /// |---|---|---|---|
 /// | `rows` | array, required | — | Each a string or `{ "value", "label"? }`; values unique. Empty: nothing to answer (SurveyJS allows it; `survey lint` reports it). |
-/// | `columns` | array, required, non-empty | — | Each `{ "name", "title"?, "cellType"?, "required"?, "options"? }`; names unique. |
+/// | `columns` | array, required, non-empty | — | Each `{ "name", "title"?, "cellType"?, "required"?, "options"?, "total"?, "totalExpression"? }`; names unique. |
 /// | `choices` | array | none | The choices of choice columns that have none of their own. |
 /// | `allRowsRequired` | Boolean | `false` | Every row must have at least one cell answered. |
 ///
 /// Column members: `name` (the key in each row's answer), `title` (text; default the name),
 /// `cellType` (`"dropdown"` default, `"single-choice"`, `"multiple-choice"`, `"tagbox"`, `"text"`,
 /// `"number"`, `"boolean"`, `"rating"`, `"date"`, or a kind a loaded plugin adds), `required` (every row
-/// must answer this column), and `options`, read exactly as that kind's own options (`{"min": 0}` for a
-/// number column; `choices` defaults to the question's).
+/// must answer this column), `options`, read exactly as that kind's own options (`{"min": 0}` for a
+/// number column; `choices` defaults to the question's), and `total` (`sum`, `count`, `avg`, `min`,
+/// `max`) or `totalExpression` (reading the rows as `{matrix}`): SurveyJS's column totals, which the
+/// SurveyJS data shape stores as `<id>-total` (docs/import.md, "Data shape").
 ///
 /// **Answer:** an object from row value to an object from column name to that cell's answer, each
 /// checked and normalised by its column's kind; empty cells and rows are left out, and an answer with
@@ -79,6 +81,7 @@ public struct MatrixDropdownType: SummarizesTallies {
             let question = try kind.configure(
                 options: options, path: column.path.appending("options"), stepID: stepID, registry: column.registry,
                 functions: column.functions)
+            try ColumnTotals.check(&column)
             let result = Column(
                 name: name, title: try column.optionalText("title"),
                 isRequired: try column.bool("required", default: false), question: question)

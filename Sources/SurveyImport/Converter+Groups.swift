@@ -412,7 +412,9 @@ extension Converter {
         }
         // survey-core starts a dynamic panel with panelCount panels, each holding its questions' defaults.
         if let count = kind.emptyEntries,
-            items.contains(where: { $0["defaultValue"] != nil || $0["defaultValueExpression"] != nil })
+            items.contains(where: {
+                $0["defaultValue"] != nil || $0["defaultValueExpression"] != nil || $0["expression"] != nil
+            })
         {
             kind.options["startCount"] = .number(Double(min(count, 10_000)))
         }

@@ -103,8 +103,8 @@ extension Converter {
             choiceOptions(&members, into: &kind, multiple: true, itemsKey: "items")
             return kind
         case "matrix": return matrix(&members)
-        case "matrixdropdown": return matrixDropdown(&members)
-        case "paneldynamic": return repeatGroup(&members, itemsKey: "templateElements", dynamicMatrix: false)
+        case "matrixdropdown": return matrixDropdownWithColumnChecks(&members, id: id)
+        case "paneldynamic": return dynamicPanel(&members, id: id)
         case "matrixdynamic": return repeatGroup(&members, itemsKey: "columns", dynamicMatrix: true)
         case "html":
             var kind = ConvertedKind(type: "content")

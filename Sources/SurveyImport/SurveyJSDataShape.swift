@@ -45,6 +45,9 @@ public struct SurveyJSDataShape: ResultShape {
     var emptyRows: [(id: String, shown: Int)] = []
     /// Dynamic panels whose count is bound to a question (`bindings.panelCount`), with their unit.
     var bindings: [(id: String, question: String, maximum: Int, unit: String)] = []
+    /// Dynamic panels whose count is an expression, with it and their unit: survey-core's data holds
+    /// that many empty panels once shown.
+    var countedPanels: [(id: String, count: String, unit: String)] = []
     /// Dynamic panels that share another's entries (a shared valueName), with that panel's id: their
     /// answers are merged into its entries, entry by entry.
     var sharedEntries: [(id: String, owner: String)] = []
@@ -60,10 +63,15 @@ public struct SurveyJSDataShape: ResultShape {
     var duplicateChoices: [String: Set<String>] = [:]
 
     /// The shape `survey` asks for in its `x-surveyjs` extension; `nil` when it has none (a survey
-    /// written in this engine's format keeps the engine's shape).
+    /// written in this engine's format keeps the engine's shape, unless it declares column totals:
+    /// then it gets them, `<id>-total`).
     public init?(_ survey: Survey) {
-        guard let data = survey.definition.extensions[Self.extensionKey]?["data"] else { return nil }
-        let record = Record(json: data)
+        let data = survey.definition.extensions[Self.extensionKey]?["data"]
+        // A survey in this engine's format gets the shape for the column totals it declares.
+        let declared = Self.declaredTotals(in: survey.definition.steps)
+        guard data != nil || !declared.isEmpty else { return nil }
+        var record = data.map(Record.init(json:)) ?? Record()
+        record.totals.merge(declared) { recorded, _ in recorded }
         var steps: [String: (step: StepDefinition, unit: String)] = [:]
         func visit(_ step: StepDefinition, unit: String) {
             steps[step.id] = (step, unit)
@@ -118,6 +126,10 @@ public struct SurveyJSDataShape: ResultShape {
             guard let unit = steps[id]?.unit, let cells = entry["cells"]?.objectMembers else { continue }
             let rows = (entry["rows"]?.arrayValue ?? []).compactMap(\.stringValue)
             rowDefaults.append((id, rows, cells, unit))
+        }
+        for id in record.countedPanels where record.sharedEntries[id] == nil && record.duplicates[id] == nil {
+            guard let (step, unit) = steps[id], let count = step.options["count"]?.stringValue else { continue }
+            countedPanels.append((id, count, unit))
         }
         for (id, count) in record.emptyPanels.sorted(by: { $0.key < $1.key }) {
             guard let unit = steps[id]?.unit else { continue }
@@ -236,6 +248,10 @@ public struct SurveyJSDataShape: ResultShape {
         for (id, items) in entryFiles { Self.mapEntryFiles(of: id, items: items, in: &data, Self.surveyJSFile) }
         for (id, count, unit, entry) in emptyPanels where data[id] == nil && shown(id, in: unit) {
             data[id] = .array(Array(repeating: .object(entry), count: count))
+        }
+        for (id, count, unit) in countedPanels where data[id] == nil && shown(id, in: unit) {
+            let panels = Self.panelCount(count, of: session)
+            if panels > 0 { data[id] = .array(Array(repeating: .object([:]), count: panels)) }
         }
         for (id, rows, cells, unit) in rowDefaults where shown(id, in: unit) {
             var matrix = data[id]?.objectMembers ?? [:]
@@ -427,6 +443,8 @@ public struct SurveyJSDataShape: ResultShape {
         var sharedEntries: [String: String] = [:]
         /// The items' defaults an untouched panel holds, by dynamic panel.
         var panelDefaults: [String: [String: JSONValue]] = [:]
+        /// Dynamic panels whose count is an expression (`panelCountExpression`).
+        var countedPanels: [String] = []
 
         var isEmpty: Bool {
             othersAsComment.isEmpty && entryOthersAsComment.isEmpty && emptyPanels.isEmpty && emptyRows.isEmpty
@@ -436,6 +454,7 @@ public struct SurveyJSDataShape: ResultShape {
                 && totals.isEmpty
                 && bindings.isEmpty
                 && sharedEntries.isEmpty
+                && countedPanels.isEmpty
         }
 
         init() {}
@@ -458,6 +477,7 @@ public struct SurveyJSDataShape: ResultShape {
                 if let members = binding.objectMembers { bindings[id] = members }
             }
             sharedEntries = (json["sharedEntries"]?.objectMembers ?? [:]).compactMapValues(\.stringValue)
+            countedPanels = (json["countedPanels"]?.arrayValue ?? []).compactMap(\.stringValue)
             for (id, columns) in json["totals"]?.objectMembers ?? [:] {
                 totals[id] = (columns.objectMembers ?? [:]).compactMapValues(\.stringValue)
             }
@@ -492,6 +512,7 @@ public struct SurveyJSDataShape: ResultShape {
             if !rowDefaults.isEmpty { members["rowDefaults"] = .object(rowDefaults.mapValues { .object($0) }) }
             if !bindings.isEmpty { members["bindings"] = .object(bindings.mapValues { .object($0) }) }
             if !sharedEntries.isEmpty { members["sharedEntries"] = .object(sharedEntries.mapValues { .string($0) }) }
+            if !countedPanels.isEmpty { members["countedPanels"] = .array(countedPanels.map { .string($0) }) }
             if !totals.isEmpty {
                 members["totals"] = .object(totals.mapValues { .object($0.mapValues { .string($0) }) })
             }

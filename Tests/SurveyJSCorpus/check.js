@@ -55,6 +55,8 @@ const EXPECTED = {
   "expense-report:single-receipt": { visited: ["trip", "costs", "approval"] },
   "family-health-history": { visited: ["patient", "familyMembers", "counselling", "finish"] },
   "family-health-history:one-relative": { visited: ["patient", "familyMembers", "finish"] },
+  "household-size": { visited: ["household", "contact"] },
+  "household-size:details-skipped": { visited: ["household", "contact"] },
   "grant-eligibility": { visited: ["organisation", "project", "contact"] },
   "grant-eligibility:large-income": { visited: ["organisation", "contact"] },
   "grant-eligibility:not-a-charity": { visited: ["organisation", "contact"] },
