@@ -147,6 +147,77 @@ package final class PostgresConnection: SQLConnection {
         try statement(sql, parameters, doing: "write").changedRows
     }
 
+    /// Sends the statements at once in libpq's pipeline mode and reads their results after: one
+    /// round trip for all. After a statement fails, the server skips the rest; the first failure is
+    /// thrown (inside a transaction, the transaction is then failed).
+    /// - Returns: the number of rows each inserted, updated or deleted.
+    package func runAll(_ statements: [SQLStatement]) throws(StoreError) -> [Int] {
+        guard statements.count > 1, PQenterPipelineMode(handle) == 1 else {
+            var changed: [Int] = []
+            for statement in statements { changed.append(try run(statement.sql, statement.parameters)) }
+            return changed
+        }
+        var sent = 0
+        var failure: StoreError?
+        for statement in statements {
+            let accepted: Int32
+            do throws(StoreError) {
+                accepted = try withParameters(statement.parameters) { values in
+                    PQsendQueryParams(handle, statement.sql, Int32(values.count), nil, values, nil, nil, 0)
+                }
+            } catch {
+                failure = error
+                break
+            }
+            guard accepted == 1 else {
+                lastFailure = PQstatus(handle) == CONNECTION_OK ? .other : .connectionLost
+                failure = StoreError(.unavailable, "cannot write (\(lastErrorMessage))", store: name)
+                break
+            }
+            sent += 1
+        }
+        var changed: [Int] = []
+        changed.reserveCapacity(sent)
+        if PQpipelineSync(handle) == 1 {
+            // Each statement's result, then a null; the sync's result last.
+            var synced = false
+            var nulls = 0
+            while !synced {
+                guard let pointer = PQgetResult(handle) else {
+                    // One null ends each statement's results; two in a row: nothing more will come.
+                    nulls += 1
+                    if PQstatus(handle) != CONNECTION_OK || nulls > 1 { break }
+                    continue
+                }
+                nulls = 0
+                let result = Result(pointer)
+                switch PQresultStatus(pointer) {
+                case PGRES_PIPELINE_SYNC:
+                    synced = true
+                case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
+                    changed.append(result.changedRows)
+                case PGRES_PIPELINE_ABORTED:
+                    break
+                default:
+                    if failure == nil { failure = error(of: result, doing: "write") }
+                }
+            }
+        }
+        if PQexitPipelineMode(handle) != 1 {
+            // Results left unread: start again on a new connection.
+            failure = failure ?? StoreError(.unavailable, "cannot write (\(lastErrorMessage))", store: name)
+            PQreset(handle)
+            lastFailure = .connectionLost
+        }
+        if failure == nil && changed.count < statements.count {
+            lastFailure = PQstatus(handle) == CONNECTION_OK ? .other : .connectionLost
+            failure = StoreError(.unavailable, "cannot write (\(lastErrorMessage))", store: name)
+        }
+        if let failure { throw failure }
+        lastFailure = nil
+        return changed
+    }
+
     /// Runs a query and calls `body` with each row.
     package func query(_ sql: String, _ parameters: [SQLValue] = [], _ body: (Row) throws -> Void) throws {
         let result = try statement(sql, parameters, doing: "read")
@@ -164,7 +235,24 @@ package final class PostgresConnection: SQLConnection {
 
     /// Sends one statement with its parameters as text and waits for its result.
     func statement(_ sql: String, _ parameters: [SQLValue], doing what: String) throws(StoreError) -> Result {
-        // Each value as a C string (`nil`: NULL), copied for libpq and freed after the call.
+        let pointer = try withParameters(parameters) { values in
+            PQexecParams(handle, sql, Int32(values.count), nil, values, nil, nil, 0)
+        }
+        guard let pointer else {
+            lastFailure = PQstatus(handle) == CONNECTION_OK ? .other : .connectionLost
+            throw StoreError(.unavailable, "cannot \(what) (\(lastErrorMessage))", store: name)
+        }
+        let result = Result(pointer)
+        let status = PQresultStatus(pointer)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            throw error(of: result, doing: what)
+        }
+        lastFailure = nil
+        return result
+    }
+
+    /// Calls `body` with each value as a C string (`nil`: NULL), copied for libpq and freed after the call.
+    func withParameters<R>(_ parameters: [SQLValue], _ body: ([UnsafePointer<CChar>?]) -> R) throws(StoreError) -> R {
         var values: [UnsafePointer<CChar>?] = []
         values.reserveCapacity(parameters.count)
         defer { for value in values { free(UnsafeMutablePointer(mutating: value)) } }
@@ -182,18 +270,7 @@ package final class PostgresConnection: SQLConnection {
                 values.append(nil)
             }
         }
-        let pointer = PQexecParams(handle, sql, Int32(values.count), nil, values, nil, nil, 0)
-        guard let pointer else {
-            lastFailure = PQstatus(handle) == CONNECTION_OK ? .other : .connectionLost
-            throw StoreError(.unavailable, "cannot \(what) (\(lastErrorMessage))", store: name)
-        }
-        let result = Result(pointer)
-        let status = PQresultStatus(pointer)
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
-            throw error(of: result, doing: what)
-        }
-        lastFailure = nil
-        return result
+        return body(values)
     }
 
     /// The error of a failed statement, classified by its SQLSTATE.

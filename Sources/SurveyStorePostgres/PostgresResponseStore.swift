@@ -18,11 +18,13 @@ import SurveyResponses
 /// flush of the write-ahead log, for all the writes queued while the previous one committed.
 ///
 /// **Concurrency.** Any number of processes may write at once. A write locks its response's row, so
-/// writes of one response run one after the other; funnel counters are incremented in place
-/// (`ON CONFLICT … DO UPDATE SET count = funnel_counts.count + 1`), in a fixed order so that writers
-/// do not deadlock. A transaction the server aborts as a serialization failure or a deadlock
-/// (SQLSTATE 40001, 40P01), or whose connection broke, is run again, a few times; writes are
-/// idempotent, so running one twice changes nothing. Use of the connection is serialised; each
+/// writes of one response run one after the other; a batch locks its responses' rows in one order
+/// (by id), so that writers do not deadlock, and sends its statements in one round trip (libpq's
+/// pipeline mode). No row is updated by every writer: funnel events are counted when read. A
+/// transaction the server aborts as a serialization failure or a deadlock (SQLSTATE 40001, 40P01),
+/// or whose connection broke, is run again, a few times; writes are idempotent, so running one twice
+/// changes nothing. Writes go through one connection, used by one batch at a time; reads go through
+/// up to 4 connections of their own (so they do not wait for a batch), and each
 /// ``forEachResponse(matching:_:)`` reads on a connection of its own.
 ///
 /// **Schema.** The one-row table `survey_schema` holds the schema version (now 7). The first open
@@ -42,6 +44,7 @@ public final class PostgresResponseStore: SQLResponseStore, @unchecked Sendable 
     package let connection: PostgresConnection
     package let lock = NSLock()
     package let committer = GroupCommit<ResponseWrite>()
+    package let readers: ReaderPool<PostgresConnection>
 
     /// Opens the store at `url`, creating its tables when the database has none.
     ///
@@ -57,6 +60,8 @@ public final class PostgresResponseStore: SQLResponseStore, @unchecked Sendable 
         self.url = try PostgresURL(url)
         name = self.url.name
         connection = try PostgresConnection(url: self.url)
+        let parsed = self.url
+        readers = ReaderPool(limit: 4) { () throws(StoreError) in try PostgresConnection(url: parsed) }
         try migrate()
     }
 

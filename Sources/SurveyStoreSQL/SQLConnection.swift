@@ -47,6 +47,12 @@ package protocol SQLConnection: AnyObject {
     @discardableResult
     func run(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> Int
 
+    /// Runs statements that return no rows, in order, stopping at the first that fails; PostgreSQL
+    /// sends them all at once (libpq's pipeline mode) and reads their results after, one round trip
+    /// for all of them. Inside a transaction, a failure leaves the transaction failed.
+    /// - Returns: the number of rows each inserted, updated or deleted.
+    func runAll(_ statements: [SQLStatement]) throws(StoreError) -> [Int]
+
     /// Runs a query and calls `body` with each row.
     func query(_ sql: String, _ parameters: [SQLValue], _ body: (Row) throws -> Void) throws
 
@@ -69,6 +75,27 @@ package protocol SQLConnection: AnyObject {
     /// Whether the last statement failed because the connection broke: reconnecting and reading
     /// again may succeed.
     var lostConnection: Bool { get }
+}
+
+/// A statement and the values of its parameters, for ``SQLConnection/runAll(_:)``.
+package struct SQLStatement {
+    package var sql: String
+    package var parameters: [SQLValue]
+
+    package init(_ sql: String, _ parameters: [SQLValue]) {
+        self.sql = sql
+        self.parameters = parameters
+    }
+}
+
+extension SQLConnection {
+    /// One statement after the other, for a database without round trips (SQLite).
+    package func runAll(_ statements: [SQLStatement]) throws(StoreError) -> [Int] {
+        var changed: [Int] = []
+        changed.reserveCapacity(statements.count)
+        for statement in statements { changed.append(try run(statement.sql, statement.parameters)) }
+        return changed
+    }
 }
 
 /// How one database's SQL differs from the other's, for the statements ``SQLResponseStore`` and

@@ -42,6 +42,7 @@ public final class SQLiteResponseStore: SQLResponseStore, @unchecked Sendable {
     package let connection: SQLiteConnection
     package let lock = NSLock()
     package let committer = GroupCommit<ResponseWrite>()
+    package let readers: ReaderPool<SQLiteConnection>
 
     /// Opens (creating it when missing) the store at `path`.
     /// - Parameters:
@@ -58,6 +59,12 @@ public final class SQLiteResponseStore: SQLResponseStore, @unchecked Sendable {
         }
         connection = try SQLiteConnection(path: path, name: path)
         sqlite3_busy_timeout(connection.handle, busyTimeout)
+        // In WAL mode reads on other connections do not wait for the writer.
+        readers = ReaderPool(limit: 4) { () throws(StoreError) in
+            let reader = try SQLiteConnection(path: path, name: path)
+            sqlite3_busy_timeout(reader.handle, busyTimeout)
+            return reader
+        }
         try configure(synchronous: synchronous)
         try migrate()
     }
