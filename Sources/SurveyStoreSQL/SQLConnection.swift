@@ -50,8 +50,11 @@ package protocol SQLConnection: AnyObject {
     /// Runs statements that return no rows, in order, stopping at the first that fails; PostgreSQL
     /// sends them all at once (libpq's pipeline mode) and reads their results after, one round trip
     /// for all of them. Inside a transaction, a failure leaves the transaction failed.
+    /// - Parameter last: they are the last statements of the transaction
+    ///   (``transaction(reconnecting:_:)``) running them: the connection may send its `COMMIT` with
+    ///   them (PostgreSQL does), and no statement may follow them in the transaction.
     /// - Returns: the number of rows each inserted, updated or deleted.
-    func runAll(_ statements: [SQLStatement]) throws(StoreError) -> [Int]
+    func runAll(_ statements: [SQLStatement], last: Bool) throws(StoreError) -> [Int]
 
     /// Runs a query and calls `body` with each row.
     func query(_ sql: String, _ parameters: [SQLValue], _ body: (Row) throws -> Void) throws
@@ -77,7 +80,7 @@ package protocol SQLConnection: AnyObject {
     var lostConnection: Bool { get }
 }
 
-/// A statement and the values of its parameters, for ``SQLConnection/runAll(_:)``.
+/// A statement and the values of its parameters, for ``SQLConnection/runAll(_:last:)``.
 package struct SQLStatement {
     package var sql: String
     package var parameters: [SQLValue]
@@ -90,7 +93,7 @@ package struct SQLStatement {
 
 extension SQLConnection {
     /// One statement after the other, for a database without round trips (SQLite).
-    package func runAll(_ statements: [SQLStatement]) throws(StoreError) -> [Int] {
+    package func runAll(_ statements: [SQLStatement], last: Bool) throws(StoreError) -> [Int] {
         var changed: [Int] = []
         changed.reserveCapacity(statements.count)
         for statement in statements { changed.append(try run(statement.sql, statement.parameters)) }

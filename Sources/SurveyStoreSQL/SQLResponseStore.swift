@@ -13,7 +13,7 @@ import SurveyResponses
 ///
 /// What differs between the databases comes from the connection: how a transaction excludes other
 /// writers and whether it runs again (``SQLConnection/transaction(reconnecting:_:)``), whether rows
-/// are locked (``SQLDialect/rowLock``), how statements are sent (``SQLConnection/runAll(_:)``), and
+/// are locked (``SQLDialect/rowLock``), how statements are sent (``SQLConnection/runAll(_:last:)``), and
 /// reconnecting. Writes lock responses' rows in one order (by id), so that writers that lock rows
 /// do not deadlock; funnel events are counted when read, so that no row is updated by every writer.
 package protocol SQLResponseStore: ResponseStore {
@@ -28,8 +28,12 @@ package protocol SQLResponseStore: ResponseStore {
     /// Commits the writes of ``ResponseStore/write(_:)`` from every thread together.
     var committer: GroupCommit<ResponseWrite> { get }
 
+    /// The connections group commit's batches go through, as many as batches may commit at once
+    /// (``GroupCommit/committers``); `nil`: they go through ``connection`` (one at a time).
+    var batchWriters: ConnectionPool<Connection>? { get }
+
     /// The connections the reads go through, so that they do not wait for the writes' transactions.
-    var readers: ReaderPool<Connection> { get }
+    var readers: ConnectionPool<Connection> { get }
 
     /// Runs a query on a connection of its own, in one snapshot of the database, and calls `body`
     /// with each row; `body` may use the store meanwhile.
@@ -90,7 +94,7 @@ extension SQLResponseStore {
 
     public func write(batch writes: [ResponseWrite]) throws(StoreError) {
         for write in writes { try write.validate(store: name) }
-        try writing(reconnecting: true) { () throws(StoreError) in try apply(writes) }
+        try writing(reconnecting: true) { () throws(StoreError) in try apply(writes, on: connection, last: true) }
     }
 
     /// Writes a batch of ``GroupCommit`` in one transaction and commits it: nothing of the batch is
@@ -100,7 +104,7 @@ extension SQLResponseStore {
     /// error reaches only the writes that cause it.
     package func commitTogether(_ writes: [ResponseWrite]) -> [Result<Void, StoreError>] {
         do {
-            try writing(reconnecting: true) { () throws(StoreError) in try apply(writes) }
+            try committing(writes)
             return Array(repeating: .success(()), count: writes.count)
         } catch {
             guard writes.count > 1, error.kind != .unavailable else {
@@ -108,11 +112,25 @@ extension SQLResponseStore {
             }
             return writes.map { write in
                 do throws(StoreError) {
-                    try writing(reconnecting: true) { () throws(StoreError) in try apply([write]) }
+                    try committing([write])
                     return .success(())
                 } catch {
                     return .failure(error)
                 }
+            }
+        }
+    }
+
+    /// Commits `writes` in one transaction: on a connection of ``batchWriters`` when the store has
+    /// them, else on ``connection`` holding ``lock``.
+    private func committing(_ writes: [ResponseWrite]) throws(StoreError) {
+        guard let writers = batchWriters else {
+            try writing(reconnecting: true) { () throws(StoreError) in try apply(writes, on: connection, last: true) }
+            return
+        }
+        try writers.withConnection { (connection) throws(StoreError) in
+            try connection.transaction(reconnecting: true) { () throws(StoreError) in
+                try apply(writes, on: connection, last: true)
             }
         }
     }
@@ -122,29 +140,31 @@ extension SQLResponseStore {
     /// processes' batches) lock them in one order and do not deadlock.
     ///
     /// A batch of writes to distinct responses that only append actions takes a few statements in
-    /// all (``applyTogether(_:)``); otherwise each write takes its own statements.
-    package func apply(_ writes: [ResponseWrite]) throws(StoreError) {
+    /// all (``applyTogether(_:on:last:)``); otherwise each write takes its own statements.
+    package func apply(_ writes: [ResponseWrite], on connection: Connection, last: Bool) throws(StoreError) {
         let ordered =
             writes.count == 1
             ? writes
             : writes.enumerated().sorted {
                 ($0.element.response.id.rawValue, $0.offset) < ($1.element.response.id.rawValue, $1.offset)
             }.map(\.element)
-        if try applyTogether(ordered) { return }
-        for write in ordered { try applyOne(write) }
+        if try applyTogether(ordered, on: connection, last: last) { return }
+        for write in ordered { try applyOne(write, on: connection) }
     }
 
     /// The most rows one multi-row statement takes (each row binds up to 5 values).
     private static var rowsPerStatement: Int { 500 }
 
     /// Applies `writes` (ordered by response) with one read and one round trip of writes
-    /// (``SQLConnection/runAll(_:)``): the read locks the responses' rows and finds their owners and
+    /// (``SQLConnection/runAll(_:last:)``): the read locks the responses' rows and finds their owners and
     /// last actions; then each response's header is inserted or updated, and the batch's actions
     /// and funnel events are inserted by multi-row statements. Does nothing and returns `false`
     /// when a write needs more (two writes of one response, actions removed or already stored, an
-    /// action out of order): ``applyOne(_:)`` then applies each, under the locks taken here.
+    /// action out of order): ``applyOne(_:on:)`` then applies each, under the locks taken here.
     /// - Throws: a conflict when a response belongs to another respondent or survey.
-    private func applyTogether(_ writes: [ResponseWrite]) throws(StoreError) -> Bool {
+    private func applyTogether(_ writes: [ResponseWrite], on connection: Connection, last: Bool) throws(StoreError)
+        -> Bool
+    {
         let ids = writes.map { $0.response.id.rawValue }
         guard Set(ids).count == ids.count, writes.allSatisfy({ $0.removesActionsFrom == nil }) else { return false }
         let rowLock = Connection.dialect.rowLock.map { " " + $0 } ?? ""
@@ -163,17 +183,17 @@ extension SQLResponseStore {
         var actionRows: [[SQLValue]] = []
         for write in writes {
             let response = write.response
-            let last: Int
+            let lastStored: Int
             if let owner = stored[response.id.rawValue] {
                 guard owner.respondent == response.respondentID, owner.survey == response.surveyID else {
                     throw StoreError(
                         .conflict, "response \(response.id) belongs to another respondent or survey", store: name)
                 }
-                last = owner.last
+                lastStored = owner.last
             } else {
-                last = 0
+                lastStored = 0
             }
-            for (offset, action) in write.actions.enumerated() where action.sequence != last + 1 + offset {
+            for (offset, action) in write.actions.enumerated() where action.sequence != lastStored + 1 + offset {
                 return false
             }
             if stored[response.id.rawValue] == nil {
@@ -211,7 +231,7 @@ extension SQLResponseStore {
             start += part.count
         }
         for write in writes { statements += Self.deliveryStatements(write) }
-        _ = try connection.runAll(statements)
+        _ = try connection.runAll(statements, last: last)
         return true
     }
 
@@ -271,7 +291,7 @@ extension SQLResponseStore {
     }
 
     /// Applies one write inside the open transaction, a statement at a time; idempotent.
-    private func applyOne(_ write: ResponseWrite) throws(StoreError) {
+    private func applyOne(_ write: ResponseWrite, on connection: Connection) throws(StoreError) {
         let response = write.response
         let id = SQLValue.text(response.id.rawValue)
         // Lock the response's row where the database locks rows (inserting it when new), so that
@@ -309,7 +329,7 @@ extension SQLResponseStore {
             let header = Self.updatingHeader(write)
             try connection.run(header.sql, header.parameters)
         }
-        if !write.actions.isEmpty { try appendActions(write, id: id) }
+        if !write.actions.isEmpty { try appendActions(write, id: id, on: connection) }
         if !write.funnelEvents.isEmpty {
             let events = Self.insertingFunnelEvents(of: [write])
             try connection.run(events.sql, events.parameters)
@@ -350,7 +370,7 @@ extension SQLResponseStore {
 
     /// Appends the write's actions after the response's last one: an action already stored must be
     /// the same, a new one must come next.
-    private func appendActions(_ write: ResponseWrite, id: SQLValue) throws(StoreError) {
+    private func appendActions(_ write: ResponseWrite, id: SQLValue, on connection: Connection) throws(StoreError) {
         let response = write.response
         var last =
             try connection.first("SELECT COALESCE(MAX(sequence), 0) FROM actions WHERE response_id = $1", [id]) {
@@ -710,7 +730,7 @@ extension SQLResponseStore {
         let survey = SQLValue.text(write.response.surveyID)
         let response = SQLValue.text(write.response.id.rawValue)
         return try writing(reconnecting: true) { () throws(StoreError) in
-            try apply([write])
+            try apply([write], on: connection, last: false)
             var granted = Set<String>()
             // Quota rows are taken in one order by every writer, so none deadlock.
             for claim in claims.sorted(by: { $0.quotaID < $1.quotaID }) {

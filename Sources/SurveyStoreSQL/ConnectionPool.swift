@@ -1,14 +1,14 @@
 import Foundation
 import SurveyResponses
 
-/// Connections of a ``SQLResponseStore`` for its reads, apart from the connection that writes, so
+/// Connections of a ``SQLResponseStore`` apart from the one its other writes use: for its reads, so
 /// that a read (the header a server reads before each command) does not wait for a group commit's
-/// transaction to finish, and reads run at once.
+/// transaction to finish, and for batches of ``GroupCommit`` committing at once.
 ///
-/// A read takes an idle connection, or opens one while fewer than ``limit`` are open, or waits for
-/// one to be given back. Every connection reads what was committed when each statement began (its
-/// statements run outside transactions), so a read made after a write returned sees that write.
-package final class ReaderPool<Connection: SQLConnection>: @unchecked Sendable {
+/// A use takes an idle connection, or opens one while fewer than ``limit`` are open, or waits for
+/// one to be given back. A read outside a transaction sees what was committed when each statement
+/// began, so a read made after a write returned sees that write.
+package final class ConnectionPool<Connection: SQLConnection>: @unchecked Sendable {
     /// The most connections open at once.
     package let limit: Int
     private let open: () throws(StoreError) -> Connection
