@@ -9,10 +9,10 @@ import SurveyStoreSQL
 /// never spliced into the SQL. Every message is one line with the URL's password scrubbed out.
 package final class PostgresConnection: SQLConnection {
     /// PostgreSQL's SQL where it differs from SQLite's: rows locked `FOR UPDATE`, `BIGINT`s, response
-    /// ids and text order byte by byte (`COLLATE "C"`), as in SQLite.
+    /// ids and text order byte by byte (`COLLATE "C"`), as in SQLite; inserts inside `WITH`.
     package static let dialect = SQLDialect(
         rowLock: "FOR UPDATE", integer: "BIGINT", key: #"TEXT COLLATE "C""#, byteOrder: #"COLLATE "C""#,
-        tableOptions: "")
+        tableOptions: "", insertsInWith: true)
 
     /// How many times a transaction runs before a serialization failure, deadlock or broken
     /// connection is reported.

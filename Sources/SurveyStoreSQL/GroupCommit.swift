@@ -12,7 +12,9 @@ import SurveyResponses
 /// lone writer commits its write at once, as without batching.
 ///
 /// With ``committers`` above one, that many batches may commit at once (each on a connection of its
-/// own), so that a batch's statements run while the previous batch waits for its sync.
+/// own), so that a batch's statements run while the previous batch waits for its sync: a further
+/// batch starts while one commits only once ``backlog`` writes are queued (fewer wait for the
+/// batch under way, as with one committer, so that batches stay large).
 ///
 /// Durability is the transaction's: ``submit(_:commit:)`` returns only after the transaction
 /// holding its write committed, and throws the error `commit` gave its write otherwise.
@@ -30,6 +32,8 @@ package final class GroupCommit<Write>: @unchecked Sendable {
     package let maximumBatch: Int
     /// The most batches committing at once.
     package let committers: Int
+    /// How many writes must be queued for a batch to start while another commits.
+    package let backlog: Int
     /// Guards ``queue`` and ``committing``; waiters wait on it.
     private let condition = NSCondition()
     private var queue: [Waiter] = []
@@ -38,9 +42,10 @@ package final class GroupCommit<Write>: @unchecked Sendable {
 
     private var statistics = (batches: 0, writes: 0, largest: 0)
 
-    package init(maximumBatch: Int = 256, committers: Int = 1) {
+    package init(maximumBatch: Int = 256, committers: Int = 1, backlog: Int = 16) {
         self.maximumBatch = max(1, maximumBatch)
         self.committers = max(1, committers)
+        self.backlog = max(1, backlog)
     }
 
     /// Queues `write` and returns once it committed, committing the queued writes when no other
@@ -53,7 +58,7 @@ package final class GroupCommit<Write>: @unchecked Sendable {
         queue.append(waiter)
         while waiter.result == nil {
             // A waiter another committer took waits for its batch's result.
-            if committing >= committers || waiter.taken {
+            if waiter.taken || committing >= committers || (committing > 0 && queue.count < backlog) {
                 condition.wait()
                 continue
             }

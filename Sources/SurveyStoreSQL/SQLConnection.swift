@@ -115,12 +115,19 @@ package struct SQLDialect: Sendable {
     package var byteOrder: String
     /// What follows the closing parenthesis of each `CREATE TABLE` (` WITHOUT ROWID`, or nothing).
     package var tableOptions: String
+    /// Whether an `INSERT … RETURNING` may stand in the `WITH` clause of another statement
+    /// (PostgreSQL's data-modifying `WITH`).
+    package var insertsInWith: Bool
 
-    package init(rowLock: String?, integer: String, key: String, byteOrder: String, tableOptions: String) {
+    package init(
+        rowLock: String?, integer: String, key: String, byteOrder: String, tableOptions: String,
+        insertsInWith: Bool = false
+    ) {
         self.rowLock = rowLock
         self.integer = integer
         self.key = key
         self.byteOrder = byteOrder
         self.tableOptions = tableOptions
+        self.insertsInWith = insertsInWith
     }
 }

@@ -7,15 +7,15 @@ import SurveyResponses
 /// A conforming store brings its ``connection`` (a ``SQLConnection`` wrapping the database's C
 /// library), the ``lock`` that serialises use of it, its schema and how it reads many rows at once
 /// (``forEachRow(inSnapshot:_:_:)``); this extension implements ``ResponseStore`` over them: the
-/// write path (the owner check, the order of actions, the funnel events, the delivery outbox),
+/// write path (the owner check, the order of actions, the funnel counters, the delivery outbox),
 /// the reads (through ``readers``, not waiting for writes), the deletion of a respondent's responses
 /// and the outbox's updates.
 ///
 /// What differs between the databases comes from the connection: how a transaction excludes other
 /// writers and whether it runs again (``SQLConnection/transaction(reconnecting:_:)``), whether rows
 /// are locked (``SQLDialect/rowLock``), how statements are sent (``SQLConnection/runAll(_:last:)``), and
-/// reconnecting. Writes lock responses' rows in one order (by id), so that writers that lock rows
-/// do not deadlock; funnel events are counted when read, so that no row is updated by every writer.
+/// reconnecting. Writes lock responses' rows in one order (by id), then the funnel counters in one
+/// order (survey, step, kind), once per batch, so that writers that lock rows do not deadlock.
 package protocol SQLResponseStore: ResponseStore {
     associatedtype Connection: SQLConnection
 
@@ -38,6 +38,17 @@ package protocol SQLResponseStore: ResponseStore {
     /// Runs a query on a connection of its own, in one snapshot of the database, and calls `body`
     /// with each row; `body` may use the store meanwhile.
     func forEachRow(inSnapshot sql: String, _ parameters: [SQLValue], _ body: (Connection.Row) throws -> Void) throws
+}
+
+/// One row of `funnel_counts`.
+private struct CounterKey: Hashable, Comparable {
+    var survey: String
+    var step: String
+    var kind: String
+
+    static func < (lhs: CounterKey, rhs: CounterKey) -> Bool {
+        (lhs.survey, lhs.step, lhs.kind) < (rhs.survey, rhs.step, rhs.kind)
+    }
 }
 
 extension SQLResponseStore {
@@ -149,7 +160,20 @@ extension SQLResponseStore {
                 ($0.element.response.id.rawValue, $0.offset) < ($1.element.response.id.rawValue, $1.offset)
             }.map(\.element)
         if try applyTogether(ordered, on: connection, last: last) { return }
-        for write in ordered { try applyOne(write, on: connection) }
+        var counters: [CounterKey: Int64] = [:]
+        for write in ordered { try applyOne(write, on: connection, counting: &counters) }
+        try addToCounters(counters, on: connection)
+    }
+
+    /// Adds `counters` to their `funnel_counts` rows, one statement per row, in writers' order.
+    private func addToCounters(_ counters: [CounterKey: Int64], on connection: Connection) throws(StoreError) {
+        for (key, count) in counters.sorted(by: { $0.key < $1.key }) {
+            try connection.run(
+                """
+                INSERT INTO funnel_counts (survey_id, step_id, kind, count) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (survey_id, step_id, kind) DO UPDATE SET count = funnel_counts.count + $4
+                """, [.text(key.survey), .text(key.step), .text(key.kind), .integer(count)])
+        }
     }
 
     /// The most rows one multi-row statement takes (each row binds up to 5 values).
@@ -223,12 +247,34 @@ extension SQLResponseStore {
             start += rows.count
         }
         let withEvents = writes.filter { !$0.funnelEvents.isEmpty }
-        start = 0
-        while start < withEvents.count {
-            // A write has a few events at most; by writes keeps each statement well under the limit.
-            let part = Array(withEvents[start..<min(start + Self.rowsPerStatement / 10, withEvents.count)])
-            statements.append(Self.insertingFunnelEvents(of: part))
-            start += part.count
+        if Connection.dialect.insertsInWith {
+            // Each statement inserts events and adds what it inserted to the counters.
+            start = 0
+            while start < withEvents.count {
+                // A write has a few events at most; by writes keeps each statement well under the limit.
+                let part = Array(withEvents[start..<min(start + Self.rowsPerStatement / 10, withEvents.count)])
+                statements.append(Self.insertingAndCountingFunnelEvents(of: part))
+                start += part.count
+            }
+        } else if !withEvents.isEmpty {
+            // One statement per event, to count what each inserted (no round trips here), after the
+            // responses they belong to.
+            _ = try connection.runAll(statements, last: false)
+            statements = []
+            let events = withEvents.flatMap(Self.eventStatements)
+            let inserted = try connection.runAll(events.map(\.statement), last: false)
+            var counters: [CounterKey: Int64] = [:]
+            for (event, count) in zip(events, inserted) where count > 0 { counters[event.key, default: 0] += 1 }
+            if !counters.isEmpty {
+                statements.append(
+                    Self.inserting(
+                        "INSERT INTO funnel_counts (survey_id, step_id, kind, count) VALUES ",
+                        counters.sorted { $0.key < $1.key }.map { key, count in
+                            [.text(key.survey), .text(key.step), .text(key.kind), .integer(count)]
+                        },
+                        suffix: " ON CONFLICT (survey_id, step_id, kind) DO UPDATE SET count = funnel_counts.count + "
+                            + "excluded.count"))
+            }
         }
         for write in writes { statements += Self.deliveryStatements(write) }
         _ = try connection.runAll(statements, last: last)
@@ -252,8 +298,31 @@ extension SQLResponseStore {
         return SQLStatement(sql + suffix, parameters)
     }
 
-    /// One statement inserting the funnel events of `writes` (an event already stored stays as it is).
-    private static func insertingFunnelEvents(of writes: [ResponseWrite]) -> SQLStatement {
+    /// One statement per funnel event of `write` (an event already stored stays as it is), with its counter.
+    private static func eventStatements(_ write: ResponseWrite) -> [(key: CounterKey, statement: SQLStatement)] {
+        let response = write.response
+        return write.funnelEvents.map { event in
+            let key = CounterKey(survey: response.surveyID, step: event.stepID ?? "", kind: event.kind.rawValue)
+            return (
+                key,
+                SQLStatement(
+                    """
+                    INSERT INTO funnel_events (response_id, kind, step_id, survey_id, recorded_at)
+                    VALUES ($1, $2, $3, $4, $5)
+                    ON CONFLICT DO NOTHING
+                    """,
+                    [
+                        .text(response.id.rawValue), .text(key.kind), .text(key.step), .text(key.survey),
+                        .integer(ResponseCodec.milliseconds(event.recordedAt)),
+                    ])
+            )
+        }
+    }
+
+    /// One statement (PostgreSQL's `WITH … INSERT`) inserting the funnel events of `writes` (an event
+    /// already stored stays as it is) and adding the events it inserted to their counters, rows
+    /// taken in writers' order (survey, step, kind).
+    private static func insertingAndCountingFunnelEvents(of writes: [ResponseWrite]) -> SQLStatement {
         var rows: [[SQLValue]] = []
         for write in writes {
             for event in write.funnelEvents {
@@ -263,9 +332,17 @@ extension SQLResponseStore {
                 ])
             }
         }
+        let byteOrder = Connection.dialect.byteOrder
         return inserting(
-            "INSERT INTO funnel_events (response_id, kind, step_id, survey_id, recorded_at) VALUES ", rows,
-            suffix: " ON CONFLICT DO NOTHING")
+            "WITH added AS (INSERT INTO funnel_events (response_id, kind, step_id, survey_id, recorded_at) VALUES ",
+            rows,
+            suffix: """
+                 ON CONFLICT DO NOTHING RETURNING survey_id, step_id, kind)
+                INSERT INTO funnel_counts (survey_id, step_id, kind, count)
+                SELECT survey_id, step_id, kind, COUNT(*) FROM added GROUP BY survey_id, step_id, kind
+                ORDER BY survey_id \(byteOrder), step_id \(byteOrder), kind \(byteOrder)
+                ON CONFLICT (survey_id, step_id, kind) DO UPDATE SET count = funnel_counts.count + excluded.count
+                """)
     }
 
     /// The statement that updates a stored response's header; a header with fewer actions than the
@@ -290,8 +367,13 @@ extension SQLResponseStore {
             ])
     }
 
-    /// Applies one write inside the open transaction, a statement at a time; idempotent.
-    private func applyOne(_ write: ResponseWrite, on connection: Connection) throws(StoreError) {
+    /// Applies one write inside the open transaction, a statement at a time, adding the funnel
+    /// events it adds to `counters` (for ``addToCounters(_:on:)``); idempotent.
+    private func applyOne(
+        _ write: ResponseWrite, on connection: Connection, counting counters: inout [CounterKey: Int64]
+    )
+        throws(StoreError)
+    {
         let response = write.response
         let id = SQLValue.text(response.id.rawValue)
         // Lock the response's row where the database locks rows (inserting it when new), so that
@@ -330,9 +412,8 @@ extension SQLResponseStore {
             try connection.run(header.sql, header.parameters)
         }
         if !write.actions.isEmpty { try appendActions(write, id: id, on: connection) }
-        if !write.funnelEvents.isEmpty {
-            let events = Self.insertingFunnelEvents(of: [write])
-            try connection.run(events.sql, events.parameters)
+        for (key, event) in Self.eventStatements(write) where try connection.run(event.sql, event.parameters) > 0 {
+            counters[key, default: 0] += 1
         }
         for delivery in Self.deliveryStatements(write) { try connection.run(delivery.sql, delivery.parameters) }
     }
@@ -431,12 +512,30 @@ extension SQLResponseStore {
         // second would report 0.
         return try writing(reconnecting: false) { () throws(StoreError) in
             if let rowLock = Connection.dialect.rowLock {
-                // Lock the responses first, as writers do, then the quota counters in writers' order.
+                // Lock the responses first, as writers do, then the counters in writers' order.
                 try rethrowingStoreErrors {
                     try connection.query(
                         "SELECT id FROM responses WHERE respondent_id = $1 ORDER BY id " + rowLock, [respondent]
                     ) { _ in }
                 }
+            }
+            var decrements: [(key: CounterKey, count: Int64)] = []
+            try rethrowingStoreErrors {
+                try connection.query(
+                    """
+                    SELECT e.survey_id, e.step_id, e.kind, COUNT(*) FROM funnel_events e
+                    JOIN responses r ON r.id = e.response_id WHERE r.respondent_id = $1
+                    GROUP BY e.survey_id, e.step_id, e.kind
+                    """, [respondent]
+                ) { row in
+                    let key = CounterKey(survey: row.text(0) ?? "", step: row.text(1) ?? "", kind: row.text(2) ?? "")
+                    decrements.append((key, row.integer(3) ?? 0))
+                }
+            }
+            for (key, count) in decrements.sorted(by: { $0.key < $1.key }) {
+                try connection.run(
+                    "UPDATE funnel_counts SET count = count - $1 WHERE survey_id = $2 AND step_id = $3 AND kind = $4",
+                    [.integer(count), .text(key.survey), .text(key.step), .text(key.kind)])
             }
             // The quotas the responses counted in count them no more (their member rows go with them).
             var quotaDecrements: [(survey: String, quota: String, count: Int64)] = []
@@ -791,16 +890,14 @@ extension SQLResponseStore {
         try reading { (connection) throws(StoreError) in
             var counts = FunnelCounts()
             try rethrowingStoreErrors {
-                // Respondents not asked are counted in `funnel_counts`; the funnel events are
-                // counted here, so that writers do not all update the same counter rows.
                 try connection.query(
-                    "SELECT step_id, count FROM funnel_counts WHERE survey_id = $1 AND kind = $2 AND count > 0",
-                    [.text(surveyID), .text(Self.notAskedKind)]
-                ) { row in counts.notAsked[row.text(0) ?? ""] = Int(row.integer(1) ?? 0) }
-                try connection.query(
-                    "SELECT step_id, kind, COUNT(*) FROM funnel_events WHERE survey_id = $1 GROUP BY step_id, kind",
+                    "SELECT step_id, kind, count FROM funnel_counts WHERE survey_id = $1 AND count > 0",
                     [.text(surveyID)]
                 ) { row in
+                    if row.text(1) == Self.notAskedKind {
+                        counts.notAsked[row.text(0) ?? ""] = Int(row.integer(2) ?? 0)
+                        return
+                    }
                     guard let kind = FunnelEventKind(rawValue: row.text(1) ?? "") else { return }
                     let step = row.text(0) ?? ""
                     let count = Int(row.integer(2) ?? 0)
