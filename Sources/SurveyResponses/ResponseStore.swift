@@ -136,12 +136,16 @@ public protocol ResponseStore: AnyObject, Sendable {
 
 /// The columns of a stored response that every write changes (``ResponseStore/responseVersion(_:)``).
 public struct ResponseVersion: Sendable, Equatable {
+    /// The survey the response is for.
     public var surveyID: String
+    /// Its status.
     public var status: ResponseStatus
+    /// How many actions it has.
     public var actionCount: Int
     /// The time of the last write, in whole milliseconds since 1970 (as stored).
     public var updatedAtMilliseconds: Int64
 
+    /// A version from its columns.
     public init(surveyID: String, status: ResponseStatus, actionCount: Int, updatedAtMilliseconds: Int64) {
         self.surveyID = surveyID
         self.status = status
