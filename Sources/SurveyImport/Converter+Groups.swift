@@ -33,16 +33,9 @@ extension Converter {
                 "isAllRowRequired",
             ])
         for key in ["rows", "columns"] {
-            var list = choices(members.take(key), path: members.path(key), images: false)
-            for index in list.indices {
-                if var choice = list[index].objectMembers, choice.removeValue(forKey: "visibleIf") != nil {
-                    note(
-                        .notConverted, members.path(key).appending(index).appending("visibleIf"),
-                        "a \(key == "rows" ? "row" : "column")'s visibleIf", "matrix rows and columns are always shown")
-                    list[index] = .object(choice)
-                }
-            }
-            kind.options[key] = .array(list)
+            let list = choices(members.take(key), path: members.path(key), images: false)
+            let shared = key == "rows" ? "rowsVisibleIf" : "columnsVisibleIf"
+            kind.options[key] = .array(joiningItemCondition(members.take(shared), at: members.path(shared), to: list))
         }
         if members.take(anyOf: "eachRowRequired", "isAllRowRequired")?.value == .bool(true) {
             kind.options["allRowsRequired"] = true
@@ -51,7 +44,7 @@ extension Converter {
             note(.layoutOnly, members.path("cells"), "property 'cells'", "cell texts are not shown")
             _ = members.take("cells")
         }
-        for key in ["rowsVisibleIf", "columnsVisibleIf", "rowsOrder", "rowOrder", "eachRowUnique", "hideIfRowsEmpty"]
+        for key in ["rowsOrder", "rowOrder", "eachRowUnique", "hideIfRowsEmpty"]
         where members.take(key) != nil {
             note(.notConverted, members.path(key), "'\(key)'", "matrix rows and columns are always shown, in order")
         }
@@ -76,11 +69,9 @@ extension Converter {
                 "columnColCount", "horizontalScroll", "placeholder", "detailPanelMode", "transposeData",
             ])
         kind.options["rows"] = .array(
-            choices(members.take("rows"), path: members.path("rows"), images: false).map { row in
-                guard var choice = row.objectMembers, choice.removeValue(forKey: "visibleIf") != nil else { return row }
-                note(.notConverted, members.path("rows"), "a row's visibleIf", "matrix rows are always shown")
-                return .object(choice)
-            })
+            joiningItemCondition(
+                members.take("rowsVisibleIf"), at: members.path("rowsVisibleIf"),
+                to: choices(members.take("rows"), path: members.path("rows"), images: false)))
         let shared = choices(members.take("choices"), path: members.path("choices"), images: false)
         if !shared.isEmpty { kind.options["choices"] = .array(shared) }
         let defaultType = members.take("cellType")?.stringValue ?? "dropdown"
@@ -177,9 +168,7 @@ extension Converter {
                     .notConverted, column.path("validators"), "the validators of column '\(name)'",
                     "a column checks what its kind's options say (min, max, maxLength…), not validators")
             }
-            _ = column.take("visibleIf").map { _ in
-                note(.notConverted, column.path("visibleIf"), "a column's visibleIf", "columns are always shown")
-            }
+            columnVisibleIf(&column, into: &result)
             if let type = column.take("totalType")?.stringValue, Self.totalFunctions[type] != nil {
                 kind.totals[name] = type
             }

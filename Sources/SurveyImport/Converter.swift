@@ -194,9 +194,9 @@ struct Converter {
             result["calculatedValues"] = .array(calculatedValues(calculated, path: members.path("calculatedValues")))
         }
         if let triggers = members.take("triggers") {
-            let converted = self.triggers(triggers, path: members.path("triggers"))
+            var converted = self.triggers(triggers, path: members.path("triggers"))
+            addDataKeys(for: &converted, to: &steps)
             if !converted.isEmpty { result["triggers"] = .array(converted) }
-            addDataKeys(for: converted, to: &steps)
         }
         applyVisibleTriggers(to: &steps)
         result["steps"] = .array(steps)

@@ -35,6 +35,8 @@ const PEER = path.join(CORPUS, "..", "Differential", "peer.js");
 const EXPECTED = {
   "app-onboarding": { visited: ["welcome", "habits", "reminders", "look"] },
   "app-onboarding:no-reminders": { visited: ["welcome", "habits", "reminders", "look"] },
+  "skills-matrix-conditions": { visited: ["stack", "levels"] },
+  "skills-matrix-conditions:no-mentor": { visited: ["stack", "levels"] },
   "bug-report": { visited: ["summary", "reproduce", "environment", "followup"] },
   "bug-report:intermittent": { visited: ["summary", "reproduce", "environment", "followup"] },
   "car-service-booking": { visited: ["vehicle", "work", "appointment", "contact"] },
