@@ -767,6 +767,8 @@ extension Converter {
                         }
                     case "email" where inputType == "text" || inputType == "email":
                         result["inputType"] = "email"
+                    case "expression", "expressionvalidator":
+                        if let check = itemExpressionCheck(&checks) { kind.validators.append(check) }
                     default:
                         note(
                             .notConverted, validatorPath, "a validator of an item",
