@@ -68,6 +68,7 @@ const EXPECTED = {
   "tenure-multiple-text": { visited: ["tenure", "role"] },
   "tenure-multiple-text:too-many-months": { visited: ["tenure"], stopped: true },
   "tenure-multiple-text:no-months": { visited: ["tenure"], stopped: true },
+  "tone-sliders-panel": { visited: ["sound", "closing"] },
   "workshop-preferences:no-sessions": { visited: ["topics"], stopped: true },
   "workshop-preferences:no-lunch": { visited: ["topics", "group"], stopped: true },
   "club-costs": { visited: ["member", "costs", "end"] },
