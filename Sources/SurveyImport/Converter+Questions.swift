@@ -120,7 +120,10 @@ extension Converter {
                 kind.options["media"] = .object(media)
             }
             return kind
-        case "expression": return expressionQuestion(&members)
+        case "expression":
+            // survey-core's data holds its value wherever its page is, visited or not (while it shows).
+            dataShape.computed.append(id)
+            return expressionQuestion(&members)
         case "multipletext":
             let kind = multipleText(&members)
             guard kind.options["items"]?.arrayValue?.isEmpty == false else {

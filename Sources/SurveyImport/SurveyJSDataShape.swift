@@ -58,6 +58,11 @@ public struct SurveyJSDataShape: ResultShape {
     var rowDefaults: [(id: String, rows: [String], cells: [String: JSONValue], unit: String)] = []
     /// The values a second question of a name with listed choices (and no Other) can take.
     var duplicateChoices: [String: Set<String>] = [:]
+    /// Expression questions: survey-core's data holds their values while they show, on a page the
+    /// respondent reached or not.
+    var computed: [String] = []
+    /// Whether the survey keeps hidden answers (`clearInvisibleValues: "none"`).
+    var keepsHiddenAnswers = false
 
     /// The shape `survey` asks for in its `x-surveyjs` extension; `nil` when it has none (a survey
     /// written in this engine's format keeps the engine's shape).
@@ -99,6 +104,8 @@ public struct SurveyJSDataShape: ResultShape {
         booleanChoices = record.booleanChoices
         objectChoices = record.objectChoices.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         dataKeys = record.dataKeys
+        computed = record.computed
+        keepsHiddenAnswers = survey.definition.settings.clearInvisibleValues == .none
         duplicates = record.duplicates.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         for (id, _) in duplicates {
             guard let step = steps[id]?.step, step.options["other"] == nil,
@@ -247,6 +254,9 @@ public struct SurveyJSDataShape: ResultShape {
             data[id] = .object(matrix)
         }
         for id in dataKeys { data[id] = session.answer(for: id) }
+        if !keepsHiddenAnswers {
+            for id in computed where data[id] == nil && session.isVisible(id) { data[id] = session.answer(for: id) }
+        }
         // One value under the shared name: the first question's, else the one given to a second.
         for (id, owner) in duplicates {
             guard let value = data.removeValue(forKey: id) else { continue }
@@ -417,6 +427,8 @@ public struct SurveyJSDataShape: ResultShape {
         var booleanChoices: [String] = []
         var objectChoices: [String: [String: JSONValue]] = [:]
         var dataKeys: [String] = []
+        /// Expression questions (``SurveyJSDataShape/computed``).
+        var computed: [String] = []
         /// Second questions of a name → the first's id.
         var duplicates: [String: String] = [:]
         /// Dropdown matrices with column defaults: `{"rows": [values], "cells": {column: default}}`.
@@ -432,6 +444,7 @@ public struct SurveyJSDataShape: ResultShape {
             othersAsComment.isEmpty && entryOthersAsComment.isEmpty && emptyPanels.isEmpty && emptyRows.isEmpty
                 && files.isEmpty && entryFiles.isEmpty
                 && booleanChoices.isEmpty && objectChoices.isEmpty && dataKeys.isEmpty && duplicates.isEmpty
+                && computed.isEmpty
                 && rowDefaults.isEmpty
                 && totals.isEmpty
                 && bindings.isEmpty
@@ -452,6 +465,7 @@ public struct SurveyJSDataShape: ResultShape {
             booleanChoices = (json["booleanChoices"]?.arrayValue ?? []).compactMap(\.stringValue)
             objectChoices = (json["objectChoices"]?.objectMembers ?? [:]).compactMapValues(\.objectMembers)
             dataKeys = (json["dataKeys"]?.arrayValue ?? []).compactMap(\.stringValue)
+            computed = (json["computed"]?.arrayValue ?? []).compactMap(\.stringValue)
             duplicates = (json["duplicates"]?.objectMembers ?? [:]).compactMapValues(\.stringValue)
             rowDefaults = (json["rowDefaults"]?.objectMembers ?? [:]).compactMapValues(\.objectMembers)
             for (id, binding) in json["bindings"]?.objectMembers ?? [:] {
@@ -488,6 +502,7 @@ public struct SurveyJSDataShape: ResultShape {
             if !booleanChoices.isEmpty { members["booleanChoices"] = .array(booleanChoices.map { .string($0) }) }
             if !objectChoices.isEmpty { members["objectChoices"] = .object(objectChoices.mapValues { .object($0) }) }
             if !dataKeys.isEmpty { members["dataKeys"] = .array(dataKeys.map { .string($0) }) }
+            if !computed.isEmpty { members["computed"] = .array(computed.map { .string($0) }) }
             if !duplicates.isEmpty { members["duplicates"] = .object(duplicates.mapValues { .string($0) }) }
             if !rowDefaults.isEmpty { members["rowDefaults"] = .object(rowDefaults.mapValues { .object($0) }) }
             if !bindings.isEmpty { members["bindings"] = .object(bindings.mapValues { .object($0) }) }

@@ -35,6 +35,8 @@ const PEER = path.join(CORPUS, "..", "Differential", "peer.js");
 const EXPECTED = {
   "app-onboarding": { visited: ["welcome", "habits", "reminders", "look"] },
   "app-onboarding:no-reminders": { visited: ["welcome", "habits", "reminders", "look"] },
+  "household-score-early-end": { visited: ["screening", "household"] },
+  "household-score-early-end:under-18": { visited: ["screening"] },
   "skills-matrix-conditions": { visited: ["stack", "levels"] },
   "skills-matrix-conditions:no-mentor": { visited: ["stack", "levels"] },
   "bug-report": { visited: ["summary", "reproduce", "environment", "followup"] },
