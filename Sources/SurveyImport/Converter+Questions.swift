@@ -699,7 +699,9 @@ extension Converter {
                 type: "text", options: ["keepNumbers": true], layout: ["format", "displayStyle", "currency"],
                 isReadOnly: true)
         }
-        var kind = ConvertedKind(type: "expression", layout: ["format", "minimumFractionDigits", "useGrouping"])
+        // survey-core rounds the stored value to `precision`; `maximumFractionDigits` only formats it.
+        var kind = ConvertedKind(
+            type: "expression", layout: ["format", "minimumFractionDigits", "maximumFractionDigits", "useGrouping"])
         kind.options["expression"] = expression(members.take("expression"), members.path("expression")) ?? "''"
         if let style = members.take("displayStyle")?.stringValue {
             switch style {
@@ -709,7 +711,7 @@ extension Converter {
             }
         }
         if let currency = members.take("currency")?.stringValue { kind.options["currency"] = .string(currency) }
-        if let digits = members.take("maximumFractionDigits")?.intValue, digits >= 0, digits <= 20 {
+        if let digits = members.take("precision")?.intValue, digits >= 0, digits <= 20 {
             kind.options["maximumFractionDigits"] = .number(Double(digits))
         }
         return kind

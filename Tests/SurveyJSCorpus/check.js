@@ -39,6 +39,8 @@ const EXPECTED = {
   "household-score-early-end:under-18": { visited: ["screening"] },
   "skills-matrix-conditions": { visited: ["stack", "levels"] },
   "skills-matrix-conditions:no-mentor": { visited: ["stack", "levels"] },
+  "bmi-display-digits": { visited: ["measures", "advice"] },
+  "bmi-display-digits:overweight": { visited: ["measures", "advice"] },
   "bug-report": { visited: ["summary", "reproduce", "environment", "followup"] },
   "bug-report:intermittent": { visited: ["summary", "reproduce", "environment", "followup"] },
   "car-service-booking": { visited: ["vehicle", "work", "appointment", "contact"] },
