@@ -129,4 +129,10 @@ extension Converter {
     static func minimumMakesRequired(_ options: [String: JSONValue]) -> Bool {
         (options["minSelections"]?.intValue ?? 0) >= 1
     }
+
+    /// ``minimumMakesRequired(_:)-([String:JSONValue])`` of a converted kind, or its
+    /// ``ConvertedKind/requiresAnswer``.
+    static func minimumMakesRequired(_ kind: ConvertedKind) -> Bool {
+        kind.requiresAnswer || minimumMakesRequired(kind.options)
+    }
 }

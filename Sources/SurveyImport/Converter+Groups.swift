@@ -203,6 +203,7 @@ extension Converter {
                 "allowRowsDragAndDrop", "panelsState", "tabAlign", "newPanelPosition", "keyDuplicationError",
                 "detailPanelMode", "transposeData", "showCommentArea",
             ])
+        let shownRows = dynamicMatrix ? members.members["rowCount"]?.intValue ?? 2 : 0
         let countKeys =
             dynamicMatrix
             ? ("rowCount", "minRowCount", "maxRowCount") : ("panelCount", "minPanelCount", "maxPanelCount")
@@ -407,6 +408,7 @@ extension Converter {
         }
         // survey-core clears what a dynamic panel's visibleIf hides, not a hidden cell of a dynamic matrix.
         if dynamicMatrix, items.contains(where: { $0["visibleIf"] != nil }) { kind.options["clearHidden"] = false }
+        if dynamicMatrix { requireShownRows(shownRows, in: &kind) }
         return kind
     }
 

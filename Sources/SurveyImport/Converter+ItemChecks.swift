@@ -21,3 +21,21 @@ extension Converter {
         return .object(validator)
     }
 }
+
+extension Converter {
+    /// A dynamic matrix shows its `rowCount` rows (`rows`), and survey-core checks a required column
+    /// in each of them, empty or not: the page does not pass with fewer rows given (or none), unless
+    /// the respondent removes rows. Here a matrix with a required column (one always shown and
+    /// without a default) takes at least that many entries, and an answer.
+    mutating func requireShownRows(_ rows: Int, in kind: inout ConvertedKind) {
+        guard rows > 0, kind.options["count"] == nil, let items = kind.options["items"]?.arrayValue,
+            items.contains(where: { item in
+                item["required"] == .bool(true) && item["visibleIf"] == nil && item["expression"] == nil
+                    && item["defaultValue"] == nil && item["defaultValueExpression"] == nil
+            })
+        else { return }
+        let limited = min(rows, kind.options["maxCount"]?.intValue ?? rows, 10_000)
+        kind.options["minCount"] = .number(Double(max(limited, kind.options["minCount"]?.intValue ?? 0)))
+        kind.requiresAnswer = true
+    }
+}

@@ -29,6 +29,9 @@ struct ConvertedKind {
     var choicesVisibleIf: String?
     /// A `matrixdropdown`'s column defaults: survey-core's data holds them in every row once shown.
     var cellDefaults: [String: JSONValue] = [:]
+    /// The question cannot pass unanswered although SurveyJS does not mark it required (a dynamic
+    /// matrix whose shown rows each need a required cell).
+    var requiresAnswer = false
 }
 
 extension Converter {

@@ -706,7 +706,7 @@ struct Converter {
             keys: ["visibleIf", "enableIf", "requiredIf"]
                 + (computed ? [] : ["setValueIf", "setValueExpression", "resetValueIf"]))
         if let required = members.take("isRequired") { result["required"] = required }
-        if Self.minimumMakesRequired(kind.options) { result["required"] = true }
+        if Self.minimumMakesRequired(kind) { result["required"] = true }
         if let readOnly = members.take("readOnly") { result["readOnly"] = readOnly }
         if kind.isReadOnly { result["readOnly"] = true }
         switchOff(&members, into: &result)
