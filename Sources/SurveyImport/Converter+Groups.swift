@@ -39,6 +39,7 @@ extension Converter {
         }
         if members.take(anyOf: "eachRowRequired", "isAllRowRequired")?.value == .bool(true) {
             kind.options["allRowsRequired"] = true
+            requireEveryRow(&kind)
         }
         if members.members["cells"] != nil {
             note(.layoutOnly, members.path("cells"), "property 'cells'", "cell texts are not shown")

@@ -95,3 +95,13 @@ extension Converter {
         origins = remapped
     }
 }
+
+extension Converter {
+    /// A matrix whose every row must be answered (`isAllRowRequired`): survey-core refuses it empty
+    /// as well, as long as a row shows — here it is required when a row always shows (one whose
+    /// rows are all conditional is left as it is: survey-core passes it when they are all hidden).
+    func requireEveryRow(_ kind: inout ConvertedKind) {
+        let rows = kind.options["rows"]?.arrayValue ?? []
+        if rows.contains(where: { $0["visibleIf"] == nil }) { kind.requiresAnswer = true }
+    }
+}
