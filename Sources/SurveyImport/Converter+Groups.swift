@@ -357,7 +357,7 @@ extension Converter {
                     .notConverted, item.path("validators"), "the validators of item '\(name)' but its expression ones",
                     "an item checks what its kind's options say, not validators")
             }
-            let panelDefault = panelDefaults.removeValue(forKey: name)
+            let panelDefault = panelDefaults.removeValue(forKey: name) ?? Self.nestedPanelsDefault(converted)
             if !dynamicMatrix, let value = panelDefault ?? item.members["defaultValue"], !value.isNull {
                 // A dynamic panel's template question starts with it in each new panel, as the item
                 // does here (`"=expression"` is its defaultValueExpression, as for any question),

@@ -39,3 +39,15 @@ extension Converter {
         kind.requiresAnswer = true
     }
 }
+
+extension Converter {
+    /// The default of a dynamic panel nested in another's template: survey-core starts it, in each
+    /// panel of the outer one, with its `panelCount` panels holding its template's defaults
+    /// (`defaultPanelValue`, the questions' `defaultValue`s); `nil` when those panels hold nothing.
+    static func nestedPanelsDefault(_ kind: ConvertedKind) -> JSONValue? {
+        guard kind.type == "repeat", let count = kind.emptyEntries, count > 0, !kind.entryDefaults.isEmpty else {
+            return nil
+        }
+        return .array(Array(repeating: .object(kind.entryDefaults), count: min(count, 10_000)))
+    }
+}

@@ -105,3 +105,11 @@ extension Converter {
         if rows.contains(where: { $0["visibleIf"] == nil }) { kind.requiresAnswer = true }
     }
 }
+
+extension Converter {
+    /// Whether the survey's first page is a start page (`firstPageIsStartPage`, or the older
+    /// `firstPageIsStarted`): survey-core shows it whole, also with `questionsOnPageMode: "questionPerPage"`.
+    func hasStartPage(_ members: Members) -> Bool {
+        members.members["firstPageIsStartPage"] == .bool(true) || members.members["firstPageIsStarted"] == .bool(true)
+    }
+}

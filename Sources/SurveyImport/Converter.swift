@@ -186,7 +186,7 @@ struct Converter {
         if steps.isEmpty {
             throw SurveyJSImportError("the survey has no pages and no elements")
         }
-        if pageMode == "questionPerPage" { steps = onePagePerQuestion(steps) }
+        if pageMode == "questionPerPage" { steps = onePagePerQuestion(steps, keepingFirst: hasStartPage(members)) }
         if pageMode == "singlePage" { steps = allPagesOnOne(steps) }
         renameClashingPages(&steps)
 
@@ -261,15 +261,15 @@ struct Converter {
 
     /// `questionsOnPageMode: "questionPerPage"`: each element of a page (a question, or a panel with
     /// its questions) asked on a page of its own, as survey-core asks it; the first keeps the page's
-    /// id, the others `<id>-2`, `<id>-3`… (notes say which), each with the page's `visibleIf`.
-    mutating func onePagePerQuestion(_ steps: [JSONValue]) -> [JSONValue] {
+    /// id, the others `<id>-2`, `<id>-3`… (notes say which), each with the page's `visibleIf`; a start page whole.
+    mutating func onePagePerQuestion(_ steps: [JSONValue], keepingFirst: Bool) -> [JSONValue] {
         var result: [JSONValue] = []
         // Where each page (and each child of a split page) now is: the origins follow.
         var movedPages: [Int: Int] = [:]
         var movedChildren: [Int: [Int]] = [:]
         for (index, step) in steps.enumerated() {
             guard case .object(let page) = step, page["type"] == "page", let id = page["id"]?.stringValue,
-                let children = page["steps"]?.arrayValue, children.count > 1
+                let children = page["steps"]?.arrayValue, children.count > 1, index > 0 || !keepingFirst
             else {
                 movedPages[index] = result.count
                 result.append(step)

@@ -40,6 +40,8 @@ const EXPECTED = {
   "service-ratings-all-rows": { visited: ["visit", "extras"] },
   "service-ratings-all-rows:unrated": { visited: ["visit"], stopped: true },
   "service-ratings-all-rows:parking": { visited: ["visit", "extras"] },
+  "site-hours-nested": { visited: ["audit", "wrapUp"] },
+  "site-hours-nested:answered": { visited: ["audit", "wrapUp"] },
   "skills-matrix-conditions": { visited: ["stack", "levels"] },
   "skills-matrix-conditions:no-mentor": { visited: ["stack", "levels"] },
   "bmi-display-digits": { visited: ["measures", "advice"] },
