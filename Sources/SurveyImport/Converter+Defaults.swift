@@ -71,6 +71,10 @@ extension Converter {
         case ("multiple-text", .object):
             // One entry of its items, as a repeat's entries are fitted.
             let fitted = fittedEntries([value], of: kind, at: path)?.arrayValue?.first
+            // survey-core's data keeps the members no item takes while the question is left as it starts.
+            if fitted != value, let name = members.members["name"]?.stringValue {
+                dataShape.objectDefaults[name] = value
+            }
             return fitted == [:] ? nil : fitted
         default:
             return value

@@ -63,6 +63,9 @@ public struct SurveyJSDataShape: ResultShape {
     var computed: [String] = []
     /// Whether the survey keeps hidden answers (`clearInvisibleValues: "none"`).
     var keepsHiddenAnswers = false
+    /// Multiple texts whose default has members no item takes: the default as the question starts
+    /// with it here, and as survey-core's data keeps it until the respondent answers.
+    var objectDefaults: [(id: String, fitted: JSONValue, original: JSONValue)] = []
 
     /// The shape `survey` asks for in its `x-surveyjs` extension; `nil` when it has none (a survey
     /// written in this engine's format keeps the engine's shape).
@@ -106,6 +109,10 @@ public struct SurveyJSDataShape: ResultShape {
         dataKeys = record.dataKeys
         computed = record.computed
         keepsHiddenAnswers = survey.definition.settings.clearInvisibleValues == .none
+        for (id, original) in record.objectDefaults.sorted(by: { $0.key < $1.key }) {
+            guard let fitted = steps[id]?.step.defaultValue else { continue }
+            objectDefaults.append((id, fitted, original))
+        }
         duplicates = record.duplicates.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         for (id, _) in duplicates {
             guard let step = steps[id]?.step, step.options["other"] == nil,
@@ -254,6 +261,7 @@ public struct SurveyJSDataShape: ResultShape {
             data[id] = .object(matrix)
         }
         for id in dataKeys { data[id] = session.answer(for: id) }
+        for (id, fitted, original) in objectDefaults where data[id] == fitted { data[id] = original }
         if !keepsHiddenAnswers {
             for id in computed where data[id] == nil && session.isVisible(id) { data[id] = session.answer(for: id) }
         }
@@ -429,6 +437,8 @@ public struct SurveyJSDataShape: ResultShape {
         var dataKeys: [String] = []
         /// Expression questions (``SurveyJSDataShape/computed``).
         var computed: [String] = []
+        /// Multiple texts' defaults as written, when no item takes some of their members.
+        var objectDefaults: [String: JSONValue] = [:]
         /// Second questions of a name → the first's id.
         var duplicates: [String: String] = [:]
         /// Dropdown matrices with column defaults: `{"rows": [values], "cells": {column: default}}`.
@@ -444,7 +454,7 @@ public struct SurveyJSDataShape: ResultShape {
             othersAsComment.isEmpty && entryOthersAsComment.isEmpty && emptyPanels.isEmpty && emptyRows.isEmpty
                 && files.isEmpty && entryFiles.isEmpty
                 && booleanChoices.isEmpty && objectChoices.isEmpty && dataKeys.isEmpty && duplicates.isEmpty
-                && computed.isEmpty
+                && computed.isEmpty && objectDefaults.isEmpty
                 && rowDefaults.isEmpty
                 && totals.isEmpty
                 && bindings.isEmpty
@@ -466,6 +476,7 @@ public struct SurveyJSDataShape: ResultShape {
             objectChoices = (json["objectChoices"]?.objectMembers ?? [:]).compactMapValues(\.objectMembers)
             dataKeys = (json["dataKeys"]?.arrayValue ?? []).compactMap(\.stringValue)
             computed = (json["computed"]?.arrayValue ?? []).compactMap(\.stringValue)
+            objectDefaults = json["objectDefaults"]?.objectMembers ?? [:]
             duplicates = (json["duplicates"]?.objectMembers ?? [:]).compactMapValues(\.stringValue)
             rowDefaults = (json["rowDefaults"]?.objectMembers ?? [:]).compactMapValues(\.objectMembers)
             for (id, binding) in json["bindings"]?.objectMembers ?? [:] {
@@ -503,6 +514,7 @@ public struct SurveyJSDataShape: ResultShape {
             if !objectChoices.isEmpty { members["objectChoices"] = .object(objectChoices.mapValues { .object($0) }) }
             if !dataKeys.isEmpty { members["dataKeys"] = .array(dataKeys.map { .string($0) }) }
             if !computed.isEmpty { members["computed"] = .array(computed.map { .string($0) }) }
+            if !objectDefaults.isEmpty { members["objectDefaults"] = .object(objectDefaults) }
             if !duplicates.isEmpty { members["duplicates"] = .object(duplicates.mapValues { .string($0) }) }
             if !rowDefaults.isEmpty { members["rowDefaults"] = .object(rowDefaults.mapValues { .object($0) }) }
             if !bindings.isEmpty { members["bindings"] = .object(bindings.mapValues { .object($0) }) }

@@ -46,6 +46,8 @@ const EXPECTED = {
   "skills-matrix-conditions:no-mentor": { visited: ["stack", "levels"] },
   "bmi-display-digits": { visited: ["measures", "advice"] },
   "bmi-display-digits:overweight": { visited: ["measures", "advice"] },
+  "complaint-counts-defaults": { visited: ["counts", "notes"] },
+  "complaint-counts-defaults:answered": { visited: ["counts", "notes"] },
   "course-ratings-rows": { visited: ["ratings", "overall"] },
   "course-ratings-rows:one-row": { visited: ["ratings"], stopped: true },
   "course-ratings-rows:three-rows": { visited: ["ratings", "overall"] },
