@@ -134,8 +134,7 @@ extension Converter {
         (options["minSelections"]?.intValue ?? 0) >= 1
     }
 
-    /// ``minimumMakesRequired(_:)-([String:JSONValue])`` of a converted kind, or its
-    /// ``ConvertedKind/requiresAnswer``.
+    /// Whether a converted kind's options make it required (as above), or its `requiresAnswer` does.
     static func minimumMakesRequired(_ kind: ConvertedKind) -> Bool {
         kind.requiresAnswer || minimumMakesRequired(kind.options)
     }

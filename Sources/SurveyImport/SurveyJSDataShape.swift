@@ -435,7 +435,7 @@ public struct SurveyJSDataShape: ResultShape {
         var booleanChoices: [String] = []
         var objectChoices: [String: [String: JSONValue]] = [:]
         var dataKeys: [String] = []
-        /// Expression questions (``SurveyJSDataShape/computed``).
+        /// Expression questions (the shape's `computed`).
         var computed: [String] = []
         /// Multiple texts' defaults as written, when no item takes some of their members.
         var objectDefaults: [String: JSONValue] = [:]
