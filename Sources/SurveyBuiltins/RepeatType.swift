@@ -18,7 +18,7 @@ import SurveyCore
 ///
 /// Item members: `name` (the key in each instance), `title`, `type` (`"text"` default; also
 /// `"number"`, `"boolean"`, `"date"`, `"rating"`, `"single-choice"`, `"dropdown"`,
-/// `"multiple-choice"`, `"tagbox"`, `"scale"`, `"nps"`, `"image-choice"`, `"ranking"`, `"file"`, and groups: `"repeat"` (a repeat in each instance, whose own
+/// `"multiple-choice"`, `"tagbox"`, `"scale"`, `"nps"`, `"slider"`, `"image-choice"`, `"ranking"`, `"file"`, and groups: `"repeat"` (a repeat in each instance, whose own
 /// items read their instance as `{panel.x}`), `"matrix"`, `"matrix-dropdown"`, `"multiple-text"`; or a
 /// kind a loaded plugin adds),
 /// `required`, `requiredIf` (read like `visibleIf`: the item is required in an instance while it

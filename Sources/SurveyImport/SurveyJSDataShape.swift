@@ -61,6 +61,14 @@ public struct SurveyJSDataShape: ResultShape {
     var rowDefaults: [(id: String, rows: [String], cells: [String: JSONValue], unit: String)] = []
     /// The values a second question of a name with listed choices (and no Other) can take.
     var duplicateChoices: [String: Set<String>] = [:]
+    /// Expression questions: survey-core's data holds their values while they show, on a page the
+    /// respondent reached or not.
+    var computed: [String] = []
+    /// Whether the survey keeps hidden answers (`clearInvisibleValues: "none"`).
+    var keepsHiddenAnswers = false
+    /// Multiple texts whose default has members no item takes: the default as the question starts
+    /// with it here, and as survey-core's data keeps it until the respondent answers.
+    var objectDefaults: [(id: String, fitted: JSONValue, original: JSONValue)] = []
 
     /// The shape `survey` asks for in its `x-surveyjs` extension; `nil` when it has none (a survey
     /// written in this engine's format keeps the engine's shape, unless it declares column totals:
@@ -107,6 +115,12 @@ public struct SurveyJSDataShape: ResultShape {
         booleanChoices = record.booleanChoices
         objectChoices = record.objectChoices.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         dataKeys = record.dataKeys
+        computed = record.computed
+        keepsHiddenAnswers = survey.definition.settings.clearInvisibleValues == .none
+        for (id, original) in record.objectDefaults.sorted(by: { $0.key < $1.key }) {
+            guard let fitted = steps[id]?.step.defaultValue else { continue }
+            objectDefaults.append((id, fitted, original))
+        }
         duplicates = record.duplicates.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         for (id, _) in duplicates {
             guard let step = steps[id]?.step, step.options["other"] == nil,
@@ -263,6 +277,10 @@ public struct SurveyJSDataShape: ResultShape {
             data[id] = .object(matrix)
         }
         for id in dataKeys { data[id] = session.answer(for: id) }
+        for (id, fitted, original) in objectDefaults where data[id] == fitted { data[id] = original }
+        if !keepsHiddenAnswers {
+            for id in computed where data[id] == nil && session.isVisible(id) { data[id] = session.answer(for: id) }
+        }
         // One value under the shared name: the first question's, else the one given to a second.
         for (id, owner) in duplicates {
             guard let value = data.removeValue(forKey: id) else { continue }
@@ -433,6 +451,10 @@ public struct SurveyJSDataShape: ResultShape {
         var booleanChoices: [String] = []
         var objectChoices: [String: [String: JSONValue]] = [:]
         var dataKeys: [String] = []
+        /// Expression questions (the shape's `computed`).
+        var computed: [String] = []
+        /// Multiple texts' defaults as written, when no item takes some of their members.
+        var objectDefaults: [String: JSONValue] = [:]
         /// Second questions of a name → the first's id.
         var duplicates: [String: String] = [:]
         /// Dropdown matrices with column defaults: `{"rows": [values], "cells": {column: default}}`.
@@ -450,6 +472,7 @@ public struct SurveyJSDataShape: ResultShape {
             othersAsComment.isEmpty && entryOthersAsComment.isEmpty && emptyPanels.isEmpty && emptyRows.isEmpty
                 && files.isEmpty && entryFiles.isEmpty
                 && booleanChoices.isEmpty && objectChoices.isEmpty && dataKeys.isEmpty && duplicates.isEmpty
+                && computed.isEmpty && objectDefaults.isEmpty
                 && rowDefaults.isEmpty
                 && totals.isEmpty
                 && bindings.isEmpty
@@ -471,6 +494,8 @@ public struct SurveyJSDataShape: ResultShape {
             booleanChoices = (json["booleanChoices"]?.arrayValue ?? []).compactMap(\.stringValue)
             objectChoices = (json["objectChoices"]?.objectMembers ?? [:]).compactMapValues(\.objectMembers)
             dataKeys = (json["dataKeys"]?.arrayValue ?? []).compactMap(\.stringValue)
+            computed = (json["computed"]?.arrayValue ?? []).compactMap(\.stringValue)
+            objectDefaults = json["objectDefaults"]?.objectMembers ?? [:]
             duplicates = (json["duplicates"]?.objectMembers ?? [:]).compactMapValues(\.stringValue)
             rowDefaults = (json["rowDefaults"]?.objectMembers ?? [:]).compactMapValues(\.objectMembers)
             for (id, binding) in json["bindings"]?.objectMembers ?? [:] {
@@ -508,6 +533,8 @@ public struct SurveyJSDataShape: ResultShape {
             if !booleanChoices.isEmpty { members["booleanChoices"] = .array(booleanChoices.map { .string($0) }) }
             if !objectChoices.isEmpty { members["objectChoices"] = .object(objectChoices.mapValues { .object($0) }) }
             if !dataKeys.isEmpty { members["dataKeys"] = .array(dataKeys.map { .string($0) }) }
+            if !computed.isEmpty { members["computed"] = .array(computed.map { .string($0) }) }
+            if !objectDefaults.isEmpty { members["objectDefaults"] = .object(objectDefaults) }
             if !duplicates.isEmpty { members["duplicates"] = .object(duplicates.mapValues { .string($0) }) }
             if !rowDefaults.isEmpty { members["rowDefaults"] = .object(rowDefaults.mapValues { .object($0) }) }
             if !bindings.isEmpty { members["bindings"] = .object(bindings.mapValues { .object($0) }) }

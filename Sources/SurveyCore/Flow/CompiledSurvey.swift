@@ -44,6 +44,9 @@ final class CompiledSurvey: Sendable {
     let panelsByUnit: [Int: Range<Int>]
     let commentSlots: [Int: Int]
     let multipleCountSteps: [Int: [Int]]
+    /// Steps whose question type has expressions of its own: their answers pass through
+    /// ``ConfiguredQuestion/completedAnswer(_:in:)`` on completion.
+    let typeExpressionSteps: [Int]
     let expressionCount: Int
     let usesDateFunctions: Bool
     /// The UI strings of the default locale, which most sessions use (one lookup per survey, not per session).
@@ -85,7 +88,9 @@ final class CompiledSurvey: Sendable {
         var defaultSteps: [Int] = []
         var conditionallyEnabledSteps: [Int] = []
         var everyChangeRuleSteps: [Int] = []
+        var typeExpressionSteps: [Int] = []
         for (index, extras) in steps.extras {
+            if !extras.typeExpressions.isEmpty { typeExpressionSteps.append(index) }
             if extras.defaultValue != nil || extras.defaultExpression != nil || extras.hasTypeDefault {
                 defaultSteps.append(index)
             }
@@ -95,6 +100,7 @@ final class CompiledSurvey: Sendable {
             }
         }
         self.everyChangeRuleSteps = everyChangeRuleSteps.sorted()
+        self.typeExpressionSteps = typeExpressionSteps.sorted()
         hasEveryChangeRules = !everyChangeRuleSteps.isEmpty
         replaceableAnswers = Self.replaceableAnswers(
             stepCount: steps.count, calculatedOrder: calculatedOrder, watchers: watchers,

@@ -74,6 +74,7 @@ public struct Survey: Sendable {
     /// The steps that count for progress and may count as more than one question (a repeat's
     /// instances, ``QuestionType/progressCount(for:in:)``), by unit.
     var multipleCountSteps: [Int: [Int]] { storage.multipleCountSteps }
+    var typeExpressionSteps: [Int] { storage.typeExpressionSteps }
     /// What Next reads of every step of a unit, a byte a step (see ``StepFlags``).
     var stepFlags: [StepFlags] { storage.steps.flags }
 

@@ -312,6 +312,16 @@ extension SurveySession {
                 }
             }
         }
+        // What a question's own conditions hide when the survey completes is dropped (a matrix's rows).
+        if survey.clearInvisibleValues != .none {
+            for index in survey.typeExpressionSteps {
+                let id = survey.steps.ids[index]
+                guard let answer = collected[id] else { continue }
+                let step = survey.steps[index]
+                let kept = step.question.completedAnswer(answer, in: questionContext(for: step))
+                collected[id] = kept.isNull ? nil : kept
+            }
+        }
         // Calculated values marked `includeIntoResult`, under their names (when they have a value).
         for (index, value) in survey.definition.calculatedValues.enumerated() where value.includeIntoResult {
             let computed = values[survey.steps.count + index]
