@@ -25,7 +25,7 @@ import SurveyResponses
 /// idempotent, so running one twice changes nothing. Use of the connection is serialised; each
 /// ``forEachResponse(matching:_:)`` reads on a connection of its own.
 ///
-/// **Schema.** The one-row table `survey_schema` holds the schema version (now 7). The first open
+/// **Schema.** The one-row table `survey_schema` holds the schema version (now 8). The first open
 /// of a database creates the tables under a transaction-scoped advisory lock, so processes opening
 /// it at once do not race; an older schema is migrated forward the same way; a newer one is refused
 /// with ``StoreError/Kind/newerSchema``. Only statements with bound parameters touch the data.
