@@ -205,7 +205,8 @@ let package = Package(
         .executableTarget(
             name: "SurveyFuzz", dependencies: ["SurveyFuzzTargets"], path: "Tests/Fuzz/SurveyFuzz",
             swiftSettings: strictSettings),
-        .testTarget(name: "SurveyFuzzTests", dependencies: ["SurveyFuzzTargets"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "SurveyFuzzTests", dependencies: ["SurveyCore", "SurveyFuzzTargets"], swiftSettings: strictSettings),
         // Test-only helpers shared by test targets (no product: never seen downstream).
         .target(name: "SurveyTestFixtures", path: "Tests/SurveyTestFixtures", swiftSettings: strictSettings),
         .testTarget(

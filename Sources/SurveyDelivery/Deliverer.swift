@@ -193,7 +193,8 @@ public struct Deliverer: Sendable {
     /// Sends one response to one target.
     ///
     /// The idempotency key is the response id, and for a partial response the id and its version
-    /// (`<id>.<responseVersion>`): each version is a delivery of its own, sent once.
+    /// (`<id>.<responseVersion>`, ``Response/version``, which no two states of a response share, even
+    /// across a carry-over to a new survey version): each version is a delivery of its own, sent once.
     func send(
         _ response: Response, events: [FunnelEvent], to target: DeliveryConfiguration.Target, isPartial: Bool = false
     ) -> Outcome {
@@ -202,7 +203,7 @@ public struct Deliverer: Sendable {
         if let variable = target.tokenEnvironment, token == nil {
             return .retry("the environment variable \(variable) (the target's credential) is not set", after: nil)
         }
-        let key = response.id.rawValue + (isPartial ? ".\(response.actionCount)" : "")
+        let key = response.id.rawValue + (isPartial ? ".\(response.version)" : "")
         var headers = ["Content-Type": "application/json", "Idempotency-Key": key]
         let url: URL
         let method: String

@@ -18,7 +18,8 @@ public enum DeliveryPayload {
     /// The payload of `response`, with the funnel facts `events` recorded for it. `isPartial` says
     /// its path and answers are those so far of an unfinished response (``PartialResponses``):
     /// `"partial": true`. Every payload says whether the response is `finished` (completed) and its
-    /// `responseVersion` (its action count: a later version has a higher one).
+    /// `responseVersion` (``Response/version``: its action count, plus ``Response/versionOffset``
+    /// when its actions were replaced; a later version has a higher one).
     public static func json(of response: Response, events: [FunnelEvent], isPartial: Bool = false) -> JSONValue {
         var members: [String: JSONValue] = [
             "payloadVersion": .number(Double(version)), "responseId": .string(response.id.rawValue),
@@ -29,7 +30,7 @@ public enum DeliveryPayload {
             "completedAt": response.completedAt.map { .string(timestamp($0)) } ?? .null,
             "path": .array(response.path.map(JSONValue.string)), "answers": .object(response.answers),
             "finished": .bool(response.status == .completed),
-            "responseVersion": .number(Double(response.actionCount)),
+            "responseVersion": .number(Double(response.version)),
             "updatedAt": .string(timestamp(response.updatedAt)),
         ]
         if isPartial { members["partial"] = .bool(true) }

@@ -21,6 +21,13 @@ public struct JSONEventRenderer: SurveyRenderer {
         transcript = EventTranscript(write: output)
     }
 
+    /// A renderer handing over each event as a value, before it is written as a line
+    /// (`EventProtocol.line`): for the fuzz target, which reads the events and writes few of them.
+    package init(input: some LineSource, values: @escaping (JSONValue) -> Void) {
+        self.input = input
+        transcript = EventTranscript(values: values)
+    }
+
     public mutating func action(for request: StepRequest) -> RendererAction {
         transcript.show(request)
         while let checked = input.readCheckedLine() {

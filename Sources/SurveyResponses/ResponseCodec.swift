@@ -10,7 +10,7 @@ package enum ResponseCodec {
     /// The columns of the `responses` table, in the order ``response(columns:store:)`` reads them.
     package static let responseColumns =
         "id, respondent_id, survey_id, survey_version, locale, seed, today, status, created_at, updated_at, "
-        + "completed_at, current_unit, path, answers, action_count, orphaned, abandoned_reason, quotas"
+        + "completed_at, current_unit, path, answers, action_count, orphaned, abandoned_reason, quotas, version_offset"
 
     package static func milliseconds(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1000).rounded())
@@ -98,6 +98,7 @@ package enum ResponseCodec {
         package var orphaned: String?
         package var abandonedReason: String?
         package var quotas: String?
+        package var versionOffset: Int64?
 
         package init() {}
     }
@@ -146,6 +147,7 @@ package enum ResponseCodec {
             seed: seed, today: today, status: status, createdAt: date(milliseconds: created),
             updatedAt: date(milliseconds: updated), completedAt: row.completedAt.map { date(milliseconds: $0) },
             currentUnitID: row.currentUnit, path: path, answers: answers, actionCount: Int(row.actionCount ?? 0),
-            orphaned: orphaned, abandonedReason: row.abandonedReason, quotasReached: quotas)
+            orphaned: orphaned, abandonedReason: row.abandonedReason, quotasReached: quotas,
+            versionOffset: Int(row.versionOffset ?? 0))
     }
 }

@@ -98,6 +98,11 @@ public struct Response: Sendable, Hashable {
     public var answers: [String: JSONValue]
     /// How many actions are recorded (the sequence number of the last one).
     public var actionCount: Int
+    /// Added to ``actionCount`` to give ``version``: raised when the stored actions are replaced by
+    /// others (a carry-over to a new version of the survey, a Back and the Next that undid it, an
+    /// answer taking the place of the one just given) so that the version never goes down. 0 for a
+    /// response whose log was only ever appended to.
+    public var versionOffset: Int
     /// Answers given on an earlier version of the survey that its current version no longer takes
     /// (a removed step or choice, a step of another kind), oldest first: kept, never deleted, when the
     /// response was carried over to a new version (``ResponseMigration``).
@@ -110,12 +115,17 @@ public struct Response: Sendable, Hashable {
     /// quota that ended it, with the message they read.
     public var quotasReached: [QuotaReached]
 
+    /// The response's version: ``actionCount`` plus ``versionOffset``. Each write that changes the
+    /// stored actions gives a higher one, and no version is ever held twice, so `<id>.<version>` names
+    /// one state of the response for good (the idempotency key of a partial delivery).
+    public var version: Int { versionOffset + actionCount }
+
     public init(
         id: ResponseID, respondentID: String, surveyID: String, surveyVersion: String?, locale: String, seed: UInt64,
         today: String, status: ResponseStatus = .inProgress, createdAt: Date, updatedAt: Date? = nil,
         completedAt: Date? = nil, currentUnitID: String? = nil, path: [String] = [], answers: [String: JSONValue] = [:],
         actionCount: Int = 0, orphaned: [OrphanedAnswer] = [], abandonedReason: String? = nil,
-        quotasReached: [QuotaReached] = []
+        quotasReached: [QuotaReached] = [], versionOffset: Int = 0
     ) {
         self.id = id
         self.respondentID = respondentID
@@ -135,6 +145,7 @@ public struct Response: Sendable, Hashable {
         self.orphaned = orphaned
         self.abandonedReason = abandonedReason
         self.quotasReached = quotasReached
+        self.versionOffset = versionOffset
     }
 }
 

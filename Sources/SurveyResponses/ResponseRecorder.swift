@@ -35,8 +35,9 @@ public struct ResponseRecorder: SessionRecorder {
     /// answer and queues nothing), and again on completion, so a target gets every version once.
     public var deliversPartial = false
 
-    /// Each version of the response is delivered under its action count when ``deliversPartial``,
-    /// so every answer must count: the session then keeps an answer that replaces the one just given.
+    /// Each version of the response is delivered under its version (``Response/version``) when
+    /// ``deliversPartial``, so every answer is kept as an action of its own: the session then keeps an
+    /// answer that replaces the one just given.
     /// `SurveyDriver` sets the session's `keepsEveryAnswer` from this; a caller that records a session
     /// itself sets it.
     public var keepsEveryAnswer: Bool { deliversPartial }
@@ -245,12 +246,20 @@ public struct ResponseRecorder: SessionRecorder {
         }
     }
 
+    /// The ``Response/versionOffset`` of `response` once its stored actions are replaced by `count`
+    /// others: its version (offset plus action count) is then one more than any it had, so a version
+    /// is never held twice (a partial delivery's key, `<id>.<version>`, names one state for good).
+    static func offset(replacing response: Response, count: Int) -> Int {
+        max(response.versionOffset, response.version + 1 - count)
+    }
+
     /// Replaces the stored actions by `session`'s log (which holds fewer: it dropped a Back and the Next
     /// that undid it), in one write.
     mutating func rewriteActions(of session: SurveySession, funnelEvents: [FunnelEvent] = []) throws(StoreError) {
         let now = clock()
         var header = response
         header.actionCount = session.actionCount
+        header.versionOffset = Self.offset(replacing: response, count: session.actionCount)
         header.updatedAt = now
         if let unit = session.currentUnitID { header.currentUnitID = unit }
         try finishHeader(&header, session: session, at: now)
@@ -305,6 +314,7 @@ public struct ResponseRecorder: SessionRecorder {
         let now = clock()
         var header = response
         header.actionCount = count
+        header.versionOffset = Self.offset(replacing: response, count: count)
         header.updatedAt = now
         if let unit = session.currentUnitID { header.currentUnitID = unit }
         try finishHeader(&header, session: session, at: now)
@@ -377,6 +387,8 @@ public struct ResponseRecorder: SessionRecorder {
         }
         var header = response
         header.actionCount = sequence
+        // An answer taking the place of the last one is a version of its own too.
+        if replacing { header.versionOffset = Self.offset(replacing: response, count: sequence) }
         header.updatedAt = now
         if let unit = session.currentUnitID { header.currentUnitID = unit }
         try finishHeader(&header, session: session, at: now)

@@ -200,6 +200,34 @@ public struct ResponseStoreConformance: Sendable {
             try context.expect(
                 try context.store.actions(of: response.id).map(\.action) == [.back], "the rewrite replaced them all")
         },
+        Check(name: "keeps the version offset") { context in
+            // A rewrite with fewer actions raises the offset so that the version never goes down.
+            var response = context.makeResponse()
+            response.actionCount = 3
+            try context.store.write(
+                ResponseWrite(
+                    response: response,
+                    actions: (1...3).map {
+                        RecordedAction(
+                            sequence: $0, action: .answer(stepID: "q\($0)", value: 1), recordedAt: context.at(1))
+                    }))
+            try context.expect(try context.store.response(response.id)?.version == 3, "version 3 before the rewrite")
+            response.actionCount = 1
+            response.versionOffset = 3
+            try context.store.write(
+                ResponseWrite(
+                    response: response,
+                    actions: [
+                        RecordedAction(sequence: 1, action: .answer(stepID: "q1", value: 2), recordedAt: context.at(2))
+                    ],
+                    removesActionsFrom: 1))
+            let header = try context.store.response(response.id)
+            try context.expect(
+                header?.versionOffset == 3 && header?.version == 4,
+                "offset 3 and version 4 read back, got \(String(describing: header))")
+            let listed = try context.store.responses(matching: ResponseQuery(surveyID: response.surveyID)).first
+            try context.expect(listed?.version == 4, "a listed response has version 4 too")
+        },
         Check(name: "a retried write changes nothing") { context in
             var response = context.makeResponse()
             response.actionCount = 1

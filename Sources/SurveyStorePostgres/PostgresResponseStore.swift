@@ -28,7 +28,7 @@ import SurveyResponses
 /// go through up to 4 connections of their own (so they do not wait for a batch), and each
 /// ``forEachResponse(matching:_:)`` reads on a connection of its own: at most 9 at once.
 ///
-/// **Schema.** The one-row table `survey_schema` holds the schema version (now 7). The first open
+/// **Schema.** The one-row table `survey_schema` holds the schema version (now 8). The first open
 /// of a database creates the tables under a transaction-scoped advisory lock, so processes opening
 /// it at once do not race; an older schema is migrated forward the same way; a newer one is refused
 /// with ``StoreError/Kind/newerSchema``. Only statements with bound parameters touch the data.

@@ -226,7 +226,7 @@ extension SQLResponseStore {
                     SQLStatement(
                         """
                         INSERT INTO responses (\(ResponseCodec.responseColumns))
-                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
                         """, Self.columns(of: response)))
             } else {
                 statements.append(Self.updatingHeader(write))
@@ -353,8 +353,8 @@ extension SQLResponseStore {
             """
             UPDATE responses SET survey_version = $1, locale = $2, status = $3, updated_at = $4, completed_at = $5,
                 current_unit = $6, path = $7, answers = $8, action_count = $9, orphaned = $10,
-                abandoned_reason = $11, quotas = $12
-            WHERE id = $13 AND (action_count <= $9 OR $14 = 1)
+                abandoned_reason = $11, quotas = $12, version_offset = $13
+            WHERE id = $14 AND (action_count <= $9 OR $15 = 1)
             """,
             [
                 SQLValue(response.surveyVersion), .text(response.locale), .text(response.status.rawValue),
@@ -363,7 +363,8 @@ extension SQLResponseStore {
                 .text(ResponseCodec.pathJSON(response.path)), .text(ResponseCodec.answersJSON(response.answers)),
                 .integer(Int64(response.actionCount)), .text(ResponseCodec.orphanedJSON(response.orphaned)),
                 SQLValue(response.abandonedReason), .text(ResponseCodec.quotasJSON(response.quotasReached)),
-                .text(response.id.rawValue), .integer(write.removesActionsFrom == nil ? 0 : 1),
+                .integer(Int64(response.versionOffset)), .text(response.id.rawValue),
+                .integer(write.removesActionsFrom == nil ? 0 : 1),
             ])
     }
 
@@ -389,7 +390,7 @@ extension SQLResponseStore {
             let inserted = try connection.run(
                 """
                 INSERT INTO responses (\(ResponseCodec.responseColumns))
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
                 ON CONFLICT (id) DO NOTHING
                 """, Self.columns(of: response))
             if inserted > 0 { break }
@@ -500,6 +501,7 @@ extension SQLResponseStore {
             .text(ResponseCodec.pathJSON(response.path)), .text(ResponseCodec.answersJSON(response.answers)),
             .integer(Int64(response.actionCount)), .text(ResponseCodec.orphanedJSON(response.orphaned)),
             SQLValue(response.abandonedReason), .text(ResponseCodec.quotasJSON(response.quotasReached)),
+            .integer(Int64(response.versionOffset)),
         ]
     }
 
@@ -584,6 +586,7 @@ extension SQLResponseStore {
         columns.orphaned = row.text(15)
         columns.abandonedReason = row.text(16)
         columns.quotas = row.text(17)
+        columns.versionOffset = row.integer(18)
         return try ResponseCodec.response(columns: columns, store: name)
     }
 

@@ -4,7 +4,7 @@ import SurveyResponses
 /// of ``SQLDialect``.
 package enum SQLSchema {
     /// The schema version this code writes.
-    package static let version = 7
+    package static let version = 8
 
     /// `migrations(dialect)[n]` takes a store from schema version n to n + 1, one statement at a time.
     ///
@@ -135,6 +135,11 @@ package enum SQLSchema {
             [
                 // The full quotas whose action a respondent got (flag, skip, end), kept with the response.
                 "ALTER TABLE responses ADD COLUMN quotas TEXT NOT NULL DEFAULT '[]'"
+            ],
+            [
+                // Added to action_count to give the response's version, which never goes down
+                // (Response.versionOffset): 0 for the responses stored before.
+                "ALTER TABLE responses ADD COLUMN version_offset \(integer) NOT NULL DEFAULT 0"
             ],
         ]
     }

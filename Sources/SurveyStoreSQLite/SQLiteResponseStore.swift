@@ -17,8 +17,8 @@ import SurveyResponses
 /// **Concurrency.** Several processes may write one file at once: writes wait for each other up to
 /// the busy timeout (10 s by default) instead of failing.
 ///
-/// **Schema.** `PRAGMA user_version` holds the schema version (now 7: version 2 added the delivery
-/// outbox, version 3 a response's orphaned answers and abandonment reason, version 4 store settings, version 5 respondent attributes, version 6 quota counts, version 7 the quotas a response reached); opening an older store
+/// **Schema.** `PRAGMA user_version` holds the schema version (now 8: version 2 added the delivery
+/// outbox, version 3 a response's orphaned answers and abandonment reason, version 4 store settings, version 5 respondent attributes, version 6 quota counts, version 7 the quotas a response reached, version 8 its version offset); opening an older store
 /// migrates it forward in a transaction, opening a newer one is refused with
 /// ``StoreError/Kind/newerSchema``. Only prepared statements with bound parameters touch the data.
 ///

@@ -270,7 +270,7 @@ struct ResponseStoreCLITests {
         process.waitUntilExit()
         let newerRun = try survey(["responses", "list", "--store", newer])
         #expect(newerRun.status == 1)
-        #expect(newerRun.stderr.contains("schema version 99, newer than this program's 7"), "\(newerRun.stderr)")
+        #expect(newerRun.stderr.contains("schema version 99, newer than this program's 8"), "\(newerRun.stderr)")
         let foreignRun = try survey(["run", Self.feedback, "--store", foreign])
         #expect(foreignRun.status == 1)
         #expect(foreignRun.stderr.contains("is a SQLite database of another program"), "\(foreignRun.stderr)")

@@ -98,6 +98,84 @@ import Testing
         #expect(try store.deliveries(status: nil).map(\.status) == [.delivered])
     }
 
+    /// Version 5 of the survey: `why` removed, so a carried-over response holds fewer actions.
+    static let nextVersion = survey.replacingOccurrences(of: "\"version\": \"4\"", with: "\"version\": \"5\"")
+        .replacingOccurrences(of: ",\n    {\"id\": \"why\", \"type\": \"text\"}", with: "")
+
+    /// A response partially delivered, carried over to a new version of its survey with fewer actions
+    /// and answered again: every version is sent under a key of its own (the version never goes
+    /// down), none is taken for a replay of one sent before, in the SQLite and the in-memory store.
+    @Test(arguments: ["sqlite", "memory"]) func aCarriedOverResponseNeverReusesADeliveryKey(store kind: String) throws {
+        let server = try TestServer(files: [:])
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("carried-\(UUID().uuidString).sqlite")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store: any ResponseStore =
+            kind == "sqlite" ? try SQLiteResponseStore(path: path, synchronous: .normal) : InMemoryResponseStore()
+        let loader = SurveyLoader(registry: .builtins())
+        let old = try loader.load(text: Self.survey)
+        let new = try loader.load(text: Self.nextVersion)
+        #expect(new.stepIndex(of: "why") == nil && new.definition.version == "5")
+        var deliverer = Deliverer(store: store, configuration: try Self.configuration(server, kind: "webhook"))
+        deliverer.surveys = [old.id: old]
+        var session = SurveySession(survey: old)
+        var recorder = try ResponseRecorder(store: store, respondentID: "edited", session: session)
+        recorder.deliveryTargets = ["webhook"]
+        recorder.deliversPartial = true
+        session.keepsEveryAnswer = recorder.keepsEveryAnswer
+        let id = recorder.response.id.rawValue
+        var sent = 0
+        func deliver() throws {
+            let report = try deliverer.deliverAll(until: Date().addingTimeInterval(20))
+            #expect(report.delivered == 1, "\(report)")
+            sent += report.delivered
+        }
+        for (value, step) in [("good", "mood"), ("slow", "why"), ("bad", "mood")] {
+            try session.answer(.string(value), for: step)
+            try recorder.record(session)
+            try deliver()
+        }
+        #expect(recorder.response.actionCount == 3)
+
+        // The survey changes: the response continues on version 5 with fewer actions than it had.
+        let stored = try #require(try store.response(recorder.response.id))
+        var resumed = try ResponseRecorder.resume(stored, from: store, survey: new)
+        #expect(resumed.recorder.migration != nil)
+        #expect(resumed.session.actionCount < 3, "the carry-over left \(resumed.session.actionCount) actions")
+        #expect(resumed.recorder.response.version > 3, "\(resumed.recorder.response)")
+        deliverer.surveys = [new.id: new]
+        resumed.recorder.deliveryTargets = ["webhook"]
+        resumed.recorder.deliversPartial = true
+        resumed.session.keepsEveryAnswer = resumed.recorder.keepsEveryAnswer
+        for value in ["good", "bad"] {
+            try resumed.session.answer(.string(value), for: "mood")
+            try resumed.recorder.record(resumed.session)
+            try deliver()
+        }
+        resumed.session.next()
+        try resumed.recorder.record(resumed.session)
+        try resumed.session.answer(3, for: "score")
+        try resumed.recorder.record(resumed.session)
+        try deliver()
+        resumed.session.next()
+        try resumed.recorder.record(resumed.session)
+        #expect(resumed.session.status == .completed)
+        try deliver()
+
+        let received = try server.stored()
+        #expect(received.replays == 0, "a key was sent twice: \(received.replays) replays")
+        #expect(received.records.count == sent && sent == 7, "\(received.records.keys.sorted())")
+        #expect(received.records.values.allSatisfy { $0 == 1 })
+        // Every partial version has a higher number than the one before, across the carry-over.
+        let versions = received.bodies.values.filter { $0["partial"] as? Bool == true }
+            .compactMap { $0["responseVersion"] as? Int }.sorted()
+        #expect(versions.count == 6 && Set(versions).count == 6, "\(versions)")
+        for version in versions { #expect(received.records["\(id).\(version)"] == 1, "\(id).\(version)") }
+        let carried = received.bodies.values.filter { $0["surveyVersion"] as? String == "5" }
+        #expect(carried.count == 4)
+        #expect(carried.compactMap { $0["responseVersion"] as? Int }.allSatisfy { $0 > 3 })
+    }
+
     /// Without the survey, an unfinished response cannot be replayed: the job waits, saying what it needs.
     @Test func aPartialResponseWaitsForItsSurvey() throws {
         let server = try TestServer(files: [:])

@@ -87,7 +87,9 @@ struct PostgresStoreTests {
             _ = try queryValue(url, "DROP TABLE quota_members")
             _ = try queryValue(url, "DROP TABLE quota_counts")
             _ = try queryValue(
-                url, "ALTER TABLE responses DROP COLUMN orphaned, DROP COLUMN abandoned_reason, DROP COLUMN quotas")
+                url,
+                "ALTER TABLE responses DROP COLUMN orphaned, DROP COLUMN abandoned_reason, DROP COLUMN quotas, "
+                    + "DROP COLUMN version_offset")
             _ = try queryValue(url, "UPDATE survey_schema SET version = 1")
             let store = try PostgresResponseStore(url: url)
             #expect(
@@ -149,7 +151,7 @@ struct PostgresStoreTests {
                 """
                 INSERT INTO responses (\(ResponseCodec.responseColumns))
                 SELECT 'id-' || lpad(n::text, 5, '0'), 'many', 'bulk', NULL, 'en', '1', '2026-06-01', 'completed',
-                    1780000000000 + n / 2, 1780000000000 + n, NULL, NULL, '[]', '{}', 0, '[]', NULL, '[]'
+                    1780000000000 + n / 2, 1780000000000 + n, NULL, NULL, '[]', '{}', 0, '[]', NULL, '[]', 0
                 FROM generate_series(1, \(count)) AS n
                 """)
             var seen: [String] = []

@@ -43,7 +43,7 @@ import Testing
                 handle,
                 "DROP TABLE deliveries; DROP TABLE settings; DROP TABLE respondent_attributes; DROP TABLE quota_members; DROP TABLE quota_counts; ALTER TABLE responses DROP COLUMN orphaned; "
                     + "ALTER TABLE responses DROP COLUMN abandoned_reason; ALTER TABLE responses DROP COLUMN quotas; "
-                    + "PRAGMA user_version=1;", nil, nil, nil)
+                    + "ALTER TABLE responses DROP COLUMN version_offset; PRAGMA user_version=1;", nil, nil, nil)
                 == SQLITE_OK)
         sqlite3_close(handle)
         let store = try SQLiteResponseStore(path: path)
@@ -53,6 +53,36 @@ import Testing
         completed.actionCount = 1
         try store.write(ResponseWrite(response: completed, deliveries: ["hook"]))
         #expect(try store.deliveries(status: .pending).map(\.target) == ["hook"])
+    }
+
+    /// A store of schema 7 (no version offset) is migrated when opened: its responses keep their
+    /// version, the action count (a partial delivery's key `<id>.<actionCount>` stays the same), and
+    /// a later carry-over's offset is kept.
+    @Test func aSchemaSevenStoreKeepsItsVersions() throws {
+        let path = temporaryStorePath()
+        var response = Response(
+            id: .make(), respondentID: "old", surveyID: "s", surveyVersion: "1", locale: "en", seed: 1,
+            today: "2026-06-01", createdAt: Date(timeIntervalSince1970: 1_780_000_000), actionCount: 1)
+        do {
+            let store = try SQLiteResponseStore(path: path)
+            try store.write(
+                ResponseWrite(
+                    response: response,
+                    actions: [RecordedAction(sequence: 1, action: .next, recordedAt: response.createdAt)]))
+        }
+        var handle: OpaquePointer?
+        #expect(sqlite3_open(path, &handle) == SQLITE_OK)
+        #expect(
+            sqlite3_exec(
+                handle, "ALTER TABLE responses DROP COLUMN version_offset; PRAGMA user_version=7;", nil, nil, nil)
+                == SQLITE_OK)
+        sqlite3_close(handle)
+        let store = try SQLiteResponseStore(path: path)
+        let read = try #require(try store.response(response.id))
+        #expect(read.versionOffset == 0 && read.version == 1 && read == response)
+        response.versionOffset = 2
+        try store.write(ResponseWrite(response: response, removesActionsFrom: 2))
+        #expect(try store.response(response.id)?.version == 3)
     }
 }
 
