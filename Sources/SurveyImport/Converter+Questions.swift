@@ -35,7 +35,11 @@ extension Converter {
     /// Converts the type-specific members of a question; `nil` for a type the converter does not know.
     mutating func question(_ type: String, _ members: inout Members, id: String) -> ConvertedKind? {
         switch type {
-        case "text": return textQuestion(&members)
+        case "text":
+            var kind = textQuestion(&members)
+            // survey-core's text question has no choices: choice members given to one do nothing.
+            kind.layout.formUnion(Self.choiceMembers)
+            return kind
         case "comment":
             // survey-core keeps a number given to a comment as it keeps one given to a text question.
             var kind = ConvertedKind(type: "text", options: ["multiline": true, "keepNumbers": true])
@@ -431,6 +435,13 @@ extension Converter {
             let known: Set<String> = ["url", "path", "valueName", "titleName", "imageLinkName", "allowEmptyResponse"]
             if case .object(let settings) = source, let url = settings["url"]?.stringValue, !url.contains("{") {
                 kind.options["choicesByUrl"] = .object(settings.filter { known.contains($0.key) })
+                let scheme = url.lowercased()
+                if !scheme.hasPrefix("http://"), !scheme.hasPrefix("https://") {
+                    note(
+                        .notConverted, members.path("choicesByUrl").appending("url"), "choicesByUrl '\(url)'",
+                        "a relative address, which a browser fetches from the page the survey is on; here it cannot be fetched, as a list whose server is gone: the listed choices are offered, or else the question is not asked"
+                    )
+                }
                 if kind.options["choices"]?.arrayValue?.isEmpty == true { kind.options["choices"] = nil }
                 for key in settings.keys.sorted() where !known.contains(key) {
                     note(
@@ -454,6 +465,8 @@ extension Converter {
             "hideSelectedItems", "closeOnSelect", "searchMode", "choicesLazyLoadEnabled", "choicesLazyLoadPageSize",
             "itemComponent", "showLabel", "imageFit", "imageHeight", "imageWidth", "contentMode", "longTap",
             "otherErrorText", "renderAs", "textWrapEnabled", "inputFieldComponent",
+            // Select all exists on checkboxes only (taken there); survey-core ignores it elsewhere.
+            "hasSelectAll", "showSelectAllItem",
         ])
     }
 
@@ -780,7 +793,7 @@ extension Converter {
             finish(item, layout: ["size", "inputMask", "maskType", "maskSettings"])
             items.append(.object(result))
         }
-        kind.options["items"] = .array(items)
+        kind.options["items"] = .array(mergedItems(items, source: list, path: members.path("items")))
         return kind
     }
 

@@ -65,6 +65,7 @@ const EXPECTED = {
   "workshop-preferences": { visited: ["topics", "group"] },
   "workshop-preferences:no-sessions": { visited: ["topics"], stopped: true },
   "workshop-preferences:no-lunch": { visited: ["topics", "group"], stopped: true },
+  "volunteer-roster": { visited: ["volunteer", "shift"] },
   "club-costs": { visited: ["member", "costs", "end"] },
   "club-costs:untouched": { visited: ["member", "costs", "end"] },
   "club-costs:no-boat": { visited: ["member", "end"] },
