@@ -50,7 +50,9 @@ public enum ChoicesByURL {
         var resolved = 0
         var result = survey
         /// Fills in `options`' list; `false` when it cannot be had and the question (or item) is off.
-        func fill(_ options: inout [String: JSONValue], at path: JSONPath, stepID: String?) -> Bool {
+        func fill(_ options: inout [String: JSONValue], at path: JSONPath, stepID: String?, required: Bool = false)
+            -> Bool
+        {
             // The items of a repeat and the columns of a matrix have kinds and options of their own.
             for key in ["items", "columns"] {
                 guard case .array(var parts) = options[key] else { continue }
@@ -78,7 +80,7 @@ public enum ChoicesByURL {
             do throws(SurveyError) {
                 let (fetched, warning) = try fetchChoices(
                     source, at: at, stepID: stepID, fallback: options["choices"], offUnreachable: offUnreachable,
-                    with: fetcher)
+                    required: required, with: fetcher)
                 if let warning { warnings.append(warning) }
                 // A stand-in choice keeps an unreachable list's kind loadable; the question is never asked.
                 options["choices"] = .array(
@@ -98,8 +100,10 @@ public enum ChoicesByURL {
                 members["steps"] = .array(steps)
             }
             if case .object(var options) = members["options"] {
-                let reachable = fill(&options, at: path.appending("options"), stepID: members["id"]?.stringValue)
-                if !reachable, members["required"] == .bool(true) || members["requiredIf"] != nil {
+                let required = members["required"] == .bool(true) || members["requiredIf"] != nil
+                let reachable = fill(
+                    &options, at: path.appending("options"), stepID: members["id"]?.stringValue, required: required)
+                if !reachable, required {
                     // survey-core shows it with no choices, and a required one stops the survey there:
                     // the stand-in choice is never offered, so no answer passes it here either.
                     options["choices"] = [
@@ -125,7 +129,7 @@ public enum ChoicesByURL {
     /// warning; `nil` choices when nothing can be had and `offUnreachable` says to switch the question off.
     static func fetchChoices(
         _ source: JSONValue, at path: JSONPath, stepID: String?, fallback: JSONValue?, offUnreachable: Bool = false,
-        with fetcher: RemoteFetcher
+        required: Bool = false, with fetcher: RemoteFetcher
     ) throws(SurveyError) -> ([JSONValue]?, String?) {
         func problem(_ message: String, _ member: String? = nil) -> SurveyError {
             SurveyError(.invalidOptions, message, path: member.map { path.appending($0) } ?? path, stepID: stepID)
@@ -187,7 +191,10 @@ public enum ChoicesByURL {
             if offUnreachable {
                 return (
                     nil,
-                    "the choices cannot be fetched: \(error.description); step '\(stepID ?? "?")' offers nothing (survey-core shows it with no choices): it is not asked, or, when required, nothing passes it"
+                    "the choices cannot be fetched: \(error.description); step '\(stepID ?? "?")' "
+                        + (required
+                            ? "offers nothing, and as it is required no answer passes it (survey-core shows it with no choices)"
+                            : "is not asked (survey-core shows it with no choices)")
                 )
             }
             throw problem("the choices cannot be fetched: \(error.description)", "url")
