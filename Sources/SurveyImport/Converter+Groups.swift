@@ -348,7 +348,7 @@ extension Converter {
             // `expression` validators are the item's own (reading its row as {panel.x}); the others
             // are what an item's kind checks by its options.
             let validators =
-                converted.validators
+                converted.validators + Self.boundValidators(converted, reading: "{panel.\(name)}")
                 + (item.take("validators").map { self.validators($0, path: item.path("validators")) } ?? [])
             let checks = validators.compactMap { validator -> JSONValue? in
                 // A warning (notificationType) does not refuse: it is no check of an item here.

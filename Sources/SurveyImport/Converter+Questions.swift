@@ -7,6 +7,9 @@ struct ConvertedKind {
     var options: [String: JSONValue] = [:]
     /// Validators the kind implies (an `email` text adds an email check, as SurveyJS does).
     var validators: [JSONValue] = []
+    /// A date's `minValueExpression` and `maxValueExpression` (by `min`/`max`): checked as
+    /// expression validators reading the question's own value (``boundValidators(_:reading:)``).
+    var boundExpressions: [String: String] = [:]
     /// Members of this kind that only affect layout.
     var layout: Set<String> = []
     /// The empty entries survey-core's data holds for it before anything is answered (a dynamic
@@ -213,7 +216,7 @@ extension Converter {
                     note(.notConverted, members.path(from), "\(from) \(describe(value))", "expected a date YYYY-MM-DD")
                 }
             }
-            expressionBounds(&members)
+            dateBounds(&members, into: &kind)
             kind.layout = ["placeholder", "maxLength", "step"]
             return kind
         default:

@@ -139,3 +139,31 @@ extension Converter {
         }
     }
 }
+
+extension Converter {
+    /// A date's bounds given by expressions (`minValueExpression: "today()"`): survey-core computes
+    /// them and refuses a date before the minimum or after the maximum, on Next; kept in
+    /// ``ConvertedKind/boundExpressions`` and checked by ``boundValidators(_:reading:)``.
+    mutating func dateBounds(_ members: inout Members, into kind: inout ConvertedKind) {
+        for (key, bound) in [("minValueExpression", "min"), ("maxValueExpression", "max")] {
+            guard let source = expression(members.take(key), members.path(key))?.stringValue else { continue }
+            kind.boundExpressions[bound] = source
+        }
+    }
+
+    /// The expression validators checking `kind`'s bounds given by expressions on the value
+    /// `reference` reads (`{id}`, or `{panel.name}` in a dynamic panel): an empty answer passes, as
+    /// survey-core checks a bound only on an answer.
+    static func boundValidators(_ kind: ConvertedKind, reading reference: String) -> [JSONValue] {
+        kind.boundExpressions.sorted { $0.key > $1.key }.map { bound, source in
+            let (test, text) =
+                bound == "min"
+                ? (">=", "The value should not be less than its minimum")
+                : ("<=", "The value should not be greater than its maximum")
+            return [
+                "type": "expression", "expression": .string("\(reference) empty or \(reference) \(test) (\(source))"),
+                "text": .string(text),
+            ]
+        }
+    }
+}

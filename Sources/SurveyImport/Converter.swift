@@ -744,7 +744,7 @@ struct Converter {
             }
         }
         if let label = text(members.take("commentText"), members.path("commentText")) { result["commentText"] = label }
-        var validators = kind.validators
+        var validators = kind.validators + Self.boundValidators(kind, reading: "{\(id)}")
         if let list = members.take("validators") {
             validators += self.validators(list, path: members.path("validators")).filter { validator in
                 // survey-core checks a choice's value (or its Other text) as text; here choices are not text.

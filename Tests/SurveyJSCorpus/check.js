@@ -66,6 +66,8 @@ const EXPECTED = {
   "workshop-preferences:no-sessions": { visited: ["topics"], stopped: true },
   "workshop-preferences:no-lunch": { visited: ["topics", "group"], stopped: true },
   "volunteer-roster": { visited: ["volunteer", "shift"] },
+  "travel-dates": { visited: ["dates", "confirm"] },
+  "travel-dates:past-stopover": { visited: ["dates"], stopped: true },
   "club-costs": { visited: ["member", "costs", "end"] },
   "club-costs:untouched": { visited: ["member", "costs", "end"] },
   "club-costs:no-boat": { visited: ["member", "end"] },
