@@ -72,8 +72,18 @@ public struct SurveyJSDataShape: ResultShape {
         for step in survey.definition.steps { visit(step, unit: step.id) }
         for id in record.othersAsComment {
             guard let step = steps[id]?.step else { continue }
+            var listing = step
+            // Choices carried forward are the source's (its Other aside), whether the source shows or not.
+            var hops = 0
+            while listing.options["choices"] == nil, let source = listing.choicesFromQuestion,
+                let next = steps[source]?.step,
+                hops < 16
+            {
+                (listing, hops) = (next, hops + 1)
+            }
             var values = Set(
-                (step.options["choices"]?.arrayValue ?? []).compactMap { choice in (choice["value"] ?? choice).choiceKey
+                (listing.options["choices"]?.arrayValue ?? []).compactMap { choice in
+                    (choice["value"] ?? choice).choiceKey
                 })
             if step.options["none"] != nil { values.insert("none") }
             othersAsComment.append((id, values))

@@ -67,6 +67,8 @@ const EXPECTED = {
   "workshop-preferences:no-lunch": { visited: ["topics", "group"], stopped: true },
   "volunteer-roster": { visited: ["volunteer", "shift"] },
   "travel-dates": { visited: ["dates", "confirm"] },
+  "class-grades": { visited: ["classroom", "experience"] },
+  "class-grades:other-grade": { visited: ["classroom", "experience"] },
   "travel-dates:past-stopover": { visited: ["dates"], stopped: true },
   "club-costs": { visited: ["member", "costs", "end"] },
   "club-costs:untouched": { visited: ["member", "costs", "end"] },
