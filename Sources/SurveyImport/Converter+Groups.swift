@@ -162,6 +162,10 @@ extension Converter {
                 note(
                     .notConverted, column.path, "column '\(name)' without choices",
                     "survey-core offers nothing to pick in it either; the column is left out")
+                // survey-core still totals the empty column (a sum of 0) in `<name>-total`.
+                if let type = column.take("totalType")?.stringValue, Self.totalFunctions[type] != nil {
+                    kind.totals[name] = type
+                }
                 continue
             }
             if cell.type != "dropdown" { result["cellType"] = .string(cell.type) }

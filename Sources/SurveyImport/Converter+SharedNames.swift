@@ -167,3 +167,16 @@ extension Converter {
         }
     }
 }
+
+extension Converter {
+    /// An id for a question named `""`: survey-core keeps that name (the next unnamed question is
+    /// still `question1` there) and keys its answer `""`, as the data shape does (`dataNames`).
+    mutating func emptyNamed(at path: JSONPath) -> String {
+        let id = freeName("empty-name-")
+        dataShape.dataNames[id] = ""
+        note(
+            .renamed, path, "a question named ''",
+            "survey-core keeps the name and keys its answer so; it is '\(id)' here, and '' in survey-core's data shape")
+        return id
+    }
+}

@@ -497,6 +497,10 @@ struct Converter {
                 .notConverted, members.path("type"), "type '\(type)'",
                 "not a SurveyJS question type the converter knows; the element is left out")
             return nil
+        } else if let text = written?.stringValue, text.trimmingCharacters(in: .whitespaces).isEmpty,
+            !Self.holdsNoValue(type)
+        {
+            id = emptyNamed(at: members.path("name"))
         } else {
             id = freeName(type == "panel" || type == "flowpanel" ? "panel" : "question")
             note(

@@ -48,6 +48,8 @@ public struct SurveyJSDataShape: ResultShape {
     /// Dynamic panels that share another's entries (a shared valueName), with that panel's id: their
     /// answers are merged into its entries, entry by entry.
     var sharedEntries: [(id: String, owner: String)] = []
+    /// Questions whose key in survey-core's data is not their id (a question named `""`): id → key.
+    var dataNames: [(id: String, key: String)] = []
     /// Names a `setvalue` trigger writes that no question has, each held by a question never shown:
     /// survey-core keeps them in its data.
     var dataKeys: [String] = []
@@ -119,6 +121,7 @@ public struct SurveyJSDataShape: ResultShape {
             duplicateChoices[id] = values
         }
         sharedEntries = record.sharedEntries.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        dataNames = record.dataNames.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         totals = record.totals.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         for (id, binding) in record.bindings.sorted(by: { $0.key < $1.key }) {
             guard let unit = steps[id]?.unit, let question = binding["question"]?.stringValue else { continue }
@@ -154,6 +157,9 @@ public struct SurveyJSDataShape: ResultShape {
     /// A choice whose value is an object is answered with the object, as survey-core's data holds it.
     public func scriptAnswers(_ answers: [String: JSONValue]) -> [String: JSONValue] {
         var result = answers
+        for (id, key) in dataNames {
+            if let value = result.removeValue(forKey: key) { result[id] = value }
+        }
         for (id, values) in objectChoices { Self.keyObjectChoice(of: id, values: values, in: &result) }
         for (id, owner) in duplicates where result[id] == nil {
             guard let answer = answers[owner] else { continue }
@@ -262,6 +268,9 @@ public struct SurveyJSDataShape: ResultShape {
             guard let value = data.removeValue(forKey: id) else { continue }
             if data[owner] == nil { data[owner] = value }
         }
+        for (id, key) in dataNames {
+            if let value = data.removeValue(forKey: id) { data[key] = value }
+        }
         return data
     }
 
@@ -271,6 +280,9 @@ public struct SurveyJSDataShape: ResultShape {
     /// answers). A shared dynamic panel's entries and a bound panel count stay as they are.
     public func answers(fromShaped data: [String: JSONValue]) -> [String: JSONValue] {
         var answers = data
+        for (id, key) in dataNames {
+            if let value = answers.removeValue(forKey: key) { answers[id] = value }
+        }
         for (id, _) in totals { answers[id + "-total"] = nil }
         for (id, _, _, entry) in emptyPanels {
             if case .array(let list)? = answers[id], list.allSatisfy({ $0 == .object(entry) || $0.isEmptyAnswer }) {
@@ -437,6 +449,8 @@ public struct SurveyJSDataShape: ResultShape {
         var sharedEntries: [String: String] = [:]
         /// The items' defaults an untouched panel holds, by dynamic panel.
         var panelDefaults: [String: [String: JSONValue]] = [:]
+        /// Questions keyed otherwise in survey-core's data (named `""`): id → key.
+        var dataNames: [String: String] = [:]
 
         var isEmpty: Bool {
             othersAsComment.isEmpty && entryOthersAsComment.isEmpty && emptyPanels.isEmpty && emptyRows.isEmpty
@@ -445,7 +459,7 @@ public struct SurveyJSDataShape: ResultShape {
                 && rowDefaults.isEmpty
                 && totals.isEmpty
                 && bindings.isEmpty
-                && sharedEntries.isEmpty
+                && sharedEntries.isEmpty && dataNames.isEmpty
         }
 
         init() {}
@@ -468,6 +482,7 @@ public struct SurveyJSDataShape: ResultShape {
                 if let members = binding.objectMembers { bindings[id] = members }
             }
             sharedEntries = (json["sharedEntries"]?.objectMembers ?? [:]).compactMapValues(\.stringValue)
+            dataNames = (json["dataNames"]?.objectMembers ?? [:]).compactMapValues(\.stringValue)
             for (id, columns) in json["totals"]?.objectMembers ?? [:] {
                 totals[id] = (columns.objectMembers ?? [:]).compactMapValues(\.stringValue)
             }
@@ -499,6 +514,7 @@ public struct SurveyJSDataShape: ResultShape {
             if !objectChoices.isEmpty { members["objectChoices"] = .object(objectChoices.mapValues { .object($0) }) }
             if !dataKeys.isEmpty { members["dataKeys"] = .array(dataKeys.map { .string($0) }) }
             if !duplicates.isEmpty { members["duplicates"] = .object(duplicates.mapValues { .string($0) }) }
+            if !dataNames.isEmpty { members["dataNames"] = .object(dataNames.mapValues { .string($0) }) }
             if !rowDefaults.isEmpty { members["rowDefaults"] = .object(rowDefaults.mapValues { .object($0) }) }
             if !bindings.isEmpty { members["bindings"] = .object(bindings.mapValues { .object($0) }) }
             if !sharedEntries.isEmpty { members["sharedEntries"] = .object(sharedEntries.mapValues { .string($0) }) }

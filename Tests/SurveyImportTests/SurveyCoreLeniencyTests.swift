@@ -135,3 +135,33 @@ import Testing
         #expect(conversion.notes.contains { $0.kind == .custom && $0.path.description == "$.name" })
     }
 }
+
+extension SurveyCoreLeniencyTests {
+    @Test func aQuestionNamedEmptyIsKeyedSoInSurveyCoresDataShape() throws {
+        // survey-core keeps the name "" (and reports it as required); the next unnamed question is
+        // still question1 there.
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"pages": [{"name": "p", "elements": [
+              {"type": "checkbox", "name": "", "choices": ["No promotions, please"]},
+              {"type": "text"}
+            ]}]}
+            """#)
+        #expect(try Self.step(survey, "empty-name-1").type == "multiple-choice")
+        #expect(try Self.step(survey, "question1").type == "text")
+        #expect(conversion.notes.contains { $0.kind == .renamed && $0.what == "a question named ''" })
+        let shape = try #require(SurveyJSDataShape(survey))
+        let answers = shape.scriptAnswers(["": ["No promotions, please"], "question1": "x"])
+        #expect(answers == ["empty-name-1": ["No promotions, please"], "question1": "x"])
+        #expect(
+            shape.answers(fromShaped: ["": ["No promotions, please"]]) == ["empty-name-1": ["No promotions, please"]])
+        var shaped = survey
+        shaped.resultShape = shape
+        var session = SurveySession(survey: shaped)
+        try session.answer(["No promotions, please"], for: "empty-name-1")
+        try session.answer("x", for: "question1")
+        session.next()
+        #expect(session.status == .completed)
+        #expect(session.completionResult().answers == ["": ["No promotions, please"], "question1": "x"])
+    }
+}
