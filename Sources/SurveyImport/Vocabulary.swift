@@ -9,6 +9,7 @@ enum Vocabulary {
         "questionStartIndex", "navigationTitle", "navigationDescription", "navigationButtonsVisibility", "showTitle",
         "useDisplayValuesInDynamicTexts", "titleTagName", "renderMode", "displayMode", "questionErrorLocation",
         "questionTitleWidth", "isRequiredText", "label", "swapOrder", "imageHeight", "imageWidth",
+        "totalFormat", "totalText", "totalDisplayStyle", "totalCurrency",
         // Survey
         "showProgressBar", "progressBarType", "progressBarShowPageTitles", "progressBarShowPageNumbers", "showTOC",
         "tocLocation", "showPageTitles", "showPageNumbers", "widthMode", "fitToContainer", "headerView", "logo",
