@@ -173,8 +173,8 @@ public struct SurveyJSDataShape: ResultShape {
         return result
     }
 
-    /// The matrices' totals, `<id>-total`.
-    public var addedKeys: Set<String> { Set(totals.map { $0.id + "-total" }) }
+    /// The matrices' totals, `<id>-total`, and survey-core's keys of questions keyed otherwise (`""`).
+    public var addedKeys: Set<String> { Set(totals.map { $0.id + "-total" } + dataNames.map(\.key)) }
 
     public func shape(_ answers: [String: JSONValue], of session: SurveySession) -> [String: JSONValue] {
         var data = answers
