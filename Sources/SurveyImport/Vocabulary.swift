@@ -9,7 +9,7 @@ enum Vocabulary {
         "questionStartIndex", "navigationTitle", "navigationDescription", "navigationButtonsVisibility", "showTitle",
         "useDisplayValuesInDynamicTexts", "titleTagName", "renderMode", "displayMode", "questionErrorLocation",
         "questionTitleWidth", "isRequiredText", "label", "swapOrder", "imageHeight", "imageWidth",
-        "totalFormat", "totalText", "totalDisplayStyle", "totalCurrency",
+        "totalFormat", "totalText", "totalDisplayStyle", "totalCurrency", "renderAs", "showCompletePage",
         // Survey
         "showProgressBar", "progressBarType", "progressBarShowPageTitles", "progressBarShowPageNumbers", "showTOC",
         "tocLocation", "showPageTitles", "showPageNumbers", "widthMode", "fitToContainer", "headerView", "logo",
