@@ -19,6 +19,7 @@ Standard library only.
 from __future__ import annotations
 
 import argparse
+import atexit
 import concurrent.futures
 import datetime
 import hashlib
@@ -176,9 +177,17 @@ class Case:
     answers: dict
     # The answer script of this run (a corpus survey may have several: answers-<variant>.json).
     answers_file: str = "answers.json"
+    # The script both engines play when some of its answers were left out (see load_cases).
+    played: Path | None = None
+    # Answers left out: keyed by a question's name where survey-core keys its answer by its valueName.
+    left_out: list[str] = field(default_factory=list)
 
     def file(self, name: str) -> Path:
         return self.directory / name
+
+    @property
+    def script(self) -> Path:
+        return self.played or self.file(self.answers_file)
 
 
 def read_json(path: Path) -> object:
@@ -214,7 +223,29 @@ def surveyjs_question_names(surveyjs: dict) -> set[str]:
     return names
 
 
-def load_cases(directory: Path, imported: bool) -> list[Case]:
+def surveyjs_value_names(surveyjs: dict) -> set[str]:
+    """The names survey-core keys answers by: each question's valueName, or its name."""
+    names: set[str] = set()
+
+    def visit(elements: object) -> None:
+        for element in elements if isinstance(elements, list) else []:
+            if isinstance(element, dict):
+                value_name = element.get("valueName")
+                name = value_name if isinstance(value_name, str) and value_name.strip() else element.get("name")
+                if isinstance(name, str):
+                    names.add(name.strip().replace("|", "", 1))
+                visit(element.get("elements"))
+                visit(element.get("templateElements"))
+
+    for page in surveyjs.get("pages") or []:
+        if isinstance(page, dict):
+            visit(page.get("elements"))
+    visit(surveyjs.get("elements"))
+    visit(surveyjs.get("questions"))
+    return names
+
+
+def load_cases(directory: Path, imported: bool, scratch: Path | None = None) -> list[Case]:
     """The runs of one case directory: one per answer script (answers.json, answers-<variant>.json).
 
     With `imported`, our side converts surveyjs.json itself, so survey.json is not needed."""
@@ -241,7 +272,19 @@ def load_cases(directory: Path, imported: bool) -> list[Case]:
                 raise CaseError(f"{directory / script}: '{key}' names no question of surveyjs.json")
         variant = script[len("answers-"):-len(".json")] if script != "answers.json" else ""
         name = directory.name + (f":{variant}" if variant else "")
-        cases.append(Case(name, directory, surveyjs, answers, script))
+        case = Case(name, directory, surveyjs, answers, script)
+        # An answer keyed by the name of a question that has another valueName: the peer keys
+        # answers as survey-core's data does (by valueName), so survey-core never uses it. It is
+        # left out of both runs (with a note on the case's line), so both engines play one script.
+        value_names = surveyjs_value_names(surveyjs)
+        unusable = [key for key in answers
+                    if (key[: -len("-Comment")] if key.endswith("-Comment") else key) not in value_names]
+        if unusable and scratch is not None:
+            case.left_out = sorted(unusable)
+            case.answers = {key: value for key, value in answers.items() if key not in unusable}
+            case.played = scratch / f"{len(list(scratch.iterdir()))}-{script}"
+            case.played.write_text(json.dumps(case.answers), encoding="utf-8")
+        cases.append(case)
     return cases
 
 
@@ -323,7 +366,7 @@ class Outcome:
 
 def run_surveyjs(node: str, core: Path, cases: list[Case]) -> dict[str, Outcome]:
     request = [
-        {"name": case.name, "surveyjs": str(case.file("surveyjs.json")), "answers": str(case.file(case.answers_file))}
+        {"name": case.name, "surveyjs": str(case.file("surveyjs.json")), "answers": str(case.script)}
         for case in cases
     ]
     result = subprocess.run(
@@ -400,7 +443,7 @@ def run_ours(binary: str, case: Case, today: str, imported: bool) -> Outcome:
     # Imported: our engine reads the SurveyJS file itself and converts it in memory.
     survey = case.file("surveyjs.json" if imported else "survey.json")
     command = [
-        binary, "test", str(survey), "--answers", str(case.file(case.answers_file)),
+        binary, "test", str(survey), "--answers", str(case.script),
         "--today", today, "--locale", "en",
     ]
     try:
@@ -414,11 +457,29 @@ def run_ours(binary: str, case: Case, today: str, imported: bool) -> Outcome:
     outcome = outcome_of_events(result)
     if outcome.broken or outcome.completed:
         return outcome
+    if imported and outcome.blockers:
+        # The converter renames some elements (a valueName, a second dynamic panel sharing one): what
+        # blocked is named as in surveyjs.json, as survey-core names it.
+        renamed = renamed_elements(binary, survey)
+        outcome.blockers = sorted({renamed.get(blocker, blocker) for blocker in outcome.blockers})
     message = " ".join(result.stderr.split()) or f"exit {result.returncode} without completing"
     # Paths inside the case directory are shown relative to it; the case name is on the line already.
     message = message.replace(str(case.file("answers.json")) + ": ", "")
     outcome.stopped = message.replace(str(case.directory) + os.sep, "")
     return outcome
+
+
+RENAMED_NOTE = re.compile(r": renamed: (?:question|dynamic panel) '([^']+)' is (?:now )?'([^']+)'")
+
+
+def renamed_elements(binary: str, surveyjs: Path) -> dict[str, str]:
+    """Our id → the SurveyJS name, for the questions `survey import` renames (its `renamed` notes)."""
+    try:
+        result = subprocess.run([binary, "import", "surveyjs", str(surveyjs)], capture_output=True, text=True,
+                                timeout=120)
+    except subprocess.TimeoutExpired:
+        return {}
+    return {ours: theirs for theirs, ours in RENAMED_NOTE.findall(result.stderr)}
 
 
 # MARK: Comparing
@@ -536,10 +597,13 @@ def main() -> int:
         if name not in all_names:
             problems.append(f"--case {name}: there is no {cases_directory / name}")
     chosen = [path for path in directories if not arguments.case or path.name in arguments.case]
+    # Answer scripts with answers left out (load_cases) are written here, removed at exit.
+    scratch = Path(tempfile.mkdtemp(prefix="differential-scripts-"))
+    atexit.register(shutil.rmtree, scratch, True)
     cases: list[Case] = []
     for directory in chosen:
         try:
-            cases += load_cases(directory, imported)
+            cases += load_cases(directory, imported, scratch)
         except CaseError as error:
             problems.append(str(error))
     known_files = {"expectations.json", "README.md", "check.js"}
@@ -620,6 +684,8 @@ def main() -> int:
         counts[status] += 1
         if imported and ours_outcome.not_converted:
             line += f" [{ours_outcome.not_converted} not converted]"
+        if case.left_out:
+            line += f" [left out, keyed by a name, not its valueName: {', '.join(case.left_out)}]"
         print(f"{case.name:<{width}}  {line}")
         if arguments.verbose:
             if status in ("documented", "pending"):

@@ -67,8 +67,10 @@ enum ChoiceList {
     enum Form: Sendable {
         /// `value`, `label`, `icon`, `visibleIf`.
         case full
-        /// `value`, `label` only (matrix rows and columns).
+        /// `value`, `label` only.
         case plain
+        /// `value`, `label`, `visibleIf` (matrix rows and columns).
+        case conditional
     }
 
     /// Reads one element: a string (value and label) or an object; with `allowsNumbers`, a number
@@ -103,14 +105,17 @@ enum ChoiceList {
             }
             let label = try reader.optionalText("label") ?? LocalizedText(value)
             var choice = ChoiceDefinition(value: value, label: .authored(label), isNumeric: isNumeric)
-            if case .full = form {
-                choice.iconName = try reader.optionalString("icon")
-                choice.visibleIf = try reader.optionalString("visibleIf")
-            }
+            if case .full = form { choice.iconName = try reader.optionalString("icon") }
+            if form != .plain { choice.visibleIf = try reader.optionalString("visibleIf") }
             try reader.finish()
             return choice
         default:
-            let expected = form == .full ? "'value', 'label', 'icon', 'visibleIf'" : "'value' and 'label'"
+            let expected =
+                switch form {
+                case .full: "'value', 'label', 'icon', 'visibleIf'"
+                case .plain: "'value' and 'label'"
+                case .conditional: "'value', 'label' and 'visibleIf'"
+                }
             throw SurveyError(
                 .invalidValue,
                 "a choice must be a string, a number or an object with \(expected), got \(json.kindDescription)",

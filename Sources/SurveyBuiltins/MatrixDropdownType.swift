@@ -5,16 +5,24 @@ import SurveyCore
 ///
 /// | Option | Type | Default | Meaning |
 /// |---|---|---|---|
-/// | `rows` | array, required | — | Each a string or `{ "value", "label"? }`; values unique. Empty: nothing to answer (SurveyJS allows it; `survey lint` reports it). |
-/// | `columns` | array, required, non-empty | — | Each `{ "name", "title"?, "cellType"?, "required"?, "options"? }`; names unique. |
+/// | `rows` | array, required | — | Each a string or `{ "value", "label"?, "visibleIf"? }`; values unique. Empty: nothing to answer (SurveyJS allows it; `survey lint` reports it). |
+/// | `columns` | array, required, non-empty | — | Each `{ "name", "title"?, "cellType"?, "required"?, "visibleIf"?, "options"?, "total"?, "totalExpression"? }`; names unique. |
 /// | `choices` | array | none | The choices of choice columns that have none of their own. |
 /// | `allRowsRequired` | Boolean | `false` | Every row must have at least one cell answered. |
 ///
 /// Column members: `name` (the key in each row's answer), `title` (text; default the name),
 /// `cellType` (`"dropdown"` default, `"single-choice"`, `"multiple-choice"`, `"tagbox"`, `"text"`,
 /// `"number"`, `"boolean"`, `"rating"`, `"date"`, or a kind a loaded plugin adds), `required` (every row
-/// must answer this column), and `options`, read exactly as that kind's own options (`{"min": 0}` for a
-/// number column; `choices` defaults to the question's).
+/// must answer this column), `visibleIf` (evaluated in each row, reading that row's cells as
+/// `{row.<column>}` and the survey's names: where it does not hold, the cell is not offered and not
+/// required, and keeps what it holds), `options`, read exactly as that kind's own options
+/// (`{"min": 0}` for a number column; `choices` defaults to the question's), and `total` (`sum`,
+/// `count`, `avg`, `min`, `max`) or `totalExpression` (reading the rows as `{matrix}`): SurveyJS's
+/// column totals, which the SurveyJS data shape stores as `<id>-total` (docs/import.md, "Data shape").
+///
+/// A row's `visibleIf` (over the survey's names) shows the row only while it holds: a hidden row is
+/// not offered or required, and what it holds is dropped when the survey completes (as SurveyJS's
+/// matrix does), unless the survey keeps hidden answers (`clearInvisibleValues: "none"`).
 ///
 /// **Answer:** an object from row value to an object from column name to that cell's answer, each
 /// checked and normalised by its column's kind; empty cells and rows are left out, and an answer with
@@ -39,6 +47,8 @@ public struct MatrixDropdownType: SummarizesTallies {
         var title: LocalizedText?
         var isRequired: Bool
         var question: ConfiguredQuestion
+        /// Where the cell shows, evaluated in each row (slot 0 the row, then ``Options/outerNames``).
+        var visibleIf: SurveyCore.Expression? = nil
     }
 
     /// The decoded options of a matrix-dropdown question.
@@ -46,6 +56,10 @@ public struct MatrixDropdownType: SummarizesTallies {
         var rows: [ChoiceDefinition]
         var columns: [Column]
         var isEveryRowRequired: Bool
+        /// The rows' conditions.
+        var conditions = MatrixConditions()
+        /// The survey names the columns' conditions read, in slot order from 1.
+        var outerNames: [String] = []
     }
 
     /// Creates the type (its configuration comes from each question's options).
@@ -57,8 +71,10 @@ public struct MatrixDropdownType: SummarizesTallies {
     }
 
     public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
-        let rows = try ChoiceList.readRequired(
-            "rows", from: &reader, form: .plain, minimumCount: 0, allowsNumbers: true)
+        var rows = try ChoiceList.readRequired(
+            "rows", from: &reader, form: .conditional, minimumCount: 0, allowsNumbers: true)
+        let rowConditions = MatrixConditions.take(&rows)
+        let names = CellConditionNames()
         let sharedChoices = reader.value("choices")
         let stepID = reader.stepID
         let columns = try NamedOptions.read("columns", what: "column", from: &reader, allowsEmpty: true) {
@@ -79,30 +95,42 @@ public struct MatrixDropdownType: SummarizesTallies {
             let question = try kind.configure(
                 options: options, path: column.path.appending("options"), stepID: stepID, registry: column.registry,
                 functions: column.functions)
+            try ColumnTotals.check(&column)
+            let visibleIf = try column.optionalString("visibleIf").map { source throws(SurveyError) in
+                try names.compile(source, member: "visibleIf", in: column)
+            }
             let result = Column(
                 name: name, title: try column.optionalText("title"),
-                isRequired: try column.bool("required", default: false), question: question)
+                isRequired: try column.bool("required", default: false), question: question, visibleIf: visibleIf)
             return result
         }.map(\.element)
         return Options(
-            rows: rows, columns: columns, isEveryRowRequired: try reader.bool("allRowsRequired", default: false))
+            rows: rows, columns: columns, isEveryRowRequired: try reader.bool("allRowsRequired", default: false),
+            conditions: MatrixConditions(rows: rowConditions), outerNames: names.outer)
     }
 
     public func input(for options: Options, in context: PresentationContext) -> InputPrimitive {
-        let cells = CompositeInput(
-            fields: options.columns.map { column in
-                CompositeField(
-                    name: column.name, label: column.title.map { context.text($0) } ?? column.name,
-                    isRequired: column.isRequired, input: column.question.input(in: context))
-            },
-            presentation: "matrix-dropdown-row")
+        let fields = options.columns.map { column in
+            CompositeField(
+                name: column.name, label: column.title.map { context.text($0) } ?? column.name,
+                isRequired: column.isRequired, input: column.question.input(in: context))
+        }
+        let cellConditions = options.columns.contains { $0.visibleIf != nil }
+        let functions = cellConditions ? Self.functionContext(context) : nil
         return .composite(
             CompositeInput(
-                fields: options.rows.map {
-                    CompositeField(
-                        name: $0.value, label: $0.label.resolved(in: context),
-                        isRequired: options.isEveryRowRequired || options.columns.contains(where: \.isRequired),
-                        input: .composite(cells))
+                fields: options.rows.filter { options.conditions.showsRow($0.value, in: context) }.map { row in
+                    var shown = fields
+                    if let functions {
+                        let hidden = hiddenColumns(
+                            context.answer?[row.value]?.objectValue ?? [:], options: options, in: context,
+                            functions: functions)
+                        shown.removeAll { hidden.contains($0.name) }
+                    }
+                    return CompositeField(
+                        name: row.value, label: row.label.resolved(in: context),
+                        isRequired: options.isEveryRowRequired || shown.contains(where: \.isRequired),
+                        input: .composite(CompositeInput(fields: shown, presentation: "matrix-dropdown-row")))
                 },
                 presentation: "matrix-dropdown"))
     }
@@ -144,15 +172,20 @@ public struct MatrixDropdownType: SummarizesTallies {
             if !cells.isEmpty { result[row.value] = .object(cells) }
         }
         if result.isEmpty { return .null }
-        for row in options.rows {
+        let cellConditions = options.columns.contains { $0.visibleIf != nil }
+        let functions = cellConditions ? Self.functionContext(context) : nil
+        for row in options.rows where options.conditions.showsRow(row.value, in: context) {
             let cells = result[row.value]?.objectValue ?? [:]
+            let hidden =
+                functions.map { hiddenColumns(cells, options: options, in: context, functions: $0) } ?? []
             if cells.isEmpty, options.isEveryRowRequired {
                 let label = row.label.resolved(in: context)
                 throw AnswerError(
                     code: "missingRow", message: "Answer the row '\(label)'.", arguments: ["row": label],
                     field: row.value)
             }
-            for column in options.columns where column.isRequired && cells[column.name] == nil {
+            for column in options.columns
+            where column.isRequired && cells[column.name] == nil && !hidden.contains(column.name) {
                 let label = column.title.map { context.text($0) } ?? column.name
                 throw AnswerError(
                     code: "missingField", message: "Fill in '\(label)'.", arguments: ["field": label],

@@ -5,7 +5,7 @@ import SurveyCore
 ///
 /// | Option | Type | Default | Meaning |
 /// |---|---|---|---|
-/// | `rows` | array, required | — | Each a string or `{ "value", "label"? }`; values unique. Empty: nothing to answer (SurveyJS allows it; `survey lint` reports it). |
+/// | `rows` | array, required | — | Each a string or `{ "value", "label"?, "visibleIf"? }`; values unique. Empty: nothing to answer (SurveyJS allows it; `survey lint` reports it). |
 /// | `columns` | array, required, non-empty | — | The shared scale, same form as `rows`. |
 /// | `allRowsRequired` | Boolean | `false` | Every row must be answered. |
 ///
@@ -18,6 +18,11 @@ import SurveyCore
 /// over the columns. The summary has a bucket per row and column, value `"<row>=<column>"`, label
 /// `"<row label>: <column label>"`, whose percentage is the share of the responses answering that row.
 ///
+/// A row or column with a `visibleIf` (over the survey's names, as a question's) is offered only
+/// while it holds, and a hidden row is never required; an answer a hidden row or column holds stays
+/// while the respondent goes on, and is dropped when the survey completes (as SurveyJS's matrix
+/// clears them then), unless the survey keeps hidden answers (`clearInvisibleValues: "none"`).
+///
 /// ```json
 /// { "id": "importance", "type": "matrix", "title": "How important is…",
 ///   "options": { "rows": [{ "value": "price", "label": "Price" }, "Speed"],
@@ -29,6 +34,7 @@ public struct MatrixType: SummarizesTallies {
         var rows: [ChoiceDefinition]
         var columns: ChoiceSet
         var isEveryRowRequired: Bool
+        var conditions = MatrixConditions()
     }
 
     /// Creates the type (its configuration comes from each question's options).
@@ -38,19 +44,40 @@ public struct MatrixType: SummarizesTallies {
     public var summary: String { "Several rows answered on one shared scale of columns" }
 
     public func makeOptions(from reader: inout OptionsReader) throws(SurveyError) -> Options {
-        let rows = try ChoiceList.readRequired(
-            "rows", from: &reader, form: .plain, minimumCount: 0, allowsNumbers: true)
-        let columns = try ChoiceList.readRequired("columns", from: &reader, form: .plain, allowsNumbers: true)
+        var rows = try ChoiceList.readRequired(
+            "rows", from: &reader, form: .conditional, minimumCount: 0, allowsNumbers: true)
+        var columns = try ChoiceList.readRequired("columns", from: &reader, form: .conditional, allowsNumbers: true)
+        let conditions = MatrixConditions(
+            rows: MatrixConditions.take(&rows), columns: MatrixConditions.take(&columns))
         return Options(
             rows: rows, columns: ChoiceSet(choices: columns),
-            isEveryRowRequired: try reader.bool("allRowsRequired", default: false))
+            isEveryRowRequired: try reader.bool("allRowsRequired", default: false), conditions: conditions)
+    }
+
+    public func expressions(for options: Options) -> [String: String] { options.conditions.expressions }
+
+    public func checksAgainOnNext(for options: Options) -> Bool { !options.conditions.isEmpty }
+
+    /// Keeps the rows and columns that show when the survey completes.
+    public func completedAnswer(_ answer: JSONValue, options: Options, in context: PresentationContext) -> JSONValue {
+        guard !options.conditions.isEmpty, case .object(let members) = answer else { return answer }
+        let kept = members.filter { row, value in
+            options.conditions.showsRow(row, in: context)
+                && (value.choiceKey.map { options.conditions.showsColumn($0, in: context) } ?? true)
+        }
+        return kept.isEmpty ? .null : .object(kept)
     }
 
     public func input(for options: Options, in context: PresentationContext) -> InputPrimitive {
-        let scale = InputPrimitive.singleChoice(options.columns.input(in: context))
+        var columns = options.columns
+        if !options.conditions.columns.isEmpty {
+            columns = ChoiceSet(
+                choices: columns.choices.filter { options.conditions.showsColumn($0.value, in: context) })
+        }
+        let scale = InputPrimitive.singleChoice(columns.input(in: context))
         return .composite(
             CompositeInput(
-                fields: options.rows.map {
+                fields: options.rows.filter { options.conditions.showsRow($0.value, in: context) }.map {
                     CompositeField(
                         name: $0.value, label: $0.label.resolved(in: context), isRequired: options.isEveryRowRequired,
                         input: scale)
@@ -59,6 +86,12 @@ public struct MatrixType: SummarizesTallies {
     }
 
     public func normalize(_ answer: JSONValue, options: Options) throws(AnswerError) -> JSONValue {
+        try normalize(answer, options: options, in: .english)
+    }
+
+    public func normalize(_ answer: JSONValue, options: Options, in context: PresentationContext) throws(AnswerError)
+        -> JSONValue
+    {
         guard case .object(let members) = answer else {
             throw AnswerError.wrongShape(expected: "an object mapping rows to columns", got: answer)
         }
@@ -69,7 +102,7 @@ public struct MatrixType: SummarizesTallies {
         var result: [String: JSONValue] = [:]
         for row in options.rows {
             guard let value = members[row.value], !value.isEmptyAnswer else {
-                if options.isEveryRowRequired {
+                if options.isEveryRowRequired, options.conditions.showsRow(row.value, in: context) {
                     let label = row.label.english
                     throw AnswerError(
                         code: "missingRow", message: "Answer the row '\(label)'.", arguments: ["row": label],

@@ -11,28 +11,31 @@ import SurveyCore
 /// | `eachOf` | step id | none | Loop & merge: one instance per value of that (multiple-choice) answer, `{item}` being the value. |
 /// | `minCount`, `maxCount` | integer ≥ 0 | `0`, none | Bounds on the number of instances (with neither `count` nor `eachOf` the respondent adds them). |
 /// | `clearHidden` | Boolean | `true` | Whether an item its `visibleIf` hides loses its answer (SurveyJS's dynamic panels), or keeps it (`false`: SurveyJS's dynamic matrices keep a hidden cell's value). A hidden item is never required. |
-/// | `startCount` | integer ≥ 0 | `0` | With neither `count` nor `eachOf`: how many instances the repeat starts with when its items have defaults (SurveyJS's `panelCount`); they hold the defaults until the respondent answers, who may then add or remove instances. |
+/// | `startCount` | integer ≥ 0 | `0` | With neither `count` nor `eachOf`: how many instances the repeat starts with when its items have defaults or computed items (SurveyJS's `panelCount`); they hold the defaults and computed values until the respondent answers, who may then add or remove instances. |
 /// | `emptyEntriesAnswer` | integer ≥ 1 | none | From this many instances on, instances that hold nothing still answer the question (`required` is met): SurveyJS's dynamic matrix, whose `rowCount` rows are shown. Without it, instances that hold nothing are no answer. |
+/// | `instanceVisibleIf` | expression | none | Which instances show (SurveyJS's `templateVisibleIf`), read like an item's `visibleIf` on the instance as given (`{panel.x}`, `{panelIndex}`, the survey's names). In a hidden instance nothing is required or checked and its answers stay as given (its computed items too); `{visiblePanelIndex}` counts the instances shown from 0, and is -1 in a hidden one. |
 /// | `itemTitle` | text | none | Each instance's heading: `{panelIndex}` is its position from 1, `{item}` its loop value as the respondent read it (the choice's label), `{panel.x}` its answer to item `x`. |
 ///
 /// Item members: `name` (the key in each instance), `title`, `type` (`"text"` default; also
 /// `"number"`, `"boolean"`, `"date"`, `"rating"`, `"single-choice"`, `"dropdown"`,
-/// `"multiple-choice"`, `"tagbox"`, `"scale"`, `"nps"`, `"image-choice"`, `"ranking"`, `"file"`, and groups: `"repeat"` (a repeat in each instance, whose own
+/// `"multiple-choice"`, `"tagbox"`, `"scale"`, `"nps"`, `"slider"`, `"image-choice"`, `"ranking"`, `"file"`, and groups: `"repeat"` (a repeat in each instance, whose own
 /// items read their instance as `{panel.x}`), `"matrix"`, `"matrix-dropdown"`, `"multiple-text"`; or a
 /// kind a loaded plugin adds),
 /// `required`, `requiredIf` (read like `visibleIf`: the item is required in an instance while it
 /// holds), `validators` (`expression` ones only, checked on Next while the item shows),
 /// `visibleIf` (an expression that may read the same instance's answers as `{panel.x}`,
 /// its position as `{panelIndex}` (from 0 here, as in survey-core's expressions; from 1 in
-/// `itemTitle`; `{visiblePanelIndex}` is the same), the loop value as `{item}`, in a repeat inside
+/// `itemTitle`; `{visiblePanelIndex}` is the same unless `instanceVisibleIf` hides instances), the loop value as `{item}`, in a repeat inside
 /// an instance that instance's answers as `{parentPanel.x}`, and any of the survey's names),
 /// `expression` (a computed item: an expression read like `visibleIf`, evaluated in each instance
 /// after the respondent's items, in item order, e.g. `"{panel.price} * {panel.units}"`; SurveyJS's
 /// expression question in a dynamic panel or expression column), `defaultValue` (the item's answer
 /// in a new instance, an answer its kind accepts) or `defaultValueExpression` (an expression read like
-/// `visibleIf` whose value is that answer; SurveyJS's template question defaults), and `options` (that
-/// kind's own options). These expressions may call the survey's functions, a loaded plugin's too. With `count`, `eachOf` or `startCount`, a repeat whose items have defaults starts answered:
-/// its instances hold the defaults, followed as what they read changes until the respondent answers.
+/// `visibleIf` whose value is that answer; SurveyJS's template question defaults), `total` or
+/// `totalExpression` (SurveyJS's column totals, as a `matrix-dropdown` column's), and `options` (that
+/// kind's own options). These expressions may call the survey's functions, a loaded plugin's too. With `count`, `eachOf` or `startCount`, a repeat whose items have defaults or computed items
+/// starts answered: its instances hold the defaults and the computed values (as survey-core's panels
+/// hold their expression questions' values), followed as what they read changes until the respondent answers.
 /// An item with an Other choice takes its text in an instance as the answer, or, as SurveyJS stores
 /// it, as the Other choice's value with the text as `<name>-Comment`.
 /// An instance the respondent sends without an item that has a `defaultValueExpression` gets its
@@ -124,13 +127,18 @@ public struct RepeatType: SummarizesTallies {
         var emptyEntriesAnswer: Int? = nil
         /// How many instances an open repeat starts with when its items have defaults.
         var startCount = 0
+        /// Whether an instance shows (SurveyJS's `templateVisibleIf`): a hidden one is not asked,
+        /// its items are neither required nor checked, and its answers stay as they are.
+        var instanceVisibleIf: SurveyCore.Expression? = nil
     }
 
     /// Slots of an item condition: the instance, its position, the loop value, then the survey's names.
     static let panelSlot = 0
     static let indexSlot = 1
     static let itemSlot = 2
-    static let outerSlot = 3
+    /// `{visiblePanelIndex}`: the position among the instances shown (-1 for a hidden one).
+    static let visibleIndexSlot = 3
+    static let outerSlot = 4
     /// More instances than this are refused whatever the options say (a count from an answer is clamped).
     static let limit = 10_000
 
@@ -146,6 +154,21 @@ public struct RepeatType: SummarizesTallies {
         final class Names: @unchecked Sendable { var outer: [String] = [] }
         let names = Names()
         let stepID = reader.stepID
+        /// The slot of a name an item's (or an instance's) expression reads.
+        func slot(_ reference: String) -> Int? {
+            switch reference {
+            case "panel": return Self.panelSlot
+            case "panelIndex": return Self.indexSlot
+            case "visiblePanelIndex": return Self.visibleIndexSlot
+            case "item": return Self.itemSlot
+            case _ where reference.hasPrefix("panel.") || reference.hasPrefix("item."):
+                return nil  // resolved as a member of {panel} / {item}
+            default:
+                if let index = names.outer.firstIndex(of: reference) { return Self.outerSlot + index }
+                names.outer.append(reference)
+                return Self.outerSlot + names.outer.count - 1
+            }
+        }
         let items = try NamedOptions.read("items", what: "item", from: &reader, allowsEmpty: true) {
             (item: inout OptionsReader, name: String) throws(SurveyError) -> Item in
             let kind = try PartKinds.read("type", default: "text", from: &item, among: PartKinds.repeatItems).kind
@@ -154,19 +177,7 @@ public struct RepeatType: SummarizesTallies {
             /// An item's expression (its `visibleIf`, a computed item's `expression`, a validator): it reads
             /// the instance as `{panel.x}`, its position, the loop value and the survey's names.
             func compile(_ source: String) throws(ExpressionCompileError) -> SurveyCore.Expression {
-                try SurveyCore.Expression(source, functions: functions) { reference in
-                    switch reference {
-                    case "panel": return Self.panelSlot
-                    case "panelIndex", "visiblePanelIndex": return Self.indexSlot
-                    case "item": return Self.itemSlot
-                    case _ where reference.hasPrefix("panel.") || reference.hasPrefix("item."):
-                        return nil  // resolved as a member of {panel} / {item}
-                    default:
-                        if let index = names.outer.firstIndex(of: reference) { return Self.outerSlot + index }
-                        names.outer.append(reference)
-                        return Self.outerSlot + names.outer.count - 1
-                    }
-                }
+                try SurveyCore.Expression(source, functions: functions) { slot($0) }
             }
             func compile(_ source: String, member: String, in reader: OptionsReader) throws(SurveyError)
                 -> SurveyCore.Expression
@@ -205,6 +216,7 @@ public struct RepeatType: SummarizesTallies {
                     try validator.finish()
                     return check
                 } ?? []
+            try ColumnTotals.check(&item)
             let question = try kind.configure(
                 options: item.value("options") ?? .object([:]), path: item.path.appending("options"), stepID: stepID,
                 registry: item.registry, functions: item.functions)
@@ -271,6 +283,15 @@ public struct RepeatType: SummarizesTallies {
             }
             count = .eachOf(source)
         }
+        let instanceVisibleIf = try reader.optionalString("instanceVisibleIf").map { source throws(SurveyError) in
+            do throws(ExpressionCompileError) {
+                return try SurveyCore.Expression(source, functions: reader.functions ?? .standard) { slot($0) }
+            } catch {
+                throw reader.error(
+                    "instanceVisibleIf", "invalid instanceVisibleIf \"\(source)\" at \(error.description)",
+                    kind: .invalidValue)
+            }
+        }
         let minimum = try reader.int("minCount", default: 0, in: 0...Self.limit)
         let maximum = try reader.optionalInt("maxCount", in: 0...Self.limit)
         if let maximum, maximum < minimum {
@@ -282,7 +303,8 @@ public struct RepeatType: SummarizesTallies {
             clearsHidden: try reader.bool("clearHidden", default: true),
             outerNames: names.outer,
             emptyEntriesAnswer: try reader.optionalInt("emptyEntriesAnswer", in: 1...Self.limit),
-            startCount: try reader.int("startCount", default: 0, in: 0...Self.limit))
+            startCount: try reader.int("startCount", default: 0, in: 0...Self.limit),
+            instanceVisibleIf: instanceVisibleIf)
     }
 
     public func expressions(for options: Options) -> [String: String] {
@@ -300,9 +322,12 @@ public struct RepeatType: SummarizesTallies {
 
     public func checksAgainOnNext(for options: Options) -> Bool { true }
 
+    /// With `count`, `eachOf` or `startCount`, instances exist before the respondent answers: they
+    /// hold their items' defaults and their computed items' values (as survey-core's panels hold
+    /// their expression questions' values).
     public func hasDefaultAnswer(for options: Options) -> Bool {
         if case .open = options.count, options.startCount == 0 { return false }
-        return options.items.contains(where: \.hasDefault)
+        return options.items.contains { $0.hasDefault || $0.expression != nil }
     }
 
     /// The instances `count`, `eachOf` or `startCount` gives, holding their items' defaults; `nil`
@@ -349,18 +374,37 @@ public struct RepeatType: SummarizesTallies {
         return count
     }
 
-    /// The slots an item condition of instance `index` reads.
-    func values(_ instance: [String: JSONValue], index: Int, options: Options, in context: PresentationContext)
-        -> [JSONValue]
-    {
+    /// The slots an item condition of instance `index` reads; `visibleIndex`: its position among
+    /// the instances shown (-1: hidden), when ``Options/instanceVisibleIf`` decides it.
+    func values(
+        _ instance: [String: JSONValue], index: Int, visibleIndex: Int? = nil, options: Options,
+        in context: PresentationContext
+    ) -> [JSONValue] {
         let loop = loopValues(options, in: context)
         var values: [JSONValue] = [
             // survey-core's `{panelIndex}` counts from 0 in expressions (from 1 in titles).
             .object(instance), .number(Double(index)),
-            loop.flatMap { index < $0.count ? $0[index] : nil } ?? .null,
+            loop.flatMap { index < $0.count ? $0[index] : nil } ?? .null, .number(Double(visibleIndex ?? index)),
         ]
         for name in options.outerNames { values.append(context.expressionValues["name:" + name] ?? .null) }
         return values
+    }
+
+    /// Each instance's position among those ``Options/instanceVisibleIf`` shows, -1 for one it
+    /// hides; `nil` without the condition (every instance shows, at its own position). The condition
+    /// reads the instance as given (`{panel.x}`), its position and the survey's names.
+    func visibleIndexes(
+        _ list: [JSONValue], options: Options, in context: PresentationContext, functions: FunctionContext
+    ) -> [Int]? {
+        guard let condition = options.instanceVisibleIf else { return nil }
+        var shown = 0
+        return list.enumerated().map { index, element in
+            let slots = values(
+                element.objectValue ?? [:], index: index, visibleIndex: -1, options: options, in: context)
+            guard condition.isTrue(slots, context: functions) else { return -1 }
+            shown += 1
+            return shown - 1
+        }
     }
 
     /// What the items' conditions evaluate with: today, and the respondent's locale.
@@ -393,6 +437,8 @@ public struct RepeatType: SummarizesTallies {
         let count = count(options, in: context)
         let loop = loopValues(options, in: context)
         let shown = count ?? max(instances.count, options.minimumCount)
+        let shownIndexes = visibleIndexes(
+            instances.map { .object($0) }, options: options, in: context, functions: functions)
         let titles = (0..<shown).map { index -> String in
             let instance = index < instances.count ? instances[index] : [:]
             return title(options, index: index, instance: instance, loop: loop, in: context)
@@ -407,7 +453,8 @@ public struct RepeatType: SummarizesTallies {
                 minimumCount: options.minimumCount, maximumCount: count ?? options.maximumCount, count: count,
                 instanceTitles: titles,
                 hiddenFields: instances.enumerated().map { index, instance in
-                    options.items.map(\.name).filter(
+                    if shownIndexes?[index] == -1 { return options.items.map(\.name) }
+                    return options.items.map(\.name).filter(
                         hiddenItems(instance, index: index, options: options, in: context, functions: functions)
                             .contains)
                 }))
@@ -463,11 +510,14 @@ public struct RepeatType: SummarizesTallies {
                 code: "tooManyEntries", message: "Add at most \(maximum) entries.", arguments: ["max": String(maximum)])
         }
         let functions = Self.functionContext(context)
+        let shown = visibleIndexes(list, options: options, in: context, functions: functions)
         var result: [JSONValue] = []
         result.reserveCapacity(list.count)
         for (index, element) in list.enumerated() {
             result.append(
-                try instance(element, index: index, options: options, in: context, functions: functions, isNew: isNew))
+                try instance(
+                    element, index: index, visibleIndex: shown?[index], options: options, in: context,
+                    functions: functions, isNew: isNew))
         }
         if context.isFinalCheck {
             let minimum = count ?? options.minimumCount
@@ -482,8 +532,10 @@ public struct RepeatType: SummarizesTallies {
 
     /// One instance checked: its items normalised by their kinds, the items its conditions hide
     /// dropped, and (on the final check) its required items present. Errors name `"<index>.<item>"`.
+    /// `visibleIndex`: its position among the instances shown, -1 when ``Options/instanceVisibleIf``
+    /// hides it (then nothing in it is required or checked, and nothing is cleared).
     func instance(
-        _ element: JSONValue, index: Int, options: Options, in context: PresentationContext,
+        _ element: JSONValue, index: Int, visibleIndex: Int? = nil, options: Options, in context: PresentationContext,
         functions: FunctionContext, isNew: Bool = false
     ) throws(AnswerError) -> JSONValue {
         func located(_ error: AnswerError, _ item: String?) -> AnswerError {
@@ -548,13 +600,15 @@ public struct RepeatType: SummarizesTallies {
         for item in options.items {
             guard let expression = item.expression else { continue }
             let value = expression.evaluate(
-                values(instance, index: index, options: options, in: context), context: functions)
+                values(instance, index: index, visibleIndex: visibleIndex, options: options, in: context),
+                context: functions)
             if value.isEmptyAnswer {
                 instance.removeValue(forKey: item.name)
             } else {
                 instance[item.name] = value
             }
         }
+        if visibleIndex == -1 { return .object(instance) }
         let hidden = hiddenItems(instance, index: index, options: options, in: context, functions: functions)
         if options.clearsHidden {
             for name in hidden { instance[name] = nil }
@@ -595,7 +649,8 @@ public struct RepeatType: SummarizesTallies {
     public func normalize(
         entry: JSONValue, at index: Int, of current: [JSONValue], options: Options, in context: PresentationContext
     ) throws(AnswerError) -> EntryAnswer {
-        if entry.isNull || context.isFinalCheck {
+        // Whether an instance shows, and its position among those shown, depend on the others.
+        if entry.isNull || context.isFinalCheck || options.instanceVisibleIf != nil {
             return .whole(
                 try normalize(.array(current.replacingEntry(at: index, with: entry)), options: options, in: context))
         }

@@ -220,7 +220,7 @@ enum PartKinds {
     ]
     /// The kinds a repeat's item may have: ``all``, and groups of their own — a repeat (a dynamic
     /// panel or matrix inside a dynamic panel), a matrix, a matrix of questions and a form; scales,
-    /// picture choices, rankings and files.
+    /// sliders, picture choices, rankings and files.
     static let repeatItems: [String: AnyQuestionType] = all.merging([
         "repeat": AnyQuestionType(RepeatType()), "matrix": AnyQuestionType(MatrixType()),
         "matrix-dropdown": AnyQuestionType(MatrixDropdownType()),
@@ -228,6 +228,7 @@ enum PartKinds {
         // Scales, pictures and files (SurveyJS's rating with its own range, image picker, ranking and
         // file questions in a dynamic panel).
         "scale": AnyQuestionType(ScaleType()), "nps": AnyQuestionType(NPSType()),
+        "slider": AnyQuestionType(SliderType()),
         "image-choice": AnyQuestionType(ImageChoiceType()), "ranking": AnyQuestionType(RankingType()),
         "file": AnyQuestionType(FileType()),
     ]) { own, _ in own }

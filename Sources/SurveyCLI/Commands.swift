@@ -259,7 +259,7 @@ enum RunCommand: Command {
         var driver = SurveyDriver(session: started, stateStore: stateStore, isResumed: isResumed, recorder: recorder)
         SignalHandling.install(
             answersAreKept: recorder != nil, writesEvents: rendererName == "json",
-            savesFirst: recorder == nil && stateStore != nil)
+            savesFirst: recorder == nil && stateStore != nil, holdsWhileSaving: true)
         let stop = SignalHandling.stopDescriptor >= 0 ? SignalHandling.stopDescriptor : nil
         let lines = UntilOutputCloses(StandardInputLines(descriptor: 0, stopDescriptor: stop))
         // A closed stdout ends the run as the end of input does (the session is saved), then 141.

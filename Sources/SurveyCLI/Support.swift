@@ -398,8 +398,10 @@ enum KeptUntilExit {
 /// has every acknowledged action and the run ends at once; without one (`--no-store`), the signal
 /// ends the input instead (through ``stopDescriptor``, read by `StandardInputLines`), the front end
 /// quits as at the end of input and saves the session to its state file, and then the run ends with
-/// the signal's status (``stoppedBy``). A second signal while that happens ends the run at once.
-/// SIGPIPE is ignored so that a closed output ends the run through ``Console/out(_:)`` with status 141.
+/// the signal's status (``stoppedBy``). A signal that comes while the session is being saved is held
+/// (`StopSignals`, with a line on stderr) and the run still ends once the save is written, with the
+/// first signal's status; the signal after it ends the run at once. `survey serve` holds none: its
+/// second signal ends it at once. SIGPIPE is ignored so that a closed output ends the run through ``Console/out(_:)`` with status 141.
 enum SignalHandling {
     nonisolated(unsafe) static var message: UnsafeMutablePointer<CChar>?
     nonisolated(unsafe) static var messageLength = 0
@@ -413,6 +415,13 @@ enum SignalHandling {
     nonisolated(unsafe) static var stopWriteDescriptor: Int32 = -1
     /// The signal that ended the input (0 while none came).
     nonisolated(unsafe) static var received: Int32 = 0
+    /// How many stop signals came (the handler counts them; an atomic, as one handler may interrupt another).
+    static let count = Atomic<Int>(0)
+    /// Whether signals after the first are held while the session is saved (`survey run`), and the
+    /// line that says so.
+    nonisolated(unsafe) static var holdsWhileSaving = false
+    nonisolated(unsafe) static var holdMessage: UnsafeMutablePointer<CChar>?
+    nonisolated(unsafe) static var holdMessageLength = 0
 
     /// The signal that stopped the input, when one did: the run saved its session and ends with
     /// 128 + its number.
@@ -432,7 +441,11 @@ enum SignalHandling {
     ///     the `failed` event).
     ///   - savesFirst: without a store, a signal ends the input so the session is saved before the
     ///     run ends; read ``stopDescriptor`` with the input.
-    static func install(answersAreKept: Bool, writesEvents: Bool = false, savesFirst: Bool = false) {
+    ///   - holdsWhileSaving: with `savesFirst`, a signal that comes while the session is saved is
+    ///     held (`StopSignals`) instead of ending the run before the state file is written.
+    static func install(
+        answersAreKept: Bool, writesEvents: Bool = false, savesFirst: Bool = false, holdsWhileSaving: Bool = false
+    ) {
         let kept =
             answersAreKept
             ? "every acknowledged answer is in the response store"
@@ -449,6 +462,13 @@ enum SignalHandling {
                     + "\n"
                 return (strdup(line), line.utf8.count)
             }
+        }
+        if savesFirst, holdsWhileSaving {
+            self.holdsWhileSaving = true
+            let line =
+                "\nsurvey: saving the session first; the run ends once it is saved (another signal ends it now)\n"
+            holdMessage = strdup(line)
+            holdMessageLength = line.utf8.count
         }
         if savesFirst {
             var ends: [Int32] = [-1, -1]
@@ -469,11 +489,22 @@ enum SignalHandling {
         sigprocmask(SIG_UNBLOCK, &set, nil)
         for number in [SIGINT, SIGTERM, SIGHUP] {
             signal(number) { received in
-                // Without a store, the first signal ends the input: the session is saved, then the run ends.
-                if SignalHandling.stopWriteDescriptor >= 0, SignalHandling.received == 0 {
-                    SignalHandling.received = received
-                    _ = write(SignalHandling.stopWriteDescriptor, "x", 1)
-                    return
+                // Without a store, the first signal ends the input: the session is saved, then the run
+                // ends. One that comes while it is saved is held, so the state file is written first.
+                if SignalHandling.stopWriteDescriptor >= 0 {
+                    let count = SignalHandling.count.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
+                    switch StopSignals.action(forSignal: count) {
+                    case .endInput:
+                        SignalHandling.received = received
+                        _ = write(SignalHandling.stopWriteDescriptor, "x", 1)
+                        return
+                    case .hold where SignalHandling.holdsWhileSaving:
+                        if let line = SignalHandling.holdMessage {
+                            _ = write(2, line, SignalHandling.holdMessageLength)
+                        }
+                        return
+                    case .hold, .endNow: break
+                    }
                 }
                 // The terminal's mode back first (the interactive mode's raw mode), then the message.
                 Terminal.restoreAfterSignal()

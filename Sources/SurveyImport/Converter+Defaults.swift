@@ -71,6 +71,10 @@ extension Converter {
         case ("multiple-text", .object):
             // One entry of its items, as a repeat's entries are fitted.
             let fitted = fittedEntries([value], of: kind, at: path)?.arrayValue?.first
+            // survey-core's data keeps the members no item takes while the question is left as it starts.
+            if fitted != value, let name = members.members["name"]?.stringValue {
+                dataShape.objectDefaults[name] = value
+            }
             return fitted == [:] ? nil : fitted
         default:
             return value
@@ -128,5 +132,10 @@ extension Converter {
     /// few, so a question, column or item with one cannot be left unanswered there either.
     static func minimumMakesRequired(_ options: [String: JSONValue]) -> Bool {
         (options["minSelections"]?.intValue ?? 0) >= 1
+    }
+
+    /// Whether a converted kind's options make it required (as above), or its `requiresAnswer` does.
+    static func minimumMakesRequired(_ kind: ConvertedKind) -> Bool {
+        kind.requiresAnswer || minimumMakesRequired(kind.options)
     }
 }

@@ -33,25 +33,19 @@ extension Converter {
                 "isAllRowRequired",
             ])
         for key in ["rows", "columns"] {
-            var list = choices(members.take(key), path: members.path(key), images: false)
-            for index in list.indices {
-                if var choice = list[index].objectMembers, choice.removeValue(forKey: "visibleIf") != nil {
-                    note(
-                        .notConverted, members.path(key).appending(index).appending("visibleIf"),
-                        "a \(key == "rows" ? "row" : "column")'s visibleIf", "matrix rows and columns are always shown")
-                    list[index] = .object(choice)
-                }
-            }
-            kind.options[key] = .array(list)
+            let list = choices(members.take(key), path: members.path(key), images: false)
+            let shared = key == "rows" ? "rowsVisibleIf" : "columnsVisibleIf"
+            kind.options[key] = .array(joiningItemCondition(members.take(shared), at: members.path(shared), to: list))
         }
         if members.take(anyOf: "eachRowRequired", "isAllRowRequired")?.value == .bool(true) {
             kind.options["allRowsRequired"] = true
+            requireEveryRow(&kind)
         }
         if members.members["cells"] != nil {
             note(.layoutOnly, members.path("cells"), "property 'cells'", "cell texts are not shown")
             _ = members.take("cells")
         }
-        for key in ["rowsVisibleIf", "columnsVisibleIf", "rowsOrder", "rowOrder", "eachRowUnique", "hideIfRowsEmpty"]
+        for key in ["rowsOrder", "rowOrder", "eachRowUnique", "hideIfRowsEmpty"]
         where members.take(key) != nil {
             note(.notConverted, members.path(key), "'\(key)'", "matrix rows and columns are always shown, in order")
         }
@@ -76,11 +70,9 @@ extension Converter {
                 "columnColCount", "horizontalScroll", "placeholder", "detailPanelMode", "transposeData",
             ])
         kind.options["rows"] = .array(
-            choices(members.take("rows"), path: members.path("rows"), images: false).map { row in
-                guard var choice = row.objectMembers, choice.removeValue(forKey: "visibleIf") != nil else { return row }
-                note(.notConverted, members.path("rows"), "a row's visibleIf", "matrix rows are always shown")
-                return .object(choice)
-            })
+            joiningItemCondition(
+                members.take("rowsVisibleIf"), at: members.path("rowsVisibleIf"),
+                to: choices(members.take("rows"), path: members.path("rows"), images: false)))
         let shared = choices(members.take("choices"), path: members.path("choices"), images: false)
         if !shared.isEmpty { kind.options["choices"] = .array(shared) }
         let defaultType = members.take("cellType")?.stringValue ?? "dropdown"
@@ -181,9 +173,7 @@ extension Converter {
                     .notConverted, column.path("validators"), "the validators of column '\(name)'",
                     "a column checks what its kind's options say (min, max, maxLength…), not validators")
             }
-            _ = column.take("visibleIf").map { _ in
-                note(.notConverted, column.path("visibleIf"), "a column's visibleIf", "columns are always shown")
-            }
+            columnVisibleIf(&column, into: &result)
             if let type = column.take("totalType")?.stringValue, Self.totalFunctions[type] != nil {
                 kind.totals[name] = type
             }
@@ -218,6 +208,7 @@ extension Converter {
                 "allowRowsDragAndDrop", "panelsState", "tabAlign", "newPanelPosition", "keyDuplicationError",
                 "detailPanelMode", "transposeData", "showCommentArea",
             ])
+        let shownRows = dynamicMatrix ? members.members["rowCount"]?.intValue ?? 2 : 0
         let countKeys =
             dynamicMatrix
             ? ("rowCount", "minRowCount", "maxRowCount") : ("panelCount", "minPanelCount", "maxPanelCount")
@@ -370,7 +361,7 @@ extension Converter {
                     .notConverted, item.path("validators"), "the validators of item '\(name)' but its expression ones",
                     "an item checks what its kind's options say, not validators")
             }
-            let panelDefault = panelDefaults.removeValue(forKey: name)
+            let panelDefault = panelDefaults.removeValue(forKey: name) ?? Self.nestedPanelsDefault(converted)
             if !dynamicMatrix, let value = panelDefault ?? item.members["defaultValue"], !value.isNull {
                 // A dynamic panel's template question starts with it in each new panel, as the item
                 // does here (`"=expression"` is its defaultValueExpression, as for any question),
@@ -416,12 +407,15 @@ extension Converter {
         }
         // survey-core starts a dynamic panel with panelCount panels, each holding its questions' defaults.
         if let count = kind.emptyEntries,
-            items.contains(where: { $0["defaultValue"] != nil || $0["defaultValueExpression"] != nil })
+            items.contains(where: {
+                $0["defaultValue"] != nil || $0["defaultValueExpression"] != nil || $0["expression"] != nil
+            })
         {
             kind.options["startCount"] = .number(Double(min(count, 10_000)))
         }
         // survey-core clears what a dynamic panel's visibleIf hides, not a hidden cell of a dynamic matrix.
         if dynamicMatrix, items.contains(where: { $0["visibleIf"] != nil }) { kind.options["clearHidden"] = false }
+        if dynamicMatrix { requireShownRows(shownRows, in: &kind) }
         return kind
     }
 

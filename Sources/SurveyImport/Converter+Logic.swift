@@ -296,8 +296,9 @@ extension Converter {
     /// data under that name (`survey.setValue`), where expressions read it and the results keep it.
     /// Each such name gets a question that is never shown, last on the first page, of the type the
     /// values given to it need (text, number or Boolean), and the data shape keeps its value whether
-    /// it is shown or not (``SurveyJSDataShape``).
-    mutating func addDataKeys(for triggers: [JSONValue], to steps: inout [JSONValue]) {
+    /// it is shown or not (``SurveyJSDataShape``). A dotted name (`q.member`) that is no question's
+    /// sets nothing in survey-core (`setTriggerValue` writes only plain names): such triggers are left out.
+    mutating func addDataKeys(for triggers: inout [JSONValue], to steps: inout [JSONValue]) {
         var taken = Set<String>()
         func collect(_ list: [JSONValue]) {
             for step in list {
@@ -307,6 +308,7 @@ extension Converter {
             }
         }
         collect(steps)
+        dropDottedTargets(of: &triggers, taken: taken)
         var kinds: [(name: String, values: [JSONValue], path: JSONPath)] = []
         for (index, trigger) in triggers.enumerated() where trigger["type"] == "setvalue" {
             guard let target = trigger["target"]?.stringValue, !taken.contains(target.lowercased()) else { continue }

@@ -32,6 +32,9 @@ struct ConvertedKind {
     var choicesVisibleIf: String?
     /// A `matrixdropdown`'s column defaults: survey-core's data holds them in every row once shown.
     var cellDefaults: [String: JSONValue] = [:]
+    /// The question cannot pass unanswered although SurveyJS does not mark it required (a dynamic
+    /// matrix whose shown rows each need a required cell).
+    var requiresAnswer = false
 }
 
 extension Converter {
@@ -110,8 +113,8 @@ extension Converter {
             choiceOptions(&members, into: &kind, multiple: true, itemsKey: "items")
             return kind
         case "matrix": return matrix(&members)
-        case "matrixdropdown": return matrixDropdown(&members)
-        case "paneldynamic": return repeatGroup(&members, itemsKey: "templateElements", dynamicMatrix: false)
+        case "matrixdropdown": return matrixDropdownWithColumnChecks(&members, id: id)
+        case "paneldynamic": return dynamicPanel(&members, id: id)
         case "matrixdynamic": return repeatGroup(&members, itemsKey: "columns", dynamicMatrix: true)
         case "html":
             var kind = ConvertedKind(type: "content")
@@ -127,7 +130,10 @@ extension Converter {
                 kind.options["media"] = .object(media)
             }
             return kind
-        case "expression": return expressionQuestion(&members)
+        case "expression":
+            // survey-core's data holds its value wherever its page is, visited or not (while it shows).
+            dataShape.computed.append(id)
+            return expressionQuestion(&members)
         case "multipletext":
             let kind = multipleText(&members)
             guard kind.options["items"]?.arrayValue?.isEmpty == false else {
@@ -712,7 +718,9 @@ extension Converter {
                 type: "text", options: ["keepNumbers": true], layout: ["format", "displayStyle", "currency"],
                 isReadOnly: true)
         }
-        var kind = ConvertedKind(type: "expression", layout: ["format", "minimumFractionDigits", "useGrouping"])
+        // survey-core rounds the stored value to `precision`; `maximumFractionDigits` only formats it.
+        var kind = ConvertedKind(
+            type: "expression", layout: ["format", "minimumFractionDigits", "maximumFractionDigits", "useGrouping"])
         kind.options["expression"] = expression(members.take("expression"), members.path("expression")) ?? "''"
         if let style = members.take("displayStyle")?.stringValue {
             switch style {
@@ -722,7 +730,7 @@ extension Converter {
             }
         }
         if let currency = members.take("currency")?.stringValue { kind.options["currency"] = .string(currency) }
-        if let digits = members.take("maximumFractionDigits")?.intValue, digits >= 0, digits <= 20 {
+        if let digits = members.take("precision")?.intValue, digits >= 0, digits <= 20 {
             kind.options["maximumFractionDigits"] = .number(Double(digits))
         }
         return kind
@@ -783,6 +791,8 @@ extension Converter {
                         }
                     case "email" where inputType == "text" || inputType == "email":
                         result["inputType"] = "email"
+                    case "expression", "expressionvalidator":
+                        if let check = itemExpressionCheck(&checks) { kind.validators.append(check) }
                     default:
                         note(
                             .notConverted, validatorPath, "a validator of an item",

@@ -12,7 +12,7 @@ extension Converter {
     static let expressionMembers: Set<String> = [
         "visibleIf", "enableIf", "requiredIf", "defaultValueExpression", "if", "expression", "run", "count",
         "minValueExpression", "maxValueExpression", "setValueIf", "setValueExpression", "resetValueIf",
-        "minExpression", "maxExpression",
+        "minExpression", "maxExpression", "instanceVisibleIf",
     ]
     static let textMembers: Set<String> = [
         "title", "description", "text", "html", "body", "commentText", "label", "itemTitle", "content", "placeholder",
@@ -139,7 +139,12 @@ extension Converter {
             }
             // `countInArray({a}, 'x', {room} = true)`: the condition reads each item's fields.
             let rowFields = isText ? [] : Self.inArrayConditionNames(in: text)
-            return Self.rewritingReferences(in: text) { written in
+            func rewriting(_ text: String, _ transform: (Substring) -> String) -> String {
+                isText
+                    ? Self.rewritingReferences(in: text, transform)
+                    : Self.rewritingExpressionReferences(in: text, transform)
+            }
+            return rewriting(text) { written in
                 // `{#name}` (survey-core's "no conversion" mark) names `name`: the engine reads it the same.
                 let reference = !isText && written.first == "#" && written.count > 1 ? written.dropFirst() : written
                 let trimmed = reference.trimmingCharacters(in: .whitespaces)
@@ -161,7 +166,7 @@ extension Converter {
                 }
                 guard !root.isEmpty, !root.hasPrefix("$"), !root.hasPrefix("#"),
                     !Self.contextualNames.contains(key) || outOfContext, !rowFields.contains(key),
-                    !root.contains("{"), !root.contains("'"), !root.contains("\"")
+                    isText ? Self.isTextName(root) : Self.isExpressionName(root)
                 else { return String(reference) }
                 if let name = defined[key] {
                     // survey-core matches names whatever their case.

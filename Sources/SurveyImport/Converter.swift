@@ -194,7 +194,7 @@ struct Converter {
         if steps.isEmpty {
             throw SurveyJSImportError("the survey has no pages and no elements")
         }
-        if pageMode == "questionPerPage" { steps = onePagePerQuestion(steps) }
+        if pageMode == "questionPerPage" { steps = onePagePerQuestion(steps, keepingFirst: hasStartPage(members)) }
         if pageMode == "singlePage" { steps = allPagesOnOne(steps) }
         renameClashingPages(&steps)
 
@@ -202,9 +202,9 @@ struct Converter {
             result["calculatedValues"] = .array(calculatedValues(calculated, path: members.path("calculatedValues")))
         }
         if let triggers = members.take("triggers") {
-            let converted = self.triggers(triggers, path: members.path("triggers"))
+            var converted = self.triggers(triggers, path: members.path("triggers"))
+            addDataKeys(for: &converted, to: &steps)
             if !converted.isEmpty { result["triggers"] = .array(converted) }
-            addDataKeys(for: converted, to: &steps)
         }
         applyVisibleTriggers(to: &steps)
         result["steps"] = .array(steps)
@@ -269,15 +269,15 @@ struct Converter {
 
     /// `questionsOnPageMode: "questionPerPage"`: each element of a page (a question, or a panel with
     /// its questions) asked on a page of its own, as survey-core asks it; the first keeps the page's
-    /// id, the others `<id>-2`, `<id>-3`… (notes say which), each with the page's `visibleIf`.
-    mutating func onePagePerQuestion(_ steps: [JSONValue]) -> [JSONValue] {
+    /// id, the others `<id>-2`, `<id>-3`… (notes say which), each with the page's `visibleIf`; a start page whole.
+    mutating func onePagePerQuestion(_ steps: [JSONValue], keepingFirst: Bool) -> [JSONValue] {
         var result: [JSONValue] = []
         // Where each page (and each child of a split page) now is: the origins follow.
         var movedPages: [Int: Int] = [:]
         var movedChildren: [Int: [Int]] = [:]
         for (index, step) in steps.enumerated() {
             guard case .object(let page) = step, page["type"] == "page", let id = page["id"]?.stringValue,
-                let children = page["steps"]?.arrayValue, children.count > 1
+                let children = page["steps"]?.arrayValue, children.count > 1, index > 0 || !keepingFirst
             else {
                 movedPages[index] = result.count
                 result.append(step)
@@ -696,7 +696,7 @@ struct Converter {
             keys: ["visibleIf", "enableIf", "requiredIf"]
                 + (computed ? [] : ["setValueIf", "setValueExpression", "resetValueIf"]))
         if let required = members.take("isRequired") { result["required"] = required }
-        if Self.minimumMakesRequired(kind.options) { result["required"] = true }
+        if Self.minimumMakesRequired(kind) { result["required"] = true }
         if let readOnly = members.take("readOnly") { result["readOnly"] = readOnly }
         if kind.isReadOnly { result["readOnly"] = true }
         switchOff(&members, into: &result)

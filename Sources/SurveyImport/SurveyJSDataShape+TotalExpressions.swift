@@ -51,7 +51,8 @@ extension SurveyJSDataShape {
             guard let expression = try? Expression(String(source.dropFirst()), functions: .standard, resolve: resolve)
             else { continue }
             let result = expression.evaluate(values, context: FunctionContext(today: today))
-            sums[column] = result.isNull ? nil : result
+            // (JSONValue takes `nil` as its null: removed explicitly, as survey-core keeps no total then.)
+            if result.isNull { sums.removeValue(forKey: column) } else { sums[column] = result }
         }
         return sums
     }

@@ -45,6 +45,9 @@ public struct SurveyJSDataShape: ResultShape {
     var emptyRows: [(id: String, shown: Int)] = []
     /// Dynamic panels whose count is bound to a question (`bindings.panelCount`), with their unit.
     var bindings: [(id: String, question: String, maximum: Int, unit: String)] = []
+    /// Dynamic panels whose count is an expression, with it and their unit: survey-core's data holds
+    /// that many empty panels once shown.
+    var countedPanels: [(id: String, count: String, unit: String)] = []
     /// Dynamic panels that share another's entries (a shared valueName), with that panel's id: their
     /// answers are merged into its entries, entry by entry.
     var sharedEntries: [(id: String, owner: String)] = []
@@ -60,12 +63,25 @@ public struct SurveyJSDataShape: ResultShape {
     var rowDefaults: [(id: String, rows: [String], cells: [String: JSONValue], unit: String)] = []
     /// The values a second question of a name with listed choices (and no Other) can take.
     var duplicateChoices: [String: Set<String>] = [:]
+    /// Expression questions: survey-core's data holds their values while they show, on a page the
+    /// respondent reached or not.
+    var computed: [String] = []
+    /// Whether the survey keeps hidden answers (`clearInvisibleValues: "none"`).
+    var keepsHiddenAnswers = false
+    /// Multiple texts whose default has members no item takes: the default as the question starts
+    /// with it here, and as survey-core's data keeps it until the respondent answers.
+    var objectDefaults: [(id: String, fitted: JSONValue, original: JSONValue)] = []
 
     /// The shape `survey` asks for in its `x-surveyjs` extension; `nil` when it has none (a survey
-    /// written in this engine's format keeps the engine's shape).
+    /// written in this engine's format keeps the engine's shape, unless it declares column totals:
+    /// then it gets them, `<id>-total`).
     public init?(_ survey: Survey) {
-        guard let data = survey.definition.extensions[Self.extensionKey]?["data"] else { return nil }
-        let record = Record(json: data)
+        let data = survey.definition.extensions[Self.extensionKey]?["data"]
+        // A survey in this engine's format gets the shape for the column totals it declares.
+        let declared = Self.declaredTotals(in: survey.definition.steps)
+        guard data != nil || !declared.isEmpty else { return nil }
+        var record = data.map(Record.init(json:)) ?? Record()
+        record.totals.merge(declared) { recorded, _ in recorded }
         var steps: [String: (step: StepDefinition, unit: String)] = [:]
         func visit(_ step: StepDefinition, unit: String) {
             steps[step.id] = (step, unit)
@@ -111,6 +127,12 @@ public struct SurveyJSDataShape: ResultShape {
         booleanChoices = record.booleanChoices
         objectChoices = record.objectChoices.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         dataKeys = record.dataKeys
+        computed = record.computed
+        keepsHiddenAnswers = survey.definition.settings.clearInvisibleValues == .none
+        for (id, original) in record.objectDefaults.sorted(by: { $0.key < $1.key }) {
+            guard let fitted = steps[id]?.step.defaultValue else { continue }
+            objectDefaults.append((id, fitted, original))
+        }
         duplicates = record.duplicates.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         for (id, _) in duplicates {
             guard let step = steps[id]?.step, step.options["other"] == nil,
@@ -131,6 +153,10 @@ public struct SurveyJSDataShape: ResultShape {
             guard let unit = steps[id]?.unit, let cells = entry["cells"]?.objectMembers else { continue }
             let rows = (entry["rows"]?.arrayValue ?? []).compactMap(\.stringValue)
             rowDefaults.append((id, rows, cells, unit))
+        }
+        for id in record.countedPanels where record.sharedEntries[id] == nil && record.duplicates[id] == nil {
+            guard let (step, unit) = steps[id], let count = step.options["count"]?.stringValue else { continue }
+            countedPanels.append((id, count, unit))
         }
         for (id, count) in record.emptyPanels.sorted(by: { $0.key < $1.key }) {
             guard let unit = steps[id]?.unit else { continue }
@@ -253,6 +279,10 @@ public struct SurveyJSDataShape: ResultShape {
         for (id, count, unit, entry) in emptyPanels where data[id] == nil && shown(id, in: unit) {
             data[id] = .array(Array(repeating: .object(entry), count: count))
         }
+        for (id, count, unit) in countedPanels where data[id] == nil && shown(id, in: unit) {
+            let panels = Self.panelCount(count, of: session)
+            if panels > 0 { data[id] = .array(Array(repeating: .object([:]), count: panels)) }
+        }
         for (id, rows, cells, unit) in rowDefaults where shown(id, in: unit) {
             var matrix = data[id]?.objectMembers ?? [:]
             for row in rows {
@@ -263,6 +293,10 @@ public struct SurveyJSDataShape: ResultShape {
             data[id] = .object(matrix)
         }
         for id in dataKeys { data[id] = session.answer(for: id) }
+        for (id, fitted, original) in objectDefaults where data[id] == fitted { data[id] = original }
+        if !keepsHiddenAnswers {
+            for id in computed where data[id] == nil && session.isVisible(id) { data[id] = session.answer(for: id) }
+        }
         // One value under the shared name: the first question's, else the one given to a second.
         for (id, owner) in duplicates {
             guard let value = data.removeValue(forKey: id) else { continue }
@@ -439,6 +473,10 @@ public struct SurveyJSDataShape: ResultShape {
         var booleanChoices: [String] = []
         var objectChoices: [String: [String: JSONValue]] = [:]
         var dataKeys: [String] = []
+        /// Expression questions (the shape's `computed`).
+        var computed: [String] = []
+        /// Multiple texts' defaults as written, when no item takes some of their members.
+        var objectDefaults: [String: JSONValue] = [:]
         /// Second questions of a name → the first's id.
         var duplicates: [String: String] = [:]
         /// Dropdown matrices with column defaults: `{"rows": [values], "cells": {column: default}}`.
@@ -449,6 +487,8 @@ public struct SurveyJSDataShape: ResultShape {
         var sharedEntries: [String: String] = [:]
         /// The items' defaults an untouched panel holds, by dynamic panel.
         var panelDefaults: [String: [String: JSONValue]] = [:]
+        /// Dynamic panels whose count is an expression (`panelCountExpression`).
+        var countedPanels: [String] = []
         /// Questions keyed otherwise in survey-core's data (named `""`): id → key.
         var dataNames: [String: String] = [:]
 
@@ -456,10 +496,12 @@ public struct SurveyJSDataShape: ResultShape {
             othersAsComment.isEmpty && entryOthersAsComment.isEmpty && emptyPanels.isEmpty && emptyRows.isEmpty
                 && files.isEmpty && entryFiles.isEmpty
                 && booleanChoices.isEmpty && objectChoices.isEmpty && dataKeys.isEmpty && duplicates.isEmpty
+                && computed.isEmpty && objectDefaults.isEmpty
                 && rowDefaults.isEmpty
                 && totals.isEmpty
                 && bindings.isEmpty
-                && sharedEntries.isEmpty && dataNames.isEmpty
+                && sharedEntries.isEmpty
+                && countedPanels.isEmpty && dataNames.isEmpty
         }
 
         init() {}
@@ -476,12 +518,15 @@ public struct SurveyJSDataShape: ResultShape {
             booleanChoices = (json["booleanChoices"]?.arrayValue ?? []).compactMap(\.stringValue)
             objectChoices = (json["objectChoices"]?.objectMembers ?? [:]).compactMapValues(\.objectMembers)
             dataKeys = (json["dataKeys"]?.arrayValue ?? []).compactMap(\.stringValue)
+            computed = (json["computed"]?.arrayValue ?? []).compactMap(\.stringValue)
+            objectDefaults = json["objectDefaults"]?.objectMembers ?? [:]
             duplicates = (json["duplicates"]?.objectMembers ?? [:]).compactMapValues(\.stringValue)
             rowDefaults = (json["rowDefaults"]?.objectMembers ?? [:]).compactMapValues(\.objectMembers)
             for (id, binding) in json["bindings"]?.objectMembers ?? [:] {
                 if let members = binding.objectMembers { bindings[id] = members }
             }
             sharedEntries = (json["sharedEntries"]?.objectMembers ?? [:]).compactMapValues(\.stringValue)
+            countedPanels = (json["countedPanels"]?.arrayValue ?? []).compactMap(\.stringValue)
             dataNames = (json["dataNames"]?.objectMembers ?? [:]).compactMapValues(\.stringValue)
             for (id, columns) in json["totals"]?.objectMembers ?? [:] {
                 totals[id] = (columns.objectMembers ?? [:]).compactMapValues(\.stringValue)
@@ -513,11 +558,14 @@ public struct SurveyJSDataShape: ResultShape {
             if !booleanChoices.isEmpty { members["booleanChoices"] = .array(booleanChoices.map { .string($0) }) }
             if !objectChoices.isEmpty { members["objectChoices"] = .object(objectChoices.mapValues { .object($0) }) }
             if !dataKeys.isEmpty { members["dataKeys"] = .array(dataKeys.map { .string($0) }) }
+            if !computed.isEmpty { members["computed"] = .array(computed.map { .string($0) }) }
+            if !objectDefaults.isEmpty { members["objectDefaults"] = .object(objectDefaults) }
             if !duplicates.isEmpty { members["duplicates"] = .object(duplicates.mapValues { .string($0) }) }
             if !dataNames.isEmpty { members["dataNames"] = .object(dataNames.mapValues { .string($0) }) }
             if !rowDefaults.isEmpty { members["rowDefaults"] = .object(rowDefaults.mapValues { .object($0) }) }
             if !bindings.isEmpty { members["bindings"] = .object(bindings.mapValues { .object($0) }) }
             if !sharedEntries.isEmpty { members["sharedEntries"] = .object(sharedEntries.mapValues { .string($0) }) }
+            if !countedPanels.isEmpty { members["countedPanels"] = .array(countedPanels.map { .string($0) }) }
             if !totals.isEmpty {
                 members["totals"] = .object(totals.mapValues { .object($0.mapValues { .string($0) }) })
             }

@@ -102,6 +102,6 @@ enum RepeatKinds {
     static let all: Set<String> = [
         "text", "number", "boolean", "date", "rating", "single-choice", "dropdown", "multiple-choice", "tagbox",
         "repeat", "matrix", "matrix-dropdown", "multiple-text", "scale", "nps", "image-choice", "ranking",
-        "file",
+        "file", "slider",
     ]
 }

@@ -21,7 +21,9 @@ public struct SurveyDriver {
     /// Whether the session continues a saved one (reported in ``RendererEvent/started(_:)``).
     public var isResumed: Bool
     /// Keeps every accepted action durably (a response store); the renderer hears of an action
-    /// only after the recorder has it. `nil` keeps the session in memory only.
+    /// only after the recorder has it. `nil` keeps the session in memory only. The one given to
+    /// ``init(session:stateStore:isResumed:recorder:)`` also says whether the session keeps every
+    /// answer (``SessionRecorder/keepsEveryAnswer``).
     public var recorder: (any SessionRecorder)?
     /// Counts units entered (``StepRequest/visit``).
     var visit = 0
@@ -43,6 +45,7 @@ public struct SurveyDriver {
         self.stateStore = stateStore
         self.isResumed = isResumed
         self.recorder = recorder
+        if recorder?.keepsEveryAnswer == true { self.session.keepsEveryAnswer = true }
         lineParser = LineParser(survey: session.survey, locale: session.locale)
     }
 

@@ -116,17 +116,17 @@ package enum ResponseCodec {
         }
         guard let created = row.createdAt, let updated = row.updatedAt else { throw corrupt("time") }
         var path: [String] = []
-        if let text = row.path, !text.isEmpty {
+        if let text = row.path, !text.isEmpty, text != "[]" {
             guard let array = try? JSONParser.parse(text).arrayValue else { throw corrupt("path") }
             path = array.compactMap(\.stringValue)
         }
         var answers: [String: JSONValue] = [:]
-        if let text = row.answers, !text.isEmpty {
+        if let text = row.answers, !text.isEmpty, text != "{}" {
             guard let object = try? JSONParser.parse(text).objectValue else { throw corrupt("answers") }
             answers = object
         }
         var orphaned: [OrphanedAnswer] = []
-        if let text = row.orphaned, !text.isEmpty {
+        if let text = row.orphaned, !text.isEmpty, text != "[]" {
             guard let array = try? JSONParser.parse(text).arrayValue else { throw corrupt("orphaned answers") }
             orphaned = try array.map { entry throws(StoreError) in
                 guard let answer = OrphanedAnswer(json: entry) else { throw corrupt("orphaned answer") }
@@ -134,7 +134,7 @@ package enum ResponseCodec {
             }
         }
         var quotas: [QuotaReached] = []
-        if let text = row.quotas, !text.isEmpty {
+        if let text = row.quotas, !text.isEmpty, text != "[]" {
             guard let array = try? JSONParser.parse(text).arrayValue else { throw corrupt("quotas reached") }
             quotas = try array.map { entry throws(StoreError) in
                 guard let quota = QuotaReached(storedJSON: entry) else { throw corrupt("quota reached") }

@@ -141,6 +141,69 @@ public enum ResponseExport {
     /// answers it wrote (fewer than `response.answers.count` when some step is not in `stepIDs`).
     @discardableResult
     public static func appendCSVLine(of response: Response, stepIDs: [String], to output: inout [UInt8]) -> Int {
+        appendCSVHeaderFields(of: response, to: &output)
+        var written = 0
+        var joined: [UInt8] = []
+        for step in stepIDs {
+            output.append(UInt8(ascii: ","))
+            guard let value = response.answers[step] else { continue }
+            written += 1
+            appendCSVAnswer(value, joined: &joined, to: &output)
+        }
+        return written
+    }
+
+    /// ``appendCSVLine(of:stepIDs:to:)`` with the columns of `index`: the response's answers are
+    /// walked once and each finds its column in `index` (no lookup by step id per column). Answers
+    /// whose step is not a column go to `extra`. `slots` is scratch space, as long as the columns.
+    static func appendCSVLine(
+        of response: Response, columns index: CSVColumnIndex, slots: inout [JSONValue?], extra: inout Set<String>,
+        to output: inout [UInt8]
+    ) {
+        appendCSVHeaderFields(of: response, to: &output)
+        var filled = 0
+        for (key, value) in response.answers {
+            if let column = index.column(of: key) {
+                slots[column] = value
+                filled += 1
+            } else {
+                extra.insert(key)
+            }
+        }
+        var joined: [UInt8] = []
+        for column in slots.indices {
+            output.append(UInt8(ascii: ","))
+            guard filled > 0, let value = slots[column] else { continue }
+            slots[column] = nil
+            filled -= 1
+            appendCSVAnswer(value, joined: &joined, to: &output)
+        }
+    }
+
+    /// One answer as a CSV field (see ``csvLine(of:stepIDs:)``); `joined` is scratch space.
+    @inline(__always)
+    static func appendCSVAnswer(_ value: JSONValue, joined: inout [UInt8], to output: inout [UInt8]) {
+        switch value {
+        case .null: break
+        case .string(let text): appendCSVField(text, to: &output)
+        case .array(let elements) where elements.allSatisfy({ $0.choiceKey != nil }):
+            // The texts joined by `;`, then written as one field.
+            joined.removeAll(keepingCapacity: true)
+            for (index, element) in elements.enumerated() {
+                if index > 0 { joined.append(UInt8(ascii: ";")) }
+                if case .string(var text) = element {
+                    text.withUTF8 { joined.append(contentsOf: $0) }
+                } else if let key = element.choiceKey {
+                    joined.append(contentsOf: key.utf8)
+                }
+            }
+            joined.withUnsafeBufferPointer { appendCSVField(bytes: $0, to: &output) }
+        default: appendCSVField(JSONWriter.string(from: value), to: &output)
+        }
+    }
+
+    /// The fields of a CSV line before the answers (id to completion time), without a trailing comma.
+    static func appendCSVHeaderFields(of response: Response, to output: inout [UInt8]) {
         let comma = UInt8(ascii: ",")
         appendCSVField(response.id.rawValue, to: &output)
         output.append(comma)
@@ -160,31 +223,6 @@ public enum ResponseExport {
         appendTimestamp(response.updatedAt, to: &output)
         output.append(comma)
         if let completed = response.completedAt { appendTimestamp(completed, to: &output) }
-        var written = 0
-        var joined: [UInt8] = []
-        for step in stepIDs {
-            output.append(comma)
-            guard let value = response.answers[step] else { continue }
-            written += 1
-            switch value {
-            case .null: break
-            case .string(let text): appendCSVField(text, to: &output)
-            case .array(let elements) where elements.allSatisfy({ $0.choiceKey != nil }):
-                // The texts joined by `;`, then written as one field.
-                joined.removeAll(keepingCapacity: true)
-                for (index, element) in elements.enumerated() {
-                    if index > 0 { joined.append(UInt8(ascii: ";")) }
-                    if case .string(var text) = element {
-                        text.withUTF8 { joined.append(contentsOf: $0) }
-                    } else if let key = element.choiceKey {
-                        joined.append(contentsOf: key.utf8)
-                    }
-                }
-                joined.withUnsafeBufferPointer { appendCSVField(bytes: $0, to: &output) }
-            default: appendCSVField(JSONWriter.string(from: value), to: &output)
-            }
-        }
-        return written
     }
 
     /// Appends `text` as one RFC 4180 field. A field that a spreadsheet would run as a formula
@@ -245,6 +283,29 @@ public enum ResponseExport {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
+        let year = Int(parts.tm_year) + 1900
+        if (1000...9999).contains(year) {
+            // Every field at its width (the usual case): digits written straight, 24 bytes in one append.
+            @inline(__always) func digit(_ value: Int) -> UInt8 { UInt8(truncatingIfNeeded: 48 + value) }
+            let month = Int(parts.tm_mon) + 1
+            let day = Int(parts.tm_mday)
+            let hour = Int(parts.tm_hour)
+            let minute = Int(parts.tm_min)
+            let second = Int(parts.tm_sec)
+            let bytes:
+                (
+                    UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                    UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+                ) = (
+                    digit(year / 1000), digit(year / 100 % 10), digit(year / 10 % 10), digit(year % 10), 45,
+                    digit(month / 10), digit(month % 10), 45, digit(day / 10), digit(day % 10), 84,
+                    digit(hour / 10), digit(hour % 10), 58, digit(minute / 10), digit(minute % 10), 58,
+                    digit(second / 10), digit(second % 10), 46, digit(fraction / 100), digit(fraction / 10 % 10),
+                    digit(fraction % 10), 90
+                )
+            withUnsafeBytes(of: bytes) { output.append(contentsOf: $0) }
+            return
+        }
         func pad(_ value: Int, _ width: Int, then separator: UInt8?) {
             var divisor = 1
             for _ in 1..<max(1, width) { divisor *= 10 }
@@ -261,7 +322,7 @@ public enum ResponseExport {
             }
             if let separator { output.append(separator) }
         }
-        pad(Int(parts.tm_year) + 1900, 4, then: UInt8(ascii: "-"))
+        pad(year, 4, then: UInt8(ascii: "-"))
         pad(Int(parts.tm_mon) + 1, 2, then: UInt8(ascii: "-"))
         pad(Int(parts.tm_mday), 2, then: UInt8(ascii: "T"))
         pad(Int(parts.tm_hour), 2, then: UInt8(ascii: ":"))
@@ -309,6 +370,8 @@ extension ResponseExport {
         scratchDirectory: String = NSTemporaryDirectory(), to output: ([UInt8]) throws -> Void
     ) throws -> Summary {
         let known = Set(columns)
+        // Distinct columns (always, from a survey) are found by each answer's step id at once.
+        let columnIndex = known.count == columns.count ? CSVColumnIndex(columns) : nil
         let base =
             scratchDirectory + (scratchDirectory.hasSuffix("/") ? "" : "/")
             + "survey-export-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
@@ -323,6 +386,7 @@ extension ResponseExport {
             var chunk = ScratchWriter(path: index == 0 ? nil : scratch(index), store: store.name)
             var extra = Set<String>()
             var asStored = 0
+            var slots = [JSONValue?](repeating: nil, count: columns.count)
             try store.forEachResponse(matching: part) { stored in
                 let (response, isPartial) = try partial.completing(stored)
                 if !isPartial, partial.isShownAsStored(stored) { asStored += 1 }
@@ -331,9 +395,14 @@ extension ResponseExport {
                     appendJSONLine(of: response, isPartial: isPartial, to: &chunk.bytes)
                     chunk.bytes.append(UInt8(ascii: "\n"))
                 case .csv:
-                    let written = appendCSVLine(of: response, stepIDs: columns, to: &chunk.bytes)
-                    if written < response.answers.count {
-                        for key in response.answers.keys where !known.contains(key) { extra.insert(key) }
+                    if let columnIndex {
+                        appendCSVLine(
+                            of: response, columns: columnIndex, slots: &slots, extra: &extra, to: &chunk.bytes)
+                    } else {
+                        let written = appendCSVLine(of: response, stepIDs: columns, to: &chunk.bytes)
+                        if written < response.answers.count {
+                            for key in response.answers.keys where !known.contains(key) { extra.insert(key) }
+                        }
                     }
                     chunk.bytes.append(contentsOf: [13, 10])
                 }
@@ -417,6 +486,60 @@ private struct ScratchWriter {
             }
             guard let data, !data.isEmpty else { return }
             try output([UInt8](data))
+        }
+    }
+}
+
+/// The CSV answer columns by step id, for finding each answer's column as the answers are walked:
+/// an open-addressing table over the ids' UTF-8 bytes with FNV-1a, cheaper per lookup than a
+/// `Dictionary` keyed by `String` (a seeded SipHash per id), which an export of a million
+/// responses of 20 answers does 20 million times.
+struct CSVColumnIndex: Sendable {
+    /// Each column's id as UTF-8.
+    let keys: [[UInt8]]
+    /// The table: a column number, or -1 for an empty slot; its size a power of two, at most half full.
+    let table: [Int32]
+    let mask: Int
+
+    /// - Precondition: `columns` are distinct.
+    init(_ columns: [String]) {
+        keys = columns.map { Array($0.utf8) }
+        var size = 8
+        while size < columns.count * 2 { size *= 2 }
+        var table = [Int32](repeating: -1, count: size)
+        mask = size - 1
+        for (column, key) in keys.enumerated() {
+            var slot = key.withUnsafeBufferPointer { Self.hash($0) } & (size - 1)
+            while table[slot] >= 0 { slot = (slot + 1) & (size - 1) }
+            table[slot] = Int32(column)
+        }
+        self.table = table
+    }
+
+    @inline(__always)
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+    }
+
+    /// The column of step id `key`, or `nil` when it is not a column.
+    func column(of key: String) -> Int? {
+        var key = key
+        return key.withUTF8 { bytes -> Int? in
+            var slot = Self.hash(bytes) & mask
+            while true {
+                let column = Int(table[slot])
+                if column < 0 { return nil }
+                let stored = keys[column]
+                if stored.count == bytes.count, stored.withUnsafeBufferPointer({ $0.elementsEqual(bytes) }) {
+                    return column
+                }
+                slot = (slot + 1) & mask
+            }
         }
     }
 }

@@ -34,6 +34,12 @@ public struct ResponseRecorder: SessionRecorder {
     /// records an answer (a new version of the response; a Next, a Back or a dismissal changes no
     /// answer and queues nothing), and again on completion, so a target gets every version once.
     public var deliversPartial = false
+
+    /// Each version of the response is delivered under its action count when ``deliversPartial``,
+    /// so every answer must count: the session then keeps an answer that replaces the one just given.
+    /// `SurveyDriver` sets the session's `keepsEveryAnswer` from this; a caller that records a session
+    /// itself sets it.
+    public var keepsEveryAnswer: Bool { deliversPartial }
     /// How the response was carried over to a new version of the survey when it was resumed
     /// (``resume(_:from:survey:)``); `nil` when it continued as it was.
     public internal(set) var migration: ResponseMigration?
@@ -45,6 +51,9 @@ public struct ResponseRecorder: SessionRecorder {
     /// The quota whose place was taken by others while this respondent completed: the completion is
     /// kept, not counted, and when the quota's action is an end the respondent reads its message.
     public private(set) var completionQuota: QuotaReached?
+    /// The last action recorded: when the session's action at that position differs, a new answer
+    /// to its step replaced it (``SurveySession/actions``).
+    var lastRecorded: SessionAction?
 
     /// Starts a new response for `session` and writes it (with any actions the session already has,
     /// such as one resumed from a state file) together with the `invitation-shown` event.
@@ -84,6 +93,7 @@ public struct ResponseRecorder: SessionRecorder {
         self.clock = clock
         shownSteps = session.currentStepIDs
         hasStarted = (0..<session.actionCount).contains { session.action(at: $0) != .dismiss }
+        lastRecorded = session.actionCount > 0 ? session.action(at: session.actionCount - 1) : nil
     }
 
     /// Loads `response` from `store` and replays its actions on `survey`: exactly as they were taken when
@@ -113,12 +123,16 @@ public struct ResponseRecorder: SessionRecorder {
         // now; one the response itself counts in (a started quota) does not.
         let quotas = try fullQuotas(of: survey, for: response, in: store)
         session.fullQuotas = quotas.full
+        // The stored actions as they are: an answer stored after one to the same step stays (it may be
+        // a version already delivered under its action count).
+        session.keepsEveryAnswer = true
         for entry in recorded {
             // Refused: the survey changed without a new version; carried over as for a new version.
             guard session.apply(entry.action) else {
                 return try carryOver(response, actions: recorded, to: survey, in: store)
             }
         }
+        session.keepsEveryAnswer = false
         var recorder = ResponseRecorder(store: store, continuing: response, session: session)
         recorder.countedQuotas = quotas.counted
         // Ended on the replay by a quota filled since: the response ends so in the store too.
@@ -247,6 +261,7 @@ public struct ResponseRecorder: SessionRecorder {
             ResponseWrite(response: header, actions: actions, funnelEvents: funnelEvents, removesActionsFrom: 1))
         response = header
         shownSteps = session.currentStepIDs
+        lastRecorded = actions.last?.action
     }
 
     public mutating func record(_ session: SurveySession) throws {
@@ -262,19 +277,26 @@ public struct ResponseRecorder: SessionRecorder {
             try removeActions(after: total, of: session)
             return
         }
-        guard total > recorded else { return }
-        if total == recorded + 1 {
-            try writeAction(session.action(at: recorded), sequence: total, after: session, at: clock())
+        // A new answer to the step answered last took that answer's place (it left no other trace): the
+        // stored one is replaced.
+        let first =
+            recorded > 0 && lastRecorded.map { session.action(at: recorded - 1) != $0 } ?? false
+            ? recorded : recorded + 1
+        guard total >= first else { return }
+        if first == total {
+            try writeAction(
+                session.action(at: total - 1), sequence: total, after: session, at: clock(),
+                replacing: first == recorded)
             return
         }
         // Several at once (rare: a caller that records late): replay to know each action's effect.
         var replay = SurveySession.replay(
             survey: session.survey, seed: session.seed, locale: session.locale, today: session.today,
-            actions: (0..<recorded).map(session.action(at:)))
-        for sequence in (recorded + 1)...total {
+            actions: (0..<(first - 1)).map(session.action(at:)))
+        for sequence in first...total {
             let action = session.action(at: sequence - 1)
             replay.apply(action)
-            try writeAction(action, sequence: sequence, after: replay, at: clock())
+            try writeAction(action, sequence: sequence, after: replay, at: clock(), replacing: sequence == recorded)
         }
     }
 
@@ -289,6 +311,7 @@ public struct ResponseRecorder: SessionRecorder {
         try store.write(ResponseWrite(response: header, removesActionsFrom: count + 1))
         response = header
         shownSteps = session.currentStepIDs
+        lastRecorded = count > 0 ? session.action(at: count - 1) : nil
     }
 
     /// The respondent switched to another saved session: this response is abandoned and a new one
@@ -325,9 +348,9 @@ public struct ResponseRecorder: SessionRecorder {
         try recordActions(of: session)
     }
 
-    mutating func writeAction(_ action: SessionAction, sequence: Int, after session: SurveySession, at now: Date)
-        throws(StoreError)
-    {
+    mutating func writeAction(
+        _ action: SessionAction, sequence: Int, after session: SurveySession, at now: Date, replacing: Bool = false
+    ) throws(StoreError) {
         var events: [FunnelEvent] = []
         let isDismissal: Bool
         if case .dismiss = action { isDismissal = true } else { isDismissal = false }
@@ -368,7 +391,7 @@ public struct ResponseRecorder: SessionRecorder {
         let write = ResponseWrite(
             response: header, actions: [RecordedAction(sequence: sequence, action: action, recordedAt: now)],
             funnelEvents: events, deliveries: deliversPartial ? [] : (finishes ? queued : []),
-            requeuedDeliveries: deliversPartial ? queued : [])
+            requeuedDeliveries: deliversPartial ? queued : [], removesActionsFrom: replacing ? sequence : nil)
         let claims = quotaClaims(after: action, session: session, finishes: finishes)
         if claims.isEmpty {
             try store.write(write)
@@ -412,6 +435,7 @@ public struct ResponseRecorder: SessionRecorder {
         response = header
         shownSteps = nowShown
         if !isDismissal { hasStarted = true }
+        lastRecorded = action
         carriedOverUndelivered = false
     }
 

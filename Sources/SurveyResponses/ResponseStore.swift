@@ -30,6 +30,11 @@ public protocol ResponseStore: AnyObject, Sendable {
     /// The response with this id.
     func response(_ id: ResponseID) throws(StoreError) -> Response?
 
+    /// What tells whether a copy of the response is the stored one, read without its answers: its
+    /// survey, status, number of actions and last write time; `nil` when there is no such response.
+    /// The default reads the whole response.
+    func responseVersion(_ id: ResponseID) throws(StoreError) -> ResponseVersion?
+
     /// The recorded actions of a response, in sequence order.
     func actions(of id: ResponseID) throws(StoreError) -> [RecordedAction]
 
@@ -129,7 +134,38 @@ public protocol ResponseStore: AnyObject, Sendable {
     func retryFailedDeliveries(at now: Date) throws(StoreError) -> Int
 }
 
+/// The columns of a stored response that every write changes (``ResponseStore/responseVersion(_:)``).
+public struct ResponseVersion: Sendable, Equatable {
+    /// The survey the response is for.
+    public var surveyID: String
+    /// Its status.
+    public var status: ResponseStatus
+    /// How many actions it has.
+    public var actionCount: Int
+    /// The time of the last write, in whole milliseconds since 1970 (as stored).
+    public var updatedAtMilliseconds: Int64
+
+    /// A version from its columns.
+    public init(surveyID: String, status: ResponseStatus, actionCount: Int, updatedAtMilliseconds: Int64) {
+        self.surveyID = surveyID
+        self.status = status
+        self.actionCount = actionCount
+        self.updatedAtMilliseconds = updatedAtMilliseconds
+    }
+
+    /// The version of `response`.
+    public init(of response: Response) {
+        self.init(
+            surveyID: response.surveyID, status: response.status, actionCount: response.actionCount,
+            updatedAtMilliseconds: ResponseCodec.milliseconds(response.updatedAt))
+    }
+}
+
 extension ResponseStore {
+    public func responseVersion(_ id: ResponseID) throws(StoreError) -> ResponseVersion? {
+        try response(id).map(ResponseVersion.init(of:))
+    }
+
     public func updateDelivery(_ job: DeliveryJob, replacing read: DeliveryJob) throws(StoreError) -> Bool {
         try updateDelivery(job)
         return true

@@ -117,6 +117,30 @@ public struct ResponseStoreConformance: Sendable {
             let missing = try context.store.response(ResponseID.make())
             try context.expect(missing == nil, "an unknown id returned \(String(describing: missing))")
         },
+        Check(name: "reads a response's version without its answers") { context in
+            var response = context.makeResponse()
+            response.answers = ["q1": "first"]
+            try context.store.write(ResponseWrite(response: response))
+            let first = try context.store.responseVersion(response.id)
+            try context.expect(
+                first == ResponseVersion(of: response), "version \(String(describing: first)) of \(response)")
+            response.actionCount = 1
+            response.updatedAt = context.at(61.5)
+            response.status = .completed
+            try context.store.write(
+                ResponseWrite(
+                    response: response,
+                    actions: [RecordedAction(sequence: 1, action: .next, recordedAt: context.at(61.5))]))
+            let second = try context.store.responseVersion(response.id)
+            try context.expect(
+                second
+                    == ResponseVersion(
+                        surveyID: context.surveyID, status: .completed, actionCount: 1,
+                        updatedAtMilliseconds: 1_780_000_061_500),
+                "after a write: \(String(describing: second))")
+            let missing = try context.store.responseVersion(ResponseID.make())
+            try context.expect(missing == nil, "an unknown id has the version \(String(describing: missing))")
+        },
         Check(name: "keeps actions in order") { context in
             var response = context.makeResponse()
             let actions: [SessionAction] = [

@@ -345,6 +345,22 @@ public final class SurveyAPI: Sendable {
     /// - Throws: `sessionNotFound` when the response is not in the store, is finished, or is for a
     ///   survey not served here; `storeUnavailable` when the store cannot be read.
     func refresh(_ exchange: inout EventExchange?, id: ResponseID) throws(APIError) {
+        // The session in memory goes on when the store holds what it last wrote: only the columns
+        // every write changes are read (not the answers).
+        if let current = exchange?.recordedResponse, current.id == id {
+            let version: ResponseVersion?
+            do {
+                version = try store(for: id).responseVersion(id)
+            } catch {
+                throw APIError(
+                    status: 503, code: "storeUnavailable", message: "the response store cannot be read: \(error)")
+            }
+            if let version, version == ResponseVersion(of: current), version.status == .inProgress,
+                surveys[version.surveyID] != nil
+            {
+                return
+            }
+        }
         let stored: Response?
         do {
             stored = try store(for: id).response(id)

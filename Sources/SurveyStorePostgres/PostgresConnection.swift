@@ -9,10 +9,10 @@ import SurveyStoreSQL
 /// never spliced into the SQL. Every message is one line with the URL's password scrubbed out.
 package final class PostgresConnection: SQLConnection {
     /// PostgreSQL's SQL where it differs from SQLite's: rows locked `FOR UPDATE`, `BIGINT`s, response
-    /// ids and text order byte by byte (`COLLATE "C"`), as in SQLite.
+    /// ids and text order byte by byte (`COLLATE "C"`), as in SQLite; inserts inside `WITH`.
     package static let dialect = SQLDialect(
         rowLock: "FOR UPDATE", integer: "BIGINT", key: #"TEXT COLLATE "C""#, byteOrder: #"COLLATE "C""#,
-        tableOptions: "")
+        tableOptions: "", insertsInWith: true)
 
     /// How many times a transaction runs before a serialization failure, deadlock or broken
     /// connection is reported.
@@ -32,6 +32,12 @@ package final class PostgresConnection: SQLConnection {
     let url: PostgresURL
     var name: String { url.name }
     private(set) var lastFailure: Failure?
+    /// Inside ``transaction(reconnecting:_:)``: its `BEGIN` is not sent yet; it goes with the next statement.
+    private var beginPending = false
+    /// Inside ``transaction(reconnecting:_:)``: `COMMIT` went with the last statements.
+    private var committed = false
+    /// Whether ``transaction(reconnecting:_:)`` is running its body.
+    private var inTransactionBody = false
 
     /// Connects to `url` with UTF-8 text and a 10 s connect timeout unless the URL sets one.
     /// - Throws: ``StoreError/Kind/invalidRequest`` for a malformed URL, ``StoreError/Kind/unavailable``
@@ -94,11 +100,18 @@ package final class PostgresConnection: SQLConnection {
         while true {
             do {
                 try reconnectIfNeeded()
-                try execute("BEGIN")
+                // `BEGIN` goes with the first statement, `COMMIT` may go with the last (``runAll(_:last:)``).
+                beginPending = true
+                committed = false
+                inTransactionBody = true
                 let result = try body()
-                try commit()
+                inTransactionBody = false
+                if !beginPending && !committed { try commit() }
+                beginPending = false
                 return result
             } catch {
+                beginPending = false
+                inTransactionBody = false
                 let failure = lastFailure
                 rollbackIfNeeded()
                 let again = failure == .retryable || (reconnecting && failure == .connectionLost)
@@ -147,6 +160,104 @@ package final class PostgresConnection: SQLConnection {
         try statement(sql, parameters, doing: "write").changedRows
     }
 
+    /// Sends the statements at once (``pipeline(_:doing:)``): one round trip for all, with the
+    /// transaction's `BEGIN` when none was sent yet and, when `last`, its `COMMIT`.
+    /// - Returns: the number of rows each inserted, updated or deleted.
+    package func runAll(_ statements: [SQLStatement], last: Bool) throws(StoreError) -> [Int] {
+        let begins = beginPending ? 1 : 0
+        let commits = last && inTransactionBody ? 1 : 0
+        if begins + commits == 0 && statements.count == 1 {
+            return [try statement(statements[0].sql, statements[0].parameters, doing: "write").changedRows]
+        }
+        var all = statements
+        if begins == 1 { all.insert(SQLStatement("BEGIN", []), at: 0) }
+        if commits == 1 { all.append(SQLStatement("COMMIT", [])) }
+        beginPending = false
+        let results = try pipeline(all, doing: "write")
+        if commits == 1 {
+            guard results.last?.commandStatus == "COMMIT" else {
+                lastFailure = .other
+                throw StoreError(.failed, "cannot commit (the server rolled the transaction back)", store: name)
+            }
+            committed = true
+        }
+        return results[begins..<(results.count - commits)].map(\.changedRows)
+    }
+
+    /// Sends the statements at once in libpq's pipeline mode and reads their results after: one
+    /// round trip for all. After a statement fails, the server skips the rest; the first failure is
+    /// thrown (inside a transaction, the transaction is then failed).
+    /// - Returns: each statement's result.
+    func pipeline(_ statements: [SQLStatement], doing what: String) throws(StoreError) -> [Result] {
+        guard PQenterPipelineMode(handle) == 1 else {
+            var results: [Result] = []
+            for statement in statements {
+                results.append(try self.statement(statement.sql, statement.parameters, doing: what))
+            }
+            return results
+        }
+        var failure: StoreError?
+        for statement in statements {
+            let accepted: Int32
+            do throws(StoreError) {
+                accepted = try withParameters(statement.parameters) { values in
+                    PQsendQueryParams(handle, statement.sql, Int32(values.count), nil, values, nil, nil, 0)
+                }
+            } catch {
+                failure = error
+                break
+            }
+            guard accepted == 1 else {
+                lastFailure = PQstatus(handle) == CONNECTION_OK ? .other : .connectionLost
+                failure = StoreError(.unavailable, "cannot \(what) (\(lastErrorMessage))", store: name)
+                break
+            }
+        }
+        var results: [Result] = []
+        results.reserveCapacity(statements.count)
+        var failed: Result?
+        if PQpipelineSync(handle) == 1 {
+            // Each statement's result, then a null; the sync's result last.
+            var synced = false
+            var nulls = 0
+            while !synced {
+                guard let pointer = PQgetResult(handle) else {
+                    // One null ends each statement's results; two in a row: nothing more will come.
+                    nulls += 1
+                    if PQstatus(handle) != CONNECTION_OK || nulls > 1 { break }
+                    continue
+                }
+                nulls = 0
+                let result = Result(pointer)
+                switch PQresultStatus(pointer) {
+                case PGRES_PIPELINE_SYNC:
+                    synced = true
+                case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
+                    results.append(result)
+                case PGRES_PIPELINE_ABORTED:
+                    break
+                default:
+                    if failed == nil { failed = result }
+                }
+            }
+        }
+        // Classified once every result was read (a connection the server ends is seen broken then).
+        if failure == nil, let failed { failure = error(of: failed, doing: what) }
+        if PQexitPipelineMode(handle) != 1 {
+            // Results left unread: start again on a new connection.
+            failure = failure ?? StoreError(.unavailable, "cannot \(what) (\(lastErrorMessage))", store: name)
+            PQreset(handle)
+            lastFailure = .connectionLost
+        }
+        if failure == nil && results.count < statements.count {
+            lastFailure = PQstatus(handle) == CONNECTION_OK ? .other : .connectionLost
+            failure = StoreError(.unavailable, "cannot \(what) (\(lastErrorMessage))", store: name)
+        }
+        if let failure { throw failure }
+        lastFailure = nil
+        return results
+    }
+
     /// Runs a query and calls `body` with each row.
     package func query(_ sql: String, _ parameters: [SQLValue] = [], _ body: (Row) throws -> Void) throws {
         let result = try statement(sql, parameters, doing: "read")
@@ -164,7 +275,33 @@ package final class PostgresConnection: SQLConnection {
 
     /// Sends one statement with its parameters as text and waits for its result.
     func statement(_ sql: String, _ parameters: [SQLValue], doing what: String) throws(StoreError) -> Result {
-        // Each value as a C string (`nil`: NULL), copied for libpq and freed after the call.
+        if beginPending {
+            beginPending = false
+            let results = try pipeline([SQLStatement("BEGIN", []), SQLStatement(sql, parameters)], doing: what)
+            guard let result = results.last, results.count == 2 else {
+                lastFailure = .other
+                throw StoreError(.failed, "cannot \(what) (no result)", store: name)
+            }
+            return result
+        }
+        let pointer = try withParameters(parameters) { values in
+            PQexecParams(handle, sql, Int32(values.count), nil, values, nil, nil, 0)
+        }
+        guard let pointer else {
+            lastFailure = PQstatus(handle) == CONNECTION_OK ? .other : .connectionLost
+            throw StoreError(.unavailable, "cannot \(what) (\(lastErrorMessage))", store: name)
+        }
+        let result = Result(pointer)
+        let status = PQresultStatus(pointer)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            throw error(of: result, doing: what)
+        }
+        lastFailure = nil
+        return result
+    }
+
+    /// Calls `body` with each value as a C string (`nil`: NULL), copied for libpq and freed after the call.
+    func withParameters<R>(_ parameters: [SQLValue], _ body: ([UnsafePointer<CChar>?]) -> R) throws(StoreError) -> R {
         var values: [UnsafePointer<CChar>?] = []
         values.reserveCapacity(parameters.count)
         defer { for value in values { free(UnsafeMutablePointer(mutating: value)) } }
@@ -182,18 +319,7 @@ package final class PostgresConnection: SQLConnection {
                 values.append(nil)
             }
         }
-        let pointer = PQexecParams(handle, sql, Int32(values.count), nil, values, nil, nil, 0)
-        guard let pointer else {
-            lastFailure = PQstatus(handle) == CONNECTION_OK ? .other : .connectionLost
-            throw StoreError(.unavailable, "cannot \(what) (\(lastErrorMessage))", store: name)
-        }
-        let result = Result(pointer)
-        let status = PQresultStatus(pointer)
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
-            throw error(of: result, doing: what)
-        }
-        lastFailure = nil
-        return result
+        return body(values)
     }
 
     /// The error of a failed statement, classified by its SQLSTATE.
@@ -201,7 +327,8 @@ package final class PostgresConnection: SQLConnection {
         let state = result.errorField(Int32(UInt8(ascii: "C"))) ?? ""
         let primary = result.errorField(Int32(UInt8(ascii: "M"))).map(Self.firstLine) ?? lastErrorMessage
         let message = "cannot \(what) (\(url.redacting(primary))\(state.isEmpty ? "" : "; SQLSTATE \(state)"))"
-        if PQstatus(handle) != CONNECTION_OK || state.hasPrefix("08") {
+        // 57P01, 57P02: the server ended the connection (an administrator's command, a crash).
+        if PQstatus(handle) != CONNECTION_OK || state.hasPrefix("08") || state == "57P01" || state == "57P02" {
             lastFailure = .connectionLost
             return StoreError(.unavailable, message, store: name)
         }

@@ -18,12 +18,15 @@ import SurveyResponses
 /// flush of the write-ahead log, for all the writes queued while the previous one committed.
 ///
 /// **Concurrency.** Any number of processes may write at once. A write locks its response's row, so
-/// writes of one response run one after the other; funnel counters are incremented in place
-/// (`ON CONFLICT … DO UPDATE SET count = funnel_counts.count + 1`), in a fixed order so that writers
-/// do not deadlock. A transaction the server aborts as a serialization failure or a deadlock
-/// (SQLSTATE 40001, 40P01), or whose connection broke, is run again, a few times; writes are
-/// idempotent, so running one twice changes nothing. Use of the connection is serialised; each
-/// ``forEachResponse(matching:_:)`` reads on a connection of its own.
+/// writes of one response run one after the other; a batch locks its responses' rows in one order
+/// (by id), so that writers do not deadlock, and sends its statements in one round trip (libpq's
+/// pipeline mode). No row is updated by every writer: funnel events are counted when read. A
+/// transaction the server aborts as a serialization failure or a deadlock (SQLSTATE 40001, 40P01),
+/// or whose connection broke, is run again, a few times; writes are idempotent, so running one twice
+/// changes nothing. Group commit's batches go through up to 3 connections (so that one batch's
+/// statements run while another waits for its commit), the store's other writes through one; reads
+/// go through up to 4 connections of their own (so they do not wait for a batch), and each
+/// ``forEachResponse(matching:_:)`` reads on a connection of its own: at most 9 at once.
 ///
 /// **Schema.** The one-row table `survey_schema` holds the schema version (now 7). The first open
 /// of a database creates the tables under a transaction-scoped advisory lock, so processes opening
@@ -41,7 +44,11 @@ public final class PostgresResponseStore: SQLResponseStore, @unchecked Sendable 
     let url: PostgresURL
     package let connection: PostgresConnection
     package let lock = NSLock()
-    package let committer = GroupCommit<ResponseWrite>()
+    /// How many batches of writes commit at once, each on a connection of its own.
+    static let batchWriterCount = 3
+    package let committer = GroupCommit<ResponseWrite>(committers: batchWriterCount)
+    package let batchWriters: ConnectionPool<PostgresConnection>?
+    package let readers: ConnectionPool<PostgresConnection>
 
     /// Opens the store at `url`, creating its tables when the database has none.
     ///
@@ -57,6 +64,11 @@ public final class PostgresResponseStore: SQLResponseStore, @unchecked Sendable 
         self.url = try PostgresURL(url)
         name = self.url.name
         connection = try PostgresConnection(url: self.url)
+        let parsed = self.url
+        readers = ConnectionPool(limit: 4) { () throws(StoreError) in try PostgresConnection(url: parsed) }
+        batchWriters = ConnectionPool(limit: Self.batchWriterCount) { () throws(StoreError) in
+            try PostgresConnection(url: parsed)
+        }
         try migrate()
     }
 

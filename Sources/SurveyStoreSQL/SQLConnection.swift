@@ -47,6 +47,15 @@ package protocol SQLConnection: AnyObject {
     @discardableResult
     func run(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> Int
 
+    /// Runs statements that return no rows, in order, stopping at the first that fails; PostgreSQL
+    /// sends them all at once (libpq's pipeline mode) and reads their results after, one round trip
+    /// for all of them. Inside a transaction, a failure leaves the transaction failed.
+    /// - Parameter last: they are the last statements of the transaction
+    ///   (``transaction(reconnecting:_:)``) running them: the connection may send its `COMMIT` with
+    ///   them (PostgreSQL does), and no statement may follow them in the transaction.
+    /// - Returns: the number of rows each inserted, updated or deleted.
+    func runAll(_ statements: [SQLStatement], last: Bool) throws(StoreError) -> [Int]
+
     /// Runs a query and calls `body` with each row.
     func query(_ sql: String, _ parameters: [SQLValue], _ body: (Row) throws -> Void) throws
 
@@ -71,6 +80,27 @@ package protocol SQLConnection: AnyObject {
     var lostConnection: Bool { get }
 }
 
+/// A statement and the values of its parameters, for ``SQLConnection/runAll(_:last:)``.
+package struct SQLStatement {
+    package var sql: String
+    package var parameters: [SQLValue]
+
+    package init(_ sql: String, _ parameters: [SQLValue]) {
+        self.sql = sql
+        self.parameters = parameters
+    }
+}
+
+extension SQLConnection {
+    /// One statement after the other, for a database without round trips (SQLite).
+    package func runAll(_ statements: [SQLStatement], last: Bool) throws(StoreError) -> [Int] {
+        var changed: [Int] = []
+        changed.reserveCapacity(statements.count)
+        for statement in statements { changed.append(try run(statement.sql, statement.parameters)) }
+        return changed
+    }
+}
+
 /// How one database's SQL differs from the other's, for the statements ``SQLResponseStore`` and
 /// its schema write once for both.
 package struct SQLDialect: Sendable {
@@ -85,12 +115,19 @@ package struct SQLDialect: Sendable {
     package var byteOrder: String
     /// What follows the closing parenthesis of each `CREATE TABLE` (` WITHOUT ROWID`, or nothing).
     package var tableOptions: String
+    /// Whether an `INSERT … RETURNING` may stand in the `WITH` clause of another statement
+    /// (PostgreSQL's data-modifying `WITH`).
+    package var insertsInWith: Bool
 
-    package init(rowLock: String?, integer: String, key: String, byteOrder: String, tableOptions: String) {
+    package init(
+        rowLock: String?, integer: String, key: String, byteOrder: String, tableOptions: String,
+        insertsInWith: Bool = false
+    ) {
         self.rowLock = rowLock
         self.integer = integer
         self.key = key
         self.byteOrder = byteOrder
         self.tableOptions = tableOptions
+        self.insertsInWith = insertsInWith
     }
 }

@@ -8,12 +8,14 @@ import SurveyResponses
 /// library), the ``lock`` that serialises use of it, its schema and how it reads many rows at once
 /// (``forEachRow(inSnapshot:_:_:)``); this extension implements ``ResponseStore`` over them: the
 /// write path (the owner check, the order of actions, the funnel counters, the delivery outbox),
-/// the reads, the deletion of a respondent's responses and the outbox's updates.
+/// the reads (through ``readers``, not waiting for writes), the deletion of a respondent's responses
+/// and the outbox's updates.
 ///
 /// What differs between the databases comes from the connection: how a transaction excludes other
 /// writers and whether it runs again (``SQLConnection/transaction(reconnecting:_:)``), whether rows
-/// are locked (``SQLDialect/rowLock``), and reconnecting. Funnel counter rows are always updated in
-/// one order (survey, step, kind), so that writers that lock rows do not deadlock.
+/// are locked (``SQLDialect/rowLock``), how statements are sent (``SQLConnection/runAll(_:last:)``), and
+/// reconnecting. Writes lock responses' rows in one order (by id), then the funnel counters in one
+/// order (survey, step, kind), once per batch, so that writers that lock rows do not deadlock.
 package protocol SQLResponseStore: ResponseStore {
     associatedtype Connection: SQLConnection
 
@@ -25,6 +27,13 @@ package protocol SQLResponseStore: ResponseStore {
 
     /// Commits the writes of ``ResponseStore/write(_:)`` from every thread together.
     var committer: GroupCommit<ResponseWrite> { get }
+
+    /// The connections group commit's batches go through, as many as batches may commit at once
+    /// (``GroupCommit/committers``); `nil`: they go through ``connection`` (one at a time).
+    var batchWriters: ConnectionPool<Connection>? { get }
+
+    /// The connections the reads go through, so that they do not wait for the writes' transactions.
+    var readers: ConnectionPool<Connection> { get }
 
     /// Runs a query on a connection of its own, in one snapshot of the database, and calls `body`
     /// with each row; `body` may use the store meanwhile.
@@ -53,15 +62,16 @@ extension SQLResponseStore {
         return try body()
     }
 
-    /// Runs the reads in `body` holding ``lock``, once more after reconnecting when the connection broke.
-    package func reading<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try locked { () throws(StoreError) in
+    /// Runs the reads in `body` on a connection of ``readers``, once more after reconnecting when
+    /// the connection broke.
+    package func reading<T>(_ body: (Connection) throws(StoreError) -> T) throws(StoreError) -> T {
+        try readers.withConnection { (connection) throws(StoreError) in
             do throws(StoreError) {
-                return try body()
+                return try body(connection)
             } catch {
                 guard connection.lostConnection else { throw error }
                 try connection.reconnectIfNeeded()
-                return try body()
+                return try body(connection)
             }
         }
     }
@@ -95,7 +105,7 @@ extension SQLResponseStore {
 
     public func write(batch writes: [ResponseWrite]) throws(StoreError) {
         for write in writes { try write.validate(store: name) }
-        try writing(reconnecting: true) { () throws(StoreError) in try apply(writes) }
+        try writing(reconnecting: true) { () throws(StoreError) in try apply(writes, on: connection, last: true) }
     }
 
     /// Writes a batch of ``GroupCommit`` in one transaction and commits it: nothing of the batch is
@@ -105,7 +115,7 @@ extension SQLResponseStore {
     /// error reaches only the writes that cause it.
     package func commitTogether(_ writes: [ResponseWrite]) -> [Result<Void, StoreError>] {
         do {
-            try writing(reconnecting: true) { () throws(StoreError) in try apply(writes) }
+            try committing(writes)
             return Array(repeating: .success(()), count: writes.count)
         } catch {
             guard writes.count > 1, error.kind != .unavailable else {
@@ -113,7 +123,7 @@ extension SQLResponseStore {
             }
             return writes.map { write in
                 do throws(StoreError) {
-                    try writing(reconnecting: true) { () throws(StoreError) in try apply([write]) }
+                    try committing([write])
                     return .success(())
                 } catch {
                     return .failure(error)
@@ -122,24 +132,41 @@ extension SQLResponseStore {
         }
     }
 
+    /// Commits `writes` in one transaction: on a connection of ``batchWriters`` when the store has
+    /// them, else on ``connection`` holding ``lock``.
+    private func committing(_ writes: [ResponseWrite]) throws(StoreError) {
+        guard let writers = batchWriters else {
+            try writing(reconnecting: true) { () throws(StoreError) in try apply(writes, on: connection, last: true) }
+            return
+        }
+        try writers.withConnection { (connection) throws(StoreError) in
+            try connection.transaction(reconnecting: true) { () throws(StoreError) in
+                try apply(writes, on: connection, last: true)
+            }
+        }
+    }
+
     /// Applies `writes` inside the open transaction, in an order every writer keeps: by response
-    /// (the writes of one response in the order given), then the funnel counters, summed, by
-    /// survey, step and kind. Writers that lock rows (other processes' batches) then lock them in
-    /// one order and do not deadlock.
-    package func apply(_ writes: [ResponseWrite]) throws(StoreError) {
+    /// (the writes of one response in the order given), so that writers that lock rows (other
+    /// processes' batches) lock them in one order and do not deadlock.
+    ///
+    /// A batch of writes to distinct responses that only append actions takes a few statements in
+    /// all (``applyTogether(_:on:last:)``); otherwise each write takes its own statements.
+    package func apply(_ writes: [ResponseWrite], on connection: Connection, last: Bool) throws(StoreError) {
         let ordered =
             writes.count == 1
             ? writes
             : writes.enumerated().sorted {
                 ($0.element.response.id.rawValue, $0.offset) < ($1.element.response.id.rawValue, $1.offset)
             }.map(\.element)
+        if try applyTogether(ordered, on: connection, last: last) { return }
         var counters: [CounterKey: Int64] = [:]
-        for write in ordered { try apply(write, counting: &counters) }
-        try addToCounters(counters)
+        for write in ordered { try applyOne(write, on: connection, counting: &counters) }
+        try addToCounters(counters, on: connection)
     }
 
     /// Adds `counters` to their `funnel_counts` rows, one statement per row, in writers' order.
-    private func addToCounters(_ counters: [CounterKey: Int64]) throws(StoreError) {
+    private func addToCounters(_ counters: [CounterKey: Int64], on connection: Connection) throws(StoreError) {
         for (key, count) in counters.sorted(by: { $0.key < $1.key }) {
             try connection.run(
                 """
@@ -149,9 +176,204 @@ extension SQLResponseStore {
         }
     }
 
-    /// Applies one write inside the open transaction, adding the funnel events it adds to
-    /// `counters` (for ``addToCounters(_:)``); idempotent.
-    private func apply(_ write: ResponseWrite, counting counters: inout [CounterKey: Int64]) throws(StoreError) {
+    /// The most rows one multi-row statement takes (each row binds up to 5 values).
+    private static var rowsPerStatement: Int { 500 }
+
+    /// Applies `writes` (ordered by response) with one read and one round trip of writes
+    /// (``SQLConnection/runAll(_:last:)``): the read locks the responses' rows and finds their owners and
+    /// last actions; then each response's header is inserted or updated, and the batch's actions
+    /// and funnel events are inserted by multi-row statements. Does nothing and returns `false`
+    /// when a write needs more (two writes of one response, actions removed or already stored, an
+    /// action out of order): ``applyOne(_:on:)`` then applies each, under the locks taken here.
+    /// - Throws: a conflict when a response belongs to another respondent or survey.
+    private func applyTogether(_ writes: [ResponseWrite], on connection: Connection, last: Bool) throws(StoreError)
+        -> Bool
+    {
+        let ids = writes.map { $0.response.id.rawValue }
+        guard Set(ids).count == ids.count, writes.allSatisfy({ $0.removesActionsFrom == nil }) else { return false }
+        let rowLock = Connection.dialect.rowLock.map { " " + $0 } ?? ""
+        var stored: [String: (respondent: String?, survey: String?, last: Int)] = [:]
+        try rethrowingStoreErrors {
+            try connection.query(
+                """
+                SELECT id, respondent_id, survey_id,
+                    (SELECT COALESCE(MAX(sequence), 0) FROM actions WHERE actions.response_id = responses.id)
+                FROM responses WHERE id IN (\((1...ids.count).map { "$\($0)" }.joined(separator: ", ")))
+                ORDER BY id
+                """ + rowLock, ids.map(SQLValue.text)
+            ) { row in stored[row.text(0) ?? ""] = (row.text(1), row.text(2), Int(row.integer(3) ?? 0)) }
+        }
+        var statements: [SQLStatement] = []
+        var actionRows: [[SQLValue]] = []
+        for write in writes {
+            let response = write.response
+            let lastStored: Int
+            if let owner = stored[response.id.rawValue] {
+                guard owner.respondent == response.respondentID, owner.survey == response.surveyID else {
+                    throw StoreError(
+                        .conflict, "response \(response.id) belongs to another respondent or survey", store: name)
+                }
+                lastStored = owner.last
+            } else {
+                lastStored = 0
+            }
+            for (offset, action) in write.actions.enumerated() where action.sequence != lastStored + 1 + offset {
+                return false
+            }
+            if stored[response.id.rawValue] == nil {
+                // A new response (a response id another writer inserted meanwhile fails the batch).
+                statements.append(
+                    SQLStatement(
+                        """
+                        INSERT INTO responses (\(ResponseCodec.responseColumns))
+                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+                        """, Self.columns(of: response)))
+            } else {
+                statements.append(Self.updatingHeader(write))
+            }
+            for action in write.actions {
+                actionRows.append([
+                    .text(response.id.rawValue), .integer(Int64(action.sequence)),
+                    .text(ResponseCodec.actionJSON(action.action)),
+                    .integer(ResponseCodec.milliseconds(action.recordedAt)),
+                ])
+            }
+        }
+        var start = 0
+        while start < actionRows.count {
+            let rows = actionRows[start..<min(start + Self.rowsPerStatement, actionRows.count)]
+            statements.append(
+                Self.inserting("INSERT INTO actions (response_id, sequence, action, recorded_at) VALUES ", rows))
+            start += rows.count
+        }
+        let withEvents = writes.filter { !$0.funnelEvents.isEmpty }
+        if Connection.dialect.insertsInWith {
+            // Each statement inserts events and adds what it inserted to the counters.
+            start = 0
+            while start < withEvents.count {
+                // A write has a few events at most; by writes keeps each statement well under the limit.
+                let part = Array(withEvents[start..<min(start + Self.rowsPerStatement / 10, withEvents.count)])
+                statements.append(Self.insertingAndCountingFunnelEvents(of: part))
+                start += part.count
+            }
+        } else if !withEvents.isEmpty {
+            // One statement per event, to count what each inserted (no round trips here), after the
+            // responses they belong to.
+            _ = try connection.runAll(statements, last: false)
+            statements = []
+            let events = withEvents.flatMap(Self.eventStatements)
+            let inserted = try connection.runAll(events.map(\.statement), last: false)
+            var counters: [CounterKey: Int64] = [:]
+            for (event, count) in zip(events, inserted) where count > 0 { counters[event.key, default: 0] += 1 }
+            if !counters.isEmpty {
+                statements.append(
+                    Self.inserting(
+                        "INSERT INTO funnel_counts (survey_id, step_id, kind, count) VALUES ",
+                        counters.sorted { $0.key < $1.key }.map { key, count in
+                            [.text(key.survey), .text(key.step), .text(key.kind), .integer(count)]
+                        },
+                        suffix: " ON CONFLICT (survey_id, step_id, kind) DO UPDATE SET count = funnel_counts.count + "
+                            + "excluded.count"))
+            }
+        }
+        for write in writes { statements += Self.deliveryStatements(write) }
+        _ = try connection.runAll(statements, last: last)
+        return true
+    }
+
+    /// `prefix` followed by one parenthesised row of parameters per row: `($1, $2), ($3, $4)`.
+    private static func inserting(_ prefix: String, _ rows: some Collection<[SQLValue]>, suffix: String = "")
+        -> SQLStatement
+    {
+        var sql = prefix
+        var parameters: [SQLValue] = []
+        for (index, row) in rows.enumerated() {
+            sql += index == 0 ? "(" : ", ("
+            for (column, value) in row.enumerated() {
+                parameters.append(value)
+                sql += (column == 0 ? "$" : ", $") + String(parameters.count)
+            }
+            sql += ")"
+        }
+        return SQLStatement(sql + suffix, parameters)
+    }
+
+    /// One statement per funnel event of `write` (an event already stored stays as it is), with its counter.
+    private static func eventStatements(_ write: ResponseWrite) -> [(key: CounterKey, statement: SQLStatement)] {
+        let response = write.response
+        return write.funnelEvents.map { event in
+            let key = CounterKey(survey: response.surveyID, step: event.stepID ?? "", kind: event.kind.rawValue)
+            return (
+                key,
+                SQLStatement(
+                    """
+                    INSERT INTO funnel_events (response_id, kind, step_id, survey_id, recorded_at)
+                    VALUES ($1, $2, $3, $4, $5)
+                    ON CONFLICT DO NOTHING
+                    """,
+                    [
+                        .text(response.id.rawValue), .text(key.kind), .text(key.step), .text(key.survey),
+                        .integer(ResponseCodec.milliseconds(event.recordedAt)),
+                    ])
+            )
+        }
+    }
+
+    /// One statement (PostgreSQL's `WITH … INSERT`) inserting the funnel events of `writes` (an event
+    /// already stored stays as it is) and adding the events it inserted to their counters, rows
+    /// taken in writers' order (survey, step, kind).
+    private static func insertingAndCountingFunnelEvents(of writes: [ResponseWrite]) -> SQLStatement {
+        var rows: [[SQLValue]] = []
+        for write in writes {
+            for event in write.funnelEvents {
+                rows.append([
+                    .text(write.response.id.rawValue), .text(event.kind.rawValue), .text(event.stepID ?? ""),
+                    .text(write.response.surveyID), .integer(ResponseCodec.milliseconds(event.recordedAt)),
+                ])
+            }
+        }
+        let byteOrder = Connection.dialect.byteOrder
+        return inserting(
+            "WITH added AS (INSERT INTO funnel_events (response_id, kind, step_id, survey_id, recorded_at) VALUES ",
+            rows,
+            suffix: """
+                 ON CONFLICT DO NOTHING RETURNING survey_id, step_id, kind)
+                INSERT INTO funnel_counts (survey_id, step_id, kind, count)
+                SELECT survey_id, step_id, kind, COUNT(*) FROM added GROUP BY survey_id, step_id, kind
+                ORDER BY survey_id \(byteOrder), step_id \(byteOrder), kind \(byteOrder)
+                ON CONFLICT (survey_id, step_id, kind) DO UPDATE SET count = funnel_counts.count + excluded.count
+                """)
+    }
+
+    /// The statement that updates a stored response's header; a header with fewer actions than the
+    /// stored one is stale and changes nothing, unless actions were removed.
+    private static func updatingHeader(_ write: ResponseWrite) -> SQLStatement {
+        let response = write.response
+        return SQLStatement(
+            """
+            UPDATE responses SET survey_version = $1, locale = $2, status = $3, updated_at = $4, completed_at = $5,
+                current_unit = $6, path = $7, answers = $8, action_count = $9, orphaned = $10,
+                abandoned_reason = $11, quotas = $12
+            WHERE id = $13 AND (action_count <= $9 OR $14 = 1)
+            """,
+            [
+                SQLValue(response.surveyVersion), .text(response.locale), .text(response.status.rawValue),
+                .integer(ResponseCodec.milliseconds(response.updatedAt)),
+                SQLValue(response.completedAt.map(ResponseCodec.milliseconds)), SQLValue(response.currentUnitID),
+                .text(ResponseCodec.pathJSON(response.path)), .text(ResponseCodec.answersJSON(response.answers)),
+                .integer(Int64(response.actionCount)), .text(ResponseCodec.orphanedJSON(response.orphaned)),
+                SQLValue(response.abandonedReason), .text(ResponseCodec.quotasJSON(response.quotasReached)),
+                .text(response.id.rawValue), .integer(write.removesActionsFrom == nil ? 0 : 1),
+            ])
+    }
+
+    /// Applies one write inside the open transaction, a statement at a time, adding the funnel
+    /// events it adds to `counters` (for ``addToCounters(_:on:)``); idempotent.
+    private func applyOne(
+        _ write: ResponseWrite, on connection: Connection, counting counters: inout [CounterKey: Int64]
+    )
+        throws(StoreError)
+    {
         let response = write.response
         let id = SQLValue.text(response.id.rawValue)
         // Lock the response's row where the database locks rows (inserting it when new), so that
@@ -186,67 +408,50 @@ extension SQLResponseStore {
                 try connection.run(
                     "DELETE FROM actions WHERE response_id = $1 AND sequence >= $2", [id, .integer(Int64(from))])
             }
-            // A header with fewer actions than the stored one is stale, unless actions were removed.
-            try connection.run(
-                """
-                UPDATE responses SET survey_version = $1, locale = $2, status = $3, updated_at = $4, completed_at = $5,
-                    current_unit = $6, path = $7, answers = $8, action_count = $9, orphaned = $10,
-                    abandoned_reason = $11, quotas = $12
-                WHERE id = $13 AND (action_count <= $9 OR $14 = 1)
-                """,
-                [
-                    SQLValue(response.surveyVersion), .text(response.locale), .text(response.status.rawValue),
-                    .integer(ResponseCodec.milliseconds(response.updatedAt)),
-                    SQLValue(response.completedAt.map(ResponseCodec.milliseconds)), SQLValue(response.currentUnitID),
-                    .text(ResponseCodec.pathJSON(response.path)), .text(ResponseCodec.answersJSON(response.answers)),
-                    .integer(Int64(response.actionCount)), .text(ResponseCodec.orphanedJSON(response.orphaned)),
-                    SQLValue(response.abandonedReason), .text(ResponseCodec.quotasJSON(response.quotasReached)), id,
-                    .integer(write.removesActionsFrom == nil ? 0 : 1),
-                ])
+            let header = Self.updatingHeader(write)
+            try connection.run(header.sql, header.parameters)
         }
-        if !write.actions.isEmpty { try appendActions(write, id: id) }
-        for event in write.funnelEvents {
-            let key = CounterKey(survey: response.surveyID, step: event.stepID ?? "", kind: event.kind.rawValue)
-            let added = try connection.run(
-                """
-                INSERT INTO funnel_events (response_id, kind, step_id, survey_id, recorded_at)
-                VALUES ($1, $2, $3, $4, $5)
-                ON CONFLICT DO NOTHING
-                """,
-                [
-                    id, .text(key.kind), .text(key.step), .text(key.survey),
-                    .integer(ResponseCodec.milliseconds(event.recordedAt)),
-                ])
-            if added > 0 { counters[key, default: 0] += 1 }
+        if !write.actions.isEmpty { try appendActions(write, id: id, on: connection) }
+        for (key, event) in Self.eventStatements(write) where try connection.run(event.sql, event.parameters) > 0 {
+            counters[key, default: 0] += 1
         }
+        for delivery in Self.deliveryStatements(write) { try connection.run(delivery.sql, delivery.parameters) }
+    }
+
+    /// The statements that queue the write's deliveries.
+    private static func deliveryStatements(_ write: ResponseWrite) -> [SQLStatement] {
+        let id = SQLValue.text(write.response.id.rawValue)
+        let at = SQLValue.integer(ResponseCodec.milliseconds(write.response.updatedAt))
+        var statements: [SQLStatement] = []
         for target in write.deliveries {
-            let at = SQLValue.integer(ResponseCodec.milliseconds(response.updatedAt))
-            try connection.run(
-                """
-                INSERT INTO deliveries (response_id, target, status, attempts, next_attempt_at, updated_at)
-                VALUES ($1, $2, 'pending', 0, $3, $3) ON CONFLICT (response_id, target) DO NOTHING
-                """, [id, .text(target), at])
+            statements.append(
+                SQLStatement(
+                    """
+                    INSERT INTO deliveries (response_id, target, status, attempts, next_attempt_at, updated_at)
+                    VALUES ($1, $2, 'pending', 0, $3, $3) ON CONFLICT (response_id, target) DO NOTHING
+                    """, [id, .text(target), at]))
         }
         for target in write.requeuedDeliveries {
-            let at = SQLValue.integer(ResponseCodec.milliseconds(response.updatedAt))
             // A job still pending keeps its attempts and time; its update time always changes, so a
             // deliverer that read it before sees it was queued again.
-            try connection.run(
-                """
-                INSERT INTO deliveries (response_id, target, status, attempts, next_attempt_at, updated_at)
-                VALUES ($1, $2, 'pending', 0, $3, $3) ON CONFLICT (response_id, target) DO UPDATE SET
-                    attempts = CASE WHEN deliveries.status = 'pending' THEN deliveries.attempts ELSE 0 END,
-                    next_attempt_at = CASE WHEN deliveries.status = 'pending'
-                        THEN deliveries.next_attempt_at ELSE $3 END,
-                    status = 'pending',
-                    updated_at = CASE WHEN deliveries.updated_at >= $3 THEN deliveries.updated_at + 1 ELSE $3 END
-                """, [id, .text(target), at])
+            statements.append(
+                SQLStatement(
+                    """
+                    INSERT INTO deliveries (response_id, target, status, attempts, next_attempt_at, updated_at)
+                    VALUES ($1, $2, 'pending', 0, $3, $3) ON CONFLICT (response_id, target) DO UPDATE SET
+                        attempts = CASE WHEN deliveries.status = 'pending' THEN deliveries.attempts ELSE 0 END,
+                        next_attempt_at = CASE WHEN deliveries.status = 'pending'
+                            THEN deliveries.next_attempt_at ELSE $3 END,
+                        status = 'pending',
+                        updated_at = CASE WHEN deliveries.updated_at >= $3 THEN deliveries.updated_at + 1 ELSE $3 END
+                    """, [id, .text(target), at]))
         }
+        return statements
     }
 
     /// Appends the write's actions after the response's last one: an action already stored must be
     /// the same, a new one must come next.
-    private func appendActions(_ write: ResponseWrite, id: SQLValue) throws(StoreError) {
+    private func appendActions(_ write: ResponseWrite, id: SQLValue, on connection: Connection) throws(StoreError) {
         let response = write.response
         var last =
             try connection.first("SELECT COALESCE(MAX(sequence), 0) FROM actions WHERE response_id = $1", [id]) {
@@ -383,17 +588,31 @@ extension SQLResponseStore {
     }
 
     public func response(_ id: ResponseID) throws(StoreError) -> Response? {
-        try reading { () throws(StoreError) in
+        try reading { (connection) throws(StoreError) in
             try connection.first(
                 "SELECT \(ResponseCodec.responseColumns) FROM responses WHERE id = $1", [.text(id.rawValue)]
             ) { row throws(StoreError) in try readResponse(row) }
         }
     }
 
+    public func responseVersion(_ id: ResponseID) throws(StoreError) -> ResponseVersion? {
+        try reading { (connection) throws(StoreError) in
+            try connection.first(
+                "SELECT survey_id, status, action_count, updated_at FROM responses WHERE id = $1", [.text(id.rawValue)]
+            ) { row throws(StoreError) in
+                guard let survey = row.text(0), let status = ResponseStatus(rawValue: row.text(1) ?? ""),
+                    let count = row.integer(2), let updated = row.integer(3)
+                else { throw StoreError(.corrupt, "response \(id) is unreadable", store: name) }
+                return ResponseVersion(
+                    surveyID: survey, status: status, actionCount: Int(count), updatedAtMilliseconds: updated)
+            }
+        }
+    }
+
     public func actions(of id: ResponseID) throws(StoreError) -> [RecordedAction] {
         // The rows are read holding the connection; the actions are decoded after, so that threads
         // reading many responses' actions (exports replaying partial responses) decode at once.
-        let rows = try reading { () throws(StoreError) in
+        let rows = try reading { (connection) throws(StoreError) in
             var rows: [(sequence: Int64, action: String, recordedAt: Int64)] = []
             try rethrowingStoreErrors {
                 try connection.query(
@@ -421,7 +640,7 @@ extension SQLResponseStore {
 
     public func funnelEvents(of id: ResponseID) throws(StoreError) -> [FunnelEvent] {
         let byteOrder = Connection.dialect.byteOrder
-        return try reading { () throws(StoreError) in
+        return try reading { (connection) throws(StoreError) in
             var result: [FunnelEvent] = []
             try rethrowingStoreErrors {
                 try connection.query(
@@ -489,7 +708,7 @@ extension SQLResponseStore {
     public func latestResponse(respondent respondentID: String, survey surveyID: String) throws(StoreError)
         -> Response?
     {
-        try reading { () throws(StoreError) in
+        try reading { (connection) throws(StoreError) in
             try connection.first(
                 """
                 SELECT \(ResponseCodec.responseColumns) FROM responses WHERE respondent_id = $1 AND survey_id = $2
@@ -502,7 +721,7 @@ extension SQLResponseStore {
     public func lastFinished(respondent respondentID: String, survey surveyID: String) throws(StoreError) -> (
         status: ResponseStatus, at: Date
     )? {
-        try reading { () throws(StoreError) in
+        try reading { (connection) throws(StoreError) in
             try connection.first(
                 """
                 SELECT status, COALESCE(completed_at, updated_at) AS finished_at FROM responses
@@ -519,7 +738,7 @@ extension SQLResponseStore {
     }
 
     public func setting(named name: String) throws(StoreError) -> String? {
-        try reading { () throws(StoreError) in
+        try reading { (connection) throws(StoreError) in
             try connection.first("SELECT value FROM settings WHERE name = $1", [.text(name)]) { row in row.text(0) }
                 ?? nil
         }
@@ -538,7 +757,7 @@ extension SQLResponseStore {
     }
 
     public func attributes(of respondentID: String) throws(StoreError) -> [String: JSONValue] {
-        try reading { () throws(StoreError) in
+        try reading { (connection) throws(StoreError) in
             var result: [String: JSONValue] = [:]
             try rethrowingStoreErrors {
                 try connection.query(
@@ -583,7 +802,7 @@ extension SQLResponseStore {
 
     /// One grouped read of the respondent's rows through `responses_by_respondent`.
     public func history(respondent respondentID: String) throws(StoreError) -> RespondentHistory {
-        try reading { () throws(StoreError) in
+        try reading { (connection) throws(StoreError) in
             var history = RespondentHistory()
             try rethrowingStoreErrors {
                 try connection.query(
@@ -610,7 +829,7 @@ extension SQLResponseStore {
         let survey = SQLValue.text(write.response.surveyID)
         let response = SQLValue.text(write.response.id.rawValue)
         return try writing(reconnecting: true) { () throws(StoreError) in
-            try apply([write])
+            try apply([write], on: connection, last: false)
             var granted = Set<String>()
             // Quota rows are taken in one order by every writer, so none deadlock.
             for claim in claims.sorted(by: { $0.quotaID < $1.quotaID }) {
@@ -643,7 +862,7 @@ extension SQLResponseStore {
     }
 
     public func quotaCounts(survey surveyID: String) throws(StoreError) -> [String: Int] {
-        try reading { () throws(StoreError) in
+        try reading { (connection) throws(StoreError) in
             var counts: [String: Int] = [:]
             try rethrowingStoreErrors {
                 try connection.query(
@@ -668,7 +887,7 @@ extension SQLResponseStore {
     }
 
     public func funnelCounts(survey surveyID: String) throws(StoreError) -> FunnelCounts {
-        try reading { () throws(StoreError) in
+        try reading { (connection) throws(StoreError) in
             var counts = FunnelCounts()
             try rethrowingStoreErrors {
                 try connection.query(
@@ -703,7 +922,9 @@ extension SQLResponseStore {
     // MARK: The delivery outbox
 
     /// Reads the delivery jobs `sql` selects (``deliveryColumns`` first).
-    private func readDeliveries(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> [DeliveryJob] {
+    private func readDeliveries(_ sql: String, _ parameters: [SQLValue], on connection: Connection) throws(StoreError)
+        -> [DeliveryJob]
+    {
         var jobs: [DeliveryJob] = []
         try rethrowingStoreErrors {
             try connection.query(sql, parameters) { row in
@@ -721,18 +942,18 @@ extension SQLResponseStore {
         return jobs
     }
 
-    /// The columns ``readDeliveries(_:_:)`` reads.
+    /// The columns ``readDeliveries(_:_:on:)`` reads.
     private static var deliveryColumns: String {
         "response_id, target, status, attempts, next_attempt_at, last_error, updated_at"
     }
 
     public func dueDeliveries(at now: Date, limit: Int) throws(StoreError) -> [DeliveryJob] {
-        try reading { () throws(StoreError) in
+        try reading { (connection) throws(StoreError) in
             try readDeliveries(
                 """
                 SELECT \(Self.deliveryColumns) FROM deliveries WHERE status = 'pending' AND next_attempt_at <= $1
                 ORDER BY next_attempt_at, response_id, target LIMIT $2
-                """, [.integer(ResponseCodec.milliseconds(now)), .integer(Int64(max(0, limit)))])
+                """, [.integer(ResponseCodec.milliseconds(now)), .integer(Int64(max(0, limit)))], on: connection)
         }
     }
 
@@ -772,10 +993,10 @@ extension SQLResponseStore {
 
     public func deliveries(status: DeliveryStatus?) throws(StoreError) -> [DeliveryJob] {
         let status = SQLValue(status?.rawValue)
-        return try reading { () throws(StoreError) in
+        return try reading { (connection) throws(StoreError) in
             try readDeliveries(
                 "SELECT \(Self.deliveryColumns) FROM deliveries WHERE CAST($1 AS TEXT) IS NULL OR status = $1 "
-                    + "ORDER BY updated_at, response_id, target", [status])
+                    + "ORDER BY updated_at, response_id, target", [status], on: connection)
         }
     }
 

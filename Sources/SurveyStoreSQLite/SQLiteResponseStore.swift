@@ -42,6 +42,9 @@ public final class SQLiteResponseStore: SQLResponseStore, @unchecked Sendable {
     package let connection: SQLiteConnection
     package let lock = NSLock()
     package let committer = GroupCommit<ResponseWrite>()
+    package let readers: ConnectionPool<SQLiteConnection>
+    /// One writer at a time: SQLite's write lock is the file's.
+    package var batchWriters: ConnectionPool<SQLiteConnection>? { nil }
 
     /// Opens (creating it when missing) the store at `path`.
     /// - Parameters:
@@ -58,6 +61,12 @@ public final class SQLiteResponseStore: SQLResponseStore, @unchecked Sendable {
         }
         connection = try SQLiteConnection(path: path, name: path)
         sqlite3_busy_timeout(connection.handle, busyTimeout)
+        // In WAL mode reads on other connections do not wait for the writer.
+        readers = ConnectionPool(limit: 4) { () throws(StoreError) in
+            let reader = try SQLiteConnection(path: path, name: path)
+            sqlite3_busy_timeout(reader.handle, busyTimeout)
+            return reader
+        }
         try configure(synchronous: synchronous)
         try migrate()
     }

@@ -123,6 +123,12 @@ function walk(surveyJSON, answers) {
             }
           }
         }
+        // A multiple text keeps an item's own errors (its validators') in the item's editor.
+        for (const item of (element.getType && element.getType() === "multipletext" && element.items) || []) {
+          for (const error of (item.editor && item.editor.errors) || []) {
+            errors.push({ name: element.name, error: error.getText ? error.getText() : String(error.text) });
+          }
+        }
         // A matrix with a kind per column (matrixdropdown) keeps its errors in its cells' questions.
         for (const row of (element.getType && element.getType() === "matrixdropdown" && element.visibleRows) || []) {
           for (const cell of row.cells || []) {

@@ -211,6 +211,52 @@ struct RepeatTypeTests {
         #expect(try question.normalize([["v": 1]], in: context) == [["v": 1]])
     }
 
+    @Test func instancesThatExistBeforeAnAnswerHoldTheirComputedItems() throws {
+        // survey-core's panels (panelCount) hold their expression questions' values untouched.
+        let question = try configure(
+            RepeatType(),
+            ["startCount": 2, "items": [["name": "t"], ["name": "n", "expression": "{panelIndex} + 1"]]])
+        #expect(question.hasDefaultAnswer)
+        #expect(question.defaultAnswer(in: .english) == [["n": 1], ["n": 2]])
+        // An open repeat without startCount has no instance to compute.
+        #expect(!(try configure(RepeatType(), ["items": [["name": "n", "expression": "1"]]]).hasDefaultAnswer))
+    }
+
+    @Test func instanceVisibleIfHidesInstancesWhichAreNeitherRequiredNorCleared() throws {
+        let question = try configure(
+            RepeatType(),
+            [
+                "instanceVisibleIf": "{panelIndex} > 0 or {show} = true",
+                "items": [
+                    ["name": "n", "required": true], ["name": "t", "visibleIf": "{panel.n} = 'x'"],
+                    ["name": "v", "expression": "{visiblePanelIndex}"],
+                ],
+            ])
+        #expect(question.expressions == ["name:show": "{show}"])
+        var context = PresentationContext.english
+        context.isFinalCheck = true
+        // Instance 0 hidden: its missing required item is not asked, its hidden item's answer stays.
+        let answer: JSONValue = [["t": "kept"], ["n": "a"], ["n": "b"]]
+        #expect(
+            try question.normalize(answer, in: context) == [
+                ["t": "kept", "v": -1], ["n": "a", "v": 0], ["n": "b", "v": 1],
+            ])
+        guard
+            case .repeating(let input) = question.input(
+                in: {
+                    var c = context; c.answer = answer; return c
+                }())
+        else {
+            Issue.record("expected a repeat input")
+            return
+        }
+        #expect(input.hiddenFields.first == ["n", "t", "v"])
+        // Shown: instance 0 must have its required item.
+        context.expressionValues = ["name:show": true]
+        #expect(throws: AnswerError.self) { try question.normalize(answer, in: context) }
+        #expect(try question.normalize([["n": "x", "t": "y"]], in: context) == [["n": "x", "t": "y", "v": 0]])
+    }
+
     @Test func withoutACountOrDefaultsThereIsNoDefaultAnswer() throws {
         #expect(!(try configure(RepeatType(), ["items": [["name": "w", "defaultValue": "x"]]]).hasDefaultAnswer))
         #expect(!(try configure(RepeatType(), ["count": 2, "items": [["name": "w"]]]).hasDefaultAnswer))

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// How `survey run` ends: every JSON run with an event, and nothing lost without a store.
@@ -323,5 +324,99 @@ import Testing
         #expect(process.terminationStatus == 143)
         let state = try String(contentsOf: directory.appendingPathComponent("s.json"), encoding: .utf8)
         #expect(state.contains(#""source": "google""#), "\(state)")
+    }
+
+    /// Whether `process` has `signal` pending, not yet taken by a thread (`/proc/PID/status`, ShdPnd).
+    static func isPending(_ signal: Int32, in process: Int32) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("ShdPnd:") }),
+            let mask = UInt64(line.dropFirst("ShdPnd:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return false }
+        return mask & (UInt64(1) << UInt64(signal - 1)) != 0
+    }
+
+    /// Sends `signals` to `process` one after the other, each once the one before was taken by the
+    /// process (so two alike are two signals, not one pending twice); at most 5 s for each.
+    static func send(_ signals: [Int32], to process: Int32) {
+        for signal in signals {
+            kill(process, signal)
+            let deadline = Date().addingTimeInterval(5)
+            while isPending(signal, in: process), Date() < deadline { usleep(200) }
+        }
+    }
+
+    /// Runs a JSON run without a store on a one-text-step survey, answers it with a large text (so
+    /// the save takes a while) and sends `signals` once the answer is acknowledged; gives the exit
+    /// status, stderr and the state file's answer length (nil when no state file was written).
+    static func runStopped(by signals: [Int32]) throws -> (status: Int32, stderr: String, savedLength: Int?) {
+        let directory = try Fixtures.temporaryDirectory()
+        let survey = directory.appendingPathComponent("note.json")
+        let steps =
+            #"[{"id": "note", "type": "text", "title": "Say"}, {"id": "more", "type": "text", "title": "More"}]"#
+        try Data((#"{"formatVersion": 1, "id": "note", "version": "1", "title": "Note", "steps": "# + steps + "}").utf8)
+            .write(to: survey)
+        let process = Process()
+        process.executableURL = SurveyBinary.url
+        process.arguments = ["run", survey.path, "--renderer", "json", "--no-store", "--state-file", "s.json"]
+        process.currentDirectoryURL = directory
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Never hang the test run: a child that is still there after 60 s is killed (and the test fails).
+        let child = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { kill(child, SIGKILL) }
+        // Read stdout and stderr as they come, so neither pipe fills.
+        let received = Mutex(Data())
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            while case let chunk = output.fileHandleForReading.availableData, !chunk.isEmpty {
+                received.withLock { $0.append(chunk) }
+            }
+            done.signal()
+        }
+        let text = String(repeating: "a", count: 8_000_000)
+        input.fileHandleForWriting.write(
+            Data((#"{"command":"answer","stepId":"note","value":""# + text + "\"}\n").utf8))
+        let answered = Data(#""event":"answered""#.utf8)
+        let acknowledged = Date().addingTimeInterval(50)
+        while received.withLock({ $0.range(of: answered) == nil }), Date() < acknowledged, process.isRunning {
+            usleep(10_000)
+        }
+        send(signals, to: child)
+        process.waitUntilExit()
+        done.wait()
+        try? input.fileHandleForWriting.close()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        var savedLength: Int?
+        if let data = try? Data(contentsOf: directory.appendingPathComponent("s.json")),
+            let state = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let answers = state["answers"] as? [String: Any], let note = answers["note"] as? String
+        {
+            savedLength = note.count
+        }
+        return (process.terminationStatus, message, savedLength)
+    }
+
+    /// A stop signal that comes while the session is being saved (Ctrl-C pressed twice; SIGTERM
+    /// after SIGINT) is held: the state file is written with every answer, and the run ends with the
+    /// first signal's status.
+    @Test(arguments: [(SIGINT, SIGINT), (SIGINT, SIGTERM), (SIGTERM, SIGHUP), (SIGHUP, SIGINT)])
+    func aSecondSignalWhileSavingIsHeldUntilTheSessionIsSaved(first: Int32, second: Int32) throws {
+        let run = try Self.runStopped(by: [first, second])
+        #expect(run.status == 128 + first, "\(run.stderr)")
+        #expect(run.savedLength == 8_000_000, "\(run.stderr)")
+        #expect(run.stderr.contains("the session was saved to s.json"), "\(run.stderr)")
+    }
+
+    /// The signal after the held one ends the run at once, without waiting for the save.
+    @Test func aThirdSignalEndsTheRunAtOnce() throws {
+        let run = try Self.runStopped(by: [SIGTERM, SIGTERM, SIGINT])
+        #expect(run.status == 130, "\(run.stderr)")
+        #expect(run.stderr.contains("stopped by a signal; no store was used"), "\(run.stderr)")
+        #expect(!run.stderr.contains("the session was saved"), "\(run.stderr)")
     }
 }

@@ -41,6 +41,8 @@ import Testing
         var recorder = try ResponseRecorder(store: store, respondentID: "halfway", session: session)
         recorder.deliveryTargets = ["webhook"]
         recorder.deliversPartial = true
+        // Recorded by hand, without a driver: the session keeps every answer as the recorder needs.
+        session.keepsEveryAnswer = recorder.keepsEveryAnswer
         let id = recorder.response.id.rawValue
         func deliver() throws -> Deliverer.Report {
             try deliverer.deliverAll(until: Date().addingTimeInterval(20))
@@ -53,8 +55,12 @@ import Testing
         #expect(try deliver().delivered == 1)
         // Unchanged: not sent again.
         #expect(try deliver().delivered == 0)
-        // Two more answers before the deliverer runs: one send, of the latest version.
+        // The same step answered again: a version of its own, sent under its own count.
         try session.answer("bad", for: "mood")
+        try recorder.record(session)
+        #expect(try deliver().delivered == 1)
+        // Two more answers before the deliverer runs: one send, of the latest version.
+        try session.answer("good", for: "mood")
         try recorder.record(session)
         try session.answer("slow", for: "why")
         try recorder.record(session)
@@ -74,14 +80,17 @@ import Testing
 
         let stored = try server.stored()
         #expect(stored.replays == 0, "nothing was sent twice: \(stored.replays) replays")
-        #expect(Set(stored.records.keys) == ["\(id).1", "\(id).3", "\(id).5", id], "\(stored.records.keys.sorted())")
+        #expect(
+            Set(stored.records.keys) == ["\(id).1", "\(id).2", "\(id).4", "\(id).6", id],
+            "\(stored.records.keys.sorted())")
         #expect(stored.records.values.allSatisfy { $0 == 1 })
         let first = try #require(stored.bodies["\(id).1"])
         #expect(first["finished"] as? Bool == false && first["partial"] as? Bool == true)
         #expect(first["status"] as? String == "in-progress" && first["responseVersion"] as? Int == 1)
         #expect(first["answers"] as? [String: String] == ["mood": "good"])
-        let second = try #require(stored.bodies["\(id).3"])
-        #expect(second["answers"] as? [String: String] == ["mood": "bad", "why": "slow"])
+        #expect(try #require(stored.bodies["\(id).2"])["answers"] as? [String: String] == ["mood": "bad"])
+        let second = try #require(stored.bodies["\(id).4"])
+        #expect(second["answers"] as? [String: String] == ["mood": "good", "why": "slow"])
         #expect(second["path"] as? [String] == ["p1"])
         let last = try #require(stored.bodies[id])
         #expect(last["finished"] as? Bool == true && last["partial"] == nil)

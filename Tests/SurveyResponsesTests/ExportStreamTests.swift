@@ -86,6 +86,51 @@ import Testing
         #expect(left.isEmpty)
     }
 
+    /// The export finds each answer's column from its step id as it walks the answers (a table of its
+    /// own, not a lookup per column): its lines are those of `csvLine(of:stepIDs:)`, which looks each
+    /// column up, for many columns (ids alike but for a character or two, so their hashes collide in
+    /// places), answers to a few of them, and answers to steps that are not columns.
+    @Test func theExportWritesEachAnswerInItsColumn() throws {
+        let columns = (0..<300).map { "q\($0)" } + ["q", "Q1", "q1-Comment", "é", ""]
+        let store = InMemoryResponseStore()
+        var generator = SeededGenerator(seed: 4)
+        var expected = ""
+        for number in 0..<200 {
+            var answers: [String: JSONValue] = [:]
+            for _ in 0..<(number % 25) {
+                let column = columns[Int.random(in: 0..<columns.count, using: &generator)]
+                answers[column] = .string("v\(number)")
+            }
+            if number % 7 == 0 { answers["not-a-column-\(number % 3)"] = .number(1) }
+            let created = Date(timeIntervalSince1970: 1_780_000_000 + Double(number))
+            let response = Response(
+                id: ResponseID.make(at: created, using: &generator), respondentID: "r\(number)", surveyID: "s",
+                surveyVersion: "1", locale: "en", seed: 1, today: "2026-06-01", status: .completed,
+                createdAt: created, completedAt: created, path: ["p1"], answers: answers, actionCount: 1)
+            try store.write(ResponseWrite(response: response))
+            expected += ResponseExport.csvLine(of: response, stepIDs: columns) + "\r\n"
+        }
+        var bytes: [UInt8] = []
+        let summary = try ResponseExport.write(
+            .csv, from: store, matching: ResponseQuery(surveyID: "s"), columns: columns, parallelism: 1
+        ) { bytes += $0 }
+        #expect(String(decoding: bytes, as: UTF8.self) == expected)
+        #expect(summary.extraSteps == ["not-a-column-0", "not-a-column-1", "not-a-column-2"])
+    }
+
+    /// Timestamps: years of four digits written straight, others (and times before 1970) as before.
+    @Test func timestampsOfEveryYear() {
+        let cases: [(Double, String)] = [
+            (1_780_000_000.0071, "2026-05-28T20:26:40.007Z"), (0, "1970-01-01T00:00:00.000Z"),
+            (-0.5, "1969-12-31T23:59:59.500Z"), (-30_610_224_000, "1000-01-01T00:00:00.000Z"),
+            (-30_610_224_000.001, "0999-12-31T23:59:59.999Z"), (253_402_300_799.999, "9999-12-31T23:59:59.999Z"),
+            (253_402_300_800, "10000-01-01T00:00:00.000Z"), (951_782_400.25, "2000-02-29T00:00:00.250Z"),
+        ]
+        for (seconds, text) in cases {
+            #expect(ResponseExport.timestamp(Date(timeIntervalSince1970: seconds)) == text, "\(seconds)")
+        }
+    }
+
     @Test func csvFieldsAreQuotedAndDefusedByteForByte() throws {
         let response = Response(
             id: try #require(ResponseID("id-1")), respondentID: "r,1", surveyID: "s", surveyVersion: nil,

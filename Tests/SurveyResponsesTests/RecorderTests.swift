@@ -12,22 +12,75 @@ import Testing
         survey = try Surveys.load(Surveys.branching)
     }
 
-    /// A repeat is filled in by answering its step again and again: every one of those answers is an
-    /// action the store keeps (a kill -9 between two of them loses nothing acknowledged).
-    @Test func answeringTheSameStepAgainIsStoredEveryTime() throws {
-        let store = InMemoryResponseStore()
+    /// A step answered again right after its answer, when nothing but that answer was written (no
+    /// trigger, value rule or default reads it): the new answer replaces the stored one, in the write
+    /// that acknowledges it, so changing one's mind a thousand times keeps one action; continuing gives
+    /// the same session. An answer to another step in between keeps both.
+    @Test(arguments: [false, true])
+    func anAnswerChangedAtOnceReplacesTheStoredOne(inSQLite: Bool) throws {
+        let store: any ResponseStore =
+            inSQLite ? try SQLiteResponseStore(path: temporaryStorePath()) : InMemoryResponseStore()
         var session = SurveySession(survey: survey, seed: 1, today: "2026-05-01")
         var recorder = try ResponseRecorder(store: store, respondentID: "eve", session: session)
         session.next()
         try recorder.record(session)
-        try session.answer(3, for: "rating")
+        for stars in 0..<1_000 {
+            try session.answer(.number(Double(stars % 5 + 1)), for: "rating")
+            try recorder.record(session)
+        }
+        let id = recorder.response.id
+        #expect(try store.actions(of: id).map(\.action) == [.next, .answer(stepID: "rating", value: 5)])
+        #expect(try store.response(id)?.actionCount == 2)
+        // Recorded late, with a Next after it: the replaced answer and the Next are both written.
+        try session.answer(2, for: "rating")
+        session.next()
         try recorder.record(session)
-        try session.answer(4, for: "rating")
+        try session.answer(true, for: "wants-contact")
         try recorder.record(session)
         #expect(
-            try store.actions(of: recorder.response.id).map(\.action) == [
-                .next, .answer(stepID: "rating", value: 3), .answer(stepID: "rating", value: 4),
+            try store.actions(of: id).map(\.action) == [
+                .next, .answer(stepID: "rating", value: 2), .next, .answer(stepID: "wants-contact", value: true),
             ])
+        let header = try #require(try store.response(id))
+        let (resumed, _) = try ResponseRecorder.resume(header, from: store, survey: survey)
+        #expect(resumed.state == session.state)
+        #expect(try store.funnelEvents(of: id).contains { $0.kind == .answered && $0.stepID == "rating" })
+    }
+
+    /// A recorder that delivers partial responses sends each version under its action count, so every
+    /// answer counts: a driver with such a recorder keeps every answer in its session's log, each
+    /// stored; continuing the response keeps the stored actions as they are (no version count reused).
+    @Test func aRecorderDeliveringPartialResponsesKeepsEveryAnswer() throws {
+        let store = InMemoryResponseStore()
+        var recorder = try ResponseRecorder(
+            store: store, respondentID: "eve", session: SurveySession(survey: survey, seed: 1, today: "2026-05-01"))
+        recorder.deliversPartial = true
+        #expect(recorder.keepsEveryAnswer)
+        let driver = SurveyDriver(
+            session: SurveySession(survey: survey, seed: 1, today: "2026-05-01"), recorder: recorder)
+        var session = driver.session
+        #expect(session.keepsEveryAnswer)
+        #expect(!SurveyDriver(session: SurveySession(survey: survey)).session.keepsEveryAnswer)
+        session.next()
+        try recorder.record(session)
+        for stars in [3, 4, 5] {
+            try session.answer(.number(Double(stars)), for: "rating")
+            try recorder.record(session)
+        }
+        let id = recorder.response.id
+        #expect(try store.response(id)?.actionCount == 4)
+        #expect(try store.actions(of: id).map(\.action).last == .answer(stepID: "rating", value: 5))
+        // Continued by a recorder that does not deliver partial responses: the four actions stay.
+        let header = try #require(try store.response(id))
+        var (resumed, continuing) = try ResponseRecorder.resume(header, from: store, survey: survey)
+        #expect(resumed.actionCount == 4)
+        #expect(try store.response(id)?.actionCount == 4)
+        #expect(resumed.state == session.state)
+        // From then on a changed answer takes the place of the one just given, in the store too.
+        try resumed.answer(2, for: "rating")
+        try continuing.record(resumed)
+        #expect(resumed.actionCount == 4)
+        #expect(try store.actions(of: id).map(\.action).last == .answer(stepID: "rating", value: 2))
     }
 
     /// A Back and the Next that undoes it leave the session's log, and the store's too: going back

@@ -195,6 +195,19 @@ def page_renames(binary: str, survey: str) -> dict:
     return renames
 
 
+@functools.lru_cache(maxsize=None)
+def element_renames(binary: str, survey: str) -> dict:
+    """Second elements of a name the conversion renamed: new id → SurveyJS name (a step that stops a
+    run is compared under the name survey-core reports)."""
+    imported = subprocess.run([binary, "import", "surveyjs", survey], capture_output=True, text=True, timeout=120)
+    renames = {}
+    for line in imported.stderr.splitlines():
+        m = re.search(r"a second element named '(.+?)' \(it is named '(.+?)' here", line)
+        if m:
+            renames[m.group(2)] = m.group(1)
+    return renames
+
+
 def run_ours(binary, case, today):
     """Tests/differential.py's run_ours (imported: ours reads surveyjs.json), with the conversion's
     `warning:` lines kept out of the stop message."""
@@ -214,6 +227,9 @@ def run_ours(binary, case, today):
     renames = page_renames(binary, str(case.file("surveyjs.json")))
     if renames and o.visited:
         o.visited = [renames.get(v, v) for v in o.visited]
+    if o.blockers:
+        elements = element_renames(binary, str(case.file("surveyjs.json")))
+        o.blockers = sorted({elements.get(b, b) for b in o.blockers})
     if not o.completed:
         errlines = result.stderr.splitlines()
         msg = " ".join(l for l in errlines if not l.startswith("warning: ")) or f"exit {result.returncode}"

@@ -47,6 +47,23 @@ package enum ExpressionValue {
         return Double(replaced)
     }
 
+    /// Whether `text` writes a number with a leading zero (`"00"`, `"032"`, not `"0"`, `"0.5"` or
+    /// `"0x1F"`): survey-core reads a value so written as its text, not as the number (a code keeps
+    /// its zeros), so `+` joins it and `<` compares it with another text as texts.
+    static func isZeroPrefixed(_ text: String) -> Bool {
+        var bytes = text.utf8.makeIterator()
+        guard bytes.next() == UInt8(ascii: "0"), let second = bytes.next(),
+            second != UInt8(ascii: "."), second != UInt8(ascii: ","), second != UInt8(ascii: "x")
+        else { return false }
+        return parsedNumber(text) != nil
+    }
+
+    /// ``isZeroPrefixed(_:)`` of a text value.
+    static func isZeroPrefixed(_ value: JSONValue) -> Bool {
+        if case .string(let text) = value { return isZeroPrefixed(text) }
+        return false
+    }
+
     /// Whether a value counts as true in a condition.
     @inline(__always)
     package static func isTruthy(_ value: JSONValue) -> Bool {
@@ -202,6 +219,9 @@ package enum ExpressionValue {
             return lhs.isEmptyAnswer && rhs.isEmptyAnswer ? 0 : nil
         }
         if case .bool(let a) = lhs, case .bool(let b) = rhs { return a == b ? 0 : (a ? 1 : -1) }
+        if case .string(let a) = lhs, case .string(let b) = rhs, isZeroPrefixed(a) || isZeroPrefixed(b) {
+            return a < b ? -1 : (a > b ? 1 : 0)
+        }
         if let a = number(lhs), let b = number(rhs) { return a < b ? -1 : (a > b ? 1 : 0) }
         if case .string(let a) = lhs, case .string(let b) = rhs { return a < b ? -1 : (a > b ? 1 : 0) }
         // A Boolean against a number orders as 1 or 0 (`1 < 2 < 3`).
@@ -323,6 +343,7 @@ package enum ExpressionValue {
         if case .number(let a) = lhs, case .number(let b) = rhs { return .number(sum(a, b)) }
         let lhs = arithmeticOperand(lhs, beside: rhs)
         let rhs = arithmeticOperand(rhs, beside: lhs)
+        if isZeroPrefixed(lhs) || isZeroPrefixed(rhs) { return .string(lhs.displayText + rhs.displayText) }
         if let a = number(lhs), let b = number(rhs) { return .number(sum(a, b)) }
         switch (lhs, rhs) {
         case (.array(let a), .array(let b)): return .array(a + b)

@@ -36,11 +36,17 @@ final class CompiledSurvey: Sendable {
     let everyChangeRuleSteps: [Int]
     /// Whether ``everyChangeRuleSteps`` has any (read on every change of a value: a Boolean).
     let hasEveryChangeRules: Bool
+    /// By step: whether an answer to it that replaces the one just given to it can replace that one in
+    /// the log (see ``SurveySession/canReplaceLastAnswer(of:)``).
+    let replaceableAnswers: [Bool]
     let validators: [Int: [CompiledValidator]]
     let panels: [CompiledPanel]
     let panelsByUnit: [Int: Range<Int>]
     let commentSlots: [Int: Int]
     let multipleCountSteps: [Int: [Int]]
+    /// Steps whose question type has expressions of its own: their answers pass through
+    /// ``ConfiguredQuestion/completedAnswer(_:in:)`` on completion.
+    let typeExpressionSteps: [Int]
     let expressionCount: Int
     let usesDateFunctions: Bool
     /// The UI strings of the default locale, which most sessions use (one lookup per survey, not per session).
@@ -82,7 +88,9 @@ final class CompiledSurvey: Sendable {
         var defaultSteps: [Int] = []
         var conditionallyEnabledSteps: [Int] = []
         var everyChangeRuleSteps: [Int] = []
+        var typeExpressionSteps: [Int] = []
         for (index, extras) in steps.extras {
+            if !extras.typeExpressions.isEmpty { typeExpressionSteps.append(index) }
             if extras.defaultValue != nil || extras.defaultExpression != nil || extras.hasTypeDefault {
                 defaultSteps.append(index)
             }
@@ -92,7 +100,12 @@ final class CompiledSurvey: Sendable {
             }
         }
         self.everyChangeRuleSteps = everyChangeRuleSteps.sorted()
+        self.typeExpressionSteps = typeExpressionSteps.sorted()
         hasEveryChangeRules = !everyChangeRuleSteps.isEmpty
+        replaceableAnswers = Self.replaceableAnswers(
+            stepCount: steps.count, calculatedOrder: calculatedOrder, watchers: watchers,
+            unobserved: definition.settings.clearInvisibleValues != .onHidden && everyChangeRuleSteps.isEmpty,
+            memberSlots: triggerMemberSlots)
         var multipleCountSteps: [Int: [Int]] = [:]
         for index in steps.indices
         where steps.flags[index].contains(.countsForProgress) && steps.questions.countsAsSeveral(at: index) {
@@ -119,6 +132,36 @@ final class CompiledSurvey: Sendable {
         self.expressionCount = expressionCount
         self.usesDateFunctions = usesDateFunctions
         defaultStrings = UIStrings(locale: definition.defaultLocale)
+    }
+}
+
+extension CompiledSurvey {
+    /// By step: whether only what a value determines reads it — visibility, `enableIf` and calculated
+    /// values that are themselves read only so, followed to the end — so that an intermediate answer
+    /// leaves no trace once replaced: no trigger, value rule, default value or choice condition reads
+    /// it (each of those acts on a change, so what it did stays), answers are not cleared when hidden
+    /// (`clearInvisibleValues: "onHidden"` clears on a change too) and no rule runs after every change.
+    /// One pass over the watchers: calculated values last to first in dependency order, then steps.
+    static func replaceableAnswers(
+        stepCount: Int, calculatedOrder: [Int], watchers: WatcherTable, unobserved: Bool, memberSlots: Set<Int>
+    ) -> [Bool] {
+        guard unobserved else { return [Bool](repeating: false, count: stepCount) }
+        var calculatedPure = [Bool](repeating: false, count: calculatedOrder.count)
+        func isPure(_ slot: Int) -> Bool {
+            if memberSlots.contains(slot) { return false }
+            for watcher in watchers[slot] {
+                switch watcher {
+                case .stepVisibility, .unitVisibility, .enabled: continue
+                case .calculated(let index):
+                    guard calculatedPure[Int(index)] else { return false }
+                case .choices, .trigger, .defaultValue, .valueRules: return false
+                }
+            }
+            return true
+        }
+        // A calculated value's watchers that are calculated values come after it in dependency order.
+        for index in calculatedOrder.reversed() { calculatedPure[index] = isPure(stepCount + index) }
+        return (0..<stepCount).map(isPure)
     }
 }
 

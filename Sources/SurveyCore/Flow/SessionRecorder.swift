@@ -39,6 +39,12 @@ public protocol SessionRecorder {
     /// The quota that ended the survey for a respondent who completed it when the quota had just been
     /// filled by others (the completion is kept, not counted); `nil` by default.
     var completionQuota: QuotaReached? { get }
+
+    /// Whether the session must keep every answer in its log, also one that replaces the answer just
+    /// given to the same step (``SurveySession/keepsEveryAnswer``): a recorder that hands each
+    /// version of an unfinished response on under its action count needs each answer to count.
+    /// `false` by default.
+    var keepsEveryAnswer: Bool { get }
 }
 
 extension SessionRecorder {
@@ -51,4 +57,6 @@ extension SessionRecorder {
     public mutating func prepareNext(of session: inout SurveySession) throws {}
 
     public var completionQuota: QuotaReached? { nil }
+
+    public var keepsEveryAnswer: Bool { false }
 }

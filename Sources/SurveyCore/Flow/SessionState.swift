@@ -224,16 +224,17 @@ extension SurveySession {
 
     /// Carries out one recorded action as the respondent did.
     /// - Returns: whether the session accepted it (it is then the last entry of ``actions``, unless it
-    ///   was a Next that undid the Back before it: then both left the log).
+    ///   was a Next that undid the Back before it: then both left the log; an answer that replaced
+    ///   the answer just given to its step takes that one's entry).
     @discardableResult
     public mutating func apply(_ action: SessionAction) -> Bool {
-        let count = actionCount
+        let edits = logEdits
         switch action {
         case .answer(let stepID, let value): _ = try? answer(value, for: stepID)
         case .next: next()
         case .back: try? back()
         case .dismiss: dismiss()
         }
-        return actionCount != count
+        return logEdits != edits
     }
 }

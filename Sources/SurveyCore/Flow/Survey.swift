@@ -62,6 +62,7 @@ public struct Survey: Sendable {
     var conditionallyEnabledSteps: [Int] { storage.conditionallyEnabledSteps }
     var everyChangeRuleSteps: [Int] { storage.everyChangeRuleSteps }
     var hasEveryChangeRules: Bool { storage.hasEveryChangeRules }
+    var replaceableAnswers: [Bool] { storage.replaceableAnswers }
     /// Steps with `validators`, by step index (run on Next; see ``CompiledValidator``).
     var validators: [Int: [CompiledValidator]] { storage.validators }
     /// The panels (``PanelDefinition``), in document order, outer before inner.
@@ -73,6 +74,7 @@ public struct Survey: Sendable {
     /// The steps that count for progress and may count as more than one question (a repeat's
     /// instances, ``QuestionType/progressCount(for:in:)``), by unit.
     var multipleCountSteps: [Int: [Int]] { storage.multipleCountSteps }
+    var typeExpressionSteps: [Int] { storage.typeExpressionSteps }
     /// What Next reads of every step of a unit, a byte a step (see ``StepFlags``).
     var stepFlags: [StepFlags] { storage.steps.flags }
 

@@ -45,6 +45,7 @@ extension SurveySession {
     /// Stores a whole answer for step `index`, given under its id.
     mutating func answer(_ value: JSONValue, index: Int) throws(SessionError) -> JSONValue {
         try checkAnswerable(index, key: nil)
+        let writesBefore = answerWrites
         let normalized: JSONValue
         if value.isNull || (value.stringValue?.isBlank ?? false) {
             normalized = .null
@@ -78,7 +79,27 @@ extension SurveySession {
         }
         store(normalized, at: index, given: value, key: nil)
         announce(nil, of: index, stored: normalized)
+        lastAnswer =
+            answerWrites == writesBefore &+ 1
+            ? AnswerMark(step: index, logEdits: logEdits, answerWrites: answerWrites) : nil
         return normalized
+    }
+
+    /// Whether a new answer to step `index` may replace the last entry of the log instead of following
+    /// it: that entry is an answer to the same step, given last (no action since: the log did not
+    /// change), which wrote nothing but its own answer (no answer cleared or set by what it changed,
+    /// none written since), and nothing that acts on a change reads the step (``Survey/replaceableAnswers``).
+    ///
+    /// Why a replay of the shorter log gives the same session: the earlier answer changed only its
+    /// step's value and what is computed from values alone (visibility, `enableIf`, calculated values
+    /// read only by those), which the later answer computes again from the same other values; nothing
+    /// that remembers a change (a trigger, a value rule, a default value, a choice condition, clearing
+    /// on hide) saw it. The unit, the path, the other answers and the log before it are the same.
+    func canReplaceLastAnswer(of index: Int) -> Bool {
+        guard !keepsEveryAnswer, let mark = lastAnswer, mark.step == index, mark.logEdits == logEdits,
+            mark.answerWrites == answerWrites, case .answer(let step, _)? = log.last, step == index
+        else { return false }
+        return survey.replaceableAnswers[index]
     }
 
     /// Stores a change to entry `entry` of step `index`'s list answer (`key` is `<id>[entry]`).
@@ -206,13 +227,18 @@ extension SurveySession {
             let stepID = survey.steps.ids[index]
             lastErrors.removeAll { $0.stepID == key || $0.stepID == stepID }
         }
-        // Every accepted answer is logged, also one that replaces the answer just given: the response
-        // recorder stores the log's new entries, so rewriting an entry would lose that answer.
+        // Every accepted answer is logged; one that replaces the answer just given to the same step
+        // takes its entry when that answer left no other trace (a recorder compares the last action).
         if let key {
             log.append(.keyedAnswer(key: key, value: value))
+        } else if canReplaceLastAnswer(of: index) {
+            // The answer just given to this step left no trace but its value: this one takes its place.
+            log[log.count - 1] = .answer(step: index, value: value)
         } else {
             log.append(.answer(step: index, value: value))
         }
+        logEdits &+= 1
+        lastAnswer = nil
         if !backMarks.isEmpty { backMarks.removeAll(keepingCapacity: true) }
         if let extras = survey.steps.extras(of: index), extras.defaultExpression != nil || extras.hasTypeDefault {
             answeredByRespondent.insert(index)
@@ -255,6 +281,8 @@ extension SurveySession {
         if let problem { throw refuse(problem, key: key) }
         guard let slot = survey.commentSlots[index] else { throw .unknownStep(key) }
         log.append(.keyedAnswer(key: key, value: value))
+        logEdits &+= 1
+        lastAnswer = nil
         if !backMarks.isEmpty { backMarks.removeAll(keepingCapacity: true) }
         pendingTriggers.removeAll(keepingCapacity: true)
         setValue(slot, normalized)

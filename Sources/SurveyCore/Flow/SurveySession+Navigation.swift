@@ -107,6 +107,8 @@ extension SurveySession {
         }
         if !lastErrors.isEmpty { lastErrors = [] }
         log.append(.next)
+        logEdits &+= 1
+        lastAnswer = nil
         // Full quotas the respondent now matches: their actions, before the triggers and branches.
         if !fullQuotas.isEmpty, let moved = applyFullQuotas(from: unitIndex, reporting: &result) { return moved }
         // `complete` triggers first, as in SurveyJS, which checks one on Next only when it reads a
@@ -216,8 +218,12 @@ extension SurveySession {
         guard status == .inProgress else { throw .finished(status) }
         guard path.count > 1 else { throw .cannotGoBack }
         try checkRoomForAction()
-        backMarks.append(BackMark(logIndex: log.count, unit: path[path.count - 1], answerWrites: answerWrites))
+        backMarks.append(
+            BackMark(
+                logIndex: log.count, unit: path[path.count - 1], answerWrites: answerWrites, lastAnswer: lastAnswer))
         log.append(.back)
+        logEdits &+= 1
+        lastAnswer = nil
         let from = survey.units[path[path.count - 1]].id
         pop()
         lastErrors = []
@@ -235,6 +241,11 @@ extension SurveySession {
         guard let mark = backMarks.last else { return }
         if mark.logIndex == log.count - 2, mark.unit == destination, mark.answerWrites == answerWrites {
             log.removeLast(2)
+            logEdits &+= 1
+            // As before the Back: an answer given last before it may be replaced again.
+            lastAnswer = mark.lastAnswer.map {
+                AnswerMark(step: $0.step, logEdits: logEdits, answerWrites: $0.answerWrites)
+            }
             backMarks.removeLast()
         } else {
             backMarks.removeAll(keepingCapacity: true)
@@ -251,6 +262,8 @@ extension SurveySession {
     public mutating func dismiss() {
         guard status == .inProgress else { return }
         log.append(.dismiss)
+        logEdits &+= 1
+        lastAnswer = nil
         backMarks.removeAll()
         let unit = currentUnitID
         status = .dismissed
@@ -297,6 +310,16 @@ extension SurveySession {
                         collected[survey.steps.ids[index] + "-Comment"] = values[slot]
                     }
                 }
+            }
+        }
+        // What a question's own conditions hide when the survey completes is dropped (a matrix's rows).
+        if survey.clearInvisibleValues != .none {
+            for index in survey.typeExpressionSteps {
+                let id = survey.steps.ids[index]
+                guard let answer = collected[id] else { continue }
+                let step = survey.steps[index]
+                let kept = step.question.completedAnswer(answer, in: questionContext(for: step))
+                collected[id] = kept.isNull ? nil : kept
             }
         }
         // Calculated values marked `includeIntoResult`, under their names (when they have a value).

@@ -41,7 +41,11 @@ public struct SurveySession {
     /// run. Refused actions (an invalid answer, a blocked Next) change nothing and are not kept, so the log
     /// grows only with what the respondent actually did; nor is a Back followed by a Next that returns to
     /// the unit the Back left while no answer changed (the pair changed nothing: both are removed), so
-    /// going back and forth leaves the log as it was. At most ``actionLimit`` actions are kept.
+    /// going back and forth leaves the log as it was; and an answer that replaces the answer just given
+    /// to the same step takes its entry when that answer left no other trace (it wrote no other
+    /// answer, and nothing that acts on a change reads the step: no trigger, value rule, default
+    /// value or choice condition, no clearing on hide; unless ``keepsEveryAnswer``). At most
+    /// ``actionLimit`` actions are kept.
     ///
     /// Made from the session's log on each read (O(number of actions)): to follow the log as it grows,
     /// read ``actionCount`` and ``action(at:)``.
@@ -63,6 +67,18 @@ public struct SurveySession {
     /// How many times an answer was written, by the respondent or not (a trigger, a default, a
     /// choice no longer offered): a Back and a Next that wrote none left the answers as they were.
     var answerWrites = 0
+    /// Whether every answer stays in ``actions``, also one that replaces the answer just given to the
+    /// same step (`false`: it takes that answer's entry when that answer left no other trace).
+    /// `ResponseRecorder.resume` replays a stored response with it set, so the stored actions stay as
+    /// they are. `SurveyDriver` sets it from its recorder
+    /// (``SessionRecorder/keepsEveryAnswer``): a response delivered as each of its versions needs
+    /// every answer to count.
+    public var keepsEveryAnswer = false
+    /// How many times ``log`` changed: grew, shrank, or had its last answer replaced.
+    var logEdits = 0
+    /// The answer just given, when nothing but its own answer was written (see
+    /// ``canReplaceLastAnswer(of:)``).
+    var lastAnswer: AnswerMark?
 
     /// The most actions ``actions`` keeps: 100,000 plus four per step and per unit of the survey (a
     /// respondent answers, changes and moves through every step a few times at most). Beyond it, an
@@ -206,6 +222,8 @@ public struct SurveySession {
         evaluationCount = 0
         lastErrors.removeAll(keepingCapacity: true)
         log.removeAll(keepingCapacity: true)
+        logEdits &+= 1
+        lastAnswer = nil
         backMarks.removeAll(keepingCapacity: true)
         observers.removeAll()
         pendingTriggers.removeAll(keepingCapacity: true)
@@ -449,8 +467,19 @@ extension SurveySession {
 
 /// A Back in the log that the next Next may undo: where it is in the log, the unit it left and how
 /// many answers had been written when it was taken.
+/// An answer just given to `step` that wrote nothing but itself: when `logEdits` and `answerWrites`
+/// are still these, nothing happened since.
+struct AnswerMark: Sendable, Hashable {
+    var step: Int
+    var logEdits: Int
+    var answerWrites: Int
+}
+
 struct BackMark: Sendable, Hashable {
     var logIndex: Int
     var unit: Int
     var answerWrites: Int
+    /// The answer that a new answer to its step could replace when the Back was taken: again so once
+    /// the Back and the Next that undoes it are removed (a replay never sees them).
+    var lastAnswer: AnswerMark? = nil
 }

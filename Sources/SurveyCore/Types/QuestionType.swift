@@ -127,6 +127,13 @@ public protocol QuestionType: Sendable {
     /// step's `defaultValueExpression`). Asked only when ``hasDefaultAnswer(for:)`` is `true`; the
     /// default is `nil`.
     func defaultAnswer(for options: Options, in context: PresentationContext) -> JSONValue?
+
+    /// The answer the completion result keeps, with ``PresentationContext/expressionValues`` as they
+    /// are when the survey completes: what the type's own conditions hide then is dropped (SurveyJS
+    /// clears a matrix's hidden rows on completion). Asked only for questions with
+    /// ``expressions(for:)``, unless the survey keeps hidden answers (`clearInvisibleValues: "none"`);
+    /// `null` keeps no answer. The default keeps `answer`.
+    func completedAnswer(_ answer: JSONValue, options: Options, in context: PresentationContext) -> JSONValue
 }
 
 /// What a change to one entry of a list answer gives (``QuestionType/normalize(entry:at:of:options:in:)``).
@@ -179,6 +186,10 @@ extension QuestionType {
     public func hasDefaultAnswer(for options: Options) -> Bool { false }
 
     public func defaultAnswer(for options: Options, in context: PresentationContext) -> JSONValue? { nil }
+
+    public func completedAnswer(_ answer: JSONValue, options: Options, in context: PresentationContext) -> JSONValue {
+        answer
+    }
 
     public func normalize(
         entry: JSONValue, at index: Int, of current: [JSONValue], options: Options, in context: PresentationContext

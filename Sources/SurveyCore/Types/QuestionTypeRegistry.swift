@@ -162,6 +162,10 @@ public struct ConfiguredQuestion: Sendable {
     public var hasDefaultAnswer: Bool { box.hasDefaultAnswer }
     /// The answer it starts with (``QuestionType/defaultAnswer(for:in:)``).
     public func defaultAnswer(in context: PresentationContext) -> JSONValue? { box.defaultAnswer(in: context) }
+    /// The answer the completion result keeps (``QuestionType/completedAnswer(_:options:in:)``).
+    public func completedAnswer(_ answer: JSONValue, in context: PresentationContext) -> JSONValue {
+        box.completedAnswer(answer, in: context)
+    }
     /// How many questions it counts as in progress, when more than one (``QuestionType/progressCount(for:in:)``).
     public func progressCount(in context: PresentationContext) -> Int? { box.progressCount(in: context) }
     /// Whether it may count as more than one question (its ``progressCount(in:)`` was not `nil` when
@@ -202,6 +206,7 @@ class AnyQuestionBox: @unchecked Sendable {
     func progressCount(in context: PresentationContext) -> Int? { nil }
     var hasDefaultAnswer: Bool { false }
     func defaultAnswer(in context: PresentationContext) -> JSONValue? { nil }
+    func completedAnswer(_ answer: JSONValue, in context: PresentationContext) -> JSONValue { answer }
 }
 
 final class QuestionBox<T: QuestionType>: AnyQuestionBox, @unchecked Sendable {
@@ -249,5 +254,8 @@ final class QuestionBox<T: QuestionType>: AnyQuestionBox, @unchecked Sendable {
     override var hasDefaultAnswer: Bool { type.hasDefaultAnswer(for: options) }
     override func defaultAnswer(in context: PresentationContext) -> JSONValue? {
         type.defaultAnswer(for: options, in: context)
+    }
+    override func completedAnswer(_ answer: JSONValue, in context: PresentationContext) -> JSONValue {
+        type.completedAnswer(answer, options: options, in: context)
     }
 }

@@ -1,0 +1,53 @@
+import SurveyCore
+
+// Checks survey-core runs inside a question's parts, kept here on the question itself.
+
+extension Converter {
+    /// An `expression` validator of a multiple text's item (`checks`, its members after `type`):
+    /// survey-core checks it when the page is checked, whatever the item holds (an empty item too),
+    /// reading the survey's names (`{question.item}`) — what a question's own expression validator
+    /// does here, so it becomes one of the question's. `nil` (with a note) without an expression.
+    mutating func itemExpressionCheck(_ checks: inout Members) -> JSONValue? {
+        guard let source = expression(checks.take("expression"), checks.path("expression")) else {
+            note(
+                .notConverted, checks.path, "an expression validator without an expression",
+                "it checks nothing (as in SurveyJS); the validator is left out")
+            _ = checks.take("notificationType")
+            return nil
+        }
+        var validator: [String: JSONValue] = ["type": "expression", "expression": source]
+        if let message = text(checks.take("text"), checks.path("text")) { validator["text"] = message }
+        if let severity = checks.take("notificationType") { validator["notificationType"] = severity }
+        return .object(validator)
+    }
+}
+
+extension Converter {
+    /// A dynamic matrix shows its `rowCount` rows (`rows`), and survey-core checks a required column
+    /// in each of them, empty or not: the page does not pass with fewer rows given (or none), unless
+    /// the respondent removes rows. Here a matrix with a required column (one always shown and
+    /// without a default) takes at least that many entries, and an answer.
+    mutating func requireShownRows(_ rows: Int, in kind: inout ConvertedKind) {
+        guard rows > 0, kind.options["count"] == nil, let items = kind.options["items"]?.arrayValue,
+            items.contains(where: { item in
+                item["required"] == .bool(true) && item["visibleIf"] == nil && item["expression"] == nil
+                    && item["defaultValue"] == nil && item["defaultValueExpression"] == nil
+            })
+        else { return }
+        let limited = min(rows, kind.options["maxCount"]?.intValue ?? rows, 10_000)
+        kind.options["minCount"] = .number(Double(max(limited, kind.options["minCount"]?.intValue ?? 0)))
+        kind.requiresAnswer = true
+    }
+}
+
+extension Converter {
+    /// The default of a dynamic panel nested in another's template: survey-core starts it, in each
+    /// panel of the outer one, with its `panelCount` panels holding its template's defaults
+    /// (`defaultPanelValue`, the questions' `defaultValue`s); `nil` when those panels hold nothing.
+    static func nestedPanelsDefault(_ kind: ConvertedKind) -> JSONValue? {
+        guard kind.type == "repeat", let count = kind.emptyEntries, count > 0, !kind.entryDefaults.isEmpty else {
+            return nil
+        }
+        return .array(Array(repeating: .object(kind.entryDefaults), count: min(count, 10_000)))
+    }
+}
