@@ -38,7 +38,8 @@ public enum ChoicesByURL {
     /// - Throws: ``SurveyLoadError`` with every problem at once (JSON paths into `survey`): a malformed `choicesByUrl`, a list that cannot be fetched
     ///   (and is not cached, and no `choices` are given), a response without a list where `path` says.
     /// - Parameter offUnreachable: a question whose list cannot be fetched (and is not cached) and
-    ///   which lists no `choices` of its own is switched off (`"enabled": false`) with a warning
+    ///   which lists no `choices` of its own is switched off (`"enabled": false`), or when it may be
+    ///   required offers one choice that is never shown (so it stops the survey, as there), with a warning
     ///   instead of refusing the survey: survey-core shows such a question with no choices, which no
     ///   respondent can answer (for SurveyJS surveys; a survey in this engine's format is refused).
     public static func resolve(
@@ -49,7 +50,9 @@ public enum ChoicesByURL {
         var resolved = 0
         var result = survey
         /// Fills in `options`' list; `false` when it cannot be had and the question (or item) is off.
-        func fill(_ options: inout [String: JSONValue], at path: JSONPath, stepID: String?) -> Bool {
+        func fill(_ options: inout [String: JSONValue], at path: JSONPath, stepID: String?, required: Bool = false)
+            -> Bool
+        {
             // The items of a repeat and the columns of a matrix have kinds and options of their own.
             for key in ["items", "columns"] {
                 guard case .array(var parts) = options[key] else { continue }
@@ -77,7 +80,7 @@ public enum ChoicesByURL {
             do throws(SurveyError) {
                 let (fetched, warning) = try fetchChoices(
                     source, at: at, stepID: stepID, fallback: options["choices"], offUnreachable: offUnreachable,
-                    with: fetcher)
+                    required: required, with: fetcher)
                 if let warning { warnings.append(warning) }
                 // A stand-in choice keeps an unreachable list's kind loadable; the question is never asked.
                 options["choices"] = .array(
@@ -97,8 +100,16 @@ public enum ChoicesByURL {
                 members["steps"] = .array(steps)
             }
             if case .object(var options) = members["options"] {
-                let reachable = fill(&options, at: path.appending("options"), stepID: members["id"]?.stringValue)
-                if !reachable {
+                let required = members["required"] == .bool(true) || members["requiredIf"] != nil
+                let reachable = fill(
+                    &options, at: path.appending("options"), stepID: members["id"]?.stringValue, required: required)
+                if !reachable, required {
+                    // survey-core shows it with no choices, and a required one stops the survey there:
+                    // the stand-in choice is never offered, so no answer passes it here either.
+                    options["choices"] = [
+                        ["value": "unavailable", "label": "(the list could not be fetched)", "visibleIf": "false"]
+                    ]
+                } else if !reachable {
                     members["enabled"] = false
                     members["visibleIf"] = nil
                 }
@@ -118,7 +129,7 @@ public enum ChoicesByURL {
     /// warning; `nil` choices when nothing can be had and `offUnreachable` says to switch the question off.
     static func fetchChoices(
         _ source: JSONValue, at path: JSONPath, stepID: String?, fallback: JSONValue?, offUnreachable: Bool = false,
-        with fetcher: RemoteFetcher
+        required: Bool = false, with fetcher: RemoteFetcher
     ) throws(SurveyError) -> ([JSONValue]?, String?) {
         func problem(_ message: String, _ member: String? = nil) -> SurveyError {
             SurveyError(.invalidOptions, message, path: member.map { path.appending($0) } ?? path, stepID: stepID)
@@ -134,7 +145,11 @@ public enum ChoicesByURL {
         guard let url = settings["url"]?.stringValue, !url.isEmpty else {
             throw problem("'url' is required and must be a text", "url")
         }
-        guard RemoteFetcher.isRemote(url) else { throw problem("'url' must start with http:// or https://", "url") }
+        // A relative address (SurveyJS: resolved against the page the survey is on) cannot be had here:
+        // for a SurveyJS survey it is a list that cannot be fetched.
+        guard RemoteFetcher.isRemote(url) || offUnreachable else {
+            throw problem("'url' must start with http:// or https://", "url")
+        }
         if url.contains("{") {
             throw problem(
                 "'url' has a {placeholder}: choices that depend on answers are not supported (the list is fetched once, when the survey loads)",
@@ -162,7 +177,11 @@ public enum ChoicesByURL {
                 imageName: names["imageLinkName"], allowsEmpty: allowsEmpty)
         }
         let document: RemoteFetcher.Document
-        do {
+        do throws(FetchError) {
+            guard RemoteFetcher.isRemote(url) else {
+                throw FetchError(
+                    url: url, reason: "a relative address (a browser fetches it from the page the survey is on)")
+            }
             // A response without a usable list is refused, so it never replaces a cached good one.
             document = try fetcher.fetch(url) { body in _ = try read(body) }
         } catch {
@@ -172,7 +191,10 @@ public enum ChoicesByURL {
             if offUnreachable {
                 return (
                     nil,
-                    "the choices cannot be fetched: \(error.description); step '\(stepID ?? "?")' is not asked (survey-core shows it with no choices)"
+                    "the choices cannot be fetched: \(error.description); step '\(stepID ?? "?")' "
+                        + (required
+                            ? "offers nothing, and as it is required no answer passes it (survey-core shows it with no choices)"
+                            : "is not asked (survey-core shows it with no choices)")
                 )
             }
             throw problem("the choices cannot be fetched: \(error.description)", "url")

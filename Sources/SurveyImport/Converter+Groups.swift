@@ -154,6 +154,10 @@ extension Converter {
                 note(
                     .notConverted, column.path, "column '\(name)' without choices",
                     "survey-core offers nothing to pick in it either; the column is left out")
+                // survey-core still totals the empty column (a sum of 0) in `<name>-total`.
+                if let type = column.take("totalType")?.stringValue, Self.totalFunctions[type] != nil {
+                    kind.totals[name] = type
+                }
                 continue
             }
             if cell.type != "dropdown" { result["cellType"] = .string(cell.type) }
@@ -339,7 +343,7 @@ extension Converter {
             // `expression` validators are the item's own (reading its row as {panel.x}); the others
             // are what an item's kind checks by its options.
             let validators =
-                converted.validators
+                converted.validators + Self.boundValidators(converted, reading: "{panel.\(name)}")
                 + (item.take("validators").map { self.validators($0, path: item.path("validators")) } ?? [])
             let checks = validators.compactMap { validator -> JSONValue? in
                 // A warning (notificationType) does not refuse: it is no check of an item here.

@@ -269,6 +269,18 @@ extension Converter {
                 )
                 continue
             }
+            if let text = value.stringValue?.trimmingCharacters(in: .whitespaces).lowercased(),
+                text == "{\(name.lowercased())}"
+            {
+                // survey-core computes it from its own value: undefined until the app sets it.
+                note(
+                    .hostVariable, members.path("expression"), "calculated value '\(name)' = {\(name)}",
+                    "it reads only itself, so survey-core gives it no value unless the app sets it; here it is a value the host sets (--var \(name)=VALUE), empty until then"
+                )
+                _ = members.take("includeIntoResult")
+                finish(members)
+                continue
+            }
             var calculated: [String: JSONValue] = ["name": .string(name), "expression": value]
             if members.take("includeIntoResult") == .bool(true) { calculated["includeIntoResult"] = true }
             origins[JSONPath.root.appending("calculatedValues").appending(result.count)] = members.path

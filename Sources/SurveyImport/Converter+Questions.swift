@@ -7,6 +7,9 @@ struct ConvertedKind {
     var options: [String: JSONValue] = [:]
     /// Validators the kind implies (an `email` text adds an email check, as SurveyJS does).
     var validators: [JSONValue] = []
+    /// A date's `minValueExpression` and `maxValueExpression` (by `min`/`max`): checked as
+    /// expression validators reading the question's own value (``boundValidators(_:reading:)``).
+    var boundExpressions: [String: String] = [:]
     /// Members of this kind that only affect layout.
     var layout: Set<String> = []
     /// The empty entries survey-core's data holds for it before anything is answered (a dynamic
@@ -38,7 +41,11 @@ extension Converter {
     /// Converts the type-specific members of a question; `nil` for a type the converter does not know.
     mutating func question(_ type: String, _ members: inout Members, id: String) -> ConvertedKind? {
         switch type {
-        case "text": return textQuestion(&members)
+        case "text":
+            var kind = textQuestion(&members)
+            // survey-core's text question has no choices: choice members given to one do nothing.
+            kind.layout.formUnion(Self.choiceMembers)
+            return kind
         case "comment":
             // survey-core keeps a number given to a comment as it keeps one given to a text question.
             var kind = ConvertedKind(type: "text", options: ["multiline": true, "keepNumbers": true])
@@ -215,7 +222,7 @@ extension Converter {
                     note(.notConverted, members.path(from), "\(from) \(describe(value))", "expected a date YYYY-MM-DD")
                 }
             }
-            expressionBounds(&members)
+            dateBounds(&members, into: &kind)
             kind.layout = ["placeholder", "maxLength", "step"]
             return kind
         default:
@@ -437,6 +444,13 @@ extension Converter {
             let known: Set<String> = ["url", "path", "valueName", "titleName", "imageLinkName", "allowEmptyResponse"]
             if case .object(let settings) = source, let url = settings["url"]?.stringValue, !url.contains("{") {
                 kind.options["choicesByUrl"] = .object(settings.filter { known.contains($0.key) })
+                let scheme = url.lowercased()
+                if !scheme.hasPrefix("http://"), !scheme.hasPrefix("https://") {
+                    note(
+                        .notConverted, members.path("choicesByUrl").appending("url"), "choicesByUrl '\(url)'",
+                        "a relative address, which a browser fetches from the page the survey is on; here it cannot be fetched, as a list whose server is gone: the listed choices are offered, or else the question is not asked"
+                    )
+                }
                 if kind.options["choices"]?.arrayValue?.isEmpty == true { kind.options["choices"] = nil }
                 for key in settings.keys.sorted() where !known.contains(key) {
                     note(
@@ -460,6 +474,8 @@ extension Converter {
             "hideSelectedItems", "closeOnSelect", "searchMode", "choicesLazyLoadEnabled", "choicesLazyLoadPageSize",
             "itemComponent", "showLabel", "imageFit", "imageHeight", "imageWidth", "contentMode", "longTap",
             "otherErrorText", "renderAs", "textWrapEnabled", "inputFieldComponent",
+            // Select all exists on checkboxes only (taken there); survey-core ignores it elsewhere.
+            "hasSelectAll", "showSelectAllItem",
         ])
     }
 
@@ -790,7 +806,7 @@ extension Converter {
             finish(item, layout: ["size", "inputMask", "maskType", "maskSettings"])
             items.append(.object(result))
         }
-        kind.options["items"] = .array(items)
+        kind.options["items"] = .array(mergedItems(items, source: list, path: members.path("items")))
         return kind
     }
 

@@ -98,6 +98,11 @@ struct Converter {
         var members = Members(json.objectMembers ?? [:], path: .root)
         var result: [String: JSONValue] = ["formatVersion": 1, "id": .string(id)]
         result["title"] = text(members.take("title"), members.path("title")) ?? .string(id)
+        if let name = members.take("name") {
+            // Not a property of survey-core's survey (it reports it as unknown and keeps nothing).
+            customProperties[members.path.description, default: [:]]["name"] = name
+            note(.custom, members.path("name"), "property 'name'", "an app's own property, kept under x-surveyjs")
+        }
         if let description = text(members.take("description"), members.path("description")) {
             result["description"] = description
         }
@@ -137,9 +142,10 @@ struct Converter {
             }
         }
         if let mode = members.take("checkErrorsMode")?.stringValue, mode != "onNextPage" {
+            // onValueChanged only shows errors earlier: survey-core still checks the page on Next.
             note(
-                .notConverted, members.path("checkErrorsMode"), "checkErrorsMode '\(mode)'",
-                "answers are checked when given and on Next")
+                mode == "onValueChanged" ? .layoutOnly : .notConverted, members.path("checkErrorsMode"),
+                "checkErrorsMode '\(mode)'", "answers are checked when given and on Next")
         }
         let pageMode = members.take("questionsOnPageMode")?.stringValue
         buildsRowsOnLoad = pageMode == "singlePage"
@@ -159,7 +165,9 @@ struct Converter {
         }
         if !settings.isEmpty { result["settings"] = .object(settings) }
 
-        (takenNames, valueNames) = Self.elementNames(in: json)
+        (takenNames, valueNames) = Self.elementNames(in: json) { [pluginKinds] type in
+            Vocabulary.surveyCoreElementTypes.contains(type.lowercased()) || pluginKinds.contains(type)
+        }
         var steps: [JSONValue] = []
         if let pages = members.take("pages") {
             guard case .array(let list) = pages else {
@@ -318,44 +326,8 @@ struct Converter {
         return result
     }
 
-    /// The note for a second element named `name`, which is `renamed` here and keeps its own answer.
-    mutating func noteSecondElement(_ name: String, renamed: String, at path: JSONPath) {
-        note(
-            .notConverted, path, "a second element named '\(name)'",
-            "it is named '\(renamed)' here, and its answer is stored under that name (survey-core gives both one value)"
-        )
-    }
-
-    /// Question types whose second question of a name starts with the first one's answer (a
-    /// `defaultValueExpression` reading it), as survey-core shows one value in both.
-    static let showsSharedValue: Set<String> = [
-        "text", "comment", "radiogroup", "dropdown", "checkbox", "tagbox", "boolean", "rating",
-    ]
-
     /// Element types that hold no value: their names are never read by expressions.
     static func holdsNoValue(_ type: String) -> Bool { ["panel", "flowpanel", "html", "image"].contains(type) }
-
-    /// Every `name` of an element (page, panel, question) in a SurveyJS survey, at any depth, and
-    /// the names of the elements that hold a value (questions).
-    static func elementNames(in json: JSONValue) -> (all: Set<String>, values: Set<String>) {
-        var names: Set<String> = []
-        var values: Set<String> = []
-        func visit(_ value: JSONValue, isPage: Bool) {
-            guard case .object(let members) = value else { return }
-            if let written = members["name"]?.stringValue {
-                let type = members["type"]?.stringValue
-                let isQuestion = !isPage && type.map { !holdsNoValue($0) } == true
-                let name = surveyCoreName(written, isQuestion: isQuestion)
-                names.insert(name)
-                if isQuestion { values.insert(name) }
-            }
-            for key in ["pages", "elements", "questions", "templateElements"] {
-                for element in members[key]?.arrayValue ?? [] { visit(element, isPage: key == "pages") }
-            }
-        }
-        visit(json, isPage: true)
-        return (names, values)
-    }
 
     /// SurveyJS keeps page names apart from question names; here they share one namespace, so a
     /// page named like a question (or a calculated value) becomes `<name>-page`.
@@ -492,8 +464,17 @@ struct Converter {
         }
         elementCount += 1
         var members = Members(object, path: path)
-        guard let type = members.take("type")?.stringValue else {
+        guard let typeName = members.take("type")?.stringValue else {
             note(.notConverted, path, "an element without a 'type'", "the element is left out")
+            return nil
+        }
+        // survey-core matches types case-insensitively (`checkBox` is a checkbox).
+        let type = Vocabulary.surveyCoreElementTypes.contains(typeName.lowercased()) ? typeName.lowercased() : typeName
+        if !createsElement(ofType: type), elementName(members.members["name"]) != nil {
+            // survey-core creates no element of a type it does not know: its name is free for others.
+            note(
+                .notConverted, members.path("type"), "type '\(type)'",
+                "not a SurveyJS question type the converter knows; the element is left out")
             return nil
         }
         var id: String
@@ -516,6 +497,10 @@ struct Converter {
                 .notConverted, members.path("type"), "type '\(type)'",
                 "not a SurveyJS question type the converter knows; the element is left out")
             return nil
+        } else if let text = written?.stringValue, text.trimmingCharacters(in: .whitespaces).isEmpty,
+            !Self.holdsNoValue(type)
+        {
+            id = emptyNamed(at: members.path("name"))
         } else {
             id = freeName(type == "panel" || type == "flowpanel" ? "panel" : "question")
             note(
@@ -565,13 +550,18 @@ struct Converter {
         }
         /// A second question of a name, of the same simple type: the question whose value it shows.
         var duplicateOf: String?
+        /// A second element of a name that keeps an answer of its own here: the first one's name.
+        var secondOf: String?
         let isSecondElement = usedIDs.contains(id)
         if !usedIDs.insert(id).inserted {
             let renamed = freeName(id + "-")
-            if questionTypes[id] == type, Self.showsSharedValue.contains(type) {
+            if let first = questionTypes[id], Self.showsSharedValue.contains(type),
+                Self.sharedValueClass(ofType: first) == Self.sharedValueClass(ofType: type)
+            {
                 // Decided once its kind is known (the first's, as converted, too).
                 duplicateOf = id
             } else {
+                secondOf = id
                 noteSecondElement(id, renamed: renamed, at: members.path("name"))
             }
             id = renamed
@@ -616,7 +606,7 @@ struct Converter {
             return nil
         }
         if let owner = duplicateOf {
-            if questionKinds[owner] == kind.type {
+            if questionKinds[owner].map(Self.sharedValueClass(ofKind:)) == Self.sharedValueClass(ofKind: kind.type) {
                 // survey-core gives both one value: this one shows the first's answer (a required one
                 // is answered already) and an answer given here is the first's in the data.
                 note(
@@ -624,7 +614,7 @@ struct Converter {
                     "it is named '\(id)' here; it starts with the first one's answer and the data keeps one value, '\(owner)', as survey-core does"
                 )
             } else {
-                duplicateOf = nil
+                (duplicateOf, secondOf) = (nil, owner)
                 noteSecondElement(owner, renamed: id, at: members.path("name"))
             }
         } else if questionTypes[id] == type, questionKinds[id] == nil {
@@ -732,6 +722,11 @@ struct Converter {
                 result["defaultValueExpression"] = .string("{\(owner)}")
             }
             dataShape.duplicates[id] = owner
+        } else if let owner = secondOf, questionTypes[owner] != nil, result["required"] == .bool(true),
+            result["requiredIf"] == nil
+        {
+            // survey-core checks the name's one value: an answer to the first question answers this one.
+            (result["required"], result["requiredIf"]) = (nil, .string("{\(owner)} empty"))
         }
         if let source = members.take("choicesFromQuestion"), !choicesSourceDropped {
             result["choicesFromQuestion"] = source
@@ -753,7 +748,7 @@ struct Converter {
             }
         }
         if let label = text(members.take("commentText"), members.path("commentText")) { result["commentText"] = label }
-        var validators = kind.validators
+        var validators = kind.validators + Self.boundValidators(kind, reading: "{\(id)}")
         if let list = members.take("validators") {
             validators += self.validators(list, path: members.path("validators")).filter { validator in
                 // survey-core checks a choice's value (or its Other text) as text; here choices are not text.
@@ -768,6 +763,9 @@ struct Converter {
                     "left out: it checks typed text, and survey-core applies it to the choice or the Other text")
                 return false
             }
+        }
+        if kind.type == "multiple-text" {
+            validators = multipleTextValidators(validators, id: id, path: members.path("validators"))
         }
         if !validators.isEmpty { result["validators"] = .array(validators) }
         finish(members, layout: kind.layout)

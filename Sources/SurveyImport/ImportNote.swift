@@ -20,6 +20,9 @@ public struct ImportNote: Sendable, Hashable, CustomStringConvertible {
         /// A property an app added to an element (not one survey-core declares): survey-core keeps
         /// it and does nothing with it; the converted survey keeps it under `x-surveyjs`.
         case custom = "kept (custom)"
+        /// A JSON object of the file gives a member twice: the last value is used, as JavaScript's
+        /// `JSON.parse` (and so survey-core) keeps it; most likely a slip of the author.
+        case repeatedKey = "repeated key"
     }
 
     /// How much it matters.

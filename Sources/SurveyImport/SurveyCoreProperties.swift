@@ -93,4 +93,35 @@ enum SurveyCoreProperties {
         "valueName", "valuePropertyName", "valueTrue", "verticalAlign", "visible", "visibleIf", "waitForUpload",
         "width", "widthMode",
     ]
+
+    /// The properties whose type is boolean wherever survey-core declares them (128):
+    /// survey-core's serializer reads a text "true" or "false" (any case) given to one as the Boolean.
+    static let booleans: Set<String> = [
+        "acceptCarriageReturn", "allowAdaptiveActions", "allowAddPanel", "allowAddRows", "allowCameraAccess",
+        "allowClear", "allowCompleteSurveyAutomatic", "allowCustomChoices", "allowDigits", "allowDragRange",
+        "allowEmptyResponse", "allowImagesPreview", "allowMultiple", "allowNegativeValues", "allowRemovePanel",
+        "allowRemoveRows", "allowResize", "allowResizeComment", "allowRowReorder", "allowRowsDragAndDrop",
+        "allowSwap", "alternateRows", "attachData", "attachOriginalItems", "autoAdvanceAllowComplete",
+        "autoAdvanceEnabled", "autoFocusFirstError", "autoFocusFirstQuestion", "autoGrow", "autoGrowComment",
+        "caseInsensitive", "choicesLazyLoadEnabled", "closeOnSelect", "confirmDelete",
+        "copyDefaultValueFromLastEntry", "copyDisplayValue", "defaultValueFromLastPanel", "defaultValueFromLastRow",
+        "detailPanelShowOnAdding", "displayRateDescriptionsAsExtremeItems", "eachRowRequired", "eachRowUnique",
+        "firstPageIsStartPage", "firstPageIsStarted", "fitToContainer", "focusFirstQuestionAutomatic",
+        "focusOnFirstError", "goNextPageAutomatic", "gridLayoutEnabled", "hasComment", "hasNone", "hasOther",
+        "hasSelectAll", "hideColumnsIfEmpty", "hideIfChoicesEmpty", "hideIfRowsEmpty", "hideNumber",
+        "hideSelectedItems", "horizontalScroll", "includeIntoResult", "insensitive", "isAllRowRequired",
+        "isCommentRequired", "isExclusive", "isRequired", "isSinglePage", "isUnique", "isVariable", "multiSelect",
+        "navigationButtonsVisibility", "overlapEnabled", "partialSendEnabled", "progressBarShowNavigationText",
+        "progressBarShowPageNumbers", "progressBarShowPageTitles", "randomize", "readOnly", "saveMaskedValue",
+        "searchEnabled", "selectToRankEnabled", "selectToRankSwapAreas", "sendResultOnPageNext",
+        "separateSpecialChoices", "showBrandInfo", "showCaption", "showClearButton", "showCommentArea",
+        "showCompletePage", "showCompletedPage", "showDontKnowItem", "showHeader", "showInMultipleColumns",
+        "showLabel", "showLabels", "showNavigationButtons", "showNoneItem", "showNumber", "showOptionsCaption",
+        "showOtherItem", "showPageNumbers", "showPageTitles", "showPlaceholder", "showPrevButton", "showPreview",
+        "showPreviewBeforeComplete", "showProgressBar", "showRangeInProgress", "showRefuseItem", "showSelectAllItem",
+        "showTOC", "showTimer", "showTitle", "showValue", "signatureAutoScaleEnabled", "startWithNewLine",
+        "storeDataAsText", "surveyShowDataSaving", "swapOrder", "textGlowEnabled", "textWrapEnabled", "transposeData",
+        "useDisplayValuesInDynamicTexts", "useDisplayValuesInTitle", "useGrouping", "useTitleAsLabel",
+        "validateVisitedEmptyFields", "visible", "waitForUpload",
+    ]
 }

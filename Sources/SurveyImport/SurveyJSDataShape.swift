@@ -51,6 +51,8 @@ public struct SurveyJSDataShape: ResultShape {
     /// Dynamic panels that share another's entries (a shared valueName), with that panel's id: their
     /// answers are merged into its entries, entry by entry.
     var sharedEntries: [(id: String, owner: String)] = []
+    /// Questions whose key in survey-core's data is not their id (a question named `""`): id → key.
+    var dataNames: [(id: String, key: String)] = []
     /// Names a `setvalue` trigger writes that no question has, each held by a question never shown:
     /// survey-core keeps them in its data.
     var dataKeys: [String] = []
@@ -88,8 +90,18 @@ public struct SurveyJSDataShape: ResultShape {
         for step in survey.definition.steps { visit(step, unit: step.id) }
         for id in record.othersAsComment {
             guard let step = steps[id]?.step else { continue }
+            var listing = step
+            // Choices carried forward are the source's (its Other aside), whether the source shows or not.
+            var hops = 0
+            while listing.options["choices"] == nil, let source = listing.choicesFromQuestion,
+                let next = steps[source]?.step,
+                hops < 16
+            {
+                (listing, hops) = (next, hops + 1)
+            }
             var values = Set(
-                (step.options["choices"]?.arrayValue ?? []).compactMap { choice in (choice["value"] ?? choice).choiceKey
+                (listing.options["choices"]?.arrayValue ?? []).compactMap { choice in
+                    (choice["value"] ?? choice).choiceKey
                 })
             if step.options["none"] != nil { values.insert("none") }
             othersAsComment.append((id, values))
@@ -131,6 +143,7 @@ public struct SurveyJSDataShape: ResultShape {
             duplicateChoices[id] = values
         }
         sharedEntries = record.sharedEntries.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        dataNames = record.dataNames.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         totals = record.totals.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         for (id, binding) in record.bindings.sorted(by: { $0.key < $1.key }) {
             guard let unit = steps[id]?.unit, let question = binding["question"]?.stringValue else { continue }
@@ -170,6 +183,9 @@ public struct SurveyJSDataShape: ResultShape {
     /// A choice whose value is an object is answered with the object, as survey-core's data holds it.
     public func scriptAnswers(_ answers: [String: JSONValue]) -> [String: JSONValue] {
         var result = answers
+        for (id, key) in dataNames {
+            if let value = result.removeValue(forKey: key) { result[id] = value }
+        }
         for (id, values) in objectChoices { Self.keyObjectChoice(of: id, values: values, in: &result) }
         for (id, owner) in duplicates where result[id] == nil {
             guard let answer = answers[owner] else { continue }
@@ -183,8 +199,8 @@ public struct SurveyJSDataShape: ResultShape {
         return result
     }
 
-    /// The matrices' totals, `<id>-total`.
-    public var addedKeys: Set<String> { Set(totals.map { $0.id + "-total" }) }
+    /// The matrices' totals, `<id>-total`, and survey-core's keys of questions keyed otherwise (`""`).
+    public var addedKeys: Set<String> { Set(totals.map { $0.id + "-total" } + dataNames.map(\.key)) }
 
     public func shape(_ answers: [String: JSONValue], of session: SurveySession) -> [String: JSONValue] {
         var data = answers
@@ -286,6 +302,9 @@ public struct SurveyJSDataShape: ResultShape {
             guard let value = data.removeValue(forKey: id) else { continue }
             if data[owner] == nil { data[owner] = value }
         }
+        for (id, key) in dataNames {
+            if let value = data.removeValue(forKey: id) { data[key] = value }
+        }
         return data
     }
 
@@ -295,6 +314,9 @@ public struct SurveyJSDataShape: ResultShape {
     /// answers). A shared dynamic panel's entries and a bound panel count stay as they are.
     public func answers(fromShaped data: [String: JSONValue]) -> [String: JSONValue] {
         var answers = data
+        for (id, key) in dataNames {
+            if let value = answers.removeValue(forKey: key) { answers[id] = value }
+        }
         for (id, _) in totals { answers[id + "-total"] = nil }
         for (id, _, _, entry) in emptyPanels {
             if case .array(let list)? = answers[id], list.allSatisfy({ $0 == .object(entry) || $0.isEmptyAnswer }) {
@@ -467,6 +489,8 @@ public struct SurveyJSDataShape: ResultShape {
         var panelDefaults: [String: [String: JSONValue]] = [:]
         /// Dynamic panels whose count is an expression (`panelCountExpression`).
         var countedPanels: [String] = []
+        /// Questions keyed otherwise in survey-core's data (named `""`): id → key.
+        var dataNames: [String: String] = [:]
 
         var isEmpty: Bool {
             othersAsComment.isEmpty && entryOthersAsComment.isEmpty && emptyPanels.isEmpty && emptyRows.isEmpty
@@ -477,7 +501,7 @@ public struct SurveyJSDataShape: ResultShape {
                 && totals.isEmpty
                 && bindings.isEmpty
                 && sharedEntries.isEmpty
-                && countedPanels.isEmpty
+                && countedPanels.isEmpty && dataNames.isEmpty
         }
 
         init() {}
@@ -503,6 +527,7 @@ public struct SurveyJSDataShape: ResultShape {
             }
             sharedEntries = (json["sharedEntries"]?.objectMembers ?? [:]).compactMapValues(\.stringValue)
             countedPanels = (json["countedPanels"]?.arrayValue ?? []).compactMap(\.stringValue)
+            dataNames = (json["dataNames"]?.objectMembers ?? [:]).compactMapValues(\.stringValue)
             for (id, columns) in json["totals"]?.objectMembers ?? [:] {
                 totals[id] = (columns.objectMembers ?? [:]).compactMapValues(\.stringValue)
             }
@@ -536,6 +561,7 @@ public struct SurveyJSDataShape: ResultShape {
             if !computed.isEmpty { members["computed"] = .array(computed.map { .string($0) }) }
             if !objectDefaults.isEmpty { members["objectDefaults"] = .object(objectDefaults) }
             if !duplicates.isEmpty { members["duplicates"] = .object(duplicates.mapValues { .string($0) }) }
+            if !dataNames.isEmpty { members["dataNames"] = .object(dataNames.mapValues { .string($0) }) }
             if !rowDefaults.isEmpty { members["rowDefaults"] = .object(rowDefaults.mapValues { .object($0) }) }
             if !bindings.isEmpty { members["bindings"] = .object(bindings.mapValues { .object($0) }) }
             if !sharedEntries.isEmpty { members["sharedEntries"] = .object(sharedEntries.mapValues { .string($0) }) }

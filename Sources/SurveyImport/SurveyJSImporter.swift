@@ -129,15 +129,18 @@ public enum SurveyJSImporter {
     public static func convert(
         text: String, source: String?, id: String, lenientExpressions: Bool = false, pluginKinds: Set<String> = []
     ) throws(SurveyJSImportError) -> SurveyJSConversion {
-        let json: JSONValue
+        // A key given twice keeps its last value, as survey-core's JSON.parse keeps it (noted).
+        let parsed: (value: JSONValue, repeated: [JSONParser.RepeatedKey])
         do {
-            json = try JSONParser.parse(text)
+            parsed = try JSONParser.parseKeepingLastKey(text)
         } catch {
             throw SurveyJSImportError("invalid JSON: \(error.message)", position: error.position, file: source)
         }
-        return try convert(
-            json, parsedFrom: text, source: source, id: id, lenientExpressions: lenientExpressions,
+        var conversion = try convert(
+            parsed.value, parsedFrom: text, source: source, id: id, lenientExpressions: lenientExpressions,
             pluginKinds: pluginKinds)
+        conversion.noteRepeatedKeys(parsed.repeated, file: source)
+        return conversion
     }
 
     /// Converts `json`, already parsed from `text`; notes and errors carry `source` and the
@@ -184,10 +187,19 @@ struct Members {
         self.path = path
     }
 
-    /// The value of `key` (marking it used), `nil` when absent or `null`.
+    /// The value of `key` (marking it used), `nil` when absent or `null`. A text "true" or "false"
+    /// (any case) given to a property survey-core declares Boolean is that Boolean, as survey-core's
+    /// serializer reads it.
     mutating func take(_ key: String) -> JSONValue? {
         used.insert(key)
         guard let value = members[key], !value.isNull else { return nil }
+        if case .string(let text) = value, SurveyCoreProperties.booleans.contains(key) {
+            switch text.lowercased() {
+            case "true": return .bool(true)
+            case "false": return .bool(false)
+            default: break
+            }
+        }
         return value
     }
 

@@ -221,11 +221,14 @@ public struct SurveySource {
     /// ``warn``), else `nil`. Called only when ``prepare(_:file:)``'s sniff found a SurveyJS key,
     /// so the text is not scanned again here.
     func convertIfSurveyJS(_ text: String, file: String) -> SurveyJSConversion? {
-        guard let json = try? JSONParser.parse(text), SurveyJSImporter.looksLikeSurveyJS(json),
-            let conversion = try? SurveyJSImporter.convert(
-                json, parsedFrom: text, source: file, id: Self.defaultID(for: file),
+        // A key given twice keeps its last value in a SurveyJS file (as JSON.parse); ours stays strict.
+        guard let parsed = try? JSONParser.parseKeepingLastKey(text), SurveyJSImporter.looksLikeSurveyJS(parsed.value),
+            var conversion = try? SurveyJSImporter.convert(
+                parsed.value, parsedFrom: text, source: file, id: Self.defaultID(for: file),
                 lenientExpressions: lenientExpressions, pluginKinds: Self.pluginKinds(of: loader.registry))
         else { return nil }
+        conversion.noteRepeatedKeys(parsed.repeated, file: file)
+        for note in conversion.notes where note.kind == .repeatedKey { warn(note.description) }
         let missing = conversion.notes.filter { $0.kind == .notConverted }
         for note in missing { warn(note.description) }
         if !missing.isEmpty {

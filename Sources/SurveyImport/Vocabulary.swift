@@ -8,7 +8,8 @@ enum Vocabulary {
         "commentPlaceholder", "state", "innerIndent", "showNumber", "showQuestionNumbers", "questionTitleLocation",
         "questionStartIndex", "navigationTitle", "navigationDescription", "navigationButtonsVisibility", "showTitle",
         "useDisplayValuesInDynamicTexts", "titleTagName", "renderMode", "displayMode", "questionErrorLocation",
-        "questionTitleWidth", "isRequiredText",
+        "questionTitleWidth", "isRequiredText", "label", "swapOrder", "imageHeight", "imageWidth",
+        "totalFormat", "totalText", "totalDisplayStyle", "totalCurrency", "renderAs", "showCompletePage",
         // Survey
         "showProgressBar", "progressBarType", "progressBarShowPageTitles", "progressBarShowPageNumbers", "showTOC",
         "tocLocation", "showPageTitles", "showPageNumbers", "widthMode", "fitToContainer", "headerView", "logo",
@@ -23,6 +24,7 @@ enum Vocabulary {
         "questionTitlePattern", "autoGrowComment", "allowResizeComment", "commentAreaRows", "showTimerPanel",
         "showTimerPanelMode", "showTimer", "timerLocation", "timerInfoMode", "matrixDragHandleArea",
         "readOnlyCommentRenderMode", "readOnlyTextRenderMode", "questionsOnPageMode", "navigateToUrlOnCondition",
+        "progressBarLocation", "progressBarInheritWidthFrom",
     ]
 
     /// Properties whose absence changes behaviour or data, with why they are not converted.

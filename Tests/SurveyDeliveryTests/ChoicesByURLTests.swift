@@ -83,6 +83,41 @@ import Testing
         #expect(!session.currentStepIDs.contains("country"))
     }
 
+    @Test func aSurveyJSRelativeAddressOrARequiredUnreachableListIsAsInSurveyCore() throws {
+        let fresh = RemoteFetcher(cache: FetchCache(directory: RemoteFetcherTests.cacheDirectory()))
+        // This engine's format: a relative address is refused.
+        #expect(throws: SurveyLoadError.self) {
+            try ChoicesByURL.resolve(Self.survey(#"{"url": "lists/countries.json"}"#), with: fresh)
+        }
+        // SurveyJS (a browser fetches it from the page's address): a list that cannot be had.
+        let off = try ChoicesByURL.resolve(
+            Self.survey(#"{"url": "lists/countries.json"}"#), with: fresh, offUnreachable: true)
+        #expect(off.warnings.count == 1 && off.warnings[0].contains("a relative address"))
+        #expect(off.warnings[0].contains("step 'country' is not asked"))
+        // Required: survey-core shows it with nothing to pick and stops there; so does this engine.
+        var required = Self.survey(#"{"url": "lists/countries.json"}"#)
+        if case .object(var root) = required, case .array(var steps) = root["steps"],
+            case .object(var page) = steps[1], case .array(var inner) = page["steps"],
+            case .object(var country) = inner[0]
+        {
+            country["required"] = true
+            inner[0] = .object(country)
+            page["steps"] = .array(inner)
+            steps[1] = .object(page)
+            root["steps"] = .array(steps)
+            required = .object(root)
+        }
+        let stops = try ChoicesByURL.resolve(required, with: fresh, offUnreachable: true)
+        #expect(stops.warnings.first?.contains("as it is required no answer passes it") == true)
+        let survey = try SurveyLoader(registry: .builtins()).load(text: JSONWriter.string(from: stops.survey))
+        var session = SurveySession(survey: survey)
+        session.next()
+        #expect(session.currentStepIDs.contains("country"))
+        session.next()
+        #expect(session.status != .completed)
+        #expect(session.currentStepIDs.contains("country"))
+    }
+
     @Test func aListInsideARepeatIsFetchedAndAnUnreachableOneLeavesItsItemOut() throws {
         let server = try TestServer(files: ["plain.json": #"["red", "green"]"#])
         let text = """

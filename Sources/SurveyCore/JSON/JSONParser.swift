@@ -123,6 +123,8 @@ public enum SourceLocator {
         guard !paths.isEmpty else { return [] }
         let targets = PathTargets(paths)
         var parser = Parser(bytes: bytes, targets: targets)
+        // Locating reads past a repeated key (a SurveyJS file may have one).
+        parser.keepsLastKey = true
         _ = try? parser.parseDocument()
         let offsets = paths.map { targets.offset(of: $0) }
         let found = offsets.compactMap { $0 }
@@ -208,6 +210,11 @@ struct Parser {
     let targets: PathTargets?
     /// Values parsed once and shared by later copies of the same text (``parseSharedValue()``).
     var pool = ValuePool()
+    /// A key repeated in an object keeps its last value (as JavaScript's `JSON.parse`) instead of
+    /// being an error; each repeat is recorded in ``repeatedKeys``.
+    var keepsLastKey = false
+    /// The keys repeated in an object, with the offset of each later occurrence (``keepsLastKey``).
+    var repeatedKeys: [(key: String, offset: Int)] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>, targets: PathTargets? = nil) {
         self.bytes = bytes
@@ -287,7 +294,10 @@ struct Parser {
         var object: [String: JSONValue] = Dictionary(minimumCapacity: members.count - firstMember)
         try members.popEach(from: firstMember) { (member) throws(RawSyntaxError) in
             if object.updateValue(member.value, forKey: member.key) != nil {
-                throw RawSyntaxError(message: "duplicate member name \"\(member.key)\"", offset: member.offset)
+                guard keepsLastKey else {
+                    throw RawSyntaxError(message: "duplicate member name \"\(member.key)\"", offset: member.offset)
+                }
+                repeatedKeys.append((member.key, member.offset))
             }
         }
         return .object(object)
