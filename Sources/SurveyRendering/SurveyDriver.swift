@@ -23,7 +23,7 @@ public struct SurveyDriver {
     /// Keeps every accepted action durably (a response store); the renderer hears of an action
     /// only after the recorder has it. `nil` keeps the session in memory only. The one given to
     /// ``init(session:stateStore:isResumed:recorder:)`` also says whether the session keeps every
-    /// answer (``SessionRecorder/keepsEveryAnswer``).
+    /// answer (`SessionRecorder.keepsEveryAnswer`).
     public var recorder: (any SessionRecorder)?
     /// Counts units entered (``StepRequest/visit``).
     var visit = 0
