@@ -112,7 +112,14 @@ extension Converter {
             var kind = ConvertedKind(type: "ranking")
             choiceOptions(&members, into: &kind, multiple: true, itemsKey: "items")
             return kind
-        case "matrix": return matrix(&members)
+        case "matrix":
+            let kind = matrix(&members)
+            guard kind.options["columns"]?.arrayValue?.isEmpty == false else {
+                var empty = nothingToAnswer("matrix '\(id)' without columns", at: members.path("columns"))
+                empty.layout = kind.layout
+                return empty
+            }
+            return kind
         case "matrixdropdown": return matrixDropdownWithColumnChecks(&members, id: id)
         case "paneldynamic": return dynamicPanel(&members, id: id)
         case "matrixdynamic": return repeatGroup(&members, itemsKey: "columns", dynamicMatrix: true)
@@ -137,14 +144,7 @@ extension Converter {
         case "multipletext":
             let kind = multipleText(&members)
             guard kind.options["items"]?.arrayValue?.isEmpty == false else {
-                // survey-core shows no box to fill in (and a required one cannot be passed): like a
-                // choice question without choices, it gets one choice that is never shown.
-                var empty = ConvertedKind(type: "single-choice")
-                empty.options["choices"] = [["value": .string(Self.nothingToPick), "visibleIf": "false"]]
-                note(
-                    .notConverted, members.path("items"), "multiple text '\(id)' without items",
-                    "survey-core shows nothing to fill in either; it takes no answer here")
-                return empty
+                return nothingToAnswer("multiple text '\(id)' without items", at: members.path("items"))
             }
             return kind
         case "file": return file(&members)
@@ -589,6 +589,16 @@ extension Converter {
 
     /// The value of the one choice a question with no choices is given here, never shown.
     static let nothingToPick = "no-choices"
+
+    /// A question survey-core shows with no box to fill in (a multiple text without items, a matrix
+    /// without columns): it takes no answer, and a required one cannot be passed. Like a choice
+    /// question without choices, it gets one choice that is never shown.
+    mutating func nothingToAnswer(_ what: String, at path: JSONPath) -> ConvertedKind {
+        var empty = ConvertedKind(type: "single-choice")
+        empty.options["choices"] = [["value": .string(Self.nothingToPick), "visibleIf": "false"]]
+        note(.notConverted, path, what, "survey-core shows nothing to answer either; it takes no answer here")
+        return empty
+    }
 
     /// A choice question with no choices (none listed, none fetched or copied: an app fills them in
     /// at run time). survey-core shows it with nothing to pick (its Other and None items aside), so

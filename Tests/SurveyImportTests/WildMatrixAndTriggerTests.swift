@@ -186,6 +186,21 @@ import Testing
         }
     }
 
+    /// A matrix without columns (a real survey listed its statements under `elements`): survey-core
+    /// 3.0.4 loads it and shows nothing to answer, and does not leave a page with a required one.
+    @Test func aMatrixWithoutColumnsLoadsAndTakesNoAnswer() throws {
+        for members in [#", "rows": ["r1"]"#, #", "elements": [{"type": "text", "name": "t"}]"#] {
+            let text = #"{"elements": [{"type": "matrix", "name": "g""# + members + "}]}"
+            let (conversion, survey) = try convertAndLoad(text)
+            #expect(conversion.notes.contains { $0.what == "matrix 'g' without columns" })
+            var session = SurveySession(survey: survey)
+            #expect(throws: (any Error).self) { try session.answer(["r1": "x"], for: "g") }
+            #expect(try Self.complete(text, [:]) == (true, [:]))
+            let required = #"{"elements": [{"type": "matrix", "name": "g", "isRequired": true"# + members + "}]}"
+            #expect(try Self.complete(required, [:]).completed == false)
+        }
+    }
+
     /// A choice given as `{"text": …}` alone: survey-core 3.0.4 takes the text as its value.
     @Test func aChoiceWithOnlyATextHasTheTextAsItsValue() throws {
         let text = #"{"elements": [{"type": "radiogroup", "name": "c", "choices": [{"text": "Red"}, "Blue"]}]}"#
