@@ -197,6 +197,13 @@ extension Converter {
             for key in ["min", "max", "step"] {
                 guard let value = members.take(key) else { continue }
                 if let number = value.numberValue ?? value.stringValue.flatMap(Double.init) {
+                    // survey-core checks an answer against a step greater than 0 only.
+                    if key == "step", number <= 0, kind.type == "number" {
+                        note(
+                            .notConverted, members.path(key), "step \(describe(value))",
+                            "it checks nothing (as in survey-core); left out")
+                        continue
+                    }
                     kind.options[key] = .number(number)
                 } else {
                     note(.notConverted, members.path(key), "\(key) \(describe(value))", "expected a number")

@@ -201,6 +201,15 @@ import Testing
         }
     }
 
+    /// `step: 0` on a number box: survey-core 3.0.4 checks a step greater than 0 only, so any
+    /// number is accepted; the step is left out with a note.
+    @Test func aNumberStepOfZeroChecksNothing() throws {
+        let text = #"{"elements": [{"type": "text", "name": "n", "inputType": "number", "step": 0}]}"#
+        let (conversion, _) = try convertAndLoad(text)
+        #expect(conversion.notes.contains { $0.what == "step 0" })
+        #expect(try Self.complete(text, ["n": 2.75]) == (true, ["n": 2.75]))
+    }
+
     /// A choice given as `{"text": …}` alone: survey-core 3.0.4 takes the text as its value.
     @Test func aChoiceWithOnlyATextHasTheTextAsItsValue() throws {
         let text = #"{"elements": [{"type": "radiogroup", "name": "c", "choices": [{"text": "Red"}, "Blue"]}]}"#
