@@ -52,6 +52,24 @@ extension Converter {
         return kind
     }
 
+    /// The survey's `mode`: `"display"` (survey-core shows every question read-only, checks no
+    /// answer, and completes) makes every step under the pages read-only (shown, not editable, not
+    /// checked for `required`).
+    func displayMode(_ members: inout Members, steps: inout [JSONValue]) {
+        guard let mode = members.members["mode"]?.stringValue, mode == "edit" || mode == "display" else { return }
+        _ = members.take("mode")
+        guard mode == "display" else { return }
+        func readOnly(_ step: JSONValue, isPage: Bool) -> JSONValue {
+            guard case .object(var object) = step else { return step }
+            if !isPage { object["readOnly"] = true }
+            if case .array(let inner) = object["steps"] {
+                object["steps"] = .array(inner.map { readOnly($0, isPage: false) })
+            }
+            return .object(object)
+        }
+        steps = steps.map { readOnly($0, isPage: true) }
+    }
+
     /// A second column (or dynamic panel question) named like an earlier one: survey-core shows
     /// both, and both edit one value of the row; here the first asks it.
     mutating func noteSecondColumn(_ name: String, at path: JSONPath) {

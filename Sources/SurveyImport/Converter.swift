@@ -194,6 +194,7 @@ struct Converter {
         if steps.isEmpty {
             throw SurveyJSImportError("the survey has no pages and no elements")
         }
+        displayMode(&members, steps: &steps)
         if pageMode == "questionPerPage" { steps = onePagePerQuestion(steps, keepingFirst: hasStartPage(members)) }
         if pageMode == "singlePage" { steps = allPagesOnOne(steps) }
         renameClashingPages(&steps)

@@ -46,7 +46,7 @@ enum Vocabulary {
         "surveyId": "the SurveyJS service is not used",
         "surveyPostId": "the SurveyJS service is not used",
         "clientId": "the SurveyJS service is not used",
-        "mode": "display-only surveys are not supported",
+        "mode": "expected \"edit\" or \"display\"",
         "isSinglePage": "pages are kept as the file has them",
         "navigateToUrl": "navigating to a URL after completion is not supported",
         "clearIfInvisible": "per-question clearing is not supported; use settings.clearInvisibleValues",

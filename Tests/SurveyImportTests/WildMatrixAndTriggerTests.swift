@@ -1,3 +1,4 @@
+import Foundation
 import SurveyBuiltins
 import SurveyCore
 import SurveyImport
@@ -208,6 +209,22 @@ import Testing
         let (conversion, _) = try convertAndLoad(text)
         #expect(conversion.notes.contains { $0.what == "step 0" })
         #expect(try Self.complete(text, ["n": 2.75]) == (true, ["n": 2.75]))
+    }
+
+    /// `mode: "display"`: survey-core 3.0.4 shows every question read-only and completes without
+    /// checking `required`; here every step is read-only, inside panels too.
+    @Test func aDisplayModeSurveyIsReadOnlyAndCompletes() throws {
+        let text = #"""
+            {"mode": "display", "elements": [{"type": "text", "name": "a", "isRequired": true},
+              {"type": "panel", "name": "p", "elements": [{"type": "text", "name": "b", "isRequired": true}]}]}
+            """#
+        let (conversion, survey) = try convertAndLoad(text)
+        #expect(conversion.notes.isEmpty)
+        var session = SurveySession(survey: survey)
+        #expect(throws: (any Error).self) { try session.answer("x", for: "b") }
+        #expect(try Self.complete(text, [:]) == (true, [:]))
+        let editable = text.replacingOccurrences(of: #""display""#, with: #""edit""#)
+        #expect(try Self.complete(editable, [:]).completed == false)
     }
 
     /// A choice given as `{"text": …}` alone: survey-core 3.0.4 takes the text as its value.
