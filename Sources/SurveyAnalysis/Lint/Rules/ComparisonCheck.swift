@@ -133,6 +133,8 @@ final class ComparisonCheck: LintCheck {
                 switch element {
                 case .bool: continue
                 case .string(let text) where ["true", "false"].contains(text.lowercased()): continue
+                // survey-core compares true with 1 and false with 0 as numbers: {b} = 1 holds for yes.
+                case .number(let number) where number == 0 || number == 1: continue
                 case .null: continue
                 default:
                     let hint =
