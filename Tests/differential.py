@@ -470,6 +470,8 @@ def run_ours(binary: str, case: Case, today: str, imported: bool) -> Outcome:
 
 
 RENAMED_NOTE = re.compile(r": renamed: (?:question|dynamic panel) '([^']+)' is (?:now )?'([^']+)'")
+# A question named "" (survey-core keeps the name and keys its answer so): it blocks as '' there.
+EMPTY_NAME_NOTE = re.compile(r": renamed: a question named '()' \(survey-core keeps the name[^)]*; it is '([^']+)' here")
 
 
 def renamed_elements(binary: str, surveyjs: Path) -> dict[str, str]:
@@ -479,7 +481,7 @@ def renamed_elements(binary: str, surveyjs: Path) -> dict[str, str]:
                                 timeout=120)
     except subprocess.TimeoutExpired:
         return {}
-    return {ours: theirs for theirs, ours in RENAMED_NOTE.findall(result.stderr)}
+    return {ours: theirs for theirs, ours in RENAMED_NOTE.findall(result.stderr) + EMPTY_NAME_NOTE.findall(result.stderr)}
 
 
 # MARK: Comparing

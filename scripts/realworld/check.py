@@ -202,7 +202,8 @@ def element_renames(binary: str, survey: str) -> dict:
     imported = subprocess.run([binary, "import", "surveyjs", survey], capture_output=True, text=True, timeout=120)
     renames = {}
     for line in imported.stderr.splitlines():
-        m = re.search(r"a second element named '(.+?)' \(it is named '(.+?)' here", line)
+        m = re.search(r"a second element named '(.+?)' \(it is named '(.+?)' here", line) or re.search(
+            r"renamed: a question named '(.*?)' \(.*?it is '(.+?)' here", line)  # named "": keyed so in survey-core
         if m:
             renames[m.group(2)] = m.group(1)
     return renames
