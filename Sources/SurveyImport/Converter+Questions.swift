@@ -140,6 +140,10 @@ extension Converter {
         case "expression":
             // survey-core's data holds its value wherever its page is, visited or not (while it shows).
             dataShape.computed.append(id)
+            // survey-core keeps its value in the data, hidden or not (per-question clearing "none").
+            if members.members["clearIfInvisible"] == "none", members.take("clearIfInvisible") != nil {
+                dataShape.keptComputed.append(id)
+            }
             return expressionQuestion(&members)
         case "multipletext":
             let kind = multipleText(&members)

@@ -66,6 +66,8 @@ public struct SurveyJSDataShape: ResultShape {
     /// Expression questions: survey-core's data holds their values while they show, on a page the
     /// respondent reached or not.
     var computed: [String] = []
+    /// Expression questions with `clearIfInvisible: "none"`: survey-core keeps their values, hidden or not.
+    var keptComputed: [String] = []
     /// Whether the survey keeps hidden answers (`clearInvisibleValues: "none"`).
     var keepsHiddenAnswers = false
     /// Multiple texts whose default has members no item takes: the default as the question starts
@@ -128,6 +130,7 @@ public struct SurveyJSDataShape: ResultShape {
         objectChoices = record.objectChoices.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         dataKeys = record.dataKeys
         computed = record.computed
+        keptComputed = record.keptComputed
         keepsHiddenAnswers = survey.definition.settings.clearInvisibleValues == .none
         for (id, original) in record.objectDefaults.sorted(by: { $0.key < $1.key }) {
             guard let fitted = steps[id]?.step.defaultValue else { continue }
@@ -297,6 +300,7 @@ public struct SurveyJSDataShape: ResultShape {
         if !keepsHiddenAnswers {
             for id in computed where data[id] == nil && session.isVisible(id) { data[id] = session.answer(for: id) }
         }
+        for id in keptComputed where data[id] == nil { data[id] = session.answer(for: id) }
         // One value under the shared name: the first question's, else the one given to a second.
         for (id, owner) in duplicates {
             guard let value = data.removeValue(forKey: id) else { continue }
@@ -475,6 +479,8 @@ public struct SurveyJSDataShape: ResultShape {
         var dataKeys: [String] = []
         /// Expression questions (the shape's `computed`).
         var computed: [String] = []
+        /// Expression questions that keep their values hidden (`clearIfInvisible: "none"`).
+        var keptComputed: [String] = []
         /// Multiple texts' defaults as written, when no item takes some of their members.
         var objectDefaults: [String: JSONValue] = [:]
         /// Second questions of a name → the first's id.
@@ -496,7 +502,7 @@ public struct SurveyJSDataShape: ResultShape {
             othersAsComment.isEmpty && entryOthersAsComment.isEmpty && emptyPanels.isEmpty && emptyRows.isEmpty
                 && files.isEmpty && entryFiles.isEmpty
                 && booleanChoices.isEmpty && objectChoices.isEmpty && dataKeys.isEmpty && duplicates.isEmpty
-                && computed.isEmpty && objectDefaults.isEmpty
+                && computed.isEmpty && keptComputed.isEmpty && objectDefaults.isEmpty
                 && rowDefaults.isEmpty
                 && totals.isEmpty
                 && bindings.isEmpty
@@ -519,6 +525,7 @@ public struct SurveyJSDataShape: ResultShape {
             objectChoices = (json["objectChoices"]?.objectMembers ?? [:]).compactMapValues(\.objectMembers)
             dataKeys = (json["dataKeys"]?.arrayValue ?? []).compactMap(\.stringValue)
             computed = (json["computed"]?.arrayValue ?? []).compactMap(\.stringValue)
+            keptComputed = (json["keptComputed"]?.arrayValue ?? []).compactMap(\.stringValue)
             objectDefaults = json["objectDefaults"]?.objectMembers ?? [:]
             duplicates = (json["duplicates"]?.objectMembers ?? [:]).compactMapValues(\.stringValue)
             rowDefaults = (json["rowDefaults"]?.objectMembers ?? [:]).compactMapValues(\.objectMembers)
@@ -559,6 +566,7 @@ public struct SurveyJSDataShape: ResultShape {
             if !objectChoices.isEmpty { members["objectChoices"] = .object(objectChoices.mapValues { .object($0) }) }
             if !dataKeys.isEmpty { members["dataKeys"] = .array(dataKeys.map { .string($0) }) }
             if !computed.isEmpty { members["computed"] = .array(computed.map { .string($0) }) }
+            if !keptComputed.isEmpty { members["keptComputed"] = .array(keptComputed.map { .string($0) }) }
             if !objectDefaults.isEmpty { members["objectDefaults"] = .object(objectDefaults) }
             if !duplicates.isEmpty { members["duplicates"] = .object(duplicates.mapValues { .string($0) }) }
             if !dataNames.isEmpty { members["dataNames"] = .object(dataNames.mapValues { .string($0) }) }

@@ -49,7 +49,8 @@ enum Vocabulary {
         "mode": "expected \"edit\" or \"display\"",
         "isSinglePage": "pages are kept as the file has them",
         "navigateToUrl": "navigating to a URL after completion is not supported",
-        "clearIfInvisible": "per-question clearing is not supported; use settings.clearInvisibleValues",
+        "clearIfInvisible":
+            "per-question clearing is not supported (but \"none\" on an expression question); use settings.clearInvisibleValues",
         "clearValueOnDisableItems": "choices are never disabled",
         "hideIfChoicesEmpty": "a question with no visible choice is still shown",
         "enableIf": "pages cannot be disabled",
