@@ -89,14 +89,6 @@ extension MatrixDropdownType {
         return kept.isEmpty ? .null : .object(kept)
     }
 
-    /// What the cells' conditions evaluate with: today, and the respondent's locale.
-    static func functionContext(_ context: PresentationContext) -> FunctionContext {
-        var functions = FunctionContext.current()
-        functions.locale = context.locale
-        functions.defaultLocale = context.defaultLocale
-        return functions
-    }
-
     /// The columns whose cells a row holding `cells` hides now.
     func hiddenColumns(
         _ cells: [String: JSONValue], options: Options, in context: PresentationContext, functions: FunctionContext

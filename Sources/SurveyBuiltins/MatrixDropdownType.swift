@@ -116,7 +116,7 @@ public struct MatrixDropdownType: SummarizesTallies {
                 isRequired: column.isRequired, input: column.question.input(in: context))
         }
         let cellConditions = options.columns.contains { $0.visibleIf != nil }
-        let functions = cellConditions ? Self.functionContext(context) : nil
+        let functions = cellConditions ? context.conditionFunctions : nil
         return .composite(
             CompositeInput(
                 fields: options.rows.filter { options.conditions.showsRow($0.value, in: context) }.map { row in
@@ -173,7 +173,7 @@ public struct MatrixDropdownType: SummarizesTallies {
         }
         if result.isEmpty { return .null }
         let cellConditions = options.columns.contains { $0.visibleIf != nil }
-        let functions = cellConditions ? Self.functionContext(context) : nil
+        let functions = cellConditions ? context.conditionFunctions : nil
         for row in options.rows where options.conditions.showsRow(row.value, in: context) {
             let cells = result[row.value]?.objectValue ?? [:]
             let hidden =

@@ -407,14 +407,6 @@ public struct RepeatType: SummarizesTallies {
         }
     }
 
-    /// What the items' conditions evaluate with: today, and the respondent's locale.
-    static func functionContext(_ context: PresentationContext) -> FunctionContext {
-        var functions = FunctionContext.current()
-        functions.locale = context.locale
-        functions.defaultLocale = context.defaultLocale
-        return functions
-    }
-
     /// The items instance `index` hides now.
     func hiddenItems(
         _ instance: [String: JSONValue], index: Int, options: Options, in context: PresentationContext,
@@ -433,7 +425,7 @@ public struct RepeatType: SummarizesTallies {
 
     public func input(for options: Options, in context: PresentationContext) -> InputPrimitive {
         let instances = (context.answer?.arrayValue ?? []).map { $0.objectValue ?? [:] }
-        let functions = Self.functionContext(context)
+        let functions = context.conditionFunctions
         let count = count(options, in: context)
         let loop = loopValues(options, in: context)
         let shown = count ?? max(instances.count, options.minimumCount)
@@ -509,7 +501,7 @@ public struct RepeatType: SummarizesTallies {
             throw AnswerError(
                 code: "tooManyEntries", message: "Add at most \(maximum) entries.", arguments: ["max": String(maximum)])
         }
-        let functions = Self.functionContext(context)
+        let functions = context.conditionFunctions
         let shown = visibleIndexes(list, options: options, in: context, functions: functions)
         var result: [JSONValue] = []
         result.reserveCapacity(list.count)
@@ -661,7 +653,7 @@ public struct RepeatType: SummarizesTallies {
                 code: "tooManyEntries", message: "Add at most \(maximum) entries.", arguments: ["max": String(maximum)])
         }
         return .entry(
-            try instance(entry, index: index, options: options, in: context, functions: Self.functionContext(context)))
+            try instance(entry, index: index, options: options, in: context, functions: context.conditionFunctions))
     }
 
     public func isEmpty(_ answer: JSONValue, options: Options) -> Bool {
@@ -696,7 +688,7 @@ public struct RepeatType: SummarizesTallies {
         let fallback = isNew ? item.defaultValue : nil
         guard let expression = item.defaultExpression else { return fallback }
         let value = expression.evaluate(
-            values(instance, index: index, options: options, in: context), context: Self.functionContext(context))
+            values(instance, index: index, options: options, in: context), context: context.conditionFunctions)
         guard !value.isEmptyAnswer, let normal = try? item.question.normalize(value, in: context),
             !item.question.isEmpty(normal)
         else { return fallback }
