@@ -32,22 +32,7 @@ import differential as D  # noqa: E402
 
 
 def questions_by_name(surveyjs: dict) -> dict[str, dict]:
-    found: dict[str, dict] = {}
-
-    def visit(elements: object) -> None:
-        for element in elements if isinstance(elements, list) else []:
-            if isinstance(element, dict):
-                if isinstance(element.get("name"), str):
-                    found[element["name"].strip()] = element
-                visit(element.get("elements"))
-                visit(element.get("templateElements"))
-
-    for page in surveyjs.get("pages") or []:
-        if isinstance(page, dict):
-            visit(page.get("elements"))
-    visit(surveyjs.get("elements"))
-    visit(surveyjs.get("questions"))
-    return found
+    return {e["name"].strip(): e for e in D.surveyjs_elements(surveyjs) if isinstance(e.get("name"), str)}
 
 
 def respondent(answers: dict, questions: dict[str, dict], rng: random.Random) -> dict:

@@ -203,45 +203,41 @@ def read_json(path: Path) -> object:
         raise CaseError(f"{path}:{error.lineno}:{error.colno}: invalid JSON: {error.msg}") from error
 
 
-def surveyjs_question_names(surveyjs: dict) -> set[str]:
-    names: set[str] = set()
+def surveyjs_elements(surveyjs: dict):
+    """Every element of a SurveyJS survey (pages' elements, `elements`, `questions`), panels' and
+    dynamic panels' own elements included, in document order."""
 
-    def visit(elements: object) -> None:
+    def visit(elements: object):
         for element in elements if isinstance(elements, list) else []:
             if isinstance(element, dict):
-                if isinstance(element.get("name"), str):
-                    # survey-core trims names and removes the first '|' (settings.itemValueSeparator)
-                    names.add(element["name"].strip().replace("|", "", 1))
-                visit(element.get("elements"))
-                visit(element.get("templateElements"))
+                yield element
+                yield from visit(element.get("elements"))
+                yield from visit(element.get("templateElements"))
 
     for page in surveyjs.get("pages") or []:
         if isinstance(page, dict):
-            visit(page.get("elements"))
-    visit(surveyjs.get("elements"))
-    visit(surveyjs.get("questions"))
-    return names
+            yield from visit(page.get("elements"))
+    yield from visit(surveyjs.get("elements"))
+    yield from visit(surveyjs.get("questions"))
+
+
+def surveyjs_name(name: str) -> str:
+    """A name as survey-core keeps it: trimmed, the first '|' removed (settings.itemValueSeparator)."""
+    return name.strip().replace("|", "", 1)
+
+
+def surveyjs_question_names(surveyjs: dict) -> set[str]:
+    return {surveyjs_name(e["name"]) for e in surveyjs_elements(surveyjs) if isinstance(e.get("name"), str)}
 
 
 def surveyjs_value_names(surveyjs: dict) -> set[str]:
     """The names survey-core keys answers by: each question's valueName, or its name."""
     names: set[str] = set()
-
-    def visit(elements: object) -> None:
-        for element in elements if isinstance(elements, list) else []:
-            if isinstance(element, dict):
-                value_name = element.get("valueName")
-                name = value_name if isinstance(value_name, str) and value_name.strip() else element.get("name")
-                if isinstance(name, str):
-                    names.add(name.strip().replace("|", "", 1))
-                visit(element.get("elements"))
-                visit(element.get("templateElements"))
-
-    for page in surveyjs.get("pages") or []:
-        if isinstance(page, dict):
-            visit(page.get("elements"))
-    visit(surveyjs.get("elements"))
-    visit(surveyjs.get("questions"))
+    for element in surveyjs_elements(surveyjs):
+        value_name = element.get("valueName")
+        name = value_name if isinstance(value_name, str) and value_name.strip() else element.get("name")
+        if isinstance(name, str):
+            names.add(surveyjs_name(name))
     return names
 
 
