@@ -319,21 +319,9 @@ struct PostgresCLITests {
     func aSignalEndsTheRunAndKeepsWhatWasAcknowledged(signal: Int32, status: Int32) throws {
         let directory = try Fixtures.temporaryDirectory()
         let store = directory.appendingPathComponent("r.sqlite").path
-        let process = Process()
-        process.executableURL = SurveyBinary.url
-        process.arguments = [
-            "run", ResponseStoreCLITests.feedback, "--renderer", "json", "--store", store, "--respondent", "sig",
-        ]
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Never hang the test run: a child that is still there after 30 s is killed (and the test fails).
-        let child = process.processIdentifier
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { kill(child, SIGKILL) }
+        let (process, input, output, errors) = try SurveyBinary.start(
+            ["run", ResponseStoreCLITests.feedback, "--renderer", "json", "--store", store, "--respondent", "sig"],
+            killAfter: 30)
         input.fileHandleForWriting.write(
             Data((#"{"command":"answer","stepId":"export-rating","value":3}"# + "\n").utf8))
         // Wait for the acknowledgement, then signal.

@@ -244,20 +244,9 @@ import Testing
     @Test(arguments: SignalTests.cases)
     func aSignalWithoutAStoreSavesTheSessionFirst(signal: Int32, status: Int32) throws {
         let directory = try Fixtures.temporaryDirectory()
-        let process = Process()
-        process.executableURL = SurveyBinary.url
-        process.arguments = ["run", Self.onboarding, "--renderer", "json", "--no-store", "--state-file", "s.json"]
-        process.currentDirectoryURL = directory
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Never hang the test run: a child that is still there after 30 s is killed (and the test fails).
-        let child = process.processIdentifier
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { kill(child, SIGKILL) }
+        let (process, input, output, errors) = try SurveyBinary.start(
+            ["run", Self.onboarding, "--renderer", "json", "--no-store", "--state-file", "s.json"],
+            directory: directory, killAfter: 30)
         input.fileHandleForWriting.write(
             Data(("\"next\"\n" + #"{"command":"answer","stepId":"source","value":"google"}"# + "\n").utf8))
         var received = ""
@@ -355,20 +344,9 @@ import Testing
             #"[{"id": "note", "type": "text", "title": "Say"}, {"id": "more", "type": "text", "title": "More"}]"#
         try Data((#"{"formatVersion": 1, "id": "note", "version": "1", "title": "Note", "steps": "# + steps + "}").utf8)
             .write(to: survey)
-        let process = Process()
-        process.executableURL = SurveyBinary.url
-        process.arguments = ["run", survey.path, "--renderer", "json", "--no-store", "--state-file", "s.json"]
-        process.currentDirectoryURL = directory
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Never hang the test run: a child that is still there after 60 s is killed (and the test fails).
-        let child = process.processIdentifier
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { kill(child, SIGKILL) }
+        let (process, input, output, errors) = try SurveyBinary.start(
+            ["run", survey.path, "--renderer", "json", "--no-store", "--state-file", "s.json"],
+            directory: directory, killAfter: 60)
         // Read stdout and stderr as they come, so neither pipe fills.
         let received = Mutex(Data())
         let done = DispatchSemaphore(value: 0)
@@ -386,7 +364,7 @@ import Testing
         while received.withLock({ $0.range(of: answered) == nil }), Date() < acknowledged, process.isRunning {
             usleep(10_000)
         }
-        send(signals, to: child)
+        send(signals, to: process.processIdentifier)
         process.waitUntilExit()
         done.wait()
         try? input.fileHandleForWriting.close()

@@ -25,6 +25,29 @@ enum SurveyBinary {
         var stderr: String
     }
 
+    /// Starts `survey` with `arguments` (in `directory`, with `environment` added to this process's),
+    /// its standard input, output and error piped, for a test that talks to it while it runs. No run
+    /// may hang a test: one still there after `killAfter` seconds is killed (and the test fails).
+    static func start(
+        _ arguments: [String], directory: URL? = nil, environment: [String: String] = [:], killAfter seconds: Double
+    ) throws -> (process: Process, input: Pipe, output: Pipe, errors: Pipe) {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        let (input, output, errors) = (Pipe(), Pipe(), Pipe())
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let child = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { kill(child, SIGKILL) }
+        return (process, input, output, errors)
+    }
+
     /// Runs `survey` with `arguments`; with `shell`, runs `bash` with them instead (for process substitution).
     static func run(
         _ arguments: [String], stdin: String = "", stdinData: Data? = nil, stdinFile: URL? = nil,
