@@ -35,13 +35,16 @@ struct MatrixConditions: Sendable {
 
     /// Whether row `value` shows now (a row without a condition, or one not evaluated yet, does).
     func showsRow(_ value: String, in context: PresentationContext) -> Bool {
-        guard rows[value] != nil, let result = context.expressionValues["row:" + value] else { return true }
+        guard rows[value] != nil, !context.showsEveryPart, let result = context.expressionValues["row:" + value] else {
+            return true
+        }
         return ExpressionValue.isTruthy(result)
     }
 
     /// Whether column `value` shows now.
     func showsColumn(_ value: String, in context: PresentationContext) -> Bool {
-        guard columns[value] != nil, let result = context.expressionValues["column:" + value] else { return true }
+        guard columns[value] != nil, !context.showsEveryPart, let result = context.expressionValues["column:" + value]
+        else { return true }
         return ExpressionValue.isTruthy(result)
     }
 }
@@ -93,6 +96,7 @@ extension MatrixDropdownType {
     func hiddenColumns(
         _ cells: [String: JSONValue], options: Options, in context: PresentationContext, functions: FunctionContext
     ) -> Set<String> {
+        if context.showsEveryPart { return [] }
         var slots: [JSONValue] = [.object(cells)]
         for name in options.outerNames { slots.append(context.expressionValues["name:" + name] ?? .null) }
         var hidden = Set<String>()

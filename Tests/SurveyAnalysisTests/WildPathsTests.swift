@@ -197,4 +197,60 @@ import Testing
         #expect(result.infeasible.contains(.shown(step: "b")), "\(result.coverage.uncovered)")
         #expect(Set(result.coverage.uncovered) == Set(result.infeasible))
     }
+
+    /// A dropdown matrix's columns with a `visibleIf` are hidden until it holds, but an answer may
+    /// fill them: the generated answers fill them too, so a question shown by such a cell is reached.
+    @Test func aCellOfAConditionalColumnCanShowAQuestion() throws {
+        let survey = try loadSurveyJS(
+            """
+            {"pages": [{"name": "p1", "elements": [
+              {"type": "checkbox", "name": "regions", "choices": ["north", "south", "east"]},
+              {"type": "matrixdropdown", "name": "catch", "choices": [1, 2, 3], "rows": ["deer", "boar", "hare"],
+               "columns": [{"name": "N", "visibleIf": "{regions} contains 'north'"},
+                           {"name": "S", "visibleIf": "{regions} contains 'south'"}]},
+              {"type": "text", "name": "hares", "inputType": "number", "visibleIf": "{catch.hare} notempty"}]}]}
+            """)
+        let result = generate(survey)
+        #expect(result.coverage.uncovered.isEmpty, "\(result.coverage.uncovered)")
+        #expect(result.coverage.covered.contains(.shown(step: "hares")))
+    }
+
+    /// A condition that needs every row of a wide matrix answered: the representatives of the matrix
+    /// include every row filled, however many combinations of rows there are.
+    @Test func aConditionOnEveryRowOfAWideMatrixIsMet() throws {
+        let survey = try loadSurveyJS(
+            """
+            {"pages": [{"name": "p1", "elements": [
+              {"type": "matrix", "name": "wedges", "rows": ["Row 1", "Row 2", "Row 3", "Row 4"],
+               "columns": ["m3", "l3", "m4", "l4", "m5", "l5", "none"]},
+              {"type": "comment", "name": "why", "visibleIf":
+                 "{wedges.Row 1} notempty and {wedges.Row 2} notempty and {wedges.Row 3} notempty and {wedges.Row 4} notempty"}]}]}
+            """)
+        let result = generate(survey)
+        #expect(result.coverage.uncovered.isEmpty, "\(result.coverage.uncovered)")
+    }
+
+    /// A hidden question (`visible: false`) with a default that only the app changes: it keeps its
+    /// default for a respondent, so the page it shows is never shown here. Lint says so as a warning
+    /// (the host may set it), and `survey paths` counts that page's goals infeasible.
+    @Test func aHiddenQuestionKeepsItsDefaultUnlessTheHostSetsIt() throws {
+        let json = """
+            {"pages": [
+              {"name": "search", "elements": [{"type": "text", "name": "id"},
+                {"type": "radiogroup", "name": "found", "visible": false, "defaultValue": false,
+                 "choices": [{"value": true, "text": "Found"}, {"value": false, "text": "Not found"}]}]},
+              {"name": "details", "visibleIf": "{found} == true", "elements": [{"type": "text", "name": "student"}]},
+              {"name": "missing", "visibleIf": "{found} == false", "elements": [{"type": "text", "name": "why"}]}]}
+            """
+        let findings = try lint(json)
+        #expect(!findings.contains { $0.severity == .error }, "\(listing(findings))")
+        let finding = try #require(findings.first { $0.rule == .unreachableStep && $0.stepID == "details" })
+        #expect(finding.severity == .warning)
+        #expect(
+            finding.message.contains("'found' is never shown and only its default sets it"), "\(finding.message)")
+        let result = generate(try loadSurveyJS(json))
+        #expect(result.coverage.covered.contains(.shown(step: "why")))
+        #expect(result.infeasible.contains(.shown(step: "student")), "\(result.coverage.uncovered)")
+        #expect(Set(result.coverage.uncovered) == Set(result.infeasible))
+    }
 }

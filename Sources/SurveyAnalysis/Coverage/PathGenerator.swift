@@ -91,6 +91,9 @@ public struct PathGenerator: Sendable {
     /// How many sets of required answers phase 2 tries for a question never shown.
     static let requirementVariants = 8
 
+    /// Most rounds of walks and directed searches (fewer when two in a row add nothing).
+    static let rounds = 8
+
     /// A variable the survey declares for the host to set, with the values walks give it: none (its
     /// default), each literal the survey compares it with, the numbers either side of those it orders
     /// with, and one value equal to none of them.
@@ -339,72 +342,6 @@ public struct PathGenerator: Sendable {
                 scripts: scripts, coverage: coverage, infeasible: [], walks: walks,
                 seconds: Date().timeIntervalSince(started), blocked: blocked.keys.sorted().compactMap { blocked[$0] })
         }
-        // Phase 1: walks spread over the representatives, until they stop finding anything new.
-        while idle < patience, coverage.covered.count < coverage.goals.count,
-            Date().timeIntervalSince(started) < timeLimit * 0.6
-        {
-            walks += 1
-            var (session, variablePicks) = start()
-            var picks: [(step: Int, choice: Int)] = []
-            walk(&session, &picks)
-            idle = keep(session, picks, variables: variablePicks) ? 0 : idle + 1
-        }
-        // Phase 2: for each question still never shown, a directed search for answers that show it
-        // (first with the answers its conditions call for, worked back through the conditions they
-        // depend on, then without), then a walk to the end from there.
-        let evaluator = ConditionEvaluator(model: model, domains: domains, today: today)
-        let predicates = FlowPredicates(model: model, evaluator: evaluator)
-        for goal in coverage.uncovered {
-            guard Date().timeIntervalSince(started) < timeLimit else { break }
-            guard case .shown(let stepID) = goal, !coverage.covered.contains(goal), let index = stepIndex[stepID]
-            else { continue }
-            let unit = model.steps[index].unit
-            var found: WitnessSearch.Witness?
-            // Without host variables first, then with a few of their values.
-            var chosen = assignment(plain: true)
-            for attempt in 0..<(hostVariables.isEmpty ? 1 : 4) where found == nil {
-                if attempt > 0 { chosen = assignment(plain: false) }
-                // The answers its conditions call for (the first that will do, then a few random sets of
-                // them, each tried once), or, when the conditions give none, an open search.
-                var tried = Set<[Int: JSONValue]>()
-                for variant in 0..<Self.requirementVariants where found == nil {
-                    guard
-                        let pinned = WitnessSearch.requirements(
-                            showing: index, model: model, evaluator: evaluator, predicates: predicates,
-                            variant: UInt64(variant))
-                    else { break }
-                    guard tried.insert(pinned).inserted else { continue }
-                    let search = WitnessSearch(
-                        model: model, domains: domains, decisionSlots: decisionSlots, budget: 4000, today: today,
-                        deadline: .now + .milliseconds(variant == 0 ? 30 : 3))
-                    search.variables = chosen.given
-                    found = search.reach(unit: unit, pinned: pinned, accept: { $0.isVisible(stepID) })
-                }
-                if found == nil, tried.isEmpty {
-                    let search = WitnessSearch(
-                        model: model, domains: domains, decisionSlots: decisionSlots, budget: 4000, today: today,
-                        deadline: .now + .milliseconds(30))
-                    search.variables = chosen.given
-                    found = search.reach(unit: unit, accept: { $0.isVisible(stepID) })
-                }
-            }
-            guard let witness = found else { continue }
-            walks += 1
-            var (session, variablePicks) = start(chosen)
-            var picks: [(step: Int, choice: Int)] = []
-            var fixed = Set<Int>()
-            for answer in witness.answers {
-                var moves = 0
-                while session.status == .inProgress, !session.currentStepIDs.contains(answer.stepID), moves < limit {
-                    moves += 1
-                    if case .blocked = session.advance() { break }
-                }
-                _ = try? session.answer(answer.value, for: answer.stepID)
-                if let answered = stepIndex[answer.stepID] { fixed.insert(answered) }
-            }
-            walk(&session, &picks, keeping: fixed)
-            _ = keep(session, [], variables: variablePicks)
-        }
         let findings = SurveyLinter().lint(survey)
         // Only what the linter proves: an `info` finding is one it could not decide.
         var impossible = Set(
@@ -425,10 +362,98 @@ public struct PathGenerator: Sendable {
                 guard let required = step.requiredIf?.source, let visible = step.visibleIf?.source else { return false }
                 return required.trimmingCharacters(in: .whitespaces) == visible.trimmingCharacters(in: .whitespaces)
             }.map(\.id))
-        let infeasible = coverage.uncovered.filter { goal in
+        func isInfeasible(_ goal: CoverageGoal) -> Bool {
             if case .requirement(let step, false) = goal, requiredWhenShown.contains(step) { return true }
             return goal.stepID.map(impossible.contains) ?? false
         }
+        // Rounds of both phases while time is left and goals that are not proven impossible remain: a
+        // round's walks are random, so the next finds what this one missed; two rounds in a row that
+        // add nothing end the search.
+        var round = 0
+        var stale = 0
+        repeat {
+            let before = coverage.covered.count
+            // Phase 1: walks spread over the representatives, until they stop finding anything new.
+            idle = 0
+            while idle < patience, coverage.covered.count < coverage.goals.count,
+                Date().timeIntervalSince(started) < timeLimit * (round == 0 ? 0.6 : 1)
+            {
+                walks += 1
+                var (session, variablePicks) = start()
+                var picks: [(step: Int, choice: Int)] = []
+                walk(&session, &picks)
+                idle = keep(session, picks, variables: variablePicks) ? 0 : idle + 1
+            }
+            // Phase 2: for each question still never shown, a directed search for answers that show it
+            // (first with the answers its conditions call for, worked back through the conditions they
+            // depend on, then without), then a walk to the end from there.
+            let evaluator = ConditionEvaluator(model: model, domains: domains, today: today)
+            let predicates = FlowPredicates(model: model, evaluator: evaluator)
+            let unshown = coverage.uncovered.filter { goal in
+                if case .shown = goal { return true } else { return false }
+            }
+            for (position, goal) in unshown.enumerated() {
+                let elapsed = Date().timeIntervalSince(started)
+                guard elapsed < timeLimit else { break }
+                guard case .shown(let stepID) = goal, !coverage.covered.contains(goal), let index = stepIndex[stepID]
+                else { continue }
+                // Each question left gets an equal share of the time left (at least 30 ms, at most 2 s): a
+                // question deep in a long survey, behind several conditions, needs more than a short one.
+                let share = min(2, max(0.03, (timeLimit - elapsed) / Double(unshown.count - position)))
+                let unit = model.steps[index].unit
+                var found: WitnessSearch.Witness?
+                // Without host variables first, then with a few of their values.
+                var chosen = assignment(plain: true)
+                for attempt in 0..<(hostVariables.isEmpty ? 1 : 4) where found == nil {
+                    if attempt > 0 { chosen = assignment(plain: false) }
+                    // The answers its conditions call for (the first that will do, then a few random sets of
+                    // them, each tried once), or, when the conditions give none, an open search.
+                    var tried = Set<[Int: JSONValue]>()
+                    for variant in 0..<Self.requirementVariants where found == nil {
+                        // A variant whose random picks contradict each other gives none; the next may not.
+                        guard
+                            let pinned = WitnessSearch.requirements(
+                                showing: index, model: model, evaluator: evaluator, predicates: predicates,
+                                variant: UInt64(round * Self.requirementVariants + variant))
+                        else { continue }
+                        guard tried.insert(pinned).inserted else { continue }
+                        let search = WitnessSearch(
+                            model: model, domains: domains, decisionSlots: decisionSlots, budget: 4000, today: today,
+                            deadline: .now + .milliseconds(Int(share * (variant == 0 ? 1000 : 100))))
+                        search.variables = chosen.given
+                        found = search.reach(unit: unit, pinned: pinned, accept: { $0.isVisible(stepID) })
+                    }
+                    if found == nil, tried.isEmpty {
+                        let search = WitnessSearch(
+                            model: model, domains: domains, decisionSlots: decisionSlots, budget: 4000, today: today,
+                            deadline: .now + .milliseconds(Int(share * 1000)))
+                        search.variables = chosen.given
+                        found = search.reach(unit: unit, accept: { $0.isVisible(stepID) })
+                    }
+                }
+                guard let witness = found else { continue }
+                walks += 1
+                var (session, variablePicks) = start(chosen)
+                var picks: [(step: Int, choice: Int)] = []
+                var fixed = Set<Int>()
+                for answer in witness.answers {
+                    var moves = 0
+                    while session.status == .inProgress, !session.currentStepIDs.contains(answer.stepID), moves < limit
+                    {
+                        moves += 1
+                        if case .blocked = session.advance() { break }
+                    }
+                    _ = try? session.answer(answer.value, for: answer.stepID)
+                    if let answered = stepIndex[answer.stepID] { fixed.insert(answered) }
+                }
+                walk(&session, &picks, keeping: fixed)
+                _ = keep(session, [], variables: variablePicks)
+            }
+            round += 1
+            stale = coverage.covered.count > before ? 0 : stale + 1
+        } while stale < 2 && round < Self.rounds && Date().timeIntervalSince(started) < timeLimit
+            && coverage.uncovered.contains(where: { !isInfeasible($0) })
+        let infeasible = coverage.uncovered.filter(isInfeasible)
         return Result(
             scripts: scripts, coverage: coverage, infeasible: infeasible, walks: walks,
             seconds: Date().timeIntervalSince(started), blocked: blocked.keys.sorted().compactMap { blocked[$0] })

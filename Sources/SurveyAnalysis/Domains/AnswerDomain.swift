@@ -157,7 +157,8 @@ extension AnswerDomain {
                 guard let value = try? question.normalize(candidate) else { return nil }
                 return accepts(value) ? value : nil
             }, isEmpty: { question.isEmpty($0) })
-        let input = question.input(in: .english)
+        // Every conditional row and column: an answer may fill any that some respondent is shown.
+        let input = question.input(in: .everyPart)
         let hints = ValidatorHints(step.definition.validators, input: input)
         builder.extraLiterals = hints.literals
         var domain = builder.domain(for: input, usages: usages)

@@ -468,10 +468,31 @@ struct DomainBuilder {
             if let value = Self.sampleValue(for: field.input) { filled[field.name] = value }
         }
         if !filled.isEmpty { otherVariants.append(filled) }
-        var objects: [[String: JSONValue]] = otherVariants
+        // First the answers conditions over several fields need whatever their number (the product
+        // below is cut short when there are many): every read field filled, with each of a field's
+        // values in turn, and each field's values alone.
+        var objects: [[String: JSONValue]] = []
+        for other in otherVariants.reversed() {
+            var full = other
+            for (name, values) in fieldCandidates {
+                if let first = values.compactMap({ $0 }).first { full[name] = first }
+            }
+            objects.append(full)
+            for (name, values) in fieldCandidates {
+                for value in values.compactMap({ $0 }) {
+                    var varied = full
+                    varied[name] = value
+                    objects.append(varied)
+                    var alone = other
+                    alone[name] = value
+                    objects.append(alone)
+                }
+            }
+        }
+        var product: [[String: JSONValue]] = otherVariants
         for (name, values) in fieldCandidates {
             var next: [[String: JSONValue]] = []
-            for object in objects {
+            for object in product {
                 for value in values {
                     var copy = object
                     if let value { copy[name] = value }
@@ -479,13 +500,13 @@ struct DomainBuilder {
                 }
                 if next.count > 4 * Self.limit { break }
             }
-            objects = next
-            if objects.count > 4 * Self.limit {
+            product = next
+            if product.count > 4 * Self.limit {
                 domain.isTruncated = true
                 break
             }
         }
-        domain = finish(domain, objects.map { JSONValue.object($0) })
+        domain = finish(domain, (objects + product).map { JSONValue.object($0) })
         // A field's representatives only count if some accepted answer still has each of them.
         for (name, fieldDomain) in domain.fieldDomains {
             let kept = Set(domain.values.compactMap { $0.objectValue?[name] })

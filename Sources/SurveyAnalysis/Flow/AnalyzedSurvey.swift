@@ -10,14 +10,14 @@ package struct AnalyzedSurvey {
     package let flow: FlowAnalysis
     /// Step slots some condition or calculated value reads.
     package let decisionSlots: Set<Int>
-    /// Read-only questions nothing in the survey writes (see ``readOnlyUnwritten(in:)``).
+    /// Questions no respondent answers and nothing but a default writes (see ``unanswered(in:)``).
     package let hostFilled: Set<Int>
 
     package init(survey: Survey, today: String = "2025-01-01") {
         let model = FlowModel(survey: survey)
         self.model = model
         (domains, decisionSlots) = Self.domains(of: model)
-        hostFilled = Self.readOnlyUnwritten(in: model)
+        hostFilled = Set(Self.unanswered(in: model).keys)
         evaluator = ConditionEvaluator(model: model, domains: domains, today: today)
         flow = FlowAnalysis(model: model, evaluator: evaluator)
     }
@@ -42,14 +42,14 @@ package struct AnalyzedSurvey {
                 usages[slot].append(usage)
             }
         }
-        // A read-only question nothing writes stays empty for a respondent (a host may fill it in).
-        let unwritten = readOnlyUnwritten(in: model)
+        // A question no respondent answers holds its default or stays empty (a host may set it).
+        let unanswered = unanswered(in: model)
         let domains = model.steps.indices.map { index in
             var domain = AnswerDomain.make(
                 for: model.steps[index], usages: usages[index],
                 accepts: { survey.validatorsAccept($0, step: index) })
-            if unwritten.contains(index) {
-                domain.values = [.null]
+            if let held = unanswered[index] {
+                domain.values = held.isNull ? [.null] : [.null, held]
                 domain.isEnumerated = true
                 domain.isTruncated = false
             }
@@ -58,16 +58,21 @@ package struct AnalyzedSurvey {
         return (domains, read)
     }
 
-    /// The read-only questions (`readOnly`, no `enableIf`) that nothing in the survey writes (no
-    /// default, no value rule, no trigger: ``FlowModel/triggerTargets``). A respondent cannot answer
-    /// them, so for the analysis they stay empty; a host may still fill them in (SurveyJS's `data`),
-    /// which lint says.
-    package static func readOnlyUnwritten(in model: FlowModel) -> Set<Int> {
-        let written = Set(model.triggerTargets)
-        return Set(
-            model.steps.indices.filter { index in
-                let definition = model.steps[index].definition
-                return definition.isReadOnly && definition.enableIf == nil && !written.contains(index)
-            })
+    /// The questions no respondent answers — disabled ones (left out of the flow), and read-only ones
+    /// without an `enableIf` — that no trigger or value rule writes, with the answer they hold: their
+    /// default (as the question normalises it), or `null` when they have none. A host may still set
+    /// them (SurveyJS's `data`, a hidden control question an app fills in), which lint says.
+    package static func unanswered(in model: FlowModel) -> [Int: JSONValue] {
+        let triggered = Set(model.triggers.compactMap(\.target))
+        var result: [Int: JSONValue] = [:]
+        for (index, step) in model.steps.enumerated() where !triggered.contains(index) {
+            let definition = step.definition
+            guard !step.isEnabled || (definition.isReadOnly && definition.enableIf == nil),
+                definition.defaultValueExpression == nil, definition.setValueIf == nil,
+                definition.setValueExpression == nil
+            else { continue }
+            result[index] = definition.defaultValue.flatMap { try? step.question.normalize($0) } ?? .null
+        }
+        return result
     }
 }

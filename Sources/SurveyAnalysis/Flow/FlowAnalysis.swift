@@ -66,10 +66,22 @@ package final class FlowAnalysis {
     /// The most passes over a survey with backward jumps.
     package var passLimit = 50
 
+    /// The steps no respondent answers whose default is all that sets them: the representative of
+    /// that default (``AnalyzedSurvey/unanswered(in:)``), which they hold from the start.
+    let heldDefaults: [Int: RepresentativeSet]
+
     package init(model: FlowModel, evaluator: ConditionEvaluator) {
         self.model = model
         self.evaluator = evaluator
         predicates = FlowPredicates(model: model, evaluator: evaluator)
+        var held: [Int: RepresentativeSet] = [:]
+        for (slot, value) in AnalyzedSurvey.unanswered(in: model) where !value.isNull {
+            guard let index = evaluator.domains[slot].values.firstIndex(of: value) else { continue }
+            var single = RepresentativeSet()
+            single.insert(index)
+            held[slot] = single
+        }
+        heldDefaults = held
     }
 
     /// Runs the analysis; `observe` is called once per unit, in order, with its final states.
@@ -190,11 +202,12 @@ package final class FlowAnalysis {
                 fallThrough: reach, canBeSkipped: hidden != nil))
     }
 
-    /// `state` with every step a trigger answers free to hold any of its answers.
+    /// `state` with every step a trigger answers free to hold any of its answers (a step only its
+    /// default sets, that no respondent answers, holds that default).
     func widenedForTriggers(_ state: AbstractState) -> AbstractState {
         guard !model.triggerTargets.isEmpty else { return state }
         var widened = state
-        for slot in model.triggerTargets { widened.sets[slot] = evaluator.domains[slot].all }
+        for slot in model.triggerTargets { widened.sets[slot] = heldDefaults[slot] ?? evaluator.domains[slot].all }
         return widened
     }
 

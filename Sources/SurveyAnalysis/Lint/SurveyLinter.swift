@@ -233,15 +233,28 @@ final class LintContext {
         hostFilled.isEmpty ? [] : slots(of: predicate).filter { hostFilled.contains($0) }
     }
 
-    /// "'a' is read-only and nothing in the survey sets it, …" for the read-only questions
-    /// `predicate` reads that nothing writes; `nil` when it reads none.
+    /// "'a' is read-only and nothing in the survey sets it, …" for the questions no respondent
+    /// answers that `predicate` reads (`AnalyzedSurvey.unanswered(in:)`); `nil` when it reads none.
     func hostFilledNote(_ predicate: Predicate) -> String? {
-        let names = hostFilled(in: predicate).map { "'\(model.steps[$0].id)'" }
-        guard !names.isEmpty else { return nil }
-        let one = names.count == 1
+        let steps = hostFilled(in: predicate)
+        guard let first = steps.first else { return nil }
+        let names = steps.map { "'\(model.steps[$0].id)'" }
         let listed = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : "")
-        return
-            "\(listed) \(one ? "is" : "are") read-only and nothing in the survey sets \(one ? "it" : "them"), so \(one ? "it stays" : "they stay") empty unless the host fills \(one ? "it" : "them") in"
+        let isReadOnly = steps.allSatisfy { model.steps[$0].isEnabled }
+        let hasDefault = steps.contains { model.steps[$0].definition.defaultValue != nil }
+        guard steps.count == 1 else {
+            let what = isReadOnly ? "are read-only" : "are never answered by the respondent"
+            guard hasDefault else {
+                return
+                    "\(listed) \(what) and nothing in the survey sets them, so they stay empty unless the host fills them in"
+            }
+            return "\(listed) \(what) and only their defaults set them, so they keep them unless the host sets them"
+        }
+        let what = model.steps[first].isEnabled ? "is read-only" : "is never shown"
+        guard hasDefault else {
+            return "\(listed) \(what) and nothing in the survey sets it, so it stays empty unless the host fills it in"
+        }
+        return "\(listed) \(what) and only its default sets it, so it keeps its default unless the host sets it"
     }
 
     /// Whether step `index` gets an answer only from a respondent who sees it: no default, no value

@@ -277,6 +277,10 @@ public struct PresentationContext: Sendable {
     /// Whether this check is the one on Next (``QuestionType/checksAgainOnNext(for:)``): the answer
     /// must then be complete.
     public var isFinalCheck = false
+    /// Whether every row, column and choice that a condition could show is offered, whatever the
+    /// conditions give now: the view of everything a question may ever accept, from which the
+    /// analysis (`survey paths`, `survey lint`) builds its answers. Sessions leave it off.
+    public var showsEveryPart = false
 
     public init(locale: String, defaultLocale: String, strings: UIStrings? = nil) {
         self.locale = locale
@@ -296,6 +300,13 @@ public struct PresentationContext: Sendable {
 
     /// English, for reports and load-time checks.
     public static let english = PresentationContext(locale: "en", defaultLocale: "en")
+
+    /// English with ``showsEveryPart``: every conditional row, column and choice offered.
+    public static let everyPart: PresentationContext = {
+        var context = PresentationContext.english
+        context.showsEveryPart = true
+        return context
+    }()
 }
 
 /// A question type whose summary is its input primitive's (``InputPrimitive/summarize(_:)-(AnswerTally)``),
