@@ -253,4 +253,37 @@ import Testing
         #expect(result.infeasible.contains(.shown(step: "student")), "\(result.coverage.uncovered)")
         #expect(Set(result.coverage.uncovered) == Set(result.infeasible))
     }
+
+    /// A question shown by `(a and b) or (c and d)` where `a` and `c` each need `b`'s question to give
+    /// a different answer: answers for both sides at once contradict each other, so the directed
+    /// search takes one side of the `or` (and the whole condition where a side reads a host's value).
+    @Test func theDirectedSearchTakesOneSideOfAnOr() throws {
+        let survey = try loadSurveyJS(
+            """
+            {"pages": [
+              {"name": "p0", "elements": [{"type": "dropdown", "name": "line", "isRequired": true,
+                "choices": ["L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9", "L10", "L11", "L12"]}]},
+              {"name": "p1", "elements": [{"type": "radiogroup", "name": "rides", "isRequired": true,
+                "choices": ["1", "2"], "visibleIf": "((!{source}) or {source} == 'app') and {line} == 'L10'"}]},
+              {"name": "p2", "elements": [{"type": "radiogroup", "name": "ridesOther", "isRequired": true,
+                "choices": ["1", "2"], "visibleIf": "{line} == 'L1' or {line} == 'L12'"}]},
+              {"name": "p3", "elements": [{"type": "checkbox", "name": "why", "isRequired": true, "choices": ["a", "b"],
+                "visibleIf": "({rides} == '1' and {line} == 'L10') or ({ridesOther} == '1' and ({line} == 'L1' or {line} == 'L12'))"}]}]}
+            """)
+        let model = FlowModel(survey: survey)
+        let (domains, decisionSlots) = AnalyzedSurvey.domains(of: model)
+        let evaluator = ConditionEvaluator(model: model, domains: domains, today: "2026-01-01")
+        let predicates = FlowPredicates(model: model, evaluator: evaluator)
+        let why = try #require(survey.stepIDs.firstIndex(of: "why"))
+        let found = (0..<8).compactMap { variant in
+            WitnessSearch.requirements(
+                showing: why, model: model, evaluator: evaluator, predicates: predicates, variant: UInt64(variant))
+        }
+        #expect(!found.isEmpty, "some variant gives answers that hold together")
+        for pinned in found {
+            let search = WitnessSearch(
+                model: model, domains: domains, decisionSlots: decisionSlots, budget: 4000, today: "2026-01-01")
+            #expect(search.reach(unit: model.steps[why].unit, pinned: pinned, accept: { $0.isVisible("why") }) != nil)
+        }
+    }
 }

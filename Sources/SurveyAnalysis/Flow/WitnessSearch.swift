@@ -236,8 +236,9 @@ package final class WitnessSearch {
     /// contradict each other on the way; the answers are a hint for ``reach(unit:pinned:accept:)``,
     /// which still runs the engine (a branch may jump over the target whatever they are).
     ///
-    /// `variant` 0 takes the first answer that will do for each question; other variants pick at
-    /// random among them (seeded by the variant), for when the first choices lead into a jump.
+    /// `variant` 0 takes the first answer that will do for each question; other variants take one side
+    /// of each `or` and pick at random among the answers (seeded by the variant), for when the first
+    /// choices contradict each other or lead into a jump.
     package static func requirements(
         showing target: Int, model: FlowModel, evaluator: ConditionEvaluator, predicates: FlowPredicates,
         variant: UInt64 = 0
@@ -250,10 +251,33 @@ package final class WitnessSearch {
         func condition(_ step: Int) -> Predicate {
             predicates.stepVisible[step] && predicates.unitCondition[model.steps[step].unit]
         }
+        // The random variants take one side of each `or` (the same for a step every time it is read):
+        // answers that satisfy both sides at once can contradict each other where one side would do.
+        var sides: [Int: Predicate] = [:]
+        func side(of step: Int) -> Predicate {
+            if variant == 0 { return condition(step) }
+            if let chosen = sides[step] { return chosen }
+            func choose(_ predicate: Predicate) -> Predicate {
+                switch predicate {
+                case .constant, .atom: return predicate
+                case .all(let parts): return .all(parts.map(choose))
+                case .any(let parts):
+                    guard !parts.isEmpty else { return predicate }
+                    return choose(parts[Int(random.next() % UInt64(parts.count))])
+                }
+            }
+            let chosen = choose(condition(step))
+            sides[step] = chosen
+            return chosen
+        }
         while let step = pending.popLast() {
             guard expanded.insert(step).inserted else { continue }
             var imprecise = false
-            guard let delta = evaluator.refine(condition(step), in: state, mode: .sampled, isImprecise: &imprecise)
+            // The chosen sides, else the whole condition (a side can read what the analysis cannot give,
+            // such as a host's value).
+            guard
+                let delta = evaluator.refine(side(of: step), in: state, mode: .sampled, isImprecise: &imprecise)
+                    ?? evaluator.refine(condition(step), in: state, mode: .sampled, isImprecise: &imprecise)
             else { return nil }
             for (slot, allowed) in delta.changes.sorted(by: { $0.key < $1.key }) where pins[slot] == nil {
                 let values = evaluator.domains[slot].values
