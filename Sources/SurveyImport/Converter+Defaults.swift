@@ -61,6 +61,31 @@ extension Converter {
                 .notConverted, path, "defaultValue rows \(dropped.map { "'\($0)'" }.joined(separator: ", "))",
                 "a row or column the matrix does not list: left out (survey-core keeps a row it does not list)")
             return kept.isEmpty ? nil : .object(kept)
+        case ("matrix-dropdown", .object(let answers)):
+            // Cells of columns the matrix does not list (survey-core keeps them in its data, where no
+            // cell shows them) are left out; the data shape keeps them while the question is untouched.
+            let columns = Set((kind.options["columns"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue })
+            let rows = Set((kind.options["rows"]?.arrayValue ?? []).map { JSONValue.format(text: $0["value"] ?? $0) })
+            var kept = answers
+            var dropped: [String] = []
+            for (row, cells) in answers.sorted(by: { $0.key < $1.key }) {
+                guard rows.contains(row) else {
+                    kept[row] = nil
+                    dropped.append("'\(row)'")
+                    continue
+                }
+                guard let cells = cells.objectValue else { continue }
+                let known = cells.filter { columns.contains($0.key) }
+                dropped += cells.keys.filter { known[$0] == nil }.sorted().map { "'\(row).\($0)'" }
+                kept[row] = known.isEmpty ? nil : .object(known)
+            }
+            guard !dropped.isEmpty else { return value }
+            note(
+                .notConverted, path,
+                "defaultValue cells \(dropped.prefix(6).joined(separator: ", "))\(dropped.count > 6 ? ", …" : "")",
+                "a row or column the matrix does not list: left out (survey-core keeps it in its data)")
+            if let name = members.members["name"]?.stringValue { dataShape.objectDefaults[name] = value }
+            return kept.isEmpty ? nil : .object(kept)
         case ("number", .string(let text)) where Double(text.trimmingCharacters(in: .whitespaces)) == nil:
             note(
                 .notConverted, path, "defaultValue \(describe(value))",

@@ -111,6 +111,13 @@ extension Converter {
         case "ranking":
             var kind = ConvertedKind(type: "ranking")
             choiceOptions(&members, into: &kind, multiple: true, itemsKey: "items")
+            // No items listed (an app fills them in): survey-core shows nothing to rank, and a required
+            // one blocks.
+            if kind.options["items"]?.arrayValue?.isEmpty == true {
+                var empty = nothingToAnswer("ranking '\(id)' without choices", at: members.path("choices"))
+                empty.layout = kind.layout
+                return empty
+            }
             return kind
         case "matrix":
             let kind = matrix(&members)
@@ -407,6 +414,17 @@ extension Converter {
         if itemsKey == "items" { return }
         if let other = members.take(anyOf: "showOtherItem", "hasOther"), other.value == .bool(true) {
             kind.options["other"] = text(members.take("otherText"), members.path("otherText")) ?? true
+            // A listed choice of the value 'other' is a second Other item in survey-core (picking it
+            // asks for the text too): the Other item stands for it here.
+            if var listed = kind.options[itemsKey]?.arrayValue,
+                let index = listed.firstIndex(where: { ($0["value"] ?? $0) == "other" })
+            {
+                listed.remove(at: index)
+                kind.options[itemsKey] = .array(listed)
+                note(
+                    .notConverted, members.path("choices"), "a choice of the value 'other' beside the Other item",
+                    "survey-core shows both, and either one is the Other answer; the Other item stands for it")
+            }
         } else if members.take("otherText") != nil {
             note(.layoutOnly, members.path("otherText"), "property 'otherText'", "there is no Other item")
         }

@@ -46,6 +46,34 @@ extension Converter {
         return names
     }
 
+    /// A page with `{pageNo}` and `{pageCount}` (any case) in its texts written as numbers: survey-core
+    /// gives the place of the page shown among the visible pages, and their count. Written here as the
+    /// page's place in the file and the number of pages (the same while no page is hidden).
+    static func numberingTexts(of page: JSONValue, number: Int, of count: Int) -> JSONValue {
+        func rewrite(_ value: JSONValue, inText: Bool) -> JSONValue {
+            switch value {
+            case .string(let text) where inText && text.range(of: "{page", options: .caseInsensitive) != nil:
+                return .string(
+                    replacingReferences(in: text) { reference in
+                        switch reference.trimmingCharacters(in: .whitespaces).lowercased() {
+                        case "pageno": return String(number)
+                        case "pagecount": return String(count)
+                        default: return "{" + reference + "}"
+                        }
+                    })
+            case .object(let members):
+                var rewritten = members
+                for (key, member) in members {
+                    rewritten[key] = rewrite(member, inText: inText || textMembers.contains(key))
+                }
+                return .object(rewritten)
+            case .array(let elements): return .array(elements.map { rewrite($0, inText: inText) })
+            default: return value
+            }
+        }
+        return rewrite(page, inText: false)
+    }
+
     /// The ``contextualNames`` a row, a panel, a composite question or a choice gives a meaning to
     /// (not those of the survey itself, such as `{pageNo}`): outside one, survey-core reads them as empty.
     static let rowAndItemNames: Set<String> = contextualNames.subtracting(["pageno", "pagecount", "locale"])

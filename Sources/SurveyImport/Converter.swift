@@ -176,6 +176,7 @@ struct Converter {
             }
             for (index, page) in list.enumerated() {
                 let path = members.path("pages").appending(index)
+                let page = Self.numberingTexts(of: page, number: index + 1, of: list.count)
                 if let converted = self.page(
                     page, path: path, ours: JSONPath.root.appending("steps").appending(steps.count))
                 {

@@ -43,10 +43,13 @@ struct UnknownChoiceValueTests {
                 {"id": "preq", "type": "single-choice", "options": {"choices": ["Sí", "No"]}},
                 {"id": "a", "type": "text", "visibleIf": "{preq} != Yes"},
                 {"id": "b", "type": "text", "visibleIf": "{preq} noneof ['Maybe']"},
-                {"id": "c", "type": "text", "visibleIf": "{preq} = 'Yes'"}
+                {"id": "c", "type": "text", "visibleIf": "{preq} = 'Yes'"},
+                {"id": "d", "type": "text", "visibleIf": "!({preq} = 'not')"},
+                {"id": "e", "type": "text", "visibleIf": "!(!({preq} = 'Maybe'))"}
                 """)
-        #expect(found.map(\.stepID) == ["a", "b", "c"], "\(listing(found))")
-        #expect(found.map(\.severity) == [.warning, .warning, .error], "\(listing(found))")
+        #expect(found.map(\.stepID) == ["a", "b", "c", "d", "e"], "\(listing(found))")
+        // `!` around `=` is a negated comparison too; under two `!`s it is not.
+        #expect(found.map(\.severity) == [.warning, .warning, .error, .warning, .error], "\(listing(found))")
     }
 
     /// A value that is no choice as one alternative of an `or` whose other alternatives can hold: the

@@ -192,6 +192,13 @@ def page_renames(binary: str, survey: str) -> dict:
         m = re.search(r"renamed: (?:a second )?page (?:named )?'(.+?)' is now '(.+?)'", line)
         if m:
             renames[m.group(2)] = m.group(1)
+    # A page renamed twice (a second page of a name, split by questionPerPage) maps back through both.
+    for new in list(renames):
+        old, seen = renames[new], {new}
+        while old in renames and old not in seen:
+            seen.add(old)
+            old = renames[old]
+        renames[new] = old
     return renames
 
 
@@ -206,6 +213,13 @@ def element_renames(binary: str, survey: str) -> dict:
             r"renamed: a question named '(.*?)' \(.*?it is '(.+?)' here", line)  # named "": keyed so in survey-core
         if m:
             renames[m.group(2)] = m.group(1)
+    # A page renamed twice (a second page of a name, split by questionPerPage) maps back through both.
+    for new in list(renames):
+        old, seen = renames[new], {new}
+        while old in renames and old not in seen:
+            seen.add(old)
+            old = renames[old]
+        renames[new] = old
     return renames
 
 

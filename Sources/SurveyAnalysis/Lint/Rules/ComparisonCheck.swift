@@ -26,11 +26,13 @@ final class ComparisonCheck: LintCheck {
             let softened =
                 !alternatives.isEmpty
                 && context.evaluator.canHold(context.flow.predicates.conditions[index], in: context.unconstrained)
+            // Under a `not`, a comparison that never matches makes the condition always hold: a warning.
+            let negated = Self.negatedComparisons(in: site.expression.rootNode, model)
             var seen = Set<String>()
             for comparison in ExpressionUsage.comparisons(in: site.expression.rootNode) {
                 let key = ExpressionUsage.text(of: comparison.node, in: model)
                 guard seen.insert(key).inserted else { continue }
-                let soften = softened && alternatives.contains(key)
+                let soften = (softened && alternatives.contains(key)) || negated.contains(key)
                 if check(comparison, path: site.path, stepID: site.stepID, soften: soften, context) {
                     context.explainedConditions.insert(index)
                 }
@@ -55,6 +57,26 @@ final class ComparisonCheck: LintCheck {
                 stack.append((rhs, belowOr || op == .or))
             } else if belowOr, ExpressionUsage.literalComparison(node) != nil {
                 result.insert(ExpressionUsage.text(of: node, in: model))
+            }
+        }
+        return result
+    }
+
+    /// The texts of the comparisons below an odd number of `not`s (`!({q} = 'x')`), reached through
+    /// `and`, `or` and `not` only.
+    private static func negatedComparisons(in root: ExpressionNodeView, _ model: FlowModel) -> Set<String> {
+        var result = Set<String>()
+        var stack = [(root, false)]
+        while let (node, isNegated) = stack.popLast() {
+            switch node.shape {
+            case .not(let operand): stack.append((operand, !isNegated))
+            case .binary(let op, let lhs, let rhs) where op == .and || op == .or:
+                stack.append((lhs, isNegated))
+                stack.append((rhs, isNegated))
+            default:
+                if isNegated, ExpressionUsage.literalComparison(node) != nil {
+                    result.insert(ExpressionUsage.text(of: node, in: model))
+                }
             }
         }
         return result
