@@ -9,9 +9,10 @@ import SurveyCore
 /// condition mentions, empty and non-empty text, the literals conditions compare with, and no answer
 /// for optional questions). A walk is kept only when it covers a goal no kept walk covers; walks are
 /// steered towards uncovered goals by preferring, at each question, the representatives that earlier
-/// productive walks have not used there. The search stops when every goal is covered, when many walks
-/// in a row add nothing, or at the time limit. Goals left are reported; those the linter proves
-/// impossible are marked infeasible.
+/// productive walks have not used there. When many walks in a row add nothing, a directed search looks
+/// for answers that show each question never shown. Both run in rounds until every goal the linter does
+/// not prove impossible is covered, two rounds in a row add nothing, or the time limit. Goals left are
+/// reported; those the linter proves impossible are marked infeasible.
 public struct PathGenerator: Sendable {
     public struct Script: Sendable, Hashable {
         public var actions: [SessionAction]
