@@ -10,14 +10,14 @@ package struct AnalyzedSurvey {
     package let flow: FlowAnalysis
     /// Step slots some condition or calculated value reads.
     package let decisionSlots: Set<Int>
-    /// Questions no respondent answers and nothing but a default writes (see ``unanswered(in:)``).
+    /// Questions no respondent answers and nothing but a default writes (see `FlowModel.unanswered`).
     package let hostFilled: Set<Int>
 
     package init(survey: Survey, today: String = "2025-01-01") {
         let model = FlowModel(survey: survey)
         self.model = model
         (domains, decisionSlots) = Self.domains(of: model)
-        hostFilled = Set(Self.unanswered(in: model).keys)
+        hostFilled = Set(model.unanswered.keys)
         evaluator = ConditionEvaluator(model: model, domains: domains, today: today)
         flow = FlowAnalysis(model: model, evaluator: evaluator)
     }
@@ -43,7 +43,7 @@ package struct AnalyzedSurvey {
             }
         }
         // A question no respondent answers holds its default or stays empty (a host may set it).
-        let unanswered = unanswered(in: model)
+        let unanswered = model.unanswered
         let domains = model.steps.indices.map { index in
             var domain = AnswerDomain.make(
                 for: model.steps[index], usages: usages[index],
@@ -56,23 +56,5 @@ package struct AnalyzedSurvey {
             return domain
         }
         return (domains, read)
-    }
-
-    /// The questions no respondent answers — disabled ones (left out of the flow), and read-only ones
-    /// without an `enableIf` — that no trigger or value rule writes, with the answer they hold: their
-    /// default (as the question normalises it), or `null` when they have none. A host may still set
-    /// them (SurveyJS's `data`, a hidden control question an app fills in), which lint says.
-    package static func unanswered(in model: FlowModel) -> [Int: JSONValue] {
-        let triggered = Set(model.triggers.compactMap(\.target))
-        var result: [Int: JSONValue] = [:]
-        for (index, step) in model.steps.enumerated() where !triggered.contains(index) {
-            let definition = step.definition
-            guard !step.isEnabled || (definition.isReadOnly && definition.enableIf == nil),
-                definition.defaultValueExpression == nil, definition.setValueIf == nil,
-                definition.setValueExpression == nil
-            else { continue }
-            result[index] = definition.defaultValue.flatMap { try? step.question.normalize($0) } ?? .null
-        }
-        return result
     }
 }

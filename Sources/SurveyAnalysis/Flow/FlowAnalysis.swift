@@ -67,7 +67,7 @@ package final class FlowAnalysis {
     package var passLimit = 50
 
     /// The steps no respondent answers whose default is all that sets them: the representative of
-    /// that default (``AnalyzedSurvey/unanswered(in:)``), which they hold from the start.
+    /// that default (`FlowModel.unanswered`), which they hold from the start.
     let heldDefaults: [Int: RepresentativeSet]
 
     package init(model: FlowModel, evaluator: ConditionEvaluator) {
@@ -75,7 +75,7 @@ package final class FlowAnalysis {
         self.evaluator = evaluator
         predicates = FlowPredicates(model: model, evaluator: evaluator)
         var held: [Int: RepresentativeSet] = [:]
-        for (slot, value) in AnalyzedSurvey.unanswered(in: model) where !value.isNull {
+        for (slot, value) in model.unanswered where !value.isNull {
             guard let index = evaluator.domains[slot].values.firstIndex(of: value) else { continue }
             var single = RepresentativeSet()
             single.insert(index)

@@ -234,7 +234,7 @@ final class LintContext {
     }
 
     /// "'a' is read-only and nothing in the survey sets it, …" for the questions no respondent
-    /// answers that `predicate` reads (`AnalyzedSurvey.unanswered(in:)`); `nil` when it reads none.
+    /// answers that `predicate` reads (`FlowModel.unanswered`); `nil` when it reads none.
     func hostFilledNote(_ predicate: Predicate) -> String? {
         let steps = hostFilled(in: predicate)
         guard let first = steps.first else { return nil }

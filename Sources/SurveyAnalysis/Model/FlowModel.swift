@@ -27,6 +27,11 @@ package struct FlowModel: Sendable {
     /// The steps some trigger answers, or that have a default answer: at any point they may hold any
     /// of their answers.
     package let triggerTargets: [Int]
+    /// The questions no respondent answers — disabled ones (left out of the flow), and read-only ones
+    /// without an `enableIf` — that no trigger or value rule writes, with the answer they hold: their
+    /// default (as the question normalises it), or `null` when they have none. A host may still set
+    /// them (SurveyJS's `data`, a hidden control question an app fills in), which lint says.
+    package let unanswered: [Int: JSONValue]
 
     package var stepCount: Int { steps.count }
 
@@ -128,6 +133,17 @@ package struct FlowModel: Sendable {
                 || steps[$0].definition.setValueIf != nil || steps[$0].definition.setValueExpression != nil
         }
         triggerTargets = Array(Set(triggers.compactMap(\.target) + preset)).sorted()
+        let triggered = Set(triggers.compactMap(\.target))
+        var unanswered: [Int: JSONValue] = [:]
+        for (index, step) in steps.enumerated() where !triggered.contains(index) {
+            let definition = step.definition
+            guard !step.isEnabled || (definition.isReadOnly && definition.enableIf == nil),
+                definition.defaultValueExpression == nil, definition.setValueIf == nil,
+                definition.setValueExpression == nil
+            else { continue }
+            unanswered[index] = definition.defaultValue.flatMap { try? step.question.normalize($0) } ?? .null
+        }
+        self.unanswered = unanswered
         hasBackwardJumps = backward || triggers.contains { $0.skipUnit != nil }
     }
 
