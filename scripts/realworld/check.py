@@ -183,6 +183,19 @@ def run_peer(node: str, core: Path, cases: list) -> dict:
     return outcomes
 
 
+def through_chains(renames: dict) -> dict:
+    """`renames` (new name → old) with each name renamed twice mapped to its first name (a second page
+    of a name that questionPerPage then splits is renamed twice)."""
+    result = {}
+    for new, old in renames.items():
+        seen = {new}
+        while old in renames and old not in seen:
+            seen.add(old)
+            old = renames[old]
+        result[new] = old
+    return result
+
+
 @functools.lru_cache(maxsize=None)
 def page_renames(binary: str, survey: str) -> dict:
     """Pages the conversion of `survey` renamed: new id → SurveyJS name (one import per survey)."""
@@ -192,14 +205,7 @@ def page_renames(binary: str, survey: str) -> dict:
         m = re.search(r"renamed: (?:a second )?page (?:named )?'(.+?)' is now '(.+?)'", line)
         if m:
             renames[m.group(2)] = m.group(1)
-    # A page renamed twice (a second page of a name, split by questionPerPage) maps back through both.
-    for new in list(renames):
-        old, seen = renames[new], {new}
-        while old in renames and old not in seen:
-            seen.add(old)
-            old = renames[old]
-        renames[new] = old
-    return renames
+    return through_chains(renames)
 
 
 @functools.lru_cache(maxsize=None)
@@ -213,14 +219,7 @@ def element_renames(binary: str, survey: str) -> dict:
             r"renamed: a question named '(.*?)' \(.*?it is '(.+?)' here", line)  # named "": keyed so in survey-core
         if m:
             renames[m.group(2)] = m.group(1)
-    # A page renamed twice (a second page of a name, split by questionPerPage) maps back through both.
-    for new in list(renames):
-        old, seen = renames[new], {new}
-        while old in renames and old not in seen:
-            seen.add(old)
-            old = renames[old]
-        renames[new] = old
-    return renames
+    return through_chains(renames)
 
 
 def run_ours(binary, case, today):
