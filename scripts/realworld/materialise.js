@@ -25,28 +25,8 @@
 const { execFileSync } = require("child_process");
 const fs = require("fs"), path = require("path"), vm = require("vm");
 
-// --- verbatim from scan.js -------------------------------------------------------------------------
-function matchForward(text, start) { // text[start] == '{'
-  let depth = 0, i = start, q = null;
-  for (; i < text.length; i++) {
-    const c = text[i];
-    if (q) { if (c === "\\") { i++; continue; } if (c === q) q = null; continue; }
-    if (c === '"' || c === "'" || c === "`") { q = c; continue; }
-    if (c === "/" && text[i + 1] === "/") { const j = text.indexOf("\n", i); if (j < 0) return -1; i = j; continue; }
-    if (c === "/" && text[i + 1] === "*") { const j = text.indexOf("*/", i + 2); if (j < 0) return -1; i = j + 1; continue; }
-    if (c === "{" || c === "[") depth++;
-    else if (c === "}" || c === "]") { depth--; if (depth === 0) return i; }
-  }
-  return -1;
-}
-const isQuestionArray = (a) => Array.isArray(a) && a.some((e) => e && typeof e === "object" && typeof e.type === "string");
-function looksLikeSurvey(o) {
-  if (!o || typeof o !== "object" || Array.isArray(o)) return false;
-  if (Array.isArray(o.pages) && o.pages.some((p) => p && isQuestionArray(p.elements || p.questions))) return true;
-  if (isQuestionArray(o.elements) || isQuestionArray(o.questions)) return !("type" in o && o.type !== "survey");
-  return false;
-}
-// ----------------------------------------------------------------------------------------------------
+// The same reading of literals as scan.js.
+const { looksLikeSurvey, matchForward } = require("./literals.js");
 
 // A stub for a value defined outside the literal (e.g. an array of image links, `activity_[0]`):
 // indexing or property access gives the placeholder string "placeholder:NAME[KEY]"; the stub itself,

@@ -11,26 +11,7 @@ const files = git("ls-tree", "-r", "-l", "HEAD").split("\n").filter(Boolean).map
   const m = l.match(/^\S+ blob (\S+)\s+(\d+|-)\t(.*)$/); return m && { sha: m[1], size: +m[2], path: m[3] };
 }).filter((f) => f && f.size < 1500000 && /\.(json|js|jsx|ts|tsx|vue|html|mjs|cjs|svelte|md|py)$/.test(f.path)
    && !/node_modules|\.min\.|package(-lock)?\.json|tsconfig|dist\/|bundle|vendor|survey\.core|survey-core|\.d\.ts$/.test(f.path));
-const isQuestionArray = (a) => Array.isArray(a) && a.some((e) => e && typeof e === "object" && typeof e.type === "string");
-function looksLikeSurvey(o) {
-  if (!o || typeof o !== "object" || Array.isArray(o)) return false;
-  if (Array.isArray(o.pages) && o.pages.some((p) => p && isQuestionArray(p.elements || p.questions))) return true;
-  if (isQuestionArray(o.elements) || isQuestionArray(o.questions)) return !("type" in o && o.type !== "survey");
-  return false;
-}
-function matchForward(text, start) { // text[start] == '{'
-  let depth = 0, i = start, q = null;
-  for (; i < text.length; i++) {
-    const c = text[i];
-    if (q) { if (c === "\\") { i++; continue; } if (c === q) q = null; continue; }
-    if (c === '"' || c === "'" || c === "`") { q = c; continue; }
-    if (c === "/" && text[i + 1] === "/") { const j = text.indexOf("\n", i); if (j < 0) return -1; i = j; continue; }
-    if (c === "/" && text[i + 1] === "*") { const j = text.indexOf("*/", i + 2); if (j < 0) return -1; i = j + 1; continue; }
-    if (c === "{" || c === "[") depth++;
-    else if (c === "}" || c === "]") { depth--; if (depth === 0) return i; }
-  }
-  return -1;
-}
+const { looksLikeSurvey, matchForward } = require("./literals.js");
 const found = [];
 for (const f of files) {
   let text;
