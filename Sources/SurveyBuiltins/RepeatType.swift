@@ -38,8 +38,9 @@ import SurveyCore
 /// hold their expression questions' values), followed as what they read changes until the respondent answers.
 /// An item with an Other choice takes its text in an instance as the answer, or, as SurveyJS stores
 /// it, as the Other choice's value with the text as `<name>-Comment`.
-/// An instance the respondent sends without an item that has a `defaultValueExpression` gets its
-/// value (as survey-core fills a panel it is given); a `defaultValue` fills new instances only.
+/// An instance the respondent sends without an item that has a `defaultValue` or
+/// `defaultValueExpression` gets that default, as a new panel holds it in survey-core until the
+/// respondent types over it; an item sent empty (`null`, `""`) stays empty.
 ///
 /// **Answer:** an array with one object per instance, from item name to that item's answer, each
 /// checked by its item's kind; an item hidden by its `visibleIf` is dropped from its instance. While
@@ -336,7 +337,7 @@ public struct RepeatType: SummarizesTallies {
         guard let count = count(options, in: context) ?? Optional(options.startCount), count > 0 else { return nil }
         let entries = [JSONValue](repeating: .object([:]), count: count)
         guard
-            case .array(let instances) = try? normalize(.array(entries), options: options, in: context, isNew: true),
+            case .array(let instances) = try? normalize(.array(entries), options: options, in: context),
             instances.contains(where: { $0.objectValue?.isEmpty == false })
         else { return nil }
         return .array(instances)
@@ -481,14 +482,6 @@ public struct RepeatType: SummarizesTallies {
     public func normalize(_ answer: JSONValue, options: Options, in context: PresentationContext) throws(AnswerError)
         -> JSONValue
     {
-        try normalize(answer, options: options, in: context, isNew: false)
-    }
-
-    /// The answer checked; `isNew`: its instances are new (``defaultAnswer(for:in:)``), so an item's
-    /// `defaultValue` fills them as well as its `defaultValueExpression`.
-    func normalize(_ answer: JSONValue, options: Options, in context: PresentationContext, isNew: Bool)
-        throws(AnswerError) -> JSONValue
-    {
         if answer.isNull { return .null }
         guard case .array(let list) = answer else {
             throw AnswerError.wrongShape(expected: "an array with an object per entry", got: answer)
@@ -509,7 +502,7 @@ public struct RepeatType: SummarizesTallies {
             result.append(
                 try instance(
                     element, index: index, visibleIndex: shown?[index], options: options, in: context,
-                    functions: functions, isNew: isNew))
+                    functions: functions))
         }
         if context.isFinalCheck {
             let minimum = count ?? options.minimumCount
@@ -528,7 +521,7 @@ public struct RepeatType: SummarizesTallies {
     /// hides it (then nothing in it is required or checked, and nothing is cleared).
     func instance(
         _ element: JSONValue, index: Int, visibleIndex: Int? = nil, options: Options, in context: PresentationContext,
-        functions: FunctionContext, isNew: Bool = false
+        functions: FunctionContext
     ) throws(AnswerError) -> JSONValue {
         func located(_ error: AnswerError, _ item: String?) -> AnswerError {
             var error = error
@@ -546,11 +539,10 @@ public struct RepeatType: SummarizesTallies {
         var instance: [String: JSONValue] = [:]
         for item in options.items where item.expression == nil {
             guard let given = form.members[item.name] else {
-                // Not sent: the item's default (read after the items before it). survey-core fills an
-                // entry the respondent gives with its `defaultValueExpression`s only; a new entry
-                // with its `defaultValue`s too.
-                if isNew ? item.hasDefault : item.defaultExpression != nil,
-                    let value = defaultValue(of: item, in: instance, index: index, options, context, isNew: isNew)
+                // Not sent: the item's default (read after the items before it), as a panel starts
+                // in survey-core and in every front end here; an item sent empty (`null`) stays empty.
+                if item.hasDefault, element.objectValue?[item.name] == nil,
+                    let value = defaultValue(of: item, in: instance, index: index, options, context)
                 {
                     instance[item.name] = value
                 }
@@ -683,9 +675,9 @@ public struct RepeatType: SummarizesTallies {
     /// kind; `nil` when it has none or its kind refuses the value.
     func defaultValue(
         of item: Item, in instance: [String: JSONValue], index: Int, _ options: Options,
-        _ context: PresentationContext, isNew: Bool
+        _ context: PresentationContext
     ) -> JSONValue? {
-        let fallback = isNew ? item.defaultValue : nil
+        let fallback = item.defaultValue
         guard let expression = item.defaultExpression else { return fallback }
         let value = expression.evaluate(
             values(instance, index: index, options: options, in: context), context: context.conditionFunctions)

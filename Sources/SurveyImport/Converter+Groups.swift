@@ -207,6 +207,7 @@ extension Converter {
             columns.append(.object(result))
         }
         kind.options["columns"] = .array(columns)
+        requireCheckedCells(&kind)
         return kind
     }
 
@@ -349,7 +350,7 @@ extension Converter {
             if converted.type != "text" { result["type"] = .string(converted.type) }
             if !converted.options.isEmpty { result["options"] = .object(converted.options) }
             if let title = text(item.take("title"), item.path("title")) { result["title"] = title }
-            if item.take("isRequired") == .bool(true) || Self.minimumMakesRequired(converted.options) {
+            if item.take("isRequired") == .bool(true) || Self.minimumMakesRequired(converted) {
                 result["required"] = true
             }
             if let condition = itemVisibleIf(&item, entry: entry, dynamicMatrix: dynamicMatrix) {

@@ -51,3 +51,18 @@ extension Converter {
         return .array(Array(repeating: .object(kind.entryDefaults), count: min(count, 10_000)))
     }
 }
+
+extension Converter {
+    /// A dropdown matrix checks a required column in every row it shows, answered or not: with such
+    /// a column (always shown, without a default) and a row that always shows, survey-core refuses
+    /// the matrix empty, so here it is required.
+    func requireCheckedCells(_ kind: inout ConvertedKind) {
+        let rows = kind.options["rows"]?.arrayValue ?? []
+        let columns = kind.options["columns"]?.arrayValue ?? []
+        let checked = columns.contains { column in
+            column["required"] == .bool(true) && column["visibleIf"] == nil
+                && kind.cellDefaults[column["name"]?.stringValue ?? ""] == nil
+        }
+        if checked, rows.contains(where: { $0["visibleIf"] == nil }) { kind.requiresAnswer = true }
+    }
+}

@@ -846,6 +846,8 @@ extension Converter {
             items.append(.object(result))
         }
         kind.options["items"] = .array(mergedItems(items, source: list, path: members.path("items")))
+        // survey-core checks a required item even when nothing is typed: the question does not pass empty.
+        if items.contains(where: { $0["required"] == .bool(true) }) { kind.requiresAnswer = true }
         return kind
     }
 

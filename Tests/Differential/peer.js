@@ -15,7 +15,8 @@
 // A walk, page by page, as the engine's own `survey test` does with a map script:
 // * new Survey.Model(json); a start page (firstPageIsStartPage) is started.
 // * On the current page, top to bottom, every question visible at that moment
-//   (question.isVisibleInSurvey) that has an answer gets `question.value = answer`, once;
+//   (question.isVisibleInSurvey) that has an answer gets `question.value = answer`, once (a
+//   dynamic panel is filled panel by panel, see fillDynamicPanel);
 //   `NAME-Comment` in the answers goes to `question.comment` (the "Other" text, or a comment).
 //   Passes repeat while one set something: a visibleIf may look at a later question of the page.
 // * Then nextPage(), or completeLastPage() on the last visible page. survey-core skips invisible
@@ -65,6 +66,55 @@ for (const method of ["warn", "error"]) {
   console[method] = (...parts) => warnings.push(parts.map(String).join(" "));
 }
 
+// A dynamic panel is filled as a respondent fills it: panels added (or removed) to the answer's
+// count, then each panel's questions answered top to bottom while visible, so that survey-core runs
+// the template's expressions, defaults and conditions as it does in its UI (setting the whole array
+// at once skips them). A key no panel question takes is kept by setting it on the panel's value.
+function fillDynamicPanel(question, entries) {
+  const allowed = (n) => n >= (question.minPanelCount || 0) && (!question.maxPanelCount || n <= question.maxPanelCount);
+  while (question.panelCount < entries.length && allowed(question.panelCount + 1)) question.addPanel();
+  while (question.panelCount > entries.length && question.panelCount > (question.minPanelCount || 0)) {
+    question.removePanel(question.panelCount - 1);
+  }
+  if (question.panelCount !== entries.length) return false;
+  const suffix = Survey.settings.commentSuffix || "-Comment";
+  question.panels.forEach((panel, index) => {
+    const entry = entries[index] || {};
+    const used = new Set();
+    for (let pass = 0; pass < 100; pass++) {
+      let changed = false;
+      for (const inner of panel.questions) {
+        const key = inner.getValueName ? inner.getValueName() : inner.name;
+        if (used.has(key) || !(key in entry) || entry[key] == null || !inner.isVisible) continue;
+        inner.value = entry[key];
+        used.add(key);
+        if (entry[key + suffix] != null) {
+          inner.comment = entry[key + suffix];
+          used.add(key + suffix);
+        }
+        changed = true;
+      }
+      if (!changed) break;
+    }
+    const rest = Object.keys(entry).filter((key) => !used.has(key));
+    if (rest.length) {
+      const value = Object.assign({}, panel.getValue ? panel.getValue() : {});
+      for (const key of rest) value[key] = entry[key];
+      const all = (question.value || []).slice();
+      all[index] = value;
+      question.value = all;
+    }
+  });
+  return true;
+}
+
+function answer(question, value) {
+  if (question.getType && question.getType() === "paneldynamic" && Array.isArray(value)) {
+    if (fillDynamicPanel(question, value)) return;
+  }
+  question.value = value;
+}
+
 function walk(surveyJSON, answers) {
   const given = (key) => Object.prototype.hasOwnProperty.call(answers, key) && answers[key] != null;
   const survey = new Survey.Model(surveyJSON);
@@ -83,7 +133,7 @@ function walk(surveyJSON, answers) {
         // Answers are keyed as survey-core's data is: by the question's valueName when it has one.
         const name = question.getValueName ? question.getValueName() : question.name;
         if (used.has(name) || !given(name) || !question.isVisibleInSurvey) continue;
-        question.value = answers[name];
+        answer(question, answers[name]);
         used.add(name);
         const comment = `${name}${Survey.settings.commentSuffix || "-Comment"}`;
         if (given(comment)) {
@@ -118,7 +168,10 @@ function walk(surveyJSON, answers) {
         // A dynamic panel keeps its errors in its panels' questions.
         for (const panel of (element.getType && element.getType() === "paneldynamic" && element.panels) || []) {
           for (const inner of panel.questions || []) {
-            for (const error of inner.errors || []) {
+            // (a multiple text there keeps its items' errors in their editors)
+            const items = (inner.getType && inner.getType() === "multipletext" && inner.items) || [];
+            const innerErrors = (inner.errors || []).concat(...items.map((item) => (item.editor && item.editor.errors) || []));
+            for (const error of innerErrors) {
               errors.push({ name: element.name, error: error.getText ? error.getText() : String(error.text) });
             }
           }

@@ -191,7 +191,7 @@ struct RepeatTypeTests {
     }
 
     /// Items' `defaultValue` and `defaultValueExpression` (SurveyJS's template question defaults).
-    @Test func itemDefaultsFillNewInstancesAndTheExpressionOnesFillGivenInstances() throws {
+    @Test func itemDefaultsFillEveryInstanceThatLeavesTheItemOut() throws {
         let question = try configure(
             RepeatType(),
             [
@@ -206,9 +206,11 @@ struct RepeatTypeTests {
         var context = PresentationContext.english
         context.expressionValues = ["name:base": 7]
         #expect(question.defaultAnswer(in: context) == [["v": 7, "w": "x"], ["v": 8, "w": "x"]])
-        // An instance the respondent gives: the expression default fills it, the plain one does not.
-        #expect(try question.normalize([["t": "a"]], in: context) == [["v": 7, "t": "a"]])
-        #expect(try question.normalize([["v": 1]], in: context) == [["v": 1]])
+        // An instance the respondent gives fills what it leaves out with the defaults (as a panel
+        // holds them in survey-core until the respondent types over them); an item sent empty stays so.
+        #expect(try question.normalize([["t": "a"]], in: context) == [["v": 7, "w": "x", "t": "a"]])
+        #expect(try question.normalize([["v": 1]], in: context) == [["v": 1, "w": "x"]])
+        #expect(try question.normalize([["v": 1, "w": .null], ["w": ""]], in: context) == [["v": 1], ["v": 8]])
     }
 
     @Test func instancesThatExistBeforeAnAnswerHoldTheirComputedItems() throws {
