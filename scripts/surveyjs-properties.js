@@ -3,7 +3,8 @@
 // 3.0.4's serializer declares on any class (and their alternative names), so the importer can tell a
 // SurveyJS property it does not convert from a custom property an app added, and the names whose
 // type is boolean wherever they are declared (survey-core reads "true"/"false" texts given to them as
-// the Booleans, JsonObjectProperty.setValue).
+// the Booleans, JsonObjectProperty.setValue), and those whose type is number (a text given to one is
+// read with parseInt, same place).
 //     node scripts/surveyjs-properties.js [PATH/survey.core.min.js] > Sources/SurveyImport/SurveyCoreProperties.swift
 const path = process.argv[2] || `${process.env.SURVEYJS_CACHE || "/tmp/surveyjs-cache"}/survey-core-3.0.4/survey.core.min.js`;
 const Survey = require(path);
@@ -24,6 +25,7 @@ for (const cls of classes instanceof Map ? [...classes.keys()] : Object.keys(cla
 const valid = (n) => /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(n);
 const sorted = [...names].filter(valid).sort();
 const booleans = sorted.filter((n) => types.get(n).size === 1 && types.get(n).has("boolean"));
+const numbers = sorted.filter((n) => types.get(n).size === 1 && types.get(n).has("number"));
 function wrap(list) {
   const lines = [];
   let line = "       ";
@@ -48,6 +50,13 @@ ${wrap(sorted)}
     /// survey-core's serializer reads a text "true" or "false" (any case) given to one as the Boolean.
     static let booleans: Set<String> = [
 ${wrap(booleans)}
+    ]
+
+    /// The properties whose type is number wherever survey-core declares them (${numbers.length}):
+    /// survey-core's serializer reads a text given to one with JavaScript's parseInt ("3" is 3,
+    /// "2.5" is 2, "abc" is NaN, which no check uses).
+    static let numbers: Set<String> = [
+${wrap(numbers)}
     ]
 }
 `);

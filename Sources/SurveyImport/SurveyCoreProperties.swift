@@ -124,4 +124,21 @@ enum SurveyCoreProperties {
         "useDisplayValuesInDynamicTexts", "useDisplayValuesInTitle", "useGrouping", "useTitleAsLabel",
         "validateVisitedEmptyFields", "visible", "waitForUpload",
     ]
+
+    /// The properties whose type is number wherever survey-core declares them (65):
+    /// survey-core's serializer reads a text given to one with JavaScript's parseInt ("3" is 3,
+    /// "2.5" is 2, "abc" is NaN, which no check uses).
+    static let numbers: Set<String> = [
+        "backgroundImageOpacity", "backgroundOpacity", "choicesLazyLoadPageSize", "choicesMax", "choicesMin",
+        "choicesStep", "colSpan", "cols", "commentAreaRows", "effectiveColSpan", "effectiveWidth", "height",
+        "hoverStrokeWidth", "iconSize", "idleStrokeWidth", "indent", "innerIndent", "inputSize", "itemSize",
+        "labelCount", "maxCommentLength", "maxCount", "maxFiles", "maxLength", "maxOthersLength", "maxPanelCount",
+        "maxRangeLength", "maxRowCount", "maxSelectedAreas", "maxSelectedChoices", "maxSize", "maxTextLength",
+        "maxTimeToFinish", "maxTimeToFinishPage", "maxValue", "maximumFractionDigits", "minCount", "minLength",
+        "minPanelCount", "minRangeLength", "minRowCount", "minSelectedAreas", "minSelectedChoices", "minValue",
+        "minimumFractionDigits", "mobileHeight", "panelCount", "penMaxWidth", "penMinWidth", "precision", "rateCount",
+        "rateMax", "rateMin", "rateStep", "rowCount", "selectedStrokeWidth", "signatureHeight", "signatureWidth",
+        "size", "step", "textAreaWidth", "timeLimit", "timeLimitPerPage", "totalMaximumFractionDigits",
+        "totalMinimumFractionDigits",
+    ]
 }

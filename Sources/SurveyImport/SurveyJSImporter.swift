@@ -188,8 +188,10 @@ struct Members {
     }
 
     /// The value of `key` (marking it used), `nil` when absent or `null`. A text "true" or "false"
-    /// (any case) given to a property survey-core declares Boolean is that Boolean, as survey-core's
-    /// serializer reads it.
+    /// (any case) given to a property survey-core declares Boolean is that Boolean, and a text given
+    /// to a property it declares number is read as JavaScript's parseInt reads it (`nil` when that
+    /// gives no number, or for an empty text: survey-core then checks nothing with it), as
+    /// survey-core's serializer reads them.
     mutating func take(_ key: String) -> JSONValue? {
         used.insert(key)
         guard let value = members[key], !value.isNull else { return nil }
@@ -200,7 +202,29 @@ struct Members {
             default: break
             }
         }
+        if case .string(let text) = value, SurveyCoreProperties.numbers.contains(key) {
+            return Self.parseInt(text).map { .number(Double($0)) }
+        }
         return value
+    }
+
+    /// JavaScript's `parseInt(text)`: leading white space, a sign, then decimal digits (or hex ones
+    /// after `0x`) up to the first other character; `nil` for NaN (no digit) and past ±2^53.
+    static func parseInt(_ text: String) -> Int? {
+        var rest = Substring(text).drop { $0.isWhitespace }
+        var sign = 1
+        if let first = rest.first, first == "-" || first == "+" {
+            sign = first == "-" ? -1 : 1
+            rest = rest.dropFirst()
+        }
+        var radix = 10
+        if rest.lowercased().hasPrefix("0x") {
+            radix = 16
+            rest = rest.dropFirst(2)
+        }
+        let digits = rest.prefix { $0.isASCII && $0.hexDigitValue.map { $0 < radix } == true }
+        guard !digits.isEmpty, digits.count <= 15, let value = Int(digits, radix: radix) else { return nil }
+        return sign * value
     }
 
     /// The first of `keys` present (SurveyJS renamed several properties: `hasOther` → `showOtherItem`).

@@ -48,6 +48,31 @@ import Testing
         #expect(conversion.isWhole)
     }
 
+    @Test func textsGivenToNumberPropertiesAreReadAsParseIntReadsThem() throws {
+        // survey-core's serializer runs parseInt on a text given to a number property: "3" is 3,
+        // "2.9" is 2, and "abc" (NaN) or "" checks nothing.
+        let (conversion, _) = try convertAndLoad(
+            #"""
+            {"pages": [{"name": "p", "elements": [
+              {"type": "text", "name": "company", "validators": [{"type": "text", "minLength": "3"}]},
+              {"type": "text", "name": "staff", "inputType": "number",
+               "validators": [{"type": "numeric", "minValue": "abc", "maxValue": " 200 "}]},
+              {"type": "checkbox", "name": "pick", "choices": [1, 2, 3], "maxSelectedChoices": "2.9"},
+              {"type": "rating", "name": "stars", "rateMax": "7"},
+              {"type": "comment", "name": "notes", "maxLength": ""}
+            ]}]}
+            """#)
+        let steps = conversion.survey["steps"]?.arrayValue?.first?["steps"]?.arrayValue ?? []
+        let byID = Dictionary(uniqueKeysWithValues: steps.map { ($0["id"]?.stringValue ?? "", $0) })
+        #expect(byID["company"]?["validators"]?.arrayValue?.first?["minLength"] == 3)
+        let numeric = try #require(byID["staff"]?["validators"]?.arrayValue?.first)
+        #expect(numeric["minValue"] == nil)
+        #expect(numeric["maxValue"] == 200)
+        #expect(byID["pick"]?["options"]?["maxSelections"] == 2)
+        #expect(byID["stars"]?["options"]?["stars"] == 7)
+        #expect(byID["notes"]?["options"]?["maxLength"] == nil)
+    }
+
     @Test func anElementOfATypeSurveyCoreDoesNotCreateTakesNoName() throws {
         // survey-core creates no `autocomplete` (an app's widget): the dropdown is `fruit` there, and
         // a valueName naming it stores under that name.
