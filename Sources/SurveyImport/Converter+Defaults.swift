@@ -35,6 +35,13 @@ extension Converter {
             value = elements[0]
         }
         let path = members.path("defaultValue")
+        if kind.isRange {
+            guard case .array(let pair) = value, pair.count == 2 else {
+                note(.notConverted, path, "defaultValue \(describe(value))", "a range slider's default is [low, high]")
+                return nil
+            }
+            return ["from": pair[0], "to": pair[1]]
+        }
         switch (kind.type, value) {
         case ("text", .number) where kind.options["keepNumbers"] != true:
             let text = JSONValue.format(text: value)

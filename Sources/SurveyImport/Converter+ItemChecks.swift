@@ -66,3 +66,41 @@ extension Converter {
         if checked, rows.contains(where: { $0["visibleIf"] == nil }) { kind.requiresAnswer = true }
     }
 }
+
+extension Converter {
+    /// A range slider (`sliderType: "range"`): survey-core stores `[low, high]`. Here it is a multiple
+    /// text of two numbers, `from` and `to`, within `min` and `max` (0–100 by default), and the data
+    /// shape writes its answer as survey-core's pair (and reads a pair given as the answer). The
+    /// thumbs' `step` is not checked; `minRangeLength`/`maxRangeLength` are checked on Next.
+    mutating func rangeSlider(_ members: inout Members, id: String) -> ConvertedKind {
+        var kind = ConvertedKind(
+            type: "multiple-text", options: ["keepNumbers": true],
+            layout: [
+                "step", "allowSwap", "allowDragRange", "tooltipVisibility", "tooltipFormat", "labelCount",
+                "labelFormat", "showLabels", "autoGenerate", "customLabels", "labelFormat",
+            ])
+        kind.isRange = true
+        var bounds: [JSONValue] = []
+        for (key, fallback) in [("min", 0.0), ("max", 100.0)] {
+            let value = members.take(key)
+            if let value, value.numberValue == nil {
+                note(.notConverted, members.path(key), "\(key) \(describe(value))", "expected a number")
+            }
+            bounds.append(.number(value?.numberValue ?? fallback))
+        }
+        kind.options["items"] = .array(
+            [("from", "From"), ("to", "To")].map { name, title in
+                ["name": .string(name), "title": .string(title), "inputType": "number", "min": bounds[0], "max": bounds[1]]
+            })
+        for (key, comparison) in [("minRangeLength", ">="), ("maxRangeLength", "<=")] {
+            guard let length = members.take(key)?.numberValue else { continue }
+            kind.validators.append(
+                [
+                    "type": "expression",
+                    "expression": .string("{\(id).to} - {\(id).from} \(comparison) \(JSONValue.format(text: .number(length)))"),
+                ])
+        }
+        dataShape.ranges.append(id)
+        return kind
+    }
+}

@@ -27,6 +27,8 @@ struct ConvertedKind {
     var entryFiles: [String] = []
     /// A question only rules may fill (SurveyJS's `expression` question without an expression).
     var isReadOnly = false
+    /// A range slider asked as two numbers: survey-core's `[low, high]` is `{"from", "to"}` here.
+    var isRange = false
     /// `choicesVisibleIf` of a question whose choices are carried forward (`{item}` read as
     /// `{$item.value}`): the step's own `choicesVisibleIf`, since its choices are not listed.
     var choicesVisibleIf: String?
@@ -182,6 +184,7 @@ extension Converter {
             }
             return kind
         case "slider":
+            if members.take("sliderType") == "range" { return rangeSlider(&members, id: id) }
             var kind = ConvertedKind(type: "slider")
             for key in ["min", "max", "step"] {
                 if let value = members.take(key) {

@@ -101,6 +101,7 @@ extension Converter {
 
     mutating func resolveReferences(in survey: inout [String: JSONValue]) {
         var defined: [String: String] = [:]  // lowercased → as written
+        let rangeSliders = Set(dataShape.ranges)
         func define(_ name: String) {
             if defined[name.lowercased()] == nil { defined[name.lowercased()] = name }
         }
@@ -196,6 +197,13 @@ extension Converter {
                     !Self.contextualNames.contains(key) || outOfContext, !rowFields.contains(key),
                     isText ? Self.isTextName(root) : Self.isExpressionName(root)
                 else { return String(reference) }
+                if let name = defined[key], rangeSliders.contains(name) {
+                    // A range slider's `[low, high]`: `{range[0]}` and `{range[1]}` are its two fields.
+                    let rest = trimmed.dropFirst(root.count)
+                    for (index, field) in ["[0]": ".from", "[1]": ".to"] where rest.hasPrefix(index) {
+                        return name + field + rest.dropFirst(index.count)
+                    }
+                }
                 if let name = defined[key] {
                     // survey-core matches names whatever their case.
                     return name == root ? String(reference) : name + trimmed.dropFirst(root.count)

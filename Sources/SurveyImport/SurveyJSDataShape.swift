@@ -73,6 +73,8 @@ public struct SurveyJSDataShape: ResultShape {
     /// Multiple texts whose default has members no item takes: the default as the question starts
     /// with it here, and as survey-core's data keeps it until the respondent answers.
     var objectDefaults: [(id: String, fitted: JSONValue, original: JSONValue)] = []
+    /// Range sliders, asked as `{"from", "to"}`: survey-core stores `[from, to]`.
+    var ranges: [String] = []
 
     /// The shape `survey` asks for in its `x-surveyjs` extension; `nil` when it has none (a survey
     /// written in this engine's format keeps the engine's shape, unless it declares column totals:
@@ -127,6 +129,7 @@ public struct SurveyJSDataShape: ResultShape {
         entryFiles = record.entryFiles.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         emptyRows = record.emptyRows.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         booleanChoices = record.booleanChoices
+        ranges = record.ranges
         objectChoices = record.objectChoices.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         dataKeys = record.dataKeys
         computed = record.computed
@@ -189,6 +192,7 @@ public struct SurveyJSDataShape: ResultShape {
         for (id, key) in dataNames {
             if let value = result.removeValue(forKey: key) { result[id] = value }
         }
+        for id in ranges { Self.rangeAsFields(of: id, in: &result) }
         for (id, values) in objectChoices { Self.keyObjectChoice(of: id, values: values, in: &result) }
         for (id, owner) in duplicates where result[id] == nil {
             guard let answer = answers[owner] else { continue }
@@ -306,10 +310,20 @@ public struct SurveyJSDataShape: ResultShape {
             guard let value = data.removeValue(forKey: id) else { continue }
             if data[owner] == nil { data[owner] = value }
         }
+        for id in ranges {
+            if case .object(let fields)? = data[id], let from = fields["from"], let to = fields["to"] {
+                data[id] = [from, to]
+            }
+        }
         for (id, key) in dataNames {
             if let value = data.removeValue(forKey: id) { data[key] = value }
         }
         return data
+    }
+
+    /// survey-core's `[low, high]` of range slider `id` as the fields the engine asks.
+    static func rangeAsFields(of id: String, in values: inout [String: JSONValue]) {
+        if case .array(let pair)? = values[id], pair.count == 2 { values[id] = ["from": pair[0], "to": pair[1]] }
     }
 
     /// survey-core's data as the engine's answers: an Other answer's `"other"` and `<id>-Comment` as its
@@ -322,6 +336,7 @@ public struct SurveyJSDataShape: ResultShape {
             if let value = answers.removeValue(forKey: key) { answers[id] = value }
         }
         for (id, _) in totals { answers[id + "-total"] = nil }
+        for id in ranges { Self.rangeAsFields(of: id, in: &answers) }
         for (id, _, _, entry) in emptyPanels {
             if case .array(let list)? = answers[id], list.allSatisfy({ $0 == .object(entry) || $0.isEmptyAnswer }) {
                 answers[id] = nil
@@ -475,6 +490,7 @@ public struct SurveyJSDataShape: ResultShape {
         /// Repeats with file items: survey-core keeps each of their files as `{name, type, content}`.
         var entryFiles: [String: [String]] = [:]
         var booleanChoices: [String] = []
+        var ranges: [String] = []
         var objectChoices: [String: [String: JSONValue]] = [:]
         var dataKeys: [String] = []
         /// Expression questions (the shape's `computed`).
@@ -501,7 +517,7 @@ public struct SurveyJSDataShape: ResultShape {
         var isEmpty: Bool {
             othersAsComment.isEmpty && entryOthersAsComment.isEmpty && emptyPanels.isEmpty && emptyRows.isEmpty
                 && files.isEmpty && entryFiles.isEmpty
-                && booleanChoices.isEmpty && objectChoices.isEmpty && dataKeys.isEmpty && duplicates.isEmpty
+                && booleanChoices.isEmpty && ranges.isEmpty && objectChoices.isEmpty && dataKeys.isEmpty && duplicates.isEmpty
                 && computed.isEmpty && keptComputed.isEmpty && objectDefaults.isEmpty
                 && rowDefaults.isEmpty
                 && totals.isEmpty
@@ -522,6 +538,7 @@ public struct SurveyJSDataShape: ResultShape {
                 entryFiles[id] = (names.arrayValue ?? []).compactMap(\.stringValue)
             }
             booleanChoices = (json["booleanChoices"]?.arrayValue ?? []).compactMap(\.stringValue)
+            ranges = (json["ranges"]?.arrayValue ?? []).compactMap(\.stringValue)
             objectChoices = (json["objectChoices"]?.objectMembers ?? [:]).compactMapValues(\.objectMembers)
             dataKeys = (json["dataKeys"]?.arrayValue ?? []).compactMap(\.stringValue)
             computed = (json["computed"]?.arrayValue ?? []).compactMap(\.stringValue)
@@ -563,6 +580,7 @@ public struct SurveyJSDataShape: ResultShape {
                 members["entryFiles"] = .object(entryFiles.mapValues { .array($0.map { .string($0) }) })
             }
             if !booleanChoices.isEmpty { members["booleanChoices"] = .array(booleanChoices.map { .string($0) }) }
+            if !ranges.isEmpty { members["ranges"] = .array(ranges.map { .string($0) }) }
             if !objectChoices.isEmpty { members["objectChoices"] = .object(objectChoices.mapValues { .object($0) }) }
             if !dataKeys.isEmpty { members["dataKeys"] = .array(dataKeys.map { .string($0) }) }
             if !computed.isEmpty { members["computed"] = .array(computed.map { .string($0) }) }

@@ -33,6 +33,10 @@ const PEER = path.join(CORPUS, "..", "Differential", "peer.js");
 // What each run must do in survey-core: the pages it visits, in order, and whether it completes.
 // A run that stops on purpose says so with `stopped` (the page it stops on is the last visited).
 const EXPECTED = {
+  "event-budget-range": { visited: ["budget"] },
+  "event-budget-range:large": { visited: ["budget", "big"] },
+  "event-budget-range:no-guests": { visited: ["budget"], stopped: true },
+  "event-budget-range:short-venue": { visited: ["budget"], stopped: true },
   "checkup-date-kept": { visited: ["checkup", "notes"] },
   "site-safety-yes-one": { visited: ["workplace", "hazardDetails", "sleep"] },
   "order-review-display": { visited: ["customer", "items"] },

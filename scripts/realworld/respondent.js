@@ -246,7 +246,14 @@ function makeGen(rand) {
         const cs = choicesOf(q).map(itemValue);
         return cs.length ? cs.slice().sort(() => rand() - 0.5) : undefined;
       }
-      case "slider": return numberFor(q);
+      case "slider": {
+        if (q.sliderType !== "range") return numberFor(q);
+        // Two thumbs: [low, high], as far apart as minRangeLength/maxRangeLength let them be.
+        const pair = [numberFor(q), numberFor(q)].sort((a, b) => a - b);
+        const least = num(q.minRangeLength, 0), most = num(q.maxRangeLength, Infinity);
+        if (pair[1] - pair[0] < least || pair[1] - pair[0] > most) return [pair[0], pair[0] + Math.max(least, 0)].map((v) => Math.min(v, num(q.max, 100)));
+        return pair;
+      }
       case "matrix": return matrixValue(q);
       case "matrixdropdown": return matrixDropdownValue(q);
       case "matrixdynamic": return matrixDynamicValue(q);
