@@ -90,14 +90,18 @@ extension Converter {
         }
         kind.options["items"] = .array(
             [("from", "From"), ("to", "To")].map { name, title in
-                ["name": .string(name), "title": .string(title), "inputType": "number", "min": bounds[0], "max": bounds[1]]
+                [
+                    "name": .string(name), "title": .string(title), "inputType": "number", "min": bounds[0],
+                    "max": bounds[1],
+                ]
             })
         for (key, comparison) in [("minRangeLength", ">="), ("maxRangeLength", "<=")] {
             guard let length = members.take(key)?.numberValue else { continue }
             kind.validators.append(
                 [
                     "type": "expression",
-                    "expression": .string("{\(id).to} - {\(id).from} \(comparison) \(JSONValue.format(text: .number(length)))"),
+                    "expression": .string(
+                        "{\(id).to} - {\(id).from} \(comparison) \(JSONValue.format(text: .number(length)))"),
                 ])
         }
         dataShape.ranges.append(id)

@@ -517,7 +517,8 @@ public struct SurveyJSDataShape: ResultShape {
         var isEmpty: Bool {
             othersAsComment.isEmpty && entryOthersAsComment.isEmpty && emptyPanels.isEmpty && emptyRows.isEmpty
                 && files.isEmpty && entryFiles.isEmpty
-                && booleanChoices.isEmpty && ranges.isEmpty && objectChoices.isEmpty && dataKeys.isEmpty && duplicates.isEmpty
+                && booleanChoices.isEmpty && ranges.isEmpty && objectChoices.isEmpty && dataKeys.isEmpty
+                && duplicates.isEmpty
                 && computed.isEmpty && keptComputed.isEmpty && objectDefaults.isEmpty
                 && rowDefaults.isEmpty
                 && totals.isEmpty
