@@ -353,6 +353,10 @@ extension Converter {
             if item.take("isRequired") == .bool(true) || Self.minimumMakesRequired(converted) {
                 result["required"] = true
             }
+            // Never shown (switched off, or in a panel that is): survey-core clears its default too.
+            let neverShown =
+                entry.conditions.contains("false")
+                || (!dynamicMatrix && item.members["visible"] == .bool(false) && item.members["visibleIf"] == nil)
             if let condition = itemVisibleIf(&item, entry: entry, dynamicMatrix: dynamicMatrix) {
                 result["visibleIf"] = .string(condition)
             }
@@ -388,11 +392,11 @@ extension Converter {
                 _ = item.take("defaultValue")
                 if let text = value.stringValue, text.hasPrefix("=") {
                     result["defaultValueExpression"] = .string(String(text.dropFirst()))
-                    kind.entryDefaults[name] = value
+                    if !neverShown { kind.entryDefaults[name] = value }
                 } else if let fitted = fittedDefault(value, of: converted, item) {
                     result["defaultValue"] = fitted
                     // survey-core's untouched panels hold it as given (the data shape gives them so).
-                    kind.entryDefaults[name] = value
+                    if !neverShown { kind.entryDefaults[name] = value }
                 }
             }
             if !dynamicMatrix,
@@ -442,8 +446,14 @@ extension Converter {
     /// matrix's column reads its row as {row.x}; a repeat's item reads {panel.x}.
     mutating func itemVisibleIf(_ item: inout Members, entry: TemplateItem, dynamicMatrix: Bool) -> String? {
         var conditions = entry.conditions
+        // A template question switched off (`visible: false`) without a `visibleIf` never shows, and
+        // survey-core clears its value on completion (a dynamic matrix's column keeps its cells).
+        let switchedOff = !dynamicMatrix && item.members["visible"] == .bool(false)
+        if !dynamicMatrix { _ = item.take("visible") }
         if let condition = expression(item.take("visibleIf"), item.path("visibleIf"))?.stringValue {
             conditions.append(dynamicMatrix ? Self.rowAsPanel(condition) : condition)
+        } else if switchedOff {
+            conditions.append("false")
         }
         guard let first = conditions.first else { return nil }
         let joined = conditions.count == 1 ? first : conditions.map { "(\($0))" }.joined(separator: " and ")
@@ -501,8 +511,11 @@ extension Converter {
             case "panel":
                 var panel = Members(element.objectMembers ?? [:], path: at)
                 var inner = conditions
+                let switchedOff = panel.take("visible") == .bool(false)
                 if let condition = expression(panel.take("visibleIf"), panel.path("visibleIf"))?.stringValue {
                     inner.append(condition)
+                } else if switchedOff {
+                    inner.append("false")
                 }
                 result += flattenedTemplate(panel.take("elements"), path: at.appending("elements"), conditions: inner)
                 _ = panel.take("name")

@@ -96,6 +96,8 @@ const EXPECTED = {
   "tone-sliders-panel": { visited: ["sound", "closing"] },
   "workshop-preferences:no-sessions": { visited: ["topics"], stopped: true },
   "workshop-preferences:no-lunch": { visited: ["topics", "group"], stopped: true },
+  "trip-log-hidden-items": { visited: ["trips", "end"] },
+  "trip-log-hidden-items:untouched": { visited: ["trips", "end"] },
   "volunteer-roster": { visited: ["volunteer", "shift"] },
   "travel-dates": { visited: ["dates", "confirm"] },
   "class-grades": { visited: ["classroom", "experience"] },
