@@ -362,6 +362,8 @@ extension Converter {
             }
             if let condition = expression(item.take("requiredIf"), item.path("requiredIf"))?.stringValue {
                 result["requiredIf"] = .string(dynamicMatrix ? Self.rowAsPanel(condition) : condition)
+                // It replaces isRequired, as for a question.
+                if !Self.minimumMakesRequired(converted) { result["required"] = nil }
             }
             // `expression` validators are the item's own (reading its row as {panel.x}); the others
             // are what an item's kind checks by its options.

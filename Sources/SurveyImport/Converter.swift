@@ -580,7 +580,7 @@ struct Converter {
             result["type"] = "panel"
             copyCommon(&members, into: &result, keys: ["title", "description"])
             copyConditions(&members, into: &result, keys: ["visibleIf", "enableIf", "requiredIf"])
-            if let required = members.take("isRequired") { result["required"] = required }
+            if let required = members.take("isRequired"), result["requiredIf"] == nil { result["required"] = required }
             if let readOnly = members.take("readOnly") { result["readOnly"] = readOnly }
             switchOff(&members, into: &result)
             if let order = members.take(anyOf: "questionsOrder", "questionOrder")?.value.stringValue, order == "random"
@@ -698,6 +698,8 @@ struct Converter {
             keys: ["visibleIf", "enableIf", "requiredIf"]
                 + (computed ? [] : ["setValueIf", "setValueExpression", "resetValueIf"]))
         if let required = members.take("isRequired") { result["required"] = required }
+        // survey-core sets isRequired from a requiredIf each time conditions run: it replaces isRequired.
+        if result["requiredIf"] != nil { result["required"] = nil }
         if Self.minimumMakesRequired(kind) { result["required"] = true }
         if let readOnly = members.take("readOnly") { result["readOnly"] = readOnly }
         if kind.isReadOnly { result["readOnly"] = true }
