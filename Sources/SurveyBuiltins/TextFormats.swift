@@ -89,8 +89,9 @@ enum TextInputType: String, CaseIterable, Sendable {
 
 /// An input mask (SurveyJS's `maskType` with `maskSettings`): what may be typed, and the value kept.
 enum TextMask: Sendable {
-    /// `9` a digit, `a` a letter, `#` a digit or letter, anything else literal. The value kept is what
-    /// was typed for the placeholders, unless `keepsLiterals`.
+    /// `9` a digit, `a` a letter, `#` a digit or letter, anything else literal (`\` escapes one). The
+    /// value kept is what was typed for the placeholders with the ASCII letters and digits among the
+    /// literals (and the escaped ones), as survey-core keeps it, unless `keepsLiterals`.
     case pattern(String, keepsLiterals: Bool)
     /// A number written with these separators (and, for currency, prefix and suffix); the value kept
     /// is the JSON number.
@@ -209,43 +210,74 @@ enum TextMask: Sendable {
 
     static let notANumber = AnswerError(code: "notANumber", message: "Enter a number.")
 
+    /// One position of a pattern mask: a placeholder (`9`, `a`, `#`), or a literal that is kept in
+    /// the value (`fixed`: an ASCII letter or digit, or any character escaped with `\`) or only shown.
+    enum PatternToken: Equatable {
+        case slot(Character)
+        case literal(Character, fixed: Bool)
+    }
+
+    /// `pattern` read as survey-core reads it (its pattern mask's "fixed" and "const" literals).
+    static func tokens(of pattern: String) -> [PatternToken] {
+        var result: [PatternToken] = []
+        var escaped = false
+        for character in pattern {
+            if escaped {
+                result.append(.literal(character, fixed: true))
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if "9a#".contains(character) {
+                result.append(.slot(character))
+            } else {
+                result.append(
+                    .literal(character, fixed: character.isASCII && (character.isLetter || character.isNumber)))
+            }
+        }
+        return result
+    }
+
+    /// What was typed for pattern mask `pattern`: the whole masked text, the value survey-core keeps
+    /// (the placeholders' characters and the fixed literals, `+1 (999) 999-9999` → `12025550123`), or
+    /// the placeholders' characters alone. The value kept is survey-core's, or the masked text when
+    /// `keepsLiterals` (`saveMaskedValue`).
     static func match(_ text: String, pattern: String, keepsLiterals: Bool) throws(AnswerError) -> String {
-        let example = pattern
-        let slots = pattern.filter { "9a#".contains($0) }
+        let invalid = TextInputType.invalid(pattern)
+        let tokens = tokens(of: pattern)
         let characters = Array(text)
-        // Typed with the literals, or only the placeholders' characters.
-        var raw: [Character] = []
-        if characters.count == pattern.count {
-            for (character, slot) in zip(characters, pattern) {
-                if "9a#".contains(slot) {
+        func fits(_ character: Character, _ slot: Character) -> Bool {
+            switch slot {
+            case "9": character.isASCII && character.isNumber
+            case "a": character.isLetter
+            default: character.isLetter || (character.isASCII && character.isNumber)
+            }
+        }
+        /// The placeholders' characters when `characters` is typed over `shown` (the tokens it holds).
+        func read(_ shown: [PatternToken]) -> [Character]? {
+            guard characters.count == shown.count else { return nil }
+            var raw: [Character] = []
+            for (character, token) in zip(characters, shown) {
+                switch token {
+                case .slot(let slot):
+                    guard fits(character, slot) else { return nil }
                     raw.append(character)
-                } else if character != slot {
-                    throw TextInputType.invalid(example)
+                case .literal(let literal, _):
+                    guard character == literal else { return nil }
                 }
             }
-        } else if characters.count == slots.count {
-            raw = characters
-        } else {
-            throw TextInputType.invalid(example)
+            return raw
         }
-        for (character, slot) in zip(raw, slots) {
-            let fits: Bool
-            switch slot {
-            case "9": fits = character.isASCII && character.isNumber
-            case "a": fits = character.isLetter
-            default: fits = character.isLetter || (character.isASCII && character.isNumber)
-            }
-            if !fits { throw TextInputType.invalid(example) }
-        }
-        guard keepsLiterals else { return String(raw) }
+        let kept = tokens.filter { if case .literal(_, fixed: false) = $0 { false } else { true } }
+        let slots = tokens.filter { if case .slot = $0 { true } else { false } }
+        guard let raw = read(tokens) ?? read(kept) ?? read(slots) else { throw invalid }
         var index = raw.startIndex
         var result = ""
-        for slot in pattern {
-            if "9a#".contains(slot) {
+        for token in keepsLiterals ? tokens : kept {
+            switch token {
+            case .slot:
                 result.append(raw[index])
                 index += 1
-            } else {
-                result.append(slot)
+            case .literal(let literal, _): result.append(literal)
             }
         }
         return result
@@ -305,7 +337,11 @@ enum TextMask: Sendable {
         }
         let tokens = Set(parts.map(\.0))
         guard tokens.count == parts.count else { return nil }
-        let date = tokens.isSuperset(of: ["mm", "dd"]) && (tokens.contains("yyyy") != tokens.contains("yy"))
+        let year = tokens.contains("yyyy") != tokens.contains("yy")
+        // A full date, a month of a year (`mm/yyyy`) or a year alone.
+        let date =
+            (tokens.isSuperset(of: ["mm", "dd"]) && year) || (tokens.contains("mm") && !tokens.contains("dd") && year)
+            || (tokens.isSubset(of: ["yyyy", "yy"]) && year)
         let time = tokens.isSuperset(of: ["HH", "MM"])
         let onlyDate = tokens.subtracting(["mm", "dd", "yyyy", "yy"]).isEmpty
         let onlyTime = tokens.subtracting(["HH", "MM"]).isEmpty
@@ -313,9 +349,36 @@ enum TextMask: Sendable {
         return parts
     }
 
+    /// The value kept for a date/time pattern as ISO 8601, given in that form (what survey-core
+    /// stores, and so what its data and scripts hold): `2026-12-01`, `2026-12` (`mm/yyyy`), `2026`
+    /// (`yyyy`), `14:30`, `2026-12-01T14:30`; `nil` when `text` is not one.
+    static func isoDateTime(_ text: String, parts: [(token: String, range: Range<Int>)]) -> String? {
+        let tokens = Set(parts.map(\.token))
+        let hasDate = !tokens.isDisjoint(with: ["yyyy", "yy"])
+        var isoPattern = tokens.contains("dd") ? "yyyy-mm-dd" : tokens.contains("mm") ? "yyyy-mm" : "yyyy"
+        if tokens.contains("HH") { isoPattern = hasDate ? isoPattern + " HH:MM" : "HH:MM" }
+        // (a pattern's literals are no letters: the `T` between date and time is read as a space)
+        let written = hasDate && tokens.contains("HH") ? String(text.map { $0 == "T" ? " " : $0 }) : text
+        guard let isoParts = dateParts(of: isoPattern) else { return nil }
+        return try? dateTime(written, pattern: isoPattern, parts: isoParts)
+    }
+
+    /// What was typed in date/time `pattern` (or the ISO 8601 value it keeps), as that ISO value. A
+    /// two-digit year `yy` is 19yy above 68, else 20yy, as survey-core reads it.
     static func dateTime(_ text: String, pattern: String) throws(AnswerError) -> String {
+        guard let parts = dateParts(of: pattern) else { throw TextInputType.invalid(pattern) }
+        do {
+            return try dateTime(text, pattern: pattern, parts: parts)
+        } catch {
+            if let iso = isoDateTime(text, parts: parts) { return iso }
+            throw error
+        }
+    }
+
+    static func dateTime(_ text: String, pattern: String, parts: [(token: String, range: Range<Int>)])
+        throws(AnswerError) -> String
+    {
         let invalid = TextInputType.invalid(pattern)
-        guard let parts = dateParts(of: pattern) else { throw invalid }
         let characters = Array(text)
         let pattern = Array(pattern)
         guard characters.count == pattern.count else { throw invalid }
@@ -332,14 +395,23 @@ enum TextMask: Sendable {
         }
         for offset in cursor..<characters.count where characters[offset] != pattern[offset] { throw invalid }
         var result = ""
+        let year = values["yyyy"] ?? values["yy"].map { $0 > 68 ? 1900 + $0 : 2000 + $0 }
         if let month = values["mm"], let day = values["dd"] {
-            let year = values["yyyy"] ?? (values["yy"].map { 2000 + $0 } ?? 0)
+            let year = year ?? 0
             guard
                 let date = CivilDate(
                     exactly: "\(year)-\(TextInputType.twoDigits(month))-\(TextInputType.twoDigits(day))"),
                 year >= 1
             else { throw invalid }
             result = date.description
+        } else if let year {
+            guard (1...9999).contains(year) else { throw invalid }
+            result = String(year)
+            while result.count < 4 { result = "0" + result }
+            if let month = values["mm"] {
+                guard (1...12).contains(month) else { throw invalid }
+                result += "-" + TextInputType.twoDigits(month)
+            }
         }
         if let hour = values["HH"], let minute = values["MM"] {
             guard (0...23).contains(hour), (0...59).contains(minute) else { throw invalid }

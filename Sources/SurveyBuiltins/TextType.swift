@@ -32,14 +32,16 @@ import SurveyCore
 /// that says so. Front ends get the input type as the presentation hint (`tel` as `"phone"`).
 ///
 /// `mask` (`type` and its settings): `{"type": "pattern", "pattern": "+1 (999) 999-9999"}` — `9` a
-/// digit, `a` a letter, `#` either, the rest literal; the text may be typed with or without the
-/// literals and is kept without them (`"5551234567"`) unless `"saveMaskedValue": true`.
+/// digit, `a` a letter, `#` either, the rest literal (`\` escapes one); the text may be typed with
+/// or without the literals and is kept as survey-core keeps it, with the literals that are ASCII
+/// letters or digits (and escaped ones) only (`"15551234567"`), unless `"saveMaskedValue": true`.
 /// `{"type": "numeric", "decimalSeparator"?: ".", "thousandsSeparator"?: ",", "precision"?: 2,
 /// "allowNegativeValues"?: true, "min"?, "max"?}` — a number typed with those separators, kept as a
 /// JSON number truncated to `precision` decimals. `"currency"` is `numeric` with `prefix` and
 /// `suffix` ("$", " €") that may be typed. `{"type": "datetime", "pattern": "mm/dd/yyyy"}` — a date
-/// (`dd`, `mm`, `yyyy` or `yy`), a time (`HH:MM`) or both, kept in ISO 8601 (`2026-12-01`, `14:30`,
-/// `2026-12-01T14:30`); the date must exist. A text that does not fit is `invalidFormat` (with the
+/// (`dd`, `mm`, `yyyy` or `yy`; `yy` above 68 is 19yy), a month (`mm/yyyy`), a year (`yyyy`), a time
+/// (`HH:MM`) or a date and a time, kept in ISO 8601 (`2026-12-01`, `2026-12`, `2026`, `14:30`,
+/// `2026-12-01T14:30`), which may be typed as well; the date must exist. A text that does not fit is `invalidFormat` (with the
 /// pattern as `example`), or `notANumber`, `belowMinimum`, `aboveMaximum`.
 ///
 /// ```json

@@ -57,8 +57,14 @@ struct TextInputTypeTests {
 struct TextMaskTests {
     @Test func aPatternMaskKeepsThePlaceholdersCharacters() throws {
         let phone = try configure(TextType(), ["mask": ["type": "pattern", "pattern": "+1 (999) 999-9999"]])
-        #expect(try phone.normalize("+1 (555) 123-4567") == "5551234567")
-        #expect(try phone.normalize("5551234567") == "5551234567")
+        // survey-core keeps the placeholders' characters and the literals that are ASCII letters or
+        // digits (the country code's 1); what it keeps, and the placeholders alone, are accepted too.
+        #expect(try phone.normalize("+1 (555) 123-4567") == "15551234567")
+        #expect(try phone.normalize("15551234567") == "15551234567")
+        #expect(try phone.normalize("5551234567") == "15551234567")
+        let escaped = try configure(TextType(), ["mask": ["type": "pattern", "pattern": "ID-\\9-999"]])
+        #expect(try escaped.normalize("ID-9-042") == "ID9042")
+        #expect(answerError(escaped, "ID-8-042")?.code == "invalidFormat")
         let refused = answerError(phone, "+1 (555) 12-34567")
         #expect(refused?.code == "invalidFormat" && refused?.arguments["example"] == "+1 (999) 999-9999")
         #expect(answerError(phone, "555123456a")?.code == "invalidFormat")
@@ -98,7 +104,18 @@ struct TextMaskTests {
         let date = try configure(TextType(), ["mask": ["type": "datetime", "pattern": "mm/dd/yyyy"]])
         #expect(try date.normalize("12/01/2026") == "2026-12-01")
         #expect(answerError(date, "02/30/2026")?.code == "invalidFormat")
-        #expect(answerError(date, "2026-12-01")?.code == "invalidFormat")
+        // The ISO value it keeps (what survey-core's data and scripts hold) is accepted as well.
+        #expect(try date.normalize("2026-12-01") == "2026-12-01")
+        #expect(answerError(date, "2026-02-30")?.code == "invalidFormat")
+        let month = try configure(TextType(), ["mask": ["type": "datetime", "pattern": "mm/yyyy"]])
+        #expect(try month.normalize("04/1989") == "1989-04")
+        #expect(try month.normalize("1989-04") == "1989-04")
+        let year = try configure(TextType(), ["mask": ["type": "datetime", "pattern": "yyyy"]])
+        #expect(try year.normalize("1989") == "1989")
+        let short = try configure(TextType(), ["mask": ["type": "datetime", "pattern": "dd/mm/yy HH:MM"]])
+        #expect(try short.normalize("18/04/89 14:30") == "1989-04-18T14:30")
+        #expect(try short.normalize("18/04/68 14:30") == "2068-04-18T14:30")
+        #expect(try short.normalize("1989-04-18T14:30") == "1989-04-18T14:30")
         let european = try configure(TextType(), ["mask": ["type": "datetime", "pattern": "dd.mm.yy HH:MM"]])
         #expect(try european.normalize("01.12.26 09:05") == "2026-12-01T09:05")
         let time = try configure(TextType(), ["mask": ["type": "datetime", "pattern": "HH:MM"]])
@@ -116,7 +133,7 @@ struct TextMaskTests {
         OptionErrorCase(["mask": ["type": "numeric", "min": 5, "max": 1]], .invalidOptions, "$.options.mask.max"),
         OptionErrorCase(["mask": ["type": "numeric", "prefix": "$"]], .unknownField, "$.options.mask.prefix"),
         OptionErrorCase(
-            ["mask": ["type": "datetime", "pattern": "mm/yyyy"]], .invalidOptions, "$.options.mask.pattern"),
+            ["mask": ["type": "datetime", "pattern": "dd/yyyy"]], .invalidOptions, "$.options.mask.pattern"),
         OptionErrorCase(
             ["mask": ["type": "datetime", "pattern": "dd/dd/yyyy"]], .invalidOptions, "$.options.mask.pattern"),
     ])
