@@ -118,6 +118,21 @@ import Testing
         }
     }
 
+    /// survey-core reads a member whatever its case, and a key holding dots (a matrix row named
+    /// "Pay (base, etc.)") by joining the dotted parts back, shortest first.
+    @Test func membersMatchWhateverTheirCaseAndMayHoldDots() throws {
+        let grid: JSONValue = ["Pay (base, etc.)": ["score": "Low"], "Desk": ["score": "High"], "A": ["B.c": 1]]
+        let expression = { (source: String) throws -> JSONValue in
+            try Expression(source, functions: .standard) { $0 == "grid" ? 0 : nil }.evaluate(
+                [grid], context: FunctionContext(today: "2024-06-14"))
+        }
+        #expect(try expression("{grid.Pay (base, etc.).score}") == "Low")
+        #expect(try expression("{grid.desk.SCORE}") == "High")
+        #expect(try expression("{grid.A.B.c}") == 1)
+        #expect(try expression("{grid.Desk.none}") == .null)
+        #expect(try expression("{grid.Pay (base, etc.).score} = 'Low'") == true)
+    }
+
     @Test func recordsReferences() throws {
         let expression = try Expression(
             "{q1} = 'a' and {age} > {age} and {contact.email} notempty", functions: .standard

@@ -188,6 +188,8 @@ const EXPECTED = {
   "volunteer-signup-required-items:empty-contact": { visited: ["contact"], stopped: true },
   "volunteer-signup-required-items:empty-slots": { visited: ["contact", "availability"], stopped: true },
   "volunteer-signup-required-items:no-phone": { visited: ["contact"], stopped: true },
+  "workplace-ratings-dotted-rows": { visited: ["ratings"] },
+  "workplace-ratings-dotted-rows:fine": { visited: ["ratings"] },
   "wedding-rsvp": { visited: ["reply", "party", "meals"] },
   "wedding-rsvp:decline": { visited: ["reply"] },
   "weekly-timesheet": { visited: ["week", "overtime", "submit"] },

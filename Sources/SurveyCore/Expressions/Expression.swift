@@ -536,11 +536,18 @@ struct Evaluator {
             return .bool(Self.compare(op, value(Int(slot)), literal))
         case .member(let base, let keys):
             var value = evaluate(base)
-            for key in keys {
+            var position = keys.startIndex
+            while position < keys.endIndex {
+                let key = keys[position]
+                position += 1
                 switch value {
+                case .object(let members) where members[key] != nil: value = members[key] ?? .null
                 case .object(let members) where key == "length" && members["length"] == nil:
                     return .number(0)
-                case .object(let members): value = members[key] ?? .null
+                case .object:
+                    guard let (member, used) = value.member(keys, at: position - 1) else { return .null }
+                    value = member
+                    position += used - 1
                 case .string(let text) where key == "length":
                     // As in SurveyJS, `{q.length}` is the length of a text or a list (here in characters:
                     // JavaScript counts UTF-16 units, so an emoji counts 2 there).
@@ -605,6 +612,26 @@ struct Evaluator {
             } catch {
                 return .null
             }
+        }
+    }
+}
+
+extension JSONValue {
+    /// The member of this object that `keys[index...]` names, as survey-core finds it when no key is
+    /// exactly `keys[index]`: that key whatever its case, else it joined with the keys after it by
+    /// dots, shortest first (a matrix row named "Pay (base, etc.)" is read by
+    /// `{grid.Pay (base, etc.).score}`); with how many keys it took. `nil` when none names a member.
+    func member(_ keys: [String], at index: Int) -> (value: JSONValue, used: Int)? {
+        guard case .object(let members) = self, keys.indices.contains(index) else { return nil }
+        var joined = keys[index]
+        var used = 1
+        while true {
+            if let value = members[joined] { return (value, used) }
+            let lowered = joined.lowercased()
+            if let match = members.first(where: { $0.key.lowercased() == lowered }) { return (match.value, used) }
+            guard index + used < keys.count else { return nil }
+            joined += "." + keys[index + used]
+            used += 1
         }
     }
 }

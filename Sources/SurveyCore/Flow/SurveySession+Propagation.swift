@@ -142,12 +142,19 @@ extension SurveySession {
         guard let paths = survey.triggers[index].memberReads[slot] else { return true }
         func member(_ value: JSONValue, _ keys: [String]) -> JSONValue {
             var value = value
-            for key in keys {
+            var position = keys.startIndex
+            while position < keys.endIndex {
+                let key = keys[position]
                 switch value {
-                case .object(let members): value = members[key] ?? .null
+                case .object:
+                    // (a key whatever its case, or holding dots, as the condition reads it)
+                    guard let (member, used) = value.member(keys, at: position) else { return .null }
+                    value = member
+                    position += used
                 case .array(let elements):
-                    guard let position = Int(key), elements.indices.contains(position) else { return .null }
-                    value = elements[position]
+                    guard let index = Int(key), elements.indices.contains(index) else { return .null }
+                    value = elements[index]
+                    position += 1
                 default: return .null
                 }
             }
