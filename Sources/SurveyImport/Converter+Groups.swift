@@ -356,7 +356,8 @@ extension Converter {
             // Never shown (switched off, or in a panel that is): survey-core clears its default too.
             let neverShown =
                 entry.conditions.contains("false")
-                || (!dynamicMatrix && item.members["visible"] == .bool(false) && item.members["visibleIf"] == nil)
+                || (!dynamicMatrix && !keepsHiddenValues && item.members["clearIfInvisible"] != "none"
+                    && item.members["visible"] == .bool(false) && item.members["visibleIf"] == nil)
             if let condition = itemVisibleIf(&item, entry: entry, dynamicMatrix: dynamicMatrix) {
                 result["visibleIf"] = .string(condition)
             }
@@ -438,8 +439,11 @@ extension Converter {
         {
             kind.options["startCount"] = .number(Double(min(count, 10_000)))
         }
-        // survey-core clears what a dynamic panel's visibleIf hides, not a hidden cell of a dynamic matrix.
-        if dynamicMatrix, items.contains(where: { $0["visibleIf"] != nil }) { kind.options["clearHidden"] = false }
+        // survey-core clears what a dynamic panel's visibleIf hides, not a hidden cell of a dynamic matrix,
+        // and nothing in a survey that keeps hidden values (`clearInvisibleValues: "none"`).
+        if dynamicMatrix || keepsHiddenValues, items.contains(where: { $0["visibleIf"] != nil }) {
+            kind.options["clearHidden"] = false
+        }
         if dynamicMatrix { requireShownRows(shownRows, in: &kind) }
         return kind
     }
@@ -449,9 +453,11 @@ extension Converter {
     mutating func itemVisibleIf(_ item: inout Members, entry: TemplateItem, dynamicMatrix: Bool) -> String? {
         var conditions = entry.conditions
         // A template question switched off (`visible: false`) without a `visibleIf` never shows, and
-        // survey-core clears its value on completion (a dynamic matrix's column keeps its cells).
-        let switchedOff = !dynamicMatrix && item.members["visible"] == .bool(false)
-        if !dynamicMatrix { _ = item.take("visible") }
+        // survey-core clears its value on completion (a dynamic matrix's column keeps its cells, and
+        // a survey that keeps hidden values, or a question that does, keeps it: it stays an item).
+        let keeps = keepsHiddenValues || item.members["clearIfInvisible"] == "none"
+        let switchedOff = !dynamicMatrix && !keeps && item.members["visible"] == .bool(false)
+        if !dynamicMatrix, !keeps { _ = item.take("visible") }
         if let condition = expression(item.take("visibleIf"), item.path("visibleIf"))?.stringValue {
             conditions.append(dynamicMatrix ? Self.rowAsPanel(condition) : condition)
         } else if switchedOff {
@@ -513,7 +519,7 @@ extension Converter {
             case "panel":
                 var panel = Members(element.objectMembers ?? [:], path: at)
                 var inner = conditions
-                let switchedOff = panel.take("visible") == .bool(false)
+                let switchedOff = panel.take("visible") == .bool(false) && !keepsHiddenValues
                 if let condition = expression(panel.take("visibleIf"), panel.path("visibleIf"))?.stringValue {
                     inner.append(condition)
                 } else if switchedOff {

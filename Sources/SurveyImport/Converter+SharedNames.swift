@@ -180,3 +180,31 @@ extension Converter {
         return id
     }
 }
+
+extension Converter {
+    /// The page a converted element at `ours` is on (`$.steps[k]`).
+    static func page(of ours: JSONPath) -> String {
+        let text = ours.description
+        guard let close = text.firstIndex(of: "]") else { return text }
+        return String(text[...close])
+    }
+
+    /// `prefix` followed by the smallest number from 1 that no element of the survey is named
+    /// (survey-core's names for unnamed elements: `question1`, `panel2`).
+    mutating func freeName(_ prefix: String) -> String {
+        let name = Self.firstFree(prefix, bare: false, from: 1) { [takenNames, usedIDs] in
+            takenNames.contains($0) || usedIDs.contains($0)
+        }
+        takenNames.insert(name)
+        return name
+    }
+
+    /// The first of `stem` (when `bare`), then `stem` followed by `from`, `from + 1`, … that
+    /// `isTaken` does not refuse.
+    static func firstFree(_ stem: String, bare: Bool, from first: Int, isTaken: (String) -> Bool) -> String {
+        if bare, !isTaken(stem) { return stem }
+        var number = first
+        while isTaken("\(stem)\(number)") { number += 1 }
+        return "\(stem)\(number)"
+    }
+}

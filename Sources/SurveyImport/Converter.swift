@@ -19,6 +19,8 @@ struct Converter {
     var valueNames: Set<String> = []
     /// The value names a question has taken as its id.
     var valueNameOwners: Set<String> = []
+    /// Whether the survey keeps the values of hidden questions (`clearInvisibleValues: "none"`).
+    var keepsHiddenValues = false
     /// The dynamic panels and matrices converted so far (a dynamic panel on a later page may share
     /// their entries), with the page each is on.
     var dynamicPanelIDs: [String: String] = [:]
@@ -128,7 +130,9 @@ struct Converter {
         var settings: [String: JSONValue] = [:]
         if let clear = members.take("clearInvisibleValues") {
             switch clear.stringValue {
-            case "onComplete", "onHidden", "none": settings["clearInvisibleValues"] = clear
+            case "onComplete", "onHidden", "none":
+                settings["clearInvisibleValues"] = clear
+                keepsHiddenValues = clear == "none"
             case "onHiddenContainer":
                 settings["clearInvisibleValues"] = "onHidden"
                 note(
@@ -781,32 +785,6 @@ struct Converter {
     mutating func switchOff(_ members: inout Members, into result: inout [String: JSONValue]) {
         guard members.take("visible") == .bool(false) else { return }
         if result["visibleIf"] == nil { result["enabled"] = false }
-    }
-
-    /// `prefix` followed by the smallest number from 1 that no element of the survey is named
-    /// (survey-core's names for unnamed elements: `question1`, `panel2`).
-    /// The page a converted element at `ours` is on (`$.steps[k]`).
-    static func page(of ours: JSONPath) -> String {
-        let text = ours.description
-        guard let close = text.firstIndex(of: "]") else { return text }
-        return String(text[...close])
-    }
-
-    mutating func freeName(_ prefix: String) -> String {
-        let name = Self.firstFree(prefix, bare: false, from: 1) { [takenNames, usedIDs] in
-            takenNames.contains($0) || usedIDs.contains($0)
-        }
-        takenNames.insert(name)
-        return name
-    }
-
-    /// The first of `stem` (when `bare`), then `stem` followed by `from`, `from + 1`, … that
-    /// `isTaken` does not refuse.
-    static func firstFree(_ stem: String, bare: Bool, from first: Int, isTaken: (String) -> Bool) -> String {
-        if bare, !isTaken(stem) { return stem }
-        var number = first
-        while isTaken("\(stem)\(number)") { number += 1 }
-        return "\(stem)\(number)"
     }
 
     /// Copies localisable texts.

@@ -105,6 +105,8 @@ const EXPECTED = {
   "grant-application-required-if:organisation": { visited: ["applicant", "budget"] },
   "trip-log-hidden-items": { visited: ["trips", "end"] },
   "trip-log-hidden-items:untouched": { visited: ["trips", "end"] },
+  "trip-log-hidden-items-kept": { visited: ["trips", "end"] },
+  "trip-log-hidden-items-kept:untouched": { visited: ["trips", "end"] },
   "volunteer-roster": { visited: ["volunteer", "shift"] },
   "travel-dates": { visited: ["dates", "confirm"] },
   "class-grades": { visited: ["classroom", "experience"] },
