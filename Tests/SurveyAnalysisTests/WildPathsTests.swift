@@ -49,6 +49,24 @@ import Testing
         #expect(script.jsonValue["variables"]?["plan"] == "business")
     }
 
+    @Test func aConfirmationThatMustEqualAnotherAnswerIsGivenThatAnswer() throws {
+        // `{email} = {confirmEmail}`: the confirmation is offered the address's representatives.
+        let survey = try loadSurveyJS(
+            """
+            {"pages": [{"name": "p1", "elements": [
+              {"type": "text", "name": "email", "isRequired": true, "validators": [{"type": "email"}]},
+              {"type": "text", "name": "confirmEmail", "isRequired": true,
+               "validators": [{"type": "expression", "expression": "{email} = {confirmEmail}"}]},
+              {"type": "text", "name": "pin", "isRequired": true, "validators": [{"type": "regex", "regex": "^[0-9]{4}$"}]},
+              {"type": "text", "name": "pinAgain", "isRequired": true,
+               "validators": [{"type": "expression", "expression": "{pinAgain} == {pin}"}]}]},
+              {"name": "p2", "elements": [{"type": "text", "name": "done"}]}]}
+            """)
+        let result = generate(survey)
+        #expect(result.coverage.uncovered.isEmpty, "\(result.coverage.uncovered)")
+        #expect(result.blocked.isEmpty)
+    }
+
     @Test func aReadOnlyQuestionNothingSetsIsEmptyAndLintSaysSoAsAWarning() throws {
         let json = """
             {"pages": [{"name": "p1", "elements": [

@@ -140,6 +140,23 @@ public struct PathGenerator: Sendable {
         }
     }
 
+    /// The names `validators`' expressions ask step `step` to equal: `{a} = {step}`, `{step} == {a}`.
+    static func equalityPartners(of validators: [ValidatorDefinition], step: String) -> [String] {
+        var partners: [String] = []
+        for validator in validators {
+            guard case .expression(let source) = validator.kind else { continue }
+            let pattern = #"\{\s*([^{}]+?)\s*\}\s*==?\s*\{\s*([^{}]+?)\s*\}"#
+            guard let regex = try? NSRegularExpression(pattern: pattern) else { continue }
+            let text = source as NSString
+            for match in regex.matches(in: source, range: NSRange(location: 0, length: text.length)) {
+                let (left, right) = (text.substring(with: match.range(at: 1)), text.substring(with: match.range(at: 2)))
+                if left == step, right != step { partners.append(right) }
+                if right == step, left != step { partners.append(left) }
+            }
+        }
+        return partners
+    }
+
     /// A list answer cut down to the choices `step` offers now, in the representative's order, with
     /// the offered choices it lacks after them: a ranking whose choices another answer decides
     /// (`choicesFromQuestion` with the selected choices, a choice's `visibleIf`) must rank exactly
@@ -161,8 +178,18 @@ public struct PathGenerator: Sendable {
         let model = FlowModel(survey: survey)
         let (domains, decisionSlots) = AnalyzedSurvey.domains(of: model)
         // Every representative but "no answer": a walk skips optional questions itself.
-        let candidates = domains.map { domain in domain.values.filter { !$0.isNull } }
+        var candidates = domains.map { domain in domain.values.filter { !$0.isNull } }
         let stepIndex = Dictionary(uniqueKeysWithValues: survey.stepIDs.enumerated().map { ($1, $0) })
+        // A question whose expression validator asks it to equal another (a confirmed e-mail address or
+        // password, `{email} = {confirmEmail}`) is also offered that question's representatives.
+        for (index, step) in survey.analysisSteps.enumerated() {
+            for partner in Self.equalityPartners(of: step.definition.validators, step: step.id) {
+                guard let other = stepIndex[partner], other != index else { continue }
+                for value in candidates[other] where !candidates[index].contains(value) {
+                    candidates[index].append(value)
+                }
+            }
+        }
         let optional = survey.analysisSteps.map { !$0.isRequired && $0.requiredIf == nil }
         var used = candidates.map { [Int](repeating: 0, count: $0.count) }
         var scripts: [Script] = []
