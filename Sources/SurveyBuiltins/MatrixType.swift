@@ -8,9 +8,11 @@ import SurveyCore
 /// | `rows` | array, required | — | Each a string or `{ "value", "label"?, "visibleIf"? }`; values unique. Empty: nothing to answer (SurveyJS allows it; `survey lint` reports it). |
 /// | `columns` | array, required, non-empty | — | The shared scale, same form as `rows`. |
 /// | `allRowsRequired` | Boolean | `false` | Every row must be answered. |
+/// | `multiple` | Boolean | `false` | Each row takes several columns (SurveyJS's matrix with `cellType: "checkbox"`). |
 ///
-/// **Answer:** an object mapping row values to column values. A column label (in any locale) is
-/// accepted and normalised to its value; `null` members count as unanswered and are dropped.
+/// **Answer:** an object mapping row values to column values (with `multiple`, to lists of column
+/// values, in the order given, each once). A column label (in any locale) is accepted and
+/// normalised to its value; `null` members and empty lists count as unanswered and are dropped.
 /// Errors (with `field` set to the row): `wrongShape`, `notAChoice` (`value`; also for a member that is
 /// not a row), `missingRow` (`row`, the row's label) when `allRowsRequired`.
 ///
@@ -35,6 +37,7 @@ public struct MatrixType: SummarizesTallies {
         var columns: ChoiceSet
         var isEveryRowRequired: Bool
         var conditions = MatrixConditions()
+        var isMultiple = false
     }
 
     /// Creates the type (its configuration comes from each question's options).
@@ -51,7 +54,8 @@ public struct MatrixType: SummarizesTallies {
             rows: MatrixConditions.take(&rows), columns: MatrixConditions.take(&columns))
         return Options(
             rows: rows, columns: ChoiceSet(choices: columns),
-            isEveryRowRequired: try reader.bool("allRowsRequired", default: false), conditions: conditions)
+            isEveryRowRequired: try reader.bool("allRowsRequired", default: false), conditions: conditions,
+            isMultiple: try reader.bool("multiple", default: false))
     }
 
     public func expressions(for options: Options) -> [String: String] { options.conditions.expressions }
@@ -61,9 +65,14 @@ public struct MatrixType: SummarizesTallies {
     /// Keeps the rows and columns that show when the survey completes.
     public func completedAnswer(_ answer: JSONValue, options: Options, in context: PresentationContext) -> JSONValue {
         guard !options.conditions.isEmpty, case .object(let members) = answer else { return answer }
-        let kept = members.filter { row, value in
-            options.conditions.showsRow(row, in: context)
-                && (value.choiceKey.map { options.conditions.showsColumn($0, in: context) } ?? true)
+        var kept: [String: JSONValue] = [:]
+        for (row, value) in members where options.conditions.showsRow(row, in: context) {
+            if case .array(let list) = value {
+                let shown = list.filter { $0.choiceKey.map { options.conditions.showsColumn($0, in: context) } ?? true }
+                if !shown.isEmpty { kept[row] = .array(shown) }
+            } else if value.choiceKey.map({ options.conditions.showsColumn($0, in: context) }) ?? true {
+                kept[row] = value
+            }
         }
         return kept.isEmpty ? .null : .object(kept)
     }
@@ -74,7 +83,10 @@ public struct MatrixType: SummarizesTallies {
             columns = ChoiceSet(
                 choices: columns.choices.filter { options.conditions.showsColumn($0.value, in: context) })
         }
-        let scale = InputPrimitive.singleChoice(columns.input(in: context))
+        let scale =
+            options.isMultiple
+            ? InputPrimitive.multipleChoice(columns.input(in: context))
+            : InputPrimitive.singleChoice(columns.input(in: context))
         return .composite(
             CompositeInput(
                 fields: options.rows.filter { options.conditions.showsRow($0.value, in: context) }.map {
@@ -110,7 +122,16 @@ public struct MatrixType: SummarizesTallies {
                 }
                 continue
             }
-            result[row.value] = try options.columns.normalized(value, field: row.value)
+            guard options.isMultiple else {
+                result[row.value] = try options.columns.normalized(value, field: row.value)
+                continue
+            }
+            var chosen: [JSONValue] = []
+            for element in value.arrayValue ?? [value] {
+                let normal = try options.columns.normalized(element, field: row.value)
+                if !chosen.contains(normal) { chosen.append(normal) }
+            }
+            result[row.value] = .array(chosen)
         }
         return .object(result)
     }
@@ -118,8 +139,15 @@ public struct MatrixType: SummarizesTallies {
     public func summarize(_ tally: AnswerTally, options: Options, in context: PresentationContext) -> AnswerSummary {
         var buckets: [AnswerSummary.Bucket] = []
         for row in options.rows {
-            let counts = tally.counts { answer in answer[row.value]?.choiceKey.map { [$0] } ?? [] }
-            let answeredRow = counts.values.reduce(0, +)
+            let counts = tally.counts { (answer: JSONValue) -> [String] in
+                guard let value = answer[row.value] else { return [] }
+                if let list = value.arrayValue { return list.compactMap(\.choiceKey) }
+                return value.choiceKey.map { [$0] } ?? []
+            }
+            // (with `multiple`, the share of the answers holding the row, not of its selections)
+            let answeredRow =
+                options.isMultiple
+                ? tally.counts { $0[row.value].map { _ in [true] } ?? [] }[true] ?? 0 : counts.values.reduce(0, +)
             let rowLabel = row.label.resolved(in: context)
             for column in options.columns.choices {
                 let count = counts[column.value] ?? 0

@@ -41,6 +41,13 @@ extension Converter {
             kind.options["allRowsRequired"] = true
             requireEveryRow(&kind)
         }
+        // survey-core's multi-select matrix: each row holds a list of columns.
+        switch members.take("cellType")?.stringValue {
+        case "checkbox"?: kind.options["multiple"] = true
+        case nil, "radio"?: break
+        case let other?:
+            note(.notConverted, members.path("cellType"), "cellType '\(other)'", "each row takes one column")
+        }
         if members.members["cells"] != nil {
             note(.layoutOnly, members.path("cells"), "property 'cells'", "cell texts are not shown")
             _ = members.take("cells")

@@ -31,6 +31,24 @@ struct MatrixTypeTests {
         invalid.check(try configure(MatrixType(), Self.options))
     }
 
+    /// `multiple` (SurveyJS's matrix with `cellType: "checkbox"`): each row takes a list of columns.
+    @Test func aMultipleMatrixTakesAListOfColumnsPerRow() throws {
+        var options = Self.options.objectValue ?? [:]
+        options["multiple"] = true
+        let question = try configure(MatrixType(), .object(options))
+        #expect(
+            try question.normalize(["price": ["low", "High", "low"], "speed": "neutral"])
+                == ["price": ["low", "high"], "speed": ["neutral"]])
+        #expect(try question.normalize(["price": []]) == [:])
+        #expect(throws: AnswerError.self) { try question.normalize(["price": ["low", "fast"]]) }
+        guard case .composite(let input) = question.input(in: .english),
+            case .multipleChoice = input.fields.first?.input
+        else {
+            Issue.record("expected a composite of multiple-choice rows")
+            return
+        }
+    }
+
     @Test func allRowsRequiredReportsTheMissingRow() throws {
         var options = try #require(Self.options.objectValue)
         options["allRowsRequired"] = true
