@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Load generator for `survey serve`: N respondents at once, each on its own keep-alive connection,
 take Benchmarks/serve/twenty-questions.json (20 required questions, one per page) over and over, one
-command per request (start, then answer + next per question), for a fixed time per level.
+command per request (start, then answer + next per question), for a fixed time per level. With
+`--together` each answer and its Next go in one request (two commands), as the web front end posts a page.
 
     python3 Benchmarks/serve-load.py                                # 1, 8, 64, 200 respondents, SQLite
     python3 Benchmarks/serve-load.py --store postgresql:///survey_test?host=/tmp/pg --levels 1,8,64,200
@@ -95,7 +96,7 @@ class Connection:
         self.reader = self.writer = None
 
 
-async def respondent_loop(number, port, deadline, stats, prefix):
+async def respondent_loop(number, port, deadline, stats, prefix, together=False):
     connection = Connection(port)
     round_number = 0
     try:
@@ -113,17 +114,19 @@ async def respondent_loop(number, port, deadline, stats, prefix):
             completed = None
             for index in range(1, 21):
                 command = {"command": "answer", "stepId": f"q{index}", "value": answer_for(index, number)}
-                status, body, elapsed = await connection.call("POST", path, command)
+                # With --together, the answer and Next in one request (as a web page posts a page).
+                status, body, elapsed = await connection.call("POST", path, [command, "next"] if together else command)
                 stats["all"].append(elapsed)
                 if status != 200 or body["events"][0]["event"] != "answered":
                     stats["errors"].append(f"answer {status} {body}")
                     return
                 stats["answers"].append(elapsed)
-                status, body, elapsed = await connection.call("POST", path, "next")
-                stats["all"].append(elapsed)
-                if status != 200:
-                    stats["errors"].append(f"next {status} {body}")
-                    return
+                if not together:
+                    status, body, elapsed = await connection.call("POST", path, "next")
+                    stats["all"].append(elapsed)
+                    if status != 200:
+                        stats["errors"].append(f"next {status} {body}")
+                        return
                 completed = next((e for e in body["events"] if e["event"] == "completed"), completed)
             if completed is None or len(completed.get("answers", {})) != 20:
                 stats["errors"].append(f"{respondent}: not completed with 20 answers: {completed}")
@@ -174,11 +177,11 @@ def stored_completed(binary, store, environment, prefix):
                if row.get("status") == "completed" and str(row.get("respondentId", "")).startswith(prefix + "-"))
 
 
-async def level(count, port, seconds, prefix):
+async def level(count, port, seconds, prefix, together=False):
     stats = {"all": [], "answers": [], "errors": [], "completed": 0}
     started = time.perf_counter()
     deadline = started + seconds
-    await asyncio.gather(*(respondent_loop(i, port, deadline, stats, prefix) for i in range(count)))
+    await asyncio.gather(*(respondent_loop(i, port, deadline, stats, prefix, together) for i in range(count)))
     return stats, time.perf_counter() - started
 
 
@@ -192,6 +195,8 @@ def main():
     parser.add_argument("--seconds", type=float, default=10.0, help="load time per level (surveys under way finish)")
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--store-connections", type=int, default=1)
+    parser.add_argument("--together", action="store_true",
+                        help="send each answer and its Next in one request (two commands), as a web page does")
     args = parser.parse_args()
     binary = args.binary or os.path.join(
         subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True,
@@ -212,7 +217,8 @@ def main():
             sys.exit(f"survey serve printed no URL: {line!r}")
         port = int(match.group(1))
         kind = "PostgreSQL" if store.startswith("postgres") else "SQLite"
-        print(f"survey serve over {kind}, {args.threads} threads, {args.store_connections} store connections, "
+        mode = ", answer and Next in one request" if args.together else ""
+        print(f"survey serve over {kind}{mode}, {args.threads} threads, {args.store_connections} store connections, "
               f"{args.seconds:g} s per level")
         use_pgbench = args.pgbench and store.startswith("postgres")
         if use_pgbench:
@@ -223,7 +229,7 @@ def main():
         for count in [int(x) for x in args.levels.split(",")]:
             prefix = f"load{count}-{int(time.time())}"
             server_before, client_before = cpu_seconds(server.pid), time.process_time()
-            stats, elapsed = asyncio.run(level(count, port, args.seconds, prefix))
+            stats, elapsed = asyncio.run(level(count, port, args.seconds, prefix, args.together))
             server_cpu = (cpu_seconds(server.pid) - server_before) / elapsed * 100
             client_cpu = (time.process_time() - client_before) / elapsed * 100
             stored = stored_completed(binary, store, environment, prefix)
