@@ -6,7 +6,7 @@ import SurveyCore
 ///
 /// | Option | Type | Default | Meaning |
 /// |---|---|---|---|
-/// | `items` | array, required | — | Each `{ "name", "title"?, "type"?, "required"?, "requiredIf"?, "visibleIf"?, "expression"?, "options"? }`; names unique. Empty: entries that hold nothing (SurveyJS's dynamic panel without questions). An item with an `expression` is computed in each instance (reading it as `{panel.x}`), never asked; what a respondent sends for it is replaced. |
+/// | `items` | array, required | — | Each `{ "name", "title"?, "description"?, "type"?, "required"?, "requiredIf"?, "visibleIf"?, "expression"?, "options"? }`; names unique. Empty: entries that hold nothing (SurveyJS's dynamic panel without questions). An item with an `expression` is computed in each instance (reading it as `{panel.x}`), never asked; what a respondent sends for it is replaced. |
 /// | `count` | integer ≥ 0, or an expression | none | A fixed number of instances (`3`), or an expression giving it (`"{children}"`). |
 /// | `eachOf` | step id | none | Loop & merge: one instance per value of that (multiple-choice) answer, `{item}` being the value. |
 /// | `minCount`, `maxCount` | integer ≥ 0 | `0`, none | Bounds on the number of instances (with neither `count` nor `eachOf` the respondent adds them). |
@@ -16,7 +16,8 @@ import SurveyCore
 /// | `instanceVisibleIf` | expression | none | Which instances show (SurveyJS's `templateVisibleIf`), read like an item's `visibleIf` on the instance as given (`{panel.x}`, `{panelIndex}`, the survey's names). In a hidden instance nothing is required or checked and its answers stay as given (its computed items too); `{visiblePanelIndex}` counts the instances shown from 0, and is -1 in a hidden one. |
 /// | `itemTitle` | text | none | Each instance's heading: `{panelIndex}` is its position from 1, `{item}` its loop value as the respondent read it (the choice's label), `{panel.x}` its answer to item `x`. |
 ///
-/// Item members: `name` (the key in each instance), `title`, `type` (`"text"` default; also
+/// Item members: `name` (the key in each instance), `title`, `description` (text shown with the
+/// title, as a field's `description`), `type` (`"text"` default; also
 /// `"number"`, `"boolean"`, `"date"`, `"rating"`, `"single-choice"`, `"dropdown"`,
 /// `"multiple-choice"`, `"tagbox"`, `"scale"`, `"nps"`, `"slider"`, `"image-choice"`, `"ranking"`, `"file"`, and groups: `"repeat"` (a repeat in each instance, whose own
 /// items read their instance as `{panel.x}`), `"matrix"`, `"matrix-dropdown"`, `"multiple-text"`; or a
@@ -69,6 +70,8 @@ public struct RepeatType: SummarizesTallies {
     struct Item: Sendable {
         var name: String
         var title: LocalizedText?
+        /// A line shown with the title (SurveyJS's template question `description`).
+        var description: LocalizedText?
         var isRequired: Bool
         /// Required in an instance while this holds (read like `visibleIf`), besides `isRequired`.
         var requiredIf: SurveyCore.Expression?
@@ -259,7 +262,7 @@ public struct RepeatType: SummarizesTallies {
                 if !names.outer.contains(name) { names.outer.append(name) }
             }
             return Item(
-                name: name, title: try item.optionalText("title"),
+                name: name, title: try item.optionalText("title"), description: try item.optionalText("description"),
                 isRequired: try item.bool("required", default: false), requiredIf: requiredIf,
                 visibleIf: visibleIf, expression: expression, question: question, parentNames: parentNames,
                 checks: checks, defaultValue: defaultValue, defaultExpression: defaultExpression,
@@ -441,7 +444,8 @@ public struct RepeatType: SummarizesTallies {
                 fields: options.items.filter { $0.expression == nil }.map { item in
                     CompositeField(
                         name: item.name, label: item.title.map { context.text($0) } ?? item.name,
-                        isRequired: item.isRequired, input: item.question.input(in: context))
+                        description: item.description.map { context.text($0) }, isRequired: item.isRequired,
+                        input: item.question.input(in: context))
                 },
                 minimumCount: options.minimumCount, maximumCount: count ?? options.maximumCount, count: count,
                 instanceTitles: titles,

@@ -357,6 +357,9 @@ extension Converter {
             if converted.type != "text" { result["type"] = .string(converted.type) }
             if !converted.options.isEmpty { result["options"] = .object(converted.options) }
             if let title = text(item.take("title"), item.path("title")) { result["title"] = title }
+            if !dynamicMatrix, let description = text(item.take("description"), item.path("description")) {
+                result["description"] = description
+            }
             if item.take("isRequired") == .bool(true) || Self.minimumMakesRequired(converted) {
                 result["required"] = true
             }

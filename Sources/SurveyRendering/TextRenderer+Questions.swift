@@ -464,6 +464,7 @@ extension TextRenderer {
     mutating func askField(_ field: CompositeField, label: String, current: JSONValue?, showsInput: Bool = true)
         -> FieldReply
     {
+        if let description = field.description { line(paint(description, .dim)) }
         if showsInput, !hasPicker(field.input) { showFieldInput(field.input) }
         let prompt =
             label + (field.isRequired ? " *" : "") + (current.map { " [" + display($0, for: field.input) + "]" } ?? "")

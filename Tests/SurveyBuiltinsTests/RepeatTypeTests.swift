@@ -213,6 +213,18 @@ struct RepeatTypeTests {
         #expect(try question.normalize([["v": 1, "w": .null], ["w": ""]], in: context) == [["v": 1], ["v": 8]])
     }
 
+    @Test func anItemsDescriptionIsItsFieldsDescription() throws {
+        let question = try configure(
+            RepeatType(),
+            ["items": [["name": "first", "title": "First name", "description": ["en": "As on the passport"]]]])
+        guard case .repeating(let input) = question.input(in: .english) else {
+            Issue.record("expected a repeat input")
+            return
+        }
+        #expect(input.fields.first?.description == "As on the passport")
+        #expect(input.fields.first?.jsonValue["description"] == "As on the passport")
+    }
+
     @Test func instancesThatExistBeforeAnAnswerHoldTheirComputedItems() throws {
         // survey-core's panels (panelCount) hold their expression questions' values untouched.
         let question = try configure(

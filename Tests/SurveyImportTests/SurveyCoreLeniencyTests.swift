@@ -73,6 +73,20 @@ import Testing
         #expect(byID["notes"]?["options"]?["maxLength"] == nil)
     }
 
+    @Test func aDynamicPanelQuestionsDescriptionIsItsItemsDescription() throws {
+        let (conversion, _) = try convertAndLoad(
+            #"""
+            {"pages": [{"name": "p", "elements": [
+              {"type": "paneldynamic", "name": "kids", "templateElements": [
+                {"type": "text", "name": "first", "description": "As on the birth certificate"}]}
+            ]}]}
+            """#)
+        let page = conversion.survey["steps"]?.arrayValue?.first
+        let item = page?["steps"]?.arrayValue?.first?["options"]?["items"]?.arrayValue?.first
+        #expect(item?["description"] == "As on the birth certificate")
+        #expect(conversion.isWhole)
+    }
+
     @Test func anElementOfATypeSurveyCoreDoesNotCreateTakesNoName() throws {
         // survey-core creates no `autocomplete` (an app's widget): the dropdown is `fruit` there, and
         // a valueName naming it stores under that name.

@@ -196,11 +196,13 @@ extension Choice {
 }
 
 extension CompositeField {
-    /// The field as JSON: `{"name", "label", "required", "input"}`.
+    /// The field as JSON: `{"name", "label", "description"?, "required", "input"}`.
     public var jsonValue: JSONValue {
-        .object([
+        var members: [String: JSONValue] = [
             "name": .string(name), "label": .string(label), "required": .bool(isRequired), "input": input.jsonValue,
-        ])
+        ]
+        if let description { members["description"] = .string(description) }
+        return .object(members)
     }
 
     /// Reads a field from its JSON form.
@@ -208,12 +210,13 @@ extension CompositeField {
         var field = try OptionsReader(element, path: path)
         let name = try field.string("name")
         let label = try field.string("label", default: name)
+        let description = try field.optionalString("description")
         let isRequired = try field.bool("required", default: false)
         guard let input = field.value("input") else {
             throw field.error(nil, "missing required member 'input' (an input primitive)", kind: .missingField)
         }
         self.init(
-            name: name, label: label, isRequired: isRequired,
+            name: name, label: label, description: description, isRequired: isRequired,
             input: try InputPrimitive(json: input, path: path.appending("input")))
     }
 }

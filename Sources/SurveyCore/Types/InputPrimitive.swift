@@ -240,13 +240,18 @@ public struct CompositeField: Sendable, Hashable {
     /// The key of this field in the answer object.
     public var name: String
     public var label: String
+    /// A line shown with the label, already localised (a dynamic panel question's `description`).
+    public var description: String?
     public var isRequired: Bool
     /// How the field itself is asked.
     public var input: InputPrimitive
 
-    public init(name: String, label: String, isRequired: Bool = false, input: InputPrimitive) {
+    public init(
+        name: String, label: String, description: String? = nil, isRequired: Bool = false, input: InputPrimitive
+    ) {
         self.name = name
         self.label = label
+        self.description = description
         self.isRequired = isRequired
         self.input = input
     }
