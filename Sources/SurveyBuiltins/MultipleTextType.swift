@@ -1,3 +1,4 @@
+import Foundation
 import SurveyCore
 
 /// Several named text or number boxes answered together (SurveyJS's `multipletext`), each with its
@@ -5,18 +6,21 @@ import SurveyCore
 ///
 /// | Option | Type | Default | Meaning |
 /// |---|---|---|---|
-/// | `items` | array, required, non-empty | — | Each `{ "name", "title"?, "inputType"?, "required"?, "minLength"?, "maxLength"?, "min"?, "max"?, "placeholder"? }`; names unique. |
+/// | `items` | array, required, non-empty | — | Each `{ "name", "title"?, "inputType"?, "required"?, "minLength"?, "maxLength"?, "min"?, "max"?, "placeholder"?, "pattern"?, "patternIgnoresCase"? }`; names unique. |
 /// | `keepNumbers` | Boolean | `false` | Keep a JSON number given to a `text` or `tel` item as a number, as the `text` kind's `keepNumbers` does (set by `survey import surveyjs`). |
 ///
 /// Item members: `name` (the key in the answer), `title` (text; default the name), `inputType`
 /// (`"text"` default, `"number"`, `"email"`, `"tel"`), `required` (Boolean), `minLength` /
-/// `maxLength` (texts), `min` / `max` (numbers), `placeholder` (text).
+/// `maxLength` (texts), `min` / `max` (numbers), `placeholder` (text), `pattern` (a regular
+/// expression a text item's answer must contain a match of, as SurveyJS's `regex` validator tests
+/// it; anchor it with `^…$` for the whole text) with `patternIgnoresCase` (Boolean).
 ///
 /// **Answer:** an object from item name to its value: trimmed text, or a number for a `number` item
 /// (a numeric text is accepted), or with `keepNumbers` a number given to a `text` or `tel` item as it
 /// is; empty items are left out, and an answer with no item filled is no answer. Errors (with `field`, the item's name): `wrongShape` (not an object, or an unknown item),
 /// `missingField`, `tooShort`, `tooLong`, `notANumber`, `belowMinimum`, `aboveMaximum`,
-/// `invalidEmail`, `invalidPhone`. As an input it is a `composite` with presentation `"multiple-text"`.
+/// `invalidEmail`, `invalidPhone`, `patternMismatch` (`regex`). As an input it is a `composite` with
+/// presentation `"multiple-text"` (a text field's `pattern` in its input).
 ///
 /// ```json
 /// { "id": "size", "type": "multiple-text", "title": "Your measurements",
@@ -35,6 +39,10 @@ public struct MultipleTextType: SummarizedByInput {
         var minimum: Double?
         var maximum: Double?
         var placeholder: LocalizedText?
+        /// A regular expression a text item must contain a match of (SurveyJS's item `regex` validator).
+        var pattern: String?
+        var patternIgnoresCase = false
+        var compiledPattern: NSRegularExpression?
     }
 
     /// The decoded options of a multiple-text question.
@@ -61,13 +69,29 @@ public struct MultipleTextType: SummarizedByInput {
                     "inputType", Suggestion.unknown("inputType", kind, validValues: Self.kinds),
                     kind: .invalidOptions)
             }
-            let result = Item(
+            var result = Item(
                 name: name, title: try item.optionalText("title"), kind: kind,
                 isRequired: try item.bool("required", default: false),
                 minimumLength: try item.optionalInt("minLength", in: 0...1_000_000),
                 maximumLength: try item.optionalInt("maxLength", in: 1...1_000_000),
                 minimum: try item.optionalDouble("min"), maximum: try item.optionalDouble("max"),
                 placeholder: try item.optionalText("placeholder"))
+            if let pattern = try item.optionalString("pattern") {
+                result.pattern = pattern
+                result.patternIgnoresCase = try item.bool("patternIgnoresCase", default: false)
+                guard kind != "number",
+                    let compiled = try? NSRegularExpression(
+                        pattern: pattern, options: result.patternIgnoresCase ? [.caseInsensitive] : [])
+                else {
+                    throw item.error(
+                        "pattern",
+                        kind == "number"
+                            ? "'pattern' is for text items, not \"inputType\": \"number\""
+                            : "'pattern' is not a valid regular expression: \(pattern)",
+                        kind: .invalidOptions)
+                }
+                result.compiledPattern = compiled
+            }
             if let low = result.minimumLength, let high = result.maximumLength, low > high {
                 throw item.error(
                     "maxLength", "'maxLength' must not be less than 'minLength'", kind: .invalidOptions)
@@ -97,12 +121,14 @@ public struct MultipleTextType: SummarizedByInput {
                         input = .freeText(
                             TextInput(
                                 placeholder: item.placeholder.map { context.text($0) },
-                                presentation: item.kind == "email" ? "email" : "phone"))
+                                presentation: item.kind == "email" ? "email" : "phone", pattern: item.pattern,
+                                patternIgnoresCase: item.patternIgnoresCase))
                     default:
                         input = .freeText(
                             TextInput(
                                 minimumLength: item.minimumLength, maximumLength: item.maximumLength,
-                                placeholder: item.placeholder.map { context.text($0) }))
+                                placeholder: item.placeholder.map { context.text($0) }, pattern: item.pattern,
+                                patternIgnoresCase: item.patternIgnoresCase))
                     }
                     return CompositeField(
                         name: item.name, label: item.title.map { context.text($0) } ?? item.name,
@@ -137,6 +163,13 @@ public struct MultipleTextType: SummarizedByInput {
             guard let text = try form.text(item.name) else {
                 if item.isRequired { throw FormAnswer.missingField(item.name, label: label) }
                 continue
+            }
+            if let pattern = item.compiledPattern,
+                pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) == nil
+            {
+                throw AnswerError(
+                    code: "patternMismatch", message: "The answer is not in the expected format.",
+                    arguments: ["regex": item.pattern ?? ""], field: item.name)
             }
             switch item.kind {
             case "email": result[item.name] = .string(try ContactRules.email(text, field: item.name))

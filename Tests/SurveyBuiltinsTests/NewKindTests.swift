@@ -234,9 +234,36 @@ struct MultipleTextTypeTests {
             ["items": [["name": "a", "minLength": 5, "maxLength": 2]]], .invalidOptions, "$.options.items[0].maxLength"),
         OptionErrorCase(["items": [["name": "a", "size": 2]]], .unknownField, "$.options.items[0].size"),
         OptionErrorCase(["items": [["title": "A"]]], .missingField, "$.options.items[0]"),
+        OptionErrorCase(["items": [["name": "a", "pattern": "(["]]], .invalidOptions, "$.options.items[0].pattern"),
+        OptionErrorCase(
+            ["items": [["name": "a", "inputType": "number", "pattern": "1"]]], .invalidOptions,
+            "$.options.items[0].pattern"),
     ])
     func rejectsInvalidOptions(invalid: OptionErrorCase) {
         invalid.check(MultipleTextType())
+    }
+
+    /// An item's `pattern` (SurveyJS's item `regex` validator): the text must contain a match.
+    @Test func anItemsPatternChecksItsText() throws {
+        let question = try configure(
+            MultipleTextType(),
+            [
+                "items": [
+                    ["name": "card", "pattern": "^[0-9]{4}$"],
+                    ["name": "code", "pattern": "^ab", "patternIgnoresCase": true],
+                ]
+            ])
+        #expect(try question.normalize(["card": "1234", "code": "ABc"]) == ["card": "1234", "code": "ABc"])
+        let error = answerError(question, ["card": "12a4"])
+        #expect(error?.code == "patternMismatch" && error?.field == "card")
+        #expect(answerError(question, ["code": "xab"])?.code == "patternMismatch")
+        guard case .composite(let input) = question.input(in: .english),
+            case .freeText(let text) = input.fields[0].input
+        else {
+            Issue.record("not a composite of texts")
+            return
+        }
+        #expect(text.pattern == "^[0-9]{4}$")
     }
 }
 

@@ -225,6 +225,12 @@ struct DomainBuilder {
     static func freshTexts(for input: TextInput) -> [JSONValue] {
         let length = max(input.minimumLength ?? 1, 1)
         var texts: [String] = []
+        // A text the field's pattern matches first (a multiple text's item `regex`).
+        if let pattern = input.pattern,
+            let text = RegexSample.text(matching: pattern, caseInsensitive: input.patternIgnoresCase)
+        {
+            texts.append(text)
+        }
         switch input.presentation {
         case "email": texts.append("someone@example.com")
         case "phone": texts.append("+1 202 555 0143")

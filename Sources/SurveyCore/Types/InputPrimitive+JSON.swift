@@ -42,6 +42,8 @@ extension InputPrimitive {
             put("maxLength", input.maximumLength)
             put("placeholder", input.placeholder)
             put("presentation", input.presentation)
+            put("pattern", input.pattern)
+            if input.patternIgnoresCase { members["patternIgnoresCase"] = true }
         case .number(let input):
             put("min", input.minimum)
             put("max", input.maximum)
@@ -114,7 +116,9 @@ extension InputPrimitive {
                     minimumLength: try reader.optionalInt("minLength"),
                     maximumLength: try reader.optionalInt("maxLength"),
                     placeholder: try reader.optionalString("placeholder"),
-                    presentation: try reader.optionalString("presentation")))
+                    presentation: try reader.optionalString("presentation"),
+                    pattern: try reader.optionalString("pattern"),
+                    patternIgnoresCase: try reader.bool("patternIgnoresCase", default: false)))
         case "number":
             self = .number(
                 NumberInput(

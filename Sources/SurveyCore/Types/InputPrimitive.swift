@@ -145,16 +145,22 @@ public struct TextInput: Sendable, Hashable {
     public var placeholder: String?
     /// A hint such as "email", "phone" or "url".
     public var presentation: String?
+    /// A regular expression the text must contain a match of (SurveyJS's `regex` validator).
+    public var pattern: String?
+    /// Whether ``pattern`` ignores letter case.
+    public var patternIgnoresCase = false
 
     public init(
         isMultiline: Bool = false, minimumLength: Int? = nil, maximumLength: Int? = nil, placeholder: String? = nil,
-        presentation: String? = nil
+        presentation: String? = nil, pattern: String? = nil, patternIgnoresCase: Bool = false
     ) {
         self.isMultiline = isMultiline
         self.minimumLength = minimumLength
         self.maximumLength = maximumLength
         self.placeholder = placeholder
         self.presentation = presentation
+        self.pattern = pattern
+        self.patternIgnoresCase = patternIgnoresCase
     }
 }
 
