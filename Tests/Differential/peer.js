@@ -72,8 +72,13 @@ for (const method of ["warn", "error"]) {
 // at once skips them). A key no panel question takes is kept by setting it on the panel's value.
 function fillDynamicPanel(question, entries) {
   const allowed = (n) => n >= (question.minPanelCount || 0) && (!question.maxPanelCount || n <= question.maxPanelCount);
-  while (question.panelCount < entries.length && allowed(question.panelCount + 1)) question.addPanel();
-  while (question.panelCount > entries.length && question.panelCount > (question.minPanelCount || 0)) {
+  // (each loop stops when survey-core does not add or remove a panel: a count bound, a binding)
+  for (let before = -1; question.panelCount < entries.length && allowed(question.panelCount + 1) && before !== question.panelCount;) {
+    before = question.panelCount;
+    question.addPanel();
+  }
+  for (let before = -1; question.panelCount > entries.length && question.panelCount > (question.minPanelCount || 0) && before !== question.panelCount;) {
+    before = question.panelCount;
     question.removePanel(question.panelCount - 1);
   }
   if (question.panelCount !== entries.length) return false;
