@@ -139,15 +139,14 @@ public struct MatrixType: SummarizesTallies {
     public func summarize(_ tally: AnswerTally, options: Options, in context: PresentationContext) -> AnswerSummary {
         var buckets: [AnswerSummary.Bucket] = []
         for row in options.rows {
-            let counts = tally.counts { (answer: JSONValue) -> [String] in
+            // Each answer holding the row counts once for it (`nil`) and once per column it holds there:
+            // a column's share is of the answers to the row (with `multiple`, not of its selections).
+            let counts = tally.counts { (answer: JSONValue) -> [String?] in
                 guard let value = answer[row.value] else { return [] }
-                if let list = value.arrayValue { return list.compactMap(\.choiceKey) }
-                return value.choiceKey.map { [$0] } ?? []
+                let columns = value.arrayValue?.compactMap(\.choiceKey) ?? value.choiceKey.map { [$0] } ?? []
+                return columns.isEmpty ? [] : [nil] + columns
             }
-            // (with `multiple`, the share of the answers holding the row, not of its selections)
-            let answeredRow =
-                options.isMultiple
-                ? tally.counts { $0[row.value].map { _ in [true] } ?? [] }[true] ?? 0 : counts.values.reduce(0, +)
+            let answeredRow = counts[nil] ?? 0
             let rowLabel = row.label.resolved(in: context)
             for column in options.columns.choices {
                 let count = counts[column.value] ?? 0

@@ -541,10 +541,8 @@ struct Evaluator {
                 let key = keys[position]
                 position += 1
                 switch value {
-                case .object(let members) where members[key] != nil: value = members[key] ?? .null
-                case .object(let members) where key == "length" && members["length"] == nil:
-                    return .number(0)
-                case .object:
+                case .object(let members):
+                    if key == "length", members["length"] == nil { return .number(0) }
                     guard let (member, used) = value.member(keys, at: position - 1) else { return .null }
                     value = member
                     position += used - 1
