@@ -366,8 +366,8 @@ extension Converter {
             // Never shown (switched off, or in a panel that is): survey-core clears its default too.
             let neverShown =
                 entry.conditions.contains("false")
-                || (!dynamicMatrix && !keepsHiddenValues && item.members["clearIfInvisible"] != "none"
-                    && item.members["visible"] == .bool(false) && item.members["visibleIf"] == nil)
+                || (clearsWhenHidden(item, dynamicMatrix: dynamicMatrix) && item.members["visible"] == .bool(false)
+                    && item.members["visibleIf"] == nil)
             if let condition = itemVisibleIf(&item, entry: entry, dynamicMatrix: dynamicMatrix) {
                 result["visibleIf"] = .string(condition)
             }
@@ -460,14 +460,19 @@ extension Converter {
 
     /// An item's `visibleIf`: its own joined with `and` to those of the panels it sits in. A dynamic
     /// matrix's column reads its row as {row.x}; a repeat's item reads {panel.x}.
+    /// Whether survey-core clears the value of a template question while it is hidden, so that its
+    /// `visible: false` matters here: not a dynamic matrix's column (it keeps its cells), not in a
+    /// survey that keeps hidden values, nor a question that keeps its own (`clearIfInvisible: "none"`).
+    func clearsWhenHidden(_ item: Members, dynamicMatrix: Bool) -> Bool {
+        !dynamicMatrix && !keepsHiddenValues && item.members["clearIfInvisible"] != "none"
+    }
+
     mutating func itemVisibleIf(_ item: inout Members, entry: TemplateItem, dynamicMatrix: Bool) -> String? {
         var conditions = entry.conditions
-        // A template question switched off (`visible: false`) without a `visibleIf` never shows, and
-        // survey-core clears its value on completion (a dynamic matrix's column keeps its cells, and
-        // a survey that keeps hidden values, or a question that does, keeps it: it stays an item).
-        let keeps = keepsHiddenValues || item.members["clearIfInvisible"] == "none"
-        let switchedOff = !dynamicMatrix && !keeps && item.members["visible"] == .bool(false)
-        if !dynamicMatrix, !keeps { _ = item.take("visible") }
+        // A template question switched off (`visible: false`) without a `visibleIf` never shows.
+        let clears = clearsWhenHidden(item, dynamicMatrix: dynamicMatrix)
+        let switchedOff = clears && item.members["visible"] == .bool(false)
+        if clears { _ = item.take("visible") }
         if let condition = expression(item.take("visibleIf"), item.path("visibleIf"))?.stringValue {
             conditions.append(dynamicMatrix ? Self.rowAsPanel(condition) : condition)
         } else if switchedOff {

@@ -701,9 +701,8 @@ struct Converter {
             &members, into: &result,
             keys: ["visibleIf", "enableIf", "requiredIf"]
                 + (computed ? [] : ["setValueIf", "setValueExpression", "resetValueIf"]))
-        if let required = members.take("isRequired") { result["required"] = required }
         // survey-core sets isRequired from a requiredIf each time conditions run: it replaces isRequired.
-        if result["requiredIf"] != nil { result["required"] = nil }
+        if let required = members.take("isRequired"), result["requiredIf"] == nil { result["required"] = required }
         if Self.minimumMakesRequired(kind) { result["required"] = true }
         if let readOnly = members.take("readOnly") { result["readOnly"] = readOnly }
         if kind.isReadOnly { result["readOnly"] = true }
