@@ -22,6 +22,7 @@ import argparse
 import atexit
 import concurrent.futures
 import datetime
+import functools
 import hashlib
 import json
 import os
@@ -258,8 +259,9 @@ def load_cases(directory: Path, imported: bool, scratch: Path | None = None) -> 
     for name, value in files + runs:
         if not isinstance(value, dict):
             raise CaseError(f"{directory / name}: expected a JSON object, got {type(value).__name__}")
-    # An answer for a name SurveyJS has no question for would be silently unused there.
-    names = surveyjs_question_names(surveyjs)
+    # An answer for a name SurveyJS has no question for would be silently unused there (a
+    # question's valueName is a name survey-core's data keys answers by).
+    names = surveyjs_question_names(surveyjs) | surveyjs_value_names(surveyjs)
     cases = []
     for script, answers in runs:
         for key in answers:
@@ -451,6 +453,11 @@ def run_ours(binary: str, case: Case, today: str, imported: bool) -> Outcome:
         detail = " ".join(result.stderr.split())[-500:]
         return Outcome(broken=f"survey test exited {result.returncode}: {detail or 'no message'}")
     outcome = outcome_of_events(result)
+    if imported and not outcome.broken:
+        # Pages the converter renamed (a page named like a question: ids are one namespace here) are
+        # compared under their SurveyJS names; pages hold no data.
+        pages = renamed_pages(binary, survey)
+        outcome.visited = [pages.get(page, page) for page in outcome.visited]
     if outcome.broken or outcome.completed:
         return outcome
     if imported and outcome.blockers:
@@ -470,14 +477,29 @@ RENAMED_NOTE = re.compile(r": renamed: (?:question|dynamic panel) '([^']+)' is (
 EMPTY_NAME_NOTE = re.compile(r": renamed: a question named '()' \(survey-core keeps the name[^)]*; it is '([^']+)' here")
 
 
-def renamed_elements(binary: str, surveyjs: Path) -> dict[str, str]:
-    """Our id → the SurveyJS name, for the questions `survey import` renames (its `renamed` notes)."""
+RENAMED_PAGE_NOTE = re.compile(r": renamed: (?:a second )?page (?:named )?'(.+?)' is now '(.+?)'")
+
+
+@functools.lru_cache(maxsize=None)
+def import_notes(binary: str, surveyjs: Path) -> str:
+    """What `survey import surveyjs` says of a survey on stderr (its notes), once per survey."""
     try:
         result = subprocess.run([binary, "import", "surveyjs", str(surveyjs)], capture_output=True, text=True,
                                 timeout=120)
     except subprocess.TimeoutExpired:
-        return {}
-    return {ours: theirs for theirs, ours in RENAMED_NOTE.findall(result.stderr) + EMPTY_NAME_NOTE.findall(result.stderr)}
+        return ""
+    return result.stderr
+
+
+def renamed_elements(binary: str, surveyjs: Path) -> dict[str, str]:
+    """Our id → the SurveyJS name, for the questions `survey import` renames (its `renamed` notes)."""
+    notes = import_notes(binary, surveyjs)
+    return {ours: theirs for theirs, ours in RENAMED_NOTE.findall(notes) + EMPTY_NAME_NOTE.findall(notes)}
+
+
+def renamed_pages(binary: str, surveyjs: Path) -> dict[str, str]:
+    """Our page id → the SurveyJS page name, for the pages `survey import` renames."""
+    return {ours: theirs for theirs, ours in RENAMED_PAGE_NOTE.findall(import_notes(binary, surveyjs))}
 
 
 # MARK: Comparing

@@ -7,14 +7,16 @@ extension Converter {
         "noneText", "hasOther", "showOtherItem", "otherText", "colCount",
     ]
 
-    /// Every `name` of an element (page, panel, question) in a SurveyJS survey, at any depth, and
-    /// the names of the elements that hold a value (questions).
+    /// Every `name` of an element (page, panel, question) in a SurveyJS survey, at any depth, the
+    /// names of the elements that hold a value (questions), and the names only pages have.
     /// An element of a type `creates` does not accept is not created by survey-core: it takes no name.
     static func elementNames(in json: JSONValue, creates: (String) -> Bool = { _ in true }) -> (
-        all: Set<String>, values: Set<String>
+        all: Set<String>, values: Set<String>, pagesOnly: Set<String>
     ) {
         var names: Set<String> = []
         var values: Set<String> = []
+        var pages: Set<String> = []
+        var others: Set<String> = []
         func visit(_ value: JSONValue, isPage: Bool) {
             guard case .object(let members) = value else { return }
             if let written = members["name"]?.stringValue, isPage || members["type"]?.stringValue.map(creates) == true {
@@ -22,6 +24,7 @@ extension Converter {
                 let isQuestion = !isPage && type.map { !holdsNoValue($0) } == true
                 let name = surveyCoreName(written, isQuestion: isQuestion)
                 names.insert(name)
+                if isPage { pages.insert(name) } else { others.insert(name) }
                 if isQuestion { values.insert(name) }
             }
             for key in ["pages", "elements", "questions", "templateElements"] {
@@ -29,7 +32,7 @@ extension Converter {
             }
         }
         visit(json, isPage: true)
-        return (names, values)
+        return (names, values, pages.subtracting(others))
     }
 
     /// Whether an element of the SurveyJS `type` is made: one survey-core creates (it matches types

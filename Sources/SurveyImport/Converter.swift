@@ -16,6 +16,9 @@ struct Converter {
     /// Every element name the SurveyJS survey gives (so that a name made up for an unnamed or
     /// repeated one is free), and the ids given so far.
     var takenNames: Set<String> = []
+    /// The names in `takenNames` only pages have: a question may take one as its id (the page is
+    /// renamed when the conversion ends), as survey-core keeps pages and values apart.
+    var pageOnlyNames: Set<String> = []
     var valueNames: Set<String> = []
     /// The value names a question has taken as its id.
     var valueNameOwners: Set<String> = []
@@ -169,7 +172,7 @@ struct Converter {
         }
         if !settings.isEmpty { result["settings"] = .object(settings) }
 
-        (takenNames, valueNames) = Self.elementNames(in: json) { [pluginKinds] type in
+        (takenNames, valueNames, pageOnlyNames) = Self.elementNames(in: json) { [pluginKinds] type in
             Vocabulary.surveyCoreElementTypes.contains(type.lowercased()) || pluginKinds.contains(type)
         }
         var steps: [JSONValue] = []
@@ -541,7 +544,9 @@ struct Converter {
             // survey-core stores the answer under its valueName, which expressions read: the first
             // question with that key (when no element is named so) is that key here; the others show
             // the same answer in survey-core, and are asked once, there.
-            if !takenNames.contains(key), !usedIDs.contains(key), valueNameOwners.insert(key).inserted {
+            if !takenNames.contains(key) || pageOnlyNames.contains(key), !usedIDs.contains(key),
+                valueNameOwners.insert(key).inserted
+            {
                 note(
                     .renamed, members.path("valueName"), "question '\(id)' is now '\(key)'",
                     "its valueName: survey-core stores its answer under that name")
@@ -637,6 +642,16 @@ struct Converter {
             kind.emptyEntries = nil
             kind.panelCountBinding = nil
             dataShape.sharedEntries[id] = owner
+            // survey-core gives it a panel per entry, shown or not, and each holds its items' defaults;
+            // shown one at a time, only the panels it starts with (panelCount) are built and hold them.
+            if !kind.entryDefaults.isEmpty {
+                dataShape.panelDefaults[id] = kind.entryDefaults
+                let mode = (object["displayMode"] ?? object["renderMode"])?.stringValue ?? "list"
+                if mode != "list" {
+                    let count = object["panelCount"].flatMap { $0.intValue ?? $0.stringValue.flatMap { Int($0) } }
+                    dataShape.defaultedPanels[id] = max(0, count ?? 0)
+                }
+            }
             // Its items' defaults are in the shared entries survey-core starts with.
             if dataShape.emptyPanels[owner] != nil {
                 dataShape.panelDefaults[owner, default: [:]].merge(kind.entryDefaults) { first, _ in first }

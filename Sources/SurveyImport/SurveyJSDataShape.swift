@@ -48,9 +48,10 @@ public struct SurveyJSDataShape: ResultShape {
     /// Dynamic panels whose count is an expression, with it and their unit: survey-core's data holds
     /// that many empty panels once shown.
     var countedPanels: [(id: String, count: String, unit: String)] = []
-    /// Dynamic panels that share another's entries (a shared valueName), with that panel's id: their
-    /// answers are merged into its entries, entry by entry.
-    var sharedEntries: [(id: String, owner: String)] = []
+    /// Dynamic panels that share another's entries (a shared valueName), with that panel's id, their
+    /// items' defaults and how many entries at most get them (nil: all): their answers are merged
+    /// into its entries, entry by entry.
+    var sharedEntries: [(id: String, owner: String, defaults: [String: JSONValue], limit: Int?)] = []
     /// Questions whose key in survey-core's data is not their id (a question named `""`): id → key.
     var dataNames: [(id: String, key: String)] = []
     /// Names a `setvalue` trigger writes that no question has, each held by a question never shown:
@@ -148,7 +149,9 @@ public struct SurveyJSDataShape: ResultShape {
             if step.options["none"] != nil { values.insert("none") }
             duplicateChoices[id] = values
         }
-        sharedEntries = record.sharedEntries.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        sharedEntries = record.sharedEntries.sorted { $0.key < $1.key }.map {
+            ($0.key, $0.value, record.panelDefaults[$0.key] ?? [:], record.defaultedPanels[$0.key])
+        }
         dataNames = record.dataNames.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         totals = record.totals.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         for (id, binding) in record.bindings.sorted(by: { $0.key < $1.key }) {
@@ -213,8 +216,18 @@ public struct SurveyJSDataShape: ResultShape {
         var data = answers
         // One list of entries under the shared name: each sharing panel's answers go into the entry
         // at the same position (a later panel's answer to the same key wins, as a later edit would).
-        for (id, owner) in sharedEntries {
-            guard let shared = data.removeValue(forKey: id)?.arrayValue else { continue }
+        for (id, owner, defaults, limit) in sharedEntries {
+            guard let shared = data.removeValue(forKey: id)?.arrayValue else {
+                // Not answered (never shown): survey-core still keeps a panel of it per entry (shown one
+                // at a time, only the first `limit`), which puts its items' defaults into the entry.
+                if !defaults.isEmpty, case .array(let entries)? = data[owner] {
+                    data[owner] = .array(
+                        entries.enumerated().map { index, entry in
+                            index < limit ?? .max ? Self.filling(entry, with: defaults) : entry
+                        })
+                }
+                continue
+            }
             var entries = data[owner]?.arrayValue ?? []
             for (index, entry) in shared.enumerated() {
                 while entries.count <= index { entries.append(.object([:])) }
@@ -319,6 +332,13 @@ public struct SurveyJSDataShape: ResultShape {
             if let value = data.removeValue(forKey: id) { data[key] = value }
         }
         return data
+    }
+
+    /// `entry` with `defaults` for the members it has no value for (an entry that is no object as it is).
+    static func filling(_ entry: JSONValue, with defaults: [String: JSONValue]) -> JSONValue {
+        guard case .object(var members) = entry else { return entry }
+        for (key, value) in defaults where members[key] == nil { members[key] = value }
+        return .object(members)
     }
 
     /// survey-core's `[low, high]` of range slider `id` as the fields the engine asks.
@@ -509,6 +529,10 @@ public struct SurveyJSDataShape: ResultShape {
         var sharedEntries: [String: String] = [:]
         /// The items' defaults an untouched panel holds, by dynamic panel.
         var panelDefaults: [String: [String: JSONValue]] = [:]
+        /// Sharing dynamic panels shown one panel at a time (a `displayMode` or `renderMode` other than
+        /// `list`): survey-core builds only the panels they start with, so only that many entries get
+        /// their items' defaults.
+        var defaultedPanels: [String: Int] = [:]
         /// Dynamic panels whose count is an expression (`panelCountExpression`).
         var countedPanels: [String] = []
         /// Questions keyed otherwise in survey-core's data (named `""`): id → key.
@@ -559,6 +583,7 @@ public struct SurveyJSDataShape: ResultShape {
             for (id, entry) in json["panelDefaults"]?.objectMembers ?? [:] {
                 if let members = entry.objectMembers { panelDefaults[id] = members }
             }
+            defaultedPanels = (json["defaultedPanels"]?.objectMembers ?? [:]).compactMapValues(\.intValue)
             for (id, count) in json["emptyRows"]?.objectMembers ?? [:] {
                 if let count = count.intValue, count > 0 { emptyRows[id] = min(count, 10_000) }
             }
@@ -597,6 +622,9 @@ public struct SurveyJSDataShape: ResultShape {
                 members["totals"] = .object(totals.mapValues { .object($0.mapValues { .string($0) }) })
             }
             if !panelDefaults.isEmpty { members["panelDefaults"] = .object(panelDefaults.mapValues { .object($0) }) }
+            if !defaultedPanels.isEmpty {
+                members["defaultedPanels"] = .object(defaultedPanels.mapValues { .number(Double($0)) })
+            }
             return .object(members)
         }
     }

@@ -404,6 +404,35 @@ import Testing
         let fresh = SurveySession(survey: shaped)
         #expect(fresh.completionResult().answers["children"] == [["age": "<5"]])
     }
+
+    @Test func aPageNamedLikeAValueNameGivesWayAndAHiddenSharingPanelAddsItsDefaults() throws {
+        // The page `crew` and the answer `crew` are apart in survey-core; here the answer keeps the
+        // name. The panel sharing the entries, on a page never shown, still puts its items' defaults
+        // into every entry in survey-core's data (corpus case crew-roster-shared-panels).
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"pages": [
+              {"name": "crew", "elements": [
+                {"type": "boolean", "name": "paid"},
+                {"type": "paneldynamic", "name": "names", "valueName": "crew", "templateElements": [
+                  {"type": "text", "name": "name"}]}]},
+              {"name": "shifts", "visibleIf": "{paid} = true", "elements": [
+                {"type": "paneldynamic", "name": "shifts", "valueName": "crew", "templateElements": [
+                  {"type": "dropdown", "name": "shift", "choices": ["Day", "Night"], "defaultValue": "Day"}]}]}]}
+            """#)
+        #expect(conversion.notes.contains { $0.what == "question 'names' is now 'crew'" })
+        #expect(conversion.notes.contains { $0.what == "page 'crew' is now 'crew-page'" })
+        #expect(survey.stepIDs == ["paid", "crew", "crew-1"])
+        var shaped = survey
+        shaped.resultShape = SurveyJSDataShape(survey)
+        var session = SurveySession(survey: shaped)
+        try session.answer(false, for: "paid")
+        try session.answer([["name": "Ana"], ["name": "Ben"]], for: "crew")
+        #expect(
+            session.completionResult().answers["crew"] == [
+                ["name": "Ana", "shift": "Day"], ["name": "Ben", "shift": "Day"],
+            ])
+    }
 }
 
 /// Choices as real SurveyJS surveys write them (issue 41's holdout corpus).

@@ -114,6 +114,10 @@ const EXPECTED = {
   "trip-log-hidden-items-kept": { visited: ["trips", "end"] },
   "trip-log-hidden-items-kept:untouched": { visited: ["trips", "end"] },
   "volunteer-roster": { visited: ["volunteer", "shift"] },
+  "crew-roster-shared-panels": { visited: ["crew", "wrapUp"] },
+  "crew-roster-shared-panels:paid": { visited: ["crew", "shifts", "wrapUp"] },
+  "crew-roster-shared-carousel": { visited: ["crew", "wrapUp"] },
+  "crew-roster-shared-carousel:paid": { visited: ["crew", "shifts", "wrapUp"] },
   "travel-dates": { visited: ["dates", "confirm"] },
   "class-grades": { visited: ["classroom", "experience"] },
   "class-grades:other-grade": { visited: ["classroom", "experience"] },
@@ -223,6 +227,8 @@ function questionNames(survey) {
       if (!element || typeof element !== "object") continue;
       // survey-core trims names and removes the first '|' (settings.itemValueSeparator)
       if (typeof element.name === "string") names.add(element.name.trim().replace("|", ""));
+      // (an answer may be keyed by the valueName, as survey-core's data is)
+      if (typeof element.valueName === "string") names.add(element.valueName.trim());
       visit(element.elements);
       visit(element.templateElements);
     }
