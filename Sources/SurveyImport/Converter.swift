@@ -770,6 +770,9 @@ struct Converter {
             }
         }
         if let label = text(members.take("commentText"), members.path("commentText")) { result["commentText"] = label }
+        if let message = text(members.take("requiredErrorText"), members.path("requiredErrorText")) {
+            result["requiredMessage"] = message
+        }
         var validators = kind.validators + Self.boundValidators(kind, reading: "{\(id)}")
         if let list = members.take("validators") {
             validators += self.validators(list, path: members.path("validators")).filter { validator in

@@ -35,7 +35,7 @@ enum Vocabulary {
         "timeLimitPerPage": "time limits are not supported",
         "valueName": "an element that holds no answer has no value name",
         "correctAnswer": "quiz scoring is not supported",
-        "requiredErrorText": "custom messages for a required answer are not supported",
+        "requiredErrorText": "a custom message for a required answer is kept on questions, not here",
         "minErrorText": "custom messages for bounds are not supported",
         "maxErrorText": "custom messages for bounds are not supported",
         "inputMask": "the old inputMask property is not supported; use maskType and maskSettings",

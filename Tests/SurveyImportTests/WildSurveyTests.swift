@@ -474,3 +474,28 @@ import Testing
         #expect(session.answer(for: "c") == nil)
     }
 }
+
+/// `requiredErrorText`: a question's own message for a required answer left out.
+@Suite struct RequiredErrorTextTests {
+    @Test func aQuestionKeepsItsMessageAndAPanelsIsNoted() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [
+              {"type": "text", "name": "who"},
+              {"type": "text", "name": "fee", "isRequired": true, "requiredErrorText": {"default": "{who} must pay", "pt": "{who} tem de pagar"}},
+              {"type": "panel", "name": "more", "isRequired": true, "requiredErrorText": "Answer one", "elements": [
+                {"type": "text", "name": "x"}]}]}
+            """#)
+        #expect(
+            try WildSurveyTests.step(survey, "fee").requiredMessage?.resolved(locale: "pt", defaultLocale: "en")
+                == "{who} tem de pagar")
+        #expect(conversion.notes.map(\.path.description) == ["$.elements[2].requiredErrorText"])
+        var session = SurveySession(survey: survey, locale: "en")
+        try session.answer("Ana", for: "who")
+        guard case .blocked(let errors) = session.next() else {
+            Issue.record("an unanswered required question was let through")
+            return
+        }
+        #expect(errors.first { $0.stepID == "fee" }?.message == "Ana must pay")
+    }
+}

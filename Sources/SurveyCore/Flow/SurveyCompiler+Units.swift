@@ -24,7 +24,7 @@ extension SurveyCompiler {
                 let hasStepOnly =
                     definition.defaultValue != nil || definition.defaultValueExpression != nil
                     || definition.isReadOnly || definition.enableIf != nil || definition.showCommentArea
-                    || definition.commentText != nil
+                    || definition.commentText != nil || definition.requiredMessage != nil
                 let stepOnly: [(String, Bool)] =
                     !hasStepOnly
                     ? []
@@ -34,6 +34,7 @@ extension SurveyCompiler {
                         ("readOnly", definition.isReadOnly), ("enableIf", definition.enableIf != nil),
                         ("showCommentArea", definition.showCommentArea),
                         ("commentText", definition.commentText != nil),
+                        ("requiredMessage", definition.requiredMessage != nil),
                     ]
                 for (member, present) in stepOnly where present {
                     errors.append(

@@ -65,8 +65,7 @@ extension SurveySession {
                 isRequired = requiredIf.isTrue(values, context: functionContext)
             }
             if isRequired, step.question.isEmpty(answers[index]) {
-                errors.append(
-                    StepError(stepID: step.id, error: .required, message: context.strings.message(for: .required)))
+                errors.append(requiredError(of: step.id))
                 continue
             }
             // A kind whose answer is complete only now (a repeat) is checked once more.

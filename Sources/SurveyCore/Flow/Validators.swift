@@ -143,6 +143,18 @@ extension SurveySession {
         return validatorErrors(ofStep: index, notices)
     }
 
+    /// The error of required step `id` left unanswered: its `requiredMessage` (localised and piped),
+    /// else the built-in message.
+    func requiredError(of id: String) -> StepError {
+        guard let text = survey.stepDefinition(id)?.requiredMessage else {
+            return StepError(stepID: id, error: .required, message: context.strings.message(for: .required))
+        }
+        let message = pipe(context.text(text))
+        var error = AnswerError.required
+        error.message = message
+        return StepError(stepID: id, error: error, message: message)
+    }
+
     func validatorErrors(ofStep index: Int, _ validators: [CompiledValidator]) -> [StepError] {
         let step = survey.steps[index]
         let answer = answers[index]

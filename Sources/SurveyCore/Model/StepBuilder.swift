@@ -93,6 +93,7 @@ struct StepBuilder {
         if !step.validators.isEmpty { extra.append("validators") }
         if step.showCommentArea { extra.append("showCommentArea") }
         if step.commentText != nil { extra.append("commentText") }
+        if step.requiredMessage != nil { extra.append("requiredMessage") }
         for key in extra { fail(key, "panels do not have '\(key)'; put it on the panel's questions") }
     }
 
@@ -128,13 +129,14 @@ struct StepBuilder {
             guard case .string(let type) = value else { return mismatch(key, "a string", value) }
             step.type = type
             hasType = true
-        case .title, .description, .commentText:
+        case .title, .description, .commentText, .requiredMessage:
             if value.isNull { return }
             do {
                 let text = try LocalizedText(json: value, path: location.path.appending(key))
                 switch member {
                 case .title: step.title = text
                 case .description: step.description = text
+                case .requiredMessage: step.requiredMessage = text
                 default: step.commentText = text
                 }
             } catch {

@@ -21,6 +21,7 @@ private final class RareMembers: Sendable, Hashable {
         var panels: [PanelDefinition] = []
         var showCommentArea = false
         var commentText: LocalizedText?
+        var requiredMessage: LocalizedText?
         var panel: String?
     }
 
@@ -161,6 +162,12 @@ public struct StepDefinition: Sendable, Hashable {
     public var commentText: LocalizedText? {
         get { rare?.members.commentText }
         set { updateRare { $0.commentText = newValue } }
+    }
+    /// What the respondent is told when this required question is left unanswered (SurveyJS's
+    /// `requiredErrorText`); the built-in "Please answer this question." when `nil`. Piped, like a title.
+    public var requiredMessage: LocalizedText? {
+        get { rare?.members.requiredMessage }
+        set { updateRare { $0.requiredMessage = newValue } }
     }
     /// For a page's step: the id of the innermost panel it is in (one of the page's ``panels``).
     /// A panel's steps are consecutive in the page's ``steps``.

@@ -8,7 +8,7 @@ enum StepMember: UInt8, CaseIterable {
     case id, type, title, description, required, enabled, visibleIf, requiredIf, branches, options, tags, steps
     case shuffle, defaultValue, defaultValueExpression, readOnly, enableIf, choicesFromQuestion
     case choicesFromQuestionMode, validators, showCommentArea, commentText, setValueIf, setValueExpression
-    case resetValueIf, choicesVisibleIf
+    case resetValueIf, choicesVisibleIf, requiredMessage
 
     /// The member's name in a survey file.
     var name: String {
@@ -39,6 +39,7 @@ enum StepMember: UInt8, CaseIterable {
         case .setValueExpression: "setValueExpression"
         case .resetValueIf: "resetValueIf"
         case .choicesVisibleIf: "choicesVisibleIf"
+        case .requiredMessage: "requiredMessage"
         }
     }
 
@@ -91,6 +92,7 @@ enum StepMember: UInt8, CaseIterable {
         case (12, UInt8(ascii: "d"), _): .defaultValue
         case (12, UInt8(ascii: "r"), _): .resetValueIf
         case (15, UInt8(ascii: "s"), _): .showCommentArea
+        case (15, UInt8(ascii: "r"), _): .requiredMessage
         case (16, UInt8(ascii: "c"), _): .choicesVisibleIf
         case (18, UInt8(ascii: "s"), _): .setValueExpression
         case (19, UInt8(ascii: "c"), _): .choicesFromQuestion

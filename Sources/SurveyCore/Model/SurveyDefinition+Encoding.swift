@@ -105,6 +105,7 @@ extension StepDefinition {
         if let resetValueIf { members["resetValueIf"] = .string(resetValueIf) }
         if showCommentArea { members["showCommentArea"] = .bool(true) }
         if let commentText { members["commentText"] = commentText.jsonValue }
+        if let requiredMessage { members["requiredMessage"] = requiredMessage.jsonValue }
         return .object(members)
     }
 }
