@@ -80,19 +80,20 @@ struct Converter {
         let element = members.members["name"]?.stringValue.map { " of '\($0)'" } ?? ""
         for key in members.unused {
             let path = members.path(key)
+            let name = members.spelling(key)
             if layout.contains(key) || Vocabulary.layout.contains(key) {
-                note(.layoutOnly, path, "property '\(key)'", "it changes only how the survey looks")
+                note(.layoutOnly, path, "property '\(name)'", "it changes only how the survey looks")
             } else if let reason = Vocabulary.unsupported[key] {
-                note(.notConverted, path, "property '\(key)'\(element)", reason)
+                note(.notConverted, path, "property '\(name)'\(element)", reason)
             } else if SurveyCoreProperties.names.contains(key) {
                 note(
-                    .notConverted, path, "property '\(key)'\(element)",
+                    .notConverted, path, "property '\(name)'\(element)",
                     "a SurveyJS property the converter does not convert")
             } else {
                 // An app's own property: survey-core keeps it and does nothing with it; so does this
                 // engine, under the converted survey's x-surveyjs member.
                 customProperties[members.path.description, default: [:]][key] = members.members[key]
-                note(.custom, path, "property '\(key)'", "an app's own property, kept under x-surveyjs")
+                note(.custom, path, "property '\(name)'", "an app's own property, kept under x-surveyjs")
             }
         }
     }

@@ -181,8 +181,28 @@ struct Members {
     let members: [String: JSONValue]
     let path: JSONPath
     private(set) var used: Set<String> = []
+    /// Members given under another name survey-core reads as theirs: name → the name written.
+    private var written: [String: String] = [:]
 
+    /// Other spellings survey-core's serializer reads as a property (its `alternativeName`s that
+    /// only spell the same property otherwise): written → the property's name.
+    static let alternativeNames: [String: String] = [
+        "placeHolder": "placeholder", "commentPlaceHolder": "commentPlaceholder",
+        "otherPlaceHolder": "otherPlaceholder", "mininumRateDescription": "minRateDescription",
+        "maximumRateDescription": "maxRateDescription", "autoComplete": "autocomplete",
+        "useDisplayValuesInTitle": "useDisplayValuesInDynamicTexts", "columnsLocation": "columnLayout",
+        "rateDisplayMode": "rateType", "templateTitleLocation": "templateQuestionTitleLocation",
+    ]
+
+    /// `members` of the object at `path`; a member written under another spelling survey-core reads
+    /// (``alternativeNames``) is read under the property's name, unless that name is given too.
     init(_ members: [String: JSONValue], path: JSONPath) {
+        var members = members
+        for (alternative, name) in Self.alternativeNames where members[name] == nil {
+            guard let value = members.removeValue(forKey: alternative) else { continue }
+            members[name] = value
+            written[name] = alternative
+        }
         self.members = members
         self.path = path
     }
@@ -236,7 +256,11 @@ struct Members {
         return found
     }
 
-    func path(_ key: String) -> JSONPath { path.appending(key) }
+    /// Member `key` as the file spells it.
+    func spelling(_ key: String) -> String { written[key] ?? key }
+
+    /// Where member `key` is in the file (under the spelling written).
+    func path(_ key: String) -> JSONPath { path.appending(written[key] ?? key) }
 
     /// Marks `keys` as used without reading them.
     mutating func markUsed(_ keys: [String]) { used.formUnion(keys) }

@@ -499,3 +499,18 @@ import Testing
         #expect(errors.first { $0.stepID == "fee" }?.message == "Ana must pay")
     }
 }
+
+/// Properties written under another spelling survey-core's serializer reads (`alternativeName`).
+@Suite struct AlternativeNameTests {
+    @Test func aPlaceHolderAndTheMisspeltRateDescriptionsAreReadAsTheirProperties() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [
+              {"type": "text", "name": "city", "placeHolder": "Oslo"},
+              {"type": "rating", "name": "score", "mininumRateDescription": "Poor", "maximumRateDescription": "Great"}]}
+            """#)
+        #expect(!conversion.notes.contains { $0.kind == .notConverted }, "\(conversion.notes)")
+        let labels = try WildSurveyTests.step(survey, "score").options
+        #expect(labels["minLabel"] == "Poor" && labels["maxLabel"] == "Great", "\(labels)")
+    }
+}
