@@ -42,7 +42,7 @@ public struct SurveyJSDataShape: ResultShape {
     /// Matrices with column totals (`totalType` by column), stored as `<id>-total`.
     var totals: [(id: String, columns: [String: String])] = []
     /// Dynamic matrices and how many rows they show: fewer rows, all empty, are no answer.
-    var emptyRows: [(id: String, shown: Int)] = []
+    var emptyRows: [(id: String, shown: Int, minimum: Int)] = []
     /// Dynamic panels whose count is bound to a question (`bindings.panelCount`), with their unit.
     var bindings: [(id: String, question: String, maximum: Int, unit: String)] = []
     /// Dynamic panels whose count is an expression, with it and their unit: survey-core's data holds
@@ -128,7 +128,9 @@ public struct SurveyJSDataShape: ResultShape {
         }
         files = record.files
         entryFiles = record.entryFiles.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        emptyRows = record.emptyRows.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        emptyRows = record.emptyRows.sorted { $0.key < $1.key }.map {
+            ($0.key, $0.value, steps[$0.key]?.step.options["minCount"]?.intValue ?? 0)
+        }
         booleanChoices = record.booleanChoices
         ranges = record.ranges
         objectChoices = record.objectChoices.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
@@ -266,11 +268,12 @@ public struct SurveyJSDataShape: ResultShape {
         for (id, columns) in totals {
             data[id + "-total"] = .object(Self.totals(columns, of: id, in: data, today: session.today))
         }
-        // survey-core drops a dynamic matrix whose rows hold nothing when there are fewer than it
-        // shows (`[{}]` of a matrix showing 2); as many or more empty rows it keeps.
-        for (id, shown) in emptyRows {
+        // survey-core keeps a dynamic matrix's rows that hold nothing when there are as many as it
+        // shows or more; fewer, it keeps its minRowCount empty rows (`[{}]` of a matrix showing 2 is
+        // no answer, or `[{}]` again with minRowCount 1).
+        for (id, shown, minimum) in emptyRows {
             if case .array(let list)? = data[id], list.count < shown, list.allSatisfy(\.isEmptyAnswer) {
-                data[id] = nil
+                data[id] = minimum > 0 ? .array(Array(repeating: .object([:]), count: minimum)) : nil
             }
         }
         for (id, values) in objectChoices {

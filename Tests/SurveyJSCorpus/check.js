@@ -118,6 +118,8 @@ const EXPECTED = {
   "crew-roster-shared-panels:paid": { visited: ["crew", "shifts", "wrapUp"] },
   "crew-roster-shared-carousel": { visited: ["crew", "wrapUp"] },
   "crew-roster-shared-carousel:paid": { visited: ["crew", "shifts", "wrapUp"] },
+  "tool-library-loans": { visited: ["member"] },
+  "tool-library-loans:borrowing": { visited: ["member"] },
   "travel-dates": { visited: ["dates", "confirm"] },
   "class-grades": { visited: ["classroom", "experience"] },
   "class-grades:other-grade": { visited: ["classroom", "experience"] },
