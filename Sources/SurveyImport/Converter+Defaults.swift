@@ -35,6 +35,9 @@ extension Converter {
             value = elements[0]
         }
         let path = members.path("defaultValue")
+        // survey-core reads an empty text, or one of spaces only, as no default (a text box starts
+        // empty, a matrix unanswered).
+        if case .string(let text) = value, text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return nil }
         if kind.isRange {
             guard case .array(let pair) = value, pair.count == 2 else {
                 note(.notConverted, path, "defaultValue \(describe(value))", "a range slider's default is [low, high]")
@@ -57,6 +60,20 @@ extension Converter {
                 .notConverted, path, "defaultValue \(describe(value))",
                 "not one of the choices: left out (survey-core holds it until the survey completes, then clears it)")
             return nil
+        case ("multiple-choice", .array(let elements)), ("tagbox", .array(let elements)):
+            // Values the question does not list (a `[" "]` left by an editor): survey-core holds them
+            // until the survey completes, then clears them; the listed ones are kept.
+            let listed = Self.listedChoiceValues(kind, key: "choices")
+            let kept = elements.filter { element in
+                let text = JSONValue.format(text: element)
+                return !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty && listed?.contains(text) != false
+            }
+            guard kept.count < elements.count else { return value }
+            note(
+                .notConverted, path, "defaultValue \(describe(value))",
+                "values the question does not list are left out (survey-core holds them until the survey completes, then clears them)"
+            )
+            return kept.isEmpty ? nil : .array(kept)
         case ("matrix", .object(let answers)):
             guard let rows = Self.listedChoiceValues(kind, key: "rows"),
                 let columns = Self.listedChoiceValues(kind, key: "columns")
