@@ -664,7 +664,8 @@ extension Converter {
         kind.options["choices"] = .array(choices)
     }
 
-    /// A choice with `choicesVisibleIf`'s `{item}` replaced by its value, added to its own condition.
+    /// A choice with `choicesVisibleIf`'s `{item}` replaced by its value as its condition, unless it
+    /// has one of its own: survey-core then decides the choice by its own `visibleIf` alone.
     static func applyItemCondition(_ condition: String, to choice: JSONValue) -> JSONValue {
         var members: [String: JSONValue] = choice.objectMembers ?? ["value": choice]
         let literal: String
@@ -677,11 +678,7 @@ extension Converter {
         let expanded = replacingReferences(in: condition) { reference in
             reference.trimmingCharacters(in: .whitespaces).lowercased() == "item" ? literal : "{" + reference + "}"
         }
-        if let own = members["visibleIf"]?.stringValue {
-            members["visibleIf"] = .string("(\(own)) and (\(expanded))")
-        } else {
-            members["visibleIf"] = .string(expanded)
-        }
+        if members["visibleIf"]?.stringValue == nil { members["visibleIf"] = .string(expanded) }
         return .object(members)
     }
 

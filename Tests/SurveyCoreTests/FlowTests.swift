@@ -244,6 +244,24 @@ struct FlowCase: Sendable, CustomStringConvertible {
         #expect(go.result?.path == ["a", "b", "p"])
     }
 
+    @Test func aChoicesOwnVisibleIfDecidesInPlaceOfChoicesVisibleIf() throws {
+        // As in survey-core: choicesVisibleIf filters the choices without a visibleIf of their own.
+        let survey = try loadSurvey(
+            surveyJSON([
+                #"{"id": "need", "type": "t-choice", "options": {"choices": ["food", "rent"]}}"#,
+                #"{"id": "help", "type": "t-choice", "choicesVisibleIf": "{need} = 'food'", "options": {"choices": ["pantry", {"value": "energy", "visibleIf": "{need} = 'rent'"}]}}"#,
+            ]))
+        for (need, offered) in [("food", ["pantry"]), ("rent", ["energy"])] {
+            var walk = Walk(survey)
+            try walk.run([.answer("need", .string(need)), .next])
+            guard case .singleChoice(let input) = walk.session.currentStep?.questions.first?.input else {
+                Issue.record("expected a choice")
+                return
+            }
+            #expect(input.choices.map(\.value) == offered, "\(need)")
+        }
+    }
+
     @Test func choiceVisibilityFiltersAndValidates() throws {
         let survey = try loadSurvey(
             surveyJSON([

@@ -119,6 +119,8 @@ const EXPECTED = {
   "crew-roster-shared-carousel": { visited: ["crew", "wrapUp"] },
   "crew-roster-shared-carousel:paid": { visited: ["crew", "shifts", "wrapUp"] },
   "tool-library-loans": { visited: ["member"] },
+  "benefits-finder-choice-conditions": { visited: ["needs", "programs"] },
+  "benefits-finder-choice-conditions:food-and-care": { visited: ["needs", "programs"] },
   "tool-library-loans:borrowing": { visited: ["member"] },
   "travel-dates": { visited: ["dates", "confirm"] },
   "class-grades": { visited: ["classroom", "experience"] },

@@ -255,7 +255,7 @@ extension SurveyCompiler {
         }
         // `choicesFromQuestionMode` selected / unselected: each carried choice shows only when the
         // respondent chose it (or did not) in the source question; `choicesVisibleIf`: only while it
-        // holds for that choice. The question's own None (and Other) are not carried or filtered, so
+        // holds for that choice, unless the choice has a visibleIf of its own. The question's own None (and Other) are not carried or filtered, so
         // they always show, as in survey-core.
         let carried = context.flatSteps[index].definition.choicesFromQuestion.flatMap { source in
             context.flatSteps[index].definition.choicesFromQuestionMode.flatMap {
@@ -285,7 +285,8 @@ extension SurveyCompiler {
                         .replacingOccurrences(of: "'", with: "\\'") + "'"
                     parts.append("{\(carried.source)} \(carried.mode == "selected" ? "anyof" : "noneof") [\(literal)]")
                 }
-                if let filter { parts.append(filter) }
+                // A choice's own visibleIf decides for it in place of choicesVisibleIf, as in survey-core.
+                if let filter, choice.visibleIf == nil { parts.append(filter) }
                 guard parts.count > (choice.visibleIf == nil ? 0 : 1) else { continue }
                 let condition = parts.count == 1 ? parts[0] : parts.map { "(\($0))" }.joined(separator: " and ")
                 if let expression = compileChoiceCondition(condition, of: choice, at: offset, step: index, in: context)
