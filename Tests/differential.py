@@ -472,7 +472,7 @@ def run_ours(binary: str, case: Case, today: str, imported: bool) -> Outcome:
     return outcome
 
 
-RENAMED_NOTE = re.compile(r": renamed: (?:question|dynamic panel) '([^']+)' is (?:now )?'([^']+)'")
+RENAMED_NOTE = re.compile(r": renamed: (?:question|dynamic panel|required page) '([^']+)' is (?:now |panel )?'([^']+)'")
 # A question named "" (survey-core keeps the name and keys its answer so): it blocks as '' there.
 EMPTY_NAME_NOTE = re.compile(r": renamed: a question named '()' \(survey-core keeps the name[^)]*; it is '([^']+)' here")
 

@@ -393,57 +393,6 @@ struct Converter {
         return result
     }
 
-    mutating func page(_ json: JSONValue, path: JSONPath, ours: JSONPath) -> JSONValue? {
-        guard let object = json.objectMembers else {
-            note(.notConverted, path, "a page that is \(json.kindDescription)", "a page is an object")
-            return nil
-        }
-        var members = Members(object, path: path)
-        var result: [String: JSONValue] = ["type": "page"]
-        result["id"] = .string(pageName(elementName(members.take("name"), isSurveyElement: true)))
-        copyCommon(&members, into: &result, keys: ["title", "description"])
-        if let condition = expression(members.take("visibleIf"), members.path("visibleIf")) {
-            result["visibleIf"] = condition
-        }
-        switchOff(&members, into: &result)
-        if let order = members.take(anyOf: "questionsOrder", "questionOrder")?.value.stringValue {
-            if order == "random" { result["shuffle"] = true }
-        } else if shufflesPages {
-            result["shuffle"] = true
-        }
-        origins[ours] = path
-        var steps = children(&members, ours: ours)
-        // A read-only page makes its elements read-only (this format has no read-only pages).
-        if members.take("readOnly") == .bool(true) {
-            steps = steps.map { step in
-                guard case .object(var members) = step, members["readOnly"] == nil else { return step }
-                members["readOnly"] = true
-                return .object(members)
-            }
-        }
-        finish(members)
-        guard !steps.isEmpty else {
-            note(
-                .notConverted, path, "page '\(result["id"]?.stringValue ?? "")' with nothing to ask",
-                "survey-core skips an empty page; it is left out")
-            return nil
-        }
-        result["steps"] = .array(steps)
-        return .object(result)
-    }
-
-    /// The converted `elements` (and the old `questions`) of a page or panel at `ours`.
-    mutating func children(_ members: inout Members, ours: JSONPath) -> [JSONValue] {
-        var inner: [JSONValue] = []
-        for key in ["elements", "questions"] {
-            if let elements = members.take(key) {
-                inner += self.elements(
-                    elements, path: members.path(key), ours: ours.appending("steps"), offset: inner.count)
-            }
-        }
-        return inner
-    }
-
     mutating func elements(_ json: JSONValue, path: JSONPath, ours: JSONPath, offset: Int = 0) -> [JSONValue] {
         guard case .array(let list) = json else {
             note(.notConverted, path, "'\(path.components.last.map { "\($0)" } ?? "elements")'", "expected an array")

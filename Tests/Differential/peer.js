@@ -164,8 +164,9 @@ function walk(surveyJSON, answers) {
     const moved = survey.isLastPage ? survey.completeLastPage() : survey.nextPage();
     if (!moved) {
       const errors = [];
-      // Questions' errors, then panels' (a required panel none of whose questions is answered).
-      const elements = page.questions.concat(typeof page.getPanels === "function" ? page.getPanels(false, true) : []);
+      // Questions' errors, then panels' (a required panel none of whose questions is answered), then
+      // the page's own (a required page).
+      const elements = page.questions.concat(typeof page.getPanels === "function" ? page.getPanels(false, true) : [], [page]);
       for (const element of elements) {
         for (const error of element.errors || []) {
           errors.push({ name: element.name, error: error.getText ? error.getText() : String(error.text) });

@@ -514,3 +514,30 @@ import Testing
         #expect(labels["minLabel"] == "Poor" && labels["maxLabel"] == "Great", "\(labels)")
     }
 }
+
+/// A required page: survey-core's page is a panel, and one of its questions must be answered.
+@Suite struct RequiredPageTests {
+    @Test func aRequiredPageHoldsItsElementsInARequiredPanel() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"pages": [
+              {"name": "how", "isRequired": true, "elements": [
+                {"type": "text", "name": "a"}, {"type": "text", "name": "b"}]},
+              {"name": "more", "requiredIf": "{a} = 'x'", "elements": [{"type": "text", "name": "c"}]}]}
+            """#)
+        #expect(conversion.notes.map(\.what).contains("required page 'how' is panel 'how-panel1'"))
+        var session = SurveySession(survey: survey)
+        guard case .blocked(let errors) = session.next() else {
+            Issue.record("a required page with nothing answered was let through")
+            return
+        }
+        #expect(errors.map(\.stepID) == ["how-panel1"])
+        try session.answer("x", for: "b")
+        #expect(session.next() == .moved(to: "more"))
+        // ({a} is not 'x': the second page is not required)
+        guard case .completed = session.next() else {
+            Issue.record("a page whose requiredIf does not hold was refused")
+            return
+        }
+    }
+}

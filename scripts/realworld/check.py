@@ -216,7 +216,8 @@ def element_renames(binary: str, survey: str) -> dict:
     renames = {}
     for line in imported.stderr.splitlines():
         m = re.search(r"a second element named '(.+?)' \(it is named '(.+?)' here", line) or re.search(
-            r"renamed: a question named '(.*?)' \(.*?it is '(.+?)' here", line)  # named "": keyed so in survey-core
+            r"renamed: a question named '(.*?)' \(.*?it is '(.+?)' here", line) or re.search(  # named "": keyed so in survey-core
+            r"renamed: required page '(.+?)' is panel '(.+?)'", line)
         if m:
             renames[m.group(2)] = m.group(1)
     return through_chains(renames)
