@@ -25,6 +25,20 @@ extension Converter {
 private let partChoiceKinds: Set<String> = ["dropdown", "single-choice", "multiple-choice", "tagbox"]
 
 extension Converter {
+    /// A matrix's rows as survey-core keys their answers: a row that is an object with neither `value`
+    /// nor `text` (written for another library) has the object as its value, which JavaScript keys
+    /// as the text `[object Object]`.
+    static func rowsAsKeyed(_ rows: JSONValue?) -> JSONValue? {
+        guard case .array(let list)? = rows else { return rows }
+        return .array(
+            list.map { row in
+                guard case .object(let members) = row, members["value"] == nil, members["text"] == nil else {
+                    return row
+                }
+                return ["value": "[object Object]"]
+            })
+    }
+
     mutating func matrix(_ members: inout Members) -> ConvertedKind {
         var kind = ConvertedKind(
             type: "matrix",
@@ -33,7 +47,9 @@ extension Converter {
                 "isAllRowRequired",
             ])
         for key in ["rows", "columns"] {
-            let list = choices(members.take(key), path: members.path(key), images: false)
+            let written = members.take(key)
+            let list = choices(
+                key == "rows" ? Self.rowsAsKeyed(written) : written, path: members.path(key), images: false)
             let shared = key == "rows" ? "rowsVisibleIf" : "columnsVisibleIf"
             kind.options[key] = .array(joiningItemCondition(members.take(shared), at: members.path(shared), to: list))
         }
@@ -97,7 +113,7 @@ extension Converter {
         kind.options["rows"] = .array(
             joiningItemCondition(
                 members.take("rowsVisibleIf"), at: members.path("rowsVisibleIf"),
-                to: choices(members.take("rows"), path: members.path("rows"), images: false)))
+                to: choices(Self.rowsAsKeyed(members.take("rows")), path: members.path("rows"), images: false)))
         let shared = choices(members.take("choices"), path: members.path("choices"), images: false)
         if !shared.isEmpty { kind.options["choices"] = .array(shared) }
         let defaultType = members.take("cellType")?.stringValue ?? "dropdown"

@@ -541,3 +541,22 @@ import Testing
         }
     }
 }
+
+/// Rows written for another library (objects with neither `value` nor `text`).
+@Suite struct ObjectRowTests {
+    @Test func aRowThatIsABareObjectIsKeyedAsJavaScriptKeysIt() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"elements": [{"type": "matrix", "name": "m", "columns": ["low", "high"],
+              "rows": [{"question": "Growth", "answer": ""}, {"question": "Margins"}]}]}
+            """#)
+        #expect(conversion.notes.contains { $0.path.description == "$.elements[0].rows[1]" })
+        var session = SurveySession(survey: survey)
+        try session.answer(["[object Object]": "high"], for: "m")
+        guard case .completed(let result) = session.next() else {
+            Issue.record("the answer survey-core stores was refused")
+            return
+        }
+        #expect(result.answers["m"] == ["[object Object]": "high"])
+    }
+}
