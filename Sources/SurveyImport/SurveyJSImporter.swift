@@ -63,13 +63,21 @@ public struct SurveyJSConversion: Sendable {
         JSONWriter.string(from: survey, pretty: true, keyOrder: Self.keyOrder) + "\n"
     }
 
-    /// The SurveyJS path the element at `path` (or its nearest converted ancestor) came from.
+    /// The SurveyJS path the element at `path` (or its nearest converted ancestor) came from; a
+    /// choice, row or column of a converted question (`options.choices[2].visibleIf`) is taken to be
+    /// the one at the same position in the SurveyJS element (`choices[2].visibleIf`).
     public func origin(of path: JSONPath) -> JSONPath? {
         var components = path.components
+        var removed: [JSONPath.Component] = []
         while true {
-            if let origin = origins[JSONPath(components)] { return origin }
-            if components.isEmpty { return nil }
-            components.removeLast()
+            if let origin = origins[JSONPath(components)] {
+                guard removed.count >= 3, removed[0] == .key("options"), case .key(let list) = removed[1],
+                    ["choices", "rows", "columns"].contains(list), case .index = removed[2]
+                else { return origin }
+                return JSONPath(origin.components + removed.dropFirst())
+            }
+            guard let last = components.popLast() else { return nil }
+            removed.insert(last, at: 0)
         }
     }
 

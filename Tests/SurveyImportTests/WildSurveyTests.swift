@@ -560,3 +560,22 @@ import Testing
         #expect(result.answers["m"] == ["[object Object]": "high"])
     }
 }
+
+/// Where a finding about a converted choice is in the SurveyJS file.
+@Suite struct ChoiceOriginTests {
+    @Test func aChoicesConditionIsFoundAtTheSamePositionInTheSurveyJSElement() throws {
+        let (conversion, _) = try convertAndLoad(
+            #"""
+            {"pages": [{"name": "p", "elements": [
+              {"type": "text", "name": "a"},
+              {"type": "radiogroup", "name": "b", "choices": ["x", {"value": "y", "visibleIf": "{a} = 'q'"}]}]}]}
+            """#)
+        let converted = JSONPath([
+            .key("steps"), .index(0), .key("steps"), .index(1), .key("options"), .key("choices"), .index(1),
+            .key("visibleIf"),
+        ])
+        #expect(conversion.origin(of: converted)?.description == "$.pages[0].elements[1].choices[1].visibleIf")
+        let title = JSONPath([.key("steps"), .index(0), .key("steps"), .index(1), .key("title")])
+        #expect(conversion.origin(of: title)?.description == "$.pages[0].elements[1]")
+    }
+}
