@@ -188,8 +188,9 @@ extension Converter {
             var kind = ConvertedKind(type: "slider")
             for key in ["min", "max", "step"] {
                 if let value = members.take(key) {
-                    if value.numberValue != nil {
-                        kind.options[key] = value
+                    // (survey-core's serializer reads a number written as text, `"min": "1"`, as the number)
+                    if let number = value.numberValue ?? value.stringValue.flatMap({ Double($0) }) {
+                        kind.options[key] = .number(number)
                     } else {
                         note(.notConverted, members.path(key), "\(key) \(describe(value))", "expected a number")
                     }

@@ -579,3 +579,14 @@ import Testing
         #expect(conversion.origin(of: title)?.description == "$.pages[0].elements[1]")
     }
 }
+
+/// Numbers written as text where survey-core's serializer reads numbers.
+@Suite struct SliderBoundsAsTextTests {
+    @Test func aSlidersBoundsWrittenAsTextAreNumbers() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"{"elements": [{"type": "Slider", "name": "help", "min": "1", "max": "7"}]}"#)
+        #expect(conversion.isWhole, "\(conversion.notes)")
+        let options = try WildSurveyTests.step(survey, "help").options
+        #expect(options["min"] == 1 && options["max"] == 7)
+    }
+}
