@@ -13,6 +13,7 @@ import SurveyCore
 /// | `inputType` | string | `"text"` | What the text must be (SurveyJS's `inputType`): `email`, `tel`, `url`, `color`, `password`, `time`, `month`, `week`, `datetime-local`. |
 /// | `mask` | object | none | An input mask (SurveyJS's `maskType` and `maskSettings`), below. |
 /// | `min`, `max` | string | none | For `inputType` `time`, `month`, `week` and `datetime-local`: the earliest and latest value, written in that format. |
+/// | `checkFormat` | Boolean | `true` | Check and normalise the text for its `inputType`; `false`: the input type is only a hint for front ends, as in survey-core, which checks `email` only (`survey import surveyjs` sets it for `tel` and `url`). |
 /// | `keepNumbers` | Boolean | `false` | Keep a JSON number given as the answer as a number (SurveyJS's text questions; set by `survey import surveyjs`). |
 ///
 /// **Answer:** a string, normalised by trimming surrounding whitespace. Lengths count characters
@@ -63,6 +64,8 @@ public struct TextType: SummarizedByInput {
         var maximum: String?
         /// A JSON number given as the answer stays a number (SurveyJS's text questions).
         var keepsNumbers = false
+        /// Whether the text is checked and normalised for `inputType` (`checkFormat`).
+        var checksFormat = true
     }
 
     /// Creates the type (its configuration comes from each question's options).
@@ -75,6 +78,7 @@ public struct TextType: SummarizedByInput {
         var options = Options()
         options.isMultiline = try reader.bool("multiline", default: false)
         options.keepsNumbers = try reader.bool("keepNumbers", default: false)
+        options.checksFormat = try reader.bool("checkFormat", default: true)
         options.minimumLength = try reader.optionalInt("minLength", in: 0...Int.max)
         options.maximumLength = try reader.optionalInt("maxLength", in: 0...Int.max)
         if let minimum = options.minimumLength, let maximum = options.maximumLength, minimum > maximum {
@@ -152,7 +156,7 @@ public struct TextType: SummarizedByInput {
             guard case .string = answer else { return answer }
         }
         guard case .string(let raw) = answer else { throw AnswerError.wrongShape(expected: "text", got: answer) }
-        let text = try options.inputType.normalize(raw.trimmed)
+        let text = options.checksFormat ? try options.inputType.normalize(raw.trimmed) : raw.trimmed
         // Fixed-width normalised forms: string order is time order.
         if let minimum = options.minimum, text < minimum {
             throw AnswerError(

@@ -258,6 +258,9 @@ extension Converter {
             case "email": kind.validators.append(["type": "email"])
             case "password", "tel", "url", "color", "time", "month", "week", "datetime-local":
                 kind.options["inputType"] = .string(inputType)
+                // survey-core checks no phone number or address (a browser's phone and URL boxes take
+                // any text); the other types' boxes give well-formed values.
+                if inputType == "tel" || inputType == "url" { kind.options["checkFormat"] = false }
             case "datetime":
                 kind.options["inputType"] = "datetime-local"
             default:

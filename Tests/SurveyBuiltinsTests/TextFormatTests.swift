@@ -30,6 +30,17 @@ struct TextInputTypeTests {
         if code == "invalidFormat" { #expect(error?.arguments["example"] != nil) }
     }
 
+    @Test(arguments: [("tel", "12"), ("tel", "n/a"), ("url", "example.com")])
+    func withoutCheckFormatAnyTextIsKeptAsTyped(inputType: String, typed: String) throws {
+        let question = try configure(TextType(), ["inputType": .string(inputType), "checkFormat": false])
+        #expect(try question.normalize(.string(" " + typed + " ")) == .string(typed))
+        guard case .freeText(let input) = question.input(in: english) else {
+            Issue.record("not free text")
+            return
+        }
+        #expect(input.presentation == (inputType == "tel" ? "phone" : "url"))
+    }
+
     @Test func frontEndsGetTheInputTypeAsAHint() throws {
         let question = try configure(TextType(), ["inputType": "tel"])
         guard case .freeText(let input) = question.input(in: english) else {

@@ -590,3 +590,33 @@ import Testing
         #expect(options["min"] == 1 && options["max"] == 7)
     }
 }
+
+/// survey-core checks no phone number or URL a respondent types.
+@Suite struct FreeFormInputTypeTests {
+    @Test func aPhoneOrAddressBoxTakesAnyTextAsInSurveyCore() throws {
+        let (_, survey) = try convertAndLoad(
+            #"""
+            {"elements": [
+              {"type": "text", "name": "cigarettes", "inputType": "tel", "isRequired": true,
+               "validators": [{"type": "numeric", "minValue": 0, "maxValue": 200}]},
+              {"type": "text", "name": "site", "inputType": "url"},
+              {"type": "text", "name": "mail", "inputType": "email"}]}
+            """#)
+        var session = SurveySession(survey: survey)
+        try session.answer("5", for: "cigarettes")
+        try session.answer("our shop's page", for: "site")
+        // (an email address is checked, on Next as survey-core checks it)
+        try session.answer("nope", for: "mail")
+        guard case .blocked(let errors) = session.next() else {
+            Issue.record("an email address survey-core refuses was let through")
+            return
+        }
+        #expect(errors.map(\.stepID) == ["mail"])
+        try session.answer("ada@example.org", for: "mail")
+        guard case .completed(let result) = session.next() else {
+            Issue.record("survey-core's answers were refused")
+            return
+        }
+        #expect(result.answers["cigarettes"] == "5" && result.answers["site"] == "our shop's page")
+    }
+}
