@@ -1,7 +1,38 @@
+import Foundation
 import SurveyCore
 
-// Pages and the elements they hold.
+// Pages and the elements they hold; where the respondent goes after the last one.
 extension Converter {
+    /// `navigateToUrlOnCondition` and `navigateToUrl` → `completionRedirects`: survey-core sends the
+    /// respondent to the first address whose expression holds, else to `navigateToUrl`.
+    mutating func completionRedirects(_ members: inout Members) -> [JSONValue] {
+        /// An address as written: a text, or a localised one's default (survey-core's `locNavigateToUrl`).
+        func address(_ value: JSONValue?) -> String? {
+            guard let value else { return nil }
+            let text = value.stringValue ?? value["default"]?.stringValue ?? value["en"]?.stringValue
+            return text.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        }
+        var redirects: [JSONValue] = []
+        if let conditional = members.take("navigateToUrlOnCondition") {
+            for (index, item) in (conditional.arrayValue ?? []).enumerated() {
+                var entry = Members(
+                    item.objectMembers ?? [:], path: members.path("navigateToUrlOnCondition").appending(index))
+                guard let condition = expression(entry.take("expression"), entry.path("expression")),
+                    let url = address(entry.take("url"))
+                else {
+                    note(
+                        .notConverted, entry.path, "a navigateToUrlOnCondition entry",
+                        "it needs an expression and a url")
+                    continue
+                }
+                redirects.append(["if": condition, "url": .string(url)])
+                finish(entry)
+            }
+        }
+        if let url = address(members.take("navigateToUrl")) { redirects.append(["url": .string(url)]) }
+        return redirects
+    }
+
     /// A SurveyJS page as a page here (`nil` when it has nothing to ask): its name, texts, condition,
     /// order and elements; a read-only page's elements are read-only, and a required page's elements
     /// are in a required panel.

@@ -16,7 +16,7 @@ extension Converter {
     ]
     static let textMembers: Set<String> = [
         "title", "description", "text", "html", "body", "commentText", "label", "itemTitle", "content", "placeholder",
-        "requiredMessage",
+        "requiredMessage", "url",
     ]
     /// Names survey-core gives a meaning of its own inside rows, panels and items, or reads from the
     /// survey itself: never host variables.

@@ -239,6 +239,8 @@ struct Converter {
             messages.append(["text": html])
         }
         if !messages.isEmpty { result["completionMessages"] = .array(messages) }
+        let redirects = completionRedirects(&members)
+        if !redirects.isEmpty { result["completionRedirects"] = .array(redirects) }
         finish(members)
         addQuizScores(to: &result)
         resolveReferences(in: &result)

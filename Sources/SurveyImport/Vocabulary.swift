@@ -23,7 +23,7 @@ enum Vocabulary {
         "showInvisibleElements", "sendResultOnPageNext", "storeOthersAsComment", "showQuestionNumbers",
         "questionTitlePattern", "autoGrowComment", "allowResizeComment", "commentAreaRows", "showTimerPanel",
         "showTimerPanelMode", "showTimer", "timerLocation", "timerInfoMode", "matrixDragHandleArea",
-        "readOnlyCommentRenderMode", "readOnlyTextRenderMode", "questionsOnPageMode", "navigateToUrlOnCondition",
+        "readOnlyCommentRenderMode", "readOnlyTextRenderMode", "questionsOnPageMode",
         "progressBarLocation", "progressBarInheritWidthFrom",
     ]
 
@@ -48,7 +48,6 @@ enum Vocabulary {
         "clientId": "the SurveyJS service is not used",
         "mode": "expected \"edit\" or \"display\"",
         "isSinglePage": "pages are kept as the file has them",
-        "navigateToUrl": "navigating to a URL after completion is not supported",
         "clearIfInvisible":
             "per-question clearing is not supported (but \"none\" on an expression question); use settings.clearInvisibleValues",
         "clearValueOnDisableItems": "choices are never disabled",

@@ -207,6 +207,8 @@ public struct TextRenderer: SurveyRenderer {
             flushMessages()
             line("")
             line(paint(result.message ?? strings[result.quota == nil ? .completed : .surveyEnded], .green))
+            // Where the survey sends the respondent next (a web front end goes there): the address alone.
+            if let redirect = result.redirect { line(redirect) }
         case .dismissed:
             flushMessages()
             line(strings[.dismissed])

@@ -211,6 +211,12 @@ final class WebFrontEnd: Sendable {
     func finished(_ events: [JSONValue], locale: String) -> HTTPResponse {
         let strings = UIStrings(locale: locale)
         if let completed = events.last(where: { $0["event"] == "completed" || $0["event"] == "ended" }) {
+            // Where the survey sends the respondent next (`completionRedirects`), as survey-core navigates
+            // there: an http(s) address with nothing a header could not hold.
+            if let address = completed["redirect"]?.stringValue, Self.isRedirectable(address) {
+                return HTTPResponse(
+                    status: 303, headers: [("Location", address), ("Cache-Control", "no-store")], body: [])
+            }
             // A full quota's end is not a completion: its heading says the survey ended.
             let title = strings[completed["event"] == "ended" ? .surveyEnded : .completed]
             return message(status: 200, title: title, text: completed["message"]?.stringValue ?? "", locale: locale)
@@ -219,6 +225,16 @@ final class WebFrontEnd: Sendable {
             return message(status: 200, title: strings[.surveyEmpty], text: "", locale: locale)
         }
         return message(status: 200, title: strings[.dismissed], text: "", locale: locale)
+    }
+
+    /// Whether `address` may be a redirect's `Location`: `http` or `https`, printable ASCII without
+    /// spaces (a piped answer cannot add a header or another scheme).
+    static func isRedirectable(_ address: String) -> Bool {
+        let lowered = address.lowercased()
+        guard lowered.hasPrefix("https://") || lowered.hasPrefix("http://"), address.utf8.count <= 4096 else {
+            return false
+        }
+        return address.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
 
     func message(status: Int, title: String, text: String, locale: String) -> HTTPResponse {

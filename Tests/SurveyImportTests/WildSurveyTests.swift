@@ -620,3 +620,25 @@ import Testing
         #expect(result.answers["cigarettes"] == "5" && result.answers["site"] == "our shop's page")
     }
 }
+
+/// `navigateToUrl` and `navigateToUrlOnCondition`: where survey-core sends a respondent who completes.
+@Suite struct NavigateToURLTests {
+    @Test func theAddressesAreCompletionRedirects() throws {
+        let (conversion, survey) = try convertAndLoad(
+            #"""
+            {"navigateToUrl": "https://example.org/thanks",
+             "navigateToUrlOnCondition": [{"expression": "{Plan} = 'pro'", "url": "https://example.org/pay?plan={plan}"}],
+             "elements": [{"type": "radiogroup", "name": "plan", "choices": ["free", "pro"]}]}
+            """#)
+        #expect(conversion.isWhole, "\(conversion.notes)")
+        for (plan, address) in [("pro", "https://example.org/pay?plan=pro"), ("free", "https://example.org/thanks")] {
+            var session = SurveySession(survey: survey)
+            try session.answer(.string(plan), for: "plan")
+            guard case .completed(let result) = session.next() else {
+                Issue.record("did not complete")
+                return
+            }
+            #expect(result.redirect == address)
+        }
+    }
+}

@@ -124,6 +124,28 @@ import Testing
         #expect(stored.answers["note"] == "8")
     }
 
+    /// `completionRedirects`: the last page is answered with 303 to the address, when it is an http(s)
+    /// address a header can hold; otherwise the completion page is shown.
+    @Test(arguments: [("ada", "https://app.example.com/welcome?user=ada"), ("ada lovelace", nil)])
+    func theLastPageRedirectsWhereTheSurveySendsTheRespondent(_ user: String, _ location: String?) throws {
+        let server = try TestServer(surveys: ["Tests/Fixtures/completion-redirect.json"])
+        defer { server.stop() }
+        var browser = Browser(client: server.client)
+        _ = try browser.get("/s/completion-redirect")
+        let done = try browser.post([("a:who", user), ("action", "next")], path: "/s/completion-redirect")
+        if let location {
+            #expect(done.status == 303)
+            #expect(done.headers["location"] == location)
+        } else {
+            #expect(done.status == 200)
+            #expect(Self.text(done).contains("complete"))
+        }
+        let respondent = try #require(browser.cookies["survey-respondent"])
+        let stored = try #require(
+            try server.store.latestResponse(respondent: "web-" + respondent, survey: "completion-redirect"))
+        #expect(stored.status == .completed)
+    }
+
     @Test func aMissingRequiredAnswerShowsItsErrorTiedToTheFieldAndBackWorks() throws {
         let server = try TestServer()
         defer { server.stop() }

@@ -55,6 +55,8 @@ final class CompiledSurvey: Sendable {
     nonisolated(unsafe) var initialState: InitialState?
     /// `quotas`, compiled. Written once, by ``Survey/init``, before any other thread can see the survey.
     nonisolated(unsafe) var quotas: [CompiledQuota] = []
+    /// `completionRedirects`, compiled. Written once, by ``Survey/init``, like ``quotas``.
+    nonisolated(unsafe) var completionRedirects: [(condition: Expression?, url: String)] = []
 
     init(
         definition: SurveyDefinition, functions: ExpressionFunctionRegistry, units: [CompiledUnit],

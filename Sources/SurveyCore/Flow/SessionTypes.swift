@@ -91,6 +91,9 @@ public struct CompletionResult: Sendable, Hashable {
     /// condition holds), localised and piped; `nil` when the survey has none (front ends then say
     /// their own "Thank you").
     public var message: String?
+    /// Where the respondent goes next (the first of `completionRedirects` whose condition holds),
+    /// piped; `nil` when the survey has none. Front ends send the respondent there.
+    public var redirect: String?
     /// The full quota that ended the survey for this respondent (``QuotaAction/end(message:)``), then
     /// ``message`` is its message; `nil` for a completion. Such a response is kept, and not counted.
     public var quota: QuotaReached?
@@ -114,6 +117,7 @@ public struct CompletionResult: Sendable, Hashable {
         ]
         if let surveyVersion { members["surveyVersion"] = .string(surveyVersion) }
         if let message { members["message"] = .string(message) }
+        if let redirect { members["redirect"] = .string(redirect) }
         return .object(members)
     }
 }

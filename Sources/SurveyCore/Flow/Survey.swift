@@ -56,6 +56,8 @@ public struct Survey: Sendable {
     var completionMessages: [(condition: Expression?, text: LocalizedText)] { storage.completionMessages }
     /// `quotas`, compiled, in the survey's order.
     var quotas: [CompiledQuota] { storage.quotas }
+    /// `completionRedirects`, compiled: the first whose condition holds is where the respondent goes.
+    var completionRedirects: [(condition: Expression?, url: String)] { storage.completionRedirects }
     /// `settings.clearInvisibleValues`.
     var clearInvisibleValues: ClearInvisibleValues { storage.clearInvisibleValues }
     /// The steps with an `enableIf`.
@@ -98,6 +100,7 @@ public struct Survey: Sendable {
         unitIndexByID: IDTable, calculatedIndexByName: [String: Int], watchers: WatcherTable,
         calculatedOrder: [Int], expressionCount: Int, usesDateFunctions: Bool, otherChoices: [Int: OtherChoices] = [:],
         triggers: [CompiledTrigger] = [], completionMessages: [(condition: Expression?, text: LocalizedText)] = [],
+        completionRedirects: [(condition: Expression?, url: String)] = [],
         validators: [Int: [CompiledValidator]] = [:], panels: [CompiledPanel] = [], commentSlots: [Int: Int] = [:],
         pipedProperties: [String: Expression] = [:], quotas: [CompiledQuota] = []
     ) {
@@ -109,6 +112,7 @@ public struct Survey: Sendable {
             completionMessages: completionMessages, validators: validators, panels: panels,
             commentSlots: commentSlots, pipedProperties: pipedProperties)
         storage.quotas = quotas
+        storage.completionRedirects = completionRedirects
         var today = FunctionContext.current()
         today.locale = definition.defaultLocale
         today.defaultLocale = definition.defaultLocale

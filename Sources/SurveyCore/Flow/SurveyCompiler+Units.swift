@@ -116,9 +116,17 @@ extension SurveyCompiler {
         return (compiledCalculated, commentSlots)
     }
 
+    /// What a completion shows and where it sends the respondent: ``compileCompletionMessages(_:)``
+    /// and ``compileCompletionRedirects(_:)``.
+    mutating func compileCompletion(_ resolve: @escaping (String) -> Int?) -> (
+        messages: [(condition: Expression?, text: LocalizedText)], redirects: [(condition: Expression?, url: String)]
+    ) {
+        (compileCompletionMessages(resolve), compileCompletionRedirects(resolve))
+    }
+
     /// The completion messages, each with its condition.
     mutating func compileCompletionMessages(
-        resolve: @escaping (String) -> Int?
+        _ resolve: @escaping (String) -> Int?
     ) -> [(condition: Expression?, text: LocalizedText)] {
         var compiledMessages: [(condition: Expression?, text: LocalizedText)] = []
         for (index, message) in definition.completionMessages.enumerated() {
@@ -130,6 +138,23 @@ extension SurveyCompiler {
             compiledMessages.append((condition, message.text))
         }
         return compiledMessages
+    }
+
+    /// The completion redirects, each with its condition.
+    mutating func compileCompletionRedirects(
+        _ resolve: @escaping (String) -> Int?
+    ) -> [(condition: Expression?, url: String)] {
+        var compiled: [(condition: Expression?, url: String)] = []
+        for (index, redirect) in definition.completionRedirects.enumerated() {
+            let path = JSONPath.root.appending("completionRedirects").appending(index)
+            let condition = compileExpression(
+                redirect.condition, member: "if", path: path, stepID: nil, resolve: resolve)
+            if redirect.condition != nil, condition == nil { continue }
+            checkPiping(
+                LocalizedText(stringLiteral: redirect.url), path: path.appending("url"), stepID: "", resolve: resolve)
+            compiled.append((condition, redirect.url))
+        }
+        return compiled
     }
 
     /// The panels: their `visibleIf` and `enableIf` were folded into their steps' (errors are reported

@@ -101,7 +101,7 @@ struct SurveyCompiler {
         let values = compileValues(flatSteps: flat.steps, names: names, questions: questions)
         let stepCount = flat.steps.count
         flat.steps = []  // no longer needed: freed before the survey is assembled
-        let messages = compileCompletionMessages(resolve: names.resolve)
+        let completion = compileCompletion(names.resolve)
         let triggers = compileTriggers(
             resolve: names.resolve, steps: steps, stepIndexByID: names.steps, unitIndexByID: names.units)
         let panels = compilePanels(flat.panels, resolve: names.resolve)
@@ -109,7 +109,6 @@ struct SurveyCompiler {
         compileContext = nil  // it holds the flat steps
         stepOwner = nil
         if !errors.isEmpty { throw SurveyLoadError(errors: errors) }
-
         // The ids are the step-id table's keys (one per step, in order, once no id repeats).
         if !steps.setIDs(names.steps.keys) {
             _ = steps.setIDs(
@@ -125,7 +124,8 @@ struct SurveyCompiler {
             calculated: values.values, stepIndexByID: names.steps, unitIndexByID: names.units,
             calculatedIndexByName: names.calculated, watchers: watchers, calculatedOrder: order,
             expressionCount: expressionCount, usesDateFunctions: usesDateFunctions, otherChoices: otherChoices,
-            triggers: triggers, completionMessages: messages, validators: validation.validators, panels: panels,
-            commentSlots: values.commentSlots, pipedProperties: pipedProperties, quotas: quotas)
+            triggers: triggers, completionMessages: completion.messages, completionRedirects: completion.redirects,
+            validators: validation.validators, panels: panels, commentSlots: values.commentSlots,
+            pipedProperties: pipedProperties, quotas: quotas)
     }
 }

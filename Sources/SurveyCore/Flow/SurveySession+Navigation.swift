@@ -336,6 +336,11 @@ extension SurveySession {
         var completion = CompletionResult(
             surveyID: survey.id, surveyVersion: survey.definition.version, path: pathIDs, answers: collected,
             message: message)
+        for candidate in survey.completionRedirects
+        where candidate.condition?.isTrue(values, context: functionContext) ?? true {
+            completion.redirect = pipe(candidate.url)
+            break
+        }
         if let ending = endingQuota {
             completion.quota = ending
             completion.message = ending.message

@@ -138,6 +138,18 @@ extension SurveyDefinition {
                     return CompletionMessage(condition: condition, text: text)
                 }
             }.flatMap { $0 } ?? []
+        completionRedirects =
+            attempt { () throws(SurveyError) in
+                try reader.optionalArray("completionRedirects") { (value, path) throws(SurveyError) in
+                    var item = try OptionsReader(value, path: path)
+                    let condition = try item.optionalString("if")
+                    guard let url = try item.optionalString("url"), !url.trimmingWhitespace().isEmpty else {
+                        throw item.error(nil, "a completion redirect needs a 'url'", kind: .missingField)
+                    }
+                    try item.finish()
+                    return CompletionRedirect(condition: condition, url: url)
+                }
+            }.flatMap { $0 } ?? []
         quotas =
             attempt { () throws(SurveyError) in
                 try reader.optionalArray("quotas") { (value, path) throws(SurveyError) in

@@ -54,6 +54,14 @@ extension SurveyDefinition {
                     return .object(members)
                 })
         }
+        if !completionRedirects.isEmpty {
+            members["completionRedirects"] = .array(
+                completionRedirects.map { redirect in
+                    var members: [String: JSONValue] = ["url": .string(redirect.url)]
+                    if let condition = redirect.condition { members["if"] = .string(condition) }
+                    return .object(members)
+                })
+        }
         if !quotas.isEmpty { members["quotas"] = .array(quotas.map(\.jsonValue)) }
         return .object(members)
     }

@@ -39,6 +39,10 @@ public struct SurveyDefinition: Sendable, Hashable {
     /// What respondents read when they complete the survey: the first message whose condition holds
     /// (one without `if` always does), as SurveyJS's `completedHtmlOnCondition` and `completedHtml`.
     public var completionMessages: [CompletionMessage] = []
+    /// Where a respondent who completes the survey goes next: the first address whose condition
+    /// holds (one without `if` always does), as SurveyJS's `navigateToUrlOnCondition` and
+    /// `navigateToUrl`.
+    public var completionRedirects: [CompletionRedirect] = []
     /// How many responses of each kind are collected (``QuotaDefinition``): checked at Next and at
     /// completion, counted by the response store.
     public var quotas: [QuotaDefinition] = []
@@ -198,6 +202,18 @@ public struct VariableDefinition: Sendable, Hashable {
     public init(name: String, defaultValue: JSONValue? = nil) {
         self.name = name
         self.defaultValue = defaultValue
+    }
+}
+
+/// One address a respondent who completes goes to: when `condition` holds (always, when it is `nil`).
+/// `url` is piped (`{name}` is the answer as text), as a title is.
+public struct CompletionRedirect: Sendable, Hashable {
+    public var condition: String?
+    public var url: String
+
+    public init(condition: String? = nil, url: String) {
+        self.condition = condition
+        self.url = url
     }
 }
 

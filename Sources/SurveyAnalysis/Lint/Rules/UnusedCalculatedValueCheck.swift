@@ -18,10 +18,14 @@ final class UnusedCalculatedValueCheck: LintCheck {
         var texts: [JSONValue] = [definition.title.jsonValue]
         if let description = definition.description { texts.append(description.jsonValue) }
         texts += definition.steps.map(\.jsonValue)
-        // Completion messages and triggers read names too: their texts, conditions and expressions.
+        // Completion messages, redirects and triggers read names too: their texts, conditions and expressions.
         for message in definition.completionMessages {
             texts.append(message.text.jsonValue)
             if let condition = message.condition { texts.append(.string(condition)) }
+        }
+        for redirect in definition.completionRedirects {
+            texts.append(.string(redirect.url))
+            if let condition = redirect.condition { texts.append(.string(condition)) }
         }
         for trigger in definition.triggers {
             texts.append(.string(trigger.condition))
