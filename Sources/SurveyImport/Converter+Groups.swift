@@ -474,8 +474,6 @@ extension Converter {
         return kind
     }
 
-    /// An item's `visibleIf`: its own joined with `and` to those of the panels it sits in. A dynamic
-    /// matrix's column reads its row as {row.x}; a repeat's item reads {panel.x}.
     /// Whether survey-core clears the value of a template question while it is hidden, so that its
     /// `visible: false` matters here: not a dynamic matrix's column (it keeps its cells), not in a
     /// survey that keeps hidden values, nor a question that keeps its own (`clearIfInvisible: "none"`).
@@ -483,6 +481,8 @@ extension Converter {
         !dynamicMatrix && !keepsHiddenValues && item.members["clearIfInvisible"] != "none"
     }
 
+    /// An item's `visibleIf`: its own joined with `and` to those of the panels it sits in. A dynamic
+    /// matrix's column reads its row as {row.x}; a repeat's item reads {panel.x}.
     mutating func itemVisibleIf(_ item: inout Members, entry: TemplateItem, dynamicMatrix: Bool) -> String? {
         var conditions = entry.conditions
         // A template question switched off (`visible: false`) without a `visibleIf` never shows.

@@ -255,8 +255,8 @@ extension SurveyCompiler {
         }
         // `choicesFromQuestionMode` selected / unselected: each carried choice shows only when the
         // respondent chose it (or did not) in the source question; `choicesVisibleIf`: only while it
-        // holds for that choice, unless the choice has a visibleIf of its own. The question's own None (and Other) are not carried or filtered, so
-        // they always show, as in survey-core.
+        // holds for that choice, unless the choice has a visibleIf of its own. The question's own None
+        // (and Other) are not carried or filtered, so they always show, as in survey-core.
         let carried = context.flatSteps[index].definition.choicesFromQuestion.flatMap { source in
             context.flatSteps[index].definition.choicesFromQuestionMode.flatMap {
                 $0 == "all" ? nil : (source: source, mode: $0)
