@@ -126,6 +126,7 @@ public struct SurveyDriver {
                 if result.quota == nil, let quota = recorder?.completionQuota {
                     result.quota = quota
                     result.message = quota.message
+                    result.redirect = nil
                 }
                 renderer.receive(.completed(result))
                 return .completed(result)

@@ -52,4 +52,34 @@ import Testing
         }
         #expect(result.redirect == nil && result.jsonValue["redirect"] == nil)
     }
+
+    @Test func aQuotaThatEndsTheSurveyGivesItsMessageAndNoRedirect() throws {
+        let survey = try SurveyLoader(registry: .builtins()).load(
+            text: #"""
+                {"formatVersion": 1, "id": "s", "title": "S",
+                 "steps": [{"id": "age", "type": "text", "title": "Age group"}, {"id": "why", "type": "text", "title": "Why?"}],
+                 "quotas": [{"id": "young", "when": "{age} = 'young'", "limit": 1, "message": "We have enough answers like yours."}],
+                 "completionRedirects": [{"url": "https://panel.example.com/complete"}]}
+                """#)
+        var session = SurveySession(survey: survey)
+        session.fullQuotas = ["young"]
+        try session.answer("young", for: "age")
+        guard case .completed(let ended) = session.next() else {
+            Issue.record("the full quota did not end the survey")
+            return
+        }
+        #expect(ended.quota?.quotaID == "young")
+        #expect(ended.message == "We have enough answers like yours.")
+        #expect(ended.redirect == nil && ended.jsonValue["redirect"] == nil)
+        // Whoever the quota does not concern completes and goes on to the address.
+        var other = SurveySession(survey: survey)
+        other.fullQuotas = ["young"]
+        try other.answer("old", for: "age")
+        other.next()
+        guard case .completed(let completed) = other.next() else {
+            Issue.record("did not complete")
+            return
+        }
+        #expect(completed.quota == nil && completed.redirect == "https://panel.example.com/complete")
+    }
 }

@@ -341,9 +341,11 @@ extension SurveySession {
             completion.redirect = pipe(candidate.url)
             break
         }
+        // A quota's end is not a completion: its message, and no redirect meant for those who complete.
         if let ending = endingQuota {
             completion.quota = ending
             completion.message = ending.message
+            completion.redirect = nil
         }
         return completion
     }
