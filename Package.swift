@@ -135,7 +135,7 @@ let package = Package(
             name: "SurveyServerTests",
             dependencies: [
                 "SurveyCore", "SurveyBuiltins", "SurveyRendering", "SurveyResponses", "SurveyServer",
-                "SurveyStoreSQLite", "SurveyTestFixtures",
+                "SurveyStoreSQL", "SurveyStoreSQLite", "SurveyTestFixtures",
             ],
             swiftSettings: strictSettings
         ),

@@ -3,14 +3,17 @@
 take Benchmarks/serve/twenty-questions.json (20 required questions, one per page) over and over, one
 command per request (start, then answer + next per question), for a fixed time per level. With
 `--together` each answer and its Next go in one request (two commands), as the web front end posts a page.
+With `--page-size K` the same 20 questions are served in pages of K, and each page goes in one request
+(its K answers and the Next), as a browser posts a form: the server commits each request as one write.
 
     python3 Benchmarks/serve-load.py                                # 1, 8, 64, 200 respondents, SQLite
+    python3 Benchmarks/serve-load.py --page-size 5                  # 4 pages of 5 questions, a request each
     python3 Benchmarks/serve-load.py --store postgresql:///survey_test?host=/tmp/pg --levels 1,8,64,200
     scripts/with-postgres.sh bash -c 'python3 Benchmarks/serve-load.py --store "$SURVEY_TEST_POSTGRES_URL"'
 
 For each level it prints durable answers per second (answer commands acknowledged with 2xx, each
-committed to the store before its reply), all requests per second, p50/p99 latency of the answer
-commands and of every command, surveys completed, and `lost`: completed surveys the client saw minus
+committed to the store before its reply), all requests per second, p50/p99 latency of the requests
+carrying answers and of every request, surveys completed, and `lost`: completed surveys the client saw minus
 completed responses in the store (through `survey responses list`), which must be 0, and the CPU
 the server and this client used (100% = one core). The server is started by the script (`--threads`,
 default 8) on a free port of 127.0.0.1 and killed at the end. The client is one Python process
@@ -96,7 +99,22 @@ class Connection:
         self.reader = self.writer = None
 
 
-async def respondent_loop(number, port, deadline, stats, prefix, together=False):
+def paged_survey(page_size, directory):
+    """The load survey with its questions in pages of `page_size`, written in `directory`; its path."""
+    with open(SURVEY) as file:
+        survey = json.load(file)
+    questions = survey["steps"]
+    survey.pop("$schema", None)
+    survey["description"] = f"The twenty questions of Benchmarks/serve-load.py in pages of {page_size}."
+    survey["steps"] = [{"id": f"page-{start // page_size + 1}", "type": "page", "title": f"Page {start // page_size + 1}",
+                        "steps": questions[start:start + page_size]} for start in range(0, len(questions), page_size)]
+    path = os.path.join(directory, f"twenty-questions-in-pages-of-{page_size}.json")
+    with open(path, "w") as file:
+        json.dump(survey, file)
+    return path
+
+
+async def respondent_loop(number, port, deadline, stats, prefix, together=False, page_size=1):
     connection = Connection(port)
     round_number = 0
     try:
@@ -112,15 +130,19 @@ async def respondent_loop(number, port, deadline, stats, prefix, together=False)
             token = body["token"]
             path = f"/v1/sessions/{token}/commands"
             completed = None
-            for index in range(1, 21):
-                command = {"command": "answer", "stepId": f"q{index}", "value": answer_for(index, number)}
-                # With --together, the answer and Next in one request (as a web page posts a page).
-                status, body, elapsed = await connection.call("POST", path, [command, "next"] if together else command)
+            for first in range(1, 21, page_size):
+                commands = [{"command": "answer", "stepId": f"q{index}", "value": answer_for(index, number)}
+                            for index in range(first, min(first + page_size, 21))]
+                # With --together (or pages), the answers and Next in one request, as a web page posts a form.
+                status, body, elapsed = await connection.call(
+                    "POST", path, commands + ["next"] if together else commands[0])
                 stats["all"].append(elapsed)
-                if status != 200 or body["events"][0]["event"] != "answered":
+                answered = sum(1 for event in (body or {}).get("events", []) if event["event"] == "answered")
+                if status != 200 or answered != len(commands):
                     stats["errors"].append(f"answer {status} {body}")
                     return
                 stats["answers"].append(elapsed)
+                stats["answered"] += answered
                 if not together:
                     status, body, elapsed = await connection.call("POST", path, "next")
                     stats["all"].append(elapsed)
@@ -177,11 +199,12 @@ def stored_completed(binary, store, environment, prefix):
                if row.get("status") == "completed" and str(row.get("respondentId", "")).startswith(prefix + "-"))
 
 
-async def level(count, port, seconds, prefix, together=False):
-    stats = {"all": [], "answers": [], "errors": [], "completed": 0}
+async def level(count, port, seconds, prefix, together=False, page_size=1):
+    stats = {"all": [], "answers": [], "answered": 0, "errors": [], "completed": 0}
     started = time.perf_counter()
     deadline = started + seconds
-    await asyncio.gather(*(respondent_loop(i, port, deadline, stats, prefix, together) for i in range(count)))
+    await asyncio.gather(*(respondent_loop(i, port, deadline, stats, prefix, together, page_size)
+                           for i in range(count)))
     return stats, time.perf_counter() - started
 
 
@@ -197,14 +220,21 @@ def main():
     parser.add_argument("--store-connections", type=int, default=1)
     parser.add_argument("--together", action="store_true",
                         help="send each answer and its Next in one request (two commands), as a web page does")
+    parser.add_argument("--page-size", type=int, default=1, metavar="K",
+                        help="serve the questions in pages of K and send each page (K answers and the Next) in one "
+                             "request (implies --together)")
     args = parser.parse_args()
+    if not 1 <= args.page_size <= 20:
+        parser.error("--page-size must be from 1 to 20")
+    together = args.together or args.page_size > 1
     binary = args.binary or os.path.join(
         subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True,
                        check=True).stdout.strip(), "survey")
     scratch = tempfile.mkdtemp(prefix="survey-serve-load-")
     store = args.store or os.path.join(scratch, "responses.sqlite")
     environment = dict(os.environ, XDG_DATA_HOME=os.path.join(scratch, "xdg"), NO_COLOR="1")
-    command = [binary, "serve", SURVEY, "--listen", "127.0.0.1:0", "--store", store, "--threads", str(args.threads)]
+    survey = SURVEY if args.page_size == 1 else paged_survey(args.page_size, scratch)
+    command = [binary, "serve", survey, "--listen", "127.0.0.1:0", "--store", store, "--threads", str(args.threads)]
     if args.store_connections != 1:
         command += ["--store-connections", str(args.store_connections)]
     server = subprocess.Popen(command,
@@ -217,7 +247,8 @@ def main():
             sys.exit(f"survey serve printed no URL: {line!r}")
         port = int(match.group(1))
         kind = "PostgreSQL" if store.startswith("postgres") else "SQLite"
-        mode = ", answer and Next in one request" if args.together else ""
+        mode = (f", pages of {args.page_size}, a page's answers and Next in one request" if args.page_size > 1
+                else ", answer and Next in one request" if together else "")
         print(f"survey serve over {kind}{mode}, {args.threads} threads, {args.store_connections} store connections, "
               f"{args.seconds:g} s per level")
         use_pgbench = args.pgbench and store.startswith("postgres")
@@ -229,13 +260,13 @@ def main():
         for count in [int(x) for x in args.levels.split(",")]:
             prefix = f"load{count}-{int(time.time())}"
             server_before, client_before = cpu_seconds(server.pid), time.process_time()
-            stats, elapsed = asyncio.run(level(count, port, args.seconds, prefix, args.together))
+            stats, elapsed = asyncio.run(level(count, port, args.seconds, prefix, together, args.page_size))
             server_cpu = (cpu_seconds(server.pid) - server_before) / elapsed * 100
             client_cpu = (time.process_time() - client_before) / elapsed * 100
             stored = stored_completed(binary, store, environment, prefix)
             lost = stats["completed"] - stored
             reference = f" {pgbench(store, count, args.seconds):>11.0f}" if use_pgbench else ""
-            print(f"{count:>11} {len(stats['answers']) / elapsed:>10.0f} {len(stats['all']) / elapsed:>10.0f} "
+            print(f"{count:>11} {stats['answered'] / elapsed:>10.0f} {len(stats['all']) / elapsed:>10.0f} "
                   f"{percentile(stats['answers'], 0.5) * 1000:>7.1f} {percentile(stats['answers'], 0.99) * 1000:>7.1f} "
                   f"{percentile(stats['all'], 0.5) * 1000:>7.1f} {percentile(stats['all'], 0.99) * 1000:>7.1f} "
                   f"{stats['completed']:>9} {lost:>4} {server_cpu:>7.0f} {client_cpu:>7.0f}{reference}", flush=True)

@@ -130,10 +130,19 @@ final class SessionHandle: @unchecked Sendable {
         lastUsed = Atomic(SessionClock.now)
     }
 
-    /// Runs `body` on the exchange once `refresh` has brought it up to date with the store.
+    /// Runs `body` on the exchange once `refresh` has brought it up to date with the store, holding
+    /// the response's writes in `writes` while it runs and committing them as one write after it.
+    ///
+    /// When that write fails, nothing of it is kept: the session is rebuilt from the store (`refresh`)
+    /// and `body` runs again on it without holding, so that each action is committed on its own and
+    /// one the store cannot keep gets its `storeFailed` reply, as it would have without holding. When
+    /// a write of the request had already gone to the store (a quota place was claimed), running it
+    /// again could repeat that part: the request fails with `storeFailed` instead, and the rebuilt
+    /// session tells where the response stands.
     /// - Returns: what `body` returned, and whether the session goes on.
     func use<T>(
-        refresh: (inout EventExchange?) throws(APIError) -> Void, _ body: (inout EventExchange) -> T
+        refresh: (inout EventExchange?) throws(APIError) -> Void, writes: HeldWrites,
+        _ body: (inout EventExchange) -> T
     ) -> Result<(value: T, goesOn: Bool), APIError> {
         lastUsed.store(SessionClock.now, ordering: .relaxed)
         lock.lock()
@@ -145,7 +154,27 @@ final class SessionHandle: @unchecked Sendable {
             return .failure(error)
         }
         guard var current = exchange.take() else { return .failure(.sessionNotFound) }
-        let result = body(&current)
+        writes.hold(responseID)
+        var result = body(&current)
+        if let failure = writes.release(responseID) {
+            do throws(APIError) {
+                try refresh(&exchange)
+            } catch {
+                return .failure(error)
+            }
+            guard var rebuilt = exchange.take() else { return .failure(.sessionNotFound) }
+            if failure.wroteEarly {
+                exchange = rebuilt
+                return .failure(
+                    APIError(
+                        status: 503, code: "storeFailed",
+                        message:
+                            "the response store failed while keeping these commands, after keeping part of them:"
+                            + " read the session to see where it stands (\(failure.error))"))
+            }
+            result = body(&rebuilt)
+            current = rebuilt
+        }
         let goesOn = !current.isFinished
         if goesOn { exchange = current }
         return .success((result, goesOn))

@@ -9,8 +9,9 @@ import Synchronization
 /// A thin client of the same library calls the JSON-event front end makes: ``ResponseStart`` decides
 /// whether a respondent is asked, resumes their unfinished response or starts a new one; an
 /// ``EventExchange`` applies the protocol's commands to the session and gives back their events; the
-/// session's recorder writes each accepted action to the store, committed, before the events are
-/// returned, so a response is only sent for what is kept.
+/// session's recorder writes each accepted action to the store (a request's actions together, as one
+/// write: ``HeldWrites``), committed before the events are returned, so a response is only sent for
+/// what is kept.
 ///
 /// | method and path | does |
 /// |---|---|
@@ -31,6 +32,9 @@ public final class SurveyAPI: Sendable {
     /// serves one request at a time, so several let a database such as PostgreSQL commit several
     /// respondents' actions at once.
     public let stores: [any ResponseStore]
+    /// ``stores``, each holding back a request's writes to the response it is about until the request
+    /// is done, then committing them as one write (``HeldWrites``); sessions record through these.
+    let heldWrites: [HeldWrites]
     /// Who may use the API.
     public let access: Access
     let sessions = Mutex(SessionTable())
@@ -73,6 +77,8 @@ public final class SurveyAPI: Sendable {
         self.surveys = byID
         self.store = store
         stores = [store] + moreConnections
+        let held = HeldWrites.Table()
+        heldWrites = stores.map { HeldWrites(base: $0, table: held) }
         self.idleSessionSeconds = max(0, idleSessionSeconds)
         tokens = SessionTokens(key: sessionSecret)
         self.access = access
@@ -234,8 +240,9 @@ public final class SurveyAPI: Sendable {
     }
 
     /// The connection the requests about `key` (a response, a respondent) go through.
-    func store(for key: some Hashable) -> any ResponseStore {
-        stores.count == 1 ? store : stores[Int(UInt(bitPattern: key.hashValue) % UInt(stores.count))]
+    func store(for key: some Hashable) -> HeldWrites {
+        heldWrites.count == 1
+            ? heldWrites[0] : heldWrites[Int(UInt(bitPattern: key.hashValue) % UInt(heldWrites.count))]
     }
 
     /// `GET /v1/ready`: the store can be read.
@@ -328,7 +335,8 @@ public final class SurveyAPI: Sendable {
     /// session when it ended.
     func use<T>(_ handle: SessionHandle, _ body: (inout EventExchange) -> T) -> Result<T, APIError> {
         let result = handle.use(
-            refresh: { (exchange) throws(APIError) in try refresh(&exchange, id: handle.responseID) }, body)
+            refresh: { (exchange) throws(APIError) in try refresh(&exchange, id: handle.responseID) },
+            writes: store(for: handle.responseID), body)
         switch result {
         case .success(let done):
             if !done.goesOn { sessions.withLock { $0.remove(handle) } }
