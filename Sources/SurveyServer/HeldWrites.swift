@@ -31,9 +31,19 @@ final class HeldWrites: ResponseStore {
         var failure: StoreError?
     }
 
-    /// The held writes of one server's connections.
+    /// The held writes of one server's connections, in shards by response so that requests of
+    /// different respondents seldom wait for one another's lock.
     final class Table: Sendable {
-        let entries = Mutex<[ResponseID: Held]>([:])
+        final class Shard: Sendable {
+            let entries = Mutex<[ResponseID: Held]>([:])
+        }
+
+        let shards: [Shard] = (0..<64).map { _ in Shard() }
+
+        /// The shard `id` is in.
+        func shard(_ id: ResponseID) -> Shard {
+            shards[Int(UInt(bitPattern: id.hashValue) % UInt(shards.count))]
+        }
     }
 
     /// `base`, holding writes in `table` (shared by the other connections to the same store).
@@ -46,7 +56,7 @@ final class HeldWrites: ResponseStore {
 
     /// Holds the writes of response `id` from now until ``release(_:)``.
     func hold(_ id: ResponseID) {
-        held.entries.withLock { $0[id] = Held() }
+        held.shard(id).entries.withLock { $0[id] = Held() }
     }
 
     /// Commits what was held for `id` and stops holding it.
@@ -54,7 +64,7 @@ final class HeldWrites: ResponseStore {
     ///   and whether a write of the response went to the store earlier in the request (something
     ///   read the response, or a write claimed a quota place): then the request was not all or nothing.
     func release(_ id: ResponseID) -> (error: StoreError, wroteEarly: Bool)? {
-        guard let taken = held.entries.withLock({ $0.removeValue(forKey: id) }) else { return nil }
+        guard let taken = held.shard(id).entries.withLock({ $0.removeValue(forKey: id) }) else { return nil }
         if let failure = taken.failure { return (failure, taken.wroteEarly) }
         guard let write = taken.write else { return nil }
         do {
@@ -67,7 +77,7 @@ final class HeldWrites: ResponseStore {
 
     /// Writes what is held for `id` now, keeping it held for later writes.
     private func writeHeld(_ id: ResponseID) throws(StoreError) {
-        let write = held.entries.withLock { table -> ResponseWrite? in
+        let write = held.shard(id).entries.withLock { table -> ResponseWrite? in
             guard let write = table[id]?.write else { return nil }
             table[id]?.write = nil
             return write
@@ -75,39 +85,36 @@ final class HeldWrites: ResponseStore {
         guard let write else { return }
         do {
             try base.write(write)
-            held.entries.withLock { $0[id]?.wroteEarly = true }
+            held.shard(id).entries.withLock { $0[id]?.wroteEarly = true }
         } catch {
-            held.entries.withLock { $0[id]?.failure = error }
+            held.shard(id).entries.withLock { $0[id]?.failure = error }
             throw error
         }
     }
 
-    /// What became of a write to a response.
-    private enum Holding {
-        case notHeld, held, notMerged
-    }
-
     func write(_ write: ResponseWrite) throws(StoreError) {
         let id = write.response.id
-        let holding = held.entries.withLock { table -> Holding in
-            guard var entry = table[id] else { return .notHeld }
-            if let before = entry.write {
-                guard let merged = before.merged(with: write) else { return .notMerged }
-                entry.write = merged
-            } else {
-                entry.write = write
-            }
-            table[id] = entry
-            return .held
+        let shard = held.shard(id)
+        // Only the thread applying the request uses the held write: it is taken out under the lock
+        // and merged outside it, so that other requests do not wait for the merge.
+        let taken = shard.entries.withLock { table -> ResponseWrite?? in
+            guard table[id] != nil else { return .none }
+            defer { table[id]?.write = nil }
+            return .some(table[id]?.write)
         }
-        switch holding {
-        case .notHeld: try base.write(write)
-        case .held: return
-        case .notMerged:
-            // What was held goes first; this one is held after it.
+        guard case .some(let before) = taken else {
+            try base.write(write)
+            return
+        }
+        let merged = before.map { $0.merged(with: write) } ?? write
+        guard let merged else {
+            // Not one write (cannot happen for one response): what was held goes first, this one is held.
+            shard.entries.withLock { $0[id]?.write = before }
             try writeHeld(id)
-            held.entries.withLock { $0[id]?.write = write }
+            shard.entries.withLock { $0[id]?.write = write }
+            return
         }
+        shard.entries.withLock { $0[id]?.write = merged }
     }
 
     func write(batch writes: [ResponseWrite]) throws(StoreError) {
