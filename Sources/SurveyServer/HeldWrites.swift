@@ -92,17 +92,23 @@ final class HeldWrites: ResponseStore {
         }
     }
 
+    /// What a write found of its response: not held, or held with what was held so far.
+    private enum Found {
+        case notHeld
+        case held(ResponseWrite?)
+    }
+
     func write(_ write: ResponseWrite) throws(StoreError) {
         let id = write.response.id
         let shard = held.shard(id)
         // Only the thread applying the request uses the held write: it is taken out under the lock
         // and merged outside it, so that other requests do not wait for the merge.
-        let taken = shard.entries.withLock { table -> ResponseWrite?? in
-            guard table[id] != nil else { return .none }
-            defer { table[id]?.write = nil }
-            return .some(table[id]?.write)
+        let found = shard.entries.withLock { table -> Found in
+            guard let entry = table[id] else { return .notHeld }
+            table[id]?.write = nil
+            return .held(entry.write)
         }
-        guard case .some(let before) = taken else {
+        guard case .held(let before) = found else {
             try base.write(write)
             return
         }

@@ -75,18 +75,10 @@ import Testing
     @Test func aRequestsCommandsReachTheStoreAsOneWrite() throws {
         let store = try SQLiteResponseStore(path: Scratch.file("held-writes", suffix: ".sqlite").path)
         let api = try SurveyAPI(surveys: [TestServer.survey("Examples/onboarding.json")], store: store)
-        let started = api.respond(
-            to: HTTPRequest(
-                method: "POST", path: "/v1/sessions",
-                body: Array(#"{"surveyId": "habitly-onboarding", "respondentId": "ada", "locale": "en"}"#.utf8)))
-        let token = try #require(try JSONParser.parse(bytes: started.body)["token"]?.stringValue)
-        func post(_ commands: String) throws -> HTTPResponse {
-            api.respond(
-                to: HTTPRequest(method: "POST", path: "/v1/sessions/\(token)/commands", body: Array(commands.utf8)))
-        }
-        _ = try post(#""next""#)
+        let session = try APISession(api, respondent: "ada")
+        _ = session.post(#""next""#)
         let before = store.committer.counts.writes
-        let reply = try post(
+        let reply = session.post(
             #"[{"command": "answer", "stepId": "discovery", "value": "google"}, {"command": "next"}]"#)
         #expect(reply.status == 200)
         #expect(store.committer.counts.writes == before + 1, "an answer and its Next: one write")
@@ -105,14 +97,9 @@ import Testing
     @Test func aRefusedWriteIsAppliedAgainOneActionAtATime() throws {
         let store = InMemoryResponseStore()
         let api = try SurveyAPI(surveys: [TestServer.survey("Examples/onboarding.json")], store: store)
-        let started = api.respond(
-            to: HTTPRequest(
-                method: "POST", path: "/v1/sessions",
-                body: Array(#"{"surveyId": "habitly-onboarding", "respondentId": "bo", "locale": "en"}"#.utf8)))
-        let token = try #require(try JSONParser.parse(bytes: started.body)["token"]?.stringValue)
+        let session = try APISession(api, respondent: "bo")
         func post(_ commands: String) throws -> [JSONValue] {
-            let reply = api.respond(
-                to: HTTPRequest(method: "POST", path: "/v1/sessions/\(token)/commands", body: Array(commands.utf8)))
+            let reply = session.post(commands)
             #expect(reply.status == 200, "\(String(decoding: reply.body, as: UTF8.self))")
             return try JSONParser.parse(bytes: reply.body)["events"]?.arrayValue ?? []
         }
@@ -135,5 +122,23 @@ import Testing
             try store.actions(of: after.id).map(\.action) == [
                 .next, .answer(stepID: "discovery", value: "google"), .next,
             ])
+    }
+}
+
+/// A session of the onboarding survey started through `api` directly (no socket), and its commands.
+struct APISession {
+    let api: SurveyAPI
+    let token: String
+
+    init(_ api: SurveyAPI, respondent: String) throws {
+        self.api = api
+        let body = #"{"surveyId": "habitly-onboarding", "respondentId": "\#(respondent)", "locale": "en"}"#
+        let started = api.respond(to: HTTPRequest(method: "POST", path: "/v1/sessions", body: Array(body.utf8)))
+        token = try #require(try JSONParser.parse(bytes: started.body)["token"]?.stringValue)
+    }
+
+    /// Sends `commands` (the body's JSON text).
+    func post(_ commands: String) -> HTTPResponse {
+        api.respond(to: HTTPRequest(method: "POST", path: "/v1/sessions/\(token)/commands", body: Array(commands.utf8)))
     }
 }
